@@ -1,0 +1,63 @@
+// Dice multisets (counts per face) and the compact notation people type at the
+// table: "2T 3R 4H", "TTRRRHHHH", "2t3r4h"; "-" or "" for nothing.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+#include "martiandice/rules.h"
+
+namespace martiandice {
+
+// A multiset of faces. Plain value type; cheap to copy.
+class Dice {
+ public:
+  constexpr Dice() = default;
+  // Counts in face order: tanks, rays, humans, cows, chickens.
+  constexpr Dice(int tanks, int rays, int humans, int cows, int chickens)
+      : counts_{static_cast<std::uint8_t>(tanks), static_cast<std::uint8_t>(rays),
+                static_cast<std::uint8_t>(humans), static_cast<std::uint8_t>(cows),
+                static_cast<std::uint8_t>(chickens)} {}
+
+  constexpr int count(Face face) const { return counts_[static_cast<int>(face)]; }
+  constexpr void set(Face face, int n) { counts_[static_cast<int>(face)] = static_cast<std::uint8_t>(n); }
+  constexpr void add(Face face, int n) { set(face, count(face) + n); }
+  constexpr int total() const {
+    return counts_[0] + counts_[1] + counts_[2] + counts_[3] + counts_[4];
+  }
+  constexpr bool empty() const { return total() == 0; }
+  // Dice with the earthling faces only (tanks and rays dropped).
+  constexpr int earthlings() const { return counts_[2] + counts_[3] + counts_[4]; }
+
+  friend constexpr bool operator==(const Dice&, const Dice&) = default;
+  friend constexpr Dice operator+(Dice a, const Dice& b) {
+    for (Face f : kAllFaces) a.add(f, b.count(f));
+    return a;
+  }
+
+ private:
+  std::array<std::uint8_t, kFaceCount> counts_{};
+};
+
+// Largest count the notation accepts for one face or in total (kMaxDice).
+inline constexpr int kMaxNotationDice = kMaxDice;
+
+// Parses the notation: face letters T R H C K (any case), each optionally
+// preceded by a decimal count; groups may be separated by spaces or commas and
+// repeated letters add up ("TTR" == "2T 1R"). "-" or blank means no dice.
+// Errors (InvalidArgument, message names the problem and its position):
+// unknown letter, count without a letter, count of zero or a sign, count
+// overflow, more than kMaxNotationDice dice in total.
+absl::StatusOr<Dice> ParseDice(std::string_view text);
+
+// Prints the canonical form, faces in T R H C K order: "2T 3R 4H", or "-" if empty.
+std::string FormatDice(const Dice& dice);
+
+// Score of a turn that ends with `aside` set aside: 0 if tanks outnumber rays,
+// else one point per earthling plus rules.bonus when all three types are present.
+int TurnScore(const Rules& rules, const Dice& aside);
+
+}  // namespace martiandice

@@ -1,0 +1,49 @@
+// Objectives: a utility of the turn's final score that the turn solver maximises
+// in expectation (expected score, chance to reach K, expected capped score, ...).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "martiandice/exact.h"
+
+namespace martiandice {
+
+// Immutable value type; thread-safe to share.
+class Objective {
+ public:
+  // `ev`: utility = score.
+  static Objective ExpectedScore();
+  // `reach:K`: utility = 1 if score >= k else 0 (probability of scoring at least k).
+  static Objective ReachAtLeast(int k);
+  // `capped:M`: utility = min(score, m).
+  static Objective Capped(int m);
+  // Any utility: `utility[s]` for final score s; scores past the end use the last
+  // entry. Error if the table is empty.
+  static absl::StatusOr<Objective> Custom(std::string name, std::vector<Rational> utility);
+  // Parses "ev", "reach:K" or "capped:M" (K, M integers in 0..1000). Errors
+  // name the problem (unknown objective, missing or bad number).
+  static absl::StatusOr<Objective> Parse(std::string_view spec);
+
+  // The spec string ("ev", "reach:10", or the custom name).
+  const std::string& name() const { return name_; }
+  // One line for people: "expected score", "probability of scoring at least 10", ...
+  std::string Describe() const;
+
+  Rational ExactUtility(int score) const;
+  double Utility(int score) const;
+
+ private:
+  enum class Kind { kExpected, kReach, kCapped, kCustom };
+  Objective(Kind kind, int param, std::string name) : kind_(kind), param_(param), name_(std::move(name)) {}
+
+  Kind kind_;
+  int param_;
+  std::string name_;
+  std::vector<Rational> table_;
+};
+
+}  // namespace martiandice

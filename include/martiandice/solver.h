@@ -1,0 +1,48 @@
+// The turn solver: optimal value of every turn position for an objective, by
+// memoized dynamic programming over the turn's positions, in double precision
+// or exactly (rational arithmetic).
+#pragma once
+
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "martiandice/objective.h"
+#include "martiandice/rules.h"
+
+namespace martiandice {
+
+enum class Precision {
+  kDouble,  // IEEE doubles; options within 1e-12 (relative) are reported as tied
+  kExact,   // exact rationals; every comparison and every tie decided exactly
+};
+
+namespace internal {
+struct SolvedTurn;
+}  // namespace internal
+
+// The solved turn for one rule set and objective. Immutable once built: any
+// number of threads may query it concurrently. Cheap to copy (shared data).
+// Query it with the functions of martiandice/query.h.
+class TurnSolution {
+ public:
+  // Solves every position of the turn. Errors: InvalidArgument for rules out of
+  // range (see ValidateRules). Cost with official rules: well under a
+  // millisecond in double precision, tens of milliseconds exactly.
+  static absl::StatusOr<TurnSolution> Solve(const Rules& rules, const Objective& objective,
+                                            Precision precision = Precision::kDouble);
+
+  const Rules& rules() const;
+  const Objective& objective() const;
+  Precision precision() const;
+  // Optimal value of a fresh turn (before the first roll).
+  double StartValue() const;
+
+  // For the query functions.
+  const internal::SolvedTurn& impl() const { return *impl_; }
+
+ private:
+  explicit TurnSolution(std::shared_ptr<const internal::SolvedTurn> impl) : impl_(std::move(impl)) {}
+  std::shared_ptr<const internal::SolvedTurn> impl_;
+};
+
+}  // namespace martiandice

@@ -1,0 +1,113 @@
+// Dice notation: parsing the compact forms players type, printing the canonical one.
+#include "martiandice/dice.h"
+
+#include <cctype>
+#include <optional>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+namespace martiandice {
+namespace {
+
+std::optional<Face> FaceOfLetter(char c) {
+  switch (std::toupper(static_cast<unsigned char>(c))) {
+    case 'T': return Face::kTank;
+    case 'R': return Face::kRay;
+    case 'H': return Face::kHuman;
+    case 'C': return Face::kCow;
+    case 'K': return Face::kChicken;
+    default: return std::nullopt;
+  }
+}
+
+bool IsSeparator(char c) { return c == ' ' || c == '\t' || c == ','; }
+
+std::string Printable(char c) {
+  if (std::isprint(static_cast<unsigned char>(c))) return std::string(1, c);
+  return absl::StrFormat("\\x%02x", static_cast<unsigned char>(c));
+}
+
+absl::Status ErrorAt(std::string_view text, size_t pos, std::string_view what) {
+  return absl::InvalidArgumentError(
+      absl::StrFormat("bad dice \"%s\" at position %d: %s", std::string(text), pos + 1, std::string(what)));
+}
+
+bool IsBlank(std::string_view text) {
+  for (char c : text) {
+    if (!IsSeparator(c)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+absl::StatusOr<Dice> ParseDice(std::string_view text) {
+  if (text.size() > 256) {
+    return absl::InvalidArgumentError("bad dice: text longer than 256 characters");
+  }
+  if (IsBlank(text)) return Dice();
+  size_t first = text.find_first_not_of(" \t,");
+  size_t last = text.find_last_not_of(" \t,");
+  if (first == last && text[first] == '-') return Dice();
+
+  int counts[kFaceCount] = {};
+  int total = 0;
+  size_t i = 0;
+  while (i < text.size()) {
+    char c = text[i];
+    if (IsSeparator(c)) { ++i; continue; }
+    if (c == '-' || c == '+') {
+      return ErrorAt(text, i, absl::StrCat("unexpected sign '", std::string(1, c),
+                                           "' (counts are plain positive numbers; \"-\" alone means no dice)"));
+    }
+    size_t start = i;
+    long long count = 1;
+    if (std::isdigit(static_cast<unsigned char>(c))) {
+      count = 0;
+      while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+        count = count * 10 + (text[i] - '0');
+        if (count > kMaxNotationDice) {
+          return ErrorAt(text, start, absl::StrFormat("count is larger than %d", kMaxNotationDice));
+        }
+        ++i;
+      }
+      if (count == 0) return ErrorAt(text, start, "a count must be at least 1");
+      if (i == text.size() || IsSeparator(text[i])) {
+        return ErrorAt(text, start, "count is not followed by a face letter (T R H C K)");
+      }
+    }
+    std::optional<Face> face = FaceOfLetter(text[i]);
+    if (!face) {
+      return ErrorAt(text, i, absl::StrCat("unknown face letter '", Printable(text[i]),
+                                           "' (use T tank, R ray, H human, C cow, K chicken)"));
+    }
+    counts[static_cast<int>(*face)] += static_cast<int>(count);
+    total += static_cast<int>(count);
+    if (total > kMaxNotationDice) {
+      return ErrorAt(text, start, absl::StrFormat("more than %d dice in total", kMaxNotationDice));
+    }
+    ++i;
+  }
+  return Dice(counts[0], counts[1], counts[2], counts[3], counts[4]);
+}
+
+std::string FormatDice(const Dice& dice) {
+  if (dice.empty()) return "-";
+  std::string out;
+  for (Face f : kAllFaces) {
+    if (dice.count(f) == 0) continue;
+    if (!out.empty()) out += ' ';
+    absl::StrAppend(&out, dice.count(f), std::string(1, FaceLetter(f)));
+  }
+  return out;
+}
+
+int TurnScore(const Rules& rules, const Dice& aside) {
+  if (aside.count(Face::kTank) > aside.count(Face::kRay)) return 0;
+  bool all_three = aside.count(Face::kHuman) > 0 && aside.count(Face::kCow) > 0 &&
+                   aside.count(Face::kChicken) > 0;
+  return aside.earthlings() + (all_three ? rules.bonus : 0);
+}
+
+}  // namespace martiandice

@@ -1,0 +1,29 @@
+// Internal: what a TurnSolution holds, shared by the solver and the queries.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "martiandice/objective.h"
+#include "martiandice/rules.h"
+#include "martiandice/solver.h"
+#include "turn_model.h"
+
+namespace martiandice::internal {
+
+struct SolvedTurn {
+  Rules rules;
+  Objective objective;
+  Precision precision;
+  std::shared_ptr<const TurnModel> model;
+  TurnValues values;
+  std::vector<double> utility;            // by score
+  std::vector<Rational> exact_utility;    // by score (exact solutions only)
+  std::optional<ExactTurnValues> exact;   // exact solutions only
+
+  // Exact roll value at canonical position `id` (exact solutions, dice left).
+  Rational ExactRoll(int id) const;
+};
+
+}  // namespace martiandice::internal

@@ -1,0 +1,460 @@
+// Internal: canonical position index, roll terms and earthling classes, and the
+// double and exact dynamic programs over them.
+#include "turn_model.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <mutex>
+
+#include "martiandice/state_space.h"
+
+namespace martiandice::internal {
+namespace {
+
+std::uint64_t Multinomial(std::initializer_list<int> parts) {
+  // Product of binomials keeps intermediates small: total <= 20.
+  std::uint64_t result = 1;
+  int placed = 0;
+  for (int part : parts) {
+    for (int i = 1; i <= part; ++i) {
+      result = result * static_cast<std::uint64_t>(placed + i) / static_cast<std::uint64_t>(i);
+    }
+    placed += part;
+  }
+  return result;
+}
+
+std::uint64_t Power(std::uint64_t base, int exp) {
+  std::uint64_t p = 1;
+  for (int i = 0; i < exp; ++i) p *= base;
+  return p;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- the model
+
+std::shared_ptr<const TurnModel> TurnModel::Get(const Rules& rules) {
+  static std::mutex mutex;
+  static std::map<std::tuple<int, int>, std::shared_ptr<const TurnModel>> cache;
+  // The model depends on the dice count and the bonus (through scores) only.
+  std::lock_guard<std::mutex> lock(mutex);
+  auto key = std::make_tuple(rules.dice, rules.bonus);
+  auto it = cache.find(key);
+  if (it != cache.end()) return it->second;
+  auto model = std::make_shared<const TurnModel>(rules);
+  cache.emplace(key, model);
+  return model;
+}
+
+TurnModel::TurnModel(const Rules& rules) : rules_(rules) {
+  BuildIndex();
+  BuildChildren();
+  BuildClasses();
+  BuildTerms();
+}
+
+int TurnModel::Id(int tanks, int rays, int e0, int e1, int e2) const {
+  const int n = rules_.dice;
+  if (tanks + rays + e0 + e1 + e2 > n) return -1;
+  return base_[tanks * (n + 1) + rays] + rank3_[(e0 * (n + 1) + e1) * (n + 1) + e2];
+}
+
+int TurnModel::IdOf(const Dice& aside) const {
+  int e[3] = {aside.count(Face::kHuman), aside.count(Face::kCow), aside.count(Face::kChicken)};
+  if (e[0] < e[1]) std::swap(e[0], e[1]);
+  if (e[1] < e[2]) std::swap(e[1], e[2]);
+  if (e[0] < e[1]) std::swap(e[0], e[1]);
+  return Id(aside.count(Face::kTank), aside.count(Face::kRay), e[0], e[1], e[2]);
+}
+
+void TurnModel::BuildIndex() {
+  const int n = rules_.dice;
+  // Sorted earthling triples ranked by sum, so those fitting s dice are a prefix.
+  rank3_.assign((n + 1) * (n + 1) * (n + 1), -1);
+  std::vector<int> prefix(n + 1, 0);
+  int rank = 0;
+  for (int sum = 0; sum <= n; ++sum) {
+    for (int e0 = sum; e0 >= 0; --e0) {
+      for (int e1 = std::min(e0, sum - e0); e1 >= 0; --e1) {
+        int e2 = sum - e0 - e1;
+        if (e2 > e1) continue;
+        rank3_[(e0 * (n + 1) + e1) * (n + 1) + e2] = rank++;
+      }
+    }
+    prefix[sum] = rank;
+  }
+  base_.assign((n + 1) * (n + 1), 0);
+  int next = 0;
+  for (int t = 0; t <= n; ++t) {
+    for (int r = 0; t + r <= n; ++r) {
+      base_[t * (n + 1) + r] = next;
+      next += prefix[n - t - r];
+    }
+  }
+  states_.resize(next);
+  levels_.assign(n + 1, {});
+  for (int t = 0; t <= n; ++t) {
+    for (int r = 0; t + r <= n; ++r) {
+      for (int e0 = 0; t + r + e0 <= n; ++e0) {
+        for (int e1 = 0; e1 <= e0 && t + r + e0 + e1 <= n; ++e1) {
+          for (int e2 = 0; e2 <= e1 && t + r + e0 + e1 + e2 <= n; ++e2) {
+            CanonState& s = states_[Id(t, r, e0, e1, e2)];
+            s.tanks = t;
+            s.rays = r;
+            s.earth[0] = e0;
+            s.earth[1] = e1;
+            s.earth[2] = e2;
+            s.left = n - t - r - e0 - e1 - e2;
+            s.untaken = (e0 == 0) + (e1 == 0) + (e2 == 0);
+            s.score = TurnScore(rules_, Dice(t, r, e0, e1, e2));
+            levels_[s.left].push_back(Id(t, r, e0, e1, e2));
+          }
+        }
+      }
+    }
+  }
+}
+
+void TurnModel::BuildChildren() {
+  const int n = rules_.dice;
+  earth_child_.assign(states_.size() * (n + 1), -1);
+  for (int id = 0; id < size(); ++id) {
+    const CanonState& s = states_[id];
+    if (s.untaken == 0) continue;
+    for (int x = 1; x <= s.left; ++x) {
+      int e[3] = {s.earth[0], s.earth[1], s.earth[2]};
+      e[3 - s.untaken] = x;  // the first empty slot (zeros sort last)
+      std::sort(e, e + 3, std::greater<int>());
+      earth_child_[id * (n + 1) + x] = Id(s.tanks, s.rays, e[0], e[1], e[2]);
+    }
+  }
+}
+
+void TurnModel::BuildClasses() {
+  const int n = rules_.dice;
+  classes_.assign(4 * (n + 1), {});
+  for (int j = 0; j <= 3; ++j) {
+    for (int q = 0; q <= n; ++q) {
+      std::map<std::uint32_t, std::uint64_t> by_mask;
+      // Counts (c0, c1, c2) for the untaken types (unused slots stay 0), z blanks.
+      for (int c0 = 0; c0 <= (j >= 1 ? q : 0); ++c0) {
+        for (int c1 = 0; c1 <= (j >= 2 ? q - c0 : 0); ++c1) {
+          for (int c2 = 0; c2 <= (j >= 3 ? q - c0 - c1 : 0); ++c2) {
+            int z = q - c0 - c1 - c2;
+            if (j == 3 && z > 0) continue;  // no taken type: no blanks
+            std::uint64_t w = Multinomial({c0, c1, c2, z}) * Power(3 - j, z);
+            std::uint32_t mask = 0;
+            for (int c : {c0, c1, c2}) {
+              if (c > 0) mask |= 1u << c;
+            }
+            by_mask[mask] += w;
+          }
+        }
+      }
+      auto& out = classes_[j * (n + 1) + q];
+      for (auto [mask, w] : by_mask) out.push_back({mask, w});
+    }
+  }
+}
+
+void TurnModel::BuildTerms() {
+  terms_.assign(states_.size(), {});
+  for (int id = 0; id < size(); ++id) {
+    const CanonState s = states_[id];
+    const int m = s.left;
+    const double scale = 1.0 / static_cast<double>(PowerOfSix(m));
+    for (int a = 0; a <= m; ++a) {
+      for (int q = 0; a + q <= m; ++q) {
+        int b = m - a - q;
+        RollTerm term;
+        term.weight = Multinomial({a, b, q}) * Power(2, b);
+        term.weight_d = static_cast<double>(term.weight) * scale;
+        term.group = Id(s.tanks + a, s.rays, s.earth[0], s.earth[1], s.earth[2]);
+        term.ray_child = b > 0 ? Id(s.tanks + a, s.rays + b, s.earth[0], s.earth[1], s.earth[2]) : -1;
+        term.others = static_cast<std::uint8_t>(q);
+        terms_[id].push_back(term);
+      }
+    }
+  }
+}
+
+// --------------------------------------------------- earthling-take laws
+
+namespace {
+
+// The law of the best earthling take from a group's q other dice: for each
+// class, the chosen take (count x, position child), merged by child.
+struct EarthLaw {
+  std::uint64_t none_weight = 0;  // no untaken type present
+  std::vector<std::pair<int, std::uint64_t>> takes;  // (child id, weight)
+};
+
+// Builds every q's law at `group`; `better(c1, c2)` says child c1 beats c2.
+template <class Better>
+void BuildEarthLaws(const TurnModel& model, int group, Better better, std::vector<EarthLaw>& laws) {
+  const CanonState& g = model.state(group);
+  laws.assign(g.left + 1, {});
+  std::uint64_t weight_of[kMaxDice + 1];
+  for (int q = 0; q <= g.left; ++q) {
+    std::fill(weight_of, weight_of + q + 1, 0);
+    EarthLaw& law = laws[q];
+    for (const EarthClass& cls : model.Classes(g.untaken, q)) {
+      if (cls.present == 0) {
+        law.none_weight += cls.weight;
+        continue;
+      }
+      int best = -1;
+      for (std::uint32_t bits = cls.present; bits != 0; bits &= bits - 1) {
+        int x = std::countr_zero(bits);
+        if (best < 0 || better(model.EarthChild(group, x), model.EarthChild(group, best))) best = x;
+      }
+      weight_of[best] += cls.weight;
+    }
+    for (int x = 1; x <= q; ++x) {
+      if (weight_of[x] > 0) law.takes.emplace_back(model.EarthChild(group, x), weight_of[x]);
+    }
+  }
+}
+
+}  // namespace
+
+// ------------------------------------------------------------ double DP
+
+namespace {
+
+struct DoubleLaw {
+  double none_weight = 0;
+  double sum_no_rays = 0;  // expected-utility sum when no ray can be taken
+  std::uint32_t begin = 0, end = 0;  // entries
+};
+struct DoubleEntry {
+  double value;
+  double weight;
+};
+
+// Phase "earthling laws": per group at this level, the law of the best
+// earthling take from each number of other dice, with the takes' values.
+void EarthLawsDouble(const TurnModel& model, int level, const TurnValues& v,
+                     std::vector<std::uint32_t>& law_start, std::vector<DoubleLaw>& laws,
+                     std::vector<DoubleEntry>& entries) {
+  std::vector<EarthLaw> scratch;
+  auto better = [&](int a, int b) { return v.value[a] > v.value[b]; };
+  for (int group : model.Level(level)) {
+    BuildEarthLaws(model, group, better, scratch);
+    law_start[group] = static_cast<std::uint32_t>(laws.size());
+    const double turn_over = v.stop[group];
+    for (const EarthLaw& law : scratch) {
+      DoubleLaw d;
+      d.none_weight = static_cast<double>(law.none_weight);
+      d.sum_no_rays = d.none_weight * turn_over;
+      d.begin = static_cast<std::uint32_t>(entries.size());
+      for (auto [child, w] : law.takes) {
+        entries.push_back({v.value[child], static_cast<double>(w)});
+        d.sum_no_rays += static_cast<double>(w) * v.value[child];
+      }
+      d.end = static_cast<std::uint32_t>(entries.size());
+      laws.push_back(d);
+    }
+  }
+}
+
+// Phase "roll value": expected utility of rolling every die left at `id`.
+double RollValueDouble(const TurnModel& model, int id, const TurnValues& v,
+                       const std::vector<std::uint32_t>& law_start,
+                       const std::vector<DoubleLaw>& laws, const std::vector<DoubleEntry>& entries) {
+  double total = 0;
+  for (const RollTerm& term : model.Terms(id)) {
+    const DoubleLaw& law = laws[law_start[term.group] + term.others];
+    double sum;
+    if (term.ray_child < 0) {
+      sum = law.sum_no_rays;
+    } else {
+      const double rays = v.value[term.ray_child];
+      sum = law.none_weight * rays;
+      for (std::uint32_t e = law.begin; e < law.end; ++e) {
+        sum += entries[e].weight * std::max(rays, entries[e].value);
+      }
+    }
+    total += term.weight_d * sum;
+  }
+  return total;
+}
+
+}  // namespace
+
+TurnValues SolveDouble(const TurnModel& model, const std::vector<double>& utility) {
+  const int size = model.size();
+  TurnValues v;
+  v.stop.resize(size);
+  v.roll.assign(size, std::numeric_limits<double>::quiet_NaN());
+  v.value.resize(size);
+  for (int id = 0; id < size; ++id) v.stop[id] = utility[model.state(id).score];
+  std::vector<std::uint32_t> law_start(size);
+  std::vector<DoubleLaw> laws;
+  std::vector<DoubleEntry> entries;
+  laws.reserve(size * 4);
+  entries.reserve(size * 8);
+  const int start = model.Id(0, 0, 0, 0, 0);
+  for (int level = 0; level <= model.rules().dice; ++level) {
+    EarthLawsDouble(model, level, v, law_start, laws, entries);
+    for (int id : model.Level(level)) {
+      if (level == 0) {
+        v.value[id] = v.stop[id];
+        continue;
+      }
+      v.roll[id] = RollValueDouble(model, id, v, law_start, laws, entries);
+      // Phase "stop or roll": stopping is not allowed before the first roll.
+      v.value[id] = id == start ? v.roll[id] : std::max(v.stop[id], v.roll[id]);
+    }
+  }
+  return v;
+}
+
+// ------------------------------------------------------------- exact DP
+
+namespace {
+
+double RatioToDouble(const BigInt& num, const BigInt& den) {
+  if (num == 0) return 0;
+  BigInt a = abs(num);
+  int shift_a = std::max<int>(0, static_cast<int>(msb(a)) - 62);
+  int shift_d = std::max<int>(0, static_cast<int>(msb(den)) - 62);
+  double r = static_cast<double>((a >> shift_a).convert_to<std::uint64_t>()) /
+             static_cast<double>((den >> shift_d).convert_to<std::uint64_t>());
+  r = std::ldexp(r, shift_a - shift_d);
+  return num < 0 ? -r : r;
+}
+
+// Exact solve state: numerators of every node's value. Nodes are positions
+// (value over Q * 6^D(left)) and final scores (utility over Q).
+class ExactSolver {
+ public:
+  ExactSolver(const TurnModel& model, const std::vector<Rational>& utility)
+      : model_(model), size_(model.size()), start_(model.Id(0, 0, 0, 0, 0)) {
+    out_.denominator = 1;
+    for (const Rational& u : utility) out_.denominator = lcm(out_.denominator, denominator(u));
+    for (const Rational& u : utility) {
+      out_.utility.push_back(numerator(u) * (out_.denominator / denominator(u)));
+      utility_d_.push_back(RatioToDouble(out_.utility.back(), out_.denominator));
+    }
+    const int max_exp = TurnModel::DenominatorExponent(model.rules().dice);
+    pow6_.resize(max_exp + 1);
+    pow6_[0] = 1;
+    for (int i = 1; i <= max_exp; ++i) pow6_[i] = pow6_[i - 1] * 6;
+    value_.resize(size_);
+    out_.roll.resize(size_);
+    out_.approx.stop.resize(size_);
+    out_.approx.roll.assign(size_, std::numeric_limits<double>::quiet_NaN());
+    out_.approx.value.resize(size_);
+    for (int id = 0; id < size_; ++id) out_.approx.stop[id] = utility_d_[model.state(id).score];
+    acc_.assign(size_ + out_.utility.size(), 0);
+    laws_.resize(size_);
+  }
+
+  ExactTurnValues Run() {
+    for (int level = 0; level <= model_.rules().dice; ++level) {
+      for (int group : model_.Level(level)) {
+        BuildEarthLaws(model_, group, [&](int a, int b) { return Compare(a, b) > 0; },
+                       laws_[group]);
+      }
+      for (int id : model_.Level(level)) SolvePosition(id);
+    }
+    return std::move(out_);
+  }
+
+ private:
+  int Exponent(int node) const {
+    return node < size_ ? TurnModel::DenominatorExponent(model_.state(node).left) : 0;
+  }
+  const BigInt& Numerator(int node) const {
+    return node < size_ ? value_[node] : out_.utility[node - size_];
+  }
+  double Approx(int node) const {
+    return node < size_ ? out_.approx.value[node] : utility_d_[node - size_];
+  }
+  int ScoreNode(int id) const { return size_ + model_.state(id).score; }
+
+  // Sign of value(a) - value(b); doubles decide only with a margin far above
+  // their rounding error (a few ulps), else the numerators are compared.
+  int Compare(int a, int b) const {
+    double da = Approx(a), db = Approx(b);
+    double margin = 1e-12 * std::max(std::abs(da), std::abs(db));
+    if (da - db > margin) return 1;
+    if (db - da > margin) return -1;
+    int ea = Exponent(a), eb = Exponent(b), e = std::max(ea, eb);
+    BigInt lhs = Numerator(a) * pow6_[e - ea];
+    BigInt rhs = Numerator(b) * pow6_[e - eb];
+    return lhs < rhs ? -1 : (lhs > rhs ? 1 : 0);
+  }
+
+  void Add(int node, std::uint64_t weight) {
+    if (acc_[node] == 0) touched_.push_back(node);
+    acc_[node] += weight;
+  }
+
+  // Phase "roll value", exactly: weights of the node each roll outcome leads to
+  // under optimal takes, then one big-number sum per level of denominator.
+  void SolvePosition(int id) {
+    const CanonState& s = model_.state(id);
+    const int exp = TurnModel::DenominatorExponent(s.left);
+    const BigInt& qd = pow6_[exp];
+    if (s.left == 0) {
+      value_[id] = out_.utility[s.score];
+      out_.approx.value[id] = out_.approx.stop[id];
+      return;
+    }
+    for (const RollTerm& term : model_.Terms(id)) {
+      const EarthLaw& law = laws_[term.group][term.others];
+      if (term.ray_child < 0) {
+        if (law.none_weight) Add(ScoreNode(term.group), term.weight * law.none_weight);
+        for (auto [child, w] : law.takes) Add(child, term.weight * w);
+      } else {
+        if (law.none_weight) Add(term.ray_child, term.weight * law.none_weight);
+        for (auto [child, w] : law.takes) {
+          Add(Compare(term.ray_child, child) >= 0 ? term.ray_child : child, term.weight * w);
+        }
+      }
+    }
+    const int child_exp = TurnModel::DenominatorExponent(s.left - 1);
+    std::vector<BigInt> by_exp(child_exp + 1);
+    for (int node : touched_) {
+      by_exp[Exponent(node)] += Numerator(node) * acc_[node];
+      acc_[node] = 0;
+    }
+    touched_.clear();
+    BigInt roll = 0;
+    for (int e = 0; e <= child_exp; ++e) {
+      if (by_exp[e] != 0) roll += by_exp[e] * pow6_[child_exp - e];
+    }
+    out_.approx.roll[id] = RatioToDouble(roll, out_.denominator * qd);
+    out_.roll[id] = roll;
+    // Phase "stop or roll", decided exactly.
+    BigInt stop = out_.utility[s.score] * qd;
+    bool roll_better = id == start_ || stop < roll;
+    value_[id] = roll_better ? roll : stop;
+    out_.approx.value[id] = roll_better ? out_.approx.roll[id] : out_.approx.stop[id];
+  }
+
+  const TurnModel& model_;
+  const int size_;
+  const int start_;
+  ExactTurnValues out_;
+  std::vector<double> utility_d_;
+  std::vector<BigInt> pow6_;
+  std::vector<BigInt> value_;
+  std::vector<std::uint64_t> acc_;
+  std::vector<int> touched_;
+  std::vector<std::vector<EarthLaw>> laws_;
+};
+
+}  // namespace
+
+ExactTurnValues SolveExact(const TurnModel& model, const std::vector<Rational>& utility) {
+  return ExactSolver(model, utility).Run();
+}
+
+}  // namespace martiandice::internal

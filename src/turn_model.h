@@ -1,0 +1,111 @@
+// Internal: the turn as a DAG over canonical positions (earthling types sorted,
+// so a user's cow and chicken share one entry), the roll laws it needs, and
+// the dynamic programs that value every position for a utility of the score.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "martiandice/dice.h"
+#include "martiandice/exact.h"
+#include "martiandice/rules.h"
+
+namespace martiandice::internal {
+
+// A canonical position: tanks, rays, earthling counts sorted descending.
+struct CanonState {
+  std::uint8_t tanks = 0;
+  std::uint8_t rays = 0;
+  std::uint8_t earth[3] = {0, 0, 0};
+  std::uint8_t left = 0;     // dice not set aside
+  std::uint8_t untaken = 0;  // earthling types not yet taken (zeros in earth)
+  std::uint8_t score = 0;    // TurnScore if the turn ended here
+};
+
+// One (tanks a, rays b, other q) split of a roll of m dice from a position:
+// multinomial weight m!/(a! b! q!) 2^b; the q other dice are then spread over
+// the earthling types with the law of `group`'s earthling classes.
+struct RollTerm {
+  std::uint64_t weight = 0;
+  double weight_d = 0;  // weight / 6^m
+  std::int32_t group = 0;      // position after the tanks: (t+a, r, E)
+  std::int32_t ray_child = -1; // (t+a, r+b, E) if b > 0
+  std::uint8_t others = 0;     // q
+};
+
+// How q non-tank, non-ray dice fall over j untaken earthling types (each 1/3)
+// and already-taken ones ("blanks"): the set of counts present among the
+// untaken types as a bit mask (bit x: some untaken type shows x dice), and the
+// number of the 3^q ordered results producing it.
+struct EarthClass {
+  std::uint32_t present = 0;
+  std::uint64_t weight = 0;
+};
+
+// Everything about the turn that does not depend on the objective.
+class TurnModel {
+ public:
+  // Builds (or returns the cached) model for valid `rules`. Thread-safe.
+  static std::shared_ptr<const TurnModel> Get(const Rules& rules);
+  explicit TurnModel(const Rules& rules);
+
+  const Rules& rules() const { return rules_; }
+  int size() const { return static_cast<int>(states_.size()); }
+  const CanonState& state(int id) const { return states_[id]; }
+  // Id of a canonical tuple (earth sorted descending); -1 if past the dice count.
+  int Id(int tanks, int rays, int e0, int e1, int e2) const;
+  // Id of a concrete set-aside (any earthling order).
+  int IdOf(const Dice& aside) const;
+  // Position after taking x dice of an untaken earthling type at `group`.
+  int EarthChild(int group, int x) const { return earth_child_[group * (rules_.dice + 1) + x]; }
+  // Ids with `left` dice left, the DP's processing order by level.
+  const std::vector<int>& Level(int left) const { return levels_[left]; }
+  const std::vector<RollTerm>& Terms(int id) const { return terms_[id]; }
+  const std::vector<EarthClass>& Classes(int untaken, int q) const {
+    return classes_[untaken * (rules_.dice + 1) + q];
+  }
+  int MaxScore() const { return MaxTurnScore(rules_); }
+  // Exponent D of the exact denominator 6^D of values at positions with `left`
+  // dice left: D(m) = m + D(m-1), enough for every roll down the turn.
+  static int DenominatorExponent(int left) { return left * (left + 1) / 2; }
+
+ private:
+  void BuildIndex();
+  void BuildChildren();
+  void BuildClasses();
+  void BuildTerms();
+
+  Rules rules_;
+  std::vector<CanonState> states_;
+  std::vector<std::int32_t> base_;   // per (tanks, rays): first id
+  std::vector<std::int32_t> rank3_;  // per sorted earth triple: rank by (sum, lexicographic)
+  std::vector<std::int32_t> earth_child_;
+  std::vector<std::vector<int>> levels_;
+  std::vector<std::vector<RollTerm>> terms_;
+  std::vector<std::vector<EarthClass>> classes_;
+};
+
+// Values of every canonical position for one utility.
+struct TurnValues {
+  std::vector<double> stop;   // utility of the score if the turn ends here
+  std::vector<double> roll;   // optimal expected utility of rolling on (NaN if no dice left)
+  std::vector<double> value;  // max(stop, roll), or roll at the start
+};
+
+// Solves in double precision for `utility[score]`, score 0..MaxScore().
+TurnValues SolveDouble(const TurnModel& model, const std::vector<double>& utility);
+
+// Exact values: value = numerator / (denominator * 6^DenominatorExponent(left)).
+struct ExactTurnValues {
+  BigInt denominator;             // common denominator of the utilities
+  std::vector<BigInt> utility;    // numerators by score
+  std::vector<BigInt> roll;       // numerators of the roll values (0 if no dice left)
+  TurnValues approx;              // the same values rounded to double
+};
+
+// Solves exactly for `utility[score]`; every decision is certified (doubles
+// decide only when they differ by far more than their rounding error).
+ExactTurnValues SolveExact(const TurnModel& model, const std::vector<Rational>& utility);
+
+}  // namespace martiandice::internal
