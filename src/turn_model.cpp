@@ -186,39 +186,49 @@ void TurnModel::BuildTerms() {
 
 namespace {
 
-// The law of the best earthling take from a group's q other dice: for each
-// class, the chosen take (count x, position child), merged by child.
-struct EarthLaw {
-  std::uint64_t none_weight = 0;  // no untaken type present
-  std::vector<std::pair<int, std::uint64_t>> takes;  // (child id, weight)
-};
-
-// Builds every q's law at `group`; `better(c1, c2)` says child c1 beats c2.
-template <class Better>
-void BuildEarthLaws(const TurnModel& model, int group, Better better, std::vector<EarthLaw>& laws) {
+// The law of the best earthling take from a group's q other dice: the weight
+// of "no untaken type shows" and of each take count x (weights over 3^q).
+// Calls sink(q, none_weight, weight_of) for q = 0..left, where weight_of[x] is
+// the weight of outcomes whose best take is x; `better(c1, c2)` says child
+// position c1 beats c2.
+template <class Better, class Sink>
+void ForEachEarthLaw(const TurnModel& model, int group, Better better, Sink&& sink) {
   const CanonState& g = model.state(group);
-  laws.assign(g.left + 1, {});
+  // Rank the take counts best first, once for every q.
+  int order[kMaxDice + 1];
+  int rank[kMaxDice + 1];
+  int count = 0;
+  if (g.untaken > 0) {
+    for (int x = 1; x <= g.left; ++x) order[count++] = x;
+    std::stable_sort(order, order + count, [&](int a, int b) {
+      return better(model.EarthChild(group, a), model.EarthChild(group, b));
+    });
+    for (int i = 0; i < count; ++i) rank[order[i]] = i;
+  }
   std::uint64_t weight_of[kMaxDice + 1];
   for (int q = 0; q <= g.left; ++q) {
     std::fill(weight_of, weight_of + q + 1, 0);
-    EarthLaw& law = laws[q];
+    std::uint64_t none_weight = 0;
     for (const EarthClass& cls : model.Classes(g.untaken, q)) {
       if (cls.present == 0) {
-        law.none_weight += cls.weight;
+        none_weight += cls.weight;
         continue;
       }
-      int best = -1;
-      for (std::uint32_t bits = cls.present; bits != 0; bits &= bits - 1) {
+      int best = std::countr_zero(cls.present);
+      for (std::uint32_t bits = cls.present & (cls.present - 1); bits != 0; bits &= bits - 1) {
         int x = std::countr_zero(bits);
-        if (best < 0 || better(model.EarthChild(group, x), model.EarthChild(group, best))) best = x;
+        if (rank[x] < rank[best]) best = x;
       }
       weight_of[best] += cls.weight;
     }
-    for (int x = 1; x <= q; ++x) {
-      if (weight_of[x] > 0) law.takes.emplace_back(model.EarthChild(group, x), weight_of[x]);
-    }
+    sink(q, none_weight, weight_of);
   }
 }
+
+struct EarthLaw {
+  std::uint64_t none_weight = 0;
+  std::vector<std::pair<int, std::uint64_t>> takes;  // (child id, weight)
+};
 
 }  // namespace
 
@@ -241,24 +251,26 @@ struct DoubleEntry {
 void EarthLawsDouble(const TurnModel& model, int level, const TurnValues& v,
                      std::vector<std::uint32_t>& law_start, std::vector<DoubleLaw>& laws,
                      std::vector<DoubleEntry>& entries) {
-  std::vector<EarthLaw> scratch;
   auto better = [&](int a, int b) { return v.value[a] > v.value[b]; };
   for (int group : model.Level(level)) {
-    BuildEarthLaws(model, group, better, scratch);
     law_start[group] = static_cast<std::uint32_t>(laws.size());
     const double turn_over = v.stop[group];
-    for (const EarthLaw& law : scratch) {
-      DoubleLaw d;
-      d.none_weight = static_cast<double>(law.none_weight);
-      d.sum_no_rays = d.none_weight * turn_over;
-      d.begin = static_cast<std::uint32_t>(entries.size());
-      for (auto [child, w] : law.takes) {
-        entries.push_back({v.value[child], static_cast<double>(w)});
-        d.sum_no_rays += static_cast<double>(w) * v.value[child];
-      }
-      d.end = static_cast<std::uint32_t>(entries.size());
-      laws.push_back(d);
-    }
+    ForEachEarthLaw(model, group, better,
+                    [&](int q, std::uint64_t none_weight, const std::uint64_t* weight_of) {
+                      DoubleLaw d;
+                      d.none_weight = static_cast<double>(none_weight);
+                      d.sum_no_rays = d.none_weight * turn_over;
+                      d.begin = static_cast<std::uint32_t>(entries.size());
+                      for (int x = 1; x <= q; ++x) {
+                        if (weight_of[x] == 0) continue;
+                        double value = v.value[model.EarthChild(group, x)];
+                        double w = static_cast<double>(weight_of[x]);
+                        entries.push_back({value, w});
+                        d.sum_no_rays += w * value;
+                      }
+                      d.end = static_cast<std::uint32_t>(entries.size());
+                      laws.push_back(d);
+                    });
   }
 }
 
@@ -293,11 +305,14 @@ TurnValues SolveDouble(const TurnModel& model, const std::vector<double>& utilit
   v.roll.assign(size, std::numeric_limits<double>::quiet_NaN());
   v.value.resize(size);
   for (int id = 0; id < size; ++id) v.stop[id] = utility[model.state(id).score];
-  std::vector<std::uint32_t> law_start(size);
-  std::vector<DoubleLaw> laws;
-  std::vector<DoubleEntry> entries;
-  laws.reserve(size * 4);
-  entries.reserve(size * 8);
+  // Reused across solves on this thread: repeated solves (the game solver's
+  // many utilities) then allocate nothing here.
+  thread_local std::vector<std::uint32_t> law_start;
+  thread_local std::vector<DoubleLaw> laws;
+  thread_local std::vector<DoubleEntry> entries;
+  law_start.resize(size);
+  laws.clear();
+  entries.clear();
   const int start = model.Id(0, 0, 0, 0, 0);
   for (int level = 0; level <= model.rules().dice; ++level) {
     EarthLawsDouble(model, level, v, law_start, laws, entries);
@@ -358,8 +373,17 @@ class ExactSolver {
   ExactTurnValues Run() {
     for (int level = 0; level <= model_.rules().dice; ++level) {
       for (int group : model_.Level(level)) {
-        BuildEarthLaws(model_, group, [&](int a, int b) { return Compare(a, b) > 0; },
-                       laws_[group]);
+        auto& laws = laws_[group];
+        laws.assign(model_.state(group).left + 1, {});
+        ForEachEarthLaw(model_, group, [&](int a, int b) { return Compare(a, b) > 0; },
+                        [&](int q, std::uint64_t none_weight, const std::uint64_t* weight_of) {
+                          laws[q].none_weight = none_weight;
+                          for (int x = 1; x <= q; ++x) {
+                            if (weight_of[x] > 0) {
+                              laws[q].takes.emplace_back(model_.EarthChild(group, x), weight_of[x]);
+                            }
+                          }
+                        });
       }
       for (int id : model_.Level(level)) SolvePosition(id);
     }
