@@ -1,0 +1,84 @@
+// Notation: every accepted form and every error path of ParseDice, and printing.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "martiandice/dice.h"
+
+using martiandice::Dice;
+using martiandice::Face;
+using martiandice::FormatDice;
+using martiandice::ParseDice;
+
+namespace {
+
+std::string ErrorOf(std::string_view text) {
+  auto parsed = ParseDice(text);
+  REQUIRE_FALSE(parsed.ok());
+  CHECK(parsed.status().code() == absl::StatusCode::kInvalidArgument);
+  return std::string(parsed.status().message());
+}
+
+bool Contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("notation: the three forms people type parse alike") {
+  const Dice expected(2, 3, 4, 0, 0);
+  for (const char* text : {"2T 3R 4H", "TTRRRHHHH", "2t3r4h", "2T,3R,4H", " 4h 2T  3r ", "T1T3R4H"}) {
+    auto parsed = ParseDice(text);
+    REQUIRE_MESSAGE(parsed.ok(), text);
+    CHECK_MESSAGE(*parsed == expected, text);
+  }
+}
+
+TEST_CASE("notation: every face letter, upper and lower case") {
+  CHECK(*ParseDice("tRhCk") == Dice(1, 1, 1, 1, 1));
+  CHECK(*ParseDice("10K") == Dice(0, 0, 0, 0, 10));
+  CHECK(*ParseDice("20r") == Dice(0, 20, 0, 0, 0));
+}
+
+TEST_CASE("notation: nothing set aside is '-' or blank") {
+  CHECK(ParseDice("-")->empty());
+  CHECK(ParseDice("")->empty());
+  CHECK(ParseDice("   ")->empty());
+  CHECK(ParseDice(" - ")->empty());
+}
+
+TEST_CASE("notation: canonical printing round-trips") {
+  CHECK(FormatDice(Dice()) == "-");
+  CHECK(FormatDice(Dice(2, 3, 4, 3, 1)) == "2T 3R 4H 3C 1K");
+  CHECK(FormatDice(Dice(0, 0, 0, 1, 0)) == "1C");
+  for (const Dice& d : {Dice(1, 0, 0, 0, 0), Dice(0, 2, 0, 5, 1), Dice(3, 3, 3, 3, 1)}) {
+    CHECK(*ParseDice(FormatDice(d)) == d);
+  }
+}
+
+TEST_CASE("notation: errors name the problem") {
+  CHECK(Contains(ErrorOf("2T 3X"), "unknown face letter 'X'"));
+  CHECK(Contains(ErrorOf("2T 3X"), "position 5"));
+  CHECK(Contains(ErrorOf("hello"), "unknown face letter 'e'"));
+  CHECK(Contains(ErrorOf("3"), "not followed by a face letter"));
+  CHECK(Contains(ErrorOf("3 T"), "not followed by a face letter"));
+  CHECK(Contains(ErrorOf("0T"), "at least 1"));
+  CHECK(Contains(ErrorOf("-3T"), "unexpected sign '-'"));
+  CHECK(Contains(ErrorOf("+3T"), "unexpected sign '+'"));
+  CHECK(Contains(ErrorOf("--"), "unexpected sign"));
+  CHECK(Contains(ErrorOf("21T"), "larger than 20"));
+  CHECK(Contains(ErrorOf("99999999999999999999999T"), "larger than 20"));
+  CHECK(Contains(ErrorOf("15T 6R"), "more than 20 dice in total"));
+  CHECK(Contains(ErrorOf(std::string(21, 'H')), "more than 20 dice in total"));
+  CHECK(Contains(ErrorOf(std::string("2T\x01")), "\\x01"));
+  CHECK(Contains(ErrorOf(std::string(300, ' ')), "longer than 256"));
+}
+
+TEST_CASE("dice: totals and sums") {
+  Dice d(1, 2, 3, 0, 1);
+  CHECK(d.total() == 7);
+  CHECK(d.earthlings() == 4);
+  d.add(Face::kCow, 2);
+  CHECK(d.count(Face::kCow) == 2);
+  CHECK(d + Dice(1, 0, 0, 0, 0) == Dice(2, 2, 3, 2, 1));
+}

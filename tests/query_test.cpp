@@ -1,0 +1,96 @@
+// Queries: stop/roll decisions, take rankings, ties and the turn-over case.
+#include <doctest/doctest.h>
+
+#include "martiandice/query.h"
+
+using namespace martiandice;
+
+namespace {
+TurnSolution SolveOrDie(Objective objective, Precision precision, Rules rules = Rules{}) {
+  auto solution = TurnSolution::Solve(rules, objective, precision);
+  REQUIRE(solution.ok());
+  return *solution;
+}
+}  // namespace
+
+TEST_CASE("query: a fresh turn can only roll") {
+  for (Precision p : {Precision::kDouble, Precision::kExact}) {
+    TurnSolution s = SolveOrDie(Objective::ExpectedScore(), p);
+    auto eval = EvaluatePosition(s, Dice());
+    REQUIRE(eval.ok());
+    CHECK_FALSE(eval->stop.has_value());
+    REQUIRE(eval->roll.has_value());
+    CHECK(eval->action == Then::kRoll);
+    CHECK(eval->dice_left == 13);
+    CHECK(eval->value.approx == s.StartValue());
+    CHECK(eval->value.exact.has_value() == (p == Precision::kExact));
+  }
+}
+
+TEST_CASE("query: with no dice left the only action is to stop") {
+  TurnSolution s = SolveOrDie(Objective::ExpectedScore(), Precision::kExact);
+  auto eval = EvaluatePosition(s, Dice(3, 5, 5, 0, 0));
+  REQUIRE(eval.ok());
+  CHECK_FALSE(eval->roll.has_value());
+  CHECK(eval->action == Then::kStop);
+  CHECK(*eval->value.exact == 5);
+}
+
+TEST_CASE("query: symmetric earthling takes are reported as tied optima") {
+  for (Precision p : {Precision::kDouble, Precision::kExact}) {
+    TurnSolution s = SolveOrDie(Objective::ExpectedScore(), p);
+    auto advice = AdviseRoll(s, Dice(), Dice(0, 0, 5, 5, 3));
+    REQUIRE(advice.ok());
+    REQUIRE(advice->options.size() == 3);
+    CHECK(advice->options[0].take == Face::kHuman);
+    CHECK(advice->options[0].optimal);
+    CHECK(advice->options[1].optimal);
+    CHECK_FALSE(advice->options[2].optimal);
+    REQUIRE(advice->best.has_value());
+    CHECK(*advice->best == 0);
+  }
+}
+
+TEST_CASE("query: no legal take ends the turn and scores it") {
+  TurnSolution s = SolveOrDie(Objective::ExpectedScore(), Precision::kExact);
+  // Humans already taken, the roll shows tanks and humans only.
+  auto advice = AdviseRoll(s, Dice(1, 2, 3, 0, 0), Dice(2, 0, 5, 0, 0));
+  REQUIRE(advice.ok());
+  CHECK(advice->turn_over);
+  CHECK(advice->options.empty());
+  CHECK_FALSE(advice->best.has_value());
+  CHECK(advice->aside_after_tanks == Dice(3, 2, 3, 0, 0));
+  CHECK(advice->turn_over_score == 0);  // 3 tanks beat 2 rays
+  CHECK(*advice->value.exact == 0);
+}
+
+TEST_CASE("query: the stop value of a take is the utility of its score") {
+  TurnSolution s = SolveOrDie(Objective::ExpectedScore(), Precision::kExact);
+  auto advice = AdviseRoll(s, Dice(3, 2, 4, 0, 0), Dice(0, 0, 2, 1, 1));
+  REQUIRE(advice.ok());
+  REQUIRE(advice->options.size() == 2);  // humans already taken
+  CHECK(advice->options[0].take == Face::kCow);
+  CHECK(*advice->options[0].stop.exact == 0);  // 3 tanks, 2 rays: zero
+  CHECK(advice->options[0].aside_after == Dice(3, 2, 4, 1, 0));
+  for (const TakeOption& o : advice->options) {
+    CHECK(o.value.approx >= o.stop.approx);
+    if (o.roll) CHECK(o.value.approx >= o.roll->approx);
+  }
+}
+
+TEST_CASE("query: invalid input is refused, not answered") {
+  TurnSolution s = SolveOrDie(Objective::ExpectedScore(), Precision::kDouble);
+  CHECK_FALSE(EvaluatePosition(s, Dice(2, 0, 0, 0, 0)).ok());
+  CHECK_FALSE(EvaluatePosition(s, Dice(7, 7, 0, 0, 0)).ok());
+  CHECK_FALSE(AdviseRoll(s, Dice(), Dice(1, 1, 1, 1, 1)).ok());
+  CHECK_FALSE(AdviseRoll(s, Dice(3, 5, 5, 0, 0), Dice()).ok());
+  CHECK_FALSE(TurnSolution::Solve(Rules{21, 3, 25}, Objective::ExpectedScore()).ok());
+}
+
+TEST_CASE("query: exact and double solutions agree on the fresh turn") {
+  TurnSolution d = SolveOrDie(Objective::ExpectedScore(), Precision::kDouble);
+  TurnSolution e = SolveOrDie(Objective::ExpectedScore(), Precision::kExact);
+  auto exact = EvaluatePosition(e, Dice())->value.exact;
+  REQUIRE(exact.has_value());
+  CHECK(d.StartValue() == doctest::Approx(exact->convert_to<double>()).epsilon(1e-14));
+}
