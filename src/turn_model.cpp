@@ -162,23 +162,32 @@ void TurnModel::BuildClasses() {
 }
 
 void TurnModel::BuildTerms() {
-  terms_.assign(states_.size(), {});
+  law_offset_.assign(1, 0);
+  entry_offset_.assign(1, 0);
+  for (int id = 0; id < size(); ++id) {
+    law_offset_.push_back(law_offset_.back() + states_[id].left + 1);
+    for (int q = 0; q <= states_[id].left; ++q) entry_offset_.push_back(entry_offset_.back() + q);
+  }
+  term_begin_.assign(1, 0);
   for (int id = 0; id < size(); ++id) {
     const CanonState s = states_[id];
     const int m = s.left;
     const double scale = 1.0 / static_cast<double>(PowerOfSix(m));
-    for (int a = 0; a <= m; ++a) {
+    for (int a = 0; m > 0 && a <= m; ++a) {
       for (int q = 0; a + q <= m; ++q) {
         int b = m - a - q;
+        RollTermExact exact;
+        exact.weight = Multinomial({a, b, q}) * Power(2, b);
+        exact.group = Id(s.tanks + a, s.rays, s.earth[0], s.earth[1], s.earth[2]);
         RollTerm term;
-        term.weight = Multinomial({a, b, q}) * Power(2, b);
-        term.weight_d = static_cast<double>(term.weight) * scale;
-        term.group = Id(s.tanks + a, s.rays, s.earth[0], s.earth[1], s.earth[2]);
+        term.weight_d = static_cast<double>(exact.weight) * scale;
+        term.law = LawIndex(exact.group, q);
         term.ray_child = b > 0 ? Id(s.tanks + a, s.rays + b, s.earth[0], s.earth[1], s.earth[2]) : -1;
-        term.others = static_cast<std::uint8_t>(q);
-        terms_[id].push_back(term);
+        terms_.push_back(term);
+        exact_terms_.push_back(exact);
       }
     }
+    term_begin_.push_back(static_cast<std::int32_t>(terms_.size()));
   }
 }
 
@@ -249,38 +258,34 @@ struct DoubleEntry {
 // Phase "earthling laws": per group at this level, the law of the best
 // earthling take from each number of other dice, with the takes' values.
 void EarthLawsDouble(const TurnModel& model, int level, const TurnValues& v,
-                     std::vector<std::uint32_t>& law_start, std::vector<DoubleLaw>& laws,
-                     std::vector<DoubleEntry>& entries) {
+                     std::vector<DoubleLaw>& laws, std::vector<DoubleEntry>& entries) {
   auto better = [&](int a, int b) { return v.value[a] > v.value[b]; };
   for (int group : model.Level(level)) {
-    law_start[group] = static_cast<std::uint32_t>(laws.size());
     const double turn_over = v.stop[group];
     ForEachEarthLaw(model, group, better,
                     [&](int q, std::uint64_t none_weight, const std::uint64_t* weight_of) {
-                      DoubleLaw d;
+                      const int index = model.LawIndex(group, q);
+                      DoubleLaw& d = laws[index];
                       d.none_weight = static_cast<double>(none_weight);
                       d.sum_no_rays = d.none_weight * turn_over;
-                      d.begin = static_cast<std::uint32_t>(entries.size());
+                      d.begin = d.end = static_cast<std::uint32_t>(model.EntryOffset(index));
                       for (int x = 1; x <= q; ++x) {
                         if (weight_of[x] == 0) continue;
                         double value = v.value[model.EarthChild(group, x)];
                         double w = static_cast<double>(weight_of[x]);
-                        entries.push_back({value, w});
+                        entries[d.end++] = {value, w};
                         d.sum_no_rays += w * value;
                       }
-                      d.end = static_cast<std::uint32_t>(entries.size());
-                      laws.push_back(d);
                     });
   }
 }
 
 // Phase "roll value": expected utility of rolling every die left at `id`.
 double RollValueDouble(const TurnModel& model, int id, const TurnValues& v,
-                       const std::vector<std::uint32_t>& law_start,
                        const std::vector<DoubleLaw>& laws, const std::vector<DoubleEntry>& entries) {
   double total = 0;
   for (const RollTerm& term : model.Terms(id)) {
-    const DoubleLaw& law = laws[law_start[term.group] + term.others];
+    const DoubleLaw& law = laws[term.law];
     double sum;
     if (term.ray_child < 0) {
       sum = law.sum_no_rays;
@@ -307,21 +312,19 @@ TurnValues SolveDouble(const TurnModel& model, const std::vector<double>& utilit
   for (int id = 0; id < size; ++id) v.stop[id] = utility[model.state(id).score];
   // Reused across solves on this thread: repeated solves (the game solver's
   // many utilities) then allocate nothing here.
-  thread_local std::vector<std::uint32_t> law_start;
   thread_local std::vector<DoubleLaw> laws;
   thread_local std::vector<DoubleEntry> entries;
-  law_start.resize(size);
-  laws.clear();
-  entries.clear();
+  laws.resize(model.LawCount());
+  entries.resize(model.EntryCount());
   const int start = model.Id(0, 0, 0, 0, 0);
   for (int level = 0; level <= model.rules().dice; ++level) {
-    EarthLawsDouble(model, level, v, law_start, laws, entries);
+    EarthLawsDouble(model, level, v, laws, entries);
     for (int id : model.Level(level)) {
       if (level == 0) {
         v.value[id] = v.stop[id];
         continue;
       }
-      v.roll[id] = RollValueDouble(model, id, v, law_start, laws, entries);
+      v.roll[id] = RollValueDouble(model, id, v, laws, entries);
       // Phase "stop or roll": stopping is not allowed before the first roll.
       v.value[id] = id == start ? v.roll[id] : std::max(v.stop[id], v.roll[id]);
     }
@@ -367,20 +370,19 @@ class ExactSolver {
     out_.approx.value.resize(size_);
     for (int id = 0; id < size_; ++id) out_.approx.stop[id] = utility_d_[model.state(id).score];
     acc_.assign(size_ + out_.utility.size(), 0);
-    laws_.resize(size_);
+    laws_.resize(model.LawCount());
   }
 
   ExactTurnValues Run() {
     for (int level = 0; level <= model_.rules().dice; ++level) {
       for (int group : model_.Level(level)) {
-        auto& laws = laws_[group];
-        laws.assign(model_.state(group).left + 1, {});
         ForEachEarthLaw(model_, group, [&](int a, int b) { return Compare(a, b) > 0; },
                         [&](int q, std::uint64_t none_weight, const std::uint64_t* weight_of) {
-                          laws[q].none_weight = none_weight;
+                          EarthLaw& law = laws_[model_.LawIndex(group, q)];
+                          law.none_weight = none_weight;
                           for (int x = 1; x <= q; ++x) {
                             if (weight_of[x] > 0) {
-                              laws[q].takes.emplace_back(model_.EarthChild(group, x), weight_of[x]);
+                              law.takes.emplace_back(model_.EarthChild(group, x), weight_of[x]);
                             }
                           }
                         });
@@ -431,15 +433,19 @@ class ExactSolver {
       out_.approx.value[id] = out_.approx.stop[id];
       return;
     }
-    for (const RollTerm& term : model_.Terms(id)) {
-      const EarthLaw& law = laws_[term.group][term.others];
+    std::span<const RollTerm> terms = model_.Terms(id);
+    std::span<const RollTermExact> exact_terms = model_.ExactTerms(id);
+    for (size_t i = 0; i < terms.size(); ++i) {
+      const RollTerm& term = terms[i];
+      const std::uint64_t weight = exact_terms[i].weight;
+      const EarthLaw& law = laws_[term.law];
       if (term.ray_child < 0) {
-        if (law.none_weight) Add(ScoreNode(term.group), term.weight * law.none_weight);
-        for (auto [child, w] : law.takes) Add(child, term.weight * w);
+        if (law.none_weight) Add(ScoreNode(exact_terms[i].group), weight * law.none_weight);
+        for (auto [child, w] : law.takes) Add(child, weight * w);
       } else {
-        if (law.none_weight) Add(term.ray_child, term.weight * law.none_weight);
+        if (law.none_weight) Add(term.ray_child, weight * law.none_weight);
         for (auto [child, w] : law.takes) {
-          Add(Compare(term.ray_child, child) >= 0 ? term.ray_child : child, term.weight * w);
+          Add(Compare(term.ray_child, child) >= 0 ? term.ray_child : child, weight * w);
         }
       }
     }
@@ -472,7 +478,7 @@ class ExactSolver {
   std::vector<BigInt> value_;
   std::vector<std::uint64_t> acc_;
   std::vector<int> touched_;
-  std::vector<std::vector<EarthLaw>> laws_;
+  std::vector<EarthLaw> laws_;
 };
 
 }  // namespace

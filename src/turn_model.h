@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "martiandice/dice.h"
@@ -24,14 +25,17 @@ struct CanonState {
 };
 
 // One (tanks a, rays b, other q) split of a roll of m dice from a position:
-// multinomial weight m!/(a! b! q!) 2^b; the q other dice are then spread over
-// the earthling types with the law of `group`'s earthling classes.
+// multinomial weight m!/(a! b! q!) 2^b; the q other dice then fall over the
+// earthling types by the law of (group, q), group = position after the tanks.
 struct RollTerm {
+  double weight_d = 0;          // weight / 6^m
+  std::int32_t law = 0;         // LawIndex(group, q)
+  std::int32_t ray_child = -1;  // (t+a, r+b, E) if b > 0
+};
+// The exact side of the RollTerm with the same index.
+struct RollTermExact {
   std::uint64_t weight = 0;
-  double weight_d = 0;  // weight / 6^m
-  std::int32_t group = 0;      // position after the tanks: (t+a, r, E)
-  std::int32_t ray_child = -1; // (t+a, r+b, E) if b > 0
-  std::uint8_t others = 0;     // q
+  std::int32_t group = 0;
 };
 
 // How q non-tank, non-ray dice fall over j untaken earthling types (each 1/3)
@@ -61,7 +65,18 @@ class TurnModel {
   int EarthChild(int group, int x) const { return earth_child_[group * (rules_.dice + 1) + x]; }
   // Ids with `left` dice left, the DP's processing order by level.
   const std::vector<int>& Level(int left) const { return levels_[left]; }
-  const std::vector<RollTerm>& Terms(int id) const { return terms_[id]; }
+  std::span<const RollTerm> Terms(int id) const {
+    return {terms_.data() + term_begin_[id], terms_.data() + term_begin_[id + 1]};
+  }
+  std::span<const RollTermExact> ExactTerms(int id) const {
+    return {exact_terms_.data() + term_begin_[id], exact_terms_.data() + term_begin_[id + 1]};
+  }
+  // Earthling laws are numbered per (group, q), q = 0..left(group).
+  int LawIndex(int group, int q) const { return law_offset_[group] + q; }
+  int LawCount() const { return law_offset_.back(); }
+  // Each law has room for q entries (one per take count) from EntryOffset(law).
+  int EntryOffset(int law) const { return entry_offset_[law]; }
+  int EntryCount() const { return entry_offset_.back(); }
   const std::vector<EarthClass>& Classes(int untaken, int q) const {
     return classes_[untaken * (rules_.dice + 1) + q];
   }
@@ -82,7 +97,11 @@ class TurnModel {
   std::vector<std::int32_t> rank3_;  // per sorted earth triple: rank by (sum, lexicographic)
   std::vector<std::int32_t> earth_child_;
   std::vector<std::vector<int>> levels_;
-  std::vector<std::vector<RollTerm>> terms_;
+  std::vector<RollTerm> terms_;
+  std::vector<RollTermExact> exact_terms_;
+  std::vector<std::int32_t> term_begin_;    // per id, plus the end
+  std::vector<std::int32_t> law_offset_;    // per id, plus the end
+  std::vector<std::int32_t> entry_offset_;  // per law, plus the end
   std::vector<std::vector<EarthClass>> classes_;
 };
 

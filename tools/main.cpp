@@ -1,0 +1,12 @@
+// The `martiandice` executable: hands argv to RunCli (tools/cli.h), which owns
+// every subcommand, and returns its exit code.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli.h"
+
+int main(int argc, char** argv) {
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  return martiandice::RunCli(args, std::cout, std::cerr);
+}
