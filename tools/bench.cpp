@@ -1,0 +1,303 @@
+// martiandice_bench: times the library's hot paths on this machine and prints
+// each figure (min and median over repetitions) next to its goal.
+//
+//   martiandice_bench [--quick]
+//
+// Figures: the full solve of the official 13-dice turn in double precision and
+// exactly, and warm queries (AdviseRoll, EvaluatePosition) on solved turns.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "martiandice/dice.h"
+#include "martiandice/exact.h"
+#include "martiandice/objective.h"
+#include "martiandice/query.h"
+#include "martiandice/rules.h"
+#include "martiandice/solver.h"
+
+namespace md = martiandice;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+// Keeps the compiler from discarding a computed value or hoisting work out of a loop.
+template <class T>
+inline void DoNotOptimize(const T& value) {
+#if defined(__GNUC__) || defined(__clang__)
+  asm volatile("" : : "r"(&value) : "memory");
+#else
+  static volatile const void* sink;
+  sink = &value;
+#endif
+}
+
+volatile double g_sink = 0;
+
+std::string CpuModel() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      auto colon = line.find(':');
+      if (colon != std::string::npos) {
+        auto start = line.find_first_not_of(" \t", colon + 1);
+        return start == std::string::npos ? "unknown" : line.substr(start);
+      }
+    }
+  }
+  return "unknown";
+}
+
+std::string BuildType() {
+#if defined(MARTIANDICE_BUILD_TYPE)
+  return MARTIANDICE_BUILD_TYPE;
+#else
+  std::string s;
+#if defined(__OPTIMIZE__)
+  s = "optimized";
+#else
+  s = "not optimized";
+#endif
+#if defined(NDEBUG)
+  s += ", NDEBUG (Release-like)";
+#else
+  s += ", assertions on (Debug-like)";
+#endif
+  return s;
+#endif
+}
+
+std::string FormatSeconds(double seconds) {
+  char buf[64];
+  if (seconds < 1e-6) {
+    std::snprintf(buf, sizeof buf, "%.1f ns", seconds * 1e9);
+  } else if (seconds < 1e-3) {
+    std::snprintf(buf, sizeof buf, "%.2f us", seconds * 1e6);
+  } else if (seconds < 1.0) {
+    std::snprintf(buf, sizeof buf, "%.2f ms", seconds * 1e3);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.3f s", seconds);
+  }
+  return buf;
+}
+
+struct Figure {
+  std::string name;
+  double min = 0;     // seconds per operation
+  double median = 0;  // seconds per operation
+  double goal = 0;    // seconds per operation; 0 = no goal
+  int reps = 0;
+  long iters = 0;
+};
+
+// Runs `op` `iters` times per repetition, `reps` repetitions (after one
+// untimed warm-up repetition); returns seconds per call, min and median.
+Figure Measure(std::string name, int reps, long iters, double goal,
+               const std::function<void()>& op) {
+  for (long i = 0; i < std::min<long>(iters, 1000); ++i) op();  // warm-up
+  std::vector<double> per_op;
+  per_op.reserve(reps);
+  for (int r = 0; r < reps; ++r) {
+    auto t0 = Clock::now();
+    for (long i = 0; i < iters; ++i) op();
+    auto t1 = Clock::now();
+    per_op.push_back(std::chrono::duration<double>(t1 - t0).count() / static_cast<double>(iters));
+  }
+  std::sort(per_op.begin(), per_op.end());
+  Figure f;
+  f.name = std::move(name);
+  f.min = per_op.front();
+  f.median = reps % 2 ? per_op[reps / 2] : (per_op[reps / 2 - 1] + per_op[reps / 2]) / 2;
+  f.goal = goal;
+  f.reps = reps;
+  f.iters = iters;
+  return f;
+}
+
+void PrintFigure(const Figure& f) {
+  std::string goal = f.goal > 0 ? "<= " + FormatSeconds(f.goal) : "-";
+  std::string verdict = f.goal > 0 ? (f.median <= f.goal ? "ok" : "OVER GOAL") : "";
+  std::printf("%-52s %11s %11s %12s  %-9s (%d reps x %ld)\n", f.name.c_str(),
+              FormatSeconds(f.min).c_str(), FormatSeconds(f.median).c_str(), goal.c_str(),
+              verdict.c_str(), f.reps, f.iters);
+  std::fflush(stdout);
+}
+
+template <class T>
+T OrDie(absl::StatusOr<T> s, std::string_view what) {
+  if (!s.ok()) {
+    std::cerr << "martiandice_bench: " << what << ": " << s.status() << "\n";
+    std::exit(1);
+  }
+  return *std::move(s);
+}
+
+md::Dice Parse(std::string_view text) { return OrDie(md::ParseDice(text), text); }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool quick = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    if (arg == "--quick") {
+      quick = true;
+    } else if (arg == "-h" || arg == "--help") {
+      std::printf(
+          "usage: %s [--quick]\n"
+          "Times the martiandice solver and queries; prints min and median per\n"
+          "operation over repetitions, next to each goal. --quick: fewer repetitions.\n",
+          argv[0]);
+      return 0;
+    } else {
+      std::fprintf(stderr, "%s: unknown argument '%s' (try --help)\n", argv[0], argv[i]);
+      return 2;
+    }
+  }
+
+  const unsigned cores = std::thread::hardware_concurrency();
+  std::printf("martiandice benchmark%s\n", quick ? " (--quick)" : "");
+  std::printf("cpu:      %s\n", CpuModel().c_str());
+  std::printf("cores:    %u\n", cores);
+#if defined(__clang__)
+  std::printf("compiler: %s\n", __VERSION__);
+#elif defined(__GNUC__)
+  std::printf("compiler: GCC %s\n", __VERSION__);
+#else
+  std::printf("compiler: %s\n", __VERSION__);
+#endif
+  std::printf("build:    %s\n", BuildType().c_str());
+  std::printf("clock:    std::chrono::steady_clock; figures are per operation\n\n");
+
+  const md::Rules rules{};
+  const md::Objective ev = md::Objective::ExpectedScore();
+
+  // Start values, and the solutions the queries run on.
+  const md::TurnSolution dbl =
+      OrDie(md::TurnSolution::Solve(rules, ev, md::Precision::kDouble), "solve (double)");
+  const md::TurnSolution exact =
+      OrDie(md::TurnSolution::Solve(rules, ev, md::Precision::kExact), "solve (exact)");
+  {
+    const md::PositionEval start = OrDie(md::EvaluatePosition(exact, md::Dice{}), "eval start");
+    std::printf("ev start value (13 dice, official rules): %.12f (double)", dbl.StartValue());
+    if (start.value.exact) {
+      std::printf(" = %s (exact, ~%.12f)", md::FormatRational(*start.value.exact).c_str(),
+                  start.value.approx);
+    }
+    std::printf("\n\n");
+  }
+
+  const int solve_reps = quick ? 11 : 101;
+  const int exact_reps = quick ? 3 : 11;
+  const int query_reps = quick ? 3 : 11;
+  const long query_iters = quick ? 20000 : 200000;
+  const long exact_query_iters = quick ? 500 : 5000;
+
+  std::printf("%-52s %11s %11s %12s  %s\n", "figure", "min", "median", "goal", "median vs goal");
+  std::vector<Figure> figures;
+  auto run = [&](Figure f) {
+    PrintFigure(f);
+    figures.push_back(std::move(f));
+  };
+
+  // (1) Full solve of the 13-dice turn, double precision (warm: the rule set's
+  // turn model is already built and cached in the process).
+  run(Measure("solve 13 dice, ev, double, warm", solve_reps, 1, 100e-6, [&] {
+    auto s = md::TurnSolution::Solve(rules, ev, md::Precision::kDouble);
+    DoNotOptimize(s);
+    g_sink = s.ok() ? s->StartValue() : -1;
+  }));
+
+  // (1b) Cold: the first solve of a rule set in a process also builds the turn
+  // model (cached per dice count and bonus), as a CLI run does. Each call uses
+  // a bonus not solved before, so nothing is cached; same size as the official turn.
+  int next_bonus = 4;  // 3 (official) is already cached above
+  const int cold_reps = quick ? 5 : 31;
+  const int cold_exact_reps = quick ? 3 : 11;
+  run(Measure("solve 13 dice, ev, double, cold (new rules)", cold_reps, 1, 100e-6, [&] {
+    md::Rules r;
+    r.bonus = next_bonus++;
+    auto s = md::TurnSolution::Solve(r, ev, md::Precision::kDouble);
+    DoNotOptimize(s);
+    g_sink = s.ok() ? s->StartValue() : -1;
+  }));
+
+  // (2) The same, exactly.
+  run(Measure("solve 13 dice, ev, exact, warm", exact_reps, 1, 50e-3, [&] {
+    auto s = md::TurnSolution::Solve(rules, ev, md::Precision::kExact);
+    DoNotOptimize(s);
+    g_sink = s.ok() ? s->StartValue() : -1;
+  }));
+
+  run(Measure("solve 13 dice, ev, exact, cold (new rules)", cold_exact_reps, 1, 50e-3, [&] {
+    md::Rules r;
+    r.bonus = next_bonus++;
+    auto s = md::TurnSolution::Solve(r, ev, md::Precision::kExact);
+    DoNotOptimize(s);
+    g_sink = s.ok() ? s->StartValue() : -1;
+  }));
+
+  // (3) Warm best-move queries: the rulebook's sample turn, roll 2 and roll 1.
+  const md::Dice aside2 = Parse("2T 4H");
+  const md::Dice roll2 = Parse("1T 2R 3C 1K");
+  const md::Dice roll1 = Parse("2T 3R 4H 3C 1K");
+  const md::Dice aside4 = Parse("3T 2R 4H 1K");
+  // Check the queries once before timing them (the timed loops assume success).
+  OrDie(md::AdviseRoll(dbl, aside2, roll2), "AdviseRoll (double)");
+  OrDie(md::AdviseRoll(dbl, md::Dice{}, roll1), "AdviseRoll first roll (double)");
+  OrDie(md::EvaluatePosition(dbl, aside4), "EvaluatePosition (double)");
+  OrDie(md::AdviseRoll(exact, aside2, roll2), "AdviseRoll (exact)");
+
+  run(Measure("best (AdviseRoll) '2T 4H' + '1T 2R 3C 1K', double", query_reps, query_iters, 1e-6,
+              [&] {
+                auto a = md::AdviseRoll(dbl, aside2, roll2);
+                DoNotOptimize(a);
+                g_sink = a->value.approx;
+              }));
+  run(Measure("best (AdviseRoll) first roll 13 dice, double", query_reps, query_iters, 1e-6, [&] {
+    auto a = md::AdviseRoll(dbl, md::Dice{}, roll1);
+    DoNotOptimize(a);
+    g_sink = a->value.approx;
+  }));
+  run(Measure("eval (EvaluatePosition) start, double", query_reps, query_iters, 1e-6, [&] {
+    auto e = md::EvaluatePosition(dbl, md::Dice{});
+    DoNotOptimize(e);
+    g_sink = e->value.approx;
+  }));
+  run(Measure("eval (EvaluatePosition) '3T 2R 4H 1K', double", query_reps, query_iters, 1e-6, [&] {
+    auto e = md::EvaluatePosition(dbl, aside4);
+    DoNotOptimize(e);
+    g_sink = e->value.approx;
+  }));
+  // The same queries on the exact solution (rational values copied out): no goal.
+  run(Measure("best (AdviseRoll) '2T 4H' + '1T 2R 3C 1K', exact", query_reps, exact_query_iters, 0,
+              [&] {
+                auto a = md::AdviseRoll(exact, aside2, roll2);
+                DoNotOptimize(a);
+                g_sink = a->value.approx;
+              }));
+  run(Measure("eval (EvaluatePosition) start, exact", query_reps, exact_query_iters, 0, [&] {
+    auto e = md::EvaluatePosition(exact, md::Dice{});
+    DoNotOptimize(e);
+    g_sink = e->value.approx;
+  }));
+
+  int goals = 0, met = 0;
+  for (const Figure& f : figures) {
+    if (f.goal > 0) {
+      ++goals;
+      met += f.median <= f.goal ? 1 : 0;
+    }
+  }
+  std::printf("\n%d of %d goals met (by median)\n", met, goals);
+  return 0;
+}

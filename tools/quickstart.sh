@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs the dependencies, builds martiandice in build/ (Release), then asks
+# it for the best move at each roll of the rulebook's sample turn (RULES.md)
+# and for the value of a fresh turn.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+./tools/install-deps.sh
+
+generator=()
+if [[ ! -f build/CMakeCache.txt ]] && command -v ninja >/dev/null 2>&1; then
+  generator=(-G Ninja)
+fi
+cmake -S . -B build "${generator[@]}" -DCMAKE_BUILD_TYPE=Release
+cmake --build build --target martiandice_cli -j "$(nproc)"
+
+md=build/bin/martiandice
+
+# Prints the command as one would type it, then runs it.
+run() {
+  local shown="$md" arg
+  for arg in "$@"; do
+    if [[ "$arg" =~ [[:space:]] ]]; then shown+=" '$arg'"; else shown+=" $arg"; fi
+  done
+  echo
+  echo "\$ $shown"
+  "$md" "$@"
+}
+
+echo
+echo "== The rulebook's sample turn: the best move at each roll =="
+run best --roll '2T 3R 4H 3C 1K'
+run best --aside '2T 4H' --roll '1T 2R 3C 1K'
+run best --aside '3T 2R 4H' --roll '2H 1C 1K'
+run best --aside '3T 2R 4H 1K' --roll '1R 1H 1C'
+
+echo
+echo "== The value of a fresh turn =="
+run eval
+run eval --exact
