@@ -79,6 +79,12 @@ Rational Objective::ExactUtility(int score) const {
 }
 
 double Objective::Utility(int score) const {
+  switch (kind_) {
+    case Kind::kExpected: return score;
+    case Kind::kReach: return score >= param_ ? 1.0 : 0.0;
+    case Kind::kCapped: return std::min(score, param_);
+    case Kind::kCustom: break;
+  }
   return ExactUtility(score).convert_to<double>();
 }
 

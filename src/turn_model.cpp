@@ -163,10 +163,13 @@ void TurnModel::BuildClasses() {
 
 void TurnModel::BuildTerms() {
   law_offset_.assign(1, 0);
-  entry_offset_.assign(1, 0);
   for (int id = 0; id < size(); ++id) {
-    law_offset_.push_back(law_offset_.back() + states_[id].left + 1);
-    for (int q = 0; q <= states_[id].left; ++q) entry_offset_.push_back(entry_offset_.back() + q);
+    const CanonState& g = states_[id];
+    law_offset_.push_back(law_offset_.back() + g.left + 1);
+    for (int q = 0; q <= g.left; ++q) {
+      law_ray_child_.push_back(
+          q == g.left ? -1 : Id(g.tanks, g.rays + g.left - q, g.earth[0], g.earth[1], g.earth[2]));
+    }
   }
   term_begin_.assign(1, 0);
   for (int id = 0; id < size(); ++id) {
@@ -178,11 +181,9 @@ void TurnModel::BuildTerms() {
         int b = m - a - q;
         RollTermExact exact;
         exact.weight = Multinomial({a, b, q}) * Power(2, b);
-        exact.group = Id(s.tanks + a, s.rays, s.earth[0], s.earth[1], s.earth[2]);
         RollTerm term;
         term.weight_d = static_cast<double>(exact.weight) * scale;
-        term.law = LawIndex(exact.group, q);
-        term.ray_child = b > 0 ? Id(s.tanks + a, s.rays + b, s.earth[0], s.earth[1], s.earth[2]) : -1;
+        term.law = LawIndex(Id(s.tanks + a, s.rays, s.earth[0], s.earth[1], s.earth[2]), q);
         terms_.push_back(term);
         exact_terms_.push_back(exact);
       }
@@ -208,10 +209,13 @@ void ForEachEarthLaw(const TurnModel& model, int group, Better better, Sink&& si
   int rank[kMaxDice + 1];
   int count = 0;
   if (g.untaken > 0) {
-    for (int x = 1; x <= g.left; ++x) order[count++] = x;
-    std::stable_sort(order, order + count, [&](int a, int b) {
-      return better(model.EarthChild(group, a), model.EarthChild(group, b));
-    });
+    // Insertion sort: stable, allocation-free, and L <= 20.
+    for (int x = 1; x <= g.left; ++x) {
+      const int child = model.EarthChild(group, x);
+      int i = count++;
+      for (; i > 0 && better(child, model.EarthChild(group, order[i - 1])); --i) order[i] = order[i - 1];
+      order[i] = x;
+    }
     for (int i = 0; i < count; ++i) rank[order[i]] = i;
   }
   std::uint64_t weight_of[kMaxDice + 1];
@@ -234,70 +238,41 @@ void ForEachEarthLaw(const TurnModel& model, int group, Better better, Sink&& si
   }
 }
 
-struct EarthLaw {
-  std::uint64_t none_weight = 0;
-  std::vector<std::pair<int, std::uint64_t>> takes;  // (child id, weight)
-};
-
 }  // namespace
 
 // ------------------------------------------------------------ double DP
 
 namespace {
 
-struct DoubleLaw {
-  double none_weight = 0;
-  double sum_no_rays = 0;  // expected-utility sum when no ray can be taken
-  std::uint32_t begin = 0, end = 0;  // entries
-};
-struct DoubleEntry {
-  double value;
-  double weight;
-};
-
-// Phase "earthling laws": per group at this level, the law of the best
-// earthling take from each number of other dice, with the takes' values.
-void EarthLawsDouble(const TurnModel& model, int level, const TurnValues& v,
-                     std::vector<DoubleLaw>& laws, std::vector<DoubleEntry>& entries) {
+// Phase "roll outcome values": for each group at this level and each q, the
+// expected utility (times 3^q) of the q other dice under optimal takes. The
+// rays beside them number left(group) - q whichever position rolled, so this
+// sum is shared by every position whose roll leads to (group, q).
+void OutcomeSumsDouble(const TurnModel& model, int level, const TurnValues& v,
+                       std::vector<double>& sums) {
   auto better = [&](int a, int b) { return v.value[a] > v.value[b]; };
   for (int group : model.Level(level)) {
-    const double turn_over = v.stop[group];
     ForEachEarthLaw(model, group, better,
                     [&](int q, std::uint64_t none_weight, const std::uint64_t* weight_of) {
-                      const int index = model.LawIndex(group, q);
-                      DoubleLaw& d = laws[index];
-                      d.none_weight = static_cast<double>(none_weight);
-                      d.sum_no_rays = d.none_weight * turn_over;
-                      d.begin = d.end = static_cast<std::uint32_t>(model.EntryOffset(index));
+                      const int ray_child = model.RayChild(group, q);
+                      // Without rays an empty choice ends the turn; with rays they are taken.
+                      const double rays = ray_child < 0 ? -HUGE_VAL : v.value[ray_child];
+                      const double none = ray_child < 0 ? v.stop[group] : rays;
+                      double sum = static_cast<double>(none_weight) * none;
                       for (int x = 1; x <= q; ++x) {
                         if (weight_of[x] == 0) continue;
-                        double value = v.value[model.EarthChild(group, x)];
-                        double w = static_cast<double>(weight_of[x]);
-                        entries[d.end++] = {value, w};
-                        d.sum_no_rays += w * value;
+                        sum += static_cast<double>(weight_of[x]) *
+                               std::max(rays, v.value[model.EarthChild(group, x)]);
                       }
+                      sums[model.LawIndex(group, q)] = sum;
                     });
   }
 }
 
 // Phase "roll value": expected utility of rolling every die left at `id`.
-double RollValueDouble(const TurnModel& model, int id, const TurnValues& v,
-                       const std::vector<DoubleLaw>& laws, const std::vector<DoubleEntry>& entries) {
+double RollValueDouble(const TurnModel& model, int id, const std::vector<double>& sums) {
   double total = 0;
-  for (const RollTerm& term : model.Terms(id)) {
-    const DoubleLaw& law = laws[term.law];
-    double sum;
-    if (term.ray_child < 0) {
-      sum = law.sum_no_rays;
-    } else {
-      const double rays = v.value[term.ray_child];
-      sum = law.none_weight * rays;
-      for (std::uint32_t e = law.begin; e < law.end; ++e) {
-        sum += entries[e].weight * std::max(rays, entries[e].value);
-      }
-    }
-    total += term.weight_d * sum;
-  }
+  for (const RollTerm& term : model.Terms(id)) total += term.weight_d * sums[term.law];
   return total;
 }
 
@@ -312,19 +287,17 @@ TurnValues SolveDouble(const TurnModel& model, const std::vector<double>& utilit
   for (int id = 0; id < size; ++id) v.stop[id] = utility[model.state(id).score];
   // Reused across solves on this thread: repeated solves (the game solver's
   // many utilities) then allocate nothing here.
-  thread_local std::vector<DoubleLaw> laws;
-  thread_local std::vector<DoubleEntry> entries;
-  laws.resize(model.LawCount());
-  entries.resize(model.EntryCount());
+  thread_local std::vector<double> sums;
+  sums.resize(model.LawCount());
   const int start = model.Id(0, 0, 0, 0, 0);
   for (int level = 0; level <= model.rules().dice; ++level) {
-    EarthLawsDouble(model, level, v, laws, entries);
+    OutcomeSumsDouble(model, level, v, sums);
     for (int id : model.Level(level)) {
       if (level == 0) {
         v.value[id] = v.stop[id];
         continue;
       }
-      v.roll[id] = RollValueDouble(model, id, v, laws, entries);
+      v.roll[id] = RollValueDouble(model, id, sums);
       // Phase "stop or roll": stopping is not allowed before the first roll.
       v.value[id] = id == start ? v.roll[id] : std::max(v.stop[id], v.roll[id]);
     }
@@ -378,13 +351,7 @@ class ExactSolver {
       for (int group : model_.Level(level)) {
         ForEachEarthLaw(model_, group, [&](int a, int b) { return Compare(a, b) > 0; },
                         [&](int q, std::uint64_t none_weight, const std::uint64_t* weight_of) {
-                          EarthLaw& law = laws_[model_.LawIndex(group, q)];
-                          law.none_weight = none_weight;
-                          for (int x = 1; x <= q; ++x) {
-                            if (weight_of[x] > 0) {
-                              law.takes.emplace_back(model_.EarthChild(group, x), weight_of[x]);
-                            }
-                          }
+                          BuildOutcomeLaw(group, q, none_weight, weight_of);
                         });
       }
       for (int id : model_.Level(level)) SolvePosition(id);
@@ -417,6 +384,20 @@ class ExactSolver {
     return lhs < rhs ? -1 : (lhs > rhs ? 1 : 0);
   }
 
+  // Phase "roll outcome values", exactly: the node (position or final score)
+  // each class of (group, q) outcomes leads to under optimal takes.
+  void BuildOutcomeLaw(int group, int q, std::uint64_t none_weight, const std::uint64_t* weight_of) {
+    std::vector<std::pair<int, std::uint64_t>>& law = laws_[model_.LawIndex(group, q)];
+    const int ray_child = model_.RayChild(group, q);
+    if (none_weight > 0) law.emplace_back(ray_child < 0 ? ScoreNode(group) : ray_child, none_weight);
+    for (int x = 1; x <= q; ++x) {
+      if (weight_of[x] == 0) continue;
+      int child = model_.EarthChild(group, x);
+      if (ray_child >= 0 && Compare(ray_child, child) >= 0) child = ray_child;
+      law.emplace_back(child, weight_of[x]);
+    }
+  }
+
   void Add(int node, std::uint64_t weight) {
     if (acc_[node] == 0) touched_.push_back(node);
     acc_[node] += weight;
@@ -436,18 +417,7 @@ class ExactSolver {
     std::span<const RollTerm> terms = model_.Terms(id);
     std::span<const RollTermExact> exact_terms = model_.ExactTerms(id);
     for (size_t i = 0; i < terms.size(); ++i) {
-      const RollTerm& term = terms[i];
-      const std::uint64_t weight = exact_terms[i].weight;
-      const EarthLaw& law = laws_[term.law];
-      if (term.ray_child < 0) {
-        if (law.none_weight) Add(ScoreNode(exact_terms[i].group), weight * law.none_weight);
-        for (auto [child, w] : law.takes) Add(child, weight * w);
-      } else {
-        if (law.none_weight) Add(term.ray_child, weight * law.none_weight);
-        for (auto [child, w] : law.takes) {
-          Add(Compare(term.ray_child, child) >= 0 ? term.ray_child : child, weight * w);
-        }
-      }
+      for (auto [node, w] : laws_[terms[i].law]) Add(node, exact_terms[i].weight * w);
     }
     const int child_exp = TurnModel::DenominatorExponent(s.left - 1);
     std::vector<BigInt> by_exp(child_exp + 1);
@@ -478,7 +448,7 @@ class ExactSolver {
   std::vector<BigInt> value_;
   std::vector<std::uint64_t> acc_;
   std::vector<int> touched_;
-  std::vector<EarthLaw> laws_;
+  std::vector<std::vector<std::pair<int, std::uint64_t>>> laws_;  // (node, weight) per law
 };
 
 }  // namespace

@@ -27,15 +27,14 @@ struct CanonState {
 // One (tanks a, rays b, other q) split of a roll of m dice from a position:
 // multinomial weight m!/(a! b! q!) 2^b; the q other dice then fall over the
 // earthling types by the law of (group, q), group = position after the tanks.
+// The b rays number left(group) - q, so (group, q) fixes the whole outcome law.
 struct RollTerm {
-  double weight_d = 0;          // weight / 6^m
-  std::int32_t law = 0;         // LawIndex(group, q)
-  std::int32_t ray_child = -1;  // (t+a, r+b, E) if b > 0
+  double weight_d = 0;   // weight / 6^m
+  std::int32_t law = 0;  // LawIndex(group, q)
 };
 // The exact side of the RollTerm with the same index.
 struct RollTermExact {
   std::uint64_t weight = 0;
-  std::int32_t group = 0;
 };
 
 // How q non-tank, non-ray dice fall over j untaken earthling types (each 1/3)
@@ -74,9 +73,9 @@ class TurnModel {
   // Earthling laws are numbered per (group, q), q = 0..left(group).
   int LawIndex(int group, int q) const { return law_offset_[group] + q; }
   int LawCount() const { return law_offset_.back(); }
-  // Each law has room for q entries (one per take count) from EntryOffset(law).
-  int EntryOffset(int law) const { return entry_offset_[law]; }
-  int EntryCount() const { return entry_offset_.back(); }
+  // Position after taking the left(group) - q rays beside q other dice at
+  // `group`; -1 when there are no rays (q == left).
+  int RayChild(int group, int q) const { return law_ray_child_[LawIndex(group, q)]; }
   const std::vector<EarthClass>& Classes(int untaken, int q) const {
     return classes_[untaken * (rules_.dice + 1) + q];
   }
@@ -100,8 +99,8 @@ class TurnModel {
   std::vector<RollTerm> terms_;
   std::vector<RollTermExact> exact_terms_;
   std::vector<std::int32_t> term_begin_;    // per id, plus the end
-  std::vector<std::int32_t> law_offset_;    // per id, plus the end
-  std::vector<std::int32_t> entry_offset_;  // per law, plus the end
+  std::vector<std::int32_t> law_offset_;     // per id, plus the end
+  std::vector<std::int32_t> law_ray_child_;  // per law
   std::vector<std::vector<EarthClass>> classes_;
 };
 
