@@ -208,7 +208,9 @@ void ForEachEarthLaw(const TurnModel& model, int group, Better better, Sink&& si
   int order[kMaxDice + 1];
   int rank[kMaxDice + 1];
   int count = 0;
-  if (g.untaken > 0) {
+  if (g.untaken == 1) {
+    for (int x = 1; x <= g.left; ++x) rank[x] = x;  // one type: a single take per class
+  } else if (g.untaken > 1) {
     // Insertion sort: stable, allocation-free, and L <= 20.
     for (int x = 1; x <= g.left; ++x) {
       const int child = model.EarthChild(group, x);
@@ -251,7 +253,12 @@ namespace {
 void OutcomeSumsDouble(const TurnModel& model, int level, const TurnValues& v,
                        std::vector<double>& sums) {
   auto better = [&](int a, int b) { return v.value[a] > v.value[b]; };
+  double take_value[kMaxDice + 1];
   for (int group : model.Level(level)) {
+    const CanonState& g = model.state(group);
+    for (int x = 1; g.untaken > 0 && x <= g.left; ++x) {
+      take_value[x] = v.value[model.EarthChild(group, x)];
+    }
     ForEachEarthLaw(model, group, better,
                     [&](int q, std::uint64_t none_weight, const std::uint64_t* weight_of) {
                       const int ray_child = model.RayChild(group, q);
@@ -261,8 +268,7 @@ void OutcomeSumsDouble(const TurnModel& model, int level, const TurnValues& v,
                       double sum = static_cast<double>(none_weight) * none;
                       for (int x = 1; x <= q; ++x) {
                         if (weight_of[x] == 0) continue;
-                        sum += static_cast<double>(weight_of[x]) *
-                               std::max(rays, v.value[model.EarthChild(group, x)]);
+                        sum += static_cast<double>(weight_of[x]) * std::max(rays, take_value[x]);
                       }
                       sums[model.LawIndex(group, q)] = sum;
                     });
