@@ -12,12 +12,18 @@ namespace {
 
 std::optional<Face> FaceOfLetter(char c) {
   switch (std::toupper(static_cast<unsigned char>(c))) {
-    case 'T': return Face::kTank;
-    case 'R': return Face::kRay;
-    case 'H': return Face::kHuman;
-    case 'C': return Face::kCow;
-    case 'K': return Face::kChicken;
-    default: return std::nullopt;
+    case 'T':
+      return Face::kTank;
+    case 'R':
+      return Face::kRay;
+    case 'H':
+      return Face::kHuman;
+    case 'C':
+      return Face::kCow;
+    case 'K':
+      return Face::kChicken;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -29,8 +35,8 @@ std::string Printable(char c) {
 }
 
 absl::Status ErrorAt(std::string_view text, size_t pos, std::string_view what) {
-  return absl::InvalidArgumentError(
-      absl::StrFormat("bad dice \"%s\" at position %d: %s", std::string(text), pos + 1, std::string(what)));
+  return absl::InvalidArgumentError(absl::StrFormat("bad dice \"%s\" at position %d: %s",
+                                                    std::string(text), pos + 1, std::string(what)));
 }
 
 bool IsBlank(std::string_view text) {
@@ -56,10 +62,15 @@ absl::StatusOr<Dice> ParseDice(std::string_view text) {
   size_t i = 0;
   while (i < text.size()) {
     char c = text[i];
-    if (IsSeparator(c)) { ++i; continue; }
+    if (IsSeparator(c)) {
+      ++i;
+      continue;
+    }
     if (c == '-' || c == '+') {
-      return ErrorAt(text, i, absl::StrCat("unexpected sign '", std::string(1, c),
-                                           "' (counts are plain positive numbers; \"-\" alone means no dice)"));
+      return ErrorAt(
+          text, i,
+          absl::StrCat("unexpected sign '", std::string(1, c),
+                       "' (counts are plain positive numbers; \"-\" alone means no dice)"));
     }
     size_t start = i;
     long long count = 1;
@@ -79,8 +90,9 @@ absl::StatusOr<Dice> ParseDice(std::string_view text) {
     }
     std::optional<Face> face = FaceOfLetter(text[i]);
     if (!face) {
-      return ErrorAt(text, i, absl::StrCat("unknown face letter '", Printable(text[i]),
-                                           "' (use T tank, R ray, H human, C cow, K chicken)"));
+      return ErrorAt(text, i,
+                     absl::StrCat("unknown face letter '", Printable(text[i]),
+                                  "' (use T tank, R ray, H human, C cow, K chicken)"));
     }
     counts[static_cast<int>(*face)] += static_cast<int>(count);
     total += static_cast<int>(count);

@@ -14,15 +14,16 @@ constexpr int kMaxObjectiveParam = 1000;
 
 absl::StatusOr<int> ParseParam(std::string_view spec, std::string_view number) {
   if (number.empty()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("objective \"", std::string(spec), "\" is missing its number (e.g. reach:10)"));
+    return absl::InvalidArgumentError(absl::StrCat("objective \"", std::string(spec),
+                                                   "\" is missing its number (e.g. reach:10)"));
   }
   int value = 0;
   auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
   if (ec != std::errc() || end != number.data() + number.size() || value < 0 ||
       value > kMaxObjectiveParam) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "objective \"%s\": \"%s\" is not a whole number in 0..%d", std::string(spec), std::string(number), kMaxObjectiveParam));
+    return absl::InvalidArgumentError(
+        absl::StrFormat("objective \"%s\": \"%s\" is not a whole number in 0..%d",
+                        std::string(spec), std::string(number), kMaxObjectiveParam));
   }
   return value;
 }
@@ -35,10 +36,13 @@ Objective Objective::ReachAtLeast(int k) {
   return Objective(Kind::kReach, k, absl::StrCat("reach:", k));
 }
 
-Objective Objective::Capped(int m) { return Objective(Kind::kCapped, m, absl::StrCat("capped:", m)); }
+Objective Objective::Capped(int m) {
+  return Objective(Kind::kCapped, m, absl::StrCat("capped:", m));
+}
 
 absl::StatusOr<Objective> Objective::Custom(std::string name, std::vector<Rational> utility) {
-  if (utility.empty()) return absl::InvalidArgumentError("custom objective has an empty utility table");
+  if (utility.empty())
+    return absl::InvalidArgumentError("custom objective has an empty utility table");
   Objective objective(Kind::kCustom, 0, std::move(name));
   objective.table_ = std::move(utility);
   return objective;
@@ -60,30 +64,42 @@ absl::StatusOr<Objective> Objective::Parse(std::string_view spec) {
 
 std::string Objective::Describe() const {
   switch (kind_) {
-    case Kind::kExpected: return "expected score";
-    case Kind::kReach: return absl::StrCat("probability of scoring at least ", param_);
-    case Kind::kCapped: return absl::StrCat("expected min(score, ", param_, ")");
-    case Kind::kCustom: return absl::StrCat("custom utility \"", name_, "\"");
+    case Kind::kExpected:
+      return "expected score";
+    case Kind::kReach:
+      return absl::StrCat("probability of scoring at least ", param_);
+    case Kind::kCapped:
+      return absl::StrCat("expected min(score, ", param_, ")");
+    case Kind::kCustom:
+      return absl::StrCat("custom utility \"", name_, "\"");
   }
   return name_;
 }
 
 Rational Objective::ExactUtility(int score) const {
   switch (kind_) {
-    case Kind::kExpected: return score;
-    case Kind::kReach: return score >= param_ ? 1 : 0;
-    case Kind::kCapped: return std::min(score, param_);
-    case Kind::kCustom: return table_[std::min<size_t>(score, table_.size() - 1)];
+    case Kind::kExpected:
+      return score;
+    case Kind::kReach:
+      return score >= param_ ? 1 : 0;
+    case Kind::kCapped:
+      return std::min(score, param_);
+    case Kind::kCustom:
+      return table_[std::min<size_t>(score, table_.size() - 1)];
   }
   return 0;
 }
 
 double Objective::Utility(int score) const {
   switch (kind_) {
-    case Kind::kExpected: return score;
-    case Kind::kReach: return score >= param_ ? 1.0 : 0.0;
-    case Kind::kCapped: return std::min(score, param_);
-    case Kind::kCustom: break;
+    case Kind::kExpected:
+      return score;
+    case Kind::kReach:
+      return score >= param_ ? 1.0 : 0.0;
+    case Kind::kCapped:
+      return std::min(score, param_);
+    case Kind::kCustom:
+      break;
   }
   return ExactUtility(score).convert_to<double>();
 }

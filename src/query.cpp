@@ -64,9 +64,12 @@ TakeOption MakeOption(const SolvedTurn& t, const Dice& after_tanks, Face face, i
 
 std::string_view ThenName(Then then) {
   switch (then) {
-    case Then::kStop: return "stop";
-    case Then::kRoll: return "roll";
-    case Then::kEither: return "either";
+    case Then::kStop:
+      return "stop";
+    case Then::kRoll:
+      return "roll";
+    case Then::kEither:
+      return "either";
   }
   return "?";
 }

@@ -21,8 +21,8 @@ absl::Status ValidateRules(const Rules& rules) {
         "dice count %d is out of the supported range %d..%d", rules.dice, kMinDice, kMaxDice));
   }
   if (rules.bonus < 0 || rules.bonus > kMaxBonus) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "bonus %d is out of the supported range 0..%d", rules.bonus, kMaxBonus));
+    return absl::InvalidArgumentError(
+        absl::StrFormat("bonus %d is out of the supported range 0..%d", rules.bonus, kMaxBonus));
   }
   if (rules.target < kMinTarget || rules.target > kMaxTarget) {
     return absl::InvalidArgumentError(absl::StrFormat(

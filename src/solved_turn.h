@@ -18,9 +18,9 @@ struct SolvedTurn {
   Precision precision;
   std::shared_ptr<const TurnModel> model;
   TurnValues values;
-  std::vector<double> utility;            // by score
-  std::vector<Rational> exact_utility;    // by score (exact solutions only)
-  std::optional<ExactTurnValues> exact;   // exact solutions only
+  std::vector<double> utility;           // by score
+  std::vector<Rational> exact_utility;   // by score (exact solutions only)
+  std::optional<ExactTurnValues> exact;  // exact solutions only
 
   // Exact roll value at canonical position `id` (exact solutions, dice left).
   Rational ExactRoll(int id) const;

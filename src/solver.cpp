@@ -15,10 +15,10 @@ Rational SolvedTurn::ExactRoll(int id) const {
 }  // namespace internal
 
 absl::StatusOr<TurnSolution> TurnSolution::Solve(const Rules& rules, const Objective& objective,
-                                                  Precision precision) {
+                                                 Precision precision) {
   if (absl::Status s = ValidateRules(rules); !s.ok()) return s;
-  auto solved = std::make_shared<internal::SolvedTurn>(
-      internal::SolvedTurn{rules, objective, precision, internal::TurnModel::Get(rules), {}, {}, {}, {}});
+  auto solved = std::make_shared<internal::SolvedTurn>(internal::SolvedTurn{
+      rules, objective, precision, internal::TurnModel::Get(rules), {}, {}, {}, {}});
   const int max_score = MaxTurnScore(rules);
   for (int score = 0; score <= max_score; ++score) {
     solved->utility.push_back(objective.Utility(score));

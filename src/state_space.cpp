@@ -78,9 +78,9 @@ std::vector<RollOutcome> RollDistribution(int dice) {
 absl::Status ValidateAside(const Rules& rules, const Dice& aside) {
   if (absl::Status s = ValidateRules(rules); !s.ok()) return s;
   if (aside.total() > rules.dice) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "set-aside %s has %d dice but the rules have %d", FormatDice(aside), aside.total(),
-        rules.dice));
+    return absl::InvalidArgumentError(
+        absl::StrFormat("set-aside %s has %d dice but the rules have %d", FormatDice(aside),
+                        aside.total(), rules.dice));
   }
   if (aside.count(Face::kTank) > 0 && aside.total() == aside.count(Face::kTank)) {
     return absl::InvalidArgumentError(absl::StrFormat(
@@ -141,7 +141,8 @@ absl::StatusOr<StateSpaceStats> ComputeStateSpaceStats(const Rules& rules) {
     ++stats.positions;
     int e[3] = {aside.count(Face::kHuman), aside.count(Face::kCow), aside.count(Face::kChicken)};
     std::sort(e, e + 3);
-    canonical.insert(PackKey(Dice(aside.count(Face::kTank), aside.count(Face::kRay), e[2], e[1], e[0])));
+    canonical.insert(
+        PackKey(Dice(aside.count(Face::kTank), aside.count(Face::kRay), e[2], e[1], e[0])));
     if (!aside.empty()) terminal.insert(PackKey(aside));  // stopping, or no dice left
     int left = rules.dice - aside.total();
     if (left == 0) continue;

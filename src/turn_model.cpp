@@ -215,7 +215,8 @@ void ForEachEarthLaw(const TurnModel& model, int group, Better better, Sink&& si
     for (int x = 1; x <= g.left; ++x) {
       const int child = model.EarthChild(group, x);
       int i = count++;
-      for (; i > 0 && better(child, model.EarthChild(group, order[i - 1])); --i) order[i] = order[i - 1];
+      for (; i > 0 && better(child, model.EarthChild(group, order[i - 1])); --i)
+        order[i] = order[i - 1];
       order[i] = x;
     }
     for (int i = 0; i < count; ++i) rank[order[i]] = i;
@@ -355,10 +356,11 @@ class ExactSolver {
   ExactTurnValues Run() {
     for (int level = 0; level <= model_.rules().dice; ++level) {
       for (int group : model_.Level(level)) {
-        ForEachEarthLaw(model_, group, [&](int a, int b) { return Compare(a, b) > 0; },
-                        [&](int q, std::uint64_t none_weight, const std::uint64_t* weight_of) {
-                          BuildOutcomeLaw(group, q, none_weight, weight_of);
-                        });
+        ForEachEarthLaw(
+            model_, group, [&](int a, int b) { return Compare(a, b) > 0; },
+            [&](int q, std::uint64_t none_weight, const std::uint64_t* weight_of) {
+              BuildOutcomeLaw(group, q, none_weight, weight_of);
+            });
       }
       for (int id : model_.Level(level)) SolvePosition(id);
     }
@@ -392,10 +394,12 @@ class ExactSolver {
 
   // Phase "roll outcome values", exactly: the node (position or final score)
   // each class of (group, q) outcomes leads to under optimal takes.
-  void BuildOutcomeLaw(int group, int q, std::uint64_t none_weight, const std::uint64_t* weight_of) {
+  void BuildOutcomeLaw(int group, int q, std::uint64_t none_weight,
+                       const std::uint64_t* weight_of) {
     std::vector<std::pair<int, std::uint64_t>>& law = laws_[model_.LawIndex(group, q)];
     const int ray_child = model_.RayChild(group, q);
-    if (none_weight > 0) law.emplace_back(ray_child < 0 ? ScoreNode(group) : ray_child, none_weight);
+    if (none_weight > 0)
+      law.emplace_back(ray_child < 0 ? ScoreNode(group) : ray_child, none_weight);
     for (int x = 1; x <= q; ++x) {
       if (weight_of[x] == 0) continue;
       int child = model_.EarthChild(group, x);

@@ -98,7 +98,7 @@ class TurnModel {
   std::vector<std::vector<int>> levels_;
   std::vector<RollTerm> terms_;
   std::vector<RollTermExact> exact_terms_;
-  std::vector<std::int32_t> term_begin_;    // per id, plus the end
+  std::vector<std::int32_t> term_begin_;     // per id, plus the end
   std::vector<std::int32_t> law_offset_;     // per id, plus the end
   std::vector<std::int32_t> law_ray_child_;  // per law
   std::vector<std::vector<EarthClass>> classes_;
@@ -116,10 +116,10 @@ TurnValues SolveDouble(const TurnModel& model, const std::vector<double>& utilit
 
 // Exact values: value = numerator / (denominator * 6^DenominatorExponent(left)).
 struct ExactTurnValues {
-  BigInt denominator;             // common denominator of the utilities
-  std::vector<BigInt> utility;    // numerators by score
-  std::vector<BigInt> roll;       // numerators of the roll values (0 if no dice left)
-  TurnValues approx;              // the same values rounded to double
+  BigInt denominator;           // common denominator of the utilities
+  std::vector<BigInt> utility;  // numerators by score
+  std::vector<BigInt> roll;     // numerators of the roll values (0 if no dice left)
+  TurnValues approx;            // the same values rounded to double
 };
 
 // Solves exactly for `utility[score]`; every decision is certified (doubles

@@ -1,5 +1,7 @@
 // Independent brute-force reference for a turn: enumerates ordered die results, applies the
 // rules and scoring itself, and checks the library's exact solution, state space and roll law.
+#include <doctest/doctest.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -12,8 +14,6 @@
 #include <string>
 #include <unordered_map>
 #include <vector>
-
-#include <doctest/doctest.h>
 
 #include "martiandice/dice.h"
 #include "martiandice/exact.h"
@@ -274,13 +274,12 @@ std::vector<NamedObjective> ObjectivesFor(int max_score) {
   out.push_back({*square, [](int s) { return Rational(s * s); }});
   // Non-monotone, negative and fractional utilities; a short table so that higher scores
   // take the last entry.
-  std::vector<Rational> odd = {Rational(3), Rational(-1), Rational(5, 2), Rational(0),
-                               Rational(7), Rational(-2, 3)};
+  std::vector<Rational> odd = {Rational(3), Rational(-1), Rational(5, 2),
+                               Rational(0), Rational(7),  Rational(-2, 3)};
   auto weird = Objective::Custom("weird", odd);
   REQUIRE(weird.ok());
-  out.push_back({*weird, [odd](int s) {
-                   return s < static_cast<int>(odd.size()) ? odd[s] : odd.back();
-                 }});
+  out.push_back(
+      {*weird, [odd](int s) { return s < static_cast<int>(odd.size()) ? odd[s] : odd.back(); }});
   return out;
 }
 

@@ -1,9 +1,9 @@
 // Notation: every accepted form and every error path of ParseDice, and printing.
+#include "martiandice/dice.h"
+
 #include <doctest/doctest.h>
 
 #include <string>
-
-#include "martiandice/dice.h"
 
 using martiandice::Dice;
 using martiandice::Face;
@@ -27,7 +27,8 @@ bool Contains(const std::string& haystack, const std::string& needle) {
 
 TEST_CASE("notation: the three forms people type parse alike") {
   const Dice expected(2, 3, 4, 0, 0);
-  for (const char* text : {"2T 3R 4H", "TTRRRHHHH", "2t3r4h", "2T,3R,4H", " 4h 2T  3r ", "T1T3R4H"}) {
+  for (const char* text :
+       {"2T 3R 4H", "TTRRRHHHH", "2t3r4h", "2T,3R,4H", " 4h 2T  3r ", "T1T3R4H"}) {
     auto parsed = ParseDice(text);
     REQUIRE_MESSAGE(parsed.ok(), text);
     CHECK_MESSAGE(*parsed == expected, text);

@@ -1,7 +1,7 @@
 // Objectives: parsing and utility values.
-#include <doctest/doctest.h>
-
 #include "martiandice/objective.h"
+
+#include <doctest/doctest.h>
 
 using namespace martiandice;
 
@@ -22,9 +22,12 @@ TEST_CASE("objective: parse built-ins") {
 TEST_CASE("objective: parse errors name the problem") {
   CHECK(Objective::Parse("win").status().message().find("unknown objective \"win\"") !=
         std::string::npos);
-  CHECK(Objective::Parse("reach").status().message().find("missing its number") != std::string::npos);
-  CHECK(Objective::Parse("reach:").status().message().find("missing its number") != std::string::npos);
-  CHECK(Objective::Parse("reach:abc").status().message().find("not a whole number") != std::string::npos);
+  CHECK(Objective::Parse("reach").status().message().find("missing its number") !=
+        std::string::npos);
+  CHECK(Objective::Parse("reach:").status().message().find("missing its number") !=
+        std::string::npos);
+  CHECK(Objective::Parse("reach:abc").status().message().find("not a whole number") !=
+        std::string::npos);
   CHECK_FALSE(Objective::Parse("reach:-1").ok());
   CHECK_FALSE(Objective::Parse("capped:1001").ok());
   CHECK_FALSE(Objective::Parse("capped:99999999999999999999").ok());

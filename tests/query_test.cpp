@@ -1,7 +1,7 @@
 // Queries: stop/roll decisions, take rankings, ties and the turn-over case.
-#include <doctest/doctest.h>
-
 #include "martiandice/query.h"
+
+#include <doctest/doctest.h>
 
 using namespace martiandice;
 

@@ -1,8 +1,9 @@
 // Rules: constants, ranges, scoring of finished turns.
+#include "martiandice/rules.h"
+
 #include <doctest/doctest.h>
 
 #include "martiandice/dice.h"
-#include "martiandice/rules.h"
 
 using namespace martiandice;
 

@@ -1,9 +1,9 @@
 // The rulebook's sample turn (RULES.md) played through the API, and small positions whose
 // exact values are worked out by hand in the comments.
+#include <doctest/doctest.h>
+
 #include <optional>
 #include <string>
-
-#include <doctest/doctest.h>
 
 #include "martiandice/dice.h"
 #include "martiandice/exact.h"
@@ -67,8 +67,8 @@ struct Step {
   const char* roll;
   Face take;
   const char* aside_after;
-  int options;          // legal takes the roll offers
-  bool then_rolls;      // the player rolled again after this take
+  int options;      // legal takes the roll offers
+  bool then_rolls;  // the player rolled again after this take
 };
 
 TEST_CASE("sample turn: the rulebook's turn through the API") {
@@ -111,8 +111,8 @@ TEST_CASE("sample turn: the rulebook's turn through the API") {
     CHECK(chosen->aside_after == D(step.aside_after));
     CHECK(chosen->count == roll.count(step.take));
     // The player's follow-up (roll on / stop) compared with the optimal one.
-    const bool then_ok = step.then_rolls ? chosen->then != Then::kStop
-                                         : chosen->then != Then::kRoll;
+    const bool then_ok =
+        step.then_rolls ? chosen->then != Then::kStop : chosen->then != Then::kRoll;
     const std::string report =
         "roll " + std::to_string(index + 1) + " (" + std::string(step.roll) + "): take " +
         std::string(1, martiandice::FaceLetter(step.take)) + " is " +
@@ -268,8 +268,7 @@ TEST_CASE("hand-worked: official rules, one die left") {
   CHECK(*missing_chicken.roll == Rational(23, 3));
   CHECK(missing_chicken.action == Then::kRoll);
   // The same position under capped:7: rolling can only keep 7 or reach min(11, 7) = 7.
-  const Exact capped =
-      Evaluate(SolveExact(rules, Objective::Capped(7)), D("5R 4H 3C"));
+  const Exact capped = Evaluate(SolveExact(rules, Objective::Capped(7)), D("5R 4H 3C"));
   CHECK(*capped.stop == 7);
   CHECK(*capped.roll == 7);
   CHECK(capped.action == Then::kEither);

@@ -1,11 +1,11 @@
 // Monte Carlo check: the optimal policy, played with real random dice, scores what the
 // solver predicts (expected score and reach probabilities) within statistical error.
+#include <doctest/doctest.h>
+
 #include <array>
 #include <cmath>
 #include <cstdint>
 #include <random>
-
-#include <doctest/doctest.h>
 
 #include "martiandice/dice.h"
 #include "martiandice/objective.h"
@@ -51,13 +51,15 @@ struct Welford {
     mean += delta / static_cast<double>(n);
     m2 += delta * (x - mean);
   }
-  double StdError() const { return std::sqrt(m2 / static_cast<double>(n - 1) / static_cast<double>(n)); }
+  double StdError() const {
+    return std::sqrt(m2 / static_cast<double>(n - 1) / static_cast<double>(n));
+  }
 };
 
 struct Played {
-  Welford score;          // final scores
-  Welford utility;        // objective utility of the final scores
-  Welford roll_residual;  // value of each roll's outcome minus the position's roll value
+  Welford score;               // final scores
+  Welford utility;             // objective utility of the final scores
+  Welford roll_residual;       // value of each roll's outcome minus the position's roll value
   std::int64_t bad_steps = 0;  // steps where the library's bookkeeping differed from ours
 };
 
@@ -96,8 +98,7 @@ Played Play(const TurnSolution& solution, const Objective& objective, int turns,
       if (!option.optimal) ++played.bad_steps;
       // Our own move: the chosen face must be legal and is set aside with the tanks.
       const Face take = option.take;
-      const bool legal = roll.count(take) > 0 &&
-                         (take == Face::kRay || aside.count(take) == 0);
+      const bool legal = roll.count(take) > 0 && (take == Face::kRay || aside.count(take) == 0);
       if (!legal) ++played.bad_steps;
       Dice next = with_tanks;
       next.add(take, roll.count(take));
@@ -124,14 +125,13 @@ TEST_CASE("simulation: the ev policy scores its predicted expected value") {
   const Played played = Play(*solution, objective, 200000, 12345);
   CHECK(played.bad_steps == 0);
   const double error = played.score.StdError();
-  MESSAGE("ev: predicted " << predicted << ", simulated " << played.score.mean << " +- "
-                           << error << " over " << played.score.n << " turns");
+  MESSAGE("ev: predicted " << predicted << ", simulated " << played.score.mean << " +- " << error
+                           << " over " << played.score.n << " turns");
   CHECK(error > 0);
   CHECK(std::abs(played.score.mean - predicted) <= 4 * error);
   // Each roll's outcome value averages to the position's roll value (a martingale).
-  MESSAGE("roll residual " << played.roll_residual.mean << " +- "
-                           << played.roll_residual.StdError() << " over "
-                           << played.roll_residual.n << " rolls");
+  MESSAGE("roll residual " << played.roll_residual.mean << " +- " << played.roll_residual.StdError()
+                           << " over " << played.roll_residual.n << " rolls");
   CHECK(std::abs(played.roll_residual.mean) <= 4 * played.roll_residual.StdError());
 }
 
@@ -147,8 +147,8 @@ TEST_CASE("simulation: reach:k policies hit k with the predicted probability") {
     const Played played = Play(*solution, objective, turns, 999 + k);
     CHECK(played.bad_steps == 0);
     const double error = std::sqrt(p * (1 - p) / turns);
-    MESSAGE("reach:" << k << ": predicted " << p << ", simulated " << played.utility.mean
-                     << " +- " << error);
+    MESSAGE("reach:" << k << ": predicted " << p << ", simulated " << played.utility.mean << " +- "
+                     << error);
     CHECK(p > 0);
     CHECK(p < 1);
     CHECK(std::abs(played.utility.mean - p) <= 4 * error);

@@ -1,5 +1,7 @@
 // Official-rules cross-checks of the solver: double against exact, relabelling symmetry of
 // the earthling types, and order relations between the objectives' values.
+#include <doctest/doctest.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -10,8 +12,6 @@
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <doctest/doctest.h>
 
 #include "martiandice/dice.h"
 #include "martiandice/exact.h"
@@ -184,14 +184,16 @@ TEST_CASE("crosscheck: double values agree with exact values at every position")
       mismatches.Expect(e.value.exact.has_value(), where + ": exact value missing");
       mismatches.Expect(!a.value.exact.has_value(), where + ": double solution has exact value");
       if (!e.value.exact) continue;
-      mismatches.Expect(Near(a.value.approx, *e.value.exact),
-                        where + ": value " + std::to_string(a.value.approx) + " vs " +
-                            Str(*e.value.exact));
+      mismatches.Expect(
+          Near(a.value.approx, *e.value.exact),
+          where + ": value " + std::to_string(a.value.approx) + " vs " + Str(*e.value.exact));
       mismatches.Expect(Near(e.value.approx, *e.value.exact), where + ": exact's approx");
       mismatches.Expect(e.stop.has_value() == a.stop.has_value(), where + ": stop presence");
       mismatches.Expect(e.roll.has_value() == a.roll.has_value(), where + ": roll presence");
-      if (e.stop && a.stop) mismatches.Expect(Near(a.stop->approx, *e.stop->exact), where + ": stop");
-      if (e.roll && a.roll) mismatches.Expect(Near(a.roll->approx, *e.roll->exact), where + ": roll");
+      if (e.stop && a.stop)
+        mismatches.Expect(Near(a.stop->approx, *e.stop->exact), where + ": stop");
+      if (e.roll && a.roll)
+        mismatches.Expect(Near(a.roll->approx, *e.roll->exact), where + ": roll");
       if (e.stop && e.roll && a.stop && a.roll) {
         const Rational& s = *e.stop->exact;
         const Rational& r = *e.roll->exact;
@@ -224,8 +226,8 @@ TEST_CASE("crosscheck: double optimal takes agree with exact ones") {
       if (all_rolls && left <= 6) {
         // Every distinct roll of the dice left.
         for (const auto& outcome : martiandice::RollDistribution(left)) {
-          const std::string where = objective.name() + " at " + Show(aside) + " roll " +
-                                    Show(outcome.faces);
+          const std::string where =
+              objective.name() + " at " + Show(aside) + " roll " + Show(outcome.faces);
           CompareAdvice(Advise(pair.exact, aside, outcome.faces),
                         Advise(pair.approx, aside, outcome.faces), where, mismatches);
           ++compared;
@@ -234,8 +236,7 @@ TEST_CASE("crosscheck: double optimal takes agree with exact ones") {
         // A couple of random rolls.
         for (int i = 0; i < 2; ++i) {
           const Dice roll = RandomRoll(left, rng);
-          const std::string where =
-              objective.name() + " at " + Show(aside) + " roll " + Show(roll);
+          const std::string where = objective.name() + " at " + Show(aside) + " roll " + Show(roll);
           CompareAdvice(Advise(pair.exact, aside, roll), Advise(pair.approx, aside, roll), where,
                         mismatches);
           ++compared;
@@ -299,8 +300,8 @@ TEST_CASE("crosscheck: relabelling earthling types changes nothing") {
       const Dice roll = RandomRoll(left, rng);
       const RollAdvice advice = Advise(exact, aside, roll);
       for (const auto& perm : perms) {
-        const std::string where = objective.name() + " at " + Show(aside) + " roll " +
-                                  Show(roll) + " relabelled";
+        const std::string where =
+            objective.name() + " at " + Show(aside) + " roll " + Show(roll) + " relabelled";
         const RollAdvice other = Advise(exact, Relabel(aside, perm), Relabel(roll, perm));
         mismatches.Expect(other.value.exact == advice.value.exact, where + ": roll value");
         mismatches.Expect(other.turn_over == advice.turn_over, where + ": turn_over");

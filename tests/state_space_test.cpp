@@ -1,7 +1,7 @@
 // State space: position validation, roll validation, counts of the official turn.
-#include <doctest/doctest.h>
-
 #include "martiandice/state_space.h"
+
+#include <doctest/doctest.h>
 
 using namespace martiandice;
 

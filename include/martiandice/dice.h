@@ -23,7 +23,9 @@ class Dice {
                 static_cast<std::uint8_t>(chickens)} {}
 
   constexpr int count(Face face) const { return counts_[static_cast<int>(face)]; }
-  constexpr void set(Face face, int n) { counts_[static_cast<int>(face)] = static_cast<std::uint8_t>(n); }
+  constexpr void set(Face face, int n) {
+    counts_[static_cast<int>(face)] = static_cast<std::uint8_t>(n);
+  }
   constexpr void add(Face face, int n) { set(face, count(face) + n); }
   constexpr int total() const {
     return counts_[0] + counts_[1] + counts_[2] + counts_[3] + counts_[4];

@@ -1,9 +1,8 @@
 // Exact rational numbers used for exact values (Boost.Multiprecision).
 #pragma once
 
-#include <string>
-
 #include <boost/multiprecision/cpp_int.hpp>
+#include <string>
 
 namespace martiandice {
 

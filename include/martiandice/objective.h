@@ -38,7 +38,8 @@ class Objective {
 
  private:
   enum class Kind { kExpected, kReach, kCapped, kCustom };
-  Objective(Kind kind, int param, std::string name) : kind_(kind), param_(param), name_(std::move(name)) {}
+  Objective(Kind kind, int param, std::string name)
+      : kind_(kind), param_(param), name_(std::move(name)) {}
 
   Kind kind_;
   int param_;

@@ -37,10 +37,10 @@ struct PositionEval {
 
 // One legal take from a roll.
 struct TakeOption {
-  Face take = Face::kRay;  // kRay or an earthling
-  int count = 0;           // dice set aside by this take
-  Dice aside_after;        // set aside after the take (this roll's tanks included)
-  Value stop;              // value if the player then stops
+  Face take = Face::kRay;     // kRay or an earthling
+  int count = 0;              // dice set aside by this take
+  Dice aside_after;           // set aside after the take (this roll's tanks included)
+  Value stop;                 // value if the player then stops
   std::optional<Value> roll;  // value if the player then rolls on; unset with no dice left
   Value value;                // the better of the two
   Then then = Then::kStop;

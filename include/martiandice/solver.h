@@ -41,7 +41,8 @@ class TurnSolution {
   const internal::SolvedTurn& impl() const { return *impl_; }
 
  private:
-  explicit TurnSolution(std::shared_ptr<const internal::SolvedTurn> impl) : impl_(std::move(impl)) {}
+  explicit TurnSolution(std::shared_ptr<const internal::SolvedTurn> impl)
+      : impl_(std::move(impl)) {}
   std::shared_ptr<const internal::SolvedTurn> impl_;
 };
 
