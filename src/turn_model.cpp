@@ -3,6 +3,7 @@
 #include "turn_model.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -14,17 +15,23 @@
 namespace martiandice::internal {
 namespace {
 
+// n! for n <= 20 (20! < 2^64).
+constexpr std::array<std::uint64_t, kMaxDice + 1> kFactorial = [] {
+  std::array<std::uint64_t, kMaxDice + 1> f{};
+  f[0] = 1;
+  for (int i = 1; i <= kMaxDice; ++i) f[i] = f[i - 1] * static_cast<std::uint64_t>(i);
+  return f;
+}();
+
+// (sum of parts)! / (product of part!), parts summing to at most kMaxDice.
 std::uint64_t Multinomial(std::initializer_list<int> parts) {
-  // Product of binomials keeps intermediates small: total <= 20.
+  int total = 0;
   std::uint64_t result = 1;
-  int placed = 0;
   for (int part : parts) {
-    for (int i = 1; i <= part; ++i) {
-      result = result * static_cast<std::uint64_t>(placed + i) / static_cast<std::uint64_t>(i);
-    }
-    placed += part;
+    total += part;
+    result *= kFactorial[part];
   }
-  return result;
+  return kFactorial[total] / result;
 }
 
 std::uint64_t Power(std::uint64_t base, int exp) {
@@ -156,7 +163,7 @@ void TurnModel::BuildClasses() {
         }
       }
       auto& out = classes_[j * (n + 1) + q];
-      for (auto [mask, w] : by_mask) out.push_back({mask, w});
+      for (auto [mask, w] : by_mask) out.push_back({mask, w, static_cast<double>(w)});
     }
   }
 }
@@ -171,6 +178,10 @@ void TurnModel::BuildTerms() {
           q == g.left ? -1 : Id(g.tanks, g.rays + g.left - q, g.earth[0], g.earth[1], g.earth[2]));
     }
   }
+  size_t count = 0;
+  for (const CanonState& s : states_) count += s.left == 0 ? 0 : (s.left + 1) * (s.left + 2) / 2;
+  terms_.reserve(count);
+  exact_terms_.reserve(count);
   term_begin_.assign(1, 0);
   for (int id = 0; id < size(); ++id) {
     const CanonState s = states_[id];
@@ -180,7 +191,7 @@ void TurnModel::BuildTerms() {
       for (int q = 0; a + q <= m; ++q) {
         int b = m - a - q;
         RollTermExact exact;
-        exact.weight = Multinomial({a, b, q}) * Power(2, b);
+        exact.weight = Multinomial({a, b, q}) << b;  // times 2^b: two ray sides
         RollTerm term;
         term.weight_d = static_cast<double>(exact.weight) * scale;
         term.law = LawIndex(Id(s.tanks + a, s.rays, s.earth[0], s.earth[1], s.earth[2]), q);
@@ -196,46 +207,57 @@ void TurnModel::BuildTerms() {
 
 namespace {
 
-// The law of the best earthling take from a group's q other dice: the weight
-// of "no untaken type shows" and of each take count x (weights over 3^q).
-// Calls sink(q, none_weight, weight_of) for q = 0..left, where weight_of[x] is
-// the weight of outcomes whose best take is x; `better(c1, c2)` says child
-// position c1 beats c2.
+// Ranks the earthling take counts x = 1..left(group) best first into
+// rank[x] (lower is better); `better(c1, c2)` says child position c1 beats c2.
+template <class Better>
+void RankTakes(const TurnModel& model, int group, Better better, int* rank) {
+  const CanonState& g = model.state(group);
+  if (g.untaken <= 1) {
+    for (int x = 1; x <= g.left; ++x) rank[x] = x;  // one type: a single take per class
+    return;
+  }
+  // Insertion sort: stable, allocation-free, and left <= 20.
+  int order[kMaxDice + 1];
+  int count = 0;
+  for (int x = 1; x <= g.left; ++x) {
+    const int child = model.EarthChild(group, x);
+    int i = count++;
+    for (; i > 0 && better(child, model.EarthChild(group, order[i - 1])); --i) {
+      order[i] = order[i - 1];
+    }
+    order[i] = x;
+  }
+  for (int i = 0; i < count; ++i) rank[order[i]] = i;
+}
+
+// The take of a class of outcomes: its present count of best rank.
+int BestTake(std::uint32_t present, const int* rank) {
+  int best = std::countr_zero(present);
+  for (std::uint32_t bits = present & (present - 1); bits != 0; bits &= bits - 1) {
+    int x = std::countr_zero(bits);
+    if (rank[x] < rank[best]) best = x;
+  }
+  return best;
+}
+
+// The law of the best earthling take from a group's q other dice: calls
+// sink(q, none_weight, weight_of) for q = 0..left, where none_weight counts
+// the outcomes (over 3^q) showing no untaken type and weight_of[x] those
+// whose best take is x dice.
 template <class Better, class Sink>
 void ForEachEarthLaw(const TurnModel& model, int group, Better better, Sink&& sink) {
   const CanonState& g = model.state(group);
-  // Rank the take counts best first, once for every q.
-  int order[kMaxDice + 1];
   int rank[kMaxDice + 1];
-  int count = 0;
-  if (g.untaken == 1) {
-    for (int x = 1; x <= g.left; ++x) rank[x] = x;  // one type: a single take per class
-  } else if (g.untaken > 1) {
-    // Insertion sort: stable, allocation-free, and L <= 20.
-    for (int x = 1; x <= g.left; ++x) {
-      const int child = model.EarthChild(group, x);
-      int i = count++;
-      for (; i > 0 && better(child, model.EarthChild(group, order[i - 1])); --i)
-        order[i] = order[i - 1];
-      order[i] = x;
-    }
-    for (int i = 0; i < count; ++i) rank[order[i]] = i;
-  }
-  std::uint64_t weight_of[kMaxDice + 1];
+  RankTakes(model, group, better, rank);
   for (int q = 0; q <= g.left; ++q) {
-    std::fill(weight_of, weight_of + q + 1, 0);
+    std::uint64_t weight_of[kMaxDice + 1] = {};
     std::uint64_t none_weight = 0;
     for (const EarthClass& cls : model.Classes(g.untaken, q)) {
       if (cls.present == 0) {
         none_weight += cls.weight;
-        continue;
+      } else {
+        weight_of[BestTake(cls.present, rank)] += cls.weight;
       }
-      int best = std::countr_zero(cls.present);
-      for (std::uint32_t bits = cls.present & (cls.present - 1); bits != 0; bits &= bits - 1) {
-        int x = std::countr_zero(bits);
-        if (rank[x] < rank[best]) best = x;
-      }
-      weight_of[best] += cls.weight;
     }
     sink(q, none_weight, weight_of);
   }
@@ -260,19 +282,20 @@ void OutcomeSumsDouble(const TurnModel& model, int level, const TurnValues& v,
     for (int x = 1; g.untaken > 0 && x <= g.left; ++x) {
       take_value[x] = v.value[model.EarthChild(group, x)];
     }
-    ForEachEarthLaw(model, group, better,
-                    [&](int q, std::uint64_t none_weight, const std::uint64_t* weight_of) {
-                      const int ray_child = model.RayChild(group, q);
-                      // Without rays an empty choice ends the turn; with rays they are taken.
-                      const double rays = ray_child < 0 ? -HUGE_VAL : v.value[ray_child];
-                      const double none = ray_child < 0 ? v.stop[group] : rays;
-                      double sum = static_cast<double>(none_weight) * none;
-                      for (int x = 1; x <= q; ++x) {
-                        if (weight_of[x] == 0) continue;
-                        sum += static_cast<double>(weight_of[x]) * std::max(rays, take_value[x]);
-                      }
-                      sums[model.LawIndex(group, q)] = sum;
-                    });
+    int rank[kMaxDice + 1];
+    RankTakes(model, group, better, rank);
+    for (int q = 0; q <= g.left; ++q) {
+      const int ray_child = model.RayChild(group, q);
+      // Without rays an empty choice ends the turn; with rays they are taken.
+      const double rays = ray_child < 0 ? -HUGE_VAL : v.value[ray_child];
+      const double none = ray_child < 0 ? v.stop[group] : rays;
+      double sum = 0;
+      for (const EarthClass& cls : model.Classes(g.untaken, q)) {
+        sum += cls.weight_d *
+               (cls.present == 0 ? none : std::max(rays, take_value[BestTake(cls.present, rank)]));
+      }
+      sums[model.LawIndex(group, q)] = sum;
+    }
   }
 }
 

@@ -44,6 +44,7 @@ struct RollTermExact {
 struct EarthClass {
   std::uint32_t present = 0;
   std::uint64_t weight = 0;
+  double weight_d = 0;  // the same, as a double (exact: weights < 2^53)
 };
 
 // Everything about the turn that does not depend on the objective.
