@@ -1,10 +1,12 @@
-// Best-move queries: stop-or-roll at a position, and every take from a roll.
+// Best-move queries over a solved turn: stop-or-roll at a position, and every
+// take from a roll (the option logic is shared with the win queries).
 #include "martiandice/query.h"
 
 #include <cmath>
 
 #include "martiandice/state_space.h"
 #include "solved_turn.h"
+#include "take_options.h"
 
 namespace martiandice {
 namespace {
@@ -35,30 +37,23 @@ Value RollValue(const SolvedTurn& t, int id) {
   return v;
 }
 
-// The better of stopping and rolling on (`roll` unset: no dice left).
-Then Decide(const Value& stop, const std::optional<Value>& roll, Value& best) {
-  if (!roll) {
-    best = stop;
-    return Then::kStop;
-  }
-  int c = CompareValues(stop, *roll);
-  best = c >= 0 ? stop : *roll;
-  return c > 0 ? Then::kStop : (c < 0 ? Then::kRoll : Then::kEither);
-}
+// The turn queries' comparison: exact when both values are exact, else relative.
+struct TurnCompare {
+  bool Better(const Value& a, const Value& b) const { return CompareValues(a, b) > 0; }
+  bool Tied(const Value& a, const Value& b) const { return CompareValues(a, b) == 0; }
+};
 
-TakeOption MakeOption(const SolvedTurn& t, const Dice& after_tanks, Face face, int count) {
-  TakeOption option;
-  option.take = face;
-  option.count = count;
-  option.aside_after = after_tanks;
-  option.aside_after.add(face, count);
-  int id = t.model->IdOf(option.aside_after);
-  const internal::CanonState& s = t.model->state(id);
-  option.stop = StopValue(t, s.score);
-  if (s.left > 0) option.roll = RollValue(t, id);
-  option.then = Decide(option.stop, option.roll, option.value);
-  return option;
-}
+// Stop and roll values from the solved turn.
+struct TurnValuesSource {
+  const SolvedTurn& t;
+  void Position(const Dice& after, Value& stop, std::optional<Value>& roll) const {
+    int id = t.model->IdOf(after);
+    const internal::CanonState& s = t.model->state(id);
+    stop = StopValue(t, s.score);
+    if (s.left > 0) roll = RollValue(t, id);
+  }
+  Value Stop(int score) const { return StopValue(t, score); }
+};
 
 }  // namespace
 
@@ -89,7 +84,7 @@ absl::StatusOr<PositionEval> EvaluatePosition(const TurnSolution& solution, cons
     return eval;
   }
   eval.stop = StopValue(t, s.score);
-  eval.action = Decide(*eval.stop, eval.roll, eval.value);
+  eval.action = internal::Decide(TurnCompare{}, *eval.stop, eval.roll, eval.value);
   return eval;
 }
 
@@ -97,36 +92,7 @@ absl::StatusOr<RollAdvice> AdviseRoll(const TurnSolution& solution, const Dice& 
                                       const Dice& roll) {
   const SolvedTurn& t = solution.impl();
   if (absl::Status s = ValidateRoll(t.rules, aside, roll); !s.ok()) return s;
-  RollAdvice advice;
-  advice.aside_after_tanks = aside;
-  advice.aside_after_tanks.add(Face::kTank, roll.count(Face::kTank));
-  for (Face face : {Face::kRay, Face::kHuman, Face::kCow, Face::kChicken}) {
-    if (roll.count(face) == 0 || (IsEarthling(face) && aside.count(face) > 0)) continue;
-    advice.options.push_back(MakeOption(t, advice.aside_after_tanks, face, roll.count(face)));
-  }
-  if (advice.options.empty()) {
-    advice.turn_over = true;
-    advice.turn_over_score = TurnScore(t.rules, advice.aside_after_tanks);
-    advice.value = StopValue(t, advice.turn_over_score);
-    return advice;
-  }
-  int best = 0;
-  for (int i = 1; i < static_cast<int>(advice.options.size()); ++i) {
-    if (CompareValues(advice.options[i].value, advice.options[best].value) > 0) best = i;
-  }
-  advice.best = best;
-  advice.value = advice.options[best].value;
-  for (TakeOption& option : advice.options) {
-    option.optimal = CompareValues(option.value, advice.value) == 0;
-  }
-  // The reported best is the first optimal option in face order.
-  for (int i = 0; i < static_cast<int>(advice.options.size()); ++i) {
-    if (advice.options[i].optimal) {
-      advice.best = i;
-      break;
-    }
-  }
-  return advice;
+  return internal::AdviseTakes(t.rules, aside, roll, TurnCompare{}, TurnValuesSource{t});
 }
 
 }  // namespace martiandice

@@ -269,12 +269,24 @@ void ForEachEarthLaw(const TurnModel& model, int group, Better better, Sink&& si
 
 namespace {
 
+// What the policy being computed earns under K other utilities of the score
+// (the game solver's derivatives and every seat's chances). Empty when K = 0.
+struct Tracking {
+  int k = 0;
+  const std::vector<double>* utility = nullptr;  // k rows of MaxScore() + 1
+  std::vector<double> state;                     // per position, k each
+  std::vector<double> law;                       // per law, k each
+  double Utility(int row, int score) const { return (*utility)[row * stride + score]; }
+  int stride = 0;
+};
+
 // Phase "roll outcome values": for each group at this level and each q, the
 // expected utility (times 3^q) of the q other dice under optimal takes. The
 // rays beside them number left(group) - q whichever position rolled, so this
 // sum is shared by every position whose roll leads to (group, q).
+template <bool kTrack>
 void OutcomeSumsDouble(const TurnModel& model, int level, const TurnValues& v,
-                       std::vector<double>& sums) {
+                       std::vector<double>& sums, Tracking& tracking) {
   auto better = [&](int a, int b) { return v.value[a] > v.value[b]; };
   double take_value[kMaxDice + 1];
   for (int group : model.Level(level)) {
@@ -289,12 +301,36 @@ void OutcomeSumsDouble(const TurnModel& model, int level, const TurnValues& v,
       // Without rays an empty choice ends the turn; with rays they are taken.
       const double rays = ray_child < 0 ? -HUGE_VAL : v.value[ray_child];
       const double none = ray_child < 0 ? v.stop[group] : rays;
+      const int law = model.LawIndex(group, q);
       double sum = 0;
-      for (const EarthClass& cls : model.Classes(g.untaken, q)) {
-        sum += cls.weight_d *
-               (cls.present == 0 ? none : std::max(rays, take_value[BestTake(cls.present, rank)]));
+      if constexpr (kTrack) {
+        for (int j = 0; j < tracking.k; ++j) tracking.law[law * tracking.k + j] = 0;
       }
-      sums[model.LawIndex(group, q)] = sum;
+      for (const EarthClass& cls : model.Classes(g.untaken, q)) {
+        if constexpr (!kTrack) {
+          sum +=
+              cls.weight_d *
+              (cls.present == 0 ? none : std::max(rays, take_value[BestTake(cls.present, rank)]));
+        } else {
+          // The position this class leads to (-1: the turn ends at `group`).
+          int node = ray_child;
+          double value = none;
+          if (cls.present != 0) {
+            int x = BestTake(cls.present, rank);
+            if (take_value[x] > rays) {
+              node = model.EarthChild(group, x);
+              value = take_value[x];
+            }
+          }
+          sum += cls.weight_d * value;
+          for (int j = 0; j < tracking.k; ++j) {
+            double t =
+                node < 0 ? tracking.Utility(j, g.score) : tracking.state[node * tracking.k + j];
+            tracking.law[law * tracking.k + j] += cls.weight_d * t;
+          }
+        }
+      }
+      sums[law] = sum;
     }
   }
 }
@@ -306,9 +342,9 @@ double RollValueDouble(const TurnModel& model, int id, const std::vector<double>
   return total;
 }
 
-}  // namespace
-
-TurnValues SolveDouble(const TurnModel& model, const std::vector<double>& utility) {
+template <bool kTrack>
+TurnValues SolveDoubleImpl(const TurnModel& model, const std::vector<double>& utility,
+                           Tracking& tracking) {
   const int size = model.size();
   TurnValues v;
   v.stop.resize(size);
@@ -319,19 +355,183 @@ TurnValues SolveDouble(const TurnModel& model, const std::vector<double>& utilit
   // many utilities) then allocate nothing here.
   thread_local std::vector<double> sums;
   sums.resize(model.LawCount());
+  if constexpr (kTrack) {
+    tracking.state.assign(static_cast<size_t>(size) * tracking.k, 0);
+    tracking.law.assign(static_cast<size_t>(model.LawCount()) * tracking.k, 0);
+  }
   const int start = model.Id(0, 0, 0, 0, 0);
   for (int level = 0; level <= model.rules().dice; ++level) {
-    OutcomeSumsDouble(model, level, v, sums);
+    OutcomeSumsDouble<kTrack>(model, level, v, sums, tracking);
     for (int id : model.Level(level)) {
-      if (level == 0) {
-        v.value[id] = v.stop[id];
-        continue;
+      const int score = model.state(id).score;
+      bool rolls = false;
+      if (level > 0) {
+        v.roll[id] = RollValueDouble(model, id, sums);
+        // Phase "stop or roll": stopping is not allowed before the first roll.
+        rolls = id == start || v.roll[id] > v.stop[id];
       }
-      v.roll[id] = RollValueDouble(model, id, sums);
-      // Phase "stop or roll": stopping is not allowed before the first roll.
-      v.value[id] = id == start ? v.roll[id] : std::max(v.stop[id], v.roll[id]);
+      v.value[id] = rolls ? v.roll[id] : v.stop[id];
+      if constexpr (kTrack) {
+        for (int j = 0; j < tracking.k; ++j) {
+          double t = tracking.Utility(j, score);
+          if (rolls) {
+            t = 0;
+            for (const RollTerm& term : model.Terms(id)) {
+              t += term.weight_d * tracking.law[term.law * tracking.k + j];
+            }
+          }
+          tracking.state[id * tracking.k + j] = t;
+        }
+      }
     }
   }
+  return v;
+}
+
+// Parametric solve (see SolveDoubleParametric): every value is linear in a
+// parameter t of the utility while the policy stays optimal; this keeps the
+// slopes and narrows [lo, hi], the range of t - t0 over which it does.
+struct Parametric {
+  const std::vector<double>* slope_utility = nullptr;  // d utility / dt by score
+  std::vector<double> slope;                           // d value / dt per position
+  std::vector<double> roll_slope;                      // d roll / dt per position
+  std::vector<double> law_slope;                       // per law
+  double lo = -HUGE_VAL, hi = HUGE_VAL;
+
+  // The chosen option beats another by `gap` >= 0 now, and gains `dslope`
+  // relative to it per unit of t: it stays chosen while gap + dslope * d >= 0.
+  // Options equal up to rounding (the same function summed in another order)
+  // would pin the range to one side of 0, so a loss of kSlack is accepted:
+  // each decision then costs at most kSlack, a few per turn.
+  static constexpr double kSlack = 1e-16;
+  void Keep(double gap, double dslope) {
+    if (dslope > 0) {
+      lo = std::max(lo, -(gap + kSlack) / dslope);
+    } else if (dslope < 0) {
+      hi = std::min(hi, (gap + kSlack) / -dslope);
+    }
+  }
+};
+
+// Phase "roll outcome values" with slopes and the policy's range of validity.
+void OutcomeSumsParametric(const TurnModel& model, int level, const TurnValues& v,
+                           std::vector<double>& sums, Parametric& p) {
+  auto better = [&](int a, int b) { return v.value[a] > v.value[b]; };
+  double take_value[kMaxDice + 1], take_slope[kMaxDice + 1];
+  for (int group : model.Level(level)) {
+    const CanonState& g = model.state(group);
+    for (int x = 1; g.untaken > 0 && x <= g.left; ++x) {
+      take_value[x] = v.value[model.EarthChild(group, x)];
+      take_slope[x] = p.slope[model.EarthChild(group, x)];
+    }
+    int rank[kMaxDice + 1];
+    RankTakes(model, group, better, rank);
+    if (g.untaken > 1) {
+      // The ranking of the takes must hold: each take against the next one.
+      int order[kMaxDice + 1];
+      for (int x = 1; x <= g.left; ++x) order[rank[x]] = x;
+      for (int i = 0; i + 1 < g.left; ++i) {
+        int a = order[i], b = order[i + 1];
+        p.Keep(take_value[a] - take_value[b], take_slope[a] - take_slope[b]);
+      }
+    }
+    const double turn_over_slope = (*p.slope_utility)[g.score];
+    for (int q = 0; q <= g.left; ++q) {
+      const int ray_child = model.RayChild(group, q);
+      const bool has_rays = ray_child >= 0;
+      const double rays = has_rays ? v.value[ray_child] : 0.0;
+      const double rays_slope = has_rays ? p.slope[ray_child] : 0.0;
+      const int law = model.LawIndex(group, q);
+      double sum = 0, slope_sum = 0;
+      for (const EarthClass& cls : model.Classes(g.untaken, q)) {
+        double value = has_rays ? rays : v.stop[group];
+        double slope = has_rays ? rays_slope : turn_over_slope;
+        if (cls.present != 0) {
+          int x = BestTake(cls.present, rank);
+          if (!has_rays || take_value[x] > rays) {
+            if (has_rays) p.Keep(take_value[x] - rays, take_slope[x] - rays_slope);
+            value = take_value[x];
+            slope = take_slope[x];
+          } else {
+            p.Keep(rays - take_value[x], rays_slope - take_slope[x]);
+          }
+        }
+        sum += cls.weight_d * value;
+        slope_sum += cls.weight_d * slope;
+      }
+      sums[law] = sum;
+      p.law_slope[law] = slope_sum;
+    }
+  }
+}
+
+}  // namespace
+
+TurnValues SolveDoubleParametric(const TurnModel& model, const std::vector<double>& utility,
+                                 const std::vector<double>& slope_utility, ParametricTurn* out) {
+  const int size = model.size();
+  TurnValues v;
+  v.stop.resize(size);
+  v.roll.assign(size, std::numeric_limits<double>::quiet_NaN());
+  v.value.resize(size);
+  for (int id = 0; id < size; ++id) v.stop[id] = utility[model.state(id).score];
+  thread_local std::vector<double> sums;
+  sums.resize(model.LawCount());
+  Parametric p;
+  p.slope_utility = &slope_utility;
+  p.slope.assign(size, 0.0);
+  p.roll_slope.assign(size, 0.0);
+  p.law_slope.assign(model.LawCount(), 0.0);
+  const int start = model.Id(0, 0, 0, 0, 0);
+  for (int level = 0; level <= model.rules().dice; ++level) {
+    OutcomeSumsParametric(model, level, v, sums, p);
+    for (int id : model.Level(level)) {
+      const double stop_slope = slope_utility[model.state(id).score];
+      if (level == 0) {
+        v.value[id] = v.stop[id];
+        p.slope[id] = stop_slope;
+        continue;
+      }
+      double roll = 0, roll_slope = 0;
+      for (const RollTerm& term : model.Terms(id)) {
+        roll += term.weight_d * sums[term.law];
+        roll_slope += term.weight_d * p.law_slope[term.law];
+      }
+      v.roll[id] = roll;
+      p.roll_slope[id] = roll_slope;
+      // Phase "stop or roll": stopping is not allowed before the first roll.
+      const bool rolls = id == start || roll > v.stop[id];
+      if (id != start) {
+        rolls ? p.Keep(roll - v.stop[id], roll_slope - stop_slope)
+              : p.Keep(v.stop[id] - roll, stop_slope - roll_slope);
+      }
+      v.value[id] = rolls ? roll : v.stop[id];
+      p.slope[id] = rolls ? roll_slope : stop_slope;
+    }
+  }
+  out->slope = std::move(p.slope);
+  out->roll_slope = std::move(p.roll_slope);
+  out->lo = p.lo;
+  out->hi = p.hi;
+  return v;
+}
+
+TurnValues SolveDouble(const TurnModel& model, const std::vector<double>& utility) {
+  Tracking none;
+  return SolveDoubleImpl<false>(model, utility, none);
+}
+
+TurnValues SolveDoubleTracked(const TurnModel& model, const std::vector<double>& utility,
+                              const std::vector<double>& tracked, int k,
+                              std::vector<double>* tracked_start) {
+  Tracking tracking;
+  tracking.k = k;
+  tracking.utility = &tracked;
+  tracking.stride = model.MaxScore() + 1;
+  TurnValues v = SolveDoubleImpl<true>(model, utility, tracking);
+  const int start = model.Id(0, 0, 0, 0, 0);
+  tracked_start->assign(tracking.state.begin() + start * k,
+                        tracking.state.begin() + (start + 1) * k);
   return v;
 }
 

@@ -1,31 +1,42 @@
 // The martiandice command line: parses options with CLI11, validates every
-// input with the library, solves the turn and prints the `eval`, `best` and
-// `stats` results as human-readable text or as the JSON contract (one object).
+// input with the library and prints the results as human-readable text or as
+// the JSON contract (one object): `eval` and `best` (turn objectives, or the
+// win objective from a policy table), `stats`, `solve` (generates a policy
+// table) and `simulate` (plays whole games, tools/simulate.h).
 #include "cli.h"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <exception>
+#include <filesystem>
+#include <functional>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "game_solver.h"
 #include "martiandice/dice.h"
 #include "martiandice/exact.h"
+#include "martiandice/game.h"
 #include "martiandice/objective.h"
 #include "martiandice/query.h"
 #include "martiandice/rules.h"
 #include "martiandice/solver.h"
 #include "martiandice/state_space.h"
+#include "simulate.h"
 
 namespace martiandice {
 namespace {
@@ -33,7 +44,8 @@ namespace {
 // Debian's absl::string_view is not std::string_view, so absl::StrCat takes
 // no std::string_view: keep those out of StrCat calls.
 constexpr char kProgram[] = "martiandice";
-constexpr char kSubcommandList[] = "eval, best, stats";
+constexpr char kSubcommandList[] = "eval, best, stats, solve, simulate";
+constexpr char kWinObjective[] = "win";
 
 // ---------------------------------------------------------------------------
 // Options and validated inputs.
@@ -48,14 +60,42 @@ struct Options {
   int target = Rules{}.target;
   std::string aside;
   std::string roll;
+  // Game options: the win objective, solve and simulate.
+  std::optional<std::string> scores;
+  std::optional<int> seat;
+  std::optional<int> players;
+  std::optional<std::string> tables;
+  // solve
+  std::string out;
+  bool quiet = false;
+  // simulate
+  std::int64_t games = 0;
+  std::string policies;
+  std::string seed = std::to_string(kDefaultSimulationSeed);
+  int threads = 0;
+};
+
+// The game part of a win query: the context and the table that answers it.
+struct GameQuery {
+  int players = 0;
+  GameContext context;
+  std::optional<GameTable> table;  // loaded after every other input is checked
+  std::string table_path;
 };
 
 // The validated inputs of `eval` and `best`.
 struct Query {
   Rules rules;
-  Objective objective;
-  Precision precision;
+  std::optional<Objective> objective;  // a turn objective; unset for `win`
+  Precision precision = Precision::kDouble;
   Dice aside;
+  std::optional<GameQuery> game;  // set for `win`
+};
+
+// How the command line runs: streams and what the real stderr is.
+struct Io {
+  std::ostream& err;
+  CliEnvironment environment;
 };
 
 absl::Status Invalid(const std::string& context, const absl::Status& status) {
@@ -76,24 +116,127 @@ absl::StatusOr<Dice> ReadDice(const std::string& flag, const std::string& text) 
   return dice;
 }
 
+absl::StatusOr<Dice> ReadAside(const Rules& rules, const Options& options) {
+  absl::StatusOr<Dice> aside = ReadDice("--aside", options.aside);
+  if (!aside.ok()) return aside.status();
+  if (absl::Status status = ValidateAside(rules, *aside); !status.ok()) {
+    return Invalid("--aside", status);
+  }
+  return aside;
+}
+
+bool IsWin(const Options& options) { return options.objective == kWinObjective; }
+
+// The game options belong to the win objective only; --exact to the others.
+absl::Status CheckObjectiveOptions(const Options& options) {
+  if (IsWin(options)) {
+    if (options.exact) {
+      return absl::InvalidArgumentError(
+          "--exact: exact values are available for turn objectives; win tables hold certified "
+          "doubles");
+    }
+    if (!options.scores) {
+      return absl::InvalidArgumentError("--objective win needs --scores S0,S1,... (game totals)");
+    }
+    return absl::OkStatus();
+  }
+  const bool game_option = options.scores || options.seat || options.players || options.tables;
+  if (game_option) {
+    return absl::InvalidArgumentError(
+        "--scores, --seat, --players and --tables go with --objective win");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckPlayerCount(int players, std::string_view flag) {
+  if (players >= kMinPlayers && players <= kMaxPlayers) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(std::string(flag), ": a game has ", kMinPlayers,
+                                                 " to ", kMaxPlayers, " players, not ", players));
+}
+
+// --players if given (it must equal `counted`, what `flag` lists), else `counted`.
+absl::StatusOr<int> ReadPlayers(const std::optional<int>& players, int counted,
+                                std::string_view flag) {
+  if (players && *players != counted) {
+    return absl::InvalidArgumentError(absl::StrCat("--players ", *players, " does not match the ",
+                                                   counted, " entries of ", std::string(flag)));
+  }
+  if (absl::Status status = CheckPlayerCount(counted, players ? "--players" : flag); !status.ok()) {
+    return status;
+  }
+  return counted;
+}
+
+absl::StatusOr<GameContext> ReadContext(const Rules& rules, const Options& options, int* players) {
+  absl::StatusOr<std::vector<int>> scores = ParseScores(*options.scores);
+  if (!scores.ok()) return Invalid("--scores", scores.status());
+  absl::StatusOr<int> n =
+      ReadPlayers(options.players, static_cast<int>(scores->size()), "--scores");
+  if (!n.ok()) return n.status();
+  const int seat = options.seat.value_or(0);
+  if (seat < 0 || seat >= *n) {
+    return absl::InvalidArgumentError(absl::StrCat("--seat: seat ", seat, " is out of range for ",
+                                                   *n, " players (0..", *n - 1, ")"));
+  }
+  GameContext context{*std::move(scores), seat};
+  if (absl::Status status = ValidateContext(rules, *n, context); !status.ok()) {
+    return Invalid("--scores", status);
+  }
+  *players = *n;
+  return context;
+}
+
+// Checks every input of `eval` and `best` except the table (LoadQueryTable).
 absl::StatusOr<Query> ReadQuery(const Options& options) {
   absl::StatusOr<Rules> rules = ReadRules(options);
   if (!rules.ok()) return rules.status();
-  absl::StatusOr<Objective> objective = Objective::Parse(options.objective);
-  if (!objective.ok()) {
-    return Invalid("--objective", objective.status());
+  if (absl::Status status = CheckObjectiveOptions(options); !status.ok()) return status;
+  Query query{*rules, std::nullopt, Precision::kDouble, Dice(), std::nullopt};
+  if (!IsWin(options)) {
+    absl::StatusOr<Objective> objective = Objective::Parse(options.objective);
+    if (!objective.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--objective: ", objective.status().message(),
+                       "; or win, to play for the game (with --scores)"));
+    }
+    query.objective = *std::move(objective);
+    if (options.exact) query.precision = Precision::kExact;
   }
-  absl::StatusOr<Dice> aside = ReadDice("--aside", options.aside);
+  absl::StatusOr<Dice> aside = ReadAside(*rules, options);
   if (!aside.ok()) return aside.status();
-  if (absl::Status status = ValidateAside(*rules, *aside); !status.ok()) {
-    return Invalid("--aside", status);
+  query.aside = *aside;
+  if (IsWin(options)) {
+    GameQuery game;
+    absl::StatusOr<GameContext> context = ReadContext(*rules, options, &game.players);
+    if (!context.ok()) return context.status();
+    game.context = *std::move(context);
+    query.game = std::move(game);
   }
-  const Precision precision = options.exact ? Precision::kExact : Precision::kDouble;
-  return Query{*rules, *std::move(objective), precision, *aside};
+  return query;
+}
+
+// The win objective's table: --tables, else LocateTable's search.
+absl::Status LoadQueryTable(const Options& options, Query& query) {
+  if (!query.game) return absl::OkStatus();
+  GameQuery& game = *query.game;
+  absl::StatusOr<GameTable> table =
+      LoadGameTable(query.rules, game.players, options.tables, &game.table_path);
+  if (!table.ok()) return table.status();
+  game.table = *std::move(table);
+  return absl::OkStatus();
 }
 
 absl::StatusOr<TurnSolution> SolveQuery(const Query& query) {
-  return TurnSolution::Solve(query.rules, query.objective, query.precision);
+  return TurnSolution::Solve(query.rules, *query.objective, query.precision);
+}
+
+std::string ObjectiveName(const Query& query) {
+  return query.objective ? query.objective->name() : kWinObjective;
+}
+
+std::string ObjectiveDescription(const Query& query) {
+  return query.objective ? query.objective->Describe()
+                         : "probability of winning the game, for the seat to move";
 }
 
 // ---------------------------------------------------------------------------
@@ -170,13 +313,46 @@ std::string RulesJson(const Rules& rules) {
       .Build();
 }
 
-// Fields every eval/best object starts with.
-JsonObject QueryHeaderJson(const Query& query) {
+std::string IntArray(const std::vector<int>& values) {
+  std::vector<std::string> items;
+  for (const int v : values) items.push_back(absl::StrCat(v));
+  return JsonArray(items);
+}
+
+std::string DoubleArray(const std::vector<double>& values) {
+  std::vector<std::string> items;
+  for (const double v : values) items.push_back(JsonDouble(v));
+  return JsonArray(items);
+}
+
+// True when a seat before the mover has reached the target: the game ends
+// after the last seat's turn of this round.
+bool FinalRound(const Rules& rules, const GameContext& context) {
+  return std::any_of(context.scores.begin(), context.scores.begin() + context.seat,
+                     [&](int score) { return score >= rules.target; });
+}
+
+// The win query's fields: the context, every seat's chances, the table.
+void AddGameJson(JsonObject& object, const Query& query, const std::vector<double>& win) {
+  if (!query.game) return;
+  const GameQuery& game = *query.game;
+  object.Int("players", game.players)
+      .Int("seat", game.context.seat)
+      .Raw("scores", IntArray(game.context.scores))
+      .Bool("final_round", FinalRound(query.rules, game.context))
+      .Raw("win_probabilities", DoubleArray(win))
+      .Str("table", game.table_path)
+      .Raw("error_bound", JsonDouble(game.table->error_bound()));
+}
+
+// Fields every eval/best object starts with (`win`: win probabilities, or empty).
+JsonObject QueryHeaderJson(const Query& query, const std::vector<double>& win) {
   JsonObject object;
   object.Raw("rules", RulesJson(query.rules))
-      .Str("objective", query.objective.name())
+      .Str("objective", ObjectiveName(query))
       .Str("precision", query.precision == Precision::kExact ? "exact" : "double")
       .Str("aside", FormatDice(query.aside));
+  AddGameJson(object, query, win);
   return object;
 }
 
@@ -213,18 +389,67 @@ std::string ThenPhrase(Then then) {
   return "";
 }
 
+std::string RulesText(const Rules& rules) {
+  return absl::StrFormat("%s, bonus %d, target %d", DiceCount(rules.dice), rules.bonus,
+                         rules.target);
+}
+
+// "seat 0 0.412345 (to move), seat 1 0.587655"
+std::string WinProbabilitiesText(const std::vector<double>& win, int mover) {
+  std::vector<std::string> seats;
+  for (int seat = 0; seat < static_cast<int>(win.size()); ++seat) {
+    seats.push_back(
+        absl::StrCat("seat ", seat, " ", Number(win[seat]), seat == mover ? " (to move)" : ""));
+  }
+  return absl::StrJoin(seats, ", ");
+}
+
+// The win query's lines: the context and every seat's chances.
+std::string GameText(const Query& query, const std::vector<double>& win) {
+  if (!query.game) return "";
+  const GameQuery& game = *query.game;
+  std::string text = absl::StrFormat(
+      "Game: %d players, scores %s; seat %d to move%s.\n", game.players,
+      absl::StrJoin(game.context.scores, ", "), game.context.seat,
+      FinalRound(query.rules, game.context) ? " (final round: the target has been reached)" : "");
+  absl::StrAppend(&text, "Win probabilities at the start of this turn: ",
+                  WinProbabilitiesText(win, game.context.seat), ".\n");
+  absl::StrAppend(
+      &text, "Values below: the mover's probability of winning. Table: ", game.table_path, ".\n");
+  return text;
+}
+
 std::string RulesLine(const Query& query) {
-  return absl::StrFormat("Objective: %s (%s). Rules: %s, bonus %d, target %d.\n",
-                         query.objective.Describe(), query.objective.name(),
-                         DiceCount(query.rules.dice), query.rules.bonus, query.rules.target);
+  return absl::StrFormat("Objective: %s (%s). Rules: %s.\n", ObjectiveDescription(query),
+                         ObjectiveName(query), RulesText(query.rules));
 }
 
 // ---------------------------------------------------------------------------
 // eval
 
-std::string EvalJson(const Query& query, const PositionEval& eval) {
+// The answer to `eval`; `win` holds every seat's chances for the win objective.
+struct EvalAnswer {
+  PositionEval eval;
+  std::vector<double> win;
+};
+
+absl::StatusOr<EvalAnswer> Evaluate(const Query& query) {
+  if (query.game) {
+    absl::StatusOr<WinEval> win = EvaluateWin(*query.game->table, query.game->context, query.aside);
+    if (!win.ok()) return Invalid("--aside", win.status());
+    return EvalAnswer{win->position, win->win_probabilities};
+  }
+  absl::StatusOr<TurnSolution> solution = SolveQuery(query);
+  if (!solution.ok()) return solution.status();
+  absl::StatusOr<PositionEval> eval = EvaluatePosition(*solution, query.aside);
+  if (!eval.ok()) return Invalid("--aside", eval.status());
+  return EvalAnswer{*eval, {}};
+}
+
+std::string EvalJson(const Query& query, const EvalAnswer& answer) {
+  const PositionEval& eval = answer.eval;
   const bool exact = query.precision == Precision::kExact;
-  JsonObject object = QueryHeaderJson(query);
+  JsonObject object = QueryHeaderJson(query, answer.win);
   object.Int("dice_left", eval.dice_left);
   AddValue(object, "value", eval.value, exact);
   AddValue(object, "stop", eval.stop, exact);
@@ -248,14 +473,15 @@ std::string EvalDecision(const PositionEval& eval) {
   return absl::StrCat("Decision: ", ThenPhrase(eval.action), ".\n");
 }
 
-std::string EvalText(const Query& query, const PositionEval& eval) {
+std::string EvalText(const Query& query, const EvalAnswer& answer) {
+  const PositionEval& eval = answer.eval;
   const bool exact = query.precision == Precision::kExact;
   std::string text =
       eval.aside.empty()
           ? absl::StrFormat("Position: start of the turn, %s to roll.\n", DiceCount(eval.dice_left))
           : absl::StrFormat("Position: set aside %s, %s left to roll.\n", FormatDice(eval.aside),
                             DiceCount(eval.dice_left));
-  absl::StrAppend(&text, RulesLine(query));
+  absl::StrAppend(&text, RulesLine(query), GameText(query, answer.win));
   absl::StrAppend(&text, EvalLine("stop", eval.stop, "not allowed before the first roll", exact));
   absl::StrAppend(&text, EvalLine("roll", eval.roll, "not possible: no dice left", exact));
   absl::StrAppend(&text, EvalLine("value", eval.value, "", exact));
@@ -266,15 +492,34 @@ std::string EvalText(const Query& query, const PositionEval& eval) {
 absl::StatusOr<std::string> RunEval(const Options& options) {
   absl::StatusOr<Query> query = ReadQuery(options);
   if (!query.ok()) return query.status();
-  absl::StatusOr<TurnSolution> solution = SolveQuery(*query);
-  if (!solution.ok()) return solution.status();
-  absl::StatusOr<PositionEval> eval = EvaluatePosition(*solution, query->aside);
-  if (!eval.ok()) return Invalid("--aside", eval.status());
-  return options.json ? EvalJson(*query, *eval) : EvalText(*query, *eval);
+  if (absl::Status status = LoadQueryTable(options, *query); !status.ok()) return status;
+  absl::StatusOr<EvalAnswer> answer = Evaluate(*query);
+  if (!answer.ok()) return answer.status();
+  return options.json ? EvalJson(*query, *answer) : EvalText(*query, *answer);
 }
 
 // ---------------------------------------------------------------------------
 // best
+
+// The answer to `best`; `win` holds every seat's chances for the win objective.
+struct BestAnswer {
+  RollAdvice advice;
+  std::vector<double> win;
+};
+
+absl::StatusOr<BestAnswer> Advise(const Query& query, const Dice& roll) {
+  if (query.game) {
+    absl::StatusOr<WinAdvice> win =
+        AdviseWin(*query.game->table, query.game->context, query.aside, roll);
+    if (!win.ok()) return Invalid("--roll", win.status());
+    return BestAnswer{win->advice, win->win_probabilities};
+  }
+  absl::StatusOr<TurnSolution> solution = SolveQuery(query);
+  if (!solution.ok()) return solution.status();
+  absl::StatusOr<RollAdvice> advice = AdviseRoll(*solution, query.aside, roll);
+  if (!advice.ok()) return Invalid("--roll", advice.status());
+  return BestAnswer{*advice, {}};
+}
 
 std::string OptionJson(const TakeOption& option, bool exact) {
   JsonObject object;
@@ -297,9 +542,10 @@ std::string BestChoiceJson(const RollAdvice& advice) {
       .Build();
 }
 
-std::string BestJson(const Query& query, const Dice& roll, const RollAdvice& advice) {
+std::string BestJson(const Query& query, const Dice& roll, const BestAnswer& answer) {
+  const RollAdvice& advice = answer.advice;
   const bool exact = query.precision == Precision::kExact;
-  JsonObject object = QueryHeaderJson(query);
+  JsonObject object = QueryHeaderJson(query, answer.win);
   object.Str("rolled", FormatDice(roll));
   object.Str("aside_after_tanks", FormatDice(advice.aside_after_tanks));
   object.Bool("turn_over", advice.turn_over);
@@ -344,7 +590,8 @@ std::string BestVerdict(const Query& query, const RollAdvice& advice) {
                          ThenPhrase(best.then));
 }
 
-std::string BestText(const Query& query, const Dice& roll, const RollAdvice& advice) {
+std::string BestText(const Query& query, const Dice& roll, const BestAnswer& answer) {
+  const RollAdvice& advice = answer.advice;
   const bool exact = query.precision == Precision::kExact;
   std::string text =
       absl::StrFormat("Set aside: %s. Rolled: %s", AsideText(query.aside), FormatDice(roll));
@@ -353,7 +600,7 @@ std::string BestText(const Query& query, const Dice& roll, const RollAdvice& adv
                     FormatDice(advice.aside_after_tanks), ")");
   }
   absl::StrAppend(&text, ".\n");
-  absl::StrAppend(&text, RulesLine(query));
+  absl::StrAppend(&text, RulesLine(query), GameText(query, answer.win));
   if (!advice.options.empty()) {
     absl::StrAppend(&text, absl::StrFormat("\n  %-2s %-12s %10s %10s %10s  %s\n", "", "take",
                                            "stop", "roll", "value", "then"));
@@ -373,11 +620,10 @@ absl::StatusOr<std::string> RunBest(const Options& options) {
   if (absl::Status status = ValidateRoll(query->rules, query->aside, *roll); !status.ok()) {
     return Invalid("--roll", status);
   }
-  absl::StatusOr<TurnSolution> solution = SolveQuery(*query);
-  if (!solution.ok()) return solution.status();
-  absl::StatusOr<RollAdvice> advice = AdviseRoll(*solution, query->aside, *roll);
-  if (!advice.ok()) return Invalid("--roll", advice.status());
-  return options.json ? BestJson(*query, *roll, *advice) : BestText(*query, *roll, *advice);
+  if (absl::Status status = LoadQueryTable(options, *query); !status.ok()) return status;
+  absl::StatusOr<BestAnswer> answer = Advise(*query, *roll);
+  if (!answer.ok()) return answer.status();
+  return options.json ? BestJson(*query, *roll, *answer) : BestText(*query, *roll, *answer);
 }
 
 // ---------------------------------------------------------------------------
@@ -448,6 +694,276 @@ absl::StatusOr<std::string> RunStats(const Options& options) {
 }
 
 // ---------------------------------------------------------------------------
+// solve
+
+// The solve's progress on stderr: a bar redrawn in place on a terminal, else
+// a plain line at every tenth of the work. The callback may come from any
+// thread.
+class SolveProgress {
+ public:
+  SolveProgress(std::ostream& err, bool terminal, bool quiet)
+      : err_(err), terminal_(terminal), quiet_(quiet), start_(std::chrono::steady_clock::now()) {}
+
+  void Update(double fraction) {
+    if (quiet_) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    fraction = std::clamp(fraction, 0.0, 1.0);
+    if (terminal_) {
+      DrawBar(fraction);
+    } else {
+      WriteLine(fraction);
+    }
+  }
+
+  // Shows 100% and ends the bar's line.
+  void Finish() {
+    Update(1.0);
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (terminal_ && shown_ >= 0) err_ << "\n" << std::flush;
+  }
+
+ private:
+  static constexpr int kBarWidth = 30;
+
+  double Seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+  void DrawBar(double fraction) {
+    const int percent = static_cast<int>(fraction * 100);
+    if (percent == shown_) return;
+    shown_ = percent;
+    const int filled = static_cast<int>(fraction * kBarWidth);
+    err_ << absl::StrFormat("\r%s: solving [%s%s] %3d%%  %.1f s", kProgram,
+                            std::string(filled, '#'), std::string(kBarWidth - filled, '.'), percent,
+                            Seconds())
+         << std::flush;
+  }
+
+  void WriteLine(double fraction) {
+    const int tenth = static_cast<int>(fraction * 10);
+    if (tenth <= shown_ || tenth == 0) return;
+    shown_ = tenth;
+    err_ << absl::StrFormat("%s: solving: %d%% done (%.1f s)\n", kProgram, tenth * 10, Seconds())
+         << std::flush;
+  }
+
+  std::mutex mutex_;
+  std::ostream& err_;
+  const bool terminal_;
+  const bool quiet_;
+  const std::chrono::steady_clock::time_point start_;
+  int shown_ = -1;  // last percent (bar) or tenth (lines) shown
+};
+
+// Where `solve` writes: --out, or the table's usual name inside a directory.
+// Checked before the (long) solve.
+absl::StatusOr<std::string> OutputPath(const std::string& out, const Rules& rules, int players) {
+  namespace fs = std::filesystem;
+  if (out.empty()) return absl::InvalidArgumentError("--out: give the file to write");
+  std::error_code error;
+  fs::path path(out);
+  if (fs::is_directory(path, error)) path /= TableFileName(rules, players);
+  const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
+  if (!fs::is_directory(dir, error)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--out: directory '", dir.string(), "' does not exist"));
+  }
+  if (fs::is_directory(path, error)) {
+    return absl::InvalidArgumentError(absl::StrCat("--out: '", path.string(), "' is a directory"));
+  }
+  return path.string();
+}
+
+struct SolveRun {
+  Rules rules;
+  int players = 0;
+  std::string path;
+  std::size_t bytes = 0;
+  solver::GameSolveReport report;
+};
+
+std::string SolveJson(const SolveRun& run) {
+  const solver::GameSolveReport& r = run.report;
+  return JsonObject()
+             .Raw("rules", RulesJson(run.rules))
+             .Int("players", run.players)
+             .Str("out", run.path)
+             .Int("bytes", static_cast<std::int64_t>(run.bytes))
+             .Int("contexts", r.contexts)
+             .Int("blocks", r.blocks)
+             .Int("stored_states", r.stored_states)
+             .Int("turn_solves", r.turn_solves)
+             .Int("max_iterations", r.max_iterations)
+             .Raw("max_residual", JsonDouble(r.max_residual))
+             .Raw("error_bound", JsonDouble(r.error_bound))
+             .Raw("seconds", JsonDouble(r.seconds))
+             .Raw("first_seat_win", JsonDouble(r.first_seat_win))
+             .Build() +
+         "\n";
+}
+
+std::string SolveText(const SolveRun& run) {
+  const solver::GameSolveReport& r = run.report;
+  return absl::StrFormat(
+      "Solved the %d-player game: %s.\n"
+      "  turn-start contexts             %d\n"
+      "  roll-value blocks               %d\n"
+      "  stored turn positions           %d\n"
+      "  turn solves                     %d\n"
+      "  most iterations of one cycle    %d\n"
+      "  settled vs fixed point (max)     %.3g\n"
+      "  error bound of every value      %.3g\n"
+      "  solve time                      %.2f s\n"
+      "  seat 0 wins from the start      %s\n"
+      "Wrote %s (%d bytes).\n",
+      run.players, RulesText(run.rules), r.contexts, r.blocks, r.stored_states, r.turn_solves,
+      r.max_iterations, r.max_residual, r.error_bound, r.seconds, Number(r.first_seat_win),
+      run.path, run.bytes);
+}
+
+absl::Status WriteTable(const std::string& path, const std::string& bytes) {
+  absl::Status status = solver::WriteFileAtomically(path, bytes);
+  if (status.ok()) return status;
+  const bool user_error = status.code() == absl::StatusCode::kNotFound ||
+                          status.code() == absl::StatusCode::kPermissionDenied;
+  const std::string message = absl::StrCat("--out: cannot write ", path, ": ", status.message());
+  return user_error ? absl::InvalidArgumentError(message) : absl::Status(status.code(), message);
+}
+
+absl::StatusOr<std::string> RunSolve(const Options& options, const Io& io) {
+  SolveRun run;
+  absl::StatusOr<Rules> rules = ReadRules(options);
+  if (!rules.ok()) return rules.status();
+  run.rules = *rules;
+  run.players = options.players.value_or(2);
+  if (absl::Status status = CheckPlayerCount(run.players, "--players"); !status.ok()) {
+    return status;
+  }
+  absl::StatusOr<std::string> path = OutputPath(options.out, run.rules, run.players);
+  if (!path.ok()) return path.status();
+  run.path = *path;
+  SolveProgress progress(io.err, io.environment.stderr_is_terminal, options.quiet);
+  solver::GameSolveOptions solve{run.rules, run.players,
+                                 [&progress](double fraction) { progress.Update(fraction); }};
+  absl::StatusOr<std::string> bytes = solver::SolveGameTable(solve, &run.report);
+  if (!bytes.ok()) return bytes.status();
+  progress.Finish();
+  if (absl::Status status = WriteTable(run.path, *bytes); !status.ok()) return status;
+  run.bytes = bytes->size();
+  return options.json ? SolveJson(run) : SolveText(run);
+}
+
+// ---------------------------------------------------------------------------
+// simulate
+
+absl::StatusOr<std::uint64_t> ReadSeed(const std::string& text) {
+  std::uint64_t seed = 0;
+  if (!absl::SimpleAtoi(text, &seed) || text.find('-') != std::string::npos) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--seed: expected an integer in 0..2^64-1, got '", text, "'"));
+  }
+  return seed;
+}
+
+int DefaultThreads() { return std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
+
+absl::StatusOr<SimulationOptions> ReadSimulation(const Options& options) {
+  SimulationOptions simulation;
+  absl::StatusOr<Rules> rules = ReadRules(options);
+  if (!rules.ok()) return rules.status();
+  simulation.rules = *rules;
+  absl::StatusOr<std::vector<PolicySpec>> policies = ParsePolicies(options.policies);
+  if (!policies.ok()) return Invalid("--policies", policies.status());
+  simulation.policies = *std::move(policies);
+  absl::StatusOr<int> players =
+      ReadPlayers(options.players, static_cast<int>(simulation.policies.size()), "--policies");
+  if (!players.ok()) return players.status();
+  if (options.games < 1) return absl::InvalidArgumentError("--games must be at least 1");
+  simulation.games = options.games;
+  absl::StatusOr<std::uint64_t> seed = ReadSeed(options.seed);
+  if (!seed.ok()) return seed.status();
+  simulation.seed = *seed;
+  if (options.threads < 0) return absl::InvalidArgumentError("--threads must be 0 (all) or more");
+  simulation.threads = options.threads == 0 ? DefaultThreads() : options.threads;
+  simulation.tables_path = options.tables;
+  return simulation;
+}
+
+std::vector<std::string> PolicyNames(const SimulationOptions& simulation) {
+  std::vector<std::string> names;
+  for (const PolicySpec& policy : simulation.policies) names.push_back(policy.name);
+  return names;
+}
+
+std::string SimulateJson(const SimulationOptions& simulation, const SimulationResult& result) {
+  std::vector<std::string> names;
+  for (const std::string& name : PolicyNames(simulation)) names.push_back(JsonString(name));
+  const std::string ci95 = JsonObject()
+                               .Raw("seat", DoubleArray(result.seat_ci95))
+                               .Raw("policy", DoubleArray(result.policy_ci95))
+                               .Build();
+  JsonObject object;
+  object.Raw("rules", RulesJson(simulation.rules))
+      .Int("players", result.players)
+      .Int("games", result.games)
+      .Raw("seed", absl::StrCat(simulation.seed))
+      .Raw("policies", JsonArray(names))
+      .Raw("seat_win_rate", DoubleArray(result.seat_win_rate))
+      .Raw("policy_win_rate", DoubleArray(result.policy_win_rate))
+      .Raw("ci95", ci95)
+      .Raw("mean_turns", JsonDouble(result.mean_turns))
+      .Int("tied_games", result.tied_games);
+  if (result.table_path.empty()) {
+    object.Null("table");
+  } else {
+    object.Str("table", result.table_path);
+  }
+  return object.Build() + "\n";
+}
+
+std::string RateText(double rate, double half_width) {
+  if (!std::isfinite(half_width)) return absl::StrFormat("%.4f", rate);
+  return absl::StrFormat("%.4f ± %.4f", rate, half_width);
+}
+
+std::string SimulateText(const SimulationOptions& simulation, const SimulationResult& result) {
+  const std::vector<std::string> names = PolicyNames(simulation);
+  std::string text = absl::StrFormat(
+      "Simulated %d games of %d players (%s), seed %d.\n"
+      "Seats alternate: in game g (from 0), policy k sits in seat (k + g) mod %d.\n"
+      "Win rates (ties split: 1/k to each of k tied leaders; ± = 95%% confidence half-width):\n",
+      result.games, result.players, RulesText(simulation.rules), simulation.seed, result.players);
+  for (int seat = 0; seat < result.players; ++seat) {
+    absl::StrAppend(&text,
+                    absl::StrFormat("  %-22s %s\n", absl::StrCat("seat ", seat),
+                                    RateText(result.seat_win_rate[seat], result.seat_ci95[seat])));
+  }
+  for (int k = 0; k < result.players; ++k) {
+    absl::StrAppend(&text,
+                    absl::StrFormat("  %-22s %s\n", absl::StrCat("policy ", k, " ", names[k]),
+                                    RateText(result.policy_win_rate[k], result.policy_ci95[k])));
+  }
+  absl::StrAppend(&text, absl::StrFormat("Turns per game: %.2f on average (all seats). Games with "
+                                         "tied leaders: %d.\n",
+                                         result.mean_turns, result.tied_games));
+  if (!result.table_path.empty()) absl::StrAppend(&text, "Table: ", result.table_path, ".\n");
+  absl::StrAppend(
+      &text, absl::StrFormat("Time: %.2f s (%.0f games/s, %d threads).\n", result.seconds,
+                             static_cast<double>(result.games) / std::max(result.seconds, 1e-9),
+                             simulation.threads));
+  return text;
+}
+
+absl::StatusOr<std::string> RunSimulate(const Options& options) {
+  absl::StatusOr<SimulationOptions> simulation = ReadSimulation(options);
+  if (!simulation.ok()) return simulation.status();
+  absl::StatusOr<SimulationResult> result = Simulate(*simulation);
+  if (!result.ok()) return result.status();
+  return options.json ? SimulateJson(*simulation, *result) : SimulateText(*simulation, *result);
+}
+
+// ---------------------------------------------------------------------------
 // Command-line definition (CLI11).
 
 constexpr std::string_view kAppFooter = R"(
@@ -457,12 +973,18 @@ C Cow, K Chicken, each optionally preceded by a count: "2T 3R 4H", "TTRRRHHHH",
 
 Objectives (--objective): "ev" maximises the expected turn score; "reach:K"
 maximises the probability of scoring at least K this turn; "capped:M"
-maximises the expected value of min(score, M).
+maximises the expected value of min(score, M); "win" maximises the mover's
+probability of winning the game, given every seat's total (--scores) and the
+seat to move (--seat), from a policy table made by `martiandice solve`.
 
 Values are measured in the objective: points for ev and capped:M, a
-probability for reach:K. With --exact every value is also given as an exact
-fraction p/q. Run `martiandice eval --help` or `martiandice best --help` for
-the meaning of each output field.
+probability for reach:K and win. With --exact (turn objectives only) every
+value is also given as an exact fraction p/q. Run `martiandice eval --help`
+or `martiandice best --help` for the meaning of each output field.
+
+Policy tables: `martiandice solve --players 2 --out DIR` writes the table for
+the rules given; --tables FILE_OR_DIR points at it, else $MARTIANDICE_DATA,
+the build tree's data/ and the installed data directory are searched.
 
 Exit status: 0 success, 2 bad input (one line on stderr), 1 internal error.
 )";
@@ -481,6 +1003,11 @@ Output fields (same names in --json):
 JSON also has: aside (canonical notation), dice_left, objective, precision,
 rules {dice, bonus, target}; with --exact, value_exact, stop_exact and
 roll_exact as "p/q" strings (null where the value is null).
+With --objective win, values are the mover's probability of winning the game,
+and JSON adds players, seat, scores, final_round (a seat before the mover has
+reached the target), win_probabilities (every seat's chance at the start of
+this turn, seat 0 first), table (the file used) and error_bound (the table's
+bound on every value's error).
 )";
 
 constexpr std::string_view kBestFooter = R"(
@@ -503,6 +1030,9 @@ when no take is legal (the turn ends and scores turn_over_score), aside,
 rolled, aside_after_tanks (set-aside plus this roll's tanks), objective,
 precision, rules. With --exact, every value, stop and roll field also comes as
 value_exact / stop_exact / roll_exact: an exact "p/q" string, or null.
+With --objective win, values are the mover's probability of winning the game
+and JSON adds players, seat, scores, final_round, win_probabilities, table and
+error_bound (see `martiandice eval --help`).
 The text output ends with the move to play, e.g. "Best: take 4 humans, then
 roll on.", or "Turn over: no legal take; the turn scores 5."
 )";
@@ -515,6 +1045,43 @@ and for each number of dice rolled the number of distinct roll outcomes and of
 ordered die results (6^dice).
 )";
 
+constexpr std::string_view kSolveFooter = R"(
+Solves the whole game for the rules and number of players given: every seat's
+probability of winning at every turn start under optimal play, and the mover's
+chance from every turn position. Writes the policy table (docs/FORMAT.md) to
+--out atomically (a temporary file renamed into place); if --out is a
+directory, the table gets its usual name there. Progress goes to stderr (a bar
+on a terminal, else a line every 10%; --quiet: none).
+Report fields (same names in --json): contexts (turn-start contexts), blocks
+(distinct roll-value blocks), stored_states (turn positions per block),
+turn_solves (turn dynamic programs run), max_iterations (most rounds one
+zero-score cycle needed), max_residual (largest |W - T(W)| at the end),
+error_bound (bound on every stored value's error), seconds (solve time),
+first_seat_win (seat 0's chance at the start of the game); also out, bytes,
+players, rules.
+)";
+
+constexpr std::string_view kSimulateFooter = R"(
+Plays whole games with seeded random dice. Policies (--policies, one per seat,
+comma-separated):
+  win        maximise the chance to win the game (needs the policy table)
+  ev         maximise the expected turn score
+  capped:M   maximise the expected min(turn score, M)
+  reach:K    maximise the chance to score at least K this turn
+  random     a uniformly random legal take, then stop or roll with chance 1/2
+  stop:K     take the biggest group (ties: rays when tanks outnumber rays,
+             else the first earthling), stop once the turn scores K or more
+Ties between stop and roll (values within 1e-12) are played as stop.
+In game g (from 0) policy k sits in seat (k + g) mod P, so each policy plays
+each seat equally often. Each game has its own random stream from (seed, g):
+the result depends on --seed only, not on --threads.
+Output fields (same names in --json): games, seat_win_rate (per seat),
+policy_win_rate (per policy, --policies order), ci95 {seat, policy} (95%
+half-widths, normal approximation), mean_turns (turns per game, all seats),
+tied_games, seed, policies, players, rules, table (null if no win policy).
+A win is shared 1/k by k seats tied for the highest total.
+)";
+
 void AddRuleOptions(CLI::App& command, Options& options) {
   command.add_option("--dice", options.dice, "Dice in a turn (rules variant)")
       ->capture_default_str();
@@ -525,24 +1092,57 @@ void AddRuleOptions(CLI::App& command, Options& options) {
   command.add_flag("--json", options.json, "Print one JSON object instead of text");
 }
 
+void AddTablesOption(CLI::App& command, Options& options) {
+  command.add_option("--tables", options.tables,
+                     "Policy table file, or a directory holding it (default: search)");
+}
+
 void AddQueryOptions(CLI::App& command, Options& options) {
   command.add_option("--aside", options.aside,
                      "Dice set aside so far, e.g. '2T 4H' (default: start of the turn)");
-  command.add_option("--objective", options.objective, "ev | reach:K | capped:M")
+  command.add_option("--objective", options.objective, "ev | reach:K | capped:M | win")
       ->capture_default_str();
   command.add_flag("--exact", options.exact, "Solve in exact fractions (also prints p/q)");
+  command.add_option("--scores", options.scores,
+                     "win: every seat's game total, seat 0 first, e.g. '12,20'");
+  command.add_option("--seat", options.seat, "win: the seat to move (default 0)");
+  command.add_option("--players", options.players,
+                     "win: number of players (default: number of scores)");
+  AddTablesOption(command, options);
+  AddRuleOptions(command, options);
+}
+
+void AddSolveOptions(CLI::App& command, Options& options) {
+  command.add_option("--players", options.players, "Number of players (default 2)");
+  command.add_option("--out", options.out, "Table file to write, or a directory")->required();
+  command.add_flag("--quiet", options.quiet, "No progress on stderr");
+  AddRuleOptions(command, options);
+}
+
+void AddSimulateOptions(CLI::App& command, Options& options) {
+  command.add_option("--games", options.games, "Games to play")->required();
+  command.add_option("--policies", options.policies, "One policy per seat, e.g. 'win,ev'")
+      ->required();
+  command.add_option("--players", options.players,
+                     "Number of players (default: number of policies)");
+  command.add_option("--seed", options.seed, "Random seed (0..2^64-1)")->capture_default_str();
+  command.add_option("--threads", options.threads, "Worker threads (default 0: all cores)")
+      ->capture_default_str();
+  AddTablesOption(command, options);
   AddRuleOptions(command, options);
 }
 
 // The app and the subcommand the user picked (null if none).
 struct CommandLine {
   CLI::App app{
-      "Optimal play for Martian Dice: what a turn position is worth, and which "
-      "dice to take and whether to roll on.",
+      "Optimal play for Martian Dice: what a turn position is worth, which dice "
+      "to take and whether to roll on, for a turn objective or to win the game.",
       std::string(kProgram)};
   CLI::App* eval = nullptr;
   CLI::App* best = nullptr;
   CLI::App* stats = nullptr;
+  CLI::App* solve = nullptr;
+  CLI::App* simulate = nullptr;
 };
 
 void DefineCommandLine(CommandLine& cli, Options& options) {
@@ -559,6 +1159,12 @@ void DefineCommandLine(CommandLine& cli, Options& options) {
   cli.stats = cli.app.add_subcommand("stats", "Size of the turn's state space");
   cli.stats->footer(std::string(kStatsFooter));
   AddRuleOptions(*cli.stats, options);
+  cli.solve = cli.app.add_subcommand("solve", "Solve the game and write its policy table");
+  cli.solve->footer(std::string(kSolveFooter));
+  AddSolveOptions(*cli.solve, options);
+  cli.simulate = cli.app.add_subcommand("simulate", "Play games between policies; win rates");
+  cli.simulate->footer(std::string(kSimulateFooter));
+  AddSimulateOptions(*cli.simulate, options);
 }
 
 // ---------------------------------------------------------------------------
@@ -580,16 +1186,19 @@ int Fail(std::ostream& err, int code, const std::string& message) {
   return code;
 }
 
+bool IsSubcommand(const std::string& word) {
+  return word == "eval" || word == "best" || word == "stats" || word == "solve" ||
+         word == "simulate";
+}
+
 // An error for a first argument that is neither an option nor a subcommand.
 std::optional<std::string> CheckSubcommand(const std::vector<std::string>& args) {
   if (args.empty()) {
     return absl::StrCat("no subcommand given; use one of: ", kSubcommandList, " (see --help)");
   }
   const std::string& first = args.front();
-  if (first.empty() || first.front() != '-') {
-    if (first != "eval" && first != "best" && first != "stats") {
-      return absl::StrCat("unknown subcommand '", first, "'; use one of: ", kSubcommandList);
-    }
+  if ((first.empty() || first.front() != '-') && !IsSubcommand(first)) {
+    return absl::StrCat("unknown subcommand '", first, "'; use one of: ", kSubcommandList);
   }
   return std::nullopt;
 }
@@ -604,17 +1213,19 @@ std::string ParseErrorMessage(const CLI::ParseError& e, const std::vector<std::s
   return message;
 }
 
-absl::StatusOr<std::string> Dispatch(const CommandLine& cli, const Options& options) {
+absl::StatusOr<std::string> Dispatch(const CommandLine& cli, const Options& options, const Io& io) {
   if (cli.eval->parsed()) return RunEval(options);
   if (cli.best->parsed()) return RunBest(options);
   if (cli.stats->parsed()) return RunStats(options);
+  if (cli.solve->parsed()) return RunSolve(options, io);
+  if (cli.simulate->parsed()) return RunSimulate(options);
   return absl::InvalidArgumentError(
       absl::StrCat("no subcommand given; use one of: ", kSubcommandList, " (see --help)"));
 }
 
-int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+int Run(const std::vector<std::string>& args, std::ostream& out, const Io& io) {
   if (std::optional<std::string> problem = CheckSubcommand(args)) {
-    return Fail(err, kCliExitUsage, *problem);
+    return Fail(io.err, kCliExitUsage, *problem);
   }
   Options options;
   CommandLine cli;
@@ -623,14 +1234,14 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     cli.app.parse(std::vector<std::string>(args.rbegin(), args.rend()));
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) {
-      return cli.app.exit(e, out, err);  // --help: help text on `out`, exit 0
+      return cli.app.exit(e, out, io.err);  // --help: help text on `out`, exit 0
     }
-    return Fail(err, kCliExitUsage, ParseErrorMessage(e, args));
+    return Fail(io.err, kCliExitUsage, ParseErrorMessage(e, args));
   }
-  absl::StatusOr<std::string> result = Dispatch(cli, options);
+  absl::StatusOr<std::string> result = Dispatch(cli, options, io);
   if (!result.ok()) {
     const bool bad_input = result.status().code() == absl::StatusCode::kInvalidArgument;
-    return Fail(err, bad_input ? kCliExitUsage : kCliExitInternal,
+    return Fail(io.err, bad_input ? kCliExitUsage : kCliExitInternal,
                 std::string(result.status().message()));
   }
   out << *result;
@@ -640,9 +1251,10 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
 
 }  // namespace
 
-int RunCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+int RunCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+           const CliEnvironment& environment) {
   try {
-    return Run(args, out, err);
+    return Run(args, out, Io{err, environment});
   } catch (const std::exception& e) {
     return Fail(err, kCliExitInternal, absl::StrCat("internal error: ", e.what()));
   } catch (...) {

@@ -1,0 +1,313 @@
+// The game-level solve: win probabilities at every turn-start context, by
+// backward induction over game totals, with the zero-score cycles of each
+// score vector solved by policy iteration on the turn solver.
+#include "game_solver.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+
+#include "absl/strings/str_format.h"
+#include "table_writer.h"
+#include "turn_model.h"
+
+namespace martiandice::solver {
+namespace {
+
+using internal::TurnModel;
+using internal::TurnValues;
+
+constexpr int kMaxRounds = 60;
+constexpr double kSolveRounding = kTurnSolveRounding;
+
+// Context numbering of docs/FORMAT.md: per mover, mixed radix over the seats'
+// totals (seats before the mover range over [0, target + max turn), the others
+// over [0, target)).
+class ContextIndex {
+ public:
+  ContextIndex(const Rules& rules, int players)
+      : players_(players), target_(rules.target), wide_(rules.target + MaxTurnScore(rules)) {
+    offset_.push_back(0);
+    for (int seat = 0; seat < players; ++seat) {
+      long long size = 1;
+      for (int j = 0; j < players; ++j) size *= j < seat ? wide_ : target_;
+      offset_.push_back(offset_.back() + size);
+    }
+  }
+  long long size() const { return offset_.back(); }
+  long long Index(int seat, const std::vector<int>& scores) const {
+    long long index = 0;
+    for (int j = 0; j < players_; ++j) index = index * (j < seat ? wide_ : target_) + scores[j];
+    return offset_[seat] + index;
+  }
+
+ private:
+  int players_, target_, wide_;
+  std::vector<long long> offset_;
+};
+
+class GameSolver {
+ public:
+  GameSolver(const GameSolveOptions& options, GameSolveReport* report)
+      : rules_(options.rules),
+        players_(options.players),
+        max_turn_(MaxTurnScore(options.rules)),
+        index_(options.rules, options.players),
+        model_(TurnModel::Get(options.rules)),
+        start_(model_->Id(0, 0, 0, 0, 0)),
+        progress_(options.progress),
+        report_(report) {
+    win_.assign(index_.size() * players_, 0.0);
+    error_of_.assign(index_.size(), 0.0);
+    block_of_.assign(index_.size(), 0);
+    zero_indicator_.assign(max_turn_ + 1, 0.0);
+    zero_indicator_[0] = 1.0;
+    CollectStoredStates();
+  }
+
+  TableContents Run() {
+    SolveFinalRound();
+    SolveOpenRounds();
+    TableContents out;
+    out.rules = rules_;
+    out.players = players_;
+    out.error_bound = error_bound_;
+    out.win = win_;
+    out.block_of = block_of_;
+    out.states = states_;
+    out.rolls = rolls_;
+    report_->contexts = static_cast<int>(index_.size());
+    report_->blocks = static_cast<int>(rolls_.size() / states_.size());
+    report_->stored_states = static_cast<int>(states_.size());
+    report_->error_bound = error_bound_;
+    report_->first_seat_win = win_[index_.Index(0, std::vector<int>(players_, 0)) * players_];
+    return out;
+  }
+
+ private:
+  // Positions whose roll value the table stores (docs/FORMAT.md, STATES).
+  void CollectStoredStates() {
+    const int n = rules_.dice;
+    for (int t = 0; t <= n; ++t)
+      for (int r = 0; t + r <= n; ++r)
+        for (int e0 = 0; t + r + e0 <= n; ++e0)
+          for (int e1 = 0; e1 <= e0 && t + r + e0 + e1 <= n; ++e1)
+            for (int e2 = 0; e2 <= e1 && t + r + e0 + e1 + e2 <= n; ++e2) {
+              int left = n - t - r - e0 - e1 - e2;
+              if (left == 0 || r + e0 == 0 || t > r + left) continue;
+              states_.push_back({static_cast<std::uint8_t>(t), static_cast<std::uint8_t>(r),
+                                 static_cast<std::uint8_t>(e0), static_cast<std::uint8_t>(e1),
+                                 static_cast<std::uint8_t>(e2), static_cast<std::uint8_t>(left)});
+              slot_ids_.push_back(model_->Id(t, r, e0, e1, e2));
+            }
+  }
+
+  // Every seat's chance when the game ends with `scores` (tied leaders split).
+  void GameOver(const std::vector<int>& scores, double* out) const {
+    int best = *std::max_element(scores.begin(), scores.end());
+    int leaders = static_cast<int>(std::count(scores.begin(), scores.end(), best));
+    for (int j = 0; j < players_; ++j) out[j] = scores[j] == best ? 1.0 / leaders : 0.0;
+  }
+
+  // Every seat's chance after `seat` ends its turn with `x` points.
+  void AfterTurn(int seat, std::vector<int> scores, int x, double* out) const {
+    bool final_round = false;
+    for (int j = 0; j < seat; ++j) final_round |= scores[j] >= rules_.target;
+    scores[seat] += x;
+    final_round |= scores[seat] >= rules_.target;
+    if (seat == players_ - 1 && final_round) return GameOver(scores, out);
+    const double* next = &win_[index_.Index((seat + 1) % players_, scores) * players_];
+    std::copy(next, next + players_, out);
+  }
+
+  // The mover's utility of each turn score; entry 0 may still be unknown.
+  std::vector<double> MoverUtility(int seat, const std::vector<int>& scores, int from) const {
+    std::vector<double> utility(max_turn_ + 1, 0.0);
+    std::vector<double> all(players_);
+    for (int x = from; x <= max_turn_; ++x) {
+      AfterTurn(seat, scores, x, all.data());
+      utility[x] = all[seat];
+    }
+    return utility;
+  }
+
+  // Stores the roll values of a solved turn as a block (shared by equal utilities).
+  std::uint32_t StoreBlock(const std::vector<double>& utility, const TurnValues& values) {
+    auto [it, inserted] = blocks_.emplace(utility, static_cast<std::uint32_t>(blocks_.size()));
+    if (inserted) {
+      for (int id : slot_ids_) rolls_.push_back(values.roll[id]);
+    }
+    return it->second;
+  }
+
+  TurnValues Solve(const std::vector<double>& utility) {
+    ++report_->turn_solves;
+    return internal::SolveDouble(*model_, utility);
+  }
+  TurnValues SolveParametric(const std::vector<double>& utility, internal::ParametricTurn* out) {
+    ++report_->turn_solves;
+    return internal::SolveDoubleParametric(*model_, utility, zero_indicator_, out);
+  }
+
+  // Final round, last seat to move (2 players: seat 1 after seat 0 reached
+  // the target): no cycle, every next state is the end of the game.
+  void SolveFinalRound() {
+    const int wide = rules_.target + max_turn_;
+    for (int s0 = rules_.target; s0 < wide; ++s0) {
+      for (int s1 = 0; s1 < rules_.target; ++s1) {
+        std::vector<int> scores = {s0, s1};
+        std::vector<double> utility = MoverUtility(1, scores, 0);
+        long long c = index_.Index(1, scores);
+        // The last turn depends on the gap between the totals only: reuse solves.
+        auto known = blocks_.find(utility);
+        double value = known != blocks_.end() ? final_value_[known->second] : 0.0;
+        if (known == blocks_.end()) {
+          TurnValues values = Solve(utility);
+          value = values.value[start_];
+          final_value_[StoreBlock(utility, values)] = value;
+        }
+        block_of_[c] = blocks_.at(utility);
+        win_[c * 2 + 1] = value;
+        win_[c * 2] = 1.0 - value;
+      }
+    }
+  }
+
+  // Open rounds, by decreasing sum of totals: a scoring turn only raises a
+  // total, so every context a turn can lead to is solved first, except the
+  // other seat's context at the same totals (a zero-score turn): those two
+  // form a cycle, solved by policy iteration.
+  void SolveOpenRounds() {
+    const int t = rules_.target;
+    int done = 0;
+    const int total = t * t;
+    for (int sum = 2 * (t - 1); sum >= 0; --sum) {
+      for (int s0 = std::min(sum, t - 1); s0 >= 0 && sum - s0 < t; --s0) {
+        SolveCycle({s0, sum - s0});
+        if (progress_ && ++done % 16 == 0) progress_(static_cast<double>(done) / total);
+      }
+    }
+    if (progress_) progress_(1.0);
+  }
+
+  // Largest error bound of the contexts a scoring turn leads to.
+  double DependencyError(const std::vector<int>& scores) const {
+    double worst = 0;
+    for (int seat = 0; seat < 2; ++seat) {
+      for (int x = 1; x <= max_turn_; ++x) {
+        std::vector<int> next = scores;
+        next[seat] += x;
+        if (seat == 1 && next[1] >= rules_.target) continue;  // game over: exact
+        worst = std::max(worst, error_of_[index_.Index(1 - seat, next)]);
+      }
+    }
+    return worst;
+  }
+
+  // The two movers' turns at the same totals, each one's zero-score turn
+  // handing the move to the other. With the policies fixed, each mover's
+  // chance is linear in the other's (slope: its chance of a zero-score turn),
+  // so one parametric solve per mover gives the fixed point of those policies
+  // and the range over which they stay optimal; another round is needed only
+  // when the fixed point falls outside it (policy iteration).
+  void SolveCycle(const std::vector<int>& scores) {
+    std::vector<double> u[2] = {MoverUtility(0, scores, 1), MoverUtility(1, scores, 1)};
+    double guess[2] = {last_[0], last_[1]};  // each mover's chance; the last cycle's are close
+    TurnValues values[2];
+    internal::ParametricTurn param[2];
+    double solved[2] = {0, 0}, shift[2] = {0, 0}, slope = 0;
+    int round = 1;
+    for (;; ++round) {
+      double a[2], b[2];
+      for (int seat = 0; seat < 2; ++seat) {
+        u[seat][0] = 1.0 - guess[1 - seat];  // a zero-score turn: the other moves
+        values[seat] = SolveParametric(u[seat], &param[seat]);
+        b[seat] = param[seat].slope[start_];
+        a[seat] = values[seat].value[start_] - b[seat] * u[seat][0];
+      }
+      // V0 = a0 + b0 (1 - V1), V1 = a1 + b1 (1 - V0).
+      solved[0] = (a[0] + b[0] * (1.0 - a[1] - b[1])) / (1.0 - b[0] * b[1]);
+      solved[1] = a[1] + b[1] * (1.0 - solved[0]);
+      bool inside = true;
+      for (int seat = 0; seat < 2; ++seat) {
+        shift[seat] = (1.0 - solved[1 - seat]) - u[seat][0];
+        inside &= shift[seat] >= param[seat].lo && shift[seat] <= param[seat].hi;
+      }
+      slope = std::max(b[0], b[1]);
+      if (inside || round == kMaxRounds) break;
+      guess[0] = solved[0];
+      guess[1] = solved[1];
+    }
+    report_->max_iterations = std::max(report_->max_iterations, round);
+    // Phase "settle": a direct solve of each turn at the fixed point's
+    // utilities gives the stored values; its distance r to the fixed point
+    // is the check. Then |W - T(W)| <= b r + rounding, and each value is off
+    // by at most its dependencies' error plus that, over 1 - b (the
+    // zero-score loop's gain, b < 1).
+    long long c[2] = {index_.Index(0, scores), index_.Index(1, scores)};
+    double residual = 0;
+    for (int seat = 0; seat < 2; ++seat) {
+      u[seat][0] = 1.0 - solved[1 - seat];
+      TurnValues settled = Solve(u[seat]);
+      residual = std::max(residual, std::abs(settled.value[start_] - solved[seat]));
+      for (int id : slot_ids_) {  // the parametric extrapolation, for the report
+        double moved = values[seat].roll[id] + shift[seat] * param[seat].roll_slope[id];
+        report_->max_roll_deviation =
+            std::max(report_->max_roll_deviation, std::abs(moved - settled.roll[id]));
+      }
+      const double w = settled.value[start_];
+      win_[c[seat] * 2 + seat] = w;
+      win_[c[seat] * 2 + 1 - seat] = 1.0 - w;
+      block_of_[c[seat]] = StoreBlock(u[seat], settled);
+    }
+    report_->max_residual = std::max(report_->max_residual, residual);
+    double error = DependencyError(scores) + (slope * residual + kSolveRounding) / (1.0 - slope);
+    error_of_[c[0]] = error_of_[c[1]] = error;
+    error_bound_ = std::max(error_bound_, error);
+    if (round == kMaxRounds)
+      error_bound_ = HUGE_VAL;  // not converged: say so rather than claim a bound
+    last_[0] = solved[0];
+    last_[1] = solved[1];
+  }
+
+  const Rules rules_;
+  const int players_;
+  const int max_turn_;
+  const ContextIndex index_;
+  const std::shared_ptr<const TurnModel> model_;
+  const int start_;
+  std::function<void(double)> progress_;
+  GameSolveReport* report_;
+  std::vector<double> win_;
+  std::vector<std::uint32_t> block_of_;
+  std::vector<double> zero_indicator_;
+  std::vector<std::array<std::uint8_t, 6>> states_;
+  std::vector<int> slot_ids_;
+  std::map<std::vector<double>, std::uint32_t> blocks_;
+  std::vector<double> rolls_;
+  double error_bound_ = 0;
+  double last_[2] = {0.5, 0.5};
+  std::map<std::uint32_t, double> final_value_;  // block -> mover's chance (final round)
+  std::vector<double> error_of_;                 // per context: error bound
+};
+
+}  // namespace
+
+absl::StatusOr<std::string> SolveGameTable(const GameSolveOptions& options,
+                                           GameSolveReport* report) {
+  if (absl::Status s = ValidateRules(options.rules); !s.ok()) return s;
+  if (options.players != 2) {
+    return absl::UnimplementedError(absl::StrFormat(
+        "solving for %d players is not supported yet; only 2 players", options.players));
+  }
+  GameSolveReport local;
+  if (report == nullptr) report = &local;
+  *report = GameSolveReport();
+  auto begin = std::chrono::steady_clock::now();
+  TableContents contents = GameSolver(options, report).Run();
+  report->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  return SerializeTable(contents);
+}
+
+}  // namespace martiandice::solver

@@ -1,0 +1,159 @@
+// Policy table serialisation (docs/FORMAT.md, version 1) and atomic file writes.
+#include "table_writer.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "absl/strings/str_format.h"
+#include "game_solver.h"
+
+namespace martiandice::solver {
+namespace {
+
+constexpr std::uint32_t kFormatVersion = 1;
+constexpr std::uint32_t kHeaderSize = 128;
+constexpr std::uint32_t kTieToleranceExponent = 12;
+
+void PutU8(std::string& out, std::uint8_t v) { out.push_back(static_cast<char>(v)); }
+void PutU16(std::string& out, std::uint16_t v) {
+  for (int i = 0; i < 2; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+void PutU32(std::string& out, std::uint32_t v) {
+  for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+void PutU64(std::string& out, std::uint64_t v) {
+  for (int i = 0; i < 8; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+void PutF64(std::string& out, double v) {
+  std::uint64_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  PutU64(out, bits);
+}
+void SetU32(std::string& out, size_t at, std::uint32_t v) {
+  for (int i = 0; i < 4; ++i) out[at + i] = static_cast<char>((v >> (8 * i)) & 0xff);
+}
+
+// CRC-32 (IEEE 802.3, reflected, as zlib's crc32).
+std::uint32_t Crc32(const char* data, size_t size) {
+  static const auto kTable = [] {
+    std::array<std::uint32_t, 256> table{};
+    for (std::uint32_t i = 0; i < 256; ++i) {
+      std::uint32_t c = i;
+      for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+      table[i] = c;
+    }
+    return table;
+  }();
+  std::uint32_t crc = 0xFFFFFFFFu;
+  for (size_t i = 0; i < size; ++i) {
+    crc = kTable[(crc ^ static_cast<std::uint8_t>(data[i])) & 0xff] ^ (crc >> 8);
+  }
+  return crc ^ 0xFFFFFFFFu;
+}
+
+}  // namespace
+
+std::uint64_t TableRulesHash(const Rules& rules, int players) {
+  std::string text = absl::StrFormat(
+      "martiandice-policy v1 dice=%d bonus=%d target=%d players=%d states=canonical-v1", rules.dice,
+      rules.bonus, rules.target, players);
+  std::uint64_t hash = 14695981039346656037ull;
+  for (char c : text) {
+    hash ^= static_cast<std::uint8_t>(c);
+    hash *= 1099511628211ull;
+  }
+  return hash;
+}
+
+std::string SerializeTable(const TableContents& t) {
+  const std::uint64_t contexts = t.block_of.size();
+  const std::uint64_t states = t.states.size();
+  const std::uint64_t blocks = states == 0 ? 0 : t.rolls.size() / states;
+  const std::uint64_t contexts_size = contexts * (8 * t.players + 8);
+  const std::uint64_t states_size = states * 8;
+  const std::uint64_t rolls_size = blocks * states * 8;
+  std::string out;
+  out.reserve(kHeaderSize + contexts_size + states_size + rolls_size);
+  out.append("MDPOLICY", 8);
+  PutU32(out, kFormatVersion);
+  PutU32(out, kHeaderSize);
+  PutU32(out, t.rules.dice);
+  PutU32(out, t.rules.bonus);
+  PutU32(out, t.rules.target);
+  PutU32(out, t.players);
+  PutU32(out, MaxTurnScore(t.rules));
+  PutU32(out, static_cast<std::uint32_t>(states));
+  PutU32(out, static_cast<std::uint32_t>(contexts));
+  PutU32(out, static_cast<std::uint32_t>(blocks));
+  PutU64(out, TableRulesHash(t.rules, t.players));
+  PutU64(out, kHeaderSize);
+  PutU64(out, contexts_size);
+  PutU64(out, kHeaderSize + contexts_size);
+  PutU64(out, states_size);
+  PutU64(out, kHeaderSize + contexts_size + states_size);
+  PutU64(out, rolls_size);
+  PutF64(out, t.error_bound);
+  PutU32(out, kTieToleranceExponent);
+  PutU32(out, 0);  // reserved
+  PutU32(out, 0);  // payload CRC, set below
+  PutU32(out, 0);  // header CRC, set below
+  for (std::uint64_t c = 0; c < contexts; ++c) {
+    for (int j = 0; j < t.players; ++j) PutF64(out, t.win[c * t.players + j]);
+    PutU32(out, t.block_of[c]);
+    PutU32(out, 0);
+  }
+  for (const auto& s : t.states) {
+    for (std::uint8_t v : s) PutU8(out, v);
+    PutU16(out, 0);
+  }
+  for (double v : t.rolls) PutF64(out, v);
+  SetU32(out, 120, Crc32(out.data() + kHeaderSize, out.size() - kHeaderSize));
+  SetU32(out, 124, Crc32(out.data(), 124));
+  return out;
+}
+
+absl::Status WriteFileAtomically(const std::string& path, const std::string& bytes) {
+  std::string temp = path + ".tmp.XXXXXX";
+  int fd = mkstemp(temp.data());
+  if (fd < 0) {
+    return absl::PermissionDeniedError(absl::StrFormat(
+        "cannot create a temporary file next to %s: %s", path, std::strerror(errno)));
+  }
+  auto fail = [&](const char* what) {
+    int err = errno;
+    close(fd);
+    std::remove(temp.c_str());
+    return absl::DataLossError(absl::StrFormat("%s %s failed: %s (%s left unchanged)", what, temp,
+                                               std::strerror(err), path));
+  };
+  size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return fail("writing");
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (fchmod(fd, 0644) != 0) return fail("setting permissions of");
+  if (fsync(fd) != 0) return fail("syncing");
+  if (close(fd) != 0) {
+    std::remove(temp.c_str());
+    return absl::DataLossError(
+        absl::StrFormat("closing %s failed: %s", temp, std::strerror(errno)));
+  }
+  if (std::rename(temp.c_str(), path.c_str()) != 0) {
+    int err = errno;
+    std::remove(temp.c_str());
+    return absl::PermissionDeniedError(
+        absl::StrFormat("renaming %s to %s failed: %s", temp, path, std::strerror(err)));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace martiandice::solver

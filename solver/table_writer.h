@@ -1,0 +1,31 @@
+// Serialises a solved game into the policy table layout of docs/FORMAT.md
+// (little-endian, checksummed), and writes files atomically.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "martiandice/rules.h"
+
+namespace martiandice::solver {
+
+// Everything a table file holds, in file order.
+struct TableContents {
+  Rules rules;
+  int players = 2;
+  double error_bound = 0;
+  std::vector<double> win;                          // contexts × players
+  std::vector<std::uint32_t> block_of;              // per context
+  std::vector<std::array<std::uint8_t, 6>> states;  // t, r, e0, e1, e2, left per slot
+  std::vector<double> rolls;                        // blocks × states
+};
+
+// The file's bytes.
+std::string SerializeTable(const TableContents& contents);
+
+// FNV-1a 64 of the rules string of docs/FORMAT.md.
+std::uint64_t TableRulesHash(const Rules& rules, int players);
+
+}  // namespace martiandice::solver

@@ -1,0 +1,162 @@
+// Game contexts and table files: context validation, score parsing, the table
+// file name, and the search for a table (explicit path, $MARTIANDICE_DATA, the
+// source tree's data/, the installed data directory).
+#include "martiandice/game.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+
+namespace martiandice {
+namespace {
+
+namespace fs = std::filesystem;
+
+absl::Status CheckScore(const Rules& rules, int seat, int score, int limit) {
+  if (score < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("seat %d's score %d is negative", seat, score));
+  }
+  if (score >= limit) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "seat %d's score %d is unreachable: a game total never exceeds target - 1 + the "
+        "highest turn score = %d",
+        seat, score, rules.target - 1 + MaxTurnScore(rules)));
+  }
+  return absl::OkStatus();
+}
+
+// The command that generates the table for `rules` and `players` into `out`.
+std::string SolveCommand(const Rules& rules, int players, const std::string& out) {
+  std::string command = absl::StrFormat("martiandice solve --players %d", players);
+  const Rules official;
+  if (rules.dice != official.dice) absl::StrAppend(&command, " --dice ", rules.dice);
+  if (rules.bonus != official.bonus) absl::StrAppend(&command, " --bonus ", rules.bonus);
+  if (rules.target != official.target) absl::StrAppend(&command, " --target ", rules.target);
+  absl::StrAppend(&command, " --out ", out);
+  return command;
+}
+
+bool IsFile(const fs::path& path) {
+  std::error_code ec;
+  return fs::is_regular_file(path, ec);
+}
+
+bool IsDirectory(const fs::path& path) {
+  std::error_code ec;
+  return fs::is_directory(path, ec);
+}
+
+// `location` as a table: a file is taken as is; a directory must hold `name`.
+std::optional<std::string> FindIn(const fs::path& location, const std::string& name) {
+  if (IsDirectory(location)) {
+    if (IsFile(location / name)) return (location / name).string();
+    return std::nullopt;
+  }
+  if (IsFile(location)) return location.string();
+  return std::nullopt;
+}
+
+absl::Status NotFound(const Rules& rules, int players, const std::string& looked,
+                      const std::string& out) {
+  return absl::NotFoundError(absl::StrFormat(
+      "no policy table %s for %d players (dice %d, bonus %d, target %d); looked in %s. "
+      "Generate it with `%s` (takes a while) and pass its path with --tables or "
+      "$MARTIANDICE_DATA",
+      TableFileName(rules, players), players, rules.dice, rules.bonus, rules.target, looked,
+      SolveCommand(rules, players, out)));
+}
+
+}  // namespace
+
+absl::Status ValidateContext(const Rules& rules, int players, const GameContext& context) {
+  if (absl::Status s = ValidateRules(rules); !s.ok()) return s;
+  if (players < kMinPlayers || players > kMaxPlayers) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%d players is out of the supported range %d..%d", players, kMinPlayers, kMaxPlayers));
+  }
+  const int n = static_cast<int>(context.scores.size());
+  if (n != players) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%d score%s given but the game has %d players", n, n == 1 ? " is" : "s are", players));
+  }
+  if (context.seat < 0 || context.seat >= players) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "seat %d is out of range: seats are numbered 0..%d", context.seat, players - 1));
+  }
+  const int limit = rules.target + MaxTurnScore(rules);
+  for (int j = 0; j < players; ++j) {
+    if (absl::Status s = CheckScore(rules, j, context.scores[j], limit); !s.ok()) return s;
+  }
+  for (int j = context.seat; j < players; ++j) {
+    if (context.scores[j] >= rules.target) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "the game is already over: seat %d has %d (target %d) and has not played this round, "
+          "so it reached the target in an earlier round, which ended the game before seat %d's "
+          "turn",
+          j, context.scores[j], rules.target, context.seat));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<int>> ParseScores(std::string_view text) {
+  std::vector<int> scores;
+  int field = 0;
+  for (absl::string_view part : absl::StrSplit(absl::string_view(text.data(), text.size()), ',')) {
+    ++field;
+    absl::string_view trimmed = absl::StripAsciiWhitespace(part);
+    int value = 0;
+    bool digits = !trimmed.empty() && trimmed.find_first_not_of("0123456789") == trimmed.npos;
+    if (!digits || !absl::SimpleAtoi(trimmed, &value)) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "scores \"%s\": field %d (\"%s\") is not a non-negative whole number; expected "
+          "comma-separated totals, seat 0 first, e.g. \"10,12\"",
+          std::string(text), field, std::string(part)));
+    }
+    scores.push_back(value);
+  }
+  return scores;
+}
+
+std::string TableFileName(const Rules& rules, int players) {
+  return absl::StrFormat("martiandice-p%d-d%d-b%d-t%d.mdt", players, rules.dice, rules.bonus,
+                         rules.target);
+}
+
+absl::StatusOr<std::string> LocateTable(const Rules& rules, int players,
+                                        const std::optional<std::string>& explicit_path) {
+  const std::string name = TableFileName(rules, players);
+  if (explicit_path) {
+    if (auto found = FindIn(*explicit_path, name)) return *found;
+    const std::string looked =
+        IsDirectory(*explicit_path)
+            ? absl::StrFormat("directory %s (no %s there)", *explicit_path, name)
+            : absl::StrFormat("%s (no such file)", *explicit_path);
+    const std::string out =
+        IsDirectory(*explicit_path) ? (fs::path(*explicit_path) / name).string() : *explicit_path;
+    return NotFound(rules, players, looked, out);
+  }
+  std::vector<std::string> looked;
+  if (const char* env = std::getenv("MARTIANDICE_DATA"); env != nullptr && *env != '\0') {
+    if (auto found = FindIn(env, name)) return *found;
+    looked.push_back(absl::StrCat("$MARTIANDICE_DATA=", env));
+  } else {
+    looked.push_back("$MARTIANDICE_DATA (unset)");
+  }
+  for (const char* dir : {MARTIANDICE_SOURCE_DATA_DIR, MARTIANDICE_INSTALL_DATA_DIR}) {
+    if (IsFile(fs::path(dir) / name)) return (fs::path(dir) / name).string();
+    looked.push_back(dir);
+  }
+  return NotFound(rules, players, absl::StrJoin(looked, ", "), name);
+}
+
+}  // namespace martiandice

@@ -1,0 +1,93 @@
+// Internal: a verified policy table decoded into memory (docs/FORMAT.md), the
+// index arithmetic that finds a context's record and a position's slot, and
+// the format's constants and checksums.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "martiandice/rules.h"
+
+namespace martiandice::internal {
+
+inline constexpr char kTableMagic[8] = {'M', 'D', 'P', 'O', 'L', 'I', 'C', 'Y'};
+inline constexpr std::uint32_t kTableVersion = 1;
+inline constexpr std::uint32_t kTableHeaderSize = 128;
+// Files larger than this are refused before reading (no valid table comes near).
+inline constexpr std::uint64_t kMaxTableFileSize = std::uint64_t{1} << 30;
+
+// CRC-32 (IEEE 802.3, zlib's crc32) of `bytes`, continuing from `crc`.
+std::uint32_t Crc32(std::string_view bytes, std::uint32_t crc = 0);
+// FNV-1a 64 of `bytes`.
+std::uint64_t Fnv1a64(std::string_view bytes);
+// "martiandice-policy v1 dice=13 bonus=3 target=25 players=2 states=canonical-v1".
+std::string TableRulesString(const Rules& rules, int players);
+
+// A STATES record: a canonical position whose roll value is stored.
+struct StoredState {
+  std::uint8_t tanks = 0;
+  std::uint8_t rays = 0;
+  std::uint8_t earth[3] = {0, 0, 0};  // sorted descending
+  std::uint8_t left = 0;
+};
+
+// The canonical positions STATES must list for `dice`, in slot order.
+std::vector<StoredState> ExpectedStoredStates(int dice);
+
+// Maps a canonical position (t, r, e0 >= e1 >= e2) with at most `dice` dice to
+// a dense id: base per (t, r) plus the rank of the earthling triple.
+class CanonicalIndex {
+ public:
+  CanonicalIndex() = default;
+  explicit CanonicalIndex(int dice);
+  int size() const { return size_; }
+  int Id(int tanks, int rays, int e0, int e1, int e2) const {
+    return base_[tanks * (dice_ + 1) + rays] + rank3_[(e0 * (dice_ + 1) + e1) * (dice_ + 1) + e2];
+  }
+
+ private:
+  int dice_ = 0;
+  int size_ = 0;
+  std::vector<std::int32_t> base_;
+  std::vector<std::int32_t> rank3_;
+};
+
+// Everything a loaded table holds, decoded and verified.
+struct TableData {
+  Rules rules;
+  int players = 0;
+  int max_turn_score = 0;  // M
+  int score_limit = 0;     // A = target + M: totals are below it
+  double error_bound = 0;
+  int tie_tolerance_e = 12;
+  double tie_tolerance = 1e-12;  // 10^-tie_tolerance_e
+  std::uint64_t rules_hash = 0;
+  std::int64_t context_count = 0;
+  std::int64_t block_count = 0;
+  std::vector<std::int64_t> mover_offset;  // first context index of each mover
+  std::vector<double> win;                 // context_count x players
+  std::vector<std::uint32_t> block;        // per context
+  std::vector<StoredState> states;         // slot order
+  std::vector<double> rolls;               // block_count x states.size()
+  CanonicalIndex index;
+  std::vector<std::int32_t> slot_of;  // per canonical id: slot, or -1 if not stored
+
+  // Index of the context (`scores`, `seat`); the context must be valid.
+  std::int64_t ContextIndex(std::span<const int> scores, int seat) const;
+  std::span<const double> Win(std::int64_t context) const {
+    return {win.data() + context * players, static_cast<size_t>(players)};
+  }
+  // Stored roll value of `slot` in the block of `context`.
+  double Roll(std::int64_t context, int slot) const {
+    return rolls[static_cast<size_t>(block[context]) * states.size() + slot];
+  }
+  // Slot of a canonical position, or -1 when its roll value is not stored.
+  int Slot(int tanks, int rays, int e0, int e1, int e2) const {
+    return slot_of[index.Id(tanks, rays, e0, e1, e2)];
+  }
+};
+
+}  // namespace martiandice::internal

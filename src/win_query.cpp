@@ -1,0 +1,158 @@
+// Win queries from a policy table, exactly as docs/FORMAT.md "Answering a
+// query from the file" prescribes: the utility of ending the turn with x
+// points, stop and roll values (stored or by rule), the ranked takes, and
+// ties within 10^-tie_tolerance_e.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <span>
+
+#include "absl/strings/str_format.h"
+#include "martiandice/game.h"
+#include "martiandice/state_space.h"
+#include "table_data.h"
+#include "take_options.h"
+
+namespace martiandice {
+namespace {
+
+using internal::TableData;
+
+// Win probabilities compare by value; within the table's tolerance they tie.
+struct WinCompare {
+  double tolerance;
+  bool Better(const Value& a, const Value& b) const { return a.approx > b.approx; }
+  bool Tied(const Value& a, const Value& b) const {
+    return std::abs(a.approx - b.approx) <= tolerance;
+  }
+};
+
+// A canonical position: tanks, rays, earthlings sorted descending.
+struct Canon {
+  int tanks, rays, e0, e1, e2, left, score;
+};
+
+Canon Canonicalize(const Rules& rules, const Dice& aside) {
+  int e[3] = {aside.count(Face::kHuman), aside.count(Face::kCow), aside.count(Face::kChicken)};
+  std::sort(e, e + 3, [](int a, int b) { return a > b; });
+  Canon c{aside.count(Face::kTank), aside.count(Face::kRay), e[0], e[1], e[2], 0, 0};
+  c.left = rules.dice - aside.total();
+  c.score = c.tanks > c.rays ? 0 : e[0] + e[1] + e[2] + (e[2] > 0 ? rules.bonus : 0);
+  return c;
+}
+
+// Stop and roll values of the mover at one context.
+class WinValues {
+ public:
+  WinValues(const TableData& d, const GameContext& context)
+      : d_(d), seat_(context.seat), context_(d.ContextIndex(context.scores, context.seat)) {
+    std::copy(context.scores.begin(), context.scores.end(), scores_.begin());
+    for (int j = 0; j < seat_; ++j) final_ = final_ || scores_[j] >= d.rules.target;
+  }
+
+  // u(x): the mover's chance to win after ending the turn with x points.
+  double Utility(int x) const {
+    const int p = d_.players;
+    std::array<int, kMaxPlayers> s = scores_;
+    s[seat_] += x;
+    if (seat_ == p - 1 && (final_ || s[seat_] >= d_.rules.target)) {
+      const int top = *std::max_element(s.begin(), s.begin() + p);
+      if (s[seat_] != top) return 0;
+      return 1.0 / static_cast<double>(std::count(s.begin(), s.begin() + p, top));
+    }
+    const std::int64_t next = d_.ContextIndex(std::span<const int>(s.data(), p), (seat_ + 1) % p);
+    return d_.Win(next)[seat_];
+  }
+  // The mover's chance to win at the start of this turn.
+  double StartValue() const { return d_.Win(context_)[seat_]; }
+  // Roll value of a canonical position: unset with no dice left.
+  std::optional<double> Roll(const Canon& c) const {
+    if (c.tanks + c.rays + c.e0 + c.e1 + c.e2 == 0) return StartValue();
+    if (c.left == 0) return std::nullopt;
+    if (c.tanks > c.rays + c.left) return Utility(0);
+    return d_.Roll(context_, d_.Slot(c.tanks, c.rays, c.e0, c.e1, c.e2));
+  }
+
+  // The interface internal::AdviseTakes uses.
+  void Position(const Dice& after, Value& stop, std::optional<Value>& roll) const {
+    const Canon c = Canonicalize(d_.rules, after);
+    stop.approx = Utility(c.score);
+    if (std::optional<double> r = Roll(c)) roll = Value{*r, std::nullopt};
+  }
+  Value Stop(int score) const { return Value{Utility(score), std::nullopt}; }
+
+  std::vector<double> WinProbabilities() const {
+    std::span<const double> w = d_.Win(context_);
+    return {w.begin(), w.end()};
+  }
+
+ private:
+  const TableData& d_;
+  int seat_;
+  std::int64_t context_;
+  std::array<int, kMaxPlayers> scores_{};
+  bool final_ = false;
+};
+
+absl::Status CheckContext(const GameTable& table, const GameContext& context) {
+  return ValidateContext(table.rules(), table.players(), context);
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<double>> GameTable::WinProbabilities(const GameContext& context) const {
+  if (absl::Status s = CheckContext(*this, context); !s.ok()) return s;
+  return WinValues(*data_, context).WinProbabilities();
+}
+
+absl::Status CheckTableMatches(const GameTable& table, const Rules& rules, int players) {
+  if (table.players() != players) {
+    return absl::FailedPreconditionError(absl::StrFormat(
+        "the table is for %d players, but the game has %d", table.players(), players));
+  }
+  const Rules& r = table.rules();
+  if (r != rules) {
+    return absl::FailedPreconditionError(absl::StrFormat(
+        "the table is for other rules (dice %d, bonus %d, target %d) than the game's (dice %d, "
+        "bonus %d, target %d)",
+        r.dice, r.bonus, r.target, rules.dice, rules.bonus, rules.target));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<WinEval> EvaluateWin(const GameTable& table, const GameContext& context,
+                                    const Dice& aside) {
+  if (absl::Status s = CheckContext(table, context); !s.ok()) return s;
+  if (absl::Status s = ValidateAside(table.rules(), aside); !s.ok()) return s;
+  const TableData& d = table.data();
+  const WinValues values(d, context);
+  const Canon c = Canonicalize(d.rules, aside);
+  WinEval result;
+  PositionEval& eval = result.position;
+  eval.aside = aside;
+  eval.dice_left = c.left;
+  if (std::optional<double> r = values.Roll(c)) eval.roll = Value{*r, std::nullopt};
+  if (aside.empty()) {
+    eval.value = *eval.roll;
+    eval.action = Then::kRoll;
+  } else {
+    eval.stop = values.Stop(c.score);
+    eval.action = internal::Decide(WinCompare{d.tie_tolerance}, *eval.stop, eval.roll, eval.value);
+  }
+  result.win_probabilities = values.WinProbabilities();
+  return result;
+}
+
+absl::StatusOr<WinAdvice> AdviseWin(const GameTable& table, const GameContext& context,
+                                    const Dice& aside, const Dice& roll) {
+  if (absl::Status s = CheckContext(table, context); !s.ok()) return s;
+  if (absl::Status s = ValidateRoll(table.rules(), aside, roll); !s.ok()) return s;
+  const TableData& d = table.data();
+  const WinValues values(d, context);
+  WinAdvice result;
+  result.advice = internal::AdviseTakes(d.rules, aside, roll, WinCompare{d.tie_tolerance}, values);
+  result.win_probabilities = values.WinProbabilities();
+  return result;
+}
+
+}  // namespace martiandice

@@ -1,0 +1,255 @@
+#!/usr/bin/env python3
+"""Checks the independent Python reader (tests/table_reader.py) against the C++ API.
+
+Writes policy tables with the test tool (hand-built ones with pseudo-random values
+and near-ties, and the game solver's for small rules when the tool has it), then
+asks both sides the same random queries (valid and invalid) and requires identical
+answers: every option's take, count, stop, roll, value, then and optimal flag, the
+best take and the win probabilities, bit for bit. Also checks that the Python
+reader refuses damaged tables, and, with --cli, that the `martiandice` CLI's
+--objective win --json answers agree too.
+
+    check_table_reader.py --tool martiandice_table_tool --workdir DIR [--cli martiandice]
+"""
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import table_reader  # noqa: E402
+
+# (dice, bonus, target, players, seed, jitter) of the hand-built tables.
+SYNTHETIC = [
+    (3, 0, 5, 2, 1, 1),
+    (4, 2, 6, 3, 2, 1),
+    (5, 3, 7, 2, 3, 0),
+    (6, 3, 8, 4, 4, 1),
+    (2, 3, 4, 2, 5, 0),
+    (1, 0, 3, 2, 6, 0),
+    (13, 3, 25, 2, 7, 1),
+]
+# (dice, bonus, target, players) of the solver's tables.
+SOLVED = [(3, 0, 5, 2), (4, 3, 6, 3), (6, 3, 10, 2), (13, 3, 25, 2)]
+QUERIES_PER_TABLE = 600
+CLI_QUERIES_PER_TABLE = 15
+
+BEST_KEYS = ["aside_after_tanks", "turn_over", "turn_over_score", "value", "best",
+             "win_probabilities"]
+OPTION_KEYS = ["take", "count", "aside_after", "stop", "roll", "value", "then", "optimal"]
+EVAL_KEYS = ["dice_left", "value", "stop", "roll", "action", "win_probabilities"]
+
+
+def random_context(rng, t):
+    seat = rng.randrange(t.players)
+    a = t.target + t.m
+    near = rng.random() < 0.3  # near the end of the game
+    scores = []
+    for j in range(t.players):
+        top = a if j < seat else t.target
+        low = max(0, t.target - 3) if near else 0
+        scores.append(rng.randrange(min(low, top - 1), top))
+    return scores, seat
+
+
+def random_split(rng, n, parts=5):
+    counts = [0] * parts
+    for _ in range(n):
+        counts[rng.randrange(parts)] += 1
+    return counts
+
+
+def random_aside(rng, dice):
+    while True:
+        aside = random_split(rng, rng.randrange(dice + 1))
+        if rng.random() < 0.5:  # favour the rays and earthlings of real turns
+            aside[0] = min(aside[0], aside[1])
+        if not (aside[0] > 0 and sum(aside) == aside[0]):
+            return aside
+
+
+def random_query(rng, t):
+    scores, seat = random_context(rng, t)
+    aside = random_aside(rng, t.dice)
+    left = t.dice - sum(aside)
+    if rng.random() < 0.03:  # an invalid context
+        scores = scores + [0] if rng.random() < 0.5 else [t.target + t.m] * t.players
+    if left == 0 or rng.random() < 0.25:
+        return ("eval", scores, seat, aside, None)
+    roll = random_split(rng, left)
+    if rng.random() < 0.02:  # a roll that does not show the dice left
+        roll[1] += 1
+    return ("best", scores, seat, aside, roll)
+
+
+def query_line(q):
+    kind, scores, seat, aside, roll = q
+    fields = [kind, ",".join(map(str, scores)), str(seat), table_reader.format_dice(aside)]
+    if roll is not None:
+        fields.append(table_reader.format_dice(roll))
+    return "|".join(fields)
+
+
+def python_answer(t, q):
+    kind, scores, seat, aside, roll = q
+    try:
+        if kind == "eval":
+            return t.evaluate(scores, seat, aside)
+        return t.best(scores, seat, aside, roll)
+    except table_reader.QueryError as error:
+        return {"error": str(error)}
+
+
+def same(kind, py, cpp):
+    """None if the answers agree, else a description of the first difference."""
+    if "error" in py or "error" in cpp:
+        return None if ("error" in py) == ("error" in cpp) else "one side refused the query"
+    for key in (EVAL_KEYS if kind == "eval" else BEST_KEYS):
+        if py[key] != cpp[key]:
+            return f"{key}: python {py[key]!r} c++ {cpp[key]!r}"
+    if kind == "best":
+        if len(py["options"]) != len(cpp["options"]):
+            return "option counts differ"
+        for po, co in zip(py["options"], cpp["options"]):
+            for key in OPTION_KEYS:
+                if po[key] != co[key]:
+                    return f"option {po['take']} {key}: python {po[key]!r} c++ {co[key]!r}"
+    return None
+
+
+def compare(tool, path, t, rng, count):
+    queries = [random_query(rng, t) for _ in range(count)]
+    run = subprocess.run([tool, "answer", path], input="\n".join(map(query_line, queries)) + "\n",
+                         capture_output=True, text=True, check=True)
+    answers = [json.loads(line) for line in run.stdout.splitlines()]
+    assert len(answers) == len(queries), "the tool answered a different number of queries"
+    failures, ties = 0, 0
+    for q, cpp in zip(queries, answers):
+        py = python_answer(t, q)
+        problem = same(q[0], py, cpp)
+        if problem:
+            failures += 1
+            print(f"  MISMATCH {query_line(q)}: {problem}")
+        if q[0] == "best" and "options" in py and sum(o["optimal"] for o in py["options"]) > 1:
+            ties += 1
+    print(f"  {len(queries)} queries ({ties} with tied best takes): {failures} mismatches")
+    return failures
+
+
+def cli_json(cli, path, t, q):
+    kind, scores, seat, aside, roll = q
+    command = [cli, kind, "--objective", "win", "--json", "--tables", path,
+               "--dice", str(t.dice), "--bonus", str(t.bonus), "--target", str(t.target),
+               "--scores", ",".join(map(str, scores)), "--seat", str(seat),
+               "--aside", table_reader.format_dice(aside)]
+    if roll is not None:
+        command += ["--roll", table_reader.format_dice(roll)]
+    run = subprocess.run(command, capture_output=True, text=True)
+    if run.returncode != 0:
+        return {"error": run.stderr.strip() or run.stdout.strip()}
+    return json.loads(run.stdout)
+
+
+def compare_cli(cli, path, t, rng, count):
+    failures = 0
+    done = 0
+    while done < count:
+        q = random_query(rng, t)
+        py = python_answer(t, q)
+        if "error" in py:
+            continue
+        done += 1
+        problem = same(q[0], py, cli_json(cli, path, t, q))
+        if problem:
+            failures += 1
+            print(f"  CLI MISMATCH {query_line(q)}: {problem}")
+    print(f"  {count} CLI queries: {failures} mismatches")
+    return failures
+
+
+def check_refusals(path, rng):
+    """Damaged copies must be refused by the Python reader."""
+    with open(path, "rb") as f:
+        data = f.read()
+    failures = 0
+    many = len(data) < 1 << 20  # fewer copies of big tables
+    damages = [data[:n] for n in sorted(rng.sample(range(len(data)), min(40 if many else 5,
+                                                                          len(data))))]
+    damages.append(data + b"\0")
+    for _ in range(60 if many else 8):
+        i = rng.randrange(len(data))
+        flipped = bytearray(data)
+        flipped[i] ^= 1 << rng.randrange(8)
+        damages.append(bytes(flipped))
+    for damaged in damages:
+        try:
+            table_reader.Table(damaged)
+            failures += 1
+            print(f"  a damaged table of {len(damaged)} bytes was accepted")
+        except table_reader.TableError:
+            pass
+    return failures
+
+
+def zero_sum(t):
+    """Every context's probabilities sum to 1 within the table's bound."""
+    worst = max(abs(sum(w) - 1) for w in t.win)
+    ok = worst <= t.players * t.error_bound + 1e-15
+    print(f"  zero-sum: worst |sum - 1| = {worst:.3g} (error bound {t.error_bound:.3g})")
+    return 0 if ok else 1
+
+
+def cli_has_win(cli):
+    if not cli:
+        return False
+    run = subprocess.run([cli, "best", "--help"], capture_output=True, text=True)
+    return "--scores" in run.stdout
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tool", required=True)
+    parser.add_argument("--workdir", required=True)
+    parser.add_argument("--cli")
+    args = parser.parse_args()
+    os.makedirs(args.workdir, exist_ok=True)
+    rng = random.Random(20240611)
+    use_cli = cli_has_win(args.cli)
+    tables = []
+    for dice, bonus, target, players, seed, jitter in SYNTHETIC:
+        path = os.path.join(args.workdir, f"synth-p{players}-d{dice}-b{bonus}-t{target}.mdt")
+        subprocess.run([args.tool, "synth", str(dice), str(bonus), str(target), str(players),
+                        str(seed), str(jitter), path], check=True)
+        tables.append((path, False))
+    for dice, bonus, target, players in SOLVED:
+        path = os.path.join(args.workdir, f"solved-p{players}-d{dice}-b{bonus}-t{target}.mdt")
+        run = subprocess.run([args.tool, "solve", str(dice), str(bonus), str(target),
+                              str(players), path])
+        if run.returncode == 3:
+            print(f"the tool cannot solve {os.path.basename(path)} (no solver for it): skipped")
+            continue
+        if run.returncode != 0:
+            print(f"solving {path} failed")
+            return 1
+        tables.append((path, True))
+    failures = 0
+    for path, solved in tables:
+        print(os.path.basename(path))
+        t = table_reader.load(path)
+        failures += compare(args.tool, path, t, rng, QUERIES_PER_TABLE)
+        failures += check_refusals(path, rng)
+        if solved:
+            failures += zero_sum(t)
+        if use_cli:
+            failures += compare_cli(args.cli, path, t, rng, CLI_QUERIES_PER_TABLE)
+    if not use_cli:
+        print("the CLI has no --objective win: CLI comparison skipped")
+    print("OK" if failures == 0 else f"{failures} FAILURES")
+    return 0 if failures == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

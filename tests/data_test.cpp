@@ -1,0 +1,72 @@
+// Shipped data: the official 2-player table in data/ is what the solver
+// produces today, bit for bit, and reads back through the public reader.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "game_solver.h"
+#include "martiandice/game.h"
+
+using namespace martiandice;
+
+#ifndef MARTIANDICE_DATA_DIR
+#error "MARTIANDICE_DATA_DIR must point at the source tree's data/"
+#endif
+
+namespace {
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+std::string ShippedPath() {
+  return std::string(MARTIANDICE_DATA_DIR) + "/" + TableFileName(Rules{}, 2);
+}
+
+}  // namespace
+
+TEST_CASE("data: the shipped 2-player table is regenerated bit for bit") {
+  std::string shipped = ReadFile(ShippedPath());
+  REQUIRE_MESSAGE(!shipped.empty(), "missing " << ShippedPath());
+  solver::GameSolveOptions options;
+  solver::GameSolveReport report;
+  auto fresh = solver::SolveGameTable(options, &report);
+  REQUIRE(fresh.ok());
+  CHECK(fresh->size() == shipped.size());
+  CHECK_MESSAGE(*fresh == shipped, "data/ is stale: run tools/regenerate-data.sh");
+  MESSAGE("solve: " << report.seconds << " s, " << report.turn_solves
+                    << " turn solves, seat 0 wins " << report.first_seat_win << ", error bound "
+                    << report.error_bound);
+  CHECK(report.error_bound <= 1e-13);
+}
+
+TEST_CASE("data: the shipped table reads back and is consistent") {
+  auto table = GameTable::Open(ShippedPath());
+  REQUIRE_MESSAGE(table.ok(), table.status());
+  CHECK(table->players() == 2);
+  CHECK(table->rules() == Rules{});
+  CHECK(table->error_bound() <= 1e-13);
+  CHECK(CheckTableMatches(*table, Rules{}, 2).ok());
+  CHECK_FALSE(CheckTableMatches(*table, Rules{}, 3).ok());
+  // Zero-sum at every open-round context, and the first seat's start value.
+  for (int s0 = 0; s0 < 25; ++s0) {
+    for (int s1 = 0; s1 < 25; ++s1) {
+      for (int seat = 0; seat < 2; ++seat) {
+        auto w = table->WinProbabilities(GameContext{{s0, s1}, seat});
+        REQUIRE(w.ok());
+        CHECK((*w)[0] + (*w)[1] == doctest::Approx(1.0).epsilon(1e-13));
+        CHECK((*w)[0] >= 0.0);
+        CHECK((*w)[1] >= 0.0);
+      }
+    }
+  }
+  auto start = table->WinProbabilities(GameContext{{0, 0}, 0});
+  REQUIRE(start.ok());
+  MESSAGE("seat 0 wins the official 2-player game with probability " << (*start)[0]);
+  CHECK((*start)[0] > 0.4);
+  CHECK((*start)[0] < 0.5);  // the last seat's final turn is an advantage
+}

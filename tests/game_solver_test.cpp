@@ -1,0 +1,89 @@
+// Game solver: the rounding bound it assumes for one turn solve, checked
+// against exact rational solves of the same utilities; convergence report.
+#include "game_solver.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "martiandice/game.h"
+#include "turn_model.h"
+
+using namespace martiandice;
+
+namespace {
+
+// The mover's utility of each turn score at an open-round 2-player context,
+// read from a table (the next context's win probability, or the game's end).
+std::vector<double> MoverUtility(const GameTable& table, int s0, int s1, int seat) {
+  const Rules& rules = table.rules();
+  std::vector<double> utility;
+  for (int x = 0; x <= MaxTurnScore(rules); ++x) {
+    std::vector<int> scores = {s0, s1};
+    scores[seat] += x;
+    if (seat == 1 && scores[1] >= rules.target) {
+      utility.push_back(1.0);  // seat 1 ends the round ahead of seat 0 (< target)
+      continue;
+    }
+    auto w = table.WinProbabilities(GameContext{scores, 1 - seat});
+    REQUIRE(w.ok());
+    utility.push_back((*w)[seat]);
+  }
+  return utility;
+}
+
+}  // namespace
+
+TEST_CASE("game solver: one turn solve rounds by far less than the bound it assumes") {
+  solver::GameSolveOptions options;
+  auto bytes = solver::SolveGameTable(options, nullptr);
+  REQUIRE(bytes.ok());
+  auto table = GameTable::FromBytes(*bytes);
+  REQUIRE(table.ok());
+  auto model = internal::TurnModel::Get(Rules{});
+  const int start = model->Id(0, 0, 0, 0, 0);
+  double worst = 0;
+  int checked = 0;
+  for (int s0 : {0, 7, 13, 20, 24}) {
+    for (int s1 : {0, 11, 24}) {
+      for (int seat = 0; seat < 2; ++seat) {
+        std::vector<double> utility = MoverUtility(*table, s0, s1, seat);
+        std::vector<Rational> exact_utility(utility.begin(),
+                                            utility.end());  // doubles are rationals
+        auto approx = internal::SolveDouble(*model, utility);
+        auto exact = internal::SolveExact(*model, exact_utility);
+        worst = std::max(worst, std::abs(approx.value[start] - exact.approx.value[start]));
+        for (int id = 0; id < model->size(); ++id) {
+          if (!std::isnan(approx.roll[id])) {
+            worst = std::max(worst, std::abs(approx.roll[id] - exact.approx.roll[id]));
+          }
+        }
+        ++checked;
+      }
+    }
+  }
+  MESSAGE("largest rounding of a turn solve over " << checked << " contexts: " << worst);
+  CHECK(worst <= solver::kTurnSolveRounding);
+}
+
+TEST_CASE("game solver: small rules converge with a stated bound") {
+  solver::GameSolveOptions options;
+  options.rules = Rules{5, 2, 10};
+  solver::GameSolveReport report;
+  auto bytes = solver::SolveGameTable(options, &report);
+  REQUIRE(bytes.ok());
+  CHECK(report.contexts == 10 * 10 + 10 * (10 + MaxTurnScore(options.rules)));
+  CHECK(report.max_residual <= 1e-14);
+  CHECK(report.error_bound <= 1e-13);
+  CHECK(report.error_bound > 0);
+  CHECK(report.max_roll_deviation <= 1e-14);
+  CHECK(report.first_seat_win > 0.3);
+  CHECK(report.first_seat_win < 0.7);
+  options.players = 3;
+  CHECK(solver::SolveGameTable(options, nullptr).status().code() ==
+        absl::StatusCode::kUnimplemented);
+  options.players = 2;
+  options.rules.dice = 0;
+  CHECK(solver::SolveGameTable(options, nullptr).status().code() ==
+        absl::StatusCode::kInvalidArgument);
+}

@@ -1,0 +1,202 @@
+// Tests of the game simulator (tools/simulate.h): optimal self-play wins as
+// often as the policy table predicts, seats alternate between games, a seed
+// reproduces its result whatever the number of threads, `win` is not worse
+// than `ev`, and the policies and errors.
+#include "simulate.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "game_solver.h"
+#include "martiandice/game.h"
+#include "martiandice/rules.h"
+
+namespace {
+
+using martiandice::GameTable;
+using martiandice::PolicySpec;
+using martiandice::Rules;
+using martiandice::SimulationOptions;
+using martiandice::SimulationResult;
+
+constexpr double kZ95 = 1.959963984540054;
+constexpr double kZ999 = 3.2905267314919255;  // two-sided 99.9%
+
+struct SolvedTable {
+  GameTable table;
+  martiandice::solver::GameSolveReport report;
+};
+
+SolvedTable Solve(const Rules& rules) {
+  martiandice::solver::GameSolveOptions options;
+  options.rules = rules;
+  options.players = 2;
+  martiandice::solver::GameSolveReport report;
+  auto bytes = martiandice::solver::SolveGameTable(options, &report);
+  REQUIRE(bytes.ok());
+  auto table = GameTable::FromBytes(*std::move(bytes));
+  REQUIRE(table.ok());
+  return {*std::move(table), report};
+}
+
+std::vector<PolicySpec> Policies(const std::string& list) {
+  auto policies = martiandice::ParsePolicies(list);
+  REQUIRE(policies.ok());
+  return *policies;
+}
+
+SimulationOptions Options(const Rules& rules, const std::string& policies, std::int64_t games,
+                          std::uint64_t seed = martiandice::kDefaultSimulationSeed) {
+  SimulationOptions options;
+  options.rules = rules;
+  options.policies = Policies(policies);
+  options.games = games;
+  options.seed = seed;
+  options.threads = 2;
+  return options;
+}
+
+SimulationResult Play(const SimulationOptions& options) {
+  auto result = martiandice::Simulate(options);
+  REQUIRE_MESSAGE(result.ok(), result.status().message());
+  return *result;
+}
+
+double Sum(const std::vector<double>& values) {
+  return std::accumulate(values.begin(), values.end(), 0.0);
+}
+
+// The standard error behind a 95% half-width.
+double StdError(double half_width) { return half_width / kZ95; }
+
+}  // namespace
+
+TEST_CASE("simulate: optimal self-play wins as often as the table predicts") {
+  for (const Rules& rules : {Rules{4, 3, 8}, Rules{6, 0, 12}}) {
+    CAPTURE(rules.dice);
+    const SolvedTable solved = Solve(rules);
+    const double predicted = solved.report.first_seat_win;
+    SimulationOptions options = Options(rules, "win,win", 60000);
+    options.table = solved.table;
+    const SimulationResult result = Play(options);
+    const double se = StdError(result.seat_ci95[0]);
+    MESSAGE("dice " << rules.dice << ": seat 0 predicted " << predicted << ", simulated "
+                    << result.seat_win_rate[0] << " +- " << result.seat_ci95[0] << " (95%) in "
+                    << result.seconds << " s");
+    CHECK(se > 0);
+    CHECK(std::fabs(result.seat_win_rate[0] - predicted) <= kZ999 * se);
+    CHECK(std::fabs(Sum(result.seat_win_rate) - 1) <= 1e-12);
+    CHECK(std::fabs(Sum(result.policy_win_rate) - 1) <= 1e-12);
+    CHECK(result.games == 60000);
+    CHECK(result.mean_turns >= 2);
+  }
+}
+
+TEST_CASE("simulate: seats alternate between games") {
+  const Rules small{4, 3, 8};
+  // One game: policy k sits in seat k, so seat and policy rates coincide.
+  const SimulationResult one = Play(Options(small, "ev,random", 1));
+  CHECK(one.seat_win_rate == one.policy_win_rate);
+  // A strong and a weak policy: the policy rates differ widely, the seat
+  // rates hardly, as each policy sits in each seat half of the time.
+  for (const std::string& policies : {std::string("ev,random"), std::string("random,ev,random")}) {
+    CAPTURE(policies);
+    const SimulationResult result = Play(Options(Rules{}, policies, 3000));
+    const int players = result.players;
+    const int strong = policies == "ev,random" ? 0 : 1;
+    CHECK(result.policy_win_rate[strong] > 0.8);
+    for (int seat = 0; seat < players; ++seat) {
+      CHECK(std::fabs(result.seat_win_rate[seat] - 1.0 / players) <= 0.1);
+    }
+  }
+}
+
+TEST_CASE("simulate: the seed reproduces the result, whatever the threads") {
+  const SolvedTable solved = Solve(Rules{4, 3, 8});
+  SimulationOptions options = Options(Rules{4, 3, 8}, "win,stop:5", 5000, 42);
+  options.table = solved.table;
+  options.threads = 1;
+  const SimulationResult first = Play(options);
+  options.threads = 3;
+  const SimulationResult threaded = Play(options);
+  CHECK(first.seat_win_rate == threaded.seat_win_rate);
+  CHECK(first.policy_win_rate == threaded.policy_win_rate);
+  CHECK(first.seat_ci95 == threaded.seat_ci95);
+  CHECK(first.mean_turns == threaded.mean_turns);
+  CHECK(first.tied_games == threaded.tied_games);
+  options.seed = 43;
+  const SimulationResult other = Play(options);
+  CHECK((other.seat_win_rate != first.seat_win_rate || other.mean_turns != first.mean_turns));
+}
+
+TEST_CASE("simulate: win is not worse than ev") {
+  const Rules small{4, 3, 8};
+  const SolvedTable solved = Solve(small);
+  SimulationOptions options = Options(small, "win,ev", 60000);
+  options.table = solved.table;
+  const SimulationResult result = Play(options);
+  const double se = StdError(result.policy_ci95[0]);
+  MESSAGE("win vs ev: " << result.policy_win_rate[0] << " +- " << result.policy_ci95[0]
+                        << " (95%), " << result.games / result.seconds << " games/s");
+  CHECK(result.policy_win_rate[0] >= 0.5 - kZ999 * se);
+}
+
+TEST_CASE("simulate: heuristic and random policies play whole games") {
+  const SimulationResult result = Play(Options(Rules{}, "ev,stop:8,stop:0,random", 2000));
+  CHECK(result.players == 4);
+  CHECK(std::fabs(Sum(result.seat_win_rate) - 1) <= 1e-12);
+  CHECK(std::fabs(Sum(result.policy_win_rate) - 1) <= 1e-12);
+  // Someone reaches 25 with turns of at most 16 points: at least two rounds.
+  CHECK(result.mean_turns >= 8);
+  CHECK(result.policy_win_rate[0] > result.policy_win_rate[3]);
+  CHECK(result.policy_win_rate[1] > result.policy_win_rate[3]);
+  CHECK(result.table_path.empty());
+}
+
+TEST_CASE("simulate: policies parse") {
+  using Kind = PolicySpec::Kind;
+  struct Case {
+    const char* spec;
+    Kind kind;
+    int param;
+  };
+  for (const Case& c : {Case{"win", Kind::kWin, 0}, Case{"ev", Kind::kObjective, 0},
+                        Case{"capped:10", Kind::kObjective, 0},
+                        Case{"reach:12", Kind::kObjective, 0}, Case{"random", Kind::kRandom, 0},
+                        Case{"stop:8", Kind::kStopAt, 8}, Case{"stop:0", Kind::kStopAt, 0}}) {
+    CAPTURE(c.spec);
+    auto policy = martiandice::ParsePolicy(c.spec);
+    REQUIRE(policy.ok());
+    CHECK(policy->kind == c.kind);
+    CHECK(policy->param == c.param);
+    CHECK(policy->name == c.spec);
+  }
+  for (const char* bad : {"", "bogus", "stop:", "stop:x", "stop:-1", "reach:abc", "Win"}) {
+    CAPTURE(bad);
+    CHECK(martiandice::ParsePolicy(bad).status().code() == absl::StatusCode::kInvalidArgument);
+  }
+  CHECK(martiandice::ParsePolicies("win,ev,random")->size() == 3);
+  CHECK_FALSE(martiandice::ParsePolicies("win,,ev").ok());
+}
+
+TEST_CASE("simulate: bad options and missing tables are InvalidArgument") {
+  const Rules small{4, 3, 8};
+  auto code = [](const SimulationOptions& options) {
+    return martiandice::Simulate(options).status().code();
+  };
+  CHECK(code(Options(small, "ev", 10)) == absl::StatusCode::kInvalidArgument);
+  CHECK(code(Options(small, "ev,ev,ev,ev,ev,ev,ev", 10)) == absl::StatusCode::kInvalidArgument);
+  CHECK(code(Options(small, "ev,ev", 0)) == absl::StatusCode::kInvalidArgument);
+  SimulationOptions no_table = Options(small, "win,ev", 10);
+  no_table.tables_path = "/nonexistent/martiandice-tables";
+  const absl::Status missing = martiandice::Simulate(no_table).status();
+  CHECK(missing.code() == absl::StatusCode::kInvalidArgument);
+  CHECK(std::string(missing.message()).find("martiandice solve") != std::string::npos);
+  SimulationOptions other_rules = Options(Rules{4, 3, 9}, "win,ev", 10);
+  other_rules.table = Solve(small).table;
+  CHECK(code(other_rules) == absl::StatusCode::kInvalidArgument);
+}

@@ -1,0 +1,417 @@
+#!/usr/bin/env python3
+"""An independent reader of martiandice policy tables, written from docs/FORMAT.md alone.
+
+It loads a table, verifies everything the format prescribes (magic, version,
+header, rules hash, layout, checksums, exact length, STATES list, blocks,
+probabilities), and answers best-move queries with index arithmetic and
+comparisons only. Python 3 standard library only.
+
+    python3 tests/table_reader.py TABLE info
+    python3 tests/table_reader.py TABLE best --scores 10,12 --seat 0 \
+        --aside '2T 4H' --roll '1T 2R 3C 1K'
+    python3 tests/table_reader.py TABLE eval --scores 10,12 --seat 0 --aside '2T 4H'
+
+Answers are printed as JSON with the C++ CLI's field names (options with
+take/count/aside_after/stop/roll/value/then/optimal, best, win_probabilities).
+"""
+
+import argparse
+import functools
+import json
+import math
+import re
+import struct
+import sys
+import zlib
+
+MAGIC = b"MDPOLICY"
+VERSION = 1
+HEADER_SIZE = 128
+FACES = "TRHCK"  # tank, ray, human, cow, chicken
+FACE_NAMES = ["tank", "ray", "human", "cow", "chicken"]
+
+
+class TableError(Exception):
+    """A refused table. kind: 'corrupt' or 'incompatible' (other version or rules)."""
+
+    def __init__(self, kind, message):
+        super().__init__(message)
+        self.kind = kind
+
+
+class QueryError(Exception):
+    """An invalid query (context, position or roll)."""
+
+
+def corrupt(message):
+    return TableError("corrupt", message)
+
+
+def fnv1a64(data):
+    h = 14695981039346656037
+    for byte in data:
+        h = ((h ^ byte) * 1099511628211) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def rules_string(dice, bonus, target, players):
+    return (f"martiandice-policy v1 dice={dice} bonus={bonus} target={target} "
+            f"players={players} states=canonical-v1")
+
+
+def max_turn_score(dice, bonus):
+    return dice + (bonus if dice >= 3 else 0)
+
+
+@functools.lru_cache(maxsize=None)
+def stored_states(dice):
+    """Canonical positions whose roll value is stored, in increasing lexicographic order."""
+    out = []
+    for t in range(dice + 1):
+        for r in range(dice - t + 1):
+            for e0 in range(dice - t - r + 1):
+                for e1 in range(min(e0, dice - t - r - e0) + 1):
+                    for e2 in range(min(e1, dice - t - r - e0 - e1) + 1):
+                        left = dice - t - r - e0 - e1 - e2
+                        if left > 0 and r + e0 >= 1 and t <= r + left:
+                            out.append((t, r, e0, e1, e2))
+    return tuple(out)
+
+
+HEADER = struct.Struct("<8sIIIIIIIIIIQQQQQQQdIIII")
+assert HEADER.size == HEADER_SIZE
+
+
+class Table:
+    """A verified policy table."""
+
+    def __init__(self, data):
+        self._check_preamble(data)
+        (_, self.version, header_size, self.dice, self.bonus, self.target, self.players,
+         self.max_turn_score, self.state_count, self.context_count, self.block_count,
+         rules_hash, contexts_offset, contexts_size, states_offset, states_size, rolls_offset,
+         rolls_size, self.error_bound, self.tie_e, reserved, payload_crc,
+         header_crc) = HEADER.unpack_from(data, 0)
+        if header_size != HEADER_SIZE:
+            raise corrupt(f"header_size {header_size}, expected {HEADER_SIZE}")
+        if reserved != 0:
+            raise corrupt(f"header reserved field is {reserved}")
+        self._check_rules(rules_hash)
+        self._check_layout(data, contexts_offset, contexts_size, states_offset, states_size,
+                           rolls_offset, rolls_size)
+        if zlib.crc32(data[HEADER_SIZE:]) != payload_crc:
+            raise corrupt("payload checksum mismatch")
+        self.tolerance = 10.0 ** -self.tie_e
+        self._load_contexts(data, contexts_offset)
+        self._load_states(data, states_offset)
+        self._load_rolls(data, rolls_offset)
+
+    # ------------------------------------------------------------------ checks
+
+    @staticmethod
+    def _check_preamble(data):
+        if len(data) < len(MAGIC) and MAGIC.startswith(data):
+            raise corrupt("truncated before the magic")
+        if data[:8] != MAGIC:
+            raise corrupt("bad magic: not a martiandice policy table")
+        if len(data) < 12:
+            raise corrupt("truncated before the version")
+        (version,) = struct.unpack_from("<I", data, 8)
+        if version > VERSION:
+            raise TableError("incompatible", f"format version {version} is newer than 1")
+        if version != VERSION:
+            raise corrupt(f"format version {version} is invalid")
+        if len(data) < HEADER_SIZE:
+            raise corrupt("truncated inside the header")
+        (stored,) = struct.unpack_from("<I", data, 124)
+        if zlib.crc32(data[:124]) != stored:
+            raise corrupt("header checksum mismatch")
+
+    def _check_rules(self, rules_hash):
+        for name, value, lo, hi in (("dice", self.dice, 1, 20), ("bonus", self.bonus, 0, 100),
+                                    ("target", self.target, 1, 200),
+                                    ("players", self.players, 2, 6),
+                                    ("tie_tolerance_e", self.tie_e, 1, 17)):
+            if not lo <= value <= hi:
+                raise corrupt(f"{name} {value} out of range {lo}..{hi}")
+        self.m = max_turn_score(self.dice, self.bonus)
+        if self.max_turn_score != self.m:
+            raise corrupt(f"max_turn_score {self.max_turn_score}, rules give {self.m}")
+        text = rules_string(self.dice, self.bonus, self.target, self.players)
+        if fnv1a64(text.encode("ascii")) != rules_hash:
+            raise TableError("incompatible", f"rules hash differs from that of '{text}'")
+        if not (math.isfinite(self.error_bound) and 0 <= self.error_bound < 1):
+            raise corrupt(f"error_bound {self.error_bound} is not a bound")
+
+    def _sizes(self):
+        """Per-mover context counts (mixed radix A for seats before the mover, T after)."""
+        t, a, p = self.target, self.target + self.m, self.players
+        return [a ** i * t ** (p - i) for i in range(p)]
+
+    def _check_layout(self, data, c_off, c_size, s_off, s_size, r_off, r_size):
+        self.states = stored_states(self.dice)  # a shared tuple: not modified
+        s = len(self.states)
+        if self.state_count != s:
+            raise corrupt(f"state_count {self.state_count}, expected {s}")
+        sizes = self._sizes()
+        self.mover_offset = [sum(sizes[:i]) for i in range(self.players)]
+        if self.context_count != sum(sizes):
+            raise corrupt(f"context_count {self.context_count}, expected {sum(sizes)}")
+        if self.block_count < 1:
+            raise corrupt("block_count is 0")
+        p, c, b = self.players, self.context_count, self.block_count
+        expected = {
+            "contexts_offset": (c_off, HEADER_SIZE),
+            "contexts_size": (c_size, c * (8 * p + 8)),
+            "states_offset": (s_off, HEADER_SIZE + c * (8 * p + 8)),
+            "states_size": (s_size, s * 8),
+            "rolls_offset": (r_off, HEADER_SIZE + c * (8 * p + 8) + s * 8),
+            "rolls_size": (r_size, b * s * 8),
+        }
+        for name, (got, want) in expected.items():
+            if got != want:
+                raise corrupt(f"{name} {got}, expected {want}")
+        length = r_off + r_size
+        if len(data) < length:
+            raise corrupt(f"truncated: {len(data)} bytes, the layout needs {length}")
+        if len(data) > length:
+            raise corrupt(f"{len(data) - length} trailing bytes")
+
+    @staticmethod
+    def _probability(x):
+        return math.isfinite(x) and 0.0 <= x <= 1.0
+
+    def _load_contexts(self, data, offset):
+        p = self.players
+        record = struct.Struct(f"<{p}dII")
+        self.win, self.block = [], []
+        for c in range(self.context_count):
+            fields = record.unpack_from(data, offset + c * record.size)
+            probs, block, reserved = list(fields[:p]), fields[p], fields[p + 1]
+            if not all(self._probability(x) for x in probs):
+                raise corrupt(f"context {c}: a win probability is not in [0, 1]")
+            if abs(math.fsum(probs) - 1) > p * (self.error_bound + 8 * sys.float_info.epsilon):
+                raise corrupt(f"context {c}: win probabilities do not sum to 1")
+            if block >= self.block_count:
+                raise corrupt(f"context {c}: block {block} out of range")
+            if reserved != 0:
+                raise corrupt(f"context {c}: reserved field is {reserved}")
+            self.win.append(probs)
+            self.block.append(block)
+
+    def _load_states(self, data, offset):
+        self.slot = {}
+        for k, want in enumerate(self.states):
+            t, r, e0, e1, e2, left, reserved = struct.unpack_from("<6BH", data, offset + 8 * k)
+            if reserved != 0:
+                raise corrupt(f"STATES record {k}: reserved field is {reserved}")
+            if (t, r, e0, e1, e2) != want or left != self.dice - sum(want):
+                raise corrupt(f"STATES record {k} is {(t, r, e0, e1, e2, left)}, expected "
+                              f"{want} with {self.dice - sum(want)} dice left")
+            self.slot[want] = k
+
+    def _load_rolls(self, data, offset):
+        s = len(self.states)
+        values = struct.unpack_from(f"<{self.block_count * s}d", data, offset)
+        if not all(self._probability(x) for x in values):
+            raise corrupt("a roll value is not in [0, 1]")
+        self.rolls = [values[b * s:(b + 1) * s] for b in range(self.block_count)]
+
+    # ------------------------------------------------------------------ queries
+
+    def context_index(self, scores, seat):
+        t, a = self.target, self.target + self.m
+        index = 0
+        for j, s in enumerate(scores):
+            index = index * (a if j < seat else t) + s
+        return self.mover_offset[seat] + index
+
+    def check_context(self, scores, seat):
+        if len(scores) != self.players:
+            raise QueryError(f"{len(scores)} scores for {self.players} players")
+        if not 0 <= seat < self.players:
+            raise QueryError(f"seat {seat} out of range")
+        a = self.target + self.m
+        for j, s in enumerate(scores):
+            if not 0 <= s < a:
+                raise QueryError(f"score {s} of seat {j} out of range")
+            if j >= seat and s >= self.target:
+                raise QueryError(f"seat {j} has reached the target: the game is over")
+
+    def is_final(self, scores, seat):
+        return any(s >= self.target for s in scores[:seat])
+
+    def utility(self, scores, seat, x):
+        """u(x): the mover's chance to win after ending the turn with x points."""
+        after = list(scores)
+        after[seat] += x
+        if seat == self.players - 1 and (self.is_final(scores, seat) or after[seat] >= self.target):
+            top = max(after)
+            return 1.0 / after.count(top) if after[seat] == top else 0.0
+        return self.win[self.context_index(after, (seat + 1) % self.players)][seat]
+
+    @staticmethod
+    def canonical(aside):
+        t, r, h, c, k = aside
+        e0, e1, e2 = sorted((h, c, k), reverse=True)
+        return t, r, e0, e1, e2
+
+    def score(self, aside):
+        t, r, e0, e1, e2 = self.canonical(aside)
+        if t > r:
+            return 0
+        return e0 + e1 + e2 + (self.bonus if e2 > 0 else 0)
+
+    def roll_value(self, scores, seat, aside):
+        """None when no dice are left."""
+        t, r, e0, e1, e2 = self.canonical(aside)
+        left = self.dice - sum(aside)
+        context = self.context_index(scores, seat)
+        if sum(aside) == 0:
+            return self.win[context][seat]
+        if left == 0:
+            return None
+        if t > r + left:
+            return self.utility(scores, seat, 0)
+        return self.rolls[self.block[context]][self.slot[(t, r, e0, e1, e2)]]
+
+    def tied(self, a, b):
+        return abs(a - b) <= self.tolerance
+
+    def decide(self, stop, roll):
+        """(then, value) after a take: value is max(stop, roll), ties within the tolerance."""
+        if roll is None:
+            return "stop", stop
+        value = roll if roll > stop else stop
+        if self.tied(stop, roll):
+            return "either", value
+        return ("stop" if stop > roll else "roll"), value
+
+    def check_aside(self, aside):
+        if any(n < 0 for n in aside) or sum(aside) > self.dice:
+            raise QueryError(f"set-aside {format_dice(aside)} does not fit {self.dice} dice")
+        if aside[0] > 0 and sum(aside) == aside[0]:
+            raise QueryError("tanks are never set aside alone")
+
+    def evaluate(self, scores, seat, aside):
+        self.check_context(scores, seat)
+        self.check_aside(aside)
+        roll = self.roll_value(scores, seat, aside)
+        result = {"dice_left": self.dice - sum(aside)}
+        if sum(aside) == 0:
+            result.update(value=roll, stop=None, roll=roll, action="roll")
+        else:
+            stop = self.utility(scores, seat, self.score(aside))
+            action, value = self.decide(stop, roll)
+            result.update(value=value, stop=stop, roll=roll, action=action)
+        result["win_probabilities"] = self.win[self.context_index(scores, seat)]
+        return result
+
+    def best(self, scores, seat, aside, roll):
+        self.check_context(scores, seat)
+        self.check_aside(aside)
+        left = self.dice - sum(aside)
+        if left == 0 or sum(roll) != left:
+            raise QueryError(f"the roll must show the {left} dice left")
+        after = list(aside)
+        after[0] += roll[0]
+        options = []
+        for face in range(1, 5):
+            if roll[face] == 0 or (face >= 2 and aside[face] > 0):
+                continue
+            position = list(after)
+            position[face] += roll[face]
+            stop = self.utility(scores, seat, self.score(position))
+            roll_value = self.roll_value(scores, seat, position)
+            then, value = self.decide(stop, roll_value)
+            options.append({"take": FACE_NAMES[face], "count": roll[face],
+                            "aside_after": format_dice(position), "stop": stop,
+                            "roll": roll_value, "value": value, "then": then})
+        result = {"aside_after_tanks": format_dice(after), "turn_over": not options,
+                  "turn_over_score": None, "best": None, "options": options}
+        if not options:
+            result["turn_over_score"] = self.score(after)
+            result["value"] = self.utility(scores, seat, self.score(after))
+        else:
+            top = max(o["value"] for o in options)
+            for o in options:
+                o["optimal"] = self.tied(o["value"], top)
+            first = next(o for o in options if o["optimal"])
+            result["value"] = top
+            result["best"] = {"take": first["take"], "count": first["count"],
+                              "then": first["then"]}
+        result["win_probabilities"] = self.win[self.context_index(scores, seat)]
+        return result
+
+
+def load(path):
+    with open(path, "rb") as f:
+        return Table(f.read())
+
+
+def parse_dice(text):
+    """'2T 4H', 'TTRR', '2t3r4h', '-' or '' -> [tanks, rays, humans, cows, chickens]."""
+    counts = [0] * 5
+    text = text.strip()
+    if text in ("", "-"):
+        return counts
+    pos = 0
+    for match in re.finditer(r"\s*,?\s*(\d*)([A-Za-z])", text):
+        if match.start() != pos:
+            break
+        letter = match.group(2).upper()
+        if letter not in FACES:
+            raise QueryError(f"unknown face letter {letter!r}")
+        counts[FACES.index(letter)] += int(match.group(1) or 1)
+        pos = match.end()
+    if text[pos:].strip(" ,"):
+        raise QueryError(f"cannot parse dice {text!r}")
+    return counts
+
+
+def format_dice(counts):
+    parts = [f"{n}{FACES[i]}" for i, n in enumerate(counts) if n]
+    return " ".join(parts) if parts else "-"
+
+
+def parse_scores(text):
+    try:
+        return [int(s) for s in text.split(",")]
+    except ValueError as error:
+        raise QueryError(f"bad scores {text!r}") from error
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("table")
+    parser.add_argument("command", choices=["info", "best", "eval"])
+    parser.add_argument("--scores")
+    parser.add_argument("--seat", type=int, default=0)
+    parser.add_argument("--aside", default="")
+    parser.add_argument("--roll", default="")
+    args = parser.parse_args(argv)
+    try:
+        table = load(args.table)
+        if args.command == "info":
+            answer = {"dice": table.dice, "bonus": table.bonus, "target": table.target,
+                      "players": table.players, "contexts": table.context_count,
+                      "states": table.state_count, "blocks": table.block_count,
+                      "error_bound": table.error_bound}
+        else:
+            if args.scores is None:
+                parser.error("--scores is required")
+            scores = parse_scores(args.scores)
+            aside = parse_dice(args.aside)
+            if args.command == "eval":
+                answer = table.evaluate(scores, args.seat, aside)
+            else:
+                answer = table.best(scores, args.seat, aside, parse_dice(args.roll))
+    except (TableError, QueryError, OSError) as error:
+        print(json.dumps({"error": str(error)}))
+        return 1
+    print(json.dumps(answer))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Regenerates the shipped policy tables in data/ with the solver, and their
+# checksum manifest. The test suite checks both (bit-for-bit regeneration).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+cmake --build build --target martiandice_cli >/dev/null
+build/bin/martiandice solve --players 2 --out data/martiandice-p2-d13-b3-t25.mdt
+(cd data && sha256sum -- *.mdt > SHA256SUMS)
+cat data/SHA256SUMS

@@ -1,0 +1,505 @@
+// Game simulation for `martiandice simulate`: parses the policies, prepares
+// what they need once (the policy table, one turn solution per objective),
+// plays seeded games on worker threads and adds up exact win shares.
+#include "simulate.h"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <exception>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <random>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "martiandice/dice.h"
+#include "martiandice/objective.h"
+#include "martiandice/query.h"
+#include "martiandice/solver.h"
+
+namespace martiandice {
+namespace {
+
+// A game that has not ended after this many rounds never will: its policies
+// do not score (e.g. reach:K with an unreachable K).
+constexpr int kMaxRounds = 10000;
+// Win shares are counted in 60ths (1/k for k <= 6 tied leaders is a whole
+// number of them), so the totals are exact integers and their sum does not
+// depend on the order in which threads add them.
+constexpr std::int64_t kShareUnit = 60;
+constexpr std::int64_t kGamesPerBlock = 128;
+constexpr double kZ95 = 1.959963984540054;
+
+// ---------------------------------------------------------------------------
+// Policies.
+
+absl::StatusOr<int> ParseStopThreshold(std::string_view spec, std::string_view number) {
+  int k = 0;
+  if (!absl::SimpleAtoi(std::string(number), &k) || k < 0 || k > 1000) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("policy '", std::string(spec), "': stop:K needs an integer K in 0..1000"));
+  }
+  return k;
+}
+
+absl::Status UnknownPolicy(std::string_view spec, const absl::Status& why) {
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown policy '", std::string(spec),
+                   "' (use win, ev, capped:M, reach:K, random or stop:K): ", why.message()));
+}
+
+// ---------------------------------------------------------------------------
+// Dice and legal takes.
+
+// Draws below `n` without bias.
+std::uint64_t UniformBelow(std::mt19937_64& rng, std::uint64_t n) {
+  const std::uint64_t limit =
+      std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % n;
+  std::uint64_t r = rng();
+  while (r >= limit) r = rng();
+  return r % n;
+}
+
+Dice RollDice(int n, std::mt19937_64& rng) {
+  static constexpr std::array<Face, kDieSides> kSides = {Face::kTank,  Face::kRay, Face::kRay,
+                                                         Face::kHuman, Face::kCow, Face::kChicken};
+  Dice roll;
+  for (int i = 0; i < n; ++i) roll.add(kSides[UniformBelow(rng, kDieSides)], 1);
+  return roll;
+}
+
+// The faces that may be set aside from `roll`, in face order.
+struct Takes {
+  std::array<Face, 4> faces{};
+  int size = 0;
+  bool Contains(Face face) const {
+    return std::find(faces.begin(), faces.begin() + size, face) != faces.begin() + size;
+  }
+};
+
+Takes LegalTakes(const Dice& aside, const Dice& roll) {
+  Takes takes;
+  if (roll.count(Face::kRay) > 0) takes.faces[takes.size++] = Face::kRay;
+  for (Face face : kEarthlings) {
+    if (roll.count(face) > 0 && aside.count(face) == 0) takes.faces[takes.size++] = face;
+  }
+  return takes;
+}
+
+// ---------------------------------------------------------------------------
+// What every game shares: the rules, the table and turn solutions.
+
+struct Player {
+  PolicySpec spec;
+  const TurnSolution* solution = nullptr;  // kObjective only
+};
+
+struct Setup {
+  Rules rules;
+  int players = 0;
+  std::uint64_t seed = 0;
+  std::optional<GameTable> table;
+  std::map<std::string, TurnSolution> solutions;  // by objective name; stable addresses
+  std::vector<Player> policies;                   // in the order given
+};
+
+absl::Status PrepareSolutions(const std::vector<PolicySpec>& specs, Setup& setup) {
+  for (const PolicySpec& spec : specs) {
+    Player player{spec, nullptr};
+    if (spec.kind == PolicySpec::Kind::kObjective) {
+      absl::StatusOr<Objective> objective = Objective::Parse(spec.name);
+      if (!objective.ok()) return UnknownPolicy(spec.name, objective.status());
+      auto it = setup.solutions.find(objective->name());
+      if (it == setup.solutions.end()) {
+        absl::StatusOr<TurnSolution> solution = TurnSolution::Solve(setup.rules, *objective);
+        if (!solution.ok()) return solution.status();
+        it = setup.solutions.emplace(objective->name(), *std::move(solution)).first;
+      }
+      player.solution = &it->second;
+    }
+    setup.policies.push_back(player);
+  }
+  return absl::OkStatus();
+}
+
+bool NeedsTable(const std::vector<PolicySpec>& specs) {
+  return std::any_of(specs.begin(), specs.end(),
+                     [](const PolicySpec& s) { return s.kind == PolicySpec::Kind::kWin; });
+}
+
+absl::Status PrepareTable(const SimulationOptions& options, Setup& setup,
+                          SimulationResult& result) {
+  if (!NeedsTable(options.policies)) return absl::OkStatus();
+  if (options.table) {
+    if (absl::Status status = CheckTableMatches(*options.table, setup.rules, setup.players);
+        !status.ok()) {
+      return TableError(setup.rules, setup.players, status);
+    }
+    setup.table = *options.table;
+    return absl::OkStatus();
+  }
+  absl::StatusOr<GameTable> table =
+      LoadGameTable(setup.rules, setup.players, options.tables_path, &result.table_path);
+  if (!table.ok()) return table.status();
+  setup.table = *std::move(table);
+  return absl::OkStatus();
+}
+
+absl::Status CheckOptions(const SimulationOptions& options) {
+  if (absl::Status status = ValidateRules(options.rules); !status.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("invalid rules: ", status.message()));
+  }
+  const int players = static_cast<int>(options.policies.size());
+  if (players < kMinPlayers || players > kMaxPlayers) {
+    return absl::InvalidArgumentError(absl::StrCat("a game needs ", kMinPlayers, " to ",
+                                                   kMaxPlayers, " policies, one per seat; got ",
+                                                   players));
+  }
+  if (options.games < 1) return absl::InvalidArgumentError("--games must be at least 1");
+  if (options.threads < 1) return absl::InvalidArgumentError("--threads must be at least 1");
+  return absl::OkStatus();
+}
+
+// ---------------------------------------------------------------------------
+// Playing a turn.
+
+struct Decision {
+  Face take = Face::kRay;
+  bool stop = false;
+};
+
+// The advised move, checked against our own reading of the rules.
+absl::StatusOr<Decision> FromAdvice(const RollAdvice& advice, const Takes& legal) {
+  if (advice.turn_over || !advice.best || *advice.best >= static_cast<int>(advice.options.size())) {
+    return absl::InternalError("the library found no legal take where the rules allow one");
+  }
+  const TakeOption& option = advice.options[*advice.best];
+  if (!legal.Contains(option.take)) {
+    return absl::InternalError("the library advised a take the rules do not allow");
+  }
+  return Decision{option.take, option.then != Then::kRoll};
+}
+
+// stop:K's take: the biggest group; among equal groups rays when the tanks
+// outnumber the rays, else the first earthling (human, cow, chicken).
+Face BiggestGroup(const Dice& after_tanks, const Dice& roll, const Takes& legal) {
+  int most = 0;
+  for (int i = 0; i < legal.size; ++i) most = std::max(most, roll.count(legal.faces[i]));
+  const bool rays_tied = legal.Contains(Face::kRay) && roll.count(Face::kRay) == most;
+  const bool danger = after_tanks.count(Face::kTank) > after_tanks.count(Face::kRay);
+  if (rays_tied && danger) return Face::kRay;
+  for (int i = 0; i < legal.size; ++i) {
+    if (legal.faces[i] != Face::kRay && roll.count(legal.faces[i]) == most) return legal.faces[i];
+  }
+  return Face::kRay;
+}
+
+absl::StatusOr<Decision> Decide(const Setup& setup, const Player& player,
+                                const GameContext& context, const Dice& aside, const Dice& roll,
+                                const Takes& legal, std::mt19937_64& rng) {
+  switch (player.spec.kind) {
+    case PolicySpec::Kind::kWin: {
+      absl::StatusOr<WinAdvice> advice = AdviseWin(*setup.table, context, aside, roll);
+      if (!advice.ok()) return advice.status();
+      return FromAdvice(advice->advice, legal);
+    }
+    case PolicySpec::Kind::kObjective: {
+      absl::StatusOr<RollAdvice> advice = AdviseRoll(*player.solution, aside, roll);
+      if (!advice.ok()) return advice.status();
+      return FromAdvice(*advice, legal);
+    }
+    case PolicySpec::Kind::kRandom: {
+      const Face take = legal.faces[UniformBelow(rng, legal.size)];
+      return Decision{take, UniformBelow(rng, 2) == 0};
+    }
+    case PolicySpec::Kind::kStopAt: {
+      Dice after = aside;
+      after.add(Face::kTank, roll.count(Face::kTank));
+      const Face take = BiggestGroup(after, roll, legal);
+      after.add(take, roll.count(take));
+      return Decision{take, TurnScore(setup.rules, after) >= player.spec.param};
+    }
+  }
+  return absl::InternalError("unknown policy kind");
+}
+
+// Plays the turn of `context.seat`; returns its score.
+absl::StatusOr<int> PlayTurn(const Setup& setup, const Player& player, const GameContext& context,
+                             std::mt19937_64& rng) {
+  Dice aside;
+  while (true) {
+    const int left = setup.rules.dice - aside.total();
+    if (left == 0) return TurnScore(setup.rules, aside);
+    const Dice roll = RollDice(left, rng);
+    const Takes legal = LegalTakes(aside, roll);
+    Dice after = aside;
+    after.add(Face::kTank, roll.count(Face::kTank));
+    if (legal.size == 0) return TurnScore(setup.rules, after);
+    absl::StatusOr<Decision> decision = Decide(setup, player, context, aside, roll, legal, rng);
+    if (!decision.ok()) return decision.status();
+    after.add(decision->take, roll.count(decision->take));
+    aside = after;
+    if (decision->stop) return TurnScore(setup.rules, aside);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Playing games and adding up the results.
+
+struct Totals {
+  std::vector<std::int64_t> seat_share, seat_square;      // in kShareUnit, kShareUnit^2
+  std::vector<std::int64_t> policy_share, policy_square;  // by policy index
+  std::int64_t turns = 0;
+  std::int64_t tied = 0;
+
+  explicit Totals(int players)
+      : seat_share(players), seat_square(players), policy_share(players), policy_square(players) {}
+  void Add(const Totals& other) {
+    for (std::size_t i = 0; i < seat_share.size(); ++i) {
+      seat_share[i] += other.seat_share[i];
+      seat_square[i] += other.seat_square[i];
+      policy_share[i] += other.policy_share[i];
+      policy_square[i] += other.policy_square[i];
+    }
+    turns += other.turns;
+    tied += other.tied;
+  }
+};
+
+std::uint64_t GameSeed(std::uint64_t seed, std::int64_t game) {
+  // SplitMix64's finaliser over the seed and the game number.
+  std::uint64_t z = seed + 0x9E3779B97F4A7C15ULL * (static_cast<std::uint64_t>(game) + 1);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+// Splits the win among the seats with the highest total.
+void Score(const std::vector<int>& scores, std::int64_t game, Totals& totals) {
+  const int players = static_cast<int>(scores.size());
+  const int best = *std::max_element(scores.begin(), scores.end());
+  const auto leaders = std::count(scores.begin(), scores.end(), best);
+  if (leaders > 1) ++totals.tied;
+  const std::int64_t share = kShareUnit / leaders;
+  for (int seat = 0; seat < players; ++seat) {
+    if (scores[seat] != best) continue;
+    const int policy = static_cast<int>((seat - game % players + players) % players);
+    totals.seat_share[seat] += share;
+    totals.seat_square[seat] += share * share;
+    totals.policy_share[policy] += share;
+    totals.policy_square[policy] += share * share;
+  }
+}
+
+absl::Status PlayGame(const Setup& setup, std::int64_t game, Totals& totals) {
+  std::mt19937_64 rng(GameSeed(setup.seed, game));
+  const int players = setup.players;
+  GameContext context;
+  context.scores.assign(players, 0);
+  bool final_round = false;
+  for (int round = 0; !final_round; ++round) {
+    if (round == kMaxRounds) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "a game did not end in ", kMaxRounds, " rounds: these policies never reach the target"));
+    }
+    for (int seat = 0; seat < players; ++seat) {
+      context.seat = seat;
+      const Player& player = setup.policies[(seat - game % players + players) % players];
+      absl::StatusOr<int> score = PlayTurn(setup, player, context, rng);
+      if (!score.ok()) return score.status();
+      context.scores[seat] += *score;
+      ++totals.turns;
+      if (context.scores[seat] >= setup.rules.target) final_round = true;
+    }
+  }
+  Score(context.scores, game, totals);
+  return absl::OkStatus();
+}
+
+// Games handed out in blocks to the workers; the first error (lowest game) wins.
+class GameRunner {
+ public:
+  GameRunner(const Setup& setup, std::int64_t games) : setup_(setup), games_(games) {}
+
+  absl::StatusOr<Totals> Run(int threads) {
+    std::vector<Totals> partial(threads, Totals(setup_.players));
+    std::vector<std::thread> workers;
+    for (int t = 1; t < threads; ++t) workers.emplace_back([&, t] { Work(partial[t]); });
+    Work(partial[0]);
+    for (std::thread& worker : workers) worker.join();
+    if (!error_.ok()) return error_;
+    Totals totals(setup_.players);
+    for (const Totals& part : partial) totals.Add(part);
+    return totals;
+  }
+
+ private:
+  void Work(Totals& totals) {
+    try {
+      WorkBlocks(totals);
+    } catch (const std::exception& e) {
+      Fail(-1, absl::InternalError(absl::StrCat("simulation failed: ", e.what())));
+    }
+  }
+
+  void WorkBlocks(Totals& totals) {
+    while (!failed_.load(std::memory_order_relaxed)) {
+      const std::int64_t first = next_.fetch_add(kGamesPerBlock);
+      if (first >= games_) return;
+      const std::int64_t end = std::min(games_, first + kGamesPerBlock);
+      for (std::int64_t game = first; game < end; ++game) {
+        if (absl::Status status = PlayGame(setup_, game, totals); !status.ok()) {
+          Fail(game, status);
+          return;
+        }
+      }
+    }
+  }
+
+  void Fail(std::int64_t game, const absl::Status& status) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (error_.ok() || game < error_game_) {
+      error_ = status;
+      error_game_ = game;
+    }
+    failed_.store(true);
+  }
+
+  const Setup& setup_;
+  const std::int64_t games_;
+  std::atomic<std::int64_t> next_{0};
+  std::atomic<bool> failed_{false};
+  std::mutex mutex_;
+  absl::Status error_;
+  std::int64_t error_game_ = 0;
+};
+
+// Mean and 95% half-width of per-game shares from their exact sums.
+std::pair<double, double> MeanAndHalfWidth(std::int64_t share, std::int64_t square,
+                                           std::int64_t games) {
+  const long double n = static_cast<long double>(games);
+  const long double sum = static_cast<long double>(share) / kShareUnit;
+  const long double sum_sq = static_cast<long double>(square) / (kShareUnit * kShareUnit);
+  const long double mean = sum / n;
+  if (games < 2) return {static_cast<double>(mean), std::numeric_limits<double>::quiet_NaN()};
+  const long double variance = std::max(0.0L, (sum_sq - sum * mean) / (n - 1));
+  return {static_cast<double>(mean), static_cast<double>(kZ95 * std::sqrt(variance / n))};
+}
+
+void Summarise(const Totals& totals, std::int64_t games, SimulationResult& result) {
+  for (int i = 0; i < result.players; ++i) {
+    const auto [seat_mean, seat_half] =
+        MeanAndHalfWidth(totals.seat_share[i], totals.seat_square[i], games);
+    result.seat_win_rate.push_back(seat_mean);
+    result.seat_ci95.push_back(seat_half);
+    const auto [policy_mean, policy_half] =
+        MeanAndHalfWidth(totals.policy_share[i], totals.policy_square[i], games);
+    result.policy_win_rate.push_back(policy_mean);
+    result.policy_ci95.push_back(policy_half);
+  }
+  result.games = games;
+  result.mean_turns = static_cast<double>(totals.turns) / static_cast<double>(games);
+  result.tied_games = totals.tied;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+
+absl::StatusOr<PolicySpec> ParsePolicy(std::string_view spec) {
+  PolicySpec policy;
+  policy.name = std::string(spec);
+  if (spec == "win") return policy;
+  if (spec == "random") {
+    policy.kind = PolicySpec::Kind::kRandom;
+    return policy;
+  }
+  if (spec.substr(0, 5) == "stop:") {
+    absl::StatusOr<int> k = ParseStopThreshold(spec, spec.substr(5));
+    if (!k.ok()) return k.status();
+    policy.kind = PolicySpec::Kind::kStopAt;
+    policy.param = *k;
+    return policy;
+  }
+  absl::StatusOr<Objective> objective = Objective::Parse(spec);
+  if (!objective.ok()) return UnknownPolicy(spec, objective.status());
+  policy.kind = PolicySpec::Kind::kObjective;
+  policy.name = objective->name();
+  return policy;
+}
+
+absl::StatusOr<std::vector<PolicySpec>> ParsePolicies(std::string_view list) {
+  std::vector<PolicySpec> policies;
+  for (absl::string_view piece : absl::StrSplit(absl::string_view(list.data(), list.size()), ',')) {
+    absl::StatusOr<PolicySpec> policy = ParsePolicy(std::string_view(piece.data(), piece.size()));
+    if (!policy.ok()) return policy.status();
+    policies.push_back(*std::move(policy));
+  }
+  return policies;
+}
+
+std::string SolveCommandHint(const Rules& rules, int players) {
+  std::string command = absl::StrCat("martiandice solve --players ", players);
+  const Rules official;
+  if (rules.dice != official.dice) absl::StrAppend(&command, " --dice ", rules.dice);
+  if (rules.bonus != official.bonus) absl::StrAppend(&command, " --bonus ", rules.bonus);
+  if (rules.target != official.target) absl::StrAppend(&command, " --target ", rules.target);
+  return absl::StrCat(command, " --out ", TableFileName(rules, players));
+}
+
+absl::Status TableError(const Rules& rules, int players, const absl::Status& status) {
+  std::string message(status.message());
+  if (message.find("martiandice solve") == std::string::npos) {
+    absl::StrAppend(&message, " (generate the table with: ", SolveCommandHint(rules, players), ")");
+  }
+  return absl::InvalidArgumentError(message);
+}
+
+absl::StatusOr<GameTable> LoadGameTable(const Rules& rules, int players,
+                                        const std::optional<std::string>& path,
+                                        std::string* found_path) {
+  absl::StatusOr<std::string> located = LocateTable(rules, players, path);
+  if (!located.ok()) return TableError(rules, players, located.status());
+  absl::StatusOr<GameTable> table = GameTable::Open(*located);
+  if (!table.ok()) return TableError(rules, players, table.status());
+  if (absl::Status status = CheckTableMatches(*table, rules, players); !status.ok()) {
+    return TableError(rules, players,
+                      absl::Status(status.code(), absl::StrCat(*located, ": ", status.message())));
+  }
+  if (found_path != nullptr) *found_path = *located;
+  return table;
+}
+
+absl::StatusOr<SimulationResult> Simulate(const SimulationOptions& options) {
+  if (absl::Status status = CheckOptions(options); !status.ok()) return status;
+  Setup setup;
+  setup.rules = options.rules;
+  setup.players = static_cast<int>(options.policies.size());
+  setup.seed = options.seed;
+  SimulationResult result;
+  result.players = setup.players;
+  if (absl::Status status = PrepareTable(options, setup, result); !status.ok()) return status;
+  if (absl::Status status = PrepareSolutions(options.policies, setup); !status.ok()) return status;
+  const auto start = std::chrono::steady_clock::now();
+  const int threads = static_cast<int>(std::min<std::int64_t>(
+      options.threads, (options.games + kGamesPerBlock - 1) / kGamesPerBlock));
+  GameRunner runner(setup, options.games);
+  absl::StatusOr<Totals> totals = runner.Run(std::max(1, threads));
+  if (!totals.ok()) return totals.status();
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  Summarise(*totals, options.games, result);
+  return result;
+}
+
+}  // namespace martiandice

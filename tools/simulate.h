@@ -1,0 +1,85 @@
+// Game simulation for `martiandice simulate`: complete games of Martian Dice
+// played with real (pseudo-random, seeded) dice by a mix of policies, and the
+// win rates per seat and per policy with 95% confidence half-widths.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "martiandice/game.h"
+#include "martiandice/rules.h"
+
+namespace martiandice {
+
+// A way of playing a turn.
+struct PolicySpec {
+  enum class Kind {
+    kWin,        // `win`: maximise the chance to win the game (policy table)
+    kObjective,  // `ev`, `capped:M`, `reach:K`: optimal for that turn objective
+    kRandom,     // `random`: uniform legal take, then stop or roll with chance 1/2
+    kStopAt,     // `stop:K`: take the biggest group, stop once the turn scores >= K
+  };
+  Kind kind = Kind::kWin;
+  int param = 0;     // K of stop:K
+  std::string name;  // the spec as given ("reach:10")
+};
+
+// Parses one policy spec (see PolicySpec). Errors name the bad spec.
+absl::StatusOr<PolicySpec> ParsePolicy(std::string_view spec);
+// Parses "A,B[,...]" (at least one policy).
+absl::StatusOr<std::vector<PolicySpec>> ParsePolicies(std::string_view list);
+
+// Policy tables, shared with the CLI's win queries.
+// The command that generates the table for `rules` and `players`.
+std::string SolveCommandHint(const Rules& rules, int players);
+// `status` as InvalidArgument, ending with how to generate the table unless
+// the message already says so.
+absl::Status TableError(const Rules& rules, int players, const absl::Status& status);
+// Locates (LocateTable), opens and checks the table; errors via TableError.
+// `found_path` (optional) receives the file used.
+absl::StatusOr<GameTable> LoadGameTable(const Rules& rules, int players,
+                                        const std::optional<std::string>& path,
+                                        std::string* found_path);
+
+inline constexpr std::uint64_t kDefaultSimulationSeed = 20240613;
+
+struct SimulationOptions {
+  Rules rules;
+  std::vector<PolicySpec> policies;  // one per seat
+  std::int64_t games = 0;
+  std::uint64_t seed = kDefaultSimulationSeed;
+  int threads = 1;  // worker threads; the result does not depend on it
+  // The policy table for `win` policies: `table` if set, else the file that
+  // LocateTable finds from `tables_path`. Not needed without `win`.
+  std::optional<GameTable> table;
+  std::optional<std::string> tables_path;
+};
+
+struct SimulationResult {
+  std::int64_t games = 0;
+  int players = 0;
+  // Share of the games won (ties split equally) and 95% half-widths (normal
+  // approximation), by seat and by policy (in the order given).
+  std::vector<double> seat_win_rate;
+  std::vector<double> seat_ci95;
+  std::vector<double> policy_win_rate;
+  std::vector<double> policy_ci95;
+  double mean_turns = 0;        // turns per game, all seats together
+  std::int64_t tied_games = 0;  // games whose highest total was shared
+  std::string table_path;       // the table used ("" if none, or given in memory)
+  double seconds = 0;           // wall time of the games (not of solving or loading)
+};
+
+// Plays `options.games` games. Game g (from 0) seats policy k in seat
+// (k + g) mod P and uses its own random stream derived from (seed, g), so the
+// result is reproducible and independent of the number of threads.
+// Errors: InvalidArgument for bad options, a missing or mismatched table
+// (message says how to generate it), or policies under which a game never ends.
+absl::StatusOr<SimulationResult> Simulate(const SimulationOptions& options);
+
+}  // namespace martiandice
