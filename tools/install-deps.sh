@@ -13,6 +13,7 @@ PACKAGES=(
   libcereal-dev
   doctest-dev
   libcli11-dev
+  python3
 )
 
 missing=()
