@@ -405,6 +405,8 @@ struct Parametric {
   // each decision then costs at most kSlack, a few per turn.
   static constexpr double kSlack = 1e-16;
   void Keep(double gap, double dslope) {
+    // t is a probability: |d| <= 1, so a gap above |dslope| can never close.
+    if (gap + kSlack >= std::abs(dslope)) return;
     if (dslope > 0) {
       lo = std::max(lo, -(gap + kSlack) / dslope);
     } else if (dslope < 0) {

@@ -345,7 +345,7 @@ TEST_CASE("cli game solve into a directory, human report, progress bar on a term
   CHECK(dir.Files() == std::vector<std::string>{name});
   for (const char* text :
        {"Solved the 2-player game", "turn-start contexts", "roll-value blocks",
-        "stored turn positions", "turn solves", "most iterations", "largest residual",
+        "stored turn positions", "turn solves", "most iterations", "settled vs fixed point",
         "error bound", "solve time", "seat 0 wins from the start", "Wrote "}) {
     CHECK(run.out.find(text) != std::string::npos);
   }

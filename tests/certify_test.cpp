@@ -1,0 +1,36 @@
+// Certification: every decision of a solved table checked against its error
+// bound, ties re-verified exactly; a refused table is an error.
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "certify.h"
+#include "game_solver.h"
+#include "martiandice/game.h"
+
+using namespace martiandice;
+
+TEST_CASE("certify: a small solved table is certified, ties exact") {
+  solver::GameSolveOptions options;
+  options.rules = Rules{5, 3, 10};
+  auto bytes = solver::SolveGameTable(options, nullptr);
+  REQUIRE(bytes.ok());
+  auto report = solver::CertifyTable(*bytes);
+  REQUIRE(report.ok());
+  CHECK(report->contexts == 10 * 10 + 10 * (10 + MaxTurnScore(options.rules)));
+  CHECK(report->decisions > 10000);
+  CHECK(report->ties > 0);
+  CHECK(report->symmetric_ties > 0);
+  CHECK(report->ties == report->symmetric_ties + report->exact_ties + report->inexact_ties);
+  CHECK(report->inexact_ties == 0);
+  CHECK(report->smallest_margin > 2 * report->error_bound);
+  CHECK(report->smallest_margin > report->tie_tolerance);
+  CHECK(report->certified);
+}
+
+TEST_CASE("certify: a refused table is an error, not a report") {
+  auto report = solver::CertifyTable("not a table");
+  CHECK_FALSE(report.ok());
+}
