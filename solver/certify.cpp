@@ -36,7 +36,8 @@ class Certifier {
 
   void Run() {
     for (int seat = 0; seat < d_.players; ++seat) ForEachContext(seat);
-    report_->certified = report_->smallest_margin > 2 * d_.error_bound && report_->inexact_ties == 0;
+    report_->certified =
+        report_->smallest_margin > 2 * d_.error_bound && report_->inexact_ties == 0;
   }
 
  private:

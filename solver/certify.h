@@ -10,17 +10,17 @@
 namespace martiandice::solver {
 
 struct CertificationReport {
-  long long contexts = 0;        // turn-start contexts checked
-  long long decisions = 0;       // decisions with two or more options
-  double smallest_margin = 0;    // smallest gap best vs second best among non-ties
-  double tie_tolerance = 0;      // gaps at or below it are ties (docs/FORMAT.md)
-  double error_bound = 0;        // the table's bound on every value's error
-  long long ties = 0;            // decisions reported as ties
-  long long symmetric_ties = 0;  // of which: two earthling types with equal counts
-  long long exact_ties = 0;      // of which: other ties, exactly equal on re-verification
-  long long inexact_ties = 0;    // of which: exact values differ (below the tolerance)
+  long long contexts = 0;          // turn-start contexts checked
+  long long decisions = 0;         // decisions with two or more options
+  double smallest_margin = 0;      // smallest gap best vs second best among non-ties
+  double tie_tolerance = 0;        // gaps at or below it are ties (docs/FORMAT.md)
+  double error_bound = 0;          // the table's bound on every value's error
+  long long ties = 0;              // decisions reported as ties
+  long long symmetric_ties = 0;    // of which: two earthling types with equal counts
+  long long exact_ties = 0;        // of which: other ties, exactly equal on re-verification
+  long long inexact_ties = 0;      // of which: exact values differ (below the tolerance)
   double largest_inexact_gap = 0;  // the largest such exact gap
-  long long exact_solves = 0;    // rational turn solves used for the re-verification
+  long long exact_solves = 0;      // rational turn solves used for the re-verification
   // Every non-tie decision's margin exceeds twice the error bound, so the
   // option the table ranks first is truly best; and every tie is exact.
   bool certified = false;

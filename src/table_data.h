@@ -3,7 +3,9 @@
 // the format's constants and checksums.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -19,10 +21,23 @@ inline constexpr std::uint32_t kTableHeaderSize = 128;
 // Files larger than this are refused before reading (no valid table comes near).
 inline constexpr std::uint64_t kMaxTableFileSize = std::uint64_t{1} << 30;
 
-// CRC-32 (IEEE 802.3, zlib's crc32) of `bytes`, continuing from `crc`.
+// CRC-32 (IEEE 802.3, zlib's crc32) of `bytes`, continuing from `crc`
+// (Crc32(a + b) == Crc32(b, Crc32(a))). Uses carry-less multiplication
+// (PCLMULQDQ folding) on x86-64 CPUs that have it, else Crc32Portable.
 std::uint32_t Crc32(std::string_view bytes, std::uint32_t crc = 0);
+// The same, table-driven slicing-by-16: portable C++, any host.
+std::uint32_t Crc32Portable(std::string_view bytes, std::uint32_t crc = 0);
+// The same, one table lookup per byte: the plain reference the others are tested against.
+std::uint32_t Crc32Bytewise(std::string_view bytes, std::uint32_t crc = 0);
+// What Crc32 runs on this CPU: "pclmulqdq folding" or "slicing-by-16".
+const char* Crc32Implementation();
 // FNV-1a 64 of `bytes`.
 std::uint64_t Fnv1a64(std::string_view bytes);
+// Index of the first value that is not a probability (NaN, infinite, below 0
+// or above 1), or values.size() if all are.
+size_t FirstNonProbability(std::span<const double> values);
+// Reverses the bytes of every value (file order <-> native on big-endian hosts).
+void ByteSwapEach(std::span<double> values);
 // "martiandice-policy v1 dice=13 bonus=3 target=25 players=2 states=canonical-v1".
 std::string TableRulesString(const Rules& rules, int players);
 
@@ -34,8 +49,9 @@ struct StoredState {
   std::uint8_t left = 0;
 };
 
-// The canonical positions STATES must list for `dice`, in slot order.
+// The canonical positions STATES must list for `dice`, in slot order, and how many.
 std::vector<StoredState> ExpectedStoredStates(int dice);
+size_t ExpectedStoredStateCount(int dice);
 
 // Maps a canonical position (t, r, e0 >= e1 >= e2) with at most `dice` dice to
 // a dense id: base per (t, r) plus the rank of the earthling triple.
@@ -71,7 +87,10 @@ struct TableData {
   std::vector<double> win;                 // context_count x players
   std::vector<std::uint32_t> block;        // per context
   std::vector<StoredState> states;         // slot order
-  std::vector<double> rolls;               // block_count x states.size()
+  // The file's bytes (8-byte aligned): ROLLS is used where it lies, converted
+  // to native byte order in place on big-endian hosts.
+  std::unique_ptr<double[]> file;
+  std::span<const double> rolls;  // block_count x states.size(), inside `file`
   CanonicalIndex index;
   std::vector<std::int32_t> slot_of;  // per canonical id: slot, or -1 if not stored
 

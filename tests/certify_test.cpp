@@ -1,12 +1,13 @@
 // Certification: every decision of a solved table checked against its error
 // bound, ties re-verified exactly; a refused table is an error.
+#include "certify.h"
+
 #include <doctest/doctest.h>
 
 #include <cstring>
 #include <fstream>
 #include <sstream>
 
-#include "certify.h"
 #include "game_solver.h"
 #include "martiandice/game.h"
 

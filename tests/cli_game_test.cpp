@@ -397,6 +397,21 @@ TEST_CASE("cli game simulate json fields") {
   CHECK(Run(args).out == Run(args).out);
 }
 
+TEST_CASE("cli game simulate --no-alternate keeps the seats") {
+  const std::vector<std::string> args = {"simulate",   "--games",   "300",
+                                         "--policies", "ev,random", "--no-alternate"};
+  std::vector<std::string> json_args = args;
+  json_args.push_back("--json");
+  const Json json = RunJson(json_args);
+  CHECK(json["alternate_seats"].boolean == false);
+  CHECK(json["seat_win_rate"].items[0].number == json["policy_win_rate"].items[0].number);
+  CHECK(RunJson({"simulate", "--games", "10", "--policies", "ev,ev", "--json"})["alternate_seats"]
+            .boolean);
+  const CliRun run = Run(args);
+  REQUIRE(run.code == 0);
+  CHECK(run.out.find("Seats fixed (--no-alternate): policy k sits in seat k") != std::string::npos);
+}
+
 TEST_CASE("cli game simulate human output") {
   const CliRun run = Run({"simulate", "--games", "300", "--policies", "ev,stop:8,random"});
   INFO(run.err);

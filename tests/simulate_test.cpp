@@ -1,5 +1,6 @@
 // Tests of the game simulator (tools/simulate.h): optimal self-play wins as
-// often as the policy table predicts, seats alternate between games, a seed
+// often as the policy table predicts, seats alternate between games (or stay
+// fixed on request), a seed
 // reproduces its result whatever the number of threads, `win` is not worse
 // than `ev`, and the policies and errors.
 #include "simulate.h"
@@ -113,6 +114,26 @@ TEST_CASE("simulate: seats alternate between games") {
       CHECK(std::fabs(result.seat_win_rate[seat] - 1.0 / players) <= 0.1);
     }
   }
+}
+
+TEST_CASE("simulate: fixed seats keep policy k in seat k") {
+  // ev against random: with alternation each seat wins about half the games;
+  // fixed, seat 0 (ev) wins most and the seat and policy rates coincide.
+  SimulationOptions options = Options(Rules{}, "ev,random", 3000);
+  options.alternate_seats = false;
+  const SimulationResult fixed = Play(options);
+  CHECK(fixed.seat_win_rate == fixed.policy_win_rate);
+  CHECK(fixed.seat_ci95 == fixed.policy_ci95);
+  CHECK(fixed.seat_win_rate[0] > 0.8);
+  options.policies = Policies("random,ev");
+  const SimulationResult swapped = Play(options);
+  CHECK(swapped.seat_win_rate[1] > 0.8);
+  // Game 0 is seated alike either way, and plays the same dice.
+  options.policies = Policies("ev,random");
+  options.games = 1;
+  const SimulationResult one_fixed = Play(options);
+  options.alternate_seats = true;
+  CHECK(Play(options).seat_win_rate == one_fixed.seat_win_rate);
 }
 
 TEST_CASE("simulate: the seed reproduces the result, whatever the threads") {

@@ -1,22 +1,27 @@
 // Policy table reader: loading hand-built tables (tests/table_builder.h) and
 // refusing every kind of damage with its own clear message, file handling,
-// table location and file names.
+// table location and file names; the fast CRC-32s and the vectorized
+// probability check against plain references.
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <bit>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <new>
+#include <random>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "martiandice/game.h"
 #include "table_builder.h"
+#include "table_data.h"  // the reader's internals: CRC-32s, probability check
 
 using namespace martiandice;
 namespace tb = table_builder;
@@ -84,6 +89,110 @@ TEST_CASE("table: the reference checksums of the test writer") {
   CHECK(tb::Crc32("123456789", 0, 9) == 0xCBF43926u);  // zlib's crc32 check value
   CHECK(tb::Fnv1a64("") == 14695981039346656037ull);
   CHECK(tb::Fnv1a64("a") == 0xaf63dc4c8601ec8cull);
+}
+
+TEST_CASE("table: the fast CRC-32s equal the plain one at every length and alignment") {
+  namespace in = internal;
+  INFO("Crc32 runs " << in::Crc32Implementation());
+  for (auto crc : {in::Crc32, in::Crc32Portable, in::Crc32Bytewise}) {
+    CHECK(crc("123456789", 0) == 0xCBF43926u);  // zlib's crc32 check value
+    CHECK(crc("", 0) == 0);
+    CHECK(crc("", 0x12345678u) == 0x12345678u);
+  }
+  std::mt19937_64 rng(20261121);
+  std::string pool((1 << 20) + 64, '\0');
+  for (char& c : pool) c = static_cast<char>(rng());
+  std::vector<size_t> lengths;
+  for (size_t n = 0; n <= 300; ++n) lengths.push_back(n);
+  for (size_t n : {511, 512, 513, 1000, 4095, 4096, 4097, 65536 + 13, 1 << 20}) {
+    lengths.push_back(n);
+  }
+  for (size_t n : lengths) {
+    for (size_t align = 0; align < 16; ++align) {
+      if (n > 4097 && align % 5 != 0) continue;  // the long ones at a few alignments
+      const std::string_view bytes(pool.data() + align, n);
+      const std::uint32_t start = align % 3 == 0 ? 0 : static_cast<std::uint32_t>(rng());
+      const std::uint32_t expected = in::Crc32Bytewise(bytes, start);
+      CHECK_MESSAGE(in::Crc32(bytes, start) == expected, "length ", n, " align ", align);
+      CHECK_MESSAGE(in::Crc32Portable(bytes, start) == expected, "length ", n, " align ", align);
+      if (start == 0 && n <= 4097) {
+        CHECK(tb::Crc32(std::string(bytes), 0, n) == expected);  // the test writer's own
+      }
+    }
+  }
+  // Continuing from a previous CRC: any split gives the CRC of the whole.
+  const std::string_view whole(pool.data() + 3, 10000);
+  const std::uint32_t expected = in::Crc32Bytewise(whole);
+  for (size_t split : {0, 1, 15, 16, 17, 63, 64, 65, 200, 4999, 9999, 10000}) {
+    CHECK(in::Crc32(whole.substr(split), in::Crc32(whole.substr(0, split))) == expected);
+    CHECK(in::Crc32Portable(whole.substr(split), in::Crc32Portable(whole.substr(0, split))) ==
+          expected);
+  }
+  // One bit flipped anywhere in a long buffer changes the CRC.
+  std::string flipped(pool.data(), 5000);
+  const std::uint32_t clean = in::Crc32(flipped);
+  for (size_t at : {0, 1, 63, 64, 2500, 4991, 4999}) {
+    flipped[at] = static_cast<char>(flipped[at] ^ 0x10);
+    CHECK(in::Crc32(flipped) != clean);
+    CHECK(in::Crc32(flipped) == in::Crc32Bytewise(flipped));
+    flipped[at] = static_cast<char>(flipped[at] ^ 0x10);
+  }
+}
+
+TEST_CASE("table: the probability check finds the first bad value anywhere") {
+  namespace in = internal;
+  constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  constexpr double kTiny = std::numeric_limits<double>::denorm_min();
+  constexpr double kSignalingNaN = std::numeric_limits<double>::signaling_NaN();
+  const double not_finite[] = {kNaN, -kNaN, kSignalingNaN, kInf, -kInf};
+  const double outside[] = {-kTiny, -1e-300, -0.5, std::nextafter(1.0, 2.0), 1.5, 1e300};
+  std::vector<double> bad(std::begin(not_finite), std::end(not_finite));
+  bad.insert(bad.end(), std::begin(outside), std::end(outside));
+  const double good[] = {0.0, -0.0, kTiny, 1e-300, 0.5, std::nextafter(1.0, 0.0), 1.0};
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  std::vector<double> values(4 * 512 + 77);
+  for (double& v : values) v = unit(rng);
+  for (size_t i = 0; i < values.size(); i += 97) values[i] = good[i % std::size(good)];
+  for (size_t n : {0, 1, 2, 3, 4, 511, 512, 513, 1024, 1500, 2048, 4 * 512 + 77}) {
+    for (size_t offset : {0, 1}) {  // the span need not start on 16 bytes
+      if (offset + n > values.size()) continue;
+      const std::span<const double> span(values.data() + offset, n);
+      CHECK(in::FirstNonProbability(span) == n);
+    }
+  }
+  std::vector<size_t> positions = {0, 1, 2, 3, 255, 510, 511, 512, 513, 1023, 1024, 2047, 2048};
+  positions.push_back(values.size() - 2);
+  positions.push_back(values.size() - 1);
+  for (size_t at : positions) {
+    for (double b : bad) {
+      std::vector<double> damaged = values;
+      damaged[at] = b;
+      CHECK_MESSAGE(in::FirstNonProbability(damaged) == at, "value ", b, " at ", at);
+      if (at + 600 < damaged.size()) {  // a second bad value later: the first is reported
+        damaged[at + 600] = kNaN;
+        CHECK(in::FirstNonProbability(damaged) == at);
+      }
+    }
+  }
+}
+
+TEST_CASE("table: byte swapping for big-endian hosts, and the stored-state count") {
+  namespace in = internal;
+  std::vector<double> v = {1.0, -2.5, std::bit_cast<double>(std::uint64_t{0x7FF4000000000001})};
+  const std::vector<double> original = v;
+  in::ByteSwapEach(v);
+  CHECK(std::bit_cast<std::uint64_t>(v[0]) == 0x000000000000F03Full);
+  CHECK(std::bit_cast<std::uint64_t>(v[2]) == 0x010000000000F47Full);  // no NaN is touched
+  in::ByteSwapEach(v);
+  for (size_t i = 0; i < v.size(); ++i) {
+    CHECK(std::bit_cast<std::uint64_t>(v[i]) == std::bit_cast<std::uint64_t>(original[i]));
+  }
+  for (int dice = 1; dice <= 20; ++dice) {
+    CHECK(in::ExpectedStoredStateCount(dice) == in::ExpectedStoredStates(dice).size());
+    CHECK(in::ExpectedStoredStateCount(dice) == tb::StoredStates(dice).size());
+  }
 }
 
 TEST_CASE("table: a valid hand-built table loads with its rules and values") {
@@ -392,4 +501,31 @@ TEST_CASE("table: file names and the search for a table") {
       Contains(LocateTable(Rules{7, 1, 9}, 5, std::nullopt).status(), "$MARTIANDICE_DATA (unset)"));
   if (saved) ::setenv("MARTIANDICE_DATA", saved_value.c_str(), 1);
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("table: the shipped table: Open and FromBytes read every value as the file holds it") {
+  const std::string path = std::string(MARTIANDICE_DATA_DIR) + "/" + TableFileName(Rules{}, 2);
+  std::ifstream in(path, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  REQUIRE_MESSAGE(bytes.size() > 1000000, "missing " << path);
+  auto opened = GameTable::Open(path);
+  REQUIRE_MESSAGE(opened.ok(), opened.status());
+  auto from_bytes = GameTable::FromBytes(bytes);
+  REQUIRE(from_bytes.ok());
+  const size_t rolls_offset = tb::GetU64(bytes, tb::offset::kRollsOffset);
+  for (const GameTable* table : {&*opened, &*from_bytes}) {
+    const internal::TableData& d = table->data();
+    REQUIRE(d.rolls.size() * 8 == bytes.size() - rolls_offset);
+    for (size_t k = 0; k < d.rolls.size(); ++k) {
+      if (std::bit_cast<std::uint64_t>(d.rolls[k]) != tb::GetU64(bytes, rolls_offset + 8 * k)) {
+        FAIL("roll value ", k, " differs from the file");
+      }
+    }
+    for (std::int64_t c = 0; c < d.context_count; ++c) {
+      const size_t at = 128 + 24 * c;
+      REQUIRE(std::bit_cast<std::uint64_t>(d.Win(c)[0]) == tb::GetU64(bytes, at));
+      REQUIRE(std::bit_cast<std::uint64_t>(d.Win(c)[1]) == tb::GetU64(bytes, at + 8));
+      REQUIRE(d.block[c] == tb::GetU32(bytes, at + 16));
+    }
+  }
 }

@@ -4,7 +4,10 @@
 //   martiandice_bench [--quick]
 //
 // Figures: the full solve of the official 13-dice turn in double precision and
-// exactly, and warm queries (AdviseRoll, EvaluatePosition) on solved turns.
+// exactly, warm queries (AdviseRoll, EvaluatePosition) on solved turns, and the
+// game: loading the shipped official policy table (GameTable::Open), warm win
+// queries on it (AdviseWin, EvaluateWin), and the full official 2-player solve
+// (solver::SolveGameTable, single-threaded).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -12,13 +15,16 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
 #include <vector>
 
+#include "game_solver.h"
 #include "martiandice/dice.h"
 #include "martiandice/exact.h"
+#include "martiandice/game.h"
 #include "martiandice/objective.h"
 #include "martiandice/query.h"
 #include "martiandice/rules.h"
@@ -126,7 +132,7 @@ Figure Measure(std::string name, int reps, long iters, double goal,
 void PrintFigure(const Figure& f) {
   std::string goal = f.goal > 0 ? "<= " + FormatSeconds(f.goal) : "-";
   std::string verdict = f.goal > 0 ? (f.median <= f.goal ? "ok" : "OVER GOAL") : "";
-  std::printf("%-52s %11s %11s %12s  %-9s (%d reps x %ld)\n", f.name.c_str(),
+  std::printf("%-58s %11s %11s %12s  %-9s (%d reps x %ld)\n", f.name.c_str(),
               FormatSeconds(f.min).c_str(), FormatSeconds(f.median).c_str(), goal.c_str(),
               verdict.c_str(), f.reps, f.iters);
   std::fflush(stdout);
@@ -154,8 +160,10 @@ int main(int argc, char** argv) {
     } else if (arg == "-h" || arg == "--help") {
       std::printf(
           "usage: %s [--quick]\n"
-          "Times the martiandice solver and queries; prints min and median per\n"
-          "operation over repetitions, next to each goal. --quick: fewer repetitions.\n",
+          "Times the martiandice solver and queries, loading the official policy\n"
+          "table and win queries on it, and the official 2-player game solve; prints\n"
+          "min and median per operation over repetitions, next to each goal.\n"
+          "--quick: fewer repetitions.\n",
           argv[0]);
       return 0;
     } else {
@@ -202,7 +210,7 @@ int main(int argc, char** argv) {
   const long query_iters = quick ? 20000 : 200000;
   const long exact_query_iters = quick ? 500 : 5000;
 
-  std::printf("%-52s %11s %11s %12s  %s\n", "figure", "min", "median", "goal", "median vs goal");
+  std::printf("%-58s %11s %11s %12s  %s\n", "figure", "min", "median", "goal", "median vs goal");
   std::vector<Figure> figures;
   auto run = [&](Figure f) {
     PrintFigure(f);
@@ -290,6 +298,91 @@ int main(int argc, char** argv) {
     DoNotOptimize(e);
     g_sink = e->value.approx;
   }));
+
+  // (4) The game: the shipped official 2-player policy table (found as the CLI
+  // finds it: $MARTIANDICE_DATA, else the build tree's data/, else installed).
+  const std::string table_path =
+      OrDie(md::LocateTable(rules, 2, std::nullopt), "locate the official 2-player table");
+  std::printf("  (table: %s; after the first Open the file is read from the page cache)\n",
+              table_path.c_str());
+  // The first Open in this process on its own (a CLI run does exactly one); the
+  // file may or may not be in the page cache yet.
+  {
+    auto t0 = Clock::now();
+    auto first = md::GameTable::Open(table_path);
+    auto t1 = Clock::now();
+    OrDie(std::move(first), "open " + table_path);
+    Figure f;
+    f.name = "table load, first Open in this process (no goal)";
+    f.min = f.median = std::chrono::duration<double>(t1 - t0).count();
+    f.reps = 1;
+    f.iters = 1;
+    run(f);
+  }
+  // Every later Open reads the file from the page cache.
+  const int load_reps = quick ? 7 : 51;
+  run(Measure("table load (GameTable::Open, official p2 table)", load_reps, 1, 5e-3, [&] {
+    auto t = md::GameTable::Open(table_path);
+    DoNotOptimize(t);
+    g_sink = t.ok() ? t->error_bound() : -1;
+  }));
+
+  const md::GameTable table = OrDie(md::GameTable::Open(table_path), "open " + table_path);
+  struct WinQuery {
+    std::string name;
+    md::GameContext context;
+    md::Dice aside, roll;
+  };
+  // The start of the game, mid-game, and the final round (seat 0 has reached 25).
+  const WinQuery advise_queries[] = {
+      {"start 0-0 seat 0, first roll", {{0, 0}, 0}, md::Dice{}, roll1},
+      {"20-18 seat 1, '2T 4H' + '1T 2R 3C 1K'", {{20, 18}, 1}, aside2, roll2},
+      {"27-20 seat 1 (final), '3T 2R 4H 1K' + '1R 1H 1C'",
+       {{27, 20}, 1},
+       aside4,
+       Parse("1R 1H 1C")},
+  };
+  const WinQuery eval_queries[] = {
+      {"start 0-0 seat 0", {{0, 0}, 0}, md::Dice{}, {}},
+      {"12-21 seat 0, '3T 2R 4H 1K'", {{12, 21}, 0}, aside4, {}},
+      {"27-20 seat 1 (final), '2T 4H'", {{27, 20}, 1}, aside2, {}},
+  };
+  for (const WinQuery& q : advise_queries) {
+    OrDie(md::AdviseWin(table, q.context, q.aside, q.roll), "AdviseWin " + q.name);
+  }
+  for (const WinQuery& q : eval_queries) {
+    OrDie(md::EvaluateWin(table, q.context, q.aside), "EvaluateWin " + q.name);
+  }
+  for (const WinQuery& q : advise_queries) {
+    run(Measure("AdviseWin " + q.name, query_reps, query_iters, 2e-6, [&] {
+      auto a = md::AdviseWin(table, q.context, q.aside, q.roll);
+      DoNotOptimize(a);
+      g_sink = a->advice.value.approx;
+    }));
+  }
+  for (const WinQuery& q : eval_queries) {
+    run(Measure("EvaluateWin " + q.name, query_reps, query_iters, 2e-6, [&] {
+      auto e = md::EvaluateWin(table, q.context, q.aside);
+      DoNotOptimize(e);
+      g_sink = e->position.value.approx;
+    }));
+  }
+
+  // (5) The full official 2-player game solve, single-threaded, as
+  // `martiandice solve` runs it (table bytes serialized, not written).
+  const int game_reps = quick ? 1 : 5;
+  md::solver::GameSolveReport game_report;
+  run(Measure("game solve, official 2 players, 1 thread", game_reps, 1, 200e-3, [&] {
+    md::solver::GameSolveOptions options;
+    options.rules = rules;
+    options.players = 2;
+    auto bytes = md::solver::SolveGameTable(options, &game_report);
+    DoNotOptimize(bytes);
+    g_sink = bytes.ok() ? static_cast<double>(bytes->size()) : -1;
+  }));
+  std::printf("  (game solve: %d contexts, %d blocks, %lld turn solves; seat 0 wins %.6f)\n",
+              game_report.contexts, game_report.blocks, game_report.turn_solves,
+              game_report.first_seat_win);
 
   int goals = 0, met = 0;
   for (const Figure& f : figures) {

@@ -2,7 +2,8 @@
 // input with the library and prints the results as human-readable text or as
 // the JSON contract (one object): `eval` and `best` (turn objectives, or the
 // win objective from a policy table), `stats`, `solve` (generates a policy
-// table) and `simulate` (plays whole games, tools/simulate.h).
+// table), `simulate` (plays whole games, tools/simulate.h) and `export` (a
+// policy table as JSON, for inspection).
 #include "cli.h"
 
 #include <CLI/CLI.hpp>
@@ -27,6 +28,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "certify.h"
 #include "game_solver.h"
 #include "martiandice/dice.h"
 #include "martiandice/exact.h"
@@ -44,7 +46,7 @@ namespace {
 // Debian's absl::string_view is not std::string_view, so absl::StrCat takes
 // no std::string_view: keep those out of StrCat calls.
 constexpr char kProgram[] = "martiandice";
-constexpr char kSubcommandList[] = "eval, best, stats, solve, simulate";
+constexpr char kSubcommandList[] = "eval, best, stats, solve, simulate, export";
 constexpr char kWinObjective[] = "win";
 
 // ---------------------------------------------------------------------------
@@ -65,14 +67,18 @@ struct Options {
   std::optional<int> seat;
   std::optional<int> players;
   std::optional<std::string> tables;
-  // solve
+  // solve, export
   std::string out;
   bool quiet = false;
+  bool no_certify = false;
   // simulate
   std::int64_t games = 0;
   std::string policies;
   std::string seed = std::to_string(kDefaultSimulationSeed);
   int threads = 0;
+  bool no_alternate = false;
+  // export
+  bool rolls = false;
 };
 
 // The game part of a win query: the context and the table that answers it.
@@ -756,14 +762,14 @@ class SolveProgress {
   int shown_ = -1;  // last percent (bar) or tenth (lines) shown
 };
 
-// Where `solve` writes: --out, or the table's usual name inside a directory.
-// Checked before the (long) solve.
-absl::StatusOr<std::string> OutputPath(const std::string& out, const Rules& rules, int players) {
+// Where `solve` and `export` write: --out, or `default_name` inside a
+// directory. Checked before the (long) work.
+absl::StatusOr<std::string> OutputPath(const std::string& out, const std::string& default_name) {
   namespace fs = std::filesystem;
   if (out.empty()) return absl::InvalidArgumentError("--out: give the file to write");
   std::error_code error;
   fs::path path(out);
-  if (fs::is_directory(path, error)) path /= TableFileName(rules, players);
+  if (fs::is_directory(path, error)) path /= default_name;
   const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
   if (!fs::is_directory(dir, error)) {
     return absl::InvalidArgumentError(
@@ -781,7 +787,37 @@ struct SolveRun {
   std::string path;
   std::size_t bytes = 0;
   solver::GameSolveReport report;
+  std::optional<solver::CertificationReport> certification;
 };
+
+std::string CertificationJson(const solver::CertificationReport& c) {
+  return JsonObject()
+      .Int("decisions", c.decisions)
+      .Raw("smallest_margin", JsonDouble(c.smallest_margin))
+      .Raw("tie_tolerance", JsonDouble(c.tie_tolerance))
+      .Int("ties", c.ties)
+      .Int("symmetric_ties", c.symmetric_ties)
+      .Int("exact_ties", c.exact_ties)
+      .Int("inexact_ties", c.inexact_ties)
+      .Raw("largest_inexact_gap", JsonDouble(c.largest_inexact_gap))
+      .Int("exact_solves", c.exact_solves)
+      .Raw("certified", c.certified ? "true" : "false")
+      .Raw("seconds", JsonDouble(c.seconds))
+      .Build();
+}
+
+std::string CertificationText(const solver::CertificationReport& c) {
+  return absl::StrFormat(
+      "Certification: %s.\n"
+      "  decisions checked               %d\n"
+      "  smallest margin (non-ties)      %.3g (error bound x2: %.3g)\n"
+      "  ties (within %.0e)             %d: %d symmetric, %d exact, %d not exact\n"
+      "  exact rational re-solves        %d\n"
+      "  certification time              %.1f s\n",
+      c.certified ? "every decision is certified" : "NOT certified", c.decisions, c.smallest_margin,
+      2 * c.error_bound, c.tie_tolerance, c.ties, c.symmetric_ties, c.exact_ties, c.inexact_ties,
+      c.exact_solves, c.seconds);
+}
 
 std::string SolveJson(const SolveRun& run) {
   const solver::GameSolveReport& r = run.report;
@@ -799,6 +835,8 @@ std::string SolveJson(const SolveRun& run) {
              .Raw("error_bound", JsonDouble(r.error_bound))
              .Raw("seconds", JsonDouble(r.seconds))
              .Raw("first_seat_win", JsonDouble(r.first_seat_win))
+             .Raw("certification",
+                  run.certification ? CertificationJson(*run.certification) : "null")
              .Build() +
          "\n";
 }
@@ -806,20 +844,21 @@ std::string SolveJson(const SolveRun& run) {
 std::string SolveText(const SolveRun& run) {
   const solver::GameSolveReport& r = run.report;
   return absl::StrFormat(
-      "Solved the %d-player game: %s.\n"
-      "  turn-start contexts             %d\n"
-      "  roll-value blocks               %d\n"
-      "  stored turn positions           %d\n"
-      "  turn solves                     %d\n"
-      "  most iterations of one cycle    %d\n"
-      "  settled vs fixed point (max)     %.3g\n"
-      "  error bound of every value      %.3g\n"
-      "  solve time                      %.2f s\n"
-      "  seat 0 wins from the start      %s\n"
-      "Wrote %s (%d bytes).\n",
-      run.players, RulesText(run.rules), r.contexts, r.blocks, r.stored_states, r.turn_solves,
-      r.max_iterations, r.max_residual, r.error_bound, r.seconds, Number(r.first_seat_win),
-      run.path, run.bytes);
+             "Solved the %d-player game: %s.\n"
+             "  turn-start contexts             %d\n"
+             "  roll-value blocks               %d\n"
+             "  stored turn positions           %d\n"
+             "  turn solves                     %d\n"
+             "  most iterations of one cycle    %d\n"
+             "  settled vs fixed point (max)    %.3g\n"
+             "  error bound of every value      %.3g\n"
+             "  solve time                      %.2f s\n"
+             "  seat 0 wins from the start      %s\n"
+             "Wrote %s (%d bytes).\n",
+             run.players, RulesText(run.rules), r.contexts, r.blocks, r.stored_states,
+             r.turn_solves, r.max_iterations, r.max_residual, r.error_bound, r.seconds,
+             Number(r.first_seat_win), run.path, run.bytes) +
+         (run.certification ? CertificationText(*run.certification) : "");
 }
 
 absl::Status WriteTable(const std::string& path, const std::string& bytes) {
@@ -840,7 +879,7 @@ absl::StatusOr<std::string> RunSolve(const Options& options, const Io& io) {
   if (absl::Status status = CheckPlayerCount(run.players, "--players"); !status.ok()) {
     return status;
   }
-  absl::StatusOr<std::string> path = OutputPath(options.out, run.rules, run.players);
+  absl::StatusOr<std::string> path = OutputPath(options.out, TableFileName(run.rules, run.players));
   if (!path.ok()) return path.status();
   run.path = *path;
   SolveProgress progress(io.err, io.environment.stderr_is_terminal, options.quiet);
@@ -851,6 +890,11 @@ absl::StatusOr<std::string> RunSolve(const Options& options, const Io& io) {
   progress.Finish();
   if (absl::Status status = WriteTable(run.path, *bytes); !status.ok()) return status;
   run.bytes = bytes->size();
+  if (!options.no_certify) {
+    absl::StatusOr<solver::CertificationReport> certification = solver::CertifyTable(*bytes);
+    if (!certification.ok()) return certification.status();
+    run.certification = *certification;
+  }
   return options.json ? SolveJson(run) : SolveText(run);
 }
 
@@ -887,6 +931,7 @@ absl::StatusOr<SimulationOptions> ReadSimulation(const Options& options) {
   if (options.threads < 0) return absl::InvalidArgumentError("--threads must be 0 (all) or more");
   simulation.threads = options.threads == 0 ? DefaultThreads() : options.threads;
   simulation.tables_path = options.tables;
+  simulation.alternate_seats = !options.no_alternate;
   return simulation;
 }
 
@@ -909,6 +954,7 @@ std::string SimulateJson(const SimulationOptions& simulation, const SimulationRe
       .Int("games", result.games)
       .Raw("seed", absl::StrCat(simulation.seed))
       .Raw("policies", JsonArray(names))
+      .Bool("alternate_seats", simulation.alternate_seats)
       .Raw("seat_win_rate", DoubleArray(result.seat_win_rate))
       .Raw("policy_win_rate", DoubleArray(result.policy_win_rate))
       .Raw("ci95", ci95)
@@ -929,11 +975,17 @@ std::string RateText(double rate, double half_width) {
 
 std::string SimulateText(const SimulationOptions& simulation, const SimulationResult& result) {
   const std::vector<std::string> names = PolicyNames(simulation);
-  std::string text = absl::StrFormat(
-      "Simulated %d games of %d players (%s), seed %d.\n"
-      "Seats alternate: in game g (from 0), policy k sits in seat (k + g) mod %d.\n"
-      "Win rates (ties split: 1/k to each of k tied leaders; ± = 95%% confidence half-width):\n",
-      result.games, result.players, RulesText(simulation.rules), simulation.seed, result.players);
+  std::string text =
+      absl::StrFormat("Simulated %d games of %d players (%s), seed %d.\n", result.games,
+                      result.players, RulesText(simulation.rules), simulation.seed);
+  absl::StrAppend(
+      &text,
+      simulation.alternate_seats
+          ? absl::StrFormat(
+                "Seats alternate: in game g (from 0), policy k sits in seat (k + g) mod %d.\n",
+                result.players)
+          : "Seats fixed (--no-alternate): policy k sits in seat k in every game.\n",
+      "Win rates (ties split: 1/k to each of k tied leaders; ± = 95% confidence half-width):\n");
   for (int seat = 0; seat < result.players; ++seat) {
     absl::StrAppend(&text,
                     absl::StrFormat("  %-22s %s\n", absl::StrCat("seat ", seat),
@@ -964,6 +1016,116 @@ absl::StatusOr<std::string> RunSimulate(const Options& options) {
 }
 
 // ---------------------------------------------------------------------------
+// export
+
+// "martiandice-p2-d13-b3-t25.json": the export's name inside an --out directory.
+std::string ExportFileName(const Rules& rules, int players) {
+  std::string name = TableFileName(rules, players);
+  const std::size_t dot = name.rfind('.');
+  return absl::StrCat(name.substr(0, dot), ".json");
+}
+
+// Items one per line, so that a large export reads and diffs line by line.
+std::string JsonLines(const std::vector<std::string>& items) {
+  if (items.empty()) return "[]";
+  return absl::StrCat("[\n", absl::StrJoin(items, ",\n"), "\n]");
+}
+
+absl::StatusOr<std::string> ContextsJson(const GameTable& table) {
+  std::vector<std::string> contexts;
+  contexts.reserve(static_cast<std::size_t>(table.context_count()));
+  for (std::int64_t index = 0; index < table.context_count(); ++index) {
+    absl::StatusOr<GameTable::ContextRecord> record = table.Context(index);
+    if (!record.ok()) return record.status();
+    contexts.push_back(JsonObject()
+                           .Int("seat", record->context.seat)
+                           .Raw("scores", IntArray(record->context.scores))
+                           .Bool("final_round", FinalRound(table.rules(), record->context))
+                           .Raw("win_probabilities", DoubleArray(record->win_probabilities))
+                           .Int("block", record->block)
+                           .Build());
+  }
+  return JsonLines(contexts);
+}
+
+std::string StatesJson(const std::vector<GameTable::StateRecord>& states) {
+  std::vector<std::string> rows;
+  rows.reserve(states.size());
+  for (const GameTable::StateRecord& s : states) {
+    rows.push_back(
+        IntArray({s.tanks, s.rays, s.earthlings[0], s.earthlings[1], s.earthlings[2], s.left}));
+  }
+  return JsonLines(rows);
+}
+
+absl::StatusOr<std::string> RollsJson(const GameTable& table) {
+  std::vector<std::string> blocks;
+  for (std::int64_t block = 0; block < table.block_count(); ++block) {
+    absl::StatusOr<std::vector<double>> values = table.RollBlock(block);
+    if (!values.ok()) return values.status();
+    blocks.push_back(DoubleArray(*values));
+  }
+  return JsonLines(blocks);
+}
+
+// The whole export: the header fields, then contexts, states and (with
+// --rolls) the roll-value blocks, in file order.
+absl::StatusOr<std::string> ExportJson(const GameTable& table, const std::string& path,
+                                       bool rolls) {
+  const std::vector<GameTable::StateRecord> states = table.StoredStates();
+  absl::StatusOr<std::string> contexts = ContextsJson(table);
+  if (!contexts.ok()) return contexts.status();
+  std::string blocks = "null";
+  if (rolls) {
+    absl::StatusOr<std::string> json = RollsJson(table);
+    if (!json.ok()) return json.status();
+    blocks = *std::move(json);
+  }
+  return JsonObject()
+             .Int("format_version", table.format_version())
+             .Str("table", path)
+             .Raw("rules", RulesJson(table.rules()))
+             .Int("players", table.players())
+             .Int("max_turn_score", MaxTurnScore(table.rules()))
+             .Raw("error_bound", JsonDouble(table.error_bound()))
+             .Int("tie_tolerance_e", table.tie_tolerance_exponent())
+             .Int("context_count", table.context_count())
+             .Int("state_count", static_cast<std::int64_t>(states.size()))
+             .Int("block_count", table.block_count())
+             .Bool("rolls_included", rolls)
+             .Raw("contexts", *contexts)
+             .Raw("states", StatesJson(states))
+             .Raw("rolls", blocks)
+             .Build() +
+         "\n";
+}
+
+absl::StatusOr<std::string> RunExport(const Options& options) {
+  absl::StatusOr<Rules> rules = ReadRules(options);
+  if (!rules.ok()) return rules.status();
+  const int players = options.players.value_or(2);
+  if (absl::Status status = CheckPlayerCount(players, "--players"); !status.ok()) return status;
+  std::optional<std::string> out;
+  if (!options.out.empty()) {
+    absl::StatusOr<std::string> path = OutputPath(options.out, ExportFileName(*rules, players));
+    if (!path.ok()) return path.status();
+    out = *std::move(path);
+  }
+  std::string table_path;
+  absl::StatusOr<GameTable> table = LoadGameTable(*rules, players, options.tables, &table_path);
+  if (!table.ok()) return table.status();
+  absl::StatusOr<std::string> json = ExportJson(*table, table_path, options.rolls);
+  if (!json.ok()) return json.status();
+  if (!out) return json;
+  if (absl::Status status = WriteTable(*out, *json); !status.ok()) return status;
+  return absl::StrFormat(
+      "Exported %s (%d contexts, %d stored states, %d blocks%s) to %s (%d bytes).\n", table_path,
+      table->context_count(), table->StoredStates().size(), table->block_count(),
+      options.rolls ? ", roll values included" : "; roll values left out, see --rolls", *out,
+      json->size());
+}
+
+// ---------------------------------------------------------------------------
 // Command-line definition (CLI11).
 
 constexpr std::string_view kAppFooter = R"(
@@ -985,6 +1147,7 @@ or `martiandice best --help` for the meaning of each output field.
 Policy tables: `martiandice solve --players 2 --out DIR` writes the table for
 the rules given; --tables FILE_OR_DIR points at it, else $MARTIANDICE_DATA,
 the build tree's data/ and the installed data directory are searched.
+`martiandice export` prints a table as JSON, for inspection.
 
 Exit status: 0 success, 2 bad input (one line on stderr), 1 internal error.
 )";
@@ -1055,10 +1218,17 @@ on a terminal, else a line every 10%; --quiet: none).
 Report fields (same names in --json): contexts (turn-start contexts), blocks
 (distinct roll-value blocks), stored_states (turn positions per block),
 turn_solves (turn dynamic programs run), max_iterations (most rounds one
-zero-score cycle needed), max_residual (largest |W - T(W)| at the end),
-error_bound (bound on every stored value's error), seconds (solve time),
-first_seat_win (seat 0's chance at the start of the game); also out, bytes,
-players, rules.
+zero-score cycle needed), max_residual (largest distance of a stored value to
+its zero-score cycle's fixed point), error_bound (bound on every stored value's
+error), seconds (solve time), first_seat_win (seat 0's chance at the start of
+the game); also out, bytes, players, rules.
+Then the table is certified (skip with --no-certify): every decision a reader
+derives from it (stop or roll; which take, per position and roll) is checked:
+non-ties must be separated by more than twice the error bound, and ties (values
+within the table's tolerance) are re-verified with exact rational solves.
+JSON field certification: decisions, smallest_margin, tie_tolerance, ties,
+symmetric_ties, exact_ties, inexact_ties, largest_inexact_gap, exact_solves,
+certified, seconds (null with --no-certify).
 )";
 
 constexpr std::string_view kSimulateFooter = R"(
@@ -1073,22 +1243,46 @@ comma-separated):
              else the first earthling), stop once the turn scores K or more
 Ties between stop and roll (values within 1e-12) are played as stop.
 In game g (from 0) policy k sits in seat (k + g) mod P, so each policy plays
-each seat equally often. Each game has its own random stream from (seed, g):
-the result depends on --seed only, not on --threads.
+each seat equally often; with --no-alternate policy k sits in seat k in every
+game (one seating measured alone). Each game has its own random stream from
+(seed, g): the result depends on --seed only, not on --threads.
 Output fields (same names in --json): games, seat_win_rate (per seat),
 policy_win_rate (per policy, --policies order), ci95 {seat, policy} (95%
 half-widths, normal approximation), mean_turns (turns per game, all seats),
-tied_games, seed, policies, players, rules, table (null if no win policy).
+tied_games, seed, policies, alternate_seats, players, rules, table (null if
+no win policy).
 A win is shared 1/k by k seats tied for the highest total.
 )";
 
-void AddRuleOptions(CLI::App& command, Options& options) {
+constexpr std::string_view kExportFooter = R"(
+Writes a policy table (docs/FORMAT.md) as one JSON object, for inspection: to
+stdout, or atomically to --out (a directory gets martiandice-pP-dD-bB-tT.json).
+The table is found as for `eval --objective win`: --tables FILE_OR_DIR, else
+$MARTIANDICE_DATA, the build tree's data/ and the installed data directory;
+its rules and players must match --dice/--bonus/--target/--players.
+Fields: format_version, table (file read), rules {dice, bonus, target},
+players, max_turn_score, error_bound, tie_tolerance_e (values within
+10^-e are tied), context_count, state_count, block_count, rolls_included;
+contexts: one object per context in file order, {seat (to move), scores,
+final_round, win_probabilities (seat 0 first), block}; states: the stored
+turn positions in slot order, [tanks, rays, e0, e1, e2, dice_left] with the
+earthling counts descending; rolls: with --rolls, block_count arrays of
+state_count values (the mover's win probability of rolling on from each
+state), else null. Numbers have 17 significant digits (they round-trip).
+With --out, stdout gets a one-line summary.
+)";
+
+void AddRulesOnly(CLI::App& command, Options& options) {
   command.add_option("--dice", options.dice, "Dice in a turn (rules variant)")
       ->capture_default_str();
   command.add_option("--bonus", options.bonus, "Points for one of each earthling type")
       ->capture_default_str();
   command.add_option("--target", options.target, "Game total that ends the game")
       ->capture_default_str();
+}
+
+void AddRuleOptions(CLI::App& command, Options& options) {
+  AddRulesOnly(command, options);
   command.add_flag("--json", options.json, "Print one JSON object instead of text");
 }
 
@@ -1116,6 +1310,8 @@ void AddSolveOptions(CLI::App& command, Options& options) {
   command.add_option("--players", options.players, "Number of players (default 2)");
   command.add_option("--out", options.out, "Table file to write, or a directory")->required();
   command.add_flag("--quiet", options.quiet, "No progress on stderr");
+  command.add_flag("--no-certify", options.no_certify,
+                   "Skip certifying the table's decisions (about a minute for the official game)");
   AddRuleOptions(command, options);
 }
 
@@ -1128,8 +1324,19 @@ void AddSimulateOptions(CLI::App& command, Options& options) {
   command.add_option("--seed", options.seed, "Random seed (0..2^64-1)")->capture_default_str();
   command.add_option("--threads", options.threads, "Worker threads (default 0: all cores)")
       ->capture_default_str();
+  command.add_flag("--no-alternate", options.no_alternate,
+                   "Keep policy k in seat k in every game (one seating only)");
   AddTablesOption(command, options);
   AddRuleOptions(command, options);
+}
+
+void AddExportOptions(CLI::App& command, Options& options) {
+  command.add_option("--players", options.players, "Number of players (default 2)");
+  command.add_option("--out", options.out,
+                     "JSON file to write atomically, or a directory (default: stdout)");
+  command.add_flag("--rolls", options.rolls, "Include the roll-value blocks (large)");
+  AddTablesOption(command, options);
+  AddRulesOnly(command, options);
 }
 
 // The app and the subcommand the user picked (null if none).
@@ -1143,6 +1350,7 @@ struct CommandLine {
   CLI::App* stats = nullptr;
   CLI::App* solve = nullptr;
   CLI::App* simulate = nullptr;
+  CLI::App* export_table = nullptr;
 };
 
 void DefineCommandLine(CommandLine& cli, Options& options) {
@@ -1165,6 +1373,9 @@ void DefineCommandLine(CommandLine& cli, Options& options) {
   cli.simulate = cli.app.add_subcommand("simulate", "Play games between policies; win rates");
   cli.simulate->footer(std::string(kSimulateFooter));
   AddSimulateOptions(*cli.simulate, options);
+  cli.export_table = cli.app.add_subcommand("export", "A policy table as JSON, for inspection");
+  cli.export_table->footer(std::string(kExportFooter));
+  AddExportOptions(*cli.export_table, options);
 }
 
 // ---------------------------------------------------------------------------
@@ -1188,7 +1399,7 @@ int Fail(std::ostream& err, int code, const std::string& message) {
 
 bool IsSubcommand(const std::string& word) {
   return word == "eval" || word == "best" || word == "stats" || word == "solve" ||
-         word == "simulate";
+         word == "simulate" || word == "export";
 }
 
 // An error for a first argument that is neither an option nor a subcommand.
@@ -1219,6 +1430,7 @@ absl::StatusOr<std::string> Dispatch(const CommandLine& cli, const Options& opti
   if (cli.stats->parsed()) return RunStats(options);
   if (cli.solve->parsed()) return RunSolve(options, io);
   if (cli.simulate->parsed()) return RunSimulate(options);
+  if (cli.export_table->parsed()) return RunExport(options);
   return absl::InvalidArgumentError(
       absl::StrCat("no subcommand given; use one of: ", kSubcommandList, " (see --help)"));
 }
@@ -1240,7 +1452,9 @@ int Run(const std::vector<std::string>& args, std::ostream& out, const Io& io) {
   }
   absl::StatusOr<std::string> result = Dispatch(cli, options, io);
   if (!result.ok()) {
-    const bool bad_input = result.status().code() == absl::StatusCode::kInvalidArgument;
+    // Unimplemented: a request outside what is supported (e.g. 3 players), not a crash.
+    const bool bad_input = result.status().code() == absl::StatusCode::kInvalidArgument ||
+                           result.status().code() == absl::StatusCode::kUnimplemented;
     return Fail(io.err, bad_input ? kCliExitUsage : kCliExitInternal,
                 std::string(result.status().message()));
   }

@@ -109,9 +109,16 @@ struct Setup {
   Rules rules;
   int players = 0;
   std::uint64_t seed = 0;
+  bool alternate_seats = true;
   std::optional<GameTable> table;
   std::map<std::string, TurnSolution> solutions;  // by objective name; stable addresses
   std::vector<Player> policies;                   // in the order given
+
+  // The policy in `seat` in game `game`: seat - g mod P, or seat itself.
+  int PolicyIndex(std::int64_t game, int seat) const {
+    if (!alternate_seats) return seat;
+    return static_cast<int>((seat - game % players + players) % players);
+  }
 };
 
 absl::Status PrepareSolutions(const std::vector<PolicySpec>& specs, Setup& setup) {
@@ -286,7 +293,7 @@ std::uint64_t GameSeed(std::uint64_t seed, std::int64_t game) {
 }
 
 // Splits the win among the seats with the highest total.
-void Score(const std::vector<int>& scores, std::int64_t game, Totals& totals) {
+void Score(const Setup& setup, const std::vector<int>& scores, std::int64_t game, Totals& totals) {
   const int players = static_cast<int>(scores.size());
   const int best = *std::max_element(scores.begin(), scores.end());
   const auto leaders = std::count(scores.begin(), scores.end(), best);
@@ -294,7 +301,7 @@ void Score(const std::vector<int>& scores, std::int64_t game, Totals& totals) {
   const std::int64_t share = kShareUnit / leaders;
   for (int seat = 0; seat < players; ++seat) {
     if (scores[seat] != best) continue;
-    const int policy = static_cast<int>((seat - game % players + players) % players);
+    const int policy = setup.PolicyIndex(game, seat);
     totals.seat_share[seat] += share;
     totals.seat_square[seat] += share * share;
     totals.policy_share[policy] += share;
@@ -315,7 +322,7 @@ absl::Status PlayGame(const Setup& setup, std::int64_t game, Totals& totals) {
     }
     for (int seat = 0; seat < players; ++seat) {
       context.seat = seat;
-      const Player& player = setup.policies[(seat - game % players + players) % players];
+      const Player& player = setup.policies[setup.PolicyIndex(game, seat)];
       absl::StatusOr<int> score = PlayTurn(setup, player, context, rng);
       if (!score.ok()) return score.status();
       context.scores[seat] += *score;
@@ -323,7 +330,7 @@ absl::Status PlayGame(const Setup& setup, std::int64_t game, Totals& totals) {
       if (context.scores[seat] >= setup.rules.target) final_round = true;
     }
   }
-  Score(context.scores, game, totals);
+  Score(setup, context.scores, game, totals);
   return absl::OkStatus();
 }
 
@@ -487,6 +494,7 @@ absl::StatusOr<SimulationResult> Simulate(const SimulationOptions& options) {
   setup.rules = options.rules;
   setup.players = static_cast<int>(options.policies.size());
   setup.seed = options.seed;
+  setup.alternate_seats = options.alternate_seats;
   SimulationResult result;
   result.players = setup.players;
   if (absl::Status status = PrepareTable(options, setup, result); !status.ok()) return status;

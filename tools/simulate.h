@@ -54,6 +54,9 @@ struct SimulationOptions {
   std::int64_t games = 0;
   std::uint64_t seed = kDefaultSimulationSeed;
   int threads = 1;  // worker threads; the result does not depend on it
+  // Policies change seats from game to game (see Simulate); if false, policy
+  // k sits in seat k in every game, to measure one seating alone.
+  bool alternate_seats = true;
   // The policy table for `win` policies: `table` if set, else the file that
   // LocateTable finds from `tables_path`. Not needed without `win`.
   std::optional<GameTable> table;
@@ -76,8 +79,9 @@ struct SimulationResult {
 };
 
 // Plays `options.games` games. Game g (from 0) seats policy k in seat
-// (k + g) mod P and uses its own random stream derived from (seed, g), so the
-// result is reproducible and independent of the number of threads.
+// (k + g) mod P (in seat k if !alternate_seats) and uses its own random stream
+// derived from (seed, g), so the result is reproducible and independent of the
+// number of threads.
 // Errors: InvalidArgument for bad options, a missing or mismatched table
 // (message says how to generate it), or policies under which a game never ends.
 absl::StatusOr<SimulationResult> Simulate(const SimulationOptions& options);

@@ -1,8 +1,11 @@
 // Playing to win the game: turn-start contexts (every seat's score and the seat
-// to move), policy tables (precomputed win probabilities, see docs/FORMAT.md),
-// and best-move queries that maximise the mover's probability of winning.
+// to move), policy tables (precomputed win probabilities, see docs/FORMAT.md,
+// and their records for inspection), and best-move queries that maximise the
+// mover's probability of winning.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -63,6 +66,36 @@ class GameTable {
   double error_bound() const;
   // Every seat's probability of winning at a context under optimal play.
   absl::StatusOr<std::vector<double>> WinProbabilities(const GameContext& context) const;
+
+  // Inspection of the stored records in file order (docs/FORMAT.md), for
+  // exports and tools; queries need none of it.
+  // A CONTEXTS record: the context, every seat's stored win probability and
+  // the index of its block of roll values.
+  struct ContextRecord {
+    GameContext context;
+    std::vector<double> win_probabilities;
+    std::int64_t block = 0;
+  };
+  // A STATES record: a canonical position (earthling counts descending) whose
+  // roll value is stored, and its dice left.
+  struct StateRecord {
+    int tanks = 0;
+    int rays = 0;
+    std::array<int, 3> earthlings = {0, 0, 0};
+    int left = 0;
+  };
+  int format_version() const;
+  // Values within 10^-tie_tolerance_exponent() of each other are tied.
+  int tie_tolerance_exponent() const;
+  std::int64_t context_count() const;
+  std::int64_t block_count() const;
+  // The record at `index`. Error: OutOfRange unless 0 <= index < context_count().
+  absl::StatusOr<ContextRecord> Context(std::int64_t index) const;
+  // Every STATES record, in slot order.
+  std::vector<StateRecord> StoredStates() const;
+  // Block `block` of roll values: one per StoredStates() entry, in slot order.
+  // Error: OutOfRange unless 0 <= block < block_count().
+  absl::StatusOr<std::vector<double>> RollBlock(std::int64_t block) const;
 
   const internal::TableData& data() const { return *data_; }
 
