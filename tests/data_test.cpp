@@ -1,10 +1,12 @@
 // Shipped data: the official 2-player table in data/ is what the solver
-// produces today, bit for bit, and reads back through the public reader.
+// produces today, bit for bit, reads back through the public reader, and every
+// decision it implies is certified.
 #include <doctest/doctest.h>
 
 #include <fstream>
 #include <sstream>
 
+#include "certify.h"
 #include "game_solver.h"
 #include "martiandice/game.h"
 
@@ -69,4 +71,17 @@ TEST_CASE("data: the shipped table reads back and is consistent") {
   MESSAGE("seat 0 wins the official 2-player game with probability " << (*start)[0]);
   CHECK((*start)[0] > 0.4);
   CHECK((*start)[0] < 0.5);  // the last seat's final turn is an advantage
+}
+
+TEST_CASE("data: every decision of the shipped table is certified") {
+  auto report = solver::CertifyTable(ReadFile(ShippedPath()));
+  REQUIRE(report.ok());
+  MESSAGE("decisions " << report->decisions << ", smallest margin " << report->smallest_margin
+                       << ", ties " << report->ties << " (" << report->symmetric_ties
+                       << " symmetric, " << report->exact_ties << " exact, "
+                       << report->inexact_ties << " not exact), " << report->seconds << " s");
+  CHECK(report->contexts == 1650);
+  CHECK(report->inexact_ties == 0);
+  CHECK(report->smallest_margin > 2 * report->error_bound);
+  CHECK(report->certified);
 }
