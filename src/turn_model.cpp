@@ -269,24 +269,12 @@ void ForEachEarthLaw(const TurnModel& model, int group, Better better, Sink&& si
 
 namespace {
 
-// What the policy being computed earns under K other utilities of the score
-// (the game solver's derivatives and every seat's chances). Empty when K = 0.
-struct Tracking {
-  int k = 0;
-  const std::vector<double>* utility = nullptr;  // k rows of MaxScore() + 1
-  std::vector<double> state;                     // per position, k each
-  std::vector<double> law;                       // per law, k each
-  double Utility(int row, int score) const { return (*utility)[row * stride + score]; }
-  int stride = 0;
-};
-
 // Phase "roll outcome values": for each group at this level and each q, the
 // expected utility (times 3^q) of the q other dice under optimal takes. The
 // rays beside them number left(group) - q whichever position rolled, so this
 // sum is shared by every position whose roll leads to (group, q).
-template <bool kTrack>
 void OutcomeSumsDouble(const TurnModel& model, int level, const TurnValues& v,
-                       std::vector<double>& sums, Tracking& tracking) {
+                       std::vector<double>& sums) {
   auto better = [&](int a, int b) { return v.value[a] > v.value[b]; };
   double take_value[kMaxDice + 1];
   for (int group : model.Level(level)) {
@@ -301,36 +289,13 @@ void OutcomeSumsDouble(const TurnModel& model, int level, const TurnValues& v,
       // Without rays an empty choice ends the turn; with rays they are taken.
       const double rays = ray_child < 0 ? -HUGE_VAL : v.value[ray_child];
       const double none = ray_child < 0 ? v.stop[group] : rays;
-      const int law = model.LawIndex(group, q);
       double sum = 0;
-      if constexpr (kTrack) {
-        for (int j = 0; j < tracking.k; ++j) tracking.law[law * tracking.k + j] = 0;
-      }
       for (const EarthClass& cls : model.Classes(g.untaken, q)) {
-        if constexpr (!kTrack) {
-          sum +=
-              cls.weight_d *
-              (cls.present == 0 ? none : std::max(rays, take_value[BestTake(cls.present, rank)]));
-        } else {
-          // The position this class leads to (-1: the turn ends at `group`).
-          int node = ray_child;
-          double value = none;
-          if (cls.present != 0) {
-            int x = BestTake(cls.present, rank);
-            if (take_value[x] > rays) {
-              node = model.EarthChild(group, x);
-              value = take_value[x];
-            }
-          }
-          sum += cls.weight_d * value;
-          for (int j = 0; j < tracking.k; ++j) {
-            double t =
-                node < 0 ? tracking.Utility(j, g.score) : tracking.state[node * tracking.k + j];
-            tracking.law[law * tracking.k + j] += cls.weight_d * t;
-          }
-        }
+        sum += cls.weight_d * (cls.present == 0
+                                   ? none
+                                   : std::max(rays, take_value[BestTake(cls.present, rank)]));
       }
-      sums[law] = sum;
+      sums[model.LawIndex(group, q)] = sum;
     }
   }
 }
@@ -340,52 +305,6 @@ double RollValueDouble(const TurnModel& model, int id, const std::vector<double>
   double total = 0;
   for (const RollTerm& term : model.Terms(id)) total += term.weight_d * sums[term.law];
   return total;
-}
-
-template <bool kTrack>
-TurnValues SolveDoubleImpl(const TurnModel& model, const std::vector<double>& utility,
-                           Tracking& tracking) {
-  const int size = model.size();
-  TurnValues v;
-  v.stop.resize(size);
-  v.roll.assign(size, std::numeric_limits<double>::quiet_NaN());
-  v.value.resize(size);
-  for (int id = 0; id < size; ++id) v.stop[id] = utility[model.state(id).score];
-  // Reused across solves on this thread: repeated solves (the game solver's
-  // many utilities) then allocate nothing here.
-  thread_local std::vector<double> sums;
-  sums.resize(model.LawCount());
-  if constexpr (kTrack) {
-    tracking.state.assign(static_cast<size_t>(size) * tracking.k, 0);
-    tracking.law.assign(static_cast<size_t>(model.LawCount()) * tracking.k, 0);
-  }
-  const int start = model.Id(0, 0, 0, 0, 0);
-  for (int level = 0; level <= model.rules().dice; ++level) {
-    OutcomeSumsDouble<kTrack>(model, level, v, sums, tracking);
-    for (int id : model.Level(level)) {
-      const int score = model.state(id).score;
-      bool rolls = false;
-      if (level > 0) {
-        v.roll[id] = RollValueDouble(model, id, sums);
-        // Phase "stop or roll": stopping is not allowed before the first roll.
-        rolls = id == start || v.roll[id] > v.stop[id];
-      }
-      v.value[id] = rolls ? v.roll[id] : v.stop[id];
-      if constexpr (kTrack) {
-        for (int j = 0; j < tracking.k; ++j) {
-          double t = tracking.Utility(j, score);
-          if (rolls) {
-            t = 0;
-            for (const RollTerm& term : model.Terms(id)) {
-              t += term.weight_d * tracking.law[term.law * tracking.k + j];
-            }
-          }
-          tracking.state[id * tracking.k + j] = t;
-        }
-      }
-    }
-  }
-  return v;
 }
 
 // Parametric solve (see SolveDoubleParametric): every value is linear in a
@@ -519,21 +438,29 @@ TurnValues SolveDoubleParametric(const TurnModel& model, const std::vector<doubl
 }
 
 TurnValues SolveDouble(const TurnModel& model, const std::vector<double>& utility) {
-  Tracking none;
-  return SolveDoubleImpl<false>(model, utility, none);
-}
-
-TurnValues SolveDoubleTracked(const TurnModel& model, const std::vector<double>& utility,
-                              const std::vector<double>& tracked, int k,
-                              std::vector<double>* tracked_start) {
-  Tracking tracking;
-  tracking.k = k;
-  tracking.utility = &tracked;
-  tracking.stride = model.MaxScore() + 1;
-  TurnValues v = SolveDoubleImpl<true>(model, utility, tracking);
+  const int size = model.size();
+  TurnValues v;
+  v.stop.resize(size);
+  v.roll.assign(size, std::numeric_limits<double>::quiet_NaN());
+  v.value.resize(size);
+  for (int id = 0; id < size; ++id) v.stop[id] = utility[model.state(id).score];
+  // Reused across solves on this thread: repeated solves (the game solver's
+  // many utilities) then allocate nothing here.
+  thread_local std::vector<double> sums;
+  sums.resize(model.LawCount());
   const int start = model.Id(0, 0, 0, 0, 0);
-  tracked_start->assign(tracking.state.begin() + start * k,
-                        tracking.state.begin() + (start + 1) * k);
+  for (int level = 0; level <= model.rules().dice; ++level) {
+    OutcomeSumsDouble(model, level, v, sums);
+    for (int id : model.Level(level)) {
+      if (level == 0) {
+        v.value[id] = v.stop[id];
+        continue;
+      }
+      v.roll[id] = RollValueDouble(model, id, sums);
+      // Phase "stop or roll": stopping is not allowed before the first roll.
+      v.value[id] = id == start ? v.roll[id] : std::max(v.stop[id], v.roll[id]);
+    }
+  }
   return v;
 }
 

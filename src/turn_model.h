@@ -115,15 +115,6 @@ struct TurnValues {
 // Solves in double precision for `utility[score]`, score 0..MaxScore().
 TurnValues SolveDouble(const TurnModel& model, const std::vector<double>& utility);
 
-// The same, and the expectation, under the optimal policy from the start of
-// the turn, of `k` other utilities: `tracked` holds k rows of MaxScore() + 1
-// entries; `tracked_start` receives k values. Ties between stopping and
-// rolling go to stopping, between rays and an earthling to the rays, between
-// earthling takes to the smaller count.
-TurnValues SolveDoubleTracked(const TurnModel& model, const std::vector<double>& utility,
-                              const std::vector<double>& tracked, int k,
-                              std::vector<double>* tracked_start);
-
 // A solve's sensitivity to a parameter t of the utility (utility(t + d) =
 // utility + d * slope_utility): the values' slopes under the optimal policy,
 // and the range [lo, hi] of d over which that policy stays optimal, so that
