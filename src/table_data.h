@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "canonical_index.h"
 #include "martiandice/rules.h"
 
 namespace martiandice::internal {
@@ -52,24 +53,6 @@ struct StoredState {
 // The canonical positions STATES must list for `dice`, in slot order, and how many.
 std::vector<StoredState> ExpectedStoredStates(int dice);
 size_t ExpectedStoredStateCount(int dice);
-
-// Maps a canonical position (t, r, e0 >= e1 >= e2) with at most `dice` dice to
-// a dense id: base per (t, r) plus the rank of the earthling triple.
-class CanonicalIndex {
- public:
-  CanonicalIndex() = default;
-  explicit CanonicalIndex(int dice);
-  int size() const { return size_; }
-  int Id(int tanks, int rays, int e0, int e1, int e2) const {
-    return base_[tanks * (dice_ + 1) + rays] + rank3_[(e0 * (dice_ + 1) + e1) * (dice_ + 1) + e2];
-  }
-
- private:
-  int dice_ = 0;
-  int size_ = 0;
-  std::vector<std::int32_t> base_;
-  std::vector<std::int32_t> rank3_;
-};
 
 // Everything a loaded table holds, decoded and verified.
 struct TableData {

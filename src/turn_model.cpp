@@ -67,7 +67,7 @@ TurnModel::TurnModel(const Rules& rules) : rules_(rules) {
 int TurnModel::Id(int tanks, int rays, int e0, int e1, int e2) const {
   const int n = rules_.dice;
   if (tanks + rays + e0 + e1 + e2 > n) return -1;
-  return base_[tanks * (n + 1) + rays] + rank3_[(e0 * (n + 1) + e1) * (n + 1) + e2];
+  return index_.Id(tanks, rays, e0, e1, e2);
 }
 
 int TurnModel::IdOf(const Dice& aside) const {
@@ -80,29 +80,8 @@ int TurnModel::IdOf(const Dice& aside) const {
 
 void TurnModel::BuildIndex() {
   const int n = rules_.dice;
-  // Sorted earthling triples ranked by sum, so those fitting s dice are a prefix.
-  rank3_.assign((n + 1) * (n + 1) * (n + 1), -1);
-  std::vector<int> prefix(n + 1, 0);
-  int rank = 0;
-  for (int sum = 0; sum <= n; ++sum) {
-    for (int e0 = sum; e0 >= 0; --e0) {
-      for (int e1 = std::min(e0, sum - e0); e1 >= 0; --e1) {
-        int e2 = sum - e0 - e1;
-        if (e2 > e1) continue;
-        rank3_[(e0 * (n + 1) + e1) * (n + 1) + e2] = rank++;
-      }
-    }
-    prefix[sum] = rank;
-  }
-  base_.assign((n + 1) * (n + 1), 0);
-  int next = 0;
-  for (int t = 0; t <= n; ++t) {
-    for (int r = 0; t + r <= n; ++r) {
-      base_[t * (n + 1) + r] = next;
-      next += prefix[n - t - r];
-    }
-  }
-  states_.resize(next);
+  index_ = CanonicalIndex(n);
+  states_.resize(index_.size());
   levels_.assign(n + 1, {});
   for (int t = 0; t <= n; ++t) {
     for (int r = 0; t + r <= n; ++r) {
@@ -291,9 +270,8 @@ void OutcomeSumsDouble(const TurnModel& model, int level, const TurnValues& v,
       const double none = ray_child < 0 ? v.stop[group] : rays;
       double sum = 0;
       for (const EarthClass& cls : model.Classes(g.untaken, q)) {
-        sum += cls.weight_d * (cls.present == 0
-                                   ? none
-                                   : std::max(rays, take_value[BestTake(cls.present, rank)]));
+        sum += cls.weight_d *
+               (cls.present == 0 ? none : std::max(rays, take_value[BestTake(cls.present, rank)]));
       }
       sums[model.LawIndex(group, q)] = sum;
     }

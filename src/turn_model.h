@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "canonical_index.h"
 #include "martiandice/dice.h"
 #include "martiandice/exact.h"
 #include "martiandice/rules.h"
@@ -93,8 +94,7 @@ class TurnModel {
 
   Rules rules_;
   std::vector<CanonState> states_;
-  std::vector<std::int32_t> base_;   // per (tanks, rays): first id
-  std::vector<std::int32_t> rank3_;  // per sorted earth triple: rank by (sum, lexicographic)
+  CanonicalIndex index_;
   std::vector<std::int32_t> earth_child_;
   std::vector<std::vector<int>> levels_;
   std::vector<RollTerm> terms_;
