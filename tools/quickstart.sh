@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the dependencies, builds martiandice in build/ (Release), then asks
 # it for the best move at each roll of the rulebook's sample turn (RULES.md)
-# and for the value of a fresh turn.
+# and for the value of a fresh turn, then plays a roll to win the game (the
+# shipped 2-player table in data/).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -38,3 +39,8 @@ echo
 echo "== The value of a fresh turn =="
 run eval
 run eval --exact
+
+echo
+echo "== Playing to win: the same roll when behind 10 to 18, and a fresh game =="
+run best --objective win --scores 10,18 --seat 0 --aside '2T 4H' --roll '1T 2R 3C 1K'
+run eval --objective win --scores 0,0 --seat 0
