@@ -1,18 +1,69 @@
 #!/usr/bin/env bash
-# Installs the dependencies, builds everything in build/ (Release) and runs the
-# whole test suite with ctest; exits with ctest's status.
+# Installs the dependencies, then builds and tests in three build trees:
+#   1. build/      Release: the whole test suite with ctest;
+#   2. build-asan/ RelWithDebInfo under ASan+UBSan (MARTIANDICE_SANITIZE=address):
+#                  the whole test suite again; any finding (memory error, leak,
+#                  undefined behaviour) aborts the test, which fails;
+#   3. build-tsan/ RelWithDebInfo under TSan (MARTIANDICE_SANITIZE=thread): the
+#                  concurrency tests (ctest -R concurrency); any data race fails.
+# A failing build stops the script at once; failing tests do not stop the later
+# stages. Exits 0 if every stage passed, else with the first failing ctest's status.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 ./tools/install-deps.sh
 
-generator=()
-if [[ ! -f build/CMakeCache.txt ]] && command -v ninja >/dev/null 2>&1; then
-  generator=(-G Ninja)
-fi
-cmake -S . -B build "${generator[@]}" -DCMAKE_BUILD_TYPE=Release
-cmake --build build -j "$(nproc)"
+# configure DIR CMAKE_ARGS...: Ninja for a new build tree when available.
+configure() {
+  local dir="$1"
+  shift
+  local generator=()
+  if [[ ! -f "$dir/CMakeCache.txt" ]] && command -v ninja >/dev/null 2>&1; then
+    generator=(-G Ninja)
+  fi
+  cmake -S . -B "$dir" "${generator[@]}" "$@"
+}
 
 status=0
-ctest --test-dir build --output-on-failure -j2 || status=$?
-exit "$status"
+failed=()
+timings=()
+# run_ctest STAGE CTEST_ARGS...: records the first failure's status and the stage.
+run_ctest() {
+  local name="$1"
+  shift
+  local rc=0
+  ctest "$@" || rc=$?
+  if [[ $rc -ne 0 ]]; then
+    failed+=("$name")
+    if [[ $status -eq 0 ]]; then status=$rc; fi
+  fi
+}
+
+start=$SECONDS
+configure build -DCMAKE_BUILD_TYPE=Release
+cmake --build build -j "$(nproc)"
+run_ctest "release (build/)" --test-dir build --output-on-failure -j2
+timings+=("release (build/): $((SECONDS - start)) s")
+
+start=$SECONDS
+configure build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMARTIANDICE_SANITIZE=address
+cmake --build build-asan -j "$(nproc)"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  run_ctest "asan+ubsan (build-asan/)" --test-dir build-asan --output-on-failure -j2
+timings+=("asan+ubsan (build-asan/): $((SECONDS - start)) s")
+
+start=$SECONDS
+configure build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMARTIANDICE_SANITIZE=thread
+cmake --build build-tsan -j "$(nproc)"
+TSAN_OPTIONS=halt_on_error=1 \
+  run_ctest "tsan (build-tsan/)" --test-dir build-tsan --output-on-failure -j2 -R concurrency \
+  --no-tests=error
+timings+=("tsan (build-tsan/): $((SECONDS - start)) s")
+
+echo "test.sh: wall time per stage (configure, build and tests):"
+printf 'test.sh:   %s\n' "${timings[@]}"
+if [[ $status -ne 0 ]]; then
+  printf 'test.sh: tests FAILED in: %s\n' "${failed[*]}" >&2
+  exit "$status"
+fi
+echo "test.sh: every stage passed"
