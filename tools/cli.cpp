@@ -72,7 +72,7 @@ struct Options {
   bool quiet = false;
   bool no_certify = false;
   // simulate
-  std::int64_t games = 0;
+  std::string games;  // parsed strictly (CLI11 2.1 saturates overflowing integers)
   std::string policies;
   std::string seed = std::to_string(kDefaultSimulationSeed);
   int threads = 0;
@@ -923,8 +923,15 @@ absl::StatusOr<SimulationOptions> ReadSimulation(const Options& options) {
   absl::StatusOr<int> players =
       ReadPlayers(options.players, static_cast<int>(simulation.policies.size()), "--policies");
   if (!players.ok()) return players.status();
-  if (options.games < 1) return absl::InvalidArgumentError("--games must be at least 1");
-  simulation.games = options.games;
+  // A billion games take hours: larger requests are refused rather than started.
+  constexpr std::int64_t kMaxGames = 1'000'000'000;
+  std::int64_t games = 0;
+  if (!absl::SimpleAtoi(options.games, &games) || games < 1 || games > kMaxGames) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--games: expected a whole number of games in 1..", kMaxGames, ", got '",
+                     options.games, "'"));
+  }
+  simulation.games = games;
   absl::StatusOr<std::uint64_t> seed = ReadSeed(options.seed);
   if (!seed.ok()) return seed.status();
   simulation.seed = *seed;
@@ -1316,7 +1323,7 @@ void AddSolveOptions(CLI::App& command, Options& options) {
 }
 
 void AddSimulateOptions(CLI::App& command, Options& options) {
-  command.add_option("--games", options.games, "Games to play")->required();
+  command.add_option("--games", options.games, "Games to play (1..1000000000)")->required();
   command.add_option("--policies", options.policies, "One policy per seat, e.g. 'win,ev'")
       ->required();
   command.add_option("--players", options.players,

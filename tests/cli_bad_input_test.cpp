@@ -1,0 +1,364 @@
+// The bad-input table (issue 4 item 5): the REAL `martiandice` executable,
+// started with fork/execv (no shell: every argument reaches it byte for byte),
+// over a table of malformed inputs. For each row: exit status 2, exactly one
+// line on stderr starting with "martiandice: error:" and containing the row's
+// expected text, nothing on stdout, and done within one second of wall time.
+#include <doctest/doctest.h>
+
+#ifdef MARTIANDICE_CLI_PATH
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr auto kTimeLimit = std::chrono::milliseconds(1000);
+constexpr std::size_t kMaxCapture = 1 << 20;  // bytes kept per stream
+
+struct Row {
+  std::vector<std::string> args;  // after the program name
+  std::string expect;             // a substring of the error line
+};
+
+struct Outcome {
+  bool started = false;
+  bool timed_out = false;  // killed at the time limit
+  int status = 0;          // from waitpid
+  std::string out, err;
+  std::chrono::duration<double> elapsed{};
+};
+
+// Appends what is available on `fd` to `sink`; false at end of file.
+bool Drain(int fd, std::string& sink) {
+  char buffer[4096];
+  for (;;) {
+    const ssize_t n = read(fd, buffer, sizeof buffer);
+    if (n > 0) {
+      if (sink.size() < kMaxCapture) {
+        sink.append(buffer, std::min<std::size_t>(n, kMaxCapture - sink.size()));
+      }
+      continue;
+    }
+    if (n == 0) return false;
+    if (errno == EINTR) continue;
+    return errno == EAGAIN || errno == EWOULDBLOCK;
+  }
+}
+
+Outcome RunReal(const std::vector<std::string>& args) {
+  Outcome outcome;
+  std::vector<std::string> storage;
+  storage.push_back(MARTIANDICE_CLI_PATH);
+  storage.insert(storage.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& arg : storage) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+
+  int out_pipe[2], err_pipe[2];
+  if (pipe2(out_pipe, O_CLOEXEC) != 0) return outcome;
+  if (pipe2(err_pipe, O_CLOEXEC) != 0) {
+    close(out_pipe[0]);
+    close(out_pipe[1]);
+    return outcome;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const pid_t pid = fork();
+  if (pid < 0) {
+    for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) close(fd);
+    return outcome;
+  }
+  if (pid == 0) {  // child: only async-signal-safe calls
+    const int null_in = open("/dev/null", O_RDONLY);
+    if (null_in < 0 || dup2(null_in, 0) < 0 || dup2(out_pipe[1], 1) < 0 ||
+        dup2(err_pipe[1], 2) < 0) {
+      _exit(127);
+    }
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  outcome.started = true;
+  close(out_pipe[1]);
+  close(err_pipe[1]);
+  for (int fd : {out_pipe[0], err_pipe[0]}) fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+
+  bool out_open = true, err_open = true, reaped = false;
+  while (!reaped || out_open || err_open) {
+    if (!reaped) {
+      const pid_t done = waitpid(pid, &outcome.status, WNOHANG);
+      if (done == pid) {
+        reaped = true;
+        outcome.elapsed = std::chrono::steady_clock::now() - start;
+      } else if (std::chrono::steady_clock::now() - start > kTimeLimit) {
+        outcome.timed_out = true;
+        kill(pid, SIGKILL);
+        waitpid(pid, &outcome.status, 0);
+        reaped = true;
+        outcome.elapsed = std::chrono::steady_clock::now() - start;
+      }
+    }
+    pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+    poll(fds, 2, reaped ? 100 : 10);
+    if (out_open) out_open = Drain(out_pipe[0], outcome.out);
+    if (err_open) err_open = Drain(err_pipe[0], outcome.err);
+    // A grandchild holding the pipes open must not hang the test.
+    if (reaped && std::chrono::steady_clock::now() - start > 2 * kTimeLimit) break;
+  }
+  close(out_pipe[0]);
+  close(err_pipe[0]);
+  return outcome;
+}
+
+std::string Describe(const std::vector<std::string>& args) {
+  std::ostringstream text;
+  text << "martiandice";
+  for (const std::string& arg : args) {
+    text << " '";
+    for (unsigned char c : arg.substr(0, 80)) {
+      if (c == '\n') {
+        text << "\\n";
+      } else if (c < 0x20 || c >= 0x7f) {
+        text << "\\x"
+             << "0123456789abcdef"[c >> 4] << "0123456789abcdef"[c & 15];
+      } else {
+        text << c;
+      }
+    }
+    if (arg.size() > 80) text << "...(" << arg.size() << " bytes)";
+    text << "'";
+  }
+  return text.str();
+}
+
+void CheckRow(const Row& row) {
+  INFO("command: " << Describe(row.args));
+  const Outcome run = RunReal(row.args);
+  REQUIRE_MESSAGE(run.started, "could not start " << MARTIANDICE_CLI_PATH);
+  INFO("stdout: " << run.out.substr(0, 2000));
+  INFO("stderr: " << run.err.substr(0, 2000));
+  if (run.timed_out) {
+    FAIL_CHECK("did not finish within 1 s (killed)");
+    return;
+  }
+  CHECK_MESSAGE(run.elapsed < kTimeLimit, "took " << run.elapsed.count() << " s");
+  CHECK_MESSAGE(WIFEXITED(run.status), "did not exit normally (signal "
+                                           << (WIFSIGNALED(run.status) ? WTERMSIG(run.status) : 0)
+                                           << ")");
+  if (WIFEXITED(run.status)) CHECK(WEXITSTATUS(run.status) == 2);
+  CHECK_MESSAGE(run.out.empty(), "stdout is not empty");
+  // Exactly one line: one '\n', at the very end, with text before it.
+  const std::string prefix = "martiandice: error:";
+  CHECK_MESSAGE(run.err.size() > prefix.size() + 1, "stderr is empty or has no message");
+  CHECK_MESSAGE(run.err.find('\n') == run.err.size() - 1,
+                "stderr is not exactly one newline-terminated line");
+  CHECK_MESSAGE(run.err.rfind(prefix, 0) == 0, "stderr does not start with '" << prefix << "'");
+  const std::string message = run.err.size() > prefix.size() ? run.err.substr(prefix.size()) : "";
+  CHECK_MESSAGE(message.find_first_not_of(" \n") != std::string::npos, "empty message");
+  CHECK_MESSAGE(run.err.find(row.expect) != std::string::npos,
+                "stderr lacks the expected text: " << row.expect);
+}
+
+void CheckRows(const std::vector<Row>& rows) {
+  for (const Row& row : rows) CheckRow(row);
+}
+
+// A fresh empty directory, removed at the end of the case.
+struct TempDir {
+  std::filesystem::path path;
+  TempDir() {
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "martiandice-bad-input-XXXXXX").string();
+    REQUIRE(mkdtemp(pattern.data()) != nullptr);
+    path = pattern;
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+};
+
+const std::vector<std::string> kWin = {"--objective", "win"};
+
+std::vector<std::string> Win(std::vector<std::string> args, const std::string& scores) {
+  args.insert(args.end(), kWin.begin(), kWin.end());
+  args.push_back("--scores");
+  args.push_back(scores);
+  return args;
+}
+
+std::vector<std::string> With(std::vector<std::string> args,
+                              std::initializer_list<std::string> more) {
+  args.insert(args.end(), more);
+  return args;
+}
+
+}  // namespace
+
+// The harness itself: it sees stdout, stderr and the exit status of a good run.
+TEST_CASE("cli bad input table: harness control") {
+  const Outcome good = RunReal({"eval", "--aside", "2T 4H"});
+  REQUIRE(good.started);
+  CHECK_FALSE(good.timed_out);
+  CHECK(WIFEXITED(good.status));
+  CHECK(WEXITSTATUS(good.status) == 0);
+  CHECK(good.out.find("2T 4H") != std::string::npos);
+  CHECK(good.err.empty());
+  const Outcome bad = RunReal({"eval", "--aside", "2Q"});
+  CHECK(WEXITSTATUS(bad.status) == 2);
+  CHECK(bad.out.empty());
+  CHECK(bad.err.rfind("martiandice: error:", 0) == 0);
+}
+
+TEST_CASE("cli bad input table: dice notation") {
+  CheckRows({
+      {{"best", "--roll", "X"}, "unknown face letter 'X'"},
+      {{"eval", "--aside", "2Q"}, "unknown face letter 'Q'"},
+      {{"best", "--roll", "2T 3R 4H 3C 1Z"}, "unknown face letter 'Z'"},
+      {{"eval", "--aside", "\xff\xfe"}, "unknown face letter"},
+      {{"eval", "--aside", "14H"}, "14 dice but the rules have 13"},
+      {{"best", "--roll", "21R"}, "count is larger than 20"},
+      {{"eval", "--aside", "-3T"}, "unexpected sign '-'"},
+      {{"eval", "--aside", "+3T"}, "unexpected sign '+'"},
+      {{"eval", "--aside", "99999999999999999999T"}, "count is larger than 20"},
+      {{"eval", "--aside", "0T"}, "a count must be at least 1"},
+      {{"eval", "--aside", "3"}, "count is not followed by a face letter"},
+      {{"eval", "--aside", std::string(100000, 'Z')}, "longer than 256 characters"},
+      // A newline inside an argument must not split the error into two lines.
+      {{"best", "--roll", "X\nY"}, "unknown face letter 'X'"},
+      {{"eval", "--aside", "2T\n4Q"}, "--aside: bad dice"},
+  });
+}
+
+TEST_CASE("cli bad input table: impossible positions") {
+  CheckRows({
+      {{"eval", "--aside", "2T"}, "set-aside 2T is impossible"},
+      {{"best", "--roll", "2T 3R"}, "shows 5 dice but 13 are left to roll"},
+      {{"best", "--roll", ""}, "shows 0 dice but 13 are left to roll"},
+      {{"best", "--aside", "2T 4H", "--roll", "1T 2R"}, "but 7 are left to roll"},
+      {{"best", "--aside", "3T 5R 5H", "--roll", "T"}, "no dice are left to roll"},
+  });
+}
+
+TEST_CASE("cli bad input table: game scores and seats") {
+  CheckRows({
+      {With(Win({"eval"}, "30,30"), {"--seat", "0"}), "the game is already over"},
+      {With(Win({"eval"}, "10,25"), {"--seat", "0"}), "the game is already over"},
+      {Win({"eval"}, "-1,3"), "field 1 (\"-1\") is not a non-negative whole number"},
+      {Win({"eval"}, "1,x"), "field 2 (\"x\") is not a non-negative whole number"},
+      {Win({"eval"}, "1,99999999999999999999"), "is not a non-negative whole number"},
+      {Win({"eval"}, "1,\nx"), "is not a non-negative whole number"},
+      {Win({"eval"}, "5"), "a game has 2 to 6 players, not 1"},
+      {Win({"eval"}, "1,2,3,4,5,6,7"), "a game has 2 to 6 players, not 7"},
+      {With(Win({"eval"}, "1,2"), {"--seat", "2"}), "seat 2 is out of range"},
+      {With(Win({"eval"}, "1,2"), {"--seat", "-1"}), "seat -1 is out of range"},
+      {With(Win({"eval"}, "1,2"), {"--seat", "abc"}), "--seat"},
+      {With(Win({"eval"}, "1,2"), {"--seat", "99999999999999999999"}), "--seat"},
+      {With(Win({"eval"}, "1,2"), {"--players", "3"}), "does not match the 2 entries of --scores"},
+      {{"eval", "--scores", "1,2"}, "go with --objective win"},
+  });
+}
+
+TEST_CASE("cli bad input table: objectives") {
+  CheckRows({
+      {{"eval", "--objective", "win2"}, "unknown objective \"win2\""},
+      {{"eval", "--objective", "reach:"}, "missing its number"},
+      {{"eval", "--objective", "reach:abc"}, "\"abc\" is not a whole number"},
+      {{"eval", "--objective", "capped:-1"}, "\"-1\" is not a whole number"},
+      {{"eval", "--objective", "reach:1001"}, "\"1001\" is not a whole number in 0..1000"},
+      {{"eval", "--objective", "capped:99999999999999999999"}, "is not a whole number"},
+      {{"eval", "--objective", "win\n2"}, "unknown objective"},
+      {With(Win({"eval"}, "1,2"), {"--exact"}), "--exact"},
+  });
+}
+
+TEST_CASE("cli bad input table: missing values, unknown subcommands and options") {
+  CheckRows({
+      {{"eval", "--aside"}, "--aside"},
+      {{"best"}, "--roll is required"},
+      {{"best", "--roll"}, "--roll"},
+      {{"eval", "--objective", "win"}, "needs --scores"},
+      {{"eval", "--objective"}, "--objective"},
+      {{}, "no subcommand given"},
+      {{"frobnicate"}, "unknown subcommand 'frobnicate'"},
+      {{""}, "unknown subcommand ''"},
+      {{"frob\nnicate"}, "unknown subcommand"},
+      {{"eval", "--frob"}, "--frob"},
+      {{"eval", "--json", "extra"}, "extra"},
+      {{"--json"}, "options go after the subcommand"},
+      {{"stats", "--aside", "2T"}, "--aside"},
+      {{"eval", "--roll", "2T"}, "--roll"},
+      {{"eval", "--aside", "2T", "--aside", "3T"}, "--aside"},
+  });
+}
+
+TEST_CASE("cli bad input table: rules") {
+  CheckRows({
+      {{"eval", "--dice", "0"}, "dice count 0 is out of the supported range"},
+      {{"eval", "--dice", "21"}, "dice count 21 is out of the supported range"},
+      {{"eval", "--dice", "abc"}, "--dice"},
+      {{"eval", "--dice", "99999999999999999999"}, "--dice"},
+      {{"eval", "--bonus", "-1"}, "bonus -1 is out of the supported range"},
+      {{"eval", "--target", "0"}, "target 0 is out of the supported range"},
+      {{"stats", "--dice", "21"}, "dice count 21 is out of the supported range"},
+  });
+}
+
+TEST_CASE("cli bad input table: policy tables and files") {
+  TempDir empty;
+  const std::string dir = empty.path.string();
+  CheckRows({
+      {Win({"eval", "--tables", "/nonexistent/x.mdt"}, "1,2"), "no such file"},
+      {Win({"eval", "--tables", "/etc/passwd"}, "1,2"), "not a martiandice policy table"},
+      {Win({"eval", "--tables", dir}, "1,2"), "no martiandice-p2-d13-b3-t25.mdt there"},
+      {Win({"best", "--roll", "2T 3R 4H 3C 1K", "--tables", "/etc/passwd"}, "1,2"),
+       "not a martiandice policy table"},
+      {{"export", "--tables", "/nonexistent"}, "no such file"},
+      {{"export", "--tables", "/etc/passwd"}, "not a martiandice policy table"},
+      {{"export", "--tables", dir}, "no martiandice-p2-d13-b3-t25.mdt there"},
+      {{"solve", "--players", "3", "--out", dir + "/x.mdt"}, "not supported"},
+      {{"solve", "--players", "7", "--out", dir + "/x.mdt"}, "2 to 6 players, not 7"},
+      {{"solve", "--out", "/nonexistent-dir/x.mdt"}, "does not exist"},
+      {{"solve", "--out", "/etc/passwd/x.mdt"}, "--out"},
+      {{"solve"}, "--out is required"},
+  });
+  // Nothing was written by the refused solves.
+  CHECK(std::filesystem::is_empty(empty.path));
+}
+
+TEST_CASE("cli bad input table: simulate") {
+  CheckRows({
+      {{"simulate", "--games", "0", "--policies", "ev,ev"},
+       "--games: expected a whole number of games in 1..1000000000"},
+      {{"simulate", "--games", "-1", "--policies", "ev,ev"},
+       "--games: expected a whole number of games in 1..1000000000"},
+      {{"simulate", "--games", "10", "--policies", "nope,ev"}, "unknown policy 'nope'"},
+      {{"simulate", "--games", "10", "--policies", "ev"}, "2 to 6 players, not 1"},
+      {{"simulate", "--games", "10", "--policies", "ev,ev,ev", "--players", "2"},
+       "does not match the 3 entries of --policies"},
+      {{"simulate", "--games", "10", "--policies", "ev,ev", "--threads", "-1"}, "--threads"},
+      {{"simulate", "--games", "10", "--policies", "ev,ev", "--seed", "-1"}, "--seed"},
+      {{"simulate", "--games", "10"}, "--policies"},
+  });
+}
+
+// An overflowing count must be refused, not clamped to a huge number of games.
+TEST_CASE("cli bad input table: overflowing --games") {
+  CheckRows({
+      {{"simulate", "--games", "99999999999999999999999", "--policies", "ev,ev"}, "--games"},
+      {{"simulate", "--games", "1000000001", "--policies", "ev,ev"}, "1..1000000000"},
+  });
+}
+
+#endif  // MARTIANDICE_CLI_PATH
