@@ -9,6 +9,7 @@
 #include <map>
 
 #include "absl/strings/str_format.h"
+#include "table_data.h"
 #include "table_writer.h"
 #include "turn_model.h"
 
@@ -292,14 +293,82 @@ class GameSolver {
   std::vector<double> error_of_;                 // per context: error bound
 };
 
+// Positions GameSolver::CollectStoredStates stores (the same loop, counting).
+long long CountStoredStates(int n) {
+  long long count = 0;
+  for (int t = 0; t <= n; ++t)
+    for (int r = 0; t + r <= n; ++r)
+      for (int e0 = 0; t + r + e0 <= n; ++e0)
+        for (int e1 = 0; e1 <= e0 && t + r + e0 + e1 <= n; ++e1)
+          for (int e2 = 0; e2 <= e1 && t + r + e0 + e1 + e2 <= n; ++e2) {
+            int left = n - t - r - e0 - e1 - e2;
+            if (left == 0 || r + e0 == 0 || t > r + left) continue;
+            ++count;
+          }
+  return count;
+}
+
+std::string Duration(double seconds) {
+  if (seconds < 90) return absl::StrFormat("%.0f seconds", seconds);
+  if (seconds < 90 * 60) return absl::StrFormat("%.0f minutes", seconds / 60);
+  return absl::StrFormat("%.1f hours", seconds / 3600);
+}
+
+std::string Size(double bytes) {
+  // MiB up to 10 GiB, so that a table just over the limit does not read as equal to it.
+  if (bytes < 10.0 * 1024 * 1024 * 1024)
+    return absl::StrFormat("%.0f MiB", bytes / (1024.0 * 1024));
+  return absl::StrFormat("%.1f GiB", bytes / (1024.0 * 1024 * 1024));
+}
+
+absl::Status CheckPlayers(int players) {
+  if (players != 2) {
+    return absl::UnimplementedError(
+        absl::StrFormat("solving for %d players is not supported yet; only 2 players", players));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
+
+static_assert(kMaxSolveTableBytes == internal::kMaxTableFileSize,
+              "the solver must not write tables the reader refuses");
+
+absl::StatusOr<GameSolveEstimate> EstimateGameSolve(const GameSolveOptions& options) {
+  if (absl::Status s = ValidateRules(options.rules); !s.ok()) return s;
+  if (absl::Status s = CheckPlayers(options.players); !s.ok()) return s;
+  const long long t = options.rules.target;
+  const long long m = MaxTurnScore(options.rules);
+  GameSolveEstimate e;
+  e.contexts = t * t + t * (t + m);  // docs/FORMAT.md numbering, 2 players
+  // Open rounds: at most one block per context; final round: the last turn
+  // depends on the gap between the totals only (fewer than t + m gaps).
+  e.blocks = std::min(e.contexts, 2 * t * t + t + m);
+  e.stored_states = CountStoredStates(options.rules.dice);
+  // Fits of `martiandice solve --no-certify` on a 2-core Xeon VM (README.md,
+  // "Limits"): 8.3-8.6 turn solves per target^2; one turn solve 1.3 us at 8
+  // stored states, 66 us at 477, 184 us at 1,316, 1.38 ms at 7,766.
+  e.turn_solves = 8.5 * static_cast<double>(t * t);
+  e.seconds = e.turn_solves * 0.0725e-6 * std::pow(static_cast<double>(e.stored_states), 1.1);
+  const std::uint64_t players = static_cast<std::uint64_t>(options.players);
+  e.table_bytes = 128 + static_cast<std::uint64_t>(e.contexts) * (8 * players + 8) +
+                  static_cast<std::uint64_t>(e.stored_states) * 8 +
+                  static_cast<std::uint64_t>(e.blocks) * e.stored_states * 8;
+  return e;
+}
 
 absl::StatusOr<std::string> SolveGameTable(const GameSolveOptions& options,
                                            GameSolveReport* report) {
-  if (absl::Status s = ValidateRules(options.rules); !s.ok()) return s;
-  if (options.players != 2) {
-    return absl::UnimplementedError(absl::StrFormat(
-        "solving for %d players is not supported yet; only 2 players", options.players));
+  absl::StatusOr<GameSolveEstimate> estimate = EstimateGameSolve(options);
+  if (!estimate.ok()) return estimate.status();
+  if (estimate->table_bytes > kMaxSolveTableBytes || estimate->seconds > kMaxSolveSeconds) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "solving dice=%d bonus=%d target=%d would take about %s and write a %s table "
+        "(limits: %s of solving, a %s table, which is the largest a reader loads); "
+        "use fewer dice or a lower target",
+        options.rules.dice, options.rules.bonus, options.rules.target, Duration(estimate->seconds),
+        Size(static_cast<double>(estimate->table_bytes)), Duration(kMaxSolveSeconds),
+        Size(static_cast<double>(kMaxSolveTableBytes))));
   }
   GameSolveReport local;
   if (report == nullptr) report = &local;
@@ -307,7 +376,13 @@ absl::StatusOr<std::string> SolveGameTable(const GameSolveOptions& options,
   auto begin = std::chrono::steady_clock::now();
   TableContents contents = GameSolver(options, report).Run();
   report->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-  return SerializeTable(contents);
+  std::string bytes = SerializeTable(contents);
+  if (bytes.size() > kMaxSolveTableBytes) {  // the estimate is an upper bound: not expected
+    return absl::InternalError(
+        absl::StrFormat("the solved table is %d bytes, over the %d-byte limit readers accept",
+                        bytes.size(), kMaxSolveTableBytes));
+  }
+  return bytes;
 }
 
 }  // namespace martiandice::solver

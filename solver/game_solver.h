@@ -3,6 +3,7 @@
 // (layout: docs/FORMAT.md). Used by `martiandice solve` and the tests.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -39,9 +40,44 @@ struct GameSolveReport {
   double first_seat_win = 0;      // seat 0's win probability at the start of the game
 };
 
+// Limits (README.md, "Limits"). Supported: 2 players; the rule ranges of
+// ValidateRules (dice 1..20, bonus 0..100, target 1..200). Within them, a
+// request is refused up front (before any work) when its estimate exceeds
+// either limit below. The table grows as blocks x stored states x 8 bytes,
+// blocks ~ 2 target^2 and stored states ~ dice^4 (76 at 6 dice, 1,316 at 13,
+// 7,766 at 20), so the table limit is what bounds large requests: e.g. 13
+// dice fit every target up to 200, 20 dice up to target 92. Peak memory while
+// solving is about twice the table.
+//
+// Largest table SolveGameTable writes: the reader refuses bigger files
+// (GameTable, kMaxTableFileSize), so a bigger one would be useless.
+inline constexpr std::uint64_t kMaxSolveTableBytes = std::uint64_t{1} << 30;
+// Longest estimated solve accepted (one thread, 2-core Xeon VM class).
+inline constexpr double kMaxSolveSeconds = 600;
+
+// Up-front estimate of a solve, from counts computed without solving. The
+// table size is an upper bound (within 5% for targets of 10 and up, 2% for
+// the official game); the time is a fit of measured solves (dice 3..20,
+// target 10..100; within about a third, mostly above, on the machine class
+// above): turn solves ~ 8.5 target^2, each ~ 0.0725 us x stored_states^1.1.
+struct GameSolveEstimate {
+  long long contexts = 0;         // turn-start contexts (exact)
+  long long blocks = 0;           // roll-value blocks (upper bound)
+  long long stored_states = 0;    // turn positions per block (exact)
+  double turn_solves = 0;         // turn dynamic programs (fit)
+  double seconds = 0;             // solve time (fit)
+  std::uint64_t table_bytes = 0;  // table file size (upper bound)
+};
+
+// The estimate for valid rules and 2 players. Errors: as SolveGameTable's
+// first checks (rules, player count); never refuses for size.
+absl::StatusOr<GameSolveEstimate> EstimateGameSolve(const GameSolveOptions& options);
+
 // Solves the game and returns the table file's bytes. Errors: InvalidArgument
-// for rules or a player count out of range, or a combination too large to
-// solve (the message says why).
+// for rules out of range, or a combination whose estimate exceeds
+// kMaxSolveTableBytes or kMaxSolveSeconds (refused before any work; the
+// message gives the estimate, the limits and what to lower); Unimplemented
+// for a player count other than 2.
 absl::StatusOr<std::string> SolveGameTable(const GameSolveOptions& options,
                                            GameSolveReport* report);
 

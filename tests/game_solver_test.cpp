@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <cmath>
 
 #include "martiandice/game.h"
@@ -86,4 +87,65 @@ TEST_CASE("game solver: small rules converge with a stated bound") {
   options.rules.dice = 0;
   CHECK(solver::SolveGameTable(options, nullptr).status().code() ==
         absl::StatusCode::kInvalidArgument);
+}
+
+TEST_CASE("game solver limits: a huge request is refused up front, fast, with the reason") {
+  solver::GameSolveOptions options;
+  options.rules = Rules{20, 3, 200};
+  auto begin = std::chrono::steady_clock::now();
+  auto bytes = solver::SolveGameTable(options, nullptr);
+  double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
+  CHECK(ms < 100);
+  REQUIRE(bytes.status().code() == absl::StatusCode::kInvalidArgument);
+  const std::string message(bytes.status().message());
+  MESSAGE(message);
+  CHECK(message.find("dice=20") != std::string::npos);
+  CHECK(message.find("target=200") != std::string::npos);
+  CHECK(message.find("MiB table") != std::string::npos);
+  CHECK(message.find("limits:") != std::string::npos);
+  CHECK(message.find("use fewer dice or a lower target") != std::string::npos);
+  auto estimate = solver::EstimateGameSolve(options);
+  REQUIRE(estimate.ok());
+  CHECK(estimate->table_bytes > solver::kMaxSolveTableBytes);
+  // The largest 20-dice target that fits the table limit, and the next one.
+  options.rules.target = 92;
+  CHECK(solver::EstimateGameSolve(options)->table_bytes <= solver::kMaxSolveTableBytes);
+  options.rules.target = 93;
+  CHECK(solver::EstimateGameSolve(options)->table_bytes > solver::kMaxSolveTableBytes);
+  CHECK(solver::SolveGameTable(options, nullptr).status().code() ==
+        absl::StatusCode::kInvalidArgument);
+  // Rules and player count are still checked first.
+  options.players = 3;
+  CHECK(solver::EstimateGameSolve(options).status().code() == absl::StatusCode::kUnimplemented);
+}
+
+TEST_CASE("game solver limits: moderate requests are accepted and the estimate bounds the table") {
+  // The official game (not solved here: the shipped table is 13,389,232 bytes).
+  solver::GameSolveOptions options;
+  auto official = solver::EstimateGameSolve(options);
+  REQUIRE(official.ok());
+  CHECK(official->stored_states == 1316);
+  CHECK(official->contexts == 1650);
+  CHECK(official->table_bytes >= 13389232u);
+  CHECK(official->table_bytes <= 13389232u * 103 / 100);
+  CHECK(official->seconds < solver::kMaxSolveSeconds);
+  // 13 dice fit every supported target.
+  options.rules.target = kMaxTarget;
+  auto widest = solver::EstimateGameSolve(options);
+  REQUIRE(widest.ok());
+  CHECK(widest->table_bytes <= solver::kMaxSolveTableBytes);
+  CHECK(widest->seconds <= solver::kMaxSolveSeconds);
+  // A small solve: the estimate is an upper bound within 5% of the table.
+  options.rules = Rules{5, 2, 10};
+  solver::GameSolveReport report;
+  auto bytes = solver::SolveGameTable(options, &report);
+  REQUIRE(bytes.ok());
+  auto small = solver::EstimateGameSolve(options);
+  REQUIRE(small.ok());
+  CHECK(small->contexts == report.contexts);
+  CHECK(small->stored_states == report.stored_states);
+  CHECK(small->blocks >= report.blocks);
+  CHECK(small->table_bytes >= bytes->size());
+  CHECK(small->table_bytes <= bytes->size() * 105 / 100);
 }
