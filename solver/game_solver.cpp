@@ -22,6 +22,21 @@ using internal::TurnValues;
 constexpr int kMaxRounds = 60;
 constexpr double kSolveRounding = kTurnSolveRounding;
 
+// Calls fn(t, r, e0, e1, e2, left) for every canonical position whose roll
+// value a table stores (docs/FORMAT.md, STATES), in slot order.
+template <class Fn>
+void ForEachStoredState(int n, Fn&& fn) {
+  for (int t = 0; t <= n; ++t)
+    for (int r = 0; t + r <= n; ++r)
+      for (int e0 = 0; t + r + e0 <= n; ++e0)
+        for (int e1 = 0; e1 <= e0 && t + r + e0 + e1 <= n; ++e1)
+          for (int e2 = 0; e2 <= e1 && t + r + e0 + e1 + e2 <= n; ++e2) {
+            int left = n - t - r - e0 - e1 - e2;
+            if (left == 0 || r + e0 == 0 || t > r + left) continue;
+            fn(t, r, e0, e1, e2, left);
+          }
+}
+
 // Context numbering of docs/FORMAT.md: per mover, mixed radix over the seats'
 // totals (seats before the mover range over [0, target + max turn), the others
 // over [0, target)).
@@ -89,19 +104,12 @@ class GameSolver {
  private:
   // Positions whose roll value the table stores (docs/FORMAT.md, STATES).
   void CollectStoredStates() {
-    const int n = rules_.dice;
-    for (int t = 0; t <= n; ++t)
-      for (int r = 0; t + r <= n; ++r)
-        for (int e0 = 0; t + r + e0 <= n; ++e0)
-          for (int e1 = 0; e1 <= e0 && t + r + e0 + e1 <= n; ++e1)
-            for (int e2 = 0; e2 <= e1 && t + r + e0 + e1 + e2 <= n; ++e2) {
-              int left = n - t - r - e0 - e1 - e2;
-              if (left == 0 || r + e0 == 0 || t > r + left) continue;
-              states_.push_back({static_cast<std::uint8_t>(t), static_cast<std::uint8_t>(r),
-                                 static_cast<std::uint8_t>(e0), static_cast<std::uint8_t>(e1),
-                                 static_cast<std::uint8_t>(e2), static_cast<std::uint8_t>(left)});
-              slot_ids_.push_back(model_->Id(t, r, e0, e1, e2));
-            }
+    ForEachStoredState(rules_.dice, [&](int t, int r, int e0, int e1, int e2, int left) {
+      states_.push_back({static_cast<std::uint8_t>(t), static_cast<std::uint8_t>(r),
+                         static_cast<std::uint8_t>(e0), static_cast<std::uint8_t>(e1),
+                         static_cast<std::uint8_t>(e2), static_cast<std::uint8_t>(left)});
+      slot_ids_.push_back(model_->Id(t, r, e0, e1, e2));
+    });
   }
 
   // Every seat's chance when the game ends with `scores` (tied leaders split).
@@ -293,18 +301,9 @@ class GameSolver {
   std::vector<double> error_of_;                 // per context: error bound
 };
 
-// Positions GameSolver::CollectStoredStates stores (the same loop, counting).
 long long CountStoredStates(int n) {
   long long count = 0;
-  for (int t = 0; t <= n; ++t)
-    for (int r = 0; t + r <= n; ++r)
-      for (int e0 = 0; t + r + e0 <= n; ++e0)
-        for (int e1 = 0; e1 <= e0 && t + r + e0 + e1 <= n; ++e1)
-          for (int e2 = 0; e2 <= e1 && t + r + e0 + e1 + e2 <= n; ++e2) {
-            int left = n - t - r - e0 - e1 - e2;
-            if (left == 0 || r + e0 == 0 || t > r + left) continue;
-            ++count;
-          }
+  ForEachStoredState(n, [&](int, int, int, int, int, int) { ++count; });
   return count;
 }
 

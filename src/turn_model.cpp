@@ -285,6 +285,17 @@ double RollValueDouble(const TurnModel& model, int id, const std::vector<double>
   return total;
 }
 
+// Values with only the stop values filled in (roll unset: NaN).
+TurnValues StopValues(const TurnModel& model, const std::vector<double>& utility) {
+  const int size = model.size();
+  TurnValues v;
+  v.stop.resize(size);
+  v.roll.assign(size, std::numeric_limits<double>::quiet_NaN());
+  v.value.resize(size);
+  for (int id = 0; id < size; ++id) v.stop[id] = utility[model.state(id).score];
+  return v;
+}
+
 // Parametric solve (see SolveDoubleParametric): every value is linear in a
 // parameter t of the utility while the policy stays optimal; this keeps the
 // slopes and narrows [lo, hi], the range of t - t0 over which it does.
@@ -369,11 +380,7 @@ void OutcomeSumsParametric(const TurnModel& model, int level, const TurnValues& 
 TurnValues SolveDoubleParametric(const TurnModel& model, const std::vector<double>& utility,
                                  const std::vector<double>& slope_utility, ParametricTurn* out) {
   const int size = model.size();
-  TurnValues v;
-  v.stop.resize(size);
-  v.roll.assign(size, std::numeric_limits<double>::quiet_NaN());
-  v.value.resize(size);
-  for (int id = 0; id < size; ++id) v.stop[id] = utility[model.state(id).score];
+  TurnValues v = StopValues(model, utility);
   thread_local std::vector<double> sums;
   sums.resize(model.LawCount());
   Parametric p;
@@ -416,12 +423,7 @@ TurnValues SolveDoubleParametric(const TurnModel& model, const std::vector<doubl
 }
 
 TurnValues SolveDouble(const TurnModel& model, const std::vector<double>& utility) {
-  const int size = model.size();
-  TurnValues v;
-  v.stop.resize(size);
-  v.roll.assign(size, std::numeric_limits<double>::quiet_NaN());
-  v.value.resize(size);
-  for (int id = 0; id < size; ++id) v.stop[id] = utility[model.state(id).score];
+  TurnValues v = StopValues(model, utility);
   // Reused across solves on this thread: repeated solves (the game solver's
   // many utilities) then allocate nothing here.
   thread_local std::vector<double> sums;
