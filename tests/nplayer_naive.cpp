@@ -345,6 +345,7 @@ absl::StatusOr<NaiveGameResult> NaiveGameValues(const Rules& rules, int players,
                 }
                 if (tied_actions.size() >= 2) {
                   ++result.takes.tied;
+                  if (best <= kTie || best >= 1 - kTie) ++result.takes.tied_decided;
                   if (king) ++result.takes.kingmaking;
                 }
               }
@@ -362,6 +363,8 @@ absl::StatusOr<NaiveGameResult> NaiveGameValues(const Rules& rules, int players,
           ++result.stop_roll.decisions;
           if (std::fabs(rv[m] - stop[m]) <= kTie) {
             ++result.stop_roll.tied;
+            const double best = std::max(rv[m], stop[m]);
+            if (best <= kTie || best >= 1 - kTie) ++result.stop_roll.tied_decided;
             bool king = false;
             for (int j = 0; j < P; ++j)
               if (j != m && std::fabs(rv[j] - stop[j]) > kTie) king = true;

@@ -27,6 +27,9 @@ struct DecisionCounts {
   std::int64_t decisions = 0;  // decisions with two or more distinct actions
   // Decisions where two or more distinct actions are within 1e-12 of the mover's best.
   std::int64_t tied = 0;
+  // Tied decisions where the mover's best chance is within 1e-12 of 0 or of 1 (its fate is
+  // sealed whatever it does: e.g. the last seat of a final round that cannot catch the leader).
+  std::int64_t tied_decided = 0;
   // Tied decisions where some tied action gives another seat a chance more than 1e-12 away from
   // the chosen action's (the tie convention decides between other players: "kingmaking").
   std::int64_t kingmaking = 0;
