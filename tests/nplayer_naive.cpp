@@ -46,8 +46,8 @@ struct Take {
 
 // One distinct roll (a multiset of faces) from a set-aside.
 struct Roll {
-  double weight = 0;    // multinomial count x 2^rays (out of 6^left ordered outcomes)
-  int after_tanks = 0;  // index of the set-aside plus the roll's tanks
+  double weight = 0;        // multinomial count x 2^rays (out of 6^left ordered outcomes)
+  int after_tanks = 0;      // index of the set-aside plus the roll's tanks
   std::vector<Take> takes;  // in tie-break order: rays, then earthlings more dice first, H<C<K
   bool counted = false;     // representative of its orbit under relabelling earthlings
 };
@@ -169,7 +169,7 @@ class TurnGraph {
 struct Layout {
   int players = 0;
   int target = 0;
-  int span = 0;  // A = target + M
+  int span = 0;                      // A = target + M
   std::vector<std::int64_t> offset;  // per mover
   std::int64_t count = 0;
 };
@@ -220,16 +220,16 @@ absl::StatusOr<NaiveGameResult> NaiveGameValues(const Rules& rules, int players,
   if (players < 2 || players > 6)
     return absl::InvalidArgumentError(absl::StrCat("players must be 2..6, got ", players));
   if (rules.dice > 6)
-    return absl::InvalidArgumentError(absl::StrCat("the naive solver takes at most 6 dice, got ",
-                                                   rules.dice));
+    return absl::InvalidArgumentError(
+        absl::StrCat("the naive solver takes at most 6 dice, got ", rules.dice));
   const TurnGraph graph(rules);
   const int P = players;
   const int M = graph.max_turn();
   const Layout layout = MakeLayout(rules, players, M);
   if (static_cast<double>(layout.count) * graph.visits_per_turn() > 2e8)
-    return absl::InvalidArgumentError(
-        absl::StrCat("too big for the naive solver: ", layout.count, " contexts x ",
-                     graph.visits_per_turn(), " turn-state visits"));
+    return absl::InvalidArgumentError(absl::StrCat("too big for the naive solver: ", layout.count,
+                                                   " contexts x ", graph.visits_per_turn(),
+                                                   " turn-state visits"));
 
   NaiveGameResult result;
   result.rules = rules;

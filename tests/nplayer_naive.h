@@ -50,13 +50,13 @@ struct NaiveGameResult {
   std::vector<NaiveContext> contexts;
   // values[index][seat]: the seat's win probability at contexts[index].
   std::vector<std::vector<double>> values;
-  DecisionCounts takes;     // which face to take
+  DecisionCounts takes;      // which face to take
   DecisionCounts stop_roll;  // after a take: stop or roll on
-  int sweeps = 0;           // Gauss-Seidel sweeps run (the last one measured the residual)
+  int sweeps = 0;            // Gauss-Seidel sweeps run (the last one measured the residual)
   // Largest change of any context's value (any seat) in the last sweep. Turn-internal values are
   // recomputed from the context values every sweep, so they are settled when these are.
   double residual = 0;
-  bool converged = false;   // residual < 1e-15 within the sweep limit
+  bool converged = false;  // residual < 1e-15 within the sweep limit
 };
 
 struct NaiveOptions {

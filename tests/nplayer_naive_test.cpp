@@ -2,6 +2,8 @@
 // the fast N-player solver: probabilities, agreement with the two-player table solver, vectors
 // derived on paper, final rounds against a direct recursive enumeration with ordered dice,
 // monotonicity in a seat's own total, and independence of the starting guess.
+#include "nplayer_naive.h"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -14,10 +16,10 @@
 #include <utility>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "game_solver.h"
 #include "martiandice/game.h"
 #include "martiandice/rules.h"
-#include "nplayer_naive.h"
 
 namespace {
 
@@ -142,7 +144,7 @@ class FinalRound {
     FinalRound* game;
     std::vector<int> totals;
     int mover;
-    std::map<int, Vec> ends;       // the rest of the round after this turn scores x
+    std::map<int, Vec> ends;      // the rest of the round after this turn scores x
     std::map<Aside, Vec> rolled;  // rolling from a set-aside (memo: positions recur)
 
     Vec End(const Aside& a) {
@@ -425,9 +427,8 @@ TEST_CASE("nplayer naive: two dice, target 1, three players, on paper") {
 TEST_CASE("nplayer naive: final rounds against a direct enumeration of the remaining turns") {
   // Every final-round context of small variants; every stride-th one of the larger ones.
   const std::vector<std::pair<Case, int>> variants = {
-      {{{1, 0, 2}, 3}, 1}, {{{2, 0, 1}, 3}, 1}, {{{2, 0, 2}, 3}, 1},
-      {{{2, 0, 2}, 4}, 1}, {{{3, 1, 4}, 3}, 1}, {{{3, 3, 5}, 3}, 1}, {{{3, 1, 3}, 4}, 1},
-      {{{4, 2, 6}, 3}, 6},
+      {{{1, 0, 2}, 3}, 1}, {{{2, 0, 1}, 3}, 1}, {{{2, 0, 2}, 3}, 1}, {{{2, 0, 2}, 4}, 1},
+      {{{3, 1, 4}, 3}, 1}, {{{3, 3, 5}, 3}, 1}, {{{3, 1, 3}, 4}, 1}, {{{4, 2, 6}, 3}, 6},
   };
   for (const auto& [c, stride] : variants) {
     CAPTURE(Describe(c.rules, c.players));
@@ -469,8 +470,8 @@ TEST_CASE("nplayer naive: more points never lower a seat's own chance") {
         ++compared;
         std::ostringstream what;
         what.precision(17);
-        what << "seat " << j << ": " << Describe(ctx.mover, ctx.scores) << " -> "
-             << g.values[ci][j] << ", one more point -> " << g.values[k][j];
+        what << "seat " << j << ": " << Describe(ctx.mover, ctx.scores) << " -> " << g.values[ci][j]
+             << ", one more point -> " << g.values[k][j];
         f.Check(g.values[k][j] >= g.values[ci][j] - 1e-12, what.str());
       }
     }
@@ -517,5 +518,49 @@ TEST_CASE("nplayer naive: the fixed point does not depend on the starting guess"
     f.Report(Describe(c.rules, c.players));
     CHECK(from_one->takes.tied == from_zero.takes.tied);
     CHECK(from_one->stop_roll.kingmaking == from_zero.stop_roll.kingmaking);
+  }
+}
+
+// The fast game solver (solver/game_solver.h) against this reference for 3 and 4 players: every
+// context's record, in table order, and the query API. Until SolveGameTable accepts more than two
+// players (it answers Unimplemented) there is nothing to compare; any other error fails.
+TEST_CASE("nplayer naive: the game solver's N-player tables agree with the reference") {
+  const std::vector<Case> cases = {{{2, 0, 1}, 3}, {{2, 0, 2}, 3}, {{3, 1, 4}, 3}, {{3, 3, 5}, 3},
+                                   {{4, 2, 6}, 3}, {{2, 0, 2}, 4}, {{3, 1, 3}, 4}};
+  for (const Case& c : cases) {
+    CAPTURE(Describe(c.rules, c.players));
+    md::solver::GameSolveOptions options;
+    options.rules = c.rules;
+    options.players = c.players;
+    md::solver::GameSolveReport report;
+    absl::StatusOr<std::string> bytes = md::solver::SolveGameTable(options, &report);
+    if (!bytes.ok() && absl::IsUnimplemented(bytes.status())) continue;
+    REQUIRE_MESSAGE(bytes.ok(), bytes.status().ToString());
+    absl::StatusOr<md::GameTable> table = md::GameTable::FromBytes(*std::move(bytes));
+    REQUIRE_MESSAGE(table.ok(), table.status().ToString());
+    CHECK(table->players() == c.players);
+    const nv::NaiveGameResult& g = Solved(c.rules, c.players);
+    REQUIRE(g.converged);
+    REQUIRE(table->context_count() == static_cast<std::int64_t>(g.contexts.size()));
+    Failures f;
+    for (std::size_t ci = 0; ci < g.contexts.size(); ++ci) {
+      const nv::NaiveContext& ctx = g.contexts[ci];
+      const std::string where = Describe(ctx.mover, ctx.scores);
+      absl::StatusOr<md::GameTable::ContextRecord> rec = table->Context(ci);
+      f.Check(rec.ok(), "table record at " + where);
+      if (!rec.ok()) continue;
+      f.Check(rec->context.seat == ctx.mover && rec->context.scores == ctx.scores,
+              "record context at index " + std::to_string(ci) + " is not " + where);
+      absl::StatusOr<std::vector<double>> w = table->WinProbabilities({ctx.scores, ctx.mover});
+      f.Check(w.ok() && static_cast<int>(w->size()) == c.players, "WinProbabilities at " + where);
+      if (!w.ok() || static_cast<int>(w->size()) != c.players) continue;
+      for (int j = 0; j < c.players; ++j) {
+        f.Near((*w)[j], g.values[ci][j], 1e-12, "seat " + std::to_string(j) + " at " + where);
+        f.Near(rec->win_probabilities[j], g.values[ci][j], 1e-12,
+               "record seat " + std::to_string(j) + " at " + where);
+      }
+    }
+    f.Report(Describe(c.rules, c.players));
+    CHECK(std::fabs(report.first_seat_win - g.values[0][0]) <= 1e-12);
   }
 }
