@@ -1,7 +1,9 @@
 // Checks of the naive N-player reference solver (tests/nplayer_naive.h) that do not depend on
 // the fast N-player solver: probabilities, agreement with the two-player table solver, vectors
 // derived on paper, final rounds against a direct recursive enumeration with ordered dice,
-// monotonicity in a seat's own total, and independence of the starting guess.
+// monotonicity in a seat's own total, ties that never decide for another seat, independence of
+// the starting guess. The last case compares the game solver's tables for 3 and 4 players with
+// the reference, once the solver accepts them. About 1.5 s of CPU in a Release build.
 #include "nplayer_naive.h"
 
 #include <doctest/doctest.h>
