@@ -208,6 +208,20 @@ void GameOver(const std::vector<int>& totals, double* out) {
 
 }  // namespace
 
+std::optional<double> NaiveGameResult::RollValue(std::int64_t context,
+                                                 const std::array<int, 5>& aside) const {
+  if (context < 0 || context >= static_cast<std::int64_t>(contexts.size())) return std::nullopt;
+  const int side = rules.dice + 1;
+  std::int64_t key = 0;
+  for (int f = 0; f < 5; ++f) {
+    if (aside[f] < 0 || aside[f] >= side) return std::nullopt;
+    key = key * side + aside[f];
+  }
+  const double v = roll_values[context * aside_keys + key];
+  if (std::isnan(v)) return std::nullopt;
+  return v;
+}
+
 std::int64_t NaiveContextIndex(const Rules& rules, int players, int mover,
                                const std::vector<int>& scores) {
   if (!ValidateRules(rules).ok() || players < 2) return -1;
@@ -393,8 +407,21 @@ absl::StatusOr<NaiveGameResult> NaiveGameValues(const Rules& rules, int players,
   }
   if (result.sweeps > options.max_sweeps) result.sweeps = options.max_sweeps;
 
-  // The decision counts, from the converged values (one more pass that changes nothing).
-  for (std::int64_t ci : order) solve_turn(ci, true);
+  // The decision counts and the mover's roll values, from the converged values (one more pass
+  // that changes nothing).
+  const int side = rules.dice + 1;
+  result.aside_keys = static_cast<std::int64_t>(side) * side * side * side * side;
+  result.roll_values.assign(C * result.aside_keys, std::nan(""));
+  for (std::int64_t ci : order) {
+    solve_turn(ci, true);
+    const int m = result.contexts[ci].mover;
+    for (int a = 0; a < n_asides; ++a) {
+      if (!asides[a].roll_from) continue;
+      const Counts& c = asides[a].counts;
+      const int key = (((c[0] * side + c[1]) * side + c[2]) * side + c[3]) * side + c[4];
+      result.roll_values[ci * result.aside_keys + key] = roll_value[a * P + m];
+    }
+  }
 
   result.values.resize(C);
   for (std::int64_t ci = 0; ci < C; ++ci)

@@ -9,7 +9,9 @@
 // fast N-player solver (solver/) on tiny rule sets.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -57,6 +59,17 @@ struct NaiveGameResult {
   // recomputed from the context values every sweep, so they are settled when these are.
   double residual = 0;
   bool converged = false;  // residual < 1e-15 within the sweep limit
+
+  // The mover's win probability if it rolls (on) from the concrete set-aside `aside` (tanks,
+  // rays, humans, cows, chickens) at context `context` and everyone plays as above: defined where
+  // a turn can roll from (the start, or after a take with dice left), else nullopt (also for a
+  // context or set-aside out of range). For comparison with the ROLLS blocks of a table.
+  std::optional<double> RollValue(std::int64_t context, const std::array<int, 5>& aside) const;
+
+  // Storage behind RollValue: roll_values[context * aside_keys + key], key the set-aside in base
+  // dice + 1 (tanks most significant); NaN where undefined.
+  std::vector<double> roll_values;
+  std::int64_t aside_keys = 0;
 };
 
 struct NaiveOptions {

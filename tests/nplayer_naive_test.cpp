@@ -13,6 +13,7 @@
 #include <cmath>
 #include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -95,6 +96,19 @@ const std::vector<double>& At(const nv::NaiveGameResult& g, int mover,
   REQUIRE(g.contexts[i].mover == mover);
   REQUIRE(g.contexts[i].scores == scores);
   return g.values[i];
+}
+
+// Every set-aside a turn rolls from: the start, and every set-aside with something other than
+// tanks and at least one die left.
+std::vector<std::array<int, 5>> RollFrom(int dice) {
+  std::vector<std::array<int, 5>> out;
+  for (int t = 0; t <= dice; ++t)
+    for (int r = 0; t + r <= dice; ++r)
+      for (int h = 0; t + r + h <= dice; ++h)
+        for (int c = 0; t + r + h + c <= dice; ++c)
+          for (int k = 0; t + r + h + c + k < dice; ++k)
+            if (t + r + h + c + k == 0 || r + h + c + k > 0) out.push_back({t, r, h, c, k});
+  return out;
 }
 
 struct Case {
@@ -214,6 +228,50 @@ class FinalRound {
   int players_;
 };
 
+// Compares a table with the reference: every CONTEXTS record (same context at the same index,
+// every seat's chance), the query API, and every stored roll value (ROLLS) with the reference's
+// roll value of the mover at that canonical set-aside (a concrete set-aside too).
+void CompareTable(const nv::NaiveGameResult& g, const md::GameTable& table, Failures& f) {
+  const int players = g.players;
+  const std::vector<md::GameTable::StateRecord> states = table.StoredStates();
+  std::map<std::int64_t, std::vector<double>> blocks;
+  for (std::size_t ci = 0; ci < g.contexts.size(); ++ci) {
+    const nv::NaiveContext& c = g.contexts[ci];
+    const std::string where = Describe(c.mover, c.scores);
+    absl::StatusOr<md::GameTable::ContextRecord> rec = table.Context(ci);
+    f.Check(rec.ok(), "table record at " + where);
+    if (!rec.ok()) continue;
+    f.Check(rec->context.seat == c.mover && rec->context.scores == c.scores,
+            "record context at index " + std::to_string(ci) + " is not " + where);
+    absl::StatusOr<std::vector<double>> w = table.WinProbabilities({c.scores, c.mover});
+    f.Check(w.ok() && static_cast<int>(w->size()) == players, "WinProbabilities at " + where);
+    if (!w.ok() || static_cast<int>(w->size()) != players) continue;
+    for (int j = 0; j < players; ++j) {
+      f.Near((*w)[j], g.values[ci][j], 1e-12, "seat " + std::to_string(j) + " at " + where);
+      f.Near(rec->win_probabilities[j], g.values[ci][j], 1e-12,
+             "record seat " + std::to_string(j) + " at " + where);
+    }
+    auto it = blocks.find(rec->block);
+    if (it == blocks.end()) {
+      absl::StatusOr<std::vector<double>> block = table.RollBlock(rec->block);
+      f.Check(block.ok() && block->size() == states.size(), "roll block at " + where);
+      if (!block.ok() || block->size() != states.size()) continue;
+      it = blocks.emplace(rec->block, *std::move(block)).first;
+    }
+    for (std::size_t k = 0; k < states.size(); ++k) {
+      const md::GameTable::StateRecord& st = states[k];
+      const std::array<int, 5> aside = {st.tanks, st.rays, st.earthlings[0], st.earthlings[1],
+                                        st.earthlings[2]};
+      const std::optional<double> mine = g.RollValue(ci, aside);
+      std::ostringstream at;
+      at << "roll value at " << where << ", set aside " << st.tanks << "T " << st.rays << "R "
+         << st.earthlings[0] << "/" << st.earthlings[1] << "/" << st.earthlings[2];
+      f.Check(mine.has_value(), "no reference " + at.str());
+      if (mine) f.Near(it->second[k], *mine, 1e-12, at.str());
+    }
+  }
+}
+
 bool IsFinal(const nv::NaiveContext& c, int target) {
   for (int j = 0; j < c.mover; ++j)
     if (c.scores[j] >= target) return true;
@@ -256,6 +314,24 @@ TEST_CASE("nplayer naive: converges to probability vectors") {
         sum += p;
       }
       f.Near(sum, 1.0, 1e-12, "sum at " + where + " " + Show(v));
+      // Rolling from the start is the context's value for the mover.
+      const std::optional<double> start = g.RollValue(ci, {0, 0, 0, 0, 0});
+      f.Check(start.has_value(), "no roll value at the start, " + where);
+      if (start) f.Near(*start, v[ctx.mover], 0, "roll value at the start, " + where);
+      // Relabelling the earthling types changes no roll value (the reference does not merge
+      // them, so this is a real check of its turn model).
+      for (const std::array<int, 5>& a : RollFrom(c.rules.dice)) {
+        const std::optional<double> base = g.RollValue(ci, a);
+        f.Check(base.has_value(), "no roll value, " + where);
+        if (!base) continue;
+        std::array<int, 3> perm = {2, 3, 4};
+        while (std::next_permutation(perm.begin(), perm.end())) {
+          const std::array<int, 5> b = {a[0], a[1], a[perm[0]], a[perm[1]], a[perm[2]]};
+          const std::optional<double> other = g.RollValue(ci, b);
+          f.Check(other.has_value(), "no roll value (relabelled), " + where);
+          if (other) f.Near(*other, *base, 1e-12, "relabelled roll value, " + where);
+        }
+      }
     }
     f.Report(Describe(c.rules, c.players));
   }
@@ -291,25 +367,7 @@ TEST_CASE("nplayer naive: two players agree with the two-player table solver") {
     REQUIRE_MESSAGE(table.ok(), table.status().ToString());
     REQUIRE(table->context_count() == static_cast<std::int64_t>(g.contexts.size()));
     Failures f;
-    for (std::size_t ci = 0; ci < g.contexts.size(); ++ci) {
-      const nv::NaiveContext& c = g.contexts[ci];
-      const std::string where = Describe(c.mover, c.scores);
-      // The table's record at the same index is the same context (FORMAT.md numbering) ...
-      absl::StatusOr<md::GameTable::ContextRecord> rec = table->Context(ci);
-      f.Check(rec.ok(), "table record at " + where);
-      if (!rec.ok()) continue;
-      f.Check(rec->context.seat == c.mover && rec->context.scores == c.scores,
-              "record context at index " + std::to_string(ci) + " is not " + where);
-      // ... and the query API gives the same vector.
-      absl::StatusOr<std::vector<double>> w = table->WinProbabilities({c.scores, c.mover});
-      f.Check(w.ok() && w->size() == 2, "WinProbabilities at " + where);
-      if (!w.ok() || w->size() != 2) continue;
-      for (int j = 0; j < 2; ++j) {
-        f.Near(g.values[ci][j], (*w)[j], 1e-12, "seat " + std::to_string(j) + " at " + where);
-        f.Near(g.values[ci][j], rec->win_probabilities[j], 1e-12,
-               "record seat " + std::to_string(j) + " at " + where);
-      }
-    }
+    CompareTable(g, *table, f);
     f.Report(Describe(rules, 2));
     // Two players: zero-sum, so the tie convention never decides anything for the other seat.
     CHECK(g.takes.kingmaking == 0);
@@ -545,23 +603,7 @@ TEST_CASE("nplayer naive: the game solver's N-player tables agree with the refer
     REQUIRE(g.converged);
     REQUIRE(table->context_count() == static_cast<std::int64_t>(g.contexts.size()));
     Failures f;
-    for (std::size_t ci = 0; ci < g.contexts.size(); ++ci) {
-      const nv::NaiveContext& ctx = g.contexts[ci];
-      const std::string where = Describe(ctx.mover, ctx.scores);
-      absl::StatusOr<md::GameTable::ContextRecord> rec = table->Context(ci);
-      f.Check(rec.ok(), "table record at " + where);
-      if (!rec.ok()) continue;
-      f.Check(rec->context.seat == ctx.mover && rec->context.scores == ctx.scores,
-              "record context at index " + std::to_string(ci) + " is not " + where);
-      absl::StatusOr<std::vector<double>> w = table->WinProbabilities({ctx.scores, ctx.mover});
-      f.Check(w.ok() && static_cast<int>(w->size()) == c.players, "WinProbabilities at " + where);
-      if (!w.ok() || static_cast<int>(w->size()) != c.players) continue;
-      for (int j = 0; j < c.players; ++j) {
-        f.Near((*w)[j], g.values[ci][j], 1e-12, "seat " + std::to_string(j) + " at " + where);
-        f.Near(rec->win_probabilities[j], g.values[ci][j], 1e-12,
-               "record seat " + std::to_string(j) + " at " + where);
-      }
-    }
+    CompareTable(g, *table, f);
     f.Report(Describe(c.rules, c.players));
     CHECK(std::fabs(report.first_seat_win - g.values[0][0]) <= 1e-12);
   }
