@@ -349,7 +349,6 @@ absl::StatusOr<std::string> StopChartSvg(const GameTable& table) {
   };
   // threshold[k][left]: the smallest score that stops; -1: never stops.
   std::vector<std::vector<int>> threshold(series.size(), std::vector<int>(kStopMaxLeft + 1, -1));
-  int highest = 0;
   for (std::size_t k = 0; k < series.size(); ++k) {
     for (int left = 1; left <= kStopMaxLeft; ++left) {
       for (int score = 0; score <= rules.dice - left; ++score) {
@@ -367,7 +366,6 @@ absl::StatusOr<std::string> StopChartSvg(const GameTable& table) {
         }
         if (action != Then::kRoll) {
           threshold[k][left] = score;
-          highest = std::max(highest, score);
           break;
         }
       }
@@ -448,17 +446,18 @@ absl::StatusOr<std::string> StopChartSvg(const GameTable& table) {
   svg.Text(lx, ly + 45, "in the round, both playing to win)", "start", 11, "fill=\"#555555\"");
 
   svg.Caption(left - 50, top + plot_h + 70,
-              {"Read: you have as many Death Rays as Tanks (one more Tank than Rays loses the "
-               "turn's points) and two",
-               "earthling types set aside. With this many dice left, stop once your turn is worth "
-               "the marked score; below it,",
-               "roll on. \u201cnever\u201d: optimal play rolls on at every score possible there. "
-               "Each point is a real position",
-               "(earthlings split evenly); with equal Tanks and Rays only every other score can "
-               "occur for a given dice left.",
-               "Once all three earthling types are set aside and Rays equal Tanks, stop: rolling "
-               "can only add Rays or Tanks."});
-  (void)highest;
+              {"Read: you have as many Death Rays as Tanks set aside (one more Tank than Rays "
+               "would lose the turn's points)",
+               "and two earthling types. With this many dice left, stop once the turn is worth "
+               "the marked score or more;",
+               "below it, roll on. \u201cnever\u201d: optimal play rolls on at every score "
+               "possible there. Each point is a real",
+               "position (earthlings split evenly; equal values count as stop). With equal Tanks "
+               "and Rays only every other",
+               "score can occur for a given number of dice left, hence the zigzag. With all three "
+               "earthling types set aside",
+               "and Rays equal to Tanks, stop when playing for points: rolling on can only add "
+               "Rays or Tanks."});
   return svg.Finish();
 }
 
