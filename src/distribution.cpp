@@ -5,6 +5,7 @@
 #include "martiandice/distribution.h"
 
 #include <cstdint>
+#include <cstdio>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -139,10 +140,46 @@ Rational ScoreDistribution::ExactMean() const {
   return mean;
 }
 
+namespace {
+
+// True when the advice leaves nothing to a near-tie: every optimal take is
+// the best one or its mirror image (the same number of another untaken
+// earthling type: exactly equal values, and the first in face order wins
+// either way), and the decision after it is strict.
+bool Clear(const RollAdvice& advice) {
+  if (advice.turn_over || !advice.best) return true;
+  const TakeOption& best = advice.options[*advice.best];
+  if (best.then == Then::kEither) return false;
+  for (const TakeOption& option : advice.options) {
+    if (!option.optimal || &option == &best) continue;
+    if (!IsEarthling(option.take) || !IsEarthling(best.take) || option.count != best.count) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 absl::StatusOr<ScoreDistribution> TurnScoreDistribution(const TurnSolution& solution) {
-  return ForwardPass(
-      solution.rules(), solution.precision() == Precision::kExact,
-      [&](const Dice& aside, const Dice& roll) { return AdviseRoll(solution, aside, roll); });
+  if (solution.precision() != Precision::kExact) {
+    return ForwardPass(solution.rules(), false, [&](const Dice& aside, const Dice& roll) {
+      return AdviseRoll(solution, aside, roll);
+    });
+  }
+  // Exact decisions, fast: the double solution's advice decides wherever its
+  // values are apart by more than its tie tolerance (1e-12 relative, far above
+  // its rounding error, so the exact order is the same); near-ties go to the
+  // exact solution.
+  absl::StatusOr<TurnSolution> fast =
+      TurnSolution::Solve(solution.rules(), solution.objective(), Precision::kDouble);
+  if (!fast.ok()) return fast.status();
+  return ForwardPass(solution.rules(), true,
+                     [&](const Dice& aside, const Dice& roll) -> absl::StatusOr<RollAdvice> {
+                       absl::StatusOr<RollAdvice> advice = AdviseRoll(*fast, aside, roll);
+                       if (!advice.ok() || Clear(*advice)) return advice;
+                       return AdviseRoll(solution, aside, roll);
+                     });
 }
 
 absl::StatusOr<ScoreDistribution> TurnScoreDistribution(const GameTable& table,
