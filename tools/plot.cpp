@@ -594,7 +594,7 @@ $MARTIANDICE_DATA, the build tree's data/, the installed data directory):
   heatmap       the mover's chance to win at the start of a turn, over both
                 scores (--seat: the seat to move, default 0)
   stop          the smallest turn score at which optimal play stops, by dice
-                left, for ev and to win at 0-0, behind 10-20 and ahead 20-10
+                left, for ev and to win at 0-0, behind 15-20 and ahead 20-10
   distribution  the law of a turn's score played for ev and played to win at
                 --scores/--seat (default: the start of the game, 0,0 seat 0)
   all           (or no KIND) the three, into the directory --out as
