@@ -66,7 +66,7 @@ std::string N(double v) {
 class Svg {
  public:
   Svg(int width, int height, const std::string& title, const std::string& description)
-      : width_(width), height_(height) {
+      : width_(width) {
     absl::StrAppend(&body_, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n",
                     "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"", width, "\" height=\"",
                     height, "\" viewBox=\"0 0 ", width, " ", height, "\" font-family=\"", kFont,
@@ -74,8 +74,6 @@ class Svg {
                     "</desc>\n");
     Rect(0, 0, width, height, "fill=\"#ffffff\"");
   }
-  int width() const { return width_; }
-  int height() const { return height_; }
 
   void Raw(std::string_view text) { absl::StrAppend(&body_, std::string(text)); }
   void Rect(double x, double y, double w, double h, std::string_view attributes) {
@@ -110,7 +108,7 @@ class Svg {
   }
 
  private:
-  int width_, height_;
+  int width_;
   std::string body_;
 };
 
