@@ -38,6 +38,7 @@
 #include "martiandice/rules.h"
 #include "martiandice/solver.h"
 #include "martiandice/state_space.h"
+#include "plot.h"
 #include "simulate.h"
 
 namespace martiandice {
@@ -46,7 +47,7 @@ namespace {
 // Debian's absl::string_view is not std::string_view, so absl::StrCat takes
 // no std::string_view: keep those out of StrCat calls.
 constexpr char kProgram[] = "martiandice";
-constexpr char kSubcommandList[] = "eval, best, stats, solve, simulate, export";
+constexpr char kSubcommandList[] = "eval, best, stats, solve, simulate, export, plot";
 constexpr char kWinObjective[] = "win";
 
 // ---------------------------------------------------------------------------
@@ -79,6 +80,7 @@ struct Options {
   bool no_alternate = false;
   // export
   bool rolls = false;
+  PlotOptions plot;
 };
 
 // The game part of a win query: the context and the table that answers it.
@@ -1358,6 +1360,7 @@ struct CommandLine {
   CLI::App* solve = nullptr;
   CLI::App* simulate = nullptr;
   CLI::App* export_table = nullptr;
+  CLI::App* plot = nullptr;
 };
 
 void DefineCommandLine(CommandLine& cli, Options& options) {
@@ -1383,6 +1386,7 @@ void DefineCommandLine(CommandLine& cli, Options& options) {
   cli.export_table = cli.app.add_subcommand("export", "A policy table as JSON, for inspection");
   cli.export_table->footer(std::string(kExportFooter));
   AddExportOptions(*cli.export_table, options);
+  cli.plot = AddPlotCommand(cli.app, options.plot);
 }
 
 // ---------------------------------------------------------------------------
@@ -1406,7 +1410,7 @@ int Fail(std::ostream& err, int code, const std::string& message) {
 
 bool IsSubcommand(const std::string& word) {
   return word == "eval" || word == "best" || word == "stats" || word == "solve" ||
-         word == "simulate" || word == "export";
+         word == "simulate" || word == "export" || word == "plot";
 }
 
 // An error for a first argument that is neither an option nor a subcommand.
@@ -1438,6 +1442,7 @@ absl::StatusOr<std::string> Dispatch(const CommandLine& cli, const Options& opti
   if (cli.solve->parsed()) return RunSolve(options, io);
   if (cli.simulate->parsed()) return RunSimulate(options);
   if (cli.export_table->parsed()) return RunExport(options);
+  if (cli.plot->parsed()) return RunPlot(options.plot);
   return absl::InvalidArgumentError(
       absl::StrCat("no subcommand given; use one of: ", kSubcommandList, " (see --help)"));
 }

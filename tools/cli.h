@@ -1,6 +1,6 @@
 // The martiandice command line as a library call, so that it can be tested and
 // fuzzed without a process: subcommands `eval`, `best`, `stats`, `solve`,
-// `simulate` and `export`.
+// `simulate`, `export` and `plot`.
 #pragma once
 
 #include <ostream>

@@ -14,6 +14,7 @@ PACKAGES=(
   doctest-dev
   libcli11-dev
   python3
+  librsvg2-bin  # rsvg-convert: the tests render `martiandice plot`'s SVGs to PNG
 )
 
 missing=()

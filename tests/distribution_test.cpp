@@ -1,0 +1,222 @@
+// The score law of an optimally played turn (martiandice/distribution.h):
+// a hand-computed tiny game, its mean against the solved value (exactly for
+// ev), the expected win utility against the table's value for the win policy,
+// and seeded simulations with independently rolled dice (within 4 sigma).
+#include "martiandice/distribution.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "martiandice/dice.h"
+#include "martiandice/game.h"
+#include "martiandice/objective.h"
+#include "martiandice/query.h"
+#include "martiandice/solver.h"
+
+#ifndef MARTIANDICE_DATA_DIR
+#error "MARTIANDICE_DATA_DIR must point at the source tree's data/"
+#endif
+
+using namespace martiandice;
+
+namespace {
+
+double Sum(const std::vector<double>& p) {
+  double s = 0;
+  for (double x : p) s += x;
+  return s;
+}
+
+GameTable ShippedTable() {
+  auto path = LocateTable(Rules{}, 2, std::string(MARTIANDICE_DATA_DIR));
+  REQUIRE(path.ok());
+  auto table = GameTable::Open(*path);
+  REQUIRE(table.ok());
+  return *table;
+}
+
+// Rolls `n` dice one by one with the face law of RULES.md (not RollDistribution).
+Dice RollDice(int n, std::mt19937_64& rng) {
+  static constexpr Face kSides[6] = {Face::kTank,  Face::kRay, Face::kRay,
+                                     Face::kHuman, Face::kCow, Face::kChicken};
+  std::uniform_int_distribution<int> side(0, 5);
+  Dice roll;
+  for (int i = 0; i < n; ++i) roll.add(kSides[side(rng)], 1);
+  return roll;
+}
+
+// Plays `turns` turns with random dice following `advise`'s decisions; returns
+// how many ended with each score.
+template <typename Advise>
+std::vector<long> SimulateTurns(const Rules& rules, long turns, std::uint64_t seed,
+                                const Advise& advise) {
+  std::mt19937_64 rng(seed);
+  std::vector<long> counts(MaxTurnScore(rules) + 1, 0);
+  for (long t = 0; t < turns; ++t) {
+    Dice aside;
+    int score = -1;
+    while (score < 0) {
+      const Dice roll = RollDice(rules.dice - aside.total(), rng);
+      const RollAdvice advice = advise(aside, roll);
+      if (advice.turn_over) {
+        score = advice.turn_over_score;
+        break;
+      }
+      const TakeOption& option = advice.options.at(*advice.best);
+      aside = option.aside_after;
+      if (option.then != Then::kRoll) score = TurnScore(rules, aside);
+    }
+    ++counts.at(score);
+  }
+  return counts;
+}
+
+// Every score's frequency within 4 standard deviations of its probability
+// (impossible scores never occur).
+void CheckAgainstSimulation(const std::vector<double>& p, const std::vector<long>& counts,
+                            long turns) {
+  REQUIRE(p.size() == counts.size());
+  for (std::size_t s = 0; s < p.size(); ++s) {
+    CAPTURE(s);
+    CAPTURE(p[s]);
+    CAPTURE(counts[s]);
+    const double freq = static_cast<double>(counts[s]) / static_cast<double>(turns);
+    const double sigma = std::sqrt(p[s] * (1 - p[s]) / static_cast<double>(turns));
+    if (p[s] == 0) {
+      CHECK(counts[s] == 0);
+    } else {
+      CHECK(std::abs(freq - p[s]) <= 4 * sigma + 1e-12);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("distribution: one die, no bonus, by hand") {
+  // Tank (1/6): no take, scores 0. Ray (2/6): taken, no dice left, 0.
+  // Earthling (3/6): taken, 1 point. Exactly 1/2 and 1/2.
+  const Rules rules{1, 0, 25};
+  auto solution = TurnSolution::Solve(rules, Objective::ExpectedScore(), Precision::kExact);
+  REQUIRE(solution.ok());
+  auto d = TurnScoreDistribution(*solution);
+  REQUIRE(d.ok());
+  REQUIRE(d->exact.size() == 2);
+  CHECK(d->exact[0] == Rational(1, 2));
+  CHECK(d->exact[1] == Rational(1, 2));
+  CHECK(d->probability[1] == 0.5);
+  CHECK(d->ExactMean() == Rational(1, 2));
+}
+
+TEST_CASE("distribution: ev mean equals the solved value exactly (official rules)") {
+  auto solution = TurnSolution::Solve(Rules{}, Objective::ExpectedScore(), Precision::kExact);
+  REQUIRE(solution.ok());
+  auto d = TurnScoreDistribution(*solution);
+  REQUIRE(d.ok());
+  REQUIRE(d->exact.size() == 17);
+  Rational total = 0;
+  for (const Rational& p : d->exact) {
+    CHECK(p >= 0);
+    total += p;
+  }
+  CHECK(total == 1);
+  auto start = EvaluatePosition(*solution, Dice());
+  REQUIRE(start.ok());
+  REQUIRE(start->value.exact);
+  CHECK(d->ExactMean() == *start->value.exact);
+
+  // The double solution's law agrees with the exact one.
+  auto fast = TurnSolution::Solve(Rules{}, Objective::ExpectedScore(), Precision::kDouble);
+  REQUIRE(fast.ok());
+  auto df = TurnScoreDistribution(*fast);
+  REQUIRE(df.ok());
+  CHECK(df->exact.empty());
+  for (int s = 0; s <= 16; ++s)
+    CHECK(df->probability[s] == doctest::Approx(d->probability[s]).epsilon(1e-12));
+  CHECK(df->Mean() == doctest::Approx(fast->StartValue()).epsilon(1e-12));
+}
+
+TEST_CASE("distribution: reach:K's law gives P(score >= K) = the solved value, rule variant") {
+  const Rules rules{7, 2, 25};
+  auto solution = TurnSolution::Solve(rules, Objective::ReachAtLeast(5), Precision::kExact);
+  REQUIRE(solution.ok());
+  auto d = TurnScoreDistribution(*solution);
+  REQUIRE(d.ok());
+  Rational reach = 0;
+  for (std::size_t s = 5; s < d->exact.size(); ++s) reach += d->exact[s];
+  auto start = EvaluatePosition(*solution, Dice());
+  REQUIRE(start.ok());
+  CHECK(reach == *start->value.exact);
+}
+
+TEST_CASE("distribution: ev law matches a seeded simulation within 4 sigma") {
+  auto solution = TurnSolution::Solve(Rules{}, Objective::ExpectedScore(), Precision::kDouble);
+  REQUIRE(solution.ok());
+  auto d = TurnScoreDistribution(*solution);
+  REQUIRE(d.ok());
+  CHECK(Sum(d->probability) == doctest::Approx(1).epsilon(1e-12));
+  constexpr long kTurns = 200000;
+  const auto counts = SimulateTurns(Rules{}, kTurns, 20261121, [&](const Dice& a, const Dice& r) {
+    auto advice = AdviseRoll(*solution, a, r);
+    REQUIRE(advice.ok());
+    return *advice;
+  });
+  CheckAgainstSimulation(d->probability, counts, kTurns);
+}
+
+TEST_CASE("distribution: win policy's expected utility is the table's win probability") {
+  const GameTable table = ShippedTable();
+  SUBCASE("start of the game, seat 0") {
+    const GameContext context{{0, 0}, 0};
+    auto d = TurnScoreDistribution(table, context);
+    REQUIRE(d.ok());
+    CHECK(Sum(d->probability) == doctest::Approx(1).epsilon(1e-12));
+    // u(s): seat 0's chance once its turn ended with s points, seat 1 to move.
+    double expected = 0;
+    for (int s = 0; s <= 16; ++s) {
+      auto w = table.WinProbabilities(GameContext{{s, 0}, 1});
+      REQUIRE(w.ok());
+      expected += d->probability[s] * (*w)[0];
+    }
+    auto start = table.WinProbabilities(context);
+    REQUIRE(start.ok());
+    CHECK(std::abs(expected - (*start)[0]) < 1e-12);
+  }
+  SUBCASE("final round, seat 1 must overtake 25 from 21") {
+    const GameContext context{{25, 21}, 1};
+    auto d = TurnScoreDistribution(table, context);
+    REQUIRE(d.ok());
+    double expected = 0;
+    for (int s = 0; s <= 16; ++s) {
+      const double u = 21 + s > 25 ? 1.0 : (21 + s == 25 ? 0.5 : 0.0);
+      expected += d->probability[s] * u;
+    }
+    auto start = table.WinProbabilities(context);
+    REQUIRE(start.ok());
+    CHECK(std::abs(expected - (*start)[1]) < 1e-12);
+  }
+  SUBCASE("seeded simulation within 4 sigma, behind 10 to 20") {
+    const GameContext context{{10, 20}, 0};
+    auto d = TurnScoreDistribution(table, context);
+    REQUIRE(d.ok());
+    constexpr long kTurns = 100000;
+    const auto counts = SimulateTurns(Rules{}, kTurns, 7, [&](const Dice& a, const Dice& r) {
+      auto advice = AdviseWin(table, context, a, r);
+      REQUIRE(advice.ok());
+      return advice->advice;
+    });
+    CheckAgainstSimulation(d->probability, counts, kTurns);
+  }
+}
+
+TEST_CASE("distribution: an invalid context is refused") {
+  const GameTable table = ShippedTable();
+  auto d = TurnScoreDistribution(table, GameContext{{0, 30}, 0});
+  CHECK(d.status().code() == absl::StatusCode::kInvalidArgument);
+  auto e = TurnScoreDistribution(table, GameContext{{0, 0, 0}, 0});
+  CHECK(e.status().code() == absl::StatusCode::kInvalidArgument);
+}
