@@ -54,7 +54,13 @@ class NPlayerSolver {
         index_(options.rules, options.players),
         model_(TurnModel::Get(options.rules)),
         start_(model_->Id(0, 0, 0, 0, 0)),
-        progress_(options.progress) {
+        progress_(options.progress),
+        arithmetic_(options.arithmetic == SolveArithmetic::kExtended ||
+                            (options.arithmetic == SolveArithmetic::kAuto && options.players > 2)
+                        ? internal::Arithmetic::kExtended
+                        : internal::Arithmetic::kDouble),
+        rounding_(arithmetic_ == internal::Arithmetic::kExtended ? kExtendedTurnRounding
+                                                                 : rounding_) {
     win_.assign(index_.size() * n_, 0.0);
     error_of_.assign(index_.size(), 0.0);
   }
@@ -108,7 +114,8 @@ class NPlayerSolver {
   // Per-thread buffers, reused by every solve of the thread.
   struct Scratch {
     std::vector<double> utility;
-    std::vector<std::vector<double>> carried;  // [0]: zero-score indicator; [1 + j]: seat j
+    std::vector<std::vector<double>> carried;  // [0]: zero-score indicator; [c]: a seat's chance
+    int carried_seat[kMaxPlayers + 1] = {};    // the seat of carried utility c >= 1
     std::vector<double> over;                  // game-over vectors, by turn score
     ConventionTurn turn;
     std::vector<MoverTurn> movers;
@@ -197,26 +204,34 @@ class NPlayerSolver {
   }
 
   // Solves `seat`'s turn at `s`, the zero-score outcome leading to `zero`
-  // (every seat's chance): the mover maximises its own, others are carried.
+  // (every seat's chance): the mover maximises its own; carried are the
+  // zero-score indicator and every other seat but the last, whose chance is
+  // the complement (the chances of every outcome sum to 1).
   void SolveMover(int seat, const int* s, const double* zero, Scratch& scratch, MoverTurn* out) {
+    const int last_other = seat == n_ - 1 ? n_ - 2 : n_ - 1;
+    int k = 1;
+    for (int j = 0; j < n_; ++j) {
+      if (j != seat && j != last_other) scratch.carried_seat[k++] = j;
+    }
     for (int x = 0; x <= max_turn_; ++x) {
       const double* next = x == 0 ? zero : AfterTurn(seat, s, x, scratch);
       scratch.utility[x] = next[seat];
       scratch.carried[0][x] = x == 0 ? 1.0 : 0.0;
-      for (int j = 0; j < n_; ++j) scratch.carried[1 + j][x] = next[j];
+      for (int c = 1; c < k; ++c) scratch.carried[c][x] = next[scratch.carried_seat[c]];
     }
-    unsigned others = 0;
-    for (int j = 0; j < n_; ++j) {
-      if (j != seat) others |= 1u << (1 + j);
-    }
-    internal::SolveConvention(*model_, scratch.utility, scratch.carried, others, &scratch.turn);
+    const unsigned watched = ((1u << k) - 1) & ~1u;
+    internal::SolveConvention(*model_, scratch.utility,
+                              std::span(scratch.carried.data(), k), watched, arithmetic_,
+                              &scratch.turn);
     ++scratch.stats.turn_solves;
-    out->p = scratch.turn.Carried(start_, 0);
-    for (int j = 0; j < n_; ++j) out->e[j] = scratch.turn.Carried(start_, 1 + j);
-    // Two players: the other's chance is the complement (zero-sum), which
-    // rounds less than its carried sum when it is near 1, as the two-player
-    // solver stores it.
-    if (n_ == 2) out->e[1 - seat] = 1.0 - out->e[seat];
+    out->p = scratch.turn.carried[0];
+    double rest = 1.0 - scratch.turn.value;
+    out->e[seat] = scratch.turn.value;
+    for (int c = 1; c < k; ++c) {
+      out->e[scratch.carried_seat[c]] = scratch.turn.carried[c];
+      rest -= scratch.turn.carried[c];
+    }
+    out->e[last_other] = rest;
     out->lo = scratch.turn.lo;
     out->hi = scratch.turn.hi;
   }
@@ -250,7 +265,7 @@ class NPlayerSolver {
     CountTies(scratch);
     const long long c = index_.Index(seat, s);
     std::copy(m.e.begin(), m.e.end(), &win_[c * n_]);
-    error_of_[c] = DependencyError(seat, s, 0) + kTurnSolveRounding;
+    error_of_[c] = DependencyError(seat, s, 0) + rounding_;
     scratch.stats.error_bound = std::max(scratch.stats.error_bound, error_of_[c]);
   }
 
@@ -333,7 +348,7 @@ class NPlayerSolver {
       std::copy(m.e.begin(), m.e.end(), &win_[c * n_]);
     }
     const double error =
-        round == kMaxRounds ? HUGE_VAL : deps + (slope * residual + kTurnSolveRounding) / (1 - slope);
+        round == kMaxRounds ? HUGE_VAL : deps + (slope * residual + rounding_) / (1 - slope);
     for (int i = 0; i < n_; ++i) error_of_[index_.Index(i, s)] = error;
     ThreadStats& st = scratch.stats;
     ++st.cycles;
@@ -349,6 +364,8 @@ class NPlayerSolver {
   const std::shared_ptr<const TurnModel> model_;
   const int start_;
   std::function<void(double)> progress_;
+  const internal::Arithmetic arithmetic_;
+  const double rounding_;  // of one turn solve's stored values
   std::vector<double> win_;       // [context * players + seat]
   std::vector<double> error_of_;  // per context: error bound
 };

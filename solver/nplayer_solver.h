@@ -12,9 +12,21 @@
 
 namespace martiandice::solver {
 
+// Arithmetic of the turn solves: kAuto is double for 2 players (as the
+// two-player solver, which it then matches) and extended precision for more,
+// whose longer chains of contexts would otherwise exceed the 1e-13 bound.
+enum class SolveArithmetic { kAuto, kDouble, kExtended };
+
+// Bound assumed on the rounding of one extended-precision turn solve's values
+// once stored as doubles: the conversion (half an ulp of 1, 1.1e-16) plus the
+// extended sums (about 1e-18); checked against exact rational solves in
+// tests/nplayer_solver_test.cpp.
+inline constexpr double kExtendedTurnRounding = 2e-16;
+
 struct NPlayerSolveOptions {
   Rules rules;
   int players = 3;
+  SolveArithmetic arithmetic = SolveArithmetic::kAuto;
   // Worker threads (>= 1): score vectors of equal total are solved in parallel.
   int threads = 1;
   // Called now and then with the fraction of the work done (0..1), from the

@@ -9,7 +9,10 @@
 
 #include "context_index.h"
 #include "game_solver.h"
+#include "convention_turn.h"
+#include "martiandice/exact.h"
 #include "martiandice/game.h"
+#include "turn_model.h"
 
 using namespace martiandice;
 
@@ -156,4 +159,70 @@ TEST_CASE("n-player solver: bad options are refused") {
   options.threads = 0;
   CHECK(solver::SolveGameValues(options, nullptr).status().code() ==
         absl::StatusCode::kInvalidArgument);
+}
+
+namespace {
+
+// |approx - exact| for an exact value numerator / (den * 6^exponent).
+double Gap(double approx, const BigInt& numerator, const BigInt& den, int exponent) {
+  BigInt pow6 = 1;
+  for (int i = 0; i < exponent; ++i) pow6 *= 6;
+  Rational exact(numerator, den * pow6);
+  return std::abs(static_cast<double>(Rational(approx) - exact));
+}
+
+}  // namespace
+
+TEST_CASE("n-player solver: one turn solve rounds within the bound it assumes") {
+  auto model = internal::TurnModel::Get(Rules{});
+  const int start = model->Id(0, 0, 0, 0, 0);
+  const int exponent = internal::TurnModel::DenominatorExponent(Rules{}.dice);
+  const int m = model->MaxScore();
+  std::uint64_t state = 12345;
+  auto uniform = [&] {  // a fixed LCG: the test needs varied, not random, utilities
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<double>(state >> 11) / 9007199254740992.0;
+  };
+  double worst_extended = 0, worst_double = 0;
+  int carried_checks = 0;
+  for (int trial = 0; trial < 6; ++trial) {
+    std::vector<double> u(m + 1), w(m + 1);
+    for (int x = 0; x <= m; ++x) {
+      u[x] = uniform();
+      w[x] = uniform();
+    }
+    std::sort(u.begin() + 1, u.end());  // more points worth more, as in a game
+    if (trial % 2 == 1) std::fill(u.begin() + 1, u.begin() + 6, u[6]);  // a plateau: ties
+    std::vector<std::vector<double>> carried = {w};
+    internal::ConventionTurn ext, dbl;
+    internal::SolveConvention(*model, u, carried, 1u, internal::Arithmetic::kExtended, &ext);
+    internal::SolveConvention(*model, u, carried, 1u, internal::Arithmetic::kDouble, &dbl);
+    // A plateau of the utility makes the mover indifferent between scores
+    // that w tells apart: kingmaking, which the counter must see.
+    CHECK((ext.kingmaking > 0) == (trial % 2 == 1));
+    // Exact: V(u) and V(u + t w) = V(u) + t E[w] for a tiny rational t,
+    // which only breaks exact ties: without kingmaking none changes E[w].
+    const Rational t(1, BigInt(1) << 80);
+    std::vector<Rational> eu(u.begin(), u.end()), euw(m + 1);
+    for (int x = 0; x <= m; ++x) euw[x] = eu[x] + t * Rational(w[x]);
+    auto exact_u = internal::SolveExact(*model, eu);
+    auto exact_uw = internal::SolveExact(*model, euw);
+    const Rational vu(exact_u.roll[start], exact_u.denominator * pow(BigInt(6), exponent));
+    const Rational vuw(exact_uw.roll[start], exact_uw.denominator * pow(BigInt(6), exponent));
+    const Rational ew = (vuw - vu) / t;
+    for (auto [turn, worst] : {std::pair{&ext, &worst_extended}, std::pair{&dbl, &worst_double}}) {
+      *worst = std::max(*worst, Gap(turn->value, exact_u.roll[start], exact_u.denominator,
+                                    exponent));
+      if (ext.kingmaking == 0) {
+        *worst = std::max(*worst, std::abs(static_cast<double>(Rational(turn->carried[0]) - ew)));
+        ++carried_checks;
+      }
+    }
+    // The convention changes no value of the mover: the plain solve agrees.
+    CHECK(std::abs(dbl.value - internal::SolveDouble(*model, u).value[start]) <= 1e-15);
+  }
+  MESSAGE("largest rounding: extended " << worst_extended << ", double " << worst_double);
+  CHECK(carried_checks > 0);
+  CHECK(worst_extended <= solver::kExtendedTurnRounding);
+  CHECK(worst_double <= solver::kTurnSolveRounding);
 }
