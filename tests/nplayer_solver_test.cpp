@@ -9,6 +9,7 @@
 
 #include "context_index.h"
 #include "game_solver.h"
+#include "nplayer_naive.h"
 #include "convention_turn.h"
 #include "martiandice/exact.h"
 #include "martiandice/game.h"
@@ -225,4 +226,32 @@ TEST_CASE("n-player solver: one turn solve rounds within the bound it assumes") 
   CHECK(carried_checks > 0);
   CHECK(worst_extended <= solver::kExtendedTurnRounding);
   CHECK(worst_double <= solver::kTurnSolveRounding);
+}
+
+TEST_CASE("n-player solver: agrees with the naive full-state solver on tiny games") {
+  struct Case {
+    Rules rules;
+    int players;
+  };
+  for (Case c : {Case{{2, 0, 3}, 3}, Case{{3, 1, 4}, 3}, Case{{3, 3, 5}, 3}, Case{{4, 3, 6}, 3}, Case{{2, 1, 3}, 4}}) {
+    CAPTURE(c.rules.dice);
+    CAPTURE(c.rules.target);
+    CAPTURE(c.players);
+    auto naive = naive::NaiveGameValues(c.rules, c.players);
+    REQUIRE(naive.ok());
+    REQUIRE(naive->converged);
+    solver::NPlayerReport report;
+    solver::GameValues fast = Solve(c.rules, c.players, 2, &report);
+    REQUIRE(static_cast<long long>(naive->values.size()) == report.contexts);
+    double worst = 0;
+    for (size_t i = 0; i < naive->values.size(); ++i) {
+      for (int seat = 0; seat < c.players; ++seat) {
+        worst = std::max(worst, std::abs(naive->values[i][seat] - fast.win[i * c.players + seat]));
+      }
+    }
+    MESSAGE("largest gap to the naive solver: " << worst);
+    CHECK(worst <= 1e-12);
+    // The same counts of kingmaking: none, or some on both sides.
+    CHECK((naive->takes.kingmaking + naive->stop_roll.kingmaking > 0) == (report.kingmaking > 0));
+  }
 }
