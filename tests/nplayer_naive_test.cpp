@@ -488,7 +488,7 @@ TEST_CASE("nplayer naive: final rounds against a direct enumeration of the remai
   // Every final-round context of small variants; every stride-th one of the larger ones.
   const std::vector<std::pair<Case, int>> variants = {
       {{{1, 0, 2}, 3}, 1}, {{{2, 0, 1}, 3}, 1}, {{{2, 0, 2}, 3}, 1}, {{{2, 0, 2}, 4}, 1},
-      {{{3, 1, 4}, 3}, 1}, {{{3, 3, 5}, 3}, 1}, {{{3, 1, 3}, 4}, 1}, {{{4, 2, 6}, 3}, 6},
+      {{{3, 1, 4}, 3}, 1}, {{{3, 3, 5}, 3}, 1}, {{{3, 1, 3}, 4}, 5}, {{{4, 2, 6}, 3}, 6},
   };
   for (const auto& [c, stride] : variants) {
     CAPTURE(Describe(c.rules, c.players));
