@@ -9,6 +9,7 @@
 #include <map>
 
 #include "absl/strings/str_format.h"
+#include "context_index.h"
 #include "table_data.h"
 #include "table_writer.h"
 #include "turn_model.h"
@@ -36,32 +37,6 @@ void ForEachStoredState(int n, Fn&& fn) {
             fn(t, r, e0, e1, e2, left);
           }
 }
-
-// Context numbering of docs/FORMAT.md: per mover, mixed radix over the seats'
-// totals (seats before the mover range over [0, target + max turn), the others
-// over [0, target)).
-class ContextIndex {
- public:
-  ContextIndex(const Rules& rules, int players)
-      : players_(players), target_(rules.target), wide_(rules.target + MaxTurnScore(rules)) {
-    offset_.push_back(0);
-    for (int seat = 0; seat < players; ++seat) {
-      long long size = 1;
-      for (int j = 0; j < players; ++j) size *= j < seat ? wide_ : target_;
-      offset_.push_back(offset_.back() + size);
-    }
-  }
-  long long size() const { return offset_.back(); }
-  long long Index(int seat, const std::vector<int>& scores) const {
-    long long index = 0;
-    for (int j = 0; j < players_; ++j) index = index * (j < seat ? wide_ : target_) + scores[j];
-    return offset_[seat] + index;
-  }
-
- private:
-  int players_, target_, wide_;
-  std::vector<long long> offset_;
-};
 
 class GameSolver {
  public:

@@ -1,0 +1,43 @@
+// Internal: the turn solve of the N-player game (docs/PLAYERS.md). The mover
+// maximises its own utility and breaks ties by the fixed convention; other
+// utilities (other seats' chances, the chance of a zero-score turn) are
+// carried along as expectations under the actions the mover chooses.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "turn_model.h"
+
+namespace martiandice::internal {
+
+// Two values of the mover within this distance are tied (docs/PLAYERS.md).
+inline constexpr double kConventionTie = 1e-12;
+// Most carried utilities one solve takes.
+inline constexpr int kMaxCarried = 8;
+
+// Arithmetic of the solve: double, or x87 extended precision (64-bit
+// significand), whose rounding is about 2,000 times smaller.
+enum class Arithmetic { kDouble, kExtended };
+
+struct ConventionTurn {
+  double value = 0;             // the mover's expected utility from the start of the turn
+  std::vector<double> carried;  // each carried utility's expectation from the start
+  // If carried utility 0 is the indicator of a zero score: shifting utility[0]
+  // by d keeps every chosen action optimal for d in [lo, hi] (within a loss
+  // of 1e-16 per decision), and the values then move by d * carried[0].
+  double lo = 0, hi = 0;
+  long long tied_decisions = 0;  // decision points where another action was tied
+  long long kingmaking = 0;      // ... and would change a watched carried utility
+};
+
+// Solves the turn for the mover's `utility[score]` (score 0..MaxScore()) and
+// carries `carried_utilities` (each indexed by score; 1..kMaxCarried of them).
+// A tie is counted as kingmaking when the tied actions differ by more than
+// kConventionTie in a carried utility whose bit is set in `watched`.
+// Deterministic; thread-safe (per-thread scratch).
+void SolveConvention(const TurnModel& model, const std::vector<double>& utility,
+                     std::span<const std::vector<double>> carried_utilities, unsigned watched,
+                     Arithmetic arithmetic, ConventionTurn* out);
+
+}  // namespace martiandice::internal

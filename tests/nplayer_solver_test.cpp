@@ -1,0 +1,257 @@
+// N-player solver: its two-player case against the two-player solver's table
+// (read back with the table reader), and properties of 3- and 4-player values.
+#include "nplayer_solver.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "context_index.h"
+#include "game_solver.h"
+#include "nplayer_naive.h"
+#include "convention_turn.h"
+#include "martiandice/exact.h"
+#include "martiandice/game.h"
+#include "turn_model.h"
+
+using namespace martiandice;
+
+namespace {
+
+// Calls fn(context) for every context of `players` seats (docs/FORMAT.md
+// numbering order) and passes its index.
+template <class Fn>
+void ForEachContext(const Rules& rules, int players, Fn&& fn) {
+  const int target = rules.target, wide = rules.target + MaxTurnScore(rules);
+  long long index = 0;
+  for (int seat = 0; seat < players; ++seat) {
+    std::vector<int> s(players, 0);
+    for (;;) {
+      fn(GameContext{s, seat}, index++);
+      int j = players - 1;
+      for (; j >= 0; --j) {
+        if (++s[j] < (j < seat ? wide : target)) break;
+        s[j] = 0;
+      }
+      if (j < 0) break;
+    }
+  }
+}
+
+solver::GameValues Solve(const Rules& rules, int players, int threads,
+                         solver::NPlayerReport* report) {
+  solver::NPlayerSolveOptions options;
+  options.rules = rules;
+  options.players = players;
+  options.threads = threads;
+  auto values = solver::SolveGameValues(options, report);
+  REQUIRE(values.ok());
+  return *std::move(values);
+}
+
+// Largest gap between the N-player solve and the 2-player solver's table.
+double GapToTwoPlayerSolver(const Rules& rules) {
+  solver::GameSolveOptions options;
+  options.rules = rules;
+  auto bytes = solver::SolveGameTable(options, nullptr);
+  REQUIRE(bytes.ok());
+  auto table = GameTable::FromBytes(*std::move(bytes));
+  REQUIRE(table.ok());
+  solver::NPlayerReport report;
+  solver::GameValues values = Solve(rules, 2, 2, &report);
+  CHECK(report.error_bound <= 1e-13);
+  double worst = 0;
+  ForEachContext(rules, 2, [&](const GameContext& context, long long index) {
+    auto w = table->WinProbabilities(context);
+    REQUIRE(w.ok());
+    for (int seat = 0; seat < 2; ++seat) {
+      worst = std::max(worst, std::abs((*w)[seat] - values.win[index * 2 + seat]));
+    }
+  });
+  return worst;
+}
+
+}  // namespace
+
+TEST_CASE("n-player solver: two players agree with the two-player solver") {
+  for (Rules rules : {Rules{3, 0, 5}, Rules{5, 2, 10}, Rules{8, 3, 15}}) {
+    CAPTURE(rules.dice);
+    const double gap = GapToTwoPlayerSolver(rules);
+    MESSAGE("largest gap to the two-player solver: " << gap);
+    CHECK(gap <= 1e-15);
+  }
+}
+
+TEST_CASE("n-player solver: official two-player game agrees with the two-player solver") {
+  const double gap = GapToTwoPlayerSolver(Rules{});
+  MESSAGE("largest gap to the two-player solver: " << gap);
+  CHECK(gap <= 1e-15);
+}
+
+TEST_CASE("n-player solver: 3 and 4 players, vectors are distributions, threads agree") {
+  for (int players : {3, 4}) {
+    const Rules rules{4, 2, 6};
+    CAPTURE(players);
+    solver::NPlayerReport report, report2;
+    solver::GameValues one = Solve(rules, players, 1, &report);
+    solver::GameValues two = Solve(rules, players, 2, &report2);
+    CHECK(one.win == two.win);  // bit for bit: every context is computed the same way
+    CHECK(report.error_bound <= 1e-13);
+    CHECK(report.max_rounds < 60);
+    long long contexts = 0;
+    ForEachContext(rules, players, [&](const GameContext&, long long index) {
+      double sum = 0;
+      for (int seat = 0; seat < players; ++seat) {
+        const double w = one.win[index * players + seat];
+        CHECK(w >= -1e-15);
+        CHECK(w <= 1 + 1e-15);
+        sum += w;
+      }
+      CHECK(std::abs(sum - 1) <= 1e-13);
+      ++contexts;
+    });
+    CHECK(contexts == report.contexts);
+  }
+}
+
+TEST_CASE("n-player solver: 3 players, symmetric seats and more points") {
+  const Rules rules{5, 2, 8};
+  const int players = 3, target = rules.target, wide = target + MaxTurnScore(rules);
+  solver::NPlayerReport report;
+  solver::GameValues v = Solve(rules, players, 2, &report);
+  solver::ContextIndex index(rules, players);
+  auto win = [&](int seat, std::vector<int> s, int j) {
+    return v.win[index.Index(seat, s) * players + j];
+  };
+  int symmetric = 0, monotone = 0;
+  for (int a = 0; a < wide; ++a) {
+    for (int b = 0; b < wide; ++b) {
+      for (int c = 0; c < target; ++c) {
+        // The last seat's turn: seats 0 and 1 have both played for good or
+        // will move again in the same order, so swapping them swaps their
+        // chances only in the final round (someone reached the target).
+        if (std::max(a, b) >= target) {
+          CHECK(win(2, {a, b, c}, 0) == doctest::Approx(win(2, {b, a, c}, 1)).epsilon(1e-13));
+          CHECK(win(2, {a, b, c}, 2) == doctest::Approx(win(2, {b, a, c}, 2)).epsilon(1e-13));
+          ++symmetric;
+        }
+        // More points never lower the mover's chance (open rounds).
+        if (a < target && b < target && c + 1 < target) {
+          CHECK(win(2, {a, b, c + 1}, 2) >= win(2, {a, b, c}, 2) - 1e-13);
+          ++monotone;
+        }
+      }
+    }
+  }
+  CHECK(symmetric > 0);
+  CHECK(monotone > 0);
+}
+
+TEST_CASE("n-player solver: bad options are refused") {
+  solver::NPlayerSolveOptions options;
+  options.players = 1;
+  CHECK(solver::SolveGameValues(options, nullptr).status().code() ==
+        absl::StatusCode::kInvalidArgument);
+  options.players = kMaxPlayers + 1;
+  CHECK(solver::SolveGameValues(options, nullptr).status().code() ==
+        absl::StatusCode::kInvalidArgument);
+  options.players = 3;
+  options.threads = 0;
+  CHECK(solver::SolveGameValues(options, nullptr).status().code() ==
+        absl::StatusCode::kInvalidArgument);
+}
+
+namespace {
+
+// |approx - exact| for an exact value numerator / (den * 6^exponent).
+double Gap(double approx, const BigInt& numerator, const BigInt& den, int exponent) {
+  BigInt pow6 = 1;
+  for (int i = 0; i < exponent; ++i) pow6 *= 6;
+  Rational exact(numerator, den * pow6);
+  return std::abs(static_cast<double>(Rational(approx) - exact));
+}
+
+}  // namespace
+
+TEST_CASE("n-player solver: one turn solve rounds within the bound it assumes") {
+  auto model = internal::TurnModel::Get(Rules{});
+  const int start = model->Id(0, 0, 0, 0, 0);
+  const int exponent = internal::TurnModel::DenominatorExponent(Rules{}.dice);
+  const int m = model->MaxScore();
+  std::uint64_t state = 12345;
+  auto uniform = [&] {  // a fixed LCG: the test needs varied, not random, utilities
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<double>(state >> 11) / 9007199254740992.0;
+  };
+  double worst_extended = 0, worst_double = 0;
+  int carried_checks = 0;
+  for (int trial = 0; trial < 6; ++trial) {
+    std::vector<double> u(m + 1), w(m + 1);
+    for (int x = 0; x <= m; ++x) {
+      u[x] = uniform();
+      w[x] = uniform();
+    }
+    std::sort(u.begin() + 1, u.end());  // more points worth more, as in a game
+    if (trial % 2 == 1) std::fill(u.begin() + 1, u.begin() + 6, u[6]);  // a plateau: ties
+    std::vector<std::vector<double>> carried = {w};
+    internal::ConventionTurn ext, dbl;
+    internal::SolveConvention(*model, u, carried, 1u, internal::Arithmetic::kExtended, &ext);
+    internal::SolveConvention(*model, u, carried, 1u, internal::Arithmetic::kDouble, &dbl);
+    // A plateau of the utility makes the mover indifferent between scores
+    // that w tells apart: kingmaking, which the counter must see.
+    CHECK((ext.kingmaking > 0) == (trial % 2 == 1));
+    // Exact: V(u) and V(u + t w) = V(u) + t E[w] for a tiny rational t,
+    // which only breaks exact ties: without kingmaking none changes E[w].
+    const Rational t(1, BigInt(1) << 80);
+    std::vector<Rational> eu(u.begin(), u.end()), euw(m + 1);
+    for (int x = 0; x <= m; ++x) euw[x] = eu[x] + t * Rational(w[x]);
+    auto exact_u = internal::SolveExact(*model, eu);
+    auto exact_uw = internal::SolveExact(*model, euw);
+    const Rational vu(exact_u.roll[start], exact_u.denominator * pow(BigInt(6), exponent));
+    const Rational vuw(exact_uw.roll[start], exact_uw.denominator * pow(BigInt(6), exponent));
+    const Rational ew = (vuw - vu) / t;
+    for (auto [turn, worst] : {std::pair{&ext, &worst_extended}, std::pair{&dbl, &worst_double}}) {
+      *worst = std::max(*worst, Gap(turn->value, exact_u.roll[start], exact_u.denominator,
+                                    exponent));
+      if (ext.kingmaking == 0) {
+        *worst = std::max(*worst, std::abs(static_cast<double>(Rational(turn->carried[0]) - ew)));
+        ++carried_checks;
+      }
+    }
+    // The convention changes no value of the mover: the plain solve agrees.
+    CHECK(std::abs(dbl.value - internal::SolveDouble(*model, u).value[start]) <= 1e-15);
+  }
+  MESSAGE("largest rounding: extended " << worst_extended << ", double " << worst_double);
+  CHECK(carried_checks > 0);
+  CHECK(worst_extended <= solver::kExtendedTurnRounding);
+  CHECK(worst_double <= solver::kTurnSolveRounding);
+}
+
+TEST_CASE("n-player solver: agrees with the naive full-state solver on tiny games") {
+  struct Case {
+    Rules rules;
+    int players;
+  };
+  for (Case c : {Case{{2, 0, 3}, 3}, Case{{3, 1, 4}, 3}, Case{{3, 3, 5}, 3}, Case{{4, 3, 6}, 3}, Case{{2, 1, 3}, 4}}) {
+    CAPTURE(c.rules.dice);
+    CAPTURE(c.rules.target);
+    CAPTURE(c.players);
+    auto naive = naive::NaiveGameValues(c.rules, c.players);
+    REQUIRE(naive.ok());
+    REQUIRE(naive->converged);
+    solver::NPlayerReport report;
+    solver::GameValues fast = Solve(c.rules, c.players, 2, &report);
+    REQUIRE(static_cast<long long>(naive->values.size()) == report.contexts);
+    double worst = 0;
+    for (size_t i = 0; i < naive->values.size(); ++i) {
+      for (int seat = 0; seat < c.players; ++seat) {
+        worst = std::max(worst, std::abs(naive->values[i][seat] - fast.win[i * c.players + seat]));
+      }
+    }
+    MESSAGE("largest gap to the naive solver: " << worst);
+    CHECK(worst <= 1e-12);
+    // The same counts of kingmaking: none, or some on both sides.
+    CHECK((naive->takes.kingmaking + naive->stop_roll.kingmaking > 0) == (report.kingmaking > 0));
+  }
+}
