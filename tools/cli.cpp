@@ -16,6 +16,7 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -29,7 +30,9 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "certify.h"
+#include "cli_query.h"
 #include "game_solver.h"
+#include "json_writer.h"
 #include "martiandice/dice.h"
 #include "martiandice/exact.h"
 #include "martiandice/game.h"
@@ -38,35 +41,33 @@
 #include "martiandice/rules.h"
 #include "martiandice/solver.h"
 #include "martiandice/state_space.h"
+#include "serve.h"
 #include "simulate.h"
 
 namespace martiandice {
 namespace {
 
+using cli::BestAnswer;
+using cli::EvalAnswer;
+using cli::GameQuery;
+using cli::Query;
+using cli::QueryInputs;
+
 // Debian's absl::string_view is not std::string_view, so absl::StrCat takes
 // no std::string_view: keep those out of StrCat calls.
 constexpr char kProgram[] = "martiandice";
-constexpr char kSubcommandList[] = "eval, best, stats, solve, simulate, export";
+constexpr char kSubcommandList[] = "eval, best, stats, solve, simulate, export, serve";
 constexpr char kWinObjective[] = "win";
 
 // ---------------------------------------------------------------------------
 // Options and validated inputs.
 
-// Raw option values, shared by the subcommands (only one runs).
-struct Options {
-  std::string objective = "ev";
-  bool exact = false;
+// Raw option values, shared by the subcommands (only one runs). The query
+// inputs (objective, rules, aside, game options) are also solve's and
+// simulate's rules, --players and --tables.
+struct Options : QueryInputs {
   bool json = false;
-  int dice = Rules{}.dice;
-  int bonus = Rules{}.bonus;
-  int target = Rules{}.target;
-  std::string aside;
   std::string roll;
-  // Game options: the win objective, solve and simulate.
-  std::optional<std::string> scores;
-  std::optional<int> seat;
-  std::optional<int> players;
-  std::optional<std::string> tables;
   // solve, export
   std::string out;
   bool quiet = false;
@@ -81,23 +82,6 @@ struct Options {
   bool rolls = false;
 };
 
-// The game part of a win query: the context and the table that answers it.
-struct GameQuery {
-  int players = 0;
-  GameContext context;
-  std::optional<GameTable> table;  // loaded after every other input is checked
-  std::string table_path;
-};
-
-// The validated inputs of `eval` and `best`.
-struct Query {
-  Rules rules;
-  std::optional<Objective> objective;  // a turn objective; unset for `win`
-  Precision precision = Precision::kDouble;
-  Dice aside;
-  std::optional<GameQuery> game;  // set for `win`
-};
-
 // How the command line runs: streams and what the real stderr is.
 struct Io {
   std::ostream& err;
@@ -108,7 +92,9 @@ absl::Status Invalid(const std::string& context, const absl::Status& status) {
   return absl::InvalidArgumentError(absl::StrCat(context, ": ", status.message()));
 }
 
-absl::StatusOr<Rules> ReadRules(const Options& options) {
+}  // namespace
+
+absl::StatusOr<Rules> cli::ReadRules(const QueryInputs& options) {
   const Rules rules{options.dice, options.bonus, options.target};
   if (absl::Status status = ValidateRules(rules); !status.ok()) {
     return Invalid("invalid rules", status);
@@ -116,13 +102,15 @@ absl::StatusOr<Rules> ReadRules(const Options& options) {
   return rules;
 }
 
+namespace {
+
 absl::StatusOr<Dice> ReadDice(const std::string& flag, const std::string& text) {
   absl::StatusOr<Dice> dice = ParseDice(text);
   if (!dice.ok()) return Invalid(flag, dice.status());
   return dice;
 }
 
-absl::StatusOr<Dice> ReadAside(const Rules& rules, const Options& options) {
+absl::StatusOr<Dice> ReadAside(const Rules& rules, const QueryInputs& options) {
   absl::StatusOr<Dice> aside = ReadDice("--aside", options.aside);
   if (!aside.ok()) return aside.status();
   if (absl::Status status = ValidateAside(rules, *aside); !status.ok()) {
@@ -131,10 +119,10 @@ absl::StatusOr<Dice> ReadAside(const Rules& rules, const Options& options) {
   return aside;
 }
 
-bool IsWin(const Options& options) { return options.objective == kWinObjective; }
+bool IsWin(const QueryInputs& options) { return options.objective == kWinObjective; }
 
 // The game options belong to the win objective only; --exact to the others.
-absl::Status CheckObjectiveOptions(const Options& options) {
+absl::Status CheckObjectiveOptions(const QueryInputs& options) {
   if (IsWin(options)) {
     if (options.exact) {
       return absl::InvalidArgumentError(
@@ -173,7 +161,8 @@ absl::StatusOr<int> ReadPlayers(const std::optional<int>& players, int counted,
   return counted;
 }
 
-absl::StatusOr<GameContext> ReadContext(const Rules& rules, const Options& options, int* players) {
+absl::StatusOr<GameContext> ReadContext(const Rules& rules, const QueryInputs& options,
+                                        int* players) {
   absl::StatusOr<std::vector<int>> scores = ParseScores(*options.scores);
   if (!scores.ok()) return Invalid("--scores", scores.status());
   absl::StatusOr<int> n =
@@ -192,8 +181,10 @@ absl::StatusOr<GameContext> ReadContext(const Rules& rules, const Options& optio
   return context;
 }
 
+}  // namespace
+
 // Checks every input of `eval` and `best` except the table (LoadQueryTable).
-absl::StatusOr<Query> ReadQuery(const Options& options) {
+absl::StatusOr<Query> cli::ReadQuery(const QueryInputs& options) {
   absl::StatusOr<Rules> rules = ReadRules(options);
   if (!rules.ok()) return rules.status();
   if (absl::Status status = CheckObjectiveOptions(options); !status.ok()) return status;
@@ -221,8 +212,17 @@ absl::StatusOr<Query> ReadQuery(const Options& options) {
   return query;
 }
 
+absl::StatusOr<Dice> cli::ReadRoll(const Query& query, const std::string& text) {
+  absl::StatusOr<Dice> roll = ReadDice("--roll", text);
+  if (!roll.ok()) return roll.status();
+  if (absl::Status status = ValidateRoll(query.rules, query.aside, *roll); !status.ok()) {
+    return Invalid("--roll", status);
+  }
+  return roll;
+}
+
 // The win objective's table: --tables, else LocateTable's search.
-absl::Status LoadQueryTable(const Options& options, Query& query) {
+absl::Status cli::LoadQueryTable(const QueryInputs& options, Query& query) {
   if (!query.game) return absl::OkStatus();
   GameQuery& game = *query.game;
   absl::StatusOr<GameTable> table =
@@ -231,6 +231,8 @@ absl::Status LoadQueryTable(const Options& options, Query& query) {
   game.table = *std::move(table);
   return absl::OkStatus();
 }
+
+namespace {
 
 absl::StatusOr<TurnSolution> SolveQuery(const Query& query) {
   return TurnSolution::Solve(query.rules, *query.objective, query.precision);
@@ -245,63 +247,14 @@ std::string ObjectiveDescription(const Query& query) {
                          : "probability of winning the game, for the seat to move";
 }
 
-// ---------------------------------------------------------------------------
-// A minimal JSON writer: one object per call, keys in insertion order.
-
-std::string JsonString(std::string_view text) {
-  std::string quoted = "\"";
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      quoted += '\\';
-      quoted += c;
-    } else if (c == '\n') {
-      quoted += "\\n";
-    } else if (c == '\t') {
-      quoted += "\\t";
-    } else if (c == '\r') {
-      quoted += "\\r";
-    } else if (byte < 0x20 || byte == 0x7f) {
-      quoted += absl::StrFormat("\\u%04x", byte);
-    } else {
-      quoted += c;
-    }
-  }
-  return quoted + "\"";
-}
-
-// 17 significant digits so that the value round-trips; JSON has no NaN/inf.
-std::string JsonDouble(double x) {
-  if (!std::isfinite(x)) return "null";
-  return absl::StrFormat("%.17g", x);
-}
-
-class JsonObject {
- public:
-  JsonObject& Raw(std::string_view key, const std::string& json) {
-    absl::StrAppend(&body_, body_.empty() ? "" : ",", JsonString(key), ":", json);
-    return *this;
-  }
-  JsonObject& Str(std::string_view key, std::string_view text) {
-    return Raw(key, JsonString(text));
-  }
-  JsonObject& Int(std::string_view key, std::int64_t n) { return Raw(key, absl::StrCat(n)); }
-  JsonObject& Bool(std::string_view key, bool b) { return Raw(key, b ? "true" : "false"); }
-  JsonObject& Null(std::string_view key) { return Raw(key, "null"); }
-  std::string Build() const { return absl::StrCat("{", body_, "}"); }
-
- private:
-  std::string body_;
-};
-
-std::string JsonArray(const std::vector<std::string>& items) {
-  return absl::StrCat("[", absl::StrJoin(items, ","), "]");
-}
-
 // Adds `key` (a double or null) and, for exact solutions, `key_exact` ("p/q" or null).
 void AddValue(JsonObject& object, std::string_view key, const std::optional<Value>& value,
               bool exact) {
-  object.Raw(key, value ? JsonDouble(value->approx) : "null");
+  if (value) {
+    object.Double(key, value->approx);
+  } else {
+    object.Null(key);
+  }
   if (!exact) return;
   const std::string exact_key = absl::StrCat(std::string(key), "_exact");
   if (value && value->exact) {
@@ -433,26 +386,26 @@ std::string RulesLine(const Query& query) {
 // ---------------------------------------------------------------------------
 // eval
 
-// The answer to `eval`; `win` holds every seat's chances for the win objective.
-struct EvalAnswer {
-  PositionEval eval;
-  std::vector<double> win;
-};
+}  // namespace
 
-absl::StatusOr<EvalAnswer> Evaluate(const Query& query) {
+absl::StatusOr<EvalAnswer> cli::Evaluate(const Query& query, const TurnSolution* solved) {
   if (query.game) {
     absl::StatusOr<WinEval> win = EvaluateWin(*query.game->table, query.game->context, query.aside);
     if (!win.ok()) return Invalid("--aside", win.status());
     return EvalAnswer{win->position, win->win_probabilities};
   }
-  absl::StatusOr<TurnSolution> solution = SolveQuery(query);
-  if (!solution.ok()) return solution.status();
-  absl::StatusOr<PositionEval> eval = EvaluatePosition(*solution, query.aside);
+  std::optional<TurnSolution> solving;
+  if (solved == nullptr) {
+    absl::StatusOr<TurnSolution> solution = SolveQuery(query);
+    if (!solution.ok()) return solution.status();
+    solved = &solving.emplace(*std::move(solution));
+  }
+  absl::StatusOr<PositionEval> eval = EvaluatePosition(*solved, query.aside);
   if (!eval.ok()) return Invalid("--aside", eval.status());
   return EvalAnswer{*eval, {}};
 }
 
-std::string EvalJson(const Query& query, const EvalAnswer& answer) {
+std::string cli::EvalJson(const Query& query, const EvalAnswer& answer) {
   const PositionEval& eval = answer.eval;
   const bool exact = query.precision == Precision::kExact;
   JsonObject object = QueryHeaderJson(query, answer.win);
@@ -463,6 +416,8 @@ std::string EvalJson(const Query& query, const EvalAnswer& answer) {
   object.Str("action", ThenName(eval.action));
   return object.Build() + "\n";
 }
+
+namespace {
 
 std::string EvalLine(std::string_view label, const std::optional<Value>& value,
                      std::string_view missing, bool exact) {
@@ -499,7 +454,7 @@ absl::StatusOr<std::string> RunEval(const Options& options) {
   absl::StatusOr<Query> query = ReadQuery(options);
   if (!query.ok()) return query.status();
   if (absl::Status status = LoadQueryTable(options, *query); !status.ok()) return status;
-  absl::StatusOr<EvalAnswer> answer = Evaluate(*query);
+  absl::StatusOr<EvalAnswer> answer = Evaluate(*query, nullptr);
   if (!answer.ok()) return answer.status();
   return options.json ? EvalJson(*query, *answer) : EvalText(*query, *answer);
 }
@@ -507,25 +462,28 @@ absl::StatusOr<std::string> RunEval(const Options& options) {
 // ---------------------------------------------------------------------------
 // best
 
-// The answer to `best`; `win` holds every seat's chances for the win objective.
-struct BestAnswer {
-  RollAdvice advice;
-  std::vector<double> win;
-};
+}  // namespace
 
-absl::StatusOr<BestAnswer> Advise(const Query& query, const Dice& roll) {
+absl::StatusOr<BestAnswer> cli::Advise(const Query& query, const Dice& roll,
+                                       const TurnSolution* solved) {
   if (query.game) {
     absl::StatusOr<WinAdvice> win =
         AdviseWin(*query.game->table, query.game->context, query.aside, roll);
     if (!win.ok()) return Invalid("--roll", win.status());
     return BestAnswer{win->advice, win->win_probabilities};
   }
-  absl::StatusOr<TurnSolution> solution = SolveQuery(query);
-  if (!solution.ok()) return solution.status();
-  absl::StatusOr<RollAdvice> advice = AdviseRoll(*solution, query.aside, roll);
+  std::optional<TurnSolution> solving;
+  if (solved == nullptr) {
+    absl::StatusOr<TurnSolution> solution = SolveQuery(query);
+    if (!solution.ok()) return solution.status();
+    solved = &solving.emplace(*std::move(solution));
+  }
+  absl::StatusOr<RollAdvice> advice = AdviseRoll(*solved, query.aside, roll);
   if (!advice.ok()) return Invalid("--roll", advice.status());
   return BestAnswer{*advice, {}};
 }
+
+namespace {
 
 std::string OptionJson(const TakeOption& option, bool exact) {
   JsonObject object;
@@ -548,7 +506,9 @@ std::string BestChoiceJson(const RollAdvice& advice) {
       .Build();
 }
 
-std::string BestJson(const Query& query, const Dice& roll, const BestAnswer& answer) {
+}  // namespace
+
+std::string cli::BestJson(const Query& query, const Dice& roll, const BestAnswer& answer) {
   const RollAdvice& advice = answer.advice;
   const bool exact = query.precision == Precision::kExact;
   JsonObject object = QueryHeaderJson(query, answer.win);
@@ -562,11 +522,16 @@ std::string BestJson(const Query& query, const Dice& roll, const BestAnswer& ans
   }
   AddValue(object, "value", advice.value, exact);
   object.Raw("best", BestChoiceJson(advice));
-  std::vector<std::string> options;
-  for (const TakeOption& option : advice.options) options.push_back(OptionJson(option, exact));
-  object.Raw("options", JsonArray(options));
+  std::string options = "[";
+  for (const TakeOption& option : advice.options) {
+    if (options.size() > 1) options += ',';
+    options += OptionJson(option, exact);
+  }
+  object.Raw("options", options + "]");
   return object.Build() + "\n";
 }
+
+namespace {
 
 std::string OptionRow(const TakeOption& option, bool exact) {
   std::string row =
@@ -621,13 +586,10 @@ std::string BestText(const Query& query, const Dice& roll, const BestAnswer& ans
 absl::StatusOr<std::string> RunBest(const Options& options) {
   absl::StatusOr<Query> query = ReadQuery(options);
   if (!query.ok()) return query.status();
-  absl::StatusOr<Dice> roll = ReadDice("--roll", options.roll);
+  absl::StatusOr<Dice> roll = ReadRoll(*query, options.roll);
   if (!roll.ok()) return roll.status();
-  if (absl::Status status = ValidateRoll(query->rules, query->aside, *roll); !status.ok()) {
-    return Invalid("--roll", status);
-  }
   if (absl::Status status = LoadQueryTable(options, *query); !status.ok()) return status;
-  absl::StatusOr<BestAnswer> answer = Advise(*query, *roll);
+  absl::StatusOr<BestAnswer> answer = Advise(*query, *roll, nullptr);
   if (!answer.ok()) return answer.status();
   return options.json ? BestJson(*query, *roll, *answer) : BestText(*query, *roll, *answer);
 }
@@ -1358,6 +1320,7 @@ struct CommandLine {
   CLI::App* solve = nullptr;
   CLI::App* simulate = nullptr;
   CLI::App* export_table = nullptr;
+  CLI::App* serve = nullptr;
 };
 
 void DefineCommandLine(CommandLine& cli, Options& options) {
@@ -1383,6 +1346,8 @@ void DefineCommandLine(CommandLine& cli, Options& options) {
   cli.export_table = cli.app.add_subcommand("export", "A policy table as JSON, for inspection");
   cli.export_table->footer(std::string(kExportFooter));
   AddExportOptions(*cli.export_table, options);
+  cli.serve = cli.app.add_subcommand("serve", "Answer JSON-lines requests on stdin (frontends)");
+  cli.serve->footer(std::string(kServeHelp));
 }
 
 // ---------------------------------------------------------------------------
@@ -1406,7 +1371,7 @@ int Fail(std::ostream& err, int code, const std::string& message) {
 
 bool IsSubcommand(const std::string& word) {
   return word == "eval" || word == "best" || word == "stats" || word == "solve" ||
-         word == "simulate" || word == "export";
+         word == "simulate" || word == "export" || word == "serve";
 }
 
 // An error for a first argument that is neither an option nor a subcommand.
@@ -1457,6 +1422,10 @@ int Run(const std::vector<std::string>& args, std::ostream& out, const Io& io) {
     }
     return Fail(io.err, kCliExitUsage, ParseErrorMessage(e, args));
   }
+  if (cli.serve->parsed()) {
+    std::istringstream no_input;
+    return Serve(io.environment.in ? *io.environment.in : no_input, out, io.err);
+  }
   absl::StatusOr<std::string> result = Dispatch(cli, options, io);
   if (!result.ok()) {
     // Unimplemented: a request outside what is supported (e.g. 3 players), not a crash.
@@ -1471,6 +1440,17 @@ int Run(const std::vector<std::string>& args, std::ostream& out, const Io& io) {
 }
 
 }  // namespace
+
+namespace cli {
+
+// The shared pipeline (cli_query.h): `stats` (the rest is defined above).
+absl::StatusOr<std::string> StatsJson(const Rules& rules) {
+  absl::StatusOr<StateSpaceStats> stats = ComputeStateSpaceStats(rules);
+  if (!stats.ok()) return stats.status();
+  return martiandice::StatsJson(rules, *stats);
+}
+
+}  // namespace cli
 
 int RunCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
            const CliEnvironment& environment) {
