@@ -41,6 +41,7 @@
 #include "martiandice/rules.h"
 #include "martiandice/solver.h"
 #include "martiandice/state_space.h"
+#include "review.h"
 #include "serve.h"
 #include "simulate.h"
 
@@ -56,7 +57,7 @@ using cli::QueryInputs;
 // Debian's absl::string_view is not std::string_view, so absl::StrCat takes
 // no std::string_view: keep those out of StrCat calls.
 constexpr char kProgram[] = "martiandice";
-constexpr char kSubcommandList[] = "eval, best, stats, solve, simulate, export, serve";
+constexpr char kSubcommandList[] = "eval, best, stats, solve, simulate, export, serve, review";
 constexpr char kWinObjective[] = "win";
 
 // ---------------------------------------------------------------------------
@@ -80,6 +81,8 @@ struct Options : QueryInputs {
   bool no_alternate = false;
   // export
   bool rolls = false;
+  // review
+  std::string input;
 };
 
 // How the command line runs: streams and what the real stderr is.
@@ -1308,6 +1311,19 @@ void AddExportOptions(CLI::App& command, Options& options) {
   AddRulesOnly(command, options);
 }
 
+void AddReviewOptions(CLI::App& command, Options& options) {
+  command.add_option("input", options.input, "The played turns (see below), or - for stdin")
+      ->required();
+  command.add_option("--objective", options.objective, "ev | reach:K | capped:M | win")
+      ->capture_default_str();
+  command.add_flag("--exact", options.exact, "Exact fractions (losses as p/q)");
+  command.add_option("--scores", options.scores, "win: the game totals before the first turn");
+  command.add_option("--seat", options.seat, "win: the seat to move in the first turn");
+  command.add_option("--players", options.players, "win: number of players (with --scores)");
+  AddTablesOption(command, options);
+  AddRuleOptions(command, options);
+}
+
 // The app and the subcommand the user picked (null if none).
 struct CommandLine {
   CLI::App app{
@@ -1321,6 +1337,7 @@ struct CommandLine {
   CLI::App* simulate = nullptr;
   CLI::App* export_table = nullptr;
   CLI::App* serve = nullptr;
+  CLI::App* review = nullptr;
 };
 
 void DefineCommandLine(CommandLine& cli, Options& options) {
@@ -1348,6 +1365,9 @@ void DefineCommandLine(CommandLine& cli, Options& options) {
   AddExportOptions(*cli.export_table, options);
   cli.serve = cli.app.add_subcommand("serve", "Answer JSON-lines requests on stdin (frontends)");
   cli.serve->footer(std::string(kServeHelp));
+  cli.review = cli.app.add_subcommand("review", "What the choices of played turns lost");
+  cli.review->footer(std::string(kReviewHelp));
+  AddReviewOptions(*cli.review, options);
 }
 
 // ---------------------------------------------------------------------------
@@ -1371,7 +1391,7 @@ int Fail(std::ostream& err, int code, const std::string& message) {
 
 bool IsSubcommand(const std::string& word) {
   return word == "eval" || word == "best" || word == "stats" || word == "solve" ||
-         word == "simulate" || word == "export" || word == "serve";
+         word == "simulate" || word == "export" || word == "serve" || word == "review";
 }
 
 // An error for a first argument that is neither an option nor a subcommand.
@@ -1403,6 +1423,9 @@ absl::StatusOr<std::string> Dispatch(const CommandLine& cli, const Options& opti
   if (cli.solve->parsed()) return RunSolve(options, io);
   if (cli.simulate->parsed()) return RunSimulate(options);
   if (cli.export_table->parsed()) return RunExport(options);
+  if (cli.review->parsed()) {
+    return RunReview({options, options.input, options.json}, io.environment.in);
+  }
   return absl::InvalidArgumentError(
       absl::StrCat("no subcommand given; use one of: ", kSubcommandList, " (see --help)"));
 }
