@@ -75,11 +75,15 @@ echo "machine:  $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ 
 echo "compiler: $(c++ --version | head -n1); binary: $BIN"
 echo "requests: $N best-move lines ($(wc -c < "$work/requests") bytes), half ev, half win"
 echo "sample:   $(head -c 160 "$work/sample")..."
+echo "load:     $(cut -d' ' -f1-3 /proc/loadavg) (load average before the runs; other jobs share the cores)"
+# Wall time of the whole pipeline (cat | serve | wc), and the CPU time of serve
+# alone (user + system), which is what a core dedicated to it would take.
 for run in 1 2 3; do
   start=$(date +%s.%N)
-  responses=$(cat "$work/requests" | "$BIN" serve | wc -l)
+  responses=$(cat "$work/requests" | /usr/bin/time -f "%U %S" -o "$work/cpu" "$BIN" serve | wc -l)
   end=$(date +%s.%N)
   [[ $responses == "$N" ]] || { echo "bench-serve: $responses responses for $N requests" >&2; exit 1; }
-  awk -v n="$N" -v s="$start" -v e="$end" -v r="$run" \
-    'BEGIN { printf "run %d:    %.2f s, %.0f requests/s\n", r, e - s, n / (e - s) }'
+  read -r user sys < "$work/cpu"
+  awk -v n="$N" -v s="$start" -v e="$end" -v r="$run" -v u="$user" -v y="$sys" \
+    'BEGIN { printf "run %d:    %.2f s wall, %.0f requests/s through the pipe; serve CPU %.2f s, %.0f requests per CPU-second\n", r, e - s, n / (e - s), u + y, n / (u + y) }'
 done

@@ -276,15 +276,18 @@ std::string RulesJson(const Rules& rules) {
 }
 
 std::string IntArray(const std::vector<int>& values) {
-  std::vector<std::string> items;
-  for (const int v : values) items.push_back(absl::StrCat(v));
-  return JsonArray(items);
+  std::string json = "[";
+  for (const int v : values) absl::StrAppend(&json, json.size() > 1 ? "," : "", v);
+  return json + "]";
 }
 
 std::string DoubleArray(const std::vector<double>& values) {
-  std::vector<std::string> items;
-  for (const double v : values) items.push_back(JsonDouble(v));
-  return JsonArray(items);
+  std::string json = "[";
+  for (const double v : values) {
+    if (json.size() > 1) json += ',';
+    AppendJsonDouble(json, v);
+  }
+  return json + "]";
 }
 
 // True when a seat before the mover has reached the target: the game ends
@@ -309,7 +312,7 @@ void AddGameJson(JsonObject& object, const Query& query, const std::vector<doubl
 
 // Fields every eval/best object starts with (`win`: win probabilities, or empty).
 JsonObject QueryHeaderJson(const Query& query, const std::vector<double>& win) {
-  JsonObject object;
+  JsonObject object(2048);  // the whole eval/best object, with room to spare
   object.Raw("rules", RulesJson(query.rules))
       .Str("objective", ObjectiveName(query))
       .Str("precision", query.precision == Precision::kExact ? "exact" : "double")
@@ -417,7 +420,7 @@ std::string cli::EvalJson(const Query& query, const EvalAnswer& answer) {
   AddValue(object, "stop", eval.stop, exact);
   AddValue(object, "roll", eval.roll, exact);
   object.Str("action", ThenName(eval.action));
-  return object.Build() + "\n";
+  return std::move(object).Build() + "\n";
 }
 
 namespace {
@@ -496,7 +499,7 @@ std::string OptionJson(const TakeOption& option, bool exact) {
   AddValue(object, "roll", option.roll, exact);
   AddValue(object, "value", option.value, exact);
   object.Str("then", ThenName(option.then)).Bool("optimal", option.optimal);
-  return object.Build();
+  return std::move(object).Build();
 }
 
 std::string BestChoiceJson(const RollAdvice& advice) {
@@ -531,7 +534,7 @@ std::string cli::BestJson(const Query& query, const Dice& roll, const BestAnswer
     options += OptionJson(option, exact);
   }
   object.Raw("options", options + "]");
-  return object.Build() + "\n";
+  return std::move(object).Build() + "\n";
 }
 
 namespace {

@@ -544,7 +544,7 @@ std::string ReportText(const Reviewer& reviewer, std::string_view name) {
     }
     absl::StrAppend(&text, "\n");
     for (const Decision& d : turn.decisions) absl::StrAppend(&text, DecisionText(d, exact));
-    absl::StrAppend(&text, "  turn over: ", EndText(turn), "; scores ", turn.score, "; lost ",
+    absl::StrAppend(&text, "  turn ends: ", EndText(turn), "; scores ", turn.score, "; lost ",
                     LossText(turn.loss, turn.loss_exact), " in ", Plural(turn.mistakes, "mistake"),
                     "\n");
   }

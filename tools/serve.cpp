@@ -36,6 +36,8 @@ constexpr std::size_t kMaxNumberChars = 32;
 constexpr std::size_t kMaxCachedSolutions = 16;
 constexpr std::size_t kMaxCachedTables = 4;
 constexpr std::size_t kMaxCachedStats = 16;
+// Responses are written in chunks of about this size (and before every wait).
+constexpr std::size_t kServeWriteBytes = 1 << 16;
 
 // absl::string_view is not std::string_view on this platform.
 std::string_view View(absl::string_view text) { return {text.data(), text.size()}; }
@@ -650,13 +652,12 @@ unsigned CommandBit(Command command) {
 }
 
 // {"id":ID,"error":"message"}: `id` is JSON, or empty for null.
-void WriteError(std::ostream& out, std::string_view id, std::string_view message) {
-  std::string line = "{\"id\":";
-  line += id.empty() ? "null" : id;
-  line += ",\"error\":";
-  AppendJsonString(line, message);
-  line += "}\n";
-  out << line;
+void WriteError(std::string& out, std::string_view id, std::string_view message) {
+  out += "{\"id\":";
+  out += id.empty() ? "null" : id;
+  out += ",\"error\":";
+  AppendJsonString(out, message);
+  out += "}\n";
 }
 
 // ---------------------------------------------------------------------------
@@ -664,8 +665,8 @@ void WriteError(std::ostream& out, std::string_view id, std::string_view message
 
 class Service {
  public:
-  // Writes the response line (newline included) to one request line.
-  void Answer(std::string_view line, std::ostream& out) {
+  // Appends the response line (newline included) to one request line to `out`.
+  void Answer(std::string_view line, std::string& out) {
     request_.id.clear();
     absl::Status status;
     const std::string* json = nullptr;
@@ -681,10 +682,12 @@ class Service {
       return;
     }
     if (!request_.id.empty()) {  // {"id":ID, then the object's fields
-      out << "{\"id\":" << request_.id << ',';
-      out.write(json->data() + 1, static_cast<std::streamsize>(json->size() - 1));
+      out += "{\"id\":";
+      out += request_.id;
+      out += ',';
+      out.append(*json, 1);
     } else {
-      out.write(json->data(), static_cast<std::streamsize>(json->size()));
+      out += *json;
     }
   }
 
@@ -901,20 +904,33 @@ int Serve(std::istream& in, std::ostream& out, std::ostream& err) {
   try {
     Service service;
     LineReader reader(in.rdbuf(), kServeMaxLineBytes);
-    auto wait = [&out] { out.flush(); };
+    // Responses collect here and go out in large writes: when enough is
+    // pending, and whenever the service is about to wait for input (flushed).
+    std::string pending;
+    pending.reserve(2 * kServeWriteBytes);
+    auto write_pending = [&] {
+      out.write(pending.data(), static_cast<std::streamsize>(pending.size()));
+      pending.clear();
+    };
+    auto wait = [&] {
+      write_pending();
+      out.flush();
+    };
     for (;;) {
       std::string_view line;
       const LineReader::Result result = reader.Next(&line, wait);
       if (result == LineReader::Result::kEnd) break;
       if (result == LineReader::Result::kTooLong) {
         WriteError(
-            out, "",
+            pending, "",
             absl::StrCat("request line longer than ", kServeMaxLineBytes, " bytes; skipped"));
       } else if (!IsBlank(line)) {
-        service.Answer(line, out);
+        service.Answer(line, pending);
       }
+      if (pending.size() >= kServeWriteBytes) write_pending();
       if (!out) break;
     }
+    write_pending();
     out.flush();
     if (!out) {
       err << "martiandice: error: serve: cannot write the responses\n";
