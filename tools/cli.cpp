@@ -268,17 +268,16 @@ void AddValue(JsonObject& object, std::string_view key, const std::optional<Valu
 }
 
 std::string RulesJson(const Rules& rules) {
-  return JsonObject()
-      .Int("dice", rules.dice)
-      .Int("bonus", rules.bonus)
-      .Int("target", rules.target)
-      .Build();
+  JsonObject object(48);
+  object.Int("dice", rules.dice).Int("bonus", rules.bonus).Int("target", rules.target);
+  return std::move(object).Build();
 }
 
 std::string IntArray(const std::vector<int>& values) {
   std::string json = "[";
   for (const int v : values) absl::StrAppend(&json, json.size() > 1 ? "," : "", v);
-  return json + "]";
+  json += ']';
+  return json;
 }
 
 std::string DoubleArray(const std::vector<double>& values) {
@@ -287,7 +286,8 @@ std::string DoubleArray(const std::vector<double>& values) {
     if (json.size() > 1) json += ',';
     AppendJsonDouble(json, v);
   }
-  return json + "]";
+  json += ']';
+  return json;
 }
 
 // True when a seat before the mover has reached the target: the game ends
@@ -398,7 +398,7 @@ absl::StatusOr<EvalAnswer> cli::Evaluate(const Query& query, const TurnSolution*
   if (query.game) {
     absl::StatusOr<WinEval> win = EvaluateWin(*query.game->table, query.game->context, query.aside);
     if (!win.ok()) return Invalid("--aside", win.status());
-    return EvalAnswer{win->position, win->win_probabilities};
+    return EvalAnswer{std::move(win->position), std::move(win->win_probabilities)};
   }
   std::optional<TurnSolution> solving;
   if (solved == nullptr) {
@@ -408,7 +408,7 @@ absl::StatusOr<EvalAnswer> cli::Evaluate(const Query& query, const TurnSolution*
   }
   absl::StatusOr<PositionEval> eval = EvaluatePosition(*solved, query.aside);
   if (!eval.ok()) return Invalid("--aside", eval.status());
-  return EvalAnswer{*eval, {}};
+  return EvalAnswer{*std::move(eval), {}};
 }
 
 std::string cli::EvalJson(const Query& query, const EvalAnswer& answer) {
@@ -476,7 +476,7 @@ absl::StatusOr<BestAnswer> cli::Advise(const Query& query, const Dice& roll,
     absl::StatusOr<WinAdvice> win =
         AdviseWin(*query.game->table, query.game->context, query.aside, roll);
     if (!win.ok()) return Invalid("--roll", win.status());
-    return BestAnswer{win->advice, win->win_probabilities};
+    return BestAnswer{std::move(win->advice), std::move(win->win_probabilities)};
   }
   std::optional<TurnSolution> solving;
   if (solved == nullptr) {
@@ -486,7 +486,7 @@ absl::StatusOr<BestAnswer> cli::Advise(const Query& query, const Dice& roll,
   }
   absl::StatusOr<RollAdvice> advice = AdviseRoll(*solved, query.aside, roll);
   if (!advice.ok()) return Invalid("--roll", advice.status());
-  return BestAnswer{*advice, {}};
+  return BestAnswer{*std::move(advice), {}};
 }
 
 namespace {
@@ -505,11 +505,9 @@ std::string OptionJson(const TakeOption& option, bool exact) {
 std::string BestChoiceJson(const RollAdvice& advice) {
   if (!advice.best) return "null";
   const TakeOption& best = advice.options.at(*advice.best);
-  return JsonObject()
-      .Str("take", FaceName(best.take))
-      .Int("count", best.count)
-      .Str("then", ThenName(best.then))
-      .Build();
+  JsonObject object(64);
+  object.Str("take", FaceName(best.take)).Int("count", best.count).Str("then", ThenName(best.then));
+  return std::move(object).Build();
 }
 
 }  // namespace
@@ -529,11 +527,13 @@ std::string cli::BestJson(const Query& query, const Dice& roll, const BestAnswer
   AddValue(object, "value", advice.value, exact);
   object.Raw("best", BestChoiceJson(advice));
   std::string options = "[";
+  options.reserve(320 * advice.options.size() + 2);
   for (const TakeOption& option : advice.options) {
     if (options.size() > 1) options += ',';
     options += OptionJson(option, exact);
   }
-  object.Raw("options", options + "]");
+  options += ']';
+  object.Raw("options", options);
   return std::move(object).Build() + "\n";
 }
 
