@@ -503,7 +503,7 @@ Totals Total(const Reviewer& reviewer) {
   return totals;
 }
 
-std::string DecisionText(const Decision& d, bool exact) {
+std::string DecisionText(const Decision& d) {
   std::string text = absl::StrFormat("  line %-3d %-15s rolled %-17s %s", d.line,
                                      d.aside.empty() ? "-" : FormatDice(d.aside),
                                      FormatDice(d.roll), ChoiceText(d.actual));
@@ -519,12 +519,10 @@ std::string DecisionText(const Decision& d, bool exact) {
                     "; best: ", absl::StrJoin(others, "; "), " (", Number(d.best_value.approx),
                     " against ", Number(d.value.approx), ")");
   }
-  (void)exact;
   return text + "\n";
 }
 
 std::string ReportText(const Reviewer& reviewer, std::string_view name) {
-  const bool exact = reviewer.exact();
   std::string text =
       absl::StrFormat("Review of %s: %s (%s); rules: %d dice, bonus %d, target %d.\n",
                       std::string(name), reviewer.ObjectiveDescription(), reviewer.ObjectiveName(),
@@ -543,7 +541,7 @@ std::string ReportText(const Reviewer& reviewer, std::string_view name) {
       }
     }
     absl::StrAppend(&text, "\n");
-    for (const Decision& d : turn.decisions) absl::StrAppend(&text, DecisionText(d, exact));
+    for (const Decision& d : turn.decisions) absl::StrAppend(&text, DecisionText(d));
     absl::StrAppend(&text, "  turn ends: ", EndText(turn), "; scores ", turn.score, "; lost ",
                     LossText(turn.loss, turn.loss_exact), " in ", Plural(turn.mistakes, "mistake"),
                     "\n");

@@ -711,10 +711,8 @@ class Service {
   }
 
   absl::Status Handle(std::string_view line, const std::string** json) {
-    if (absl::Status status = parser_.Parse(line); !status.ok()) {
-      // The id, if it was read before the error, is not trusted: the line is not JSON.
-      return status;
-    }
+    // Not a JSON object: no id is echoed (null).
+    if (absl::Status status = parser_.Parse(line); !status.ok()) return status;
     if (absl::Status status = ReadRequest(); !status.ok()) return status;
     switch (request_.command) {
       case Command::kStats:
