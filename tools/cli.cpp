@@ -3,7 +3,9 @@
 // the JSON contract (one object): `eval` and `best` (turn objectives, or the
 // win objective from a policy table), `stats`, `solve` (generates a policy
 // table), `simulate` (plays whole games, tools/simulate.h) and `export` (a
-// policy table as JSON, for inspection).
+// policy table as JSON, for inspection); `serve` (tools/serve.h) and `review`
+// (tools/review.h) are registered here. The eval/best pipeline they share is
+// declared in tools/cli_query.h.
 #include "cli.h"
 
 #include <CLI/CLI.hpp>
