@@ -468,3 +468,114 @@ TEST_CASE("JSON writer: doubles are printf's %.17g, strings escaped") {
         "\"a\\\"b\\\\c\\n\\t\\r\\u0001\\u007f\xc3\xa9\"");
   CHECK(martiandice::JsonString(std::string(100, 'z')) == "\"" + std::string(100, 'z') + "\"");
 }
+
+#ifdef MARTIANDICE_CLI_PATH
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+// The real executable as a frontend drives it: one request written, then
+// wait for its answer (a missing flush would leave the frontend waiting: the
+// guard below fails the test instead of hanging it).
+class ServeProcess {
+ public:
+  ServeProcess() {
+    int in_pipe[2], out_pipe[2];
+    REQUIRE(pipe(in_pipe) == 0);
+    REQUIRE(pipe(out_pipe) == 0);
+    pid_ = fork();
+    REQUIRE(pid_ >= 0);
+    if (pid_ == 0) {  // child: only async-signal-safe calls
+      if (dup2(in_pipe[0], 0) < 0 || dup2(out_pipe[1], 1) < 0) _exit(127);
+      for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1]}) close(fd);
+      char program[] = MARTIANDICE_CLI_PATH;
+      char command[] = "serve";
+      char* argv[] = {program, command, nullptr};
+      execv(program, argv);
+      _exit(127);
+    }
+    close(in_pipe[0]);
+    close(out_pipe[1]);
+    to_ = in_pipe[1];
+    from_ = out_pipe[0];
+  }
+  ~ServeProcess() {
+    if (to_ >= 0) close(to_);
+    close(from_);
+    if (pid_ > 0 && !reaped_) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+  }
+
+  void Write(const std::string& text) {
+    REQUIRE(write(to_, text.data(), text.size()) == static_cast<ssize_t>(text.size()));
+  }
+
+  // The next response line, or "" if none comes within the hang guard.
+  std::string ReadLine() {
+    for (;;) {
+      const std::size_t newline = buffer_.find('\n');
+      if (newline != std::string::npos) {
+        std::string line = buffer_.substr(0, newline);
+        buffer_.erase(0, newline + 1);
+        return line;
+      }
+      pollfd fd = {from_, POLLIN, 0};
+      if (poll(&fd, 1, 10000) <= 0) return "";  // hang guard, not a timing check
+      char chunk[4096];
+      const ssize_t n = read(from_, chunk, sizeof chunk);
+      if (n <= 0) return "";
+      buffer_.append(chunk, static_cast<std::size_t>(n));
+    }
+  }
+
+  // Closes stdin (EOF) and returns the exit status (-1 if it does not exit).
+  int Finish() {
+    close(to_);
+    to_ = -1;
+    for (int i = 0; i < 1000; ++i) {
+      int status = 0;
+      if (waitpid(pid_, &status, WNOHANG) == pid_) {
+        reaped_ = true;
+        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+      }
+      usleep(10000);
+    }
+    return -1;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int to_ = -1;
+  int from_ = -1;
+  bool reaped_ = false;
+  std::string buffer_;
+};
+
+}  // namespace
+
+TEST_CASE("serve: the executable answers each request as soon as it is written") {
+  signal(SIGPIPE, SIG_IGN);  // a dead child must fail the checks, not kill the tests
+  ServeProcess serve;
+  for (int i = 0; i < 20; ++i) {
+    serve.Write(R"({"id":)" + std::to_string(i) +
+                R"(,"command":"best","aside":"2T 4H","roll":"1T 2R 3C 1K"})" + "\n");
+    const std::string line = serve.ReadLine();
+    REQUIRE_MESSAGE(!line.empty(), "no answer to request " << i);
+    CHECK(ParseLine(line)["id"].number == i);
+  }
+  serve.Write(R"({"id":"bad","command":"nope"})"
+              "\n");
+  CheckError(serve.ReadLine(), "\"bad\"", "unknown command");
+  // One request in two writes: answered once complete.
+  serve.Write(R"({"id":"split","comm)");
+  serve.Write(R"(and":"eval"})"
+              "\n");
+  CHECK(ParseLine(serve.ReadLine())["id"].text == "split");
+  CHECK(serve.Finish() == 0);
+}
+#endif  // MARTIANDICE_CLI_PATH
