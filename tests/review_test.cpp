@@ -149,7 +149,7 @@ TEST_CASE("review: a deliberate blunder loses what the hand computation says") {
   CHECK(other["turns"].items[0]["score"].number == 7);
 }
 
-TEST_CASE("review: the win objective reads the table; games give scores per turn") {
+TEST_CASE("review: the win objective reads the table, and games give scores per turn") {
   // The README's example: behind 18 to 22, the cow (then roll) beats the ray.
   const Json review = ReviewJson(kSampleTurn, {"--objective", "win", "--scores", "18,22"});
   const Json best = cli_test::RunJson({"best", "--objective", "win", "--scores", "18,22", "--aside",

@@ -308,7 +308,7 @@ TEST_CASE("serve: lines over the limit are refused unread, and the service goes 
   CheckError(run.lines[5], "null", "longer than");
 }
 
-TEST_CASE("serve: hostile input never crashes or hangs; one JSON line per request line") {
+TEST_CASE("serve: hostile input never crashes or hangs, and each request line gets one JSON line") {
   std::mt19937_64 rng(20261121);
   const std::vector<std::string> seeds = {
       R"({"id":1,"command":"best","aside":"2T 4H","roll":"1T 2R 3C 1K"})",
