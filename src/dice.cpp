@@ -106,13 +106,20 @@ absl::StatusOr<Dice> ParseDice(std::string_view text) {
 
 std::string FormatDice(const Dice& dice) {
   if (dice.empty()) return "-";
-  std::string out;
+  // Written into a buffer: front ends print several per answer. Counts are
+  // at most 255 (one byte): "255T 255R ..." fits.
+  char text[kFaceCount * 5];
+  std::size_t size = 0;
   for (Face f : kAllFaces) {
-    if (dice.count(f) == 0) continue;
-    if (!out.empty()) out += ' ';
-    absl::StrAppend(&out, dice.count(f), std::string(1, FaceLetter(f)));
+    const int n = dice.count(f);
+    if (n == 0) continue;
+    if (size > 0) text[size++] = ' ';
+    if (n >= 100) text[size++] = static_cast<char>('0' + n / 100);
+    if (n >= 10) text[size++] = static_cast<char>('0' + n / 10 % 10);
+    text[size++] = static_cast<char>('0' + n % 10);
+    text[size++] = FaceLetter(f);
   }
-  return out;
+  return std::string(text, size);
 }
 
 int TurnScore(const Rules& rules, const Dice& aside) {

@@ -52,6 +52,8 @@ TEST_CASE("notation: canonical printing round-trips") {
   CHECK(FormatDice(Dice()) == "-");
   CHECK(FormatDice(Dice(2, 3, 4, 3, 1)) == "2T 3R 4H 3C 1K");
   CHECK(FormatDice(Dice(0, 0, 0, 1, 0)) == "1C");
+  CHECK(FormatDice(Dice(20, 10, 0, 0, 9)) == "20T 10R 9K");  // multi-digit counts
+  CHECK(FormatDice(Dice(0, 255, 100, 0, 0)) == "255R 100H");
   for (const Dice& d : {Dice(1, 0, 0, 0, 0), Dice(0, 2, 0, 5, 1), Dice(3, 3, 3, 3, 1)}) {
     CHECK(*ParseDice(FormatDice(d)) == d);
   }

@@ -3,7 +3,9 @@
 // the JSON contract (one object): `eval` and `best` (turn objectives, or the
 // win objective from a policy table), `stats`, `solve` (generates a policy
 // table), `simulate` (plays whole games, tools/simulate.h) and `export` (a
-// policy table as JSON, for inspection).
+// policy table as JSON, for inspection); `serve` (tools/serve.h) and `review`
+// (tools/review.h) are registered here. The eval/best pipeline they share is
+// declared in tools/cli_query.h.
 #include "cli.h"
 
 #include <CLI/CLI.hpp>
@@ -16,6 +18,7 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -29,7 +32,9 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "certify.h"
+#include "cli_query.h"
 #include "game_solver.h"
+#include "json_writer.h"
 #include "martiandice/dice.h"
 #include "martiandice/exact.h"
 #include "martiandice/game.h"
@@ -39,35 +44,35 @@
 #include "martiandice/solver.h"
 #include "martiandice/state_space.h"
 #include "plot.h"
+#include "review.h"
+#include "serve.h"
 #include "simulate.h"
 
 namespace martiandice {
 namespace {
 
+using cli::BestAnswer;
+using cli::EvalAnswer;
+using cli::GameQuery;
+using cli::Query;
+using cli::QueryInputs;
+
 // Debian's absl::string_view is not std::string_view, so absl::StrCat takes
 // no std::string_view: keep those out of StrCat calls.
 constexpr char kProgram[] = "martiandice";
-constexpr char kSubcommandList[] = "eval, best, stats, solve, simulate, export, plot";
+constexpr char kSubcommandList[] =
+    "eval, best, stats, solve, simulate, export, plot, serve, review";
 constexpr char kWinObjective[] = "win";
 
 // ---------------------------------------------------------------------------
 // Options and validated inputs.
 
-// Raw option values, shared by the subcommands (only one runs).
-struct Options {
-  std::string objective = "ev";
-  bool exact = false;
+// Raw option values, shared by the subcommands (only one runs). The query
+// inputs (objective, rules, aside, game options) are also solve's and
+// simulate's rules, --players and --tables.
+struct Options : QueryInputs {
   bool json = false;
-  int dice = Rules{}.dice;
-  int bonus = Rules{}.bonus;
-  int target = Rules{}.target;
-  std::string aside;
   std::string roll;
-  // Game options: the win objective, solve and simulate.
-  std::optional<std::string> scores;
-  std::optional<int> seat;
-  std::optional<int> players;
-  std::optional<std::string> tables;
   // solve, export
   std::string out;
   bool quiet = false;
@@ -81,23 +86,8 @@ struct Options {
   // export
   bool rolls = false;
   PlotOptions plot;
-};
-
-// The game part of a win query: the context and the table that answers it.
-struct GameQuery {
-  int players = 0;
-  GameContext context;
-  std::optional<GameTable> table;  // loaded after every other input is checked
-  std::string table_path;
-};
-
-// The validated inputs of `eval` and `best`.
-struct Query {
-  Rules rules;
-  std::optional<Objective> objective;  // a turn objective; unset for `win`
-  Precision precision = Precision::kDouble;
-  Dice aside;
-  std::optional<GameQuery> game;  // set for `win`
+  // review
+  std::string input;
 };
 
 // How the command line runs: streams and what the real stderr is.
@@ -110,7 +100,9 @@ absl::Status Invalid(const std::string& context, const absl::Status& status) {
   return absl::InvalidArgumentError(absl::StrCat(context, ": ", status.message()));
 }
 
-absl::StatusOr<Rules> ReadRules(const Options& options) {
+}  // namespace
+
+absl::StatusOr<Rules> cli::ReadRules(const QueryInputs& options) {
   const Rules rules{options.dice, options.bonus, options.target};
   if (absl::Status status = ValidateRules(rules); !status.ok()) {
     return Invalid("invalid rules", status);
@@ -118,13 +110,15 @@ absl::StatusOr<Rules> ReadRules(const Options& options) {
   return rules;
 }
 
+namespace {
+
 absl::StatusOr<Dice> ReadDice(const std::string& flag, const std::string& text) {
   absl::StatusOr<Dice> dice = ParseDice(text);
   if (!dice.ok()) return Invalid(flag, dice.status());
   return dice;
 }
 
-absl::StatusOr<Dice> ReadAside(const Rules& rules, const Options& options) {
+absl::StatusOr<Dice> ReadAside(const Rules& rules, const QueryInputs& options) {
   absl::StatusOr<Dice> aside = ReadDice("--aside", options.aside);
   if (!aside.ok()) return aside.status();
   if (absl::Status status = ValidateAside(rules, *aside); !status.ok()) {
@@ -133,10 +127,10 @@ absl::StatusOr<Dice> ReadAside(const Rules& rules, const Options& options) {
   return aside;
 }
 
-bool IsWin(const Options& options) { return options.objective == kWinObjective; }
+bool IsWin(const QueryInputs& options) { return options.objective == kWinObjective; }
 
 // The game options belong to the win objective only; --exact to the others.
-absl::Status CheckObjectiveOptions(const Options& options) {
+absl::Status CheckObjectiveOptions(const QueryInputs& options) {
   if (IsWin(options)) {
     if (options.exact) {
       return absl::InvalidArgumentError(
@@ -175,7 +169,8 @@ absl::StatusOr<int> ReadPlayers(const std::optional<int>& players, int counted,
   return counted;
 }
 
-absl::StatusOr<GameContext> ReadContext(const Rules& rules, const Options& options, int* players) {
+absl::StatusOr<GameContext> ReadContext(const Rules& rules, const QueryInputs& options,
+                                        int* players) {
   absl::StatusOr<std::vector<int>> scores = ParseScores(*options.scores);
   if (!scores.ok()) return Invalid("--scores", scores.status());
   absl::StatusOr<int> n =
@@ -194,8 +189,10 @@ absl::StatusOr<GameContext> ReadContext(const Rules& rules, const Options& optio
   return context;
 }
 
+}  // namespace
+
 // Checks every input of `eval` and `best` except the table (LoadQueryTable).
-absl::StatusOr<Query> ReadQuery(const Options& options) {
+absl::StatusOr<Query> cli::ReadQuery(const QueryInputs& options) {
   absl::StatusOr<Rules> rules = ReadRules(options);
   if (!rules.ok()) return rules.status();
   if (absl::Status status = CheckObjectiveOptions(options); !status.ok()) return status;
@@ -223,8 +220,17 @@ absl::StatusOr<Query> ReadQuery(const Options& options) {
   return query;
 }
 
+absl::StatusOr<Dice> cli::ReadRoll(const Query& query, const std::string& text) {
+  absl::StatusOr<Dice> roll = ReadDice("--roll", text);
+  if (!roll.ok()) return roll.status();
+  if (absl::Status status = ValidateRoll(query.rules, query.aside, *roll); !status.ok()) {
+    return Invalid("--roll", status);
+  }
+  return roll;
+}
+
 // The win objective's table: --tables, else LocateTable's search.
-absl::Status LoadQueryTable(const Options& options, Query& query) {
+absl::Status cli::LoadQueryTable(const QueryInputs& options, Query& query) {
   if (!query.game) return absl::OkStatus();
   GameQuery& game = *query.game;
   absl::StatusOr<GameTable> table =
@@ -233,6 +239,8 @@ absl::Status LoadQueryTable(const Options& options, Query& query) {
   game.table = *std::move(table);
   return absl::OkStatus();
 }
+
+namespace {
 
 absl::StatusOr<TurnSolution> SolveQuery(const Query& query) {
   return TurnSolution::Solve(query.rules, *query.objective, query.precision);
@@ -247,63 +255,14 @@ std::string ObjectiveDescription(const Query& query) {
                          : "probability of winning the game, for the seat to move";
 }
 
-// ---------------------------------------------------------------------------
-// A minimal JSON writer: one object per call, keys in insertion order.
-
-std::string JsonString(std::string_view text) {
-  std::string quoted = "\"";
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      quoted += '\\';
-      quoted += c;
-    } else if (c == '\n') {
-      quoted += "\\n";
-    } else if (c == '\t') {
-      quoted += "\\t";
-    } else if (c == '\r') {
-      quoted += "\\r";
-    } else if (byte < 0x20 || byte == 0x7f) {
-      quoted += absl::StrFormat("\\u%04x", byte);
-    } else {
-      quoted += c;
-    }
-  }
-  return quoted + "\"";
-}
-
-// 17 significant digits so that the value round-trips; JSON has no NaN/inf.
-std::string JsonDouble(double x) {
-  if (!std::isfinite(x)) return "null";
-  return absl::StrFormat("%.17g", x);
-}
-
-class JsonObject {
- public:
-  JsonObject& Raw(std::string_view key, const std::string& json) {
-    absl::StrAppend(&body_, body_.empty() ? "" : ",", JsonString(key), ":", json);
-    return *this;
-  }
-  JsonObject& Str(std::string_view key, std::string_view text) {
-    return Raw(key, JsonString(text));
-  }
-  JsonObject& Int(std::string_view key, std::int64_t n) { return Raw(key, absl::StrCat(n)); }
-  JsonObject& Bool(std::string_view key, bool b) { return Raw(key, b ? "true" : "false"); }
-  JsonObject& Null(std::string_view key) { return Raw(key, "null"); }
-  std::string Build() const { return absl::StrCat("{", body_, "}"); }
-
- private:
-  std::string body_;
-};
-
-std::string JsonArray(const std::vector<std::string>& items) {
-  return absl::StrCat("[", absl::StrJoin(items, ","), "]");
-}
-
 // Adds `key` (a double or null) and, for exact solutions, `key_exact` ("p/q" or null).
 void AddValue(JsonObject& object, std::string_view key, const std::optional<Value>& value,
               bool exact) {
-  object.Raw(key, value ? JsonDouble(value->approx) : "null");
+  if (value) {
+    object.Double(key, value->approx);
+  } else {
+    object.Null(key);
+  }
   if (!exact) return;
   const std::string exact_key = absl::StrCat(std::string(key), "_exact");
   if (value && value->exact) {
@@ -314,23 +273,26 @@ void AddValue(JsonObject& object, std::string_view key, const std::optional<Valu
 }
 
 std::string RulesJson(const Rules& rules) {
-  return JsonObject()
-      .Int("dice", rules.dice)
-      .Int("bonus", rules.bonus)
-      .Int("target", rules.target)
-      .Build();
+  JsonObject object(48);
+  object.Int("dice", rules.dice).Int("bonus", rules.bonus).Int("target", rules.target);
+  return std::move(object).Build();
 }
 
 std::string IntArray(const std::vector<int>& values) {
-  std::vector<std::string> items;
-  for (const int v : values) items.push_back(absl::StrCat(v));
-  return JsonArray(items);
+  std::string json = "[";
+  for (const int v : values) absl::StrAppend(&json, json.size() > 1 ? "," : "", v);
+  json += ']';
+  return json;
 }
 
 std::string DoubleArray(const std::vector<double>& values) {
-  std::vector<std::string> items;
-  for (const double v : values) items.push_back(JsonDouble(v));
-  return JsonArray(items);
+  std::string json = "[";
+  for (const double v : values) {
+    if (json.size() > 1) json += ',';
+    AppendJsonDouble(json, v);
+  }
+  json += ']';
+  return json;
 }
 
 // True when a seat before the mover has reached the target: the game ends
@@ -355,7 +317,7 @@ void AddGameJson(JsonObject& object, const Query& query, const std::vector<doubl
 
 // Fields every eval/best object starts with (`win`: win probabilities, or empty).
 JsonObject QueryHeaderJson(const Query& query, const std::vector<double>& win) {
-  JsonObject object;
+  JsonObject object(2048);  // the whole eval/best object, with room to spare
   object.Raw("rules", RulesJson(query.rules))
       .Str("objective", ObjectiveName(query))
       .Str("precision", query.precision == Precision::kExact ? "exact" : "double")
@@ -435,26 +397,26 @@ std::string RulesLine(const Query& query) {
 // ---------------------------------------------------------------------------
 // eval
 
-// The answer to `eval`; `win` holds every seat's chances for the win objective.
-struct EvalAnswer {
-  PositionEval eval;
-  std::vector<double> win;
-};
+}  // namespace
 
-absl::StatusOr<EvalAnswer> Evaluate(const Query& query) {
+absl::StatusOr<EvalAnswer> cli::Evaluate(const Query& query, const TurnSolution* solved) {
   if (query.game) {
     absl::StatusOr<WinEval> win = EvaluateWin(*query.game->table, query.game->context, query.aside);
     if (!win.ok()) return Invalid("--aside", win.status());
-    return EvalAnswer{win->position, win->win_probabilities};
+    return EvalAnswer{std::move(win->position), std::move(win->win_probabilities)};
   }
-  absl::StatusOr<TurnSolution> solution = SolveQuery(query);
-  if (!solution.ok()) return solution.status();
-  absl::StatusOr<PositionEval> eval = EvaluatePosition(*solution, query.aside);
+  std::optional<TurnSolution> solving;
+  if (solved == nullptr) {
+    absl::StatusOr<TurnSolution> solution = SolveQuery(query);
+    if (!solution.ok()) return solution.status();
+    solved = &solving.emplace(*std::move(solution));
+  }
+  absl::StatusOr<PositionEval> eval = EvaluatePosition(*solved, query.aside);
   if (!eval.ok()) return Invalid("--aside", eval.status());
-  return EvalAnswer{*eval, {}};
+  return EvalAnswer{*std::move(eval), {}};
 }
 
-std::string EvalJson(const Query& query, const EvalAnswer& answer) {
+std::string cli::EvalJson(const Query& query, const EvalAnswer& answer) {
   const PositionEval& eval = answer.eval;
   const bool exact = query.precision == Precision::kExact;
   JsonObject object = QueryHeaderJson(query, answer.win);
@@ -463,8 +425,10 @@ std::string EvalJson(const Query& query, const EvalAnswer& answer) {
   AddValue(object, "stop", eval.stop, exact);
   AddValue(object, "roll", eval.roll, exact);
   object.Str("action", ThenName(eval.action));
-  return object.Build() + "\n";
+  return std::move(object).Build() + "\n";
 }
+
+namespace {
 
 std::string EvalLine(std::string_view label, const std::optional<Value>& value,
                      std::string_view missing, bool exact) {
@@ -501,7 +465,7 @@ absl::StatusOr<std::string> RunEval(const Options& options) {
   absl::StatusOr<Query> query = ReadQuery(options);
   if (!query.ok()) return query.status();
   if (absl::Status status = LoadQueryTable(options, *query); !status.ok()) return status;
-  absl::StatusOr<EvalAnswer> answer = Evaluate(*query);
+  absl::StatusOr<EvalAnswer> answer = Evaluate(*query, nullptr);
   if (!answer.ok()) return answer.status();
   return options.json ? EvalJson(*query, *answer) : EvalText(*query, *answer);
 }
@@ -509,25 +473,28 @@ absl::StatusOr<std::string> RunEval(const Options& options) {
 // ---------------------------------------------------------------------------
 // best
 
-// The answer to `best`; `win` holds every seat's chances for the win objective.
-struct BestAnswer {
-  RollAdvice advice;
-  std::vector<double> win;
-};
+}  // namespace
 
-absl::StatusOr<BestAnswer> Advise(const Query& query, const Dice& roll) {
+absl::StatusOr<BestAnswer> cli::Advise(const Query& query, const Dice& roll,
+                                       const TurnSolution* solved) {
   if (query.game) {
     absl::StatusOr<WinAdvice> win =
         AdviseWin(*query.game->table, query.game->context, query.aside, roll);
     if (!win.ok()) return Invalid("--roll", win.status());
-    return BestAnswer{win->advice, win->win_probabilities};
+    return BestAnswer{std::move(win->advice), std::move(win->win_probabilities)};
   }
-  absl::StatusOr<TurnSolution> solution = SolveQuery(query);
-  if (!solution.ok()) return solution.status();
-  absl::StatusOr<RollAdvice> advice = AdviseRoll(*solution, query.aside, roll);
+  std::optional<TurnSolution> solving;
+  if (solved == nullptr) {
+    absl::StatusOr<TurnSolution> solution = SolveQuery(query);
+    if (!solution.ok()) return solution.status();
+    solved = &solving.emplace(*std::move(solution));
+  }
+  absl::StatusOr<RollAdvice> advice = AdviseRoll(*solved, query.aside, roll);
   if (!advice.ok()) return Invalid("--roll", advice.status());
-  return BestAnswer{*advice, {}};
+  return BestAnswer{*std::move(advice), {}};
 }
+
+namespace {
 
 std::string OptionJson(const TakeOption& option, bool exact) {
   JsonObject object;
@@ -537,20 +504,20 @@ std::string OptionJson(const TakeOption& option, bool exact) {
   AddValue(object, "roll", option.roll, exact);
   AddValue(object, "value", option.value, exact);
   object.Str("then", ThenName(option.then)).Bool("optimal", option.optimal);
-  return object.Build();
+  return std::move(object).Build();
 }
 
 std::string BestChoiceJson(const RollAdvice& advice) {
   if (!advice.best) return "null";
   const TakeOption& best = advice.options.at(*advice.best);
-  return JsonObject()
-      .Str("take", FaceName(best.take))
-      .Int("count", best.count)
-      .Str("then", ThenName(best.then))
-      .Build();
+  JsonObject object(64);
+  object.Str("take", FaceName(best.take)).Int("count", best.count).Str("then", ThenName(best.then));
+  return std::move(object).Build();
 }
 
-std::string BestJson(const Query& query, const Dice& roll, const BestAnswer& answer) {
+}  // namespace
+
+std::string cli::BestJson(const Query& query, const Dice& roll, const BestAnswer& answer) {
   const RollAdvice& advice = answer.advice;
   const bool exact = query.precision == Precision::kExact;
   JsonObject object = QueryHeaderJson(query, answer.win);
@@ -564,11 +531,18 @@ std::string BestJson(const Query& query, const Dice& roll, const BestAnswer& ans
   }
   AddValue(object, "value", advice.value, exact);
   object.Raw("best", BestChoiceJson(advice));
-  std::vector<std::string> options;
-  for (const TakeOption& option : advice.options) options.push_back(OptionJson(option, exact));
-  object.Raw("options", JsonArray(options));
-  return object.Build() + "\n";
+  std::string options = "[";
+  options.reserve(320 * advice.options.size() + 2);
+  for (const TakeOption& option : advice.options) {
+    if (options.size() > 1) options += ',';
+    options += OptionJson(option, exact);
+  }
+  options += ']';
+  object.Raw("options", options);
+  return std::move(object).Build() + "\n";
 }
+
+namespace {
 
 std::string OptionRow(const TakeOption& option, bool exact) {
   std::string row =
@@ -623,13 +597,10 @@ std::string BestText(const Query& query, const Dice& roll, const BestAnswer& ans
 absl::StatusOr<std::string> RunBest(const Options& options) {
   absl::StatusOr<Query> query = ReadQuery(options);
   if (!query.ok()) return query.status();
-  absl::StatusOr<Dice> roll = ReadDice("--roll", options.roll);
+  absl::StatusOr<Dice> roll = ReadRoll(*query, options.roll);
   if (!roll.ok()) return roll.status();
-  if (absl::Status status = ValidateRoll(query->rules, query->aside, *roll); !status.ok()) {
-    return Invalid("--roll", status);
-  }
   if (absl::Status status = LoadQueryTable(options, *query); !status.ok()) return status;
-  absl::StatusOr<BestAnswer> answer = Advise(*query, *roll);
+  absl::StatusOr<BestAnswer> answer = Advise(*query, *roll, nullptr);
   if (!answer.ok()) return answer.status();
   return options.json ? BestJson(*query, *roll, *answer) : BestText(*query, *roll, *answer);
 }
@@ -1348,6 +1319,19 @@ void AddExportOptions(CLI::App& command, Options& options) {
   AddRulesOnly(command, options);
 }
 
+void AddReviewOptions(CLI::App& command, Options& options) {
+  command.add_option("input", options.input, "The played turns (see below), or - for stdin")
+      ->required();
+  command.add_option("--objective", options.objective, "ev | reach:K | capped:M | win")
+      ->capture_default_str();
+  command.add_flag("--exact", options.exact, "Exact fractions (losses as p/q)");
+  command.add_option("--scores", options.scores, "win: the game totals before the first turn");
+  command.add_option("--seat", options.seat, "win: the seat to move in the first turn");
+  command.add_option("--players", options.players, "win: number of players (with --scores)");
+  AddTablesOption(command, options);
+  AddRuleOptions(command, options);
+}
+
 // The app and the subcommand the user picked (null if none).
 struct CommandLine {
   CLI::App app{
@@ -1361,6 +1345,8 @@ struct CommandLine {
   CLI::App* simulate = nullptr;
   CLI::App* export_table = nullptr;
   CLI::App* plot = nullptr;
+  CLI::App* serve = nullptr;
+  CLI::App* review = nullptr;
 };
 
 void DefineCommandLine(CommandLine& cli, Options& options) {
@@ -1387,6 +1373,11 @@ void DefineCommandLine(CommandLine& cli, Options& options) {
   cli.export_table->footer(std::string(kExportFooter));
   AddExportOptions(*cli.export_table, options);
   cli.plot = AddPlotCommand(cli.app, options.plot);
+  cli.serve = cli.app.add_subcommand("serve", "Answer JSON-lines requests on stdin (frontends)");
+  cli.serve->footer(std::string(kServeHelp));
+  cli.review = cli.app.add_subcommand("review", "What the choices of played turns lost");
+  cli.review->footer(std::string(kReviewHelp));
+  AddReviewOptions(*cli.review, options);
 }
 
 // ---------------------------------------------------------------------------
@@ -1410,7 +1401,8 @@ int Fail(std::ostream& err, int code, const std::string& message) {
 
 bool IsSubcommand(const std::string& word) {
   return word == "eval" || word == "best" || word == "stats" || word == "solve" ||
-         word == "simulate" || word == "export" || word == "plot";
+         word == "simulate" || word == "export" || word == "plot" || word == "serve" ||
+         word == "review";
 }
 
 // An error for a first argument that is neither an option nor a subcommand.
@@ -1443,6 +1435,9 @@ absl::StatusOr<std::string> Dispatch(const CommandLine& cli, const Options& opti
   if (cli.simulate->parsed()) return RunSimulate(options);
   if (cli.export_table->parsed()) return RunExport(options);
   if (cli.plot->parsed()) return RunPlot(options.plot);
+  if (cli.review->parsed()) {
+    return RunReview({options, options.input, options.json}, io.environment.in);
+  }
   return absl::InvalidArgumentError(
       absl::StrCat("no subcommand given; use one of: ", kSubcommandList, " (see --help)"));
 }
@@ -1462,6 +1457,10 @@ int Run(const std::vector<std::string>& args, std::ostream& out, const Io& io) {
     }
     return Fail(io.err, kCliExitUsage, ParseErrorMessage(e, args));
   }
+  if (cli.serve->parsed()) {
+    std::istringstream no_input;
+    return Serve(io.environment.in ? *io.environment.in : no_input, out, io.err);
+  }
   absl::StatusOr<std::string> result = Dispatch(cli, options, io);
   if (!result.ok()) {
     // Unimplemented: a request outside what is supported (e.g. 3 players), not a crash.
@@ -1476,6 +1475,17 @@ int Run(const std::vector<std::string>& args, std::ostream& out, const Io& io) {
 }
 
 }  // namespace
+
+namespace cli {
+
+// The shared pipeline (cli_query.h): `stats` (the rest is defined above).
+absl::StatusOr<std::string> StatsJson(const Rules& rules) {
+  absl::StatusOr<StateSpaceStats> stats = ComputeStateSpaceStats(rules);
+  if (!stats.ok()) return stats.status();
+  return martiandice::StatsJson(rules, *stats);
+}
+
+}  // namespace cli
 
 int RunCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
            const CliEnvironment& environment) {

@@ -1,8 +1,9 @@
 // The martiandice command line as a library call, so that it can be tested and
 // fuzzed without a process: subcommands `eval`, `best`, `stats`, `solve`,
-// `simulate`, `export` and `plot`.
+// `simulate`, `export`, `plot`, `serve` and `review`.
 #pragma once
 
+#include <istream>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -19,6 +20,9 @@ struct CliEnvironment {
   // The real stderr is a terminal: `solve` then draws a progress bar in place
   // instead of printing a line every 10%.
   bool stderr_is_terminal = false;
+  // Where `serve` reads its requests and `review -` its input (std::cin in the
+  // executable); null reads as an empty input.
+  std::istream* in = nullptr;
 };
 
 // Runs the command line `args` (argv without the program name). Results go to

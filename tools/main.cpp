@@ -10,5 +10,11 @@
 
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
-  return martiandice::RunCli(args, std::cout, std::cerr, {isatty(STDERR_FILENO) != 0});
+  // Streams unsynchronised from C stdio: buffered reads and writes (`serve`
+  // answers many requests per system call; RunCli flushes what it must).
+  std::ios::sync_with_stdio(false);
+  martiandice::CliEnvironment environment;
+  environment.stderr_is_terminal = isatty(STDERR_FILENO) != 0;
+  environment.in = &std::cin;
+  return martiandice::RunCli(args, std::cout, std::cerr, environment);
 }

@@ -1,0 +1,175 @@
+// A minimal JSON writer for the command line's outputs (cli.cpp, serve.cpp,
+// review.cpp): quoted strings, doubles that round-trip, and objects built one
+// field at a time with keys in insertion order. Appends in place, so a
+// response costs few allocations.
+#pragma once
+
+#include <algorithm>
+#include <cassert>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+
+namespace martiandice {
+
+// True for the characters a JSON string must escape (here: also DEL).
+inline bool JsonEscaped(char c) {
+  const auto byte = static_cast<unsigned char>(c);
+  return byte < 0x20 || byte == 0x7f || c == '"' || c == '\\';
+}
+
+// Appends `text` as a JSON string (quotes and escapes included).
+inline void AppendJsonString(std::string& out, std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  bool plain_text = true;
+  for (const char c : text) plain_text &= !JsonEscaped(c);
+  if (plain_text && text.size() <= 62) {  // the usual case: one append
+    char quoted[64];
+    quoted[0] = '"';
+    std::memcpy(quoted + 1, text.data(), text.size());
+    quoted[text.size() + 1] = '"';
+    out.append(quoted, text.size() + 2);
+    return;
+  }
+  out += '"';
+  std::size_t plain = 0;  // start of the run of characters copied as they are
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const auto byte = static_cast<unsigned char>(c);
+    if (!JsonEscaped(c)) continue;
+    out.append(text.data() + plain, i - plain);
+    plain = i + 1;
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else {
+      out += "\\u00";
+      out += kHex[byte >> 4];
+      out += kHex[byte & 15];
+    }
+  }
+  out.append(text.data() + plain, text.size() - plain);
+  out += '"';
+}
+
+inline std::string JsonString(std::string_view text) {
+  std::string quoted;
+  AppendJsonString(quoted, text);
+  return quoted;
+}
+
+// Appends `x` with 17 significant digits (printf's "%.17g", so that the value
+// round-trips); JSON has no NaN/inf, so those are null.
+inline void AppendJsonDouble(std::string& out, double x) {
+  if (!std::isfinite(x)) {
+    out += "null";
+    return;
+  }
+  // Whole numbers (scores) print as integers, as "%.17g" does, much faster.
+  if (x != 0 && std::fabs(x) < 1e15 && x == std::trunc(x)) {
+    char digits[24];
+    const std::to_chars_result result =
+        std::to_chars(digits, digits + sizeof digits, static_cast<std::int64_t>(x));
+    out.append(digits, result.ptr);
+    return;
+  }
+  char buffer[40];
+  const std::to_chars_result result =
+      std::to_chars(buffer, buffer + sizeof buffer, x, std::chars_format::general, 17);
+  out.append(buffer, result.ptr);
+}
+
+inline std::string JsonDouble(double x) {
+  std::string text;
+  AppendJsonDouble(text, x);
+  return text;
+}
+
+// One JSON object, built field by field. Keys must be plain names (nothing
+// JSON escapes: checked in debug builds), as the program's own field names are.
+class JsonObject {
+ public:
+  // `reserve`: bytes to allocate up front (most objects fit 240: one allocation).
+  explicit JsonObject(std::size_t reserve = 240) {
+    body_.reserve(reserve);
+    body_ += '{';
+  }
+  // `json` must be a JSON value.
+  JsonObject& Raw(std::string_view key, std::string_view json) {
+    Key(key);
+    body_ += json;
+    return *this;
+  }
+  JsonObject& Str(std::string_view key, std::string_view text) {
+    Key(key);
+    AppendJsonString(body_, text);
+    return *this;
+  }
+  JsonObject& Int(std::string_view key, std::int64_t n) {
+    Key(key);
+    char digits[24];
+    const std::to_chars_result result = std::to_chars(digits, digits + sizeof digits, n);
+    body_.append(digits, result.ptr);
+    return *this;
+  }
+  JsonObject& Double(std::string_view key, double x) {
+    Key(key);
+    AppendJsonDouble(body_, x);
+    return *this;
+  }
+  JsonObject& Bool(std::string_view key, bool b) { return Raw(key, b ? "true" : "false"); }
+  JsonObject& Null(std::string_view key) { return Raw(key, "null"); }
+  // The object (a copy, or the buffer itself from an rvalue).
+  std::string Build() const& { return body_ + "}"; }
+  std::string Build() && {
+    body_ += '}';
+    return std::move(body_);
+  }
+
+ private:
+  // Keys are the program's own field names, plain ASCII: never escaped.
+  void Key(std::string_view key) {
+    assert(std::none_of(key.begin(), key.end(), JsonEscaped));
+    if (key.size() <= 60) {  // `,"key":` in one append
+      char field[64];
+      char* p = field;
+      if (body_.size() > 1) *p++ = ',';
+      *p++ = '"';
+      std::memcpy(p, key.data(), key.size());
+      p += key.size();
+      *p++ = '"';
+      *p++ = ':';
+      body_.append(field, static_cast<std::size_t>(p - field));
+      return;
+    }
+    if (body_.size() > 1) body_ += ',';
+    AppendJsonString(body_, key);
+    body_ += ':';
+  }
+  std::string body_;  // "{" and the fields so far
+};
+
+// "[a,b,...]" from JSON values.
+inline std::string JsonArray(const std::vector<std::string>& items) {
+  std::string json = "[";
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) json += ',';
+    json += items[i];
+  }
+  return json + "]";
+}
+
+}  // namespace martiandice

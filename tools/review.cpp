@@ -1,0 +1,765 @@
+// `martiandice review` (tools/review.h): parses the played-turn line format,
+// replays every turn against the rules (each roll checked against the dice
+// left, each take against the legal ones), scores every decision with the
+// solved turn (turn objectives) or the policy table (win), and reports the
+// losses as text or JSON.
+#include "review.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "json_writer.h"
+#include "martiandice/dice.h"
+#include "martiandice/exact.h"
+#include "martiandice/game.h"
+#include "martiandice/objective.h"
+#include "martiandice/query.h"
+#include "martiandice/rules.h"
+#include "martiandice/solver.h"
+#include "martiandice/state_space.h"
+#include "simulate.h"
+
+namespace martiandice {
+namespace {
+
+std::string Str(absl::string_view text) { return std::string(text.data(), text.size()); }
+
+absl::Status LineError(int line, std::string_view message) {
+  return absl::InvalidArgumentError(absl::StrCat("line ", line, ": ", std::string(message)));
+}
+
+std::string Lower(std::string_view word) {
+  std::string lower(word);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lower;
+}
+
+std::vector<std::string_view> Words(std::string_view text) {
+  std::vector<std::string_view> words;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    const std::size_t start = i;
+    while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    if (i > start) words.push_back(text.substr(start, i - start));
+  }
+  return words;
+}
+
+// "4 humans", "1 ray".
+std::string TakeLabel(Face face, int count) {
+  return absl::StrCat(count, " ", std::string(FaceName(face)), count == 1 ? "" : "s");
+}
+
+struct Choice {
+  Face take = Face::kRay;
+  int count = 0;
+  Then then = Then::kStop;
+};
+
+std::string ChoiceText(const Choice& choice) {
+  return absl::StrCat("take ", TakeLabel(choice.take, choice.count), ", then ",
+                      choice.then == Then::kStop ? "stop" : "roll on");
+}
+
+struct Decision {
+  int line = 0;       // the roll line
+  int then_line = 0;  // the `stop` or next `roll` line; 0 if no dice were left
+  Dice aside;         // before the roll
+  Dice roll;
+  Choice actual;
+  Value value;       // of the actual choice
+  Value best_value;  // of an optimal choice
+  double loss = 0;
+  std::optional<Rational> loss_exact;
+  bool optimal = false;
+  std::vector<Choice> optimal_choices;  // every optimal (take, then), in face order
+};
+
+enum class TurnEnd { kStop, kTurnOver, kNoDice };
+
+struct Turn {
+  int number = 0;
+  int line = 0;
+  std::optional<GameContext> context;  // win, or a `scores` line
+  int players = 0;
+  std::vector<double> win;  // every seat's chances at the start (win)
+  std::vector<Decision> decisions;
+  TurnEnd end = TurnEnd::kStop;
+  int end_line = 0;
+  int score = 0;
+  double loss = 0;
+  std::optional<Rational> loss_exact;
+  int mistakes = 0;
+};
+
+// A `scores` line or --scores: the context and its player count.
+struct Context {
+  GameContext context;
+  int players = 0;
+};
+
+absl::StatusOr<Context> ReadContext(const Rules& rules, std::string_view scores_text,
+                                    std::optional<std::string_view> seat_text) {
+  absl::StatusOr<std::vector<int>> scores = ParseScores(scores_text);
+  if (!scores.ok()) return absl::InvalidArgumentError(Str(scores.status().message()));
+  Context context;
+  context.players = static_cast<int>(scores->size());
+  if (context.players < kMinPlayers || context.players > kMaxPlayers) {
+    return absl::InvalidArgumentError(absl::StrCat("a game has ", kMinPlayers, " to ", kMaxPlayers,
+                                                   " players, not ", context.players));
+  }
+  context.context.scores = *std::move(scores);
+  if (seat_text) {
+    const std::string seat(*seat_text);
+    if (!absl::SimpleAtoi(seat, &context.context.seat) || seat.find('+') != std::string::npos) {
+      return absl::InvalidArgumentError(absl::StrCat("seat: expected a number, got '", seat, "'"));
+    }
+  }
+  if (absl::Status status = ValidateContext(rules, context.players, context.context);
+      !status.ok()) {
+    return absl::InvalidArgumentError(Str(status.message()));
+  }
+  return context;
+}
+
+// What a take word means: the face, and the count if the word gives one.
+absl::StatusOr<std::pair<Face, std::optional<int>>> ReadTake(std::string_view word) {
+  const std::string lower = Lower(word);
+  const std::pair<const char*, Face> names[] = {
+      {"ray", Face::kRay},         {"rays", Face::kRay},        {"human", Face::kHuman},
+      {"humans", Face::kHuman},    {"cow", Face::kCow},         {"cows", Face::kCow},
+      {"chicken", Face::kChicken}, {"chickens", Face::kChicken}};
+  for (const auto& [name, face] : names) {
+    if (lower == name) return std::make_pair(face, std::optional<int>());
+  }
+  if (lower == "tank" || lower == "tanks") {
+    return absl::InvalidArgumentError("tanks are set aside automatically; take R, H, C or K");
+  }
+  absl::StatusOr<Dice> dice = ParseDice(word);
+  if (!dice.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("take: ", Str(dice.status().message())));
+  }
+  int faces = 0;
+  Face face = Face::kRay;
+  for (const Face f : kAllFaces) {
+    if (dice->count(f) > 0) {
+      ++faces;
+      face = f;
+    }
+  }
+  if (faces != 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("take one face (R, H, C or K), not '", std::string(word), "'"));
+  }
+  if (face == Face::kTank) {
+    return absl::InvalidArgumentError("tanks are set aside automatically; take R, H, C or K");
+  }
+  const bool counted = std::any_of(
+      word.begin(), word.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  return std::make_pair(face, counted ? std::optional<int>(dice->count(face)) : std::nullopt);
+}
+
+std::string LegalTakes(const RollAdvice& advice) {
+  std::vector<std::string> takes;
+  for (const TakeOption& option : advice.options)
+    takes.push_back(TakeLabel(option.take, option.count));
+  return absl::StrJoin(takes, ", ");
+}
+
+// Replays the turns and scores the decisions.
+class Reviewer {
+ public:
+  Reviewer(const cli::QueryInputs& inputs, Rules rules, std::optional<Objective> objective,
+           Precision precision, std::optional<Context> default_context)
+      : inputs_(inputs),
+        rules_(rules),
+        objective_(std::move(objective)),
+        precision_(precision),
+        default_context_(std::move(default_context)) {}
+
+  absl::Status Prepare() {
+    if (!objective_) return absl::OkStatus();
+    absl::StatusOr<TurnSolution> solution = TurnSolution::Solve(rules_, *objective_, precision_);
+    if (!solution.ok()) return solution.status();
+    solution_ = *std::move(solution);
+    return absl::OkStatus();
+  }
+
+  absl::Status Line(int number, std::string_view text) {
+    const std::vector<std::string_view> words = Words(text);
+    if (words.empty()) return absl::OkStatus();
+    const std::string keyword = Lower(words[0]);
+    if (keyword == "roll") return Roll(number, words);
+    if (keyword == "stop") return Stop(number, words);
+    if (keyword == "scores") return Scores(number, words);
+    return LineError(number, absl::StrCat("expected 'roll', 'stop' or 'scores', got '",
+                                          std::string(words[0]), "'"));
+  }
+
+  absl::Status Finish(int last_line) {
+    if (awaiting_) {
+      return LineError(last_line,
+                       absl::StrCat("the input ends in the middle of a turn: after the take on "
+                                    "line ",
+                                    turns_.back().decisions.back().line,
+                                    ", 'stop' or the next 'roll' is expected"));
+    }
+    if (pending_context_) {
+      return LineError(pending_line_, "'scores' is not followed by a turn");
+    }
+    if (turns_.empty()) return absl::InvalidArgumentError("no turn to review (no 'roll' line)");
+    return absl::OkStatus();
+  }
+
+  const std::vector<Turn>& turns() const { return turns_; }
+  bool exact() const { return precision_ == Precision::kExact; }
+  std::string ObjectiveName() const { return objective_ ? objective_->name() : "win"; }
+  std::string ObjectiveDescription() const {
+    return objective_ ? objective_->Describe()
+                      : "probability of winning the game, for the seat to move";
+  }
+  const Rules& rules() const { return rules_; }
+  const std::string& table_path() const { return table_path_; }
+
+ private:
+  absl::Status Scores(int number, const std::vector<std::string_view>& words) {
+    if (awaiting_) {
+      return LineError(number, "'scores' inside a turn: end the turn with 'stop' first");
+    }
+    std::optional<std::string_view> seat;
+    if (words.size() == 4 && Lower(words[2]) == "seat") {
+      seat = words[3];
+    } else if (words.size() != 2) {
+      return LineError(number, "expected 'scores S0,S1[,...] [seat I]'");
+    }
+    absl::StatusOr<Context> context = ReadContext(rules_, words[1], seat);
+    if (!context.ok())
+      return LineError(number, absl::StrCat("scores: ", Str(context.status().message())));
+    pending_context_ = *std::move(context);
+    pending_line_ = number;
+    return absl::OkStatus();
+  }
+
+  absl::Status Stop(int number, const std::vector<std::string_view>& words) {
+    if (words.size() != 1) return LineError(number, "'stop' takes nothing after it");
+    if (!awaiting_) {
+      if (turns_.empty())
+        return LineError(number, "'stop' before any roll (a turn starts with a roll)");
+      const Turn& last = turns_.back();
+      const char* why = last.end == TurnEnd::kStop       ? "the player stopped"
+                        : last.end == TurnEnd::kTurnOver ? "no take was legal"
+                                                         : "no dice were left after the take";
+      return LineError(number, absl::StrCat("'stop' after the turn ended on line ", last.end_line,
+                                            " (", why, ")"));
+    }
+    awaiting_ = false;
+    Turn& turn = turns_.back();
+    Settle(turn, turn.decisions.back(), Then::kStop, number);
+    EndTurn(turn, TurnEnd::kStop, number, TurnScore(rules_, aside_));
+    return absl::OkStatus();
+  }
+
+  absl::Status Roll(int number, const std::vector<std::string_view>& words) {
+    // roll DICE... [take FACE]
+    std::size_t take_at = words.size();
+    for (std::size_t i = 1; i < words.size(); ++i) {
+      if (Lower(words[i]) == "take") {
+        take_at = i;
+        break;
+      }
+    }
+    if (take_at == 1) return LineError(number, "roll: give the dice rolled before 'take'");
+    if (take_at < words.size() && take_at + 2 != words.size()) {
+      return LineError(number, "expected 'roll DICE take FACE' (one face after 'take')");
+    }
+    std::string dice_text;
+    for (std::size_t i = 1; i < take_at; ++i)
+      absl::StrAppend(&dice_text, i > 1 ? " " : "", std::string(words[i]));
+    absl::StatusOr<Dice> roll = ParseDice(dice_text);
+    if (!roll.ok()) return LineError(number, absl::StrCat("roll: ", Str(roll.status().message())));
+    std::optional<std::pair<Face, std::optional<int>>> take;
+    if (take_at < words.size()) {
+      absl::StatusOr<std::pair<Face, std::optional<int>>> read = ReadTake(words[take_at + 1]);
+      if (!read.ok()) return LineError(number, Str(read.status().message()));
+      take = *read;
+    }
+
+    if (awaiting_) {  // the player rolled on after the last take
+      awaiting_ = false;
+      Turn& turn = turns_.back();
+      Settle(turn, turn.decisions.back(), Then::kRoll, number);
+    } else {
+      if (absl::Status status = StartTurn(number); !status.ok()) return status;
+    }
+    Turn& turn = turns_.back();
+    if (absl::Status status = ValidateRoll(rules_, aside_, *roll); !status.ok()) {
+      return LineError(number, absl::StrCat("roll: ", Str(status.message()),
+                                            " (set aside: ", FormatDice(aside_), ")"));
+    }
+    absl::StatusOr<RollAdvice> advice = Advise(turn, *roll);
+    if (!advice.ok()) return LineError(number, Str(advice.status().message()));
+    if (advice->turn_over) {
+      if (take) {
+        return LineError(number, absl::StrCat("no take is legal from this roll (the turn is over "
+                                              "and scores ",
+                                              advice->turn_over_score, "); drop 'take'"));
+      }
+      aside_ = advice->aside_after_tanks;
+      EndTurn(turn, TurnEnd::kTurnOver, number, advice->turn_over_score);
+      return absl::OkStatus();
+    }
+    if (!take) {
+      return LineError(
+          number,
+          absl::StrCat("say what was taken: 'take FACE' (legal: ", LegalTakes(*advice), ")"));
+    }
+    const auto option = std::find_if(advice->options.begin(), advice->options.end(),
+                                     [&](const TakeOption& o) { return o.take == take->first; });
+    if (option == advice->options.end()) {
+      return LineError(number,
+                       absl::StrCat("take ", std::string(FaceName(take->first)),
+                                    " is not legal here (legal: ", LegalTakes(*advice), ")"));
+    }
+    if (take->second && *take->second != option->count) {
+      return LineError(number, absl::StrCat("take: the roll shows ", option->count, " ",
+                                            std::string(FaceName(take->first)), "s, not ",
+                                            *take->second, " (every die of the face is taken)"));
+    }
+    Decision decision;
+    decision.line = number;
+    decision.aside = aside_;
+    decision.roll = *roll;
+    decision.actual = {option->take, option->count, Then::kStop};
+    decision.best_value = advice->value;
+    decision.value = option->stop;
+    for (const TakeOption& o : advice->options) {
+      if (!o.optimal) continue;
+      if (o.then != Then::kRoll) decision.optimal_choices.push_back({o.take, o.count, Then::kStop});
+      if (o.then != Then::kStop) decision.optimal_choices.push_back({o.take, o.count, Then::kRoll});
+    }
+    options_ = advice->options;
+    option_index_ = static_cast<int>(option - advice->options.begin());
+    aside_ = option->aside_after;
+    turn.decisions.push_back(std::move(decision));
+    if (!option->roll) {  // no dice left: the turn ends with this take
+      Settle(turn, turn.decisions.back(), Then::kStop, 0);
+      EndTurn(turn, TurnEnd::kNoDice, number, TurnScore(rules_, aside_));
+      return absl::OkStatus();
+    }
+    awaiting_ = true;
+    return absl::OkStatus();
+  }
+
+  absl::Status StartTurn(int number) {
+    Turn turn;
+    turn.number = static_cast<int>(turns_.size()) + 1;
+    turn.line = number;
+    // --scores is the first turn's context; later turns need their own line.
+    std::optional<Context> context = pending_context_ ? pending_context_
+                                     : turns_.empty() ? default_context_
+                                                      : std::nullopt;
+    pending_context_.reset();
+    if (context) {
+      turn.context = context->context;
+      turn.players = context->players;
+    }
+    if (!objective_) {
+      if (!context) {
+        return LineError(number,
+                         "with --objective win every turn needs the game's scores: a 'scores "
+                         "S0,S1 [seat I]' line before it (or --scores for the first turn)");
+      }
+      absl::Status status = LoadTable(context->players);
+      if (!status.ok()) return status;
+      absl::StatusOr<std::vector<double>> win = table_->WinProbabilities(context->context);
+      if (!win.ok()) return LineError(number, Str(win.status().message()));
+      turn.win = *std::move(win);
+    }
+    aside_ = Dice();
+    turns_.push_back(std::move(turn));
+    return absl::OkStatus();
+  }
+
+  absl::Status LoadTable(int players) {
+    if (table_ && table_players_ == players) return absl::OkStatus();
+    absl::StatusOr<GameTable> table = LoadGameTable(rules_, players, inputs_.tables, &table_path_);
+    if (!table.ok()) return table.status();
+    table_ = *std::move(table);
+    table_players_ = players;
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<RollAdvice> Advise(const Turn& turn, const Dice& roll) {
+    if (objective_) return AdviseRoll(*solution_, aside_, roll);
+    absl::StatusOr<WinAdvice> advice = AdviseWin(*table_, *turn.context, aside_, roll);
+    if (!advice.ok()) return advice.status();
+    return advice->advice;
+  }
+
+  // The actual stop-or-roll after the decision's take: its value and loss.
+  void Settle(Turn& turn, Decision& decision, Then then, int then_line) {
+    const TakeOption& option = options_.at(option_index_);
+    decision.actual.then = then;
+    decision.then_line = then_line;
+    decision.value = then == Then::kStop ? option.stop : *option.roll;
+    decision.optimal = option.optimal && (option.then == Then::kEither || option.then == then);
+    if (decision.optimal) {
+      decision.loss = 0;
+      if (exact()) decision.loss_exact = Rational(0);
+    } else {
+      decision.loss = decision.best_value.approx - decision.value.approx;
+      if (exact()) decision.loss_exact = *decision.best_value.exact - *decision.value.exact;
+      ++turn.mistakes;
+    }
+    turn.loss += decision.loss;
+    if (exact()) turn.loss_exact = turn.loss_exact.value_or(Rational(0)) + *decision.loss_exact;
+  }
+
+  void EndTurn(Turn& turn, TurnEnd end, int line, int score) {
+    turn.end = end;
+    turn.end_line = line;
+    turn.score = score;
+    if (exact() && !turn.loss_exact) turn.loss_exact = Rational(0);
+  }
+
+  const cli::QueryInputs& inputs_;
+  const Rules rules_;
+  const std::optional<Objective> objective_;
+  const Precision precision_;
+  const std::optional<Context> default_context_;
+  std::optional<TurnSolution> solution_;
+  std::optional<GameTable> table_;
+  int table_players_ = 0;
+  std::string table_path_;
+
+  std::vector<Turn> turns_;
+  Dice aside_;
+  bool awaiting_ = false;            // a take with dice left: `stop` or `roll` must follow
+  std::vector<TakeOption> options_;  // the last roll's takes
+  int option_index_ = 0;
+  std::optional<Context> pending_context_;
+  int pending_line_ = 0;
+};
+
+// ---------------------------------------------------------------------------
+// Reports.
+
+std::string Number(double x) { return absl::StrFormat("%.6f", x); }
+
+std::string ThenWord(Then then) { return then == Then::kStop ? "stop" : "roll"; }
+
+// "0.203704", or "11/54 (0.203704)" when exact.
+std::string LossText(double loss, const std::optional<Rational>& exact) {
+  if (!exact) return Number(loss);
+  return absl::StrCat(FormatRational(*exact), " (", Number(loss), ")");
+}
+
+std::string EndText(const Turn& turn) {
+  switch (turn.end) {
+    case TurnEnd::kStop:
+      return absl::StrCat("stopped on line ", turn.end_line);
+    case TurnEnd::kTurnOver:
+      return absl::StrCat("no legal take on line ", turn.end_line);
+    case TurnEnd::kNoDice:
+      return absl::StrCat("no dice left after line ", turn.end_line);
+  }
+  return "";
+}
+
+std::string Plural(int n, std::string_view word) {
+  return absl::StrCat(n, " ", std::string(word), n == 1 ? "" : "s");
+}
+
+struct Totals {
+  int decisions = 0;
+  int mistakes = 0;
+  double loss = 0;
+  std::optional<Rational> loss_exact;
+};
+
+Totals Total(const Reviewer& reviewer) {
+  Totals totals;
+  if (reviewer.exact()) totals.loss_exact = Rational(0);
+  for (const Turn& turn : reviewer.turns()) {
+    totals.decisions += static_cast<int>(turn.decisions.size());
+    totals.mistakes += turn.mistakes;
+    totals.loss += turn.loss;
+    if (totals.loss_exact) *totals.loss_exact += *turn.loss_exact;
+  }
+  return totals;
+}
+
+std::string DecisionText(const Decision& d) {
+  std::string text = absl::StrFormat("  line %-3d %-15s rolled %-17s %s", d.line,
+                                     d.aside.empty() ? "-" : FormatDice(d.aside),
+                                     FormatDice(d.roll), ChoiceText(d.actual));
+  std::vector<std::string> others;
+  for (const Choice& c : d.optimal_choices) {
+    if (c.take != d.actual.take || c.then != d.actual.then) others.push_back(ChoiceText(c));
+  }
+  if (d.optimal) {
+    absl::StrAppend(&text, ": optimal");
+    if (!others.empty()) absl::StrAppend(&text, " (tied with: ", absl::StrJoin(others, "; "), ")");
+  } else {
+    absl::StrAppend(&text, ": MISTAKE, lost ", LossText(d.loss, d.loss_exact),
+                    "; best: ", absl::StrJoin(others, "; "), " (", Number(d.best_value.approx),
+                    " against ", Number(d.value.approx), ")");
+  }
+  return text + "\n";
+}
+
+std::string ReportText(const Reviewer& reviewer, std::string_view name) {
+  std::string text =
+      absl::StrFormat("Review of %s: %s (%s); rules: %d dice, bonus %d, target %d.\n",
+                      std::string(name), reviewer.ObjectiveDescription(), reviewer.ObjectiveName(),
+                      reviewer.rules().dice, reviewer.rules().bonus, reviewer.rules().target);
+  if (!reviewer.table_path().empty()) {
+    absl::StrAppend(
+        &text, "Values: the mover's probability of winning. Table: ", reviewer.table_path(), ".\n");
+  }
+  for (const Turn& turn : reviewer.turns()) {
+    absl::StrAppend(&text, "Turn ", turn.number, " (line ", turn.line, ")");
+    if (turn.context) {
+      absl::StrAppend(&text, ": scores ", absl::StrJoin(turn.context->scores, ","), ", seat ",
+                      turn.context->seat, " to move");
+      if (!turn.win.empty()) {
+        absl::StrAppend(&text, ", wins with probability ", Number(turn.win[turn.context->seat]));
+      }
+    }
+    absl::StrAppend(&text, "\n");
+    for (const Decision& d : turn.decisions) absl::StrAppend(&text, DecisionText(d));
+    absl::StrAppend(&text, "  turn ends: ", EndText(turn), "; scores ", turn.score, "; lost ",
+                    LossText(turn.loss, turn.loss_exact), " in ", Plural(turn.mistakes, "mistake"),
+                    "\n");
+  }
+  const Totals totals = Total(reviewer);
+  absl::StrAppend(&text, "Summary: ", Plural(static_cast<int>(reviewer.turns().size()), "turn"),
+                  ", ", Plural(totals.decisions, "decision"), ", ",
+                  Plural(totals.mistakes, "mistake"), ", total loss ",
+                  LossText(totals.loss, totals.loss_exact), ".\n");
+  return text;
+}
+
+void AddValue(JsonObject& object, std::string_view key, double value,
+              const std::optional<Rational>& exact) {
+  object.Double(key, value);
+  if (exact) object.Str(absl::StrCat(std::string(key), "_exact"), FormatRational(*exact));
+}
+
+std::string ChoiceJson(const Choice& choice) {
+  return JsonObject()
+      .Str("take", FaceName(choice.take))
+      .Int("count", choice.count)
+      .Str("then", ThenWord(choice.then))
+      .Build();
+}
+
+std::string DecisionJson(const Decision& d) {
+  std::vector<std::string> optimal;
+  for (const Choice& c : d.optimal_choices) optimal.push_back(ChoiceJson(c));
+  JsonObject object;
+  object.Int("line", d.line);
+  if (d.then_line > 0) {
+    object.Int("then_line", d.then_line);
+  } else {
+    object.Null("then_line");
+  }
+  object.Str("aside", FormatDice(d.aside))
+      .Str("rolled", FormatDice(d.roll))
+      .Str("take", FaceName(d.actual.take))
+      .Int("count", d.actual.count)
+      .Str("then", ThenWord(d.actual.then));
+  AddValue(object, "value", d.value.approx, d.value.exact);
+  AddValue(object, "best_value", d.best_value.approx, d.best_value.exact);
+  AddValue(object, "loss", d.loss, d.loss_exact);
+  object.Bool("optimal", d.optimal).Raw("optimal_choices", JsonArray(optimal));
+  return object.Build();
+}
+
+std::string ReportJson(const Reviewer& reviewer, std::string_view name) {
+  std::vector<std::string> turns;
+  for (const Turn& turn : reviewer.turns()) {
+    JsonObject object;
+    object.Int("turn", turn.number).Int("line", turn.line);
+    if (turn.context) {
+      std::vector<std::string> scores;
+      for (const int s : turn.context->scores) scores.push_back(absl::StrCat(s));
+      object.Raw("scores", JsonArray(scores)).Int("seat", turn.context->seat);
+    } else {
+      object.Null("scores").Null("seat");
+    }
+    if (turn.win.empty()) {
+      object.Null("win_probabilities");
+    } else {
+      std::vector<std::string> win;
+      for (const double p : turn.win) win.push_back(JsonDouble(p));
+      object.Raw("win_probabilities", JsonArray(win));
+    }
+    std::vector<std::string> decisions;
+    for (const Decision& d : turn.decisions) decisions.push_back(DecisionJson(d));
+    object.Raw("decisions", JsonArray(decisions))
+        .Str("end", turn.end == TurnEnd::kStop       ? "stop"
+                    : turn.end == TurnEnd::kTurnOver ? "no_legal_take"
+                                                     : "no_dice_left")
+        .Int("end_line", turn.end_line)
+        .Int("score", turn.score)
+        .Int("mistakes", turn.mistakes);
+    AddValue(object, "loss", turn.loss, turn.loss_exact);
+    turns.push_back(object.Build());
+  }
+  const Totals totals = Total(reviewer);
+  const Rules& rules = reviewer.rules();
+  JsonObject object;
+  object.Str("input", name)
+      .Raw("rules", JsonObject()
+                        .Int("dice", rules.dice)
+                        .Int("bonus", rules.bonus)
+                        .Int("target", rules.target)
+                        .Build())
+      .Str("objective", reviewer.ObjectiveName())
+      .Str("precision", reviewer.exact() ? "exact" : "double");
+  if (reviewer.table_path().empty()) {
+    object.Null("table");
+  } else {
+    object.Str("table", reviewer.table_path());
+  }
+  object.Raw("turns", JsonArray(turns))
+      .Int("decisions", totals.decisions)
+      .Int("mistakes", totals.mistakes);
+  AddValue(object, "total_loss", totals.loss, totals.loss_exact);
+  return object.Build() + "\n";
+}
+
+// Reads `input` ("-": the stream), at most kReviewMaxInputBytes.
+absl::StatusOr<std::string> ReadInput(const std::string& input, std::istream* stdin_stream) {
+  std::string text;
+  std::istream* stream = stdin_stream;
+  std::ifstream file;
+  if (input != "-") {
+    namespace fs = std::filesystem;
+    std::error_code error;
+    if (!fs::is_regular_file(input, error)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("cannot read '", input,
+                       "': ", fs::exists(input, error) ? "not a regular file" : "no such file"));
+    }
+    file.open(input, std::ios::binary);
+    if (!file) return absl::InvalidArgumentError(absl::StrCat("cannot read '", input, "'"));
+    stream = &file;
+  }
+  if (stream == nullptr) return text;
+  text.resize(kReviewMaxInputBytes + 1);
+  stream->read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(stream->gcount()));
+  if (text.size() > kReviewMaxInputBytes) {
+    return absl::InvalidArgumentError(absl::StrCat("the input is over ", kReviewMaxInputBytes,
+                                                   " bytes; review a game at a time"));
+  }
+  if (stream->bad()) return absl::InvalidArgumentError(absl::StrCat("cannot read '", input, "'"));
+  return text;
+}
+
+}  // namespace
+
+const std::string_view kReviewHelp = R"(
+Reviews played turns: for every decision (the take from a roll, then stop or
+roll on) the optimal choice and what the actual one lost, in expected score
+(or the objective's value) or, with --objective win, in the mover's
+probability of winning; then a summary. INPUT is a file, or - for stdin.
+Line format (keywords case-insensitive, # starts a comment, blank lines skipped):
+  roll DICE take FACE    the dice rolled and the face set aside (R, H, C, K,
+                         ray, human, cow, chicken, or a count: 4H)
+  roll DICE              a roll with no legal take (the turn is over)
+  stop                   the player stops
+  scores S0,S1 [seat I]  game totals before the next turn, seat to move
+                         (needed for every turn with --objective win, except
+                         a first turn given --scores)
+After a take with dice left comes `stop` or the next `roll` (rolled on). A
+turn also ends when no take is legal or no dice are left; the next `roll`
+starts a new turn. The rulebook's sample turn:
+  roll 2T 3R 4H 3C 1K take H
+  roll 1T 2R 3C 1K take R
+  roll 2H 1C 1K take K
+  roll 1R 1H 1C take R
+  stop
+A choice is optimal (loss 0) when it is worth as much as the best one; ties
+are named. Bad input (notation, a roll that does not show the dice left, an
+illegal take, an impossible sequence) is refused with its line number.
+JSON (--json): input, rules, objective, precision, table, turns [{turn, line,
+scores, seat, win_probabilities, decisions [{line, then_line, aside, rolled,
+take, count, then, value, best_value, loss, optimal, optimal_choices [{take,
+count, then}]}], end (stop, no_legal_take, no_dice_left), end_line, score,
+mistakes, loss}], decisions, mistakes, total_loss; with --exact also
+value_exact, best_value_exact, loss_exact, total_loss_exact ("p/q").
+)";
+
+absl::StatusOr<std::string> ReviewText(const ReviewRequest& request, std::string_view name,
+                                       std::string_view text) {
+  const cli::QueryInputs& inputs = request.query;
+  if (!inputs.aside.empty()) {
+    return absl::InvalidArgumentError(
+        "--aside does not apply to review (the input gives the turns)");
+  }
+  const bool win = inputs.objective == "win";
+  absl::StatusOr<Rules> rules = cli::ReadRules(inputs);
+  if (!rules.ok()) return rules.status();
+  std::optional<Objective> objective;
+  Precision precision = Precision::kDouble;
+  std::optional<Context> default_context;
+  if (!win || inputs.scores) {
+    // The CLI's checks of the objective and game options (eval's messages).
+    absl::StatusOr<cli::Query> query = cli::ReadQuery(inputs);
+    if (!query.ok()) return query.status();
+    objective = query->objective;
+    precision = query->precision;
+    if (query->game) default_context = Context{query->game->context, query->game->players};
+  } else if (inputs.exact) {
+    return absl::InvalidArgumentError(
+        "--exact: exact values are available for turn objectives; win tables hold certified "
+        "doubles");
+  } else if (inputs.seat || inputs.players) {
+    return absl::InvalidArgumentError("--seat and --players go with --scores");
+  }
+  Reviewer reviewer(inputs, *rules, objective, precision, default_context);
+  if (absl::Status status = reviewer.Prepare(); !status.ok()) return status;
+  int number = 0;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(start, end - start);
+    start = end + 1;
+    ++number;
+    if (line.size() > kReviewMaxLineBytes) {
+      return LineError(number, absl::StrCat("longer than ", kReviewMaxLineBytes, " bytes"));
+    }
+    if (const std::size_t hash = line.find('#'); hash != std::string_view::npos) {
+      line = line.substr(0, hash);
+    }
+    if (absl::Status status = reviewer.Line(number, line); !status.ok()) return status;
+  }
+  if (absl::Status status = reviewer.Finish(std::max(number, 1)); !status.ok()) return status;
+  return request.json ? ReportJson(reviewer, name) : ReportText(reviewer, name);
+}
+
+absl::StatusOr<std::string> RunReview(const ReviewRequest& request, std::istream* stdin_stream) {
+  absl::StatusOr<std::string> text = ReadInput(request.input, stdin_stream);
+  if (!text.ok()) return text.status();
+  return ReviewText(request, request.input == "-" ? "stdin" : request.input, *text);
+}
+
+}  // namespace martiandice

@@ -1,0 +1,946 @@
+// `martiandice serve` (tools/serve.h): the bounded line reader, a strict parser
+// for flat JSON objects, the request fields, the caches (solved turns per
+// rules and objective, policy tables per rules, players and --tables, stats
+// per rules), and the loop that answers each request through the one-shot
+// CLI's pipeline (tools/cli_query.h), so responses are the `--json` objects.
+#include "serve.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "cli.h"
+#include "cli_query.h"
+#include "json_writer.h"
+#include "martiandice/solver.h"
+
+namespace martiandice {
+namespace {
+
+// Bounds on what one request may hold (a request needs a few dozen bytes).
+constexpr std::size_t kMaxFields = 32;
+constexpr std::size_t kMaxArrayItems = 64;
+constexpr std::size_t kMaxNumberChars = 32;
+// Bounds on what the service keeps: a full cache is emptied, then refilled.
+constexpr std::size_t kMaxCachedSolutions = 16;
+constexpr std::size_t kMaxCachedTables = 4;
+constexpr std::size_t kMaxCachedStats = 16;
+// Responses are written in chunks of about this size (and before every wait).
+constexpr std::size_t kServeWriteBytes = 1 << 16;
+
+// absl::string_view is not std::string_view on this platform.
+std::string_view View(absl::string_view text) { return {text.data(), text.size()}; }
+
+// ---------------------------------------------------------------------------
+// Lines, bounded.
+
+// Splits a stream into lines of at most `max_line` bytes without ever holding
+// more than a fixed buffer. Reads only what the stream has ready, and calls
+// `wait()` before a read that may block.
+class LineReader {
+ public:
+  enum class Result { kLine, kTooLong, kEnd };
+
+  LineReader(std::streambuf* in, std::size_t max_line)
+      : in_(in), max_line_(max_line), buffer_(std::max<std::size_t>(4 * max_line, 1 << 16)) {}
+
+  // The next line (without its '\n'; a last line without one counts), or
+  // kTooLong for a line over the limit (skipped), or kEnd.
+  template <typename Wait>
+  Result Next(std::string_view* line, Wait& wait) {
+    bool too_long = false;
+    for (;;) {
+      char* data = buffer_.data();
+      const void* newline = std::memchr(data + begin_, '\n', end_ - begin_);
+      if (newline != nullptr) {
+        const std::size_t start = begin_;
+        const std::size_t length = static_cast<const char*>(newline) - (data + start);
+        begin_ += length + 1;
+        if (too_long || length > max_line_) return Result::kTooLong;
+        *line = std::string_view(data + start, length);
+        return Result::kLine;
+      }
+      if (end_ - begin_ > max_line_) {  // over the limit with no end in sight: drop it
+        too_long = true;
+        begin_ = end_ = 0;
+      } else if (begin_ > 0) {
+        std::memmove(data, data + begin_, end_ - begin_);
+        end_ -= begin_;
+        begin_ = 0;
+      }
+      if (!Fill(wait)) {
+        const std::size_t start = begin_;
+        const std::size_t length = end_ - begin_;
+        begin_ = end_ = 0;
+        if (too_long || length > max_line_) return Result::kTooLong;
+        if (length == 0) return Result::kEnd;
+        *line = std::string_view(data + start, length);
+        return Result::kLine;
+      }
+    }
+  }
+
+ private:
+  // Appends what the stream has ready (waiting for at least one byte if
+  // nothing is); false at end of input.
+  template <typename Wait>
+  bool Fill(Wait& wait) {
+    if (ended_ || in_ == nullptr) return false;
+    std::streamsize ready = in_->in_avail();
+    if (ready <= 0) {
+      wait();
+      if (in_->sgetc() == std::char_traits<char>::eof()) {
+        ended_ = true;  // never read again: a terminal would block after Ctrl-D
+        return false;
+      }
+      ready = std::max<std::streamsize>(in_->in_avail(), 1);
+    }
+    const auto space = static_cast<std::streamsize>(buffer_.size() - end_);
+    const std::streamsize got = in_->sgetn(buffer_.data() + end_, std::min(ready, space));
+    if (got <= 0) {
+      ended_ = true;
+      return false;
+    }
+    end_ += static_cast<std::size_t>(got);
+    return true;
+  }
+
+  std::streambuf* in_;
+  const std::size_t max_line_;
+  std::vector<char> buffer_;
+  std::size_t begin_ = 0;  // unread bytes: [begin_, end_)
+  std::size_t end_ = 0;
+  bool ended_ = false;
+};
+
+// ---------------------------------------------------------------------------
+// Flat JSON objects, strictly (RFC 8259): values are strings, numbers,
+// true/false/null and arrays of numbers; no nesting.
+
+enum class JsonKind { kString, kNumber, kBool, kNull, kArray };
+
+struct RawField {
+  std::string key;  // decoded
+  JsonKind kind = JsonKind::kNull;
+  // String: between the quotes, escapes not decoded (but checked); number:
+  // the token; bool: "true" or "false"; array: between the brackets.
+  std::string_view raw;
+};
+
+std::string_view KindName(JsonKind kind) {
+  switch (kind) {
+    case JsonKind::kString:
+      return "a string";
+    case JsonKind::kNumber:
+      return "a number";
+    case JsonKind::kBool:
+      return "a boolean";
+    case JsonKind::kNull:
+      return "null";
+    case JsonKind::kArray:
+      return "an array";
+  }
+  return "a value";
+}
+
+int HexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// The code unit of the 4 hex digits at `text` (already checked).
+std::uint32_t Hex4(const char* text) {
+  std::uint32_t unit = 0;
+  for (int i = 0; i < 4; ++i) unit = unit * 16 + static_cast<std::uint32_t>(HexDigit(text[i]));
+  return unit;
+}
+
+void AppendUtf8(std::string& out, std::uint32_t code) {
+  if (code < 0x80) {
+    out += static_cast<char>(code);
+  } else if (code < 0x800) {
+    out += static_cast<char>(0xc0 | (code >> 6));
+    out += static_cast<char>(0x80 | (code & 0x3f));
+  } else if (code < 0x10000) {
+    out += static_cast<char>(0xe0 | (code >> 12));
+    out += static_cast<char>(0x80 | ((code >> 6) & 0x3f));
+    out += static_cast<char>(0x80 | (code & 0x3f));
+  } else {
+    out += static_cast<char>(0xf0 | (code >> 18));
+    out += static_cast<char>(0x80 | ((code >> 12) & 0x3f));
+    out += static_cast<char>(0x80 | ((code >> 6) & 0x3f));
+    out += static_cast<char>(0x80 | (code & 0x3f));
+  }
+}
+
+// Length of the well-formed UTF-8 sequence at text[0..size), or 0.
+std::size_t Utf8Length(const unsigned char* text, std::size_t size) {
+  const unsigned char lead = text[0];
+  std::size_t length = 0;
+  std::uint32_t code = 0;
+  if (lead >= 0xc2 && lead <= 0xdf) {
+    length = 2;
+    code = lead & 0x1f;
+  } else if (lead >= 0xe0 && lead <= 0xef) {
+    length = 3;
+    code = lead & 0x0f;
+  } else if (lead >= 0xf0 && lead <= 0xf4) {
+    length = 4;
+    code = lead & 0x07;
+  } else {
+    return 0;
+  }
+  if (size < length) return 0;
+  for (std::size_t i = 1; i < length; ++i) {
+    if ((text[i] & 0xc0) != 0x80) return 0;
+    code = (code << 6) | (text[i] & 0x3f);
+  }
+  const bool overlong = (length == 3 && code < 0x800) || (length == 4 && code < 0x10000);
+  const bool surrogate = code >= 0xd800 && code <= 0xdfff;
+  if (overlong || surrogate || code > 0x10ffff) return 0;
+  return length;
+}
+
+// Decodes a checked string body (RawField::raw). Errors: lone surrogates, NUL.
+absl::Status DecodeString(std::string_view raw, std::string& out) {
+  out.clear();
+  for (std::size_t i = 0; i < raw.size();) {
+    if (raw[i] != '\\') {  // copy up to the next escape
+      const std::size_t next = std::min(raw.find('\\', i), raw.size());
+      out.append(raw.data() + i, next - i);
+      i = next;
+      continue;
+    }
+    const char e = raw[i + 1];
+    i += 2;
+    switch (e) {
+      case 'b':
+        out += '\b';
+        continue;
+      case 'f':
+        out += '\f';
+        continue;
+      case 'n':
+        out += '\n';
+        continue;
+      case 'r':
+        out += '\r';
+        continue;
+      case 't':
+        out += '\t';
+        continue;
+      case 'u':
+        break;
+      default:  // " \ /
+        out += e;
+        continue;
+    }
+    std::uint32_t code = Hex4(raw.data() + i);
+    i += 4;
+    if (code >= 0xdc00 && code <= 0xdfff) {
+      return absl::InvalidArgumentError("bad JSON: lone low surrogate in a \\u escape");
+    }
+    if (code >= 0xd800 && code <= 0xdbff) {
+      if (i + 6 > raw.size() || raw[i] != '\\' || raw[i + 1] != 'u') {
+        return absl::InvalidArgumentError("bad JSON: lone high surrogate in a \\u escape");
+      }
+      const std::uint32_t low = Hex4(raw.data() + i + 2);
+      if (low < 0xdc00 || low > 0xdfff) {
+        return absl::InvalidArgumentError("bad JSON: lone high surrogate in a \\u escape");
+      }
+      code = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
+      i += 6;
+    }
+    if (code == 0) return absl::InvalidArgumentError("strings may not contain NUL (\\u0000)");
+    AppendUtf8(out, code);
+  }
+  return absl::OkStatus();
+}
+
+// Parses one line as a flat JSON object into fields (reused between lines).
+class FlatObjectParser {
+ public:
+  absl::Status Parse(std::string_view text) {
+    text_ = text;
+    pos_ = 0;
+    count_ = 0;
+    SkipSpace();
+    if (!Eat('{')) return Error("a request is one JSON object: expected '{'");
+    SkipSpace();
+    if (!Eat('}')) {
+      for (;;) {
+        if (absl::Status status = ParseField(); !status.ok()) return status;
+        SkipSpace();
+        if (Eat('}')) break;
+        if (!Eat(',')) return Error("expected ',' or '}'");
+        SkipSpace();
+      }
+    }
+    SkipSpace();
+    if (pos_ != text_.size()) return Error("unexpected text after the object");
+    return absl::OkStatus();
+  }
+
+  std::size_t size() const { return count_; }
+  const RawField& field(std::size_t i) const { return fields_[i]; }
+
+ private:
+  absl::Status Error(std::string_view what) const {
+    return absl::InvalidArgumentError(
+        absl::StrCat("bad JSON at byte ", pos_ + 1, ": ", std::string(what)));
+  }
+  void SkipSpace() {
+    while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t' ||
+                                   text_[pos_] == '\r' || text_[pos_] == '\n')) {
+      ++pos_;
+    }
+  }
+  bool Eat(char c) {
+    if (pos_ < text_.size() && text_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
+    return false;
+  }
+  bool EatWord(std::string_view word) {
+    if (text_.substr(pos_, word.size()) != word) return false;
+    pos_ += word.size();
+    return true;
+  }
+  bool AtDigit() const { return pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9'; }
+  void EatDigits() {
+    while (AtDigit()) ++pos_;
+  }
+
+  absl::Status ParseField() {
+    if (count_ == kMaxFields) {
+      return Error(absl::StrCat("more than ", kMaxFields, " fields"));
+    }
+    RawField& field = fields_[count_];
+    std::string_view key;
+    if (absl::Status status = ParseString(&key); !status.ok()) return status;
+    if (absl::Status status = DecodeString(key, field.key); !status.ok()) return status;
+    for (std::size_t i = 0; i < count_; ++i) {
+      if (fields_[i].key == field.key) {
+        return Error(absl::StrCat("duplicate field ", JsonString(field.key)));
+      }
+    }
+    SkipSpace();
+    if (!Eat(':')) return Error("expected ':' after a field name");
+    SkipSpace();
+    if (absl::Status status = ParseValue(field); !status.ok()) return status;
+    ++count_;
+    return absl::OkStatus();
+  }
+
+  absl::Status ParseValue(RawField& field) {
+    if (pos_ >= text_.size()) return Error("expected a value");
+    const char c = text_[pos_];
+    if (c == '"') {
+      field.kind = JsonKind::kString;
+      return ParseString(&field.raw);
+    }
+    if (c == '-' || (c >= '0' && c <= '9')) {
+      field.kind = JsonKind::kNumber;
+      return ParseNumber(&field.raw);
+    }
+    if (c == '[') return ParseArray(field);
+    if (c == '{') return Error("nested objects are not supported");
+    const std::size_t start = pos_;
+    if (EatWord("true") || EatWord("false")) {
+      field.kind = JsonKind::kBool;
+    } else if (EatWord("null")) {
+      field.kind = JsonKind::kNull;
+    } else {
+      return Error("expected a value");
+    }
+    field.raw = text_.substr(start, pos_ - start);
+    return absl::OkStatus();
+  }
+
+  // A string; `raw` gets its body (escapes checked, not decoded).
+  absl::Status ParseString(std::string_view* raw) {
+    if (!Eat('"')) return Error("expected a string");
+    const std::size_t start = pos_;
+    while (pos_ < text_.size()) {
+      const auto c = static_cast<unsigned char>(text_[pos_]);
+      if (c == '"') {
+        *raw = text_.substr(start, pos_ - start);
+        ++pos_;
+        return absl::OkStatus();
+      }
+      if (c < 0x20) return Error("control character in a string (escape it)");
+      if (c == '\\') {
+        if (pos_ + 1 >= text_.size()) break;
+        const char e = text_[pos_ + 1];
+        if (e == 'u') {
+          if (pos_ + 6 > text_.size()) return Error("bad \\u escape");
+          for (std::size_t i = pos_ + 2; i < pos_ + 6; ++i) {
+            if (HexDigit(text_[i]) < 0) return Error("bad \\u escape");
+          }
+          pos_ += 6;
+        } else if (std::strchr("\"\\/bfnrt", e) != nullptr && e != '\0') {
+          pos_ += 2;
+        } else {
+          return Error("bad escape in a string");
+        }
+        continue;
+      }
+      if (c >= 0x80) {
+        const std::size_t length = Utf8Length(
+            reinterpret_cast<const unsigned char*>(text_.data() + pos_), text_.size() - pos_);
+        if (length == 0) return Error("invalid UTF-8 in a string");
+        pos_ += length;
+        continue;
+      }
+      ++pos_;
+    }
+    return Error("unterminated string");
+  }
+
+  // A number as RFC 8259 writes it; `raw` gets the token.
+  absl::Status ParseNumber(std::string_view* raw) {
+    const std::size_t start = pos_;
+    Eat('-');
+    if (Eat('0')) {
+      if (AtDigit()) return Error("numbers have no leading zeros");
+    } else if (AtDigit()) {
+      EatDigits();
+    } else {
+      return Error("bad number");
+    }
+    if (Eat('.')) {
+      if (!AtDigit()) return Error("bad number");
+      EatDigits();
+    }
+    if (Eat('e') || Eat('E')) {
+      if (!Eat('+')) Eat('-');
+      if (!AtDigit()) return Error("bad number");
+      EatDigits();
+    }
+    if (pos_ - start > kMaxNumberChars) {
+      return Error(absl::StrCat("number longer than ", kMaxNumberChars, " characters"));
+    }
+    *raw = text_.substr(start, pos_ - start);
+    return absl::OkStatus();
+  }
+
+  absl::Status ParseArray(RawField& field) {
+    Eat('[');
+    field.kind = JsonKind::kArray;
+    const std::size_t start = pos_;
+    SkipSpace();
+    std::size_t items = 0;
+    if (!Eat(']')) {
+      for (;;) {
+        if (!(pos_ < text_.size() && (text_[pos_] == '-' || AtDigit()))) {
+          return Error("arrays may only hold numbers");
+        }
+        if (++items > kMaxArrayItems) {
+          return Error(absl::StrCat("array longer than ", kMaxArrayItems, " items"));
+        }
+        std::string_view number;
+        if (absl::Status status = ParseNumber(&number); !status.ok()) return status;
+        SkipSpace();
+        if (Eat(']')) break;
+        if (!Eat(',')) return Error("expected ',' or ']'");
+        SkipSpace();
+      }
+    }
+    field.raw = text_.substr(start, pos_ - 1 - start);
+    return absl::OkStatus();
+  }
+
+  std::string_view text_;
+  std::size_t pos_ = 0;
+  std::array<RawField, kMaxFields> fields_;
+  std::size_t count_ = 0;
+};
+
+// ---------------------------------------------------------------------------
+// Requests.
+
+enum class Command { kEval, kBest, kStats };
+
+// Which commands a field belongs to.
+constexpr unsigned kEval = 1;
+constexpr unsigned kBest = 2;
+constexpr unsigned kStats = 4;
+constexpr unsigned kAll = kEval | kBest | kStats;
+
+struct FieldSpec {
+  std::string_view name;
+  unsigned commands;
+};
+
+constexpr std::array<FieldSpec, 13> kFields = {{
+    {"id", kAll},
+    {"command", kAll},
+    {"objective", kEval | kBest},
+    {"exact", kEval | kBest},
+    {"aside", kEval | kBest},
+    {"roll", kBest},
+    {"scores", kEval | kBest},
+    {"seat", kEval | kBest},
+    {"players", kEval | kBest},
+    {"tables", kEval | kBest},
+    {"dice", kAll},
+    {"bonus", kAll},
+    {"target", kAll},
+}};
+
+constexpr char kFieldList[] =
+    "id, command, objective, exact, aside, roll, scores, seat, players, tables, dice, bonus, "
+    "target";
+
+struct Request {
+  std::string id;  // the id as JSON ("" if none)
+  Command command = Command::kEval;
+  cli::QueryInputs inputs;
+  std::string roll;
+  bool has_roll = false;
+};
+
+absl::Status FieldError(const RawField& field, std::string_view what) {
+  return absl::InvalidArgumentError(
+      absl::StrCat("field ", JsonString(field.key), ": ", std::string(what)));
+}
+
+absl::Status WrongKind(const RawField& field, std::string_view expected) {
+  return FieldError(field, absl::StrCat("expected ", std::string(expected), ", got ",
+                                        std::string(KindName(field.kind))));
+}
+
+absl::Status ReadString(const RawField& field, std::string& out) {
+  if (field.kind != JsonKind::kString) return WrongKind(field, "a string");
+  if (absl::Status status = DecodeString(field.raw, out); !status.ok()) {
+    return FieldError(field, View(status.message()));
+  }
+  return absl::OkStatus();
+}
+
+bool IsIntegerToken(std::string_view token) {
+  return token.find_first_of(".eE") == std::string_view::npos;
+}
+
+// An integer token as an int (bounded).
+std::optional<int> TokenInt(std::string_view token) {
+  std::int64_t value = 0;
+  if (!IsIntegerToken(token) || token.size() > 11 ||
+      !absl::SimpleAtoi(absl::string_view(token.data(), token.size()), &value) ||
+      value < INT32_MIN || value > INT32_MAX) {
+    return std::nullopt;
+  }
+  return static_cast<int>(value);
+}
+
+absl::Status ReadInt(const RawField& field, int& out) {
+  if (field.kind != JsonKind::kNumber) return WrongKind(field, "an integer");
+  const std::optional<int> value = TokenInt(field.raw);
+  if (!value) {
+    return FieldError(field,
+                      absl::StrCat("expected an integer (32 bits), got ", std::string(field.raw)));
+  }
+  out = *value;
+  return absl::OkStatus();
+}
+
+absl::Status ReadBool(const RawField& field, bool& out) {
+  if (field.kind != JsonKind::kBool) return WrongKind(field, "true or false");
+  out = field.raw == "true";
+  return absl::OkStatus();
+}
+
+// `scores`: an array of integers, or the CLI's "S0,S1" string; as the string.
+absl::Status ReadScores(const RawField& field, std::string& out) {
+  if (field.kind == JsonKind::kString) return ReadString(field, out);
+  if (field.kind != JsonKind::kArray) return WrongKind(field, "an array of integers");
+  out.clear();
+  std::string_view rest = field.raw;
+  if (rest.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    return FieldError(field, "expected at least one score");
+  }
+  while (!rest.empty()) {
+    const std::size_t comma = rest.find(',');
+    std::string_view item = rest.substr(0, comma);
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    while (!item.empty() && std::strchr(" \t\r\n", item.front()) != nullptr) item.remove_prefix(1);
+    while (!item.empty() && std::strchr(" \t\r\n", item.back()) != nullptr) item.remove_suffix(1);
+    const std::optional<int> value = TokenInt(item);
+    if (!value) {
+      return FieldError(field, absl::StrCat("expected integers, got ", std::string(item)));
+    }
+    if (!out.empty()) out += ',';
+    absl::StrAppend(&out, *value);
+  }
+  if (out.empty()) return FieldError(field, "expected at least one score");
+  return absl::OkStatus();
+}
+
+// The id as JSON: a string (re-encoded), a number (as given) or null.
+absl::Status ReadId(const RawField& field, std::string& decoded, std::string& out) {
+  switch (field.kind) {
+    case JsonKind::kString:
+      if (absl::Status status = ReadString(field, decoded); !status.ok()) return status;
+      out.clear();
+      AppendJsonString(out, decoded);
+      return absl::OkStatus();
+    case JsonKind::kNumber:
+    case JsonKind::kNull:
+      out.assign(field.raw);
+      return absl::OkStatus();
+    default:
+      return WrongKind(field, "a string, a number or null");
+  }
+}
+
+absl::Status ReadCommand(const FlatObjectParser& parser, std::string& scratch, Command& out) {
+  for (std::size_t i = 0; i < parser.size(); ++i) {
+    const RawField& field = parser.field(i);
+    if (field.key != "command") continue;
+    if (absl::Status status = ReadString(field, scratch); !status.ok()) return status;
+    if (scratch == "eval") {
+      out = Command::kEval;
+    } else if (scratch == "best") {
+      out = Command::kBest;
+    } else if (scratch == "stats") {
+      out = Command::kStats;
+    } else {
+      return FieldError(field, absl::StrCat("unknown command ", JsonString(scratch),
+                                            "; use eval, best or stats"));
+    }
+    return absl::OkStatus();
+  }
+  return absl::InvalidArgumentError("missing field \"command\" (eval, best or stats)");
+}
+
+std::string_view CommandName(Command command) {
+  switch (command) {
+    case Command::kEval:
+      return "eval";
+    case Command::kBest:
+      return "best";
+    case Command::kStats:
+      return "stats";
+  }
+  return "";
+}
+
+unsigned CommandBit(Command command) {
+  switch (command) {
+    case Command::kEval:
+      return kEval;
+    case Command::kBest:
+      return kBest;
+    case Command::kStats:
+      return kStats;
+  }
+  return 0;
+}
+
+// {"id":ID,"error":"message"}: `id` is JSON, or empty for null.
+void WriteError(std::string& out, std::string_view id, std::string_view message) {
+  out += "{\"id\":";
+  out += id.empty() ? "null" : id;
+  out += ",\"error\":";
+  AppendJsonString(out, message);
+  out += "}\n";
+}
+
+// ---------------------------------------------------------------------------
+// The service: parses, answers through the CLI's pipeline, caches.
+
+class Service {
+ public:
+  // Appends the response line (newline included) to one request line to `out`.
+  void Answer(std::string_view line, std::string& out) {
+    request_.id.clear();
+    absl::Status status;
+    const std::string* json = nullptr;
+    try {
+      status = Handle(line, &json);
+    } catch (const std::exception& e) {
+      status = absl::InternalError(absl::StrCat("internal error: ", e.what()));
+    } catch (...) {
+      status = absl::InternalError("internal error");
+    }
+    if (!status.ok()) {
+      WriteError(out, request_.id, View(status.message()));
+      return;
+    }
+    if (!request_.id.empty()) {  // {"id":ID, then the object's fields
+      out += "{\"id\":";
+      out += request_.id;
+      out += ',';
+      out.append(*json, 1);
+    } else {
+      out += *json;
+    }
+  }
+
+ private:
+  struct CachedSolution {
+    Rules rules;
+    std::string objective;
+    Precision precision;
+    TurnSolution solution;
+  };
+  struct CachedTable {
+    Rules rules;
+    int players;
+    std::optional<std::string> tables;
+    GameTable table;
+    std::string path;
+  };
+
+  static bool SameRules(const Rules& a, const Rules& b) {
+    return a.dice == b.dice && a.bonus == b.bonus && a.target == b.target;
+  }
+
+  absl::Status Handle(std::string_view line, const std::string** json) {
+    // Not a JSON object: no id is echoed (null).
+    if (absl::Status status = parser_.Parse(line); !status.ok()) return status;
+    if (absl::Status status = ReadRequest(); !status.ok()) return status;
+    switch (request_.command) {
+      case Command::kStats:
+        return Stats(json);
+      case Command::kEval:
+      case Command::kBest:
+        return Query(json);
+    }
+    return absl::InternalError("unknown command");
+  }
+
+  absl::Status ReadRequest() {
+    Request& r = request_;
+    for (std::size_t i = 0; i < parser_.size(); ++i) {
+      if (parser_.field(i).key != "id") continue;
+      if (absl::Status status = ReadId(parser_.field(i), scratch_, r.id); !status.ok()) {
+        return status;
+      }
+    }
+    if (absl::Status status = ReadCommand(parser_, scratch_, r.command); !status.ok()) {
+      return status;
+    }
+    r.inputs.objective.assign("ev");
+    r.inputs.exact = false;
+    r.inputs.dice = Rules{}.dice;
+    r.inputs.bonus = Rules{}.bonus;
+    r.inputs.target = Rules{}.target;
+    r.inputs.aside.clear();
+    r.inputs.scores.reset();
+    r.inputs.seat.reset();
+    r.inputs.players.reset();
+    r.inputs.tables.reset();
+    r.has_roll = false;
+    for (std::size_t i = 0; i < parser_.size(); ++i) {
+      if (absl::Status status = ReadField(parser_.field(i)); !status.ok()) return status;
+    }
+    if (r.command == Command::kBest && !r.has_roll) {
+      return absl::InvalidArgumentError("best: missing field \"roll\" (the dice just rolled)");
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status ReadField(const RawField& field) {
+    const auto spec = std::find_if(kFields.begin(), kFields.end(),
+                                   [&](const FieldSpec& s) { return s.name == field.key; });
+    if (spec == kFields.end()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("unknown field ", JsonString(field.key), " (fields: ", kFieldList, ")"));
+    }
+    if ((spec->commands & CommandBit(request_.command)) == 0) {
+      return FieldError(
+          field, absl::StrCat("does not apply to ", std::string(CommandName(request_.command))));
+    }
+    cli::QueryInputs& in = request_.inputs;
+    const std::string_view name = spec->name;
+    if (name == "id" || name == "command") return absl::OkStatus();  // read first
+    if (name == "objective") return ReadString(field, in.objective);
+    if (name == "exact") return ReadBool(field, in.exact);
+    if (name == "aside") return ReadString(field, in.aside);
+    if (name == "roll") {
+      request_.has_roll = true;
+      return ReadString(field, request_.roll);
+    }
+    if (name == "scores") return ReadScores(field, in.scores.emplace());
+    if (name == "seat") return ReadInt(field, in.seat.emplace());
+    if (name == "players") return ReadInt(field, in.players.emplace());
+    if (name == "tables") return ReadString(field, in.tables.emplace());
+    if (name == "dice") return ReadInt(field, in.dice);
+    if (name == "bonus") return ReadInt(field, in.bonus);
+    return ReadInt(field, in.target);
+  }
+
+  absl::Status Stats(const std::string** json) {
+    absl::StatusOr<Rules> rules = cli::ReadRules(request_.inputs);
+    if (!rules.ok()) return rules.status();
+    for (const auto& [cached_rules, text] : stats_) {
+      if (SameRules(cached_rules, *rules)) {
+        *json = &text;
+        return absl::OkStatus();
+      }
+    }
+    absl::StatusOr<std::string> text = cli::StatsJson(*rules);
+    if (!text.ok()) return text.status();
+    if (stats_.size() == kMaxCachedStats) stats_.clear();
+    stats_.emplace_back(*rules, *std::move(text));
+    *json = &stats_.back().second;
+    return absl::OkStatus();
+  }
+
+  absl::Status Query(const std::string** json) {
+    const cli::QueryInputs& inputs = request_.inputs;
+    absl::StatusOr<cli::Query> query = cli::ReadQuery(inputs);
+    if (!query.ok()) return query.status();
+    std::optional<Dice> roll;
+    if (request_.command == Command::kBest) {
+      absl::StatusOr<Dice> read = cli::ReadRoll(*query, request_.roll);
+      if (!read.ok()) return read.status();
+      roll = *read;
+    }
+    const TurnSolution* solution = nullptr;
+    if (query->game) {
+      if (absl::Status status = LoadTable(*query); !status.ok()) return status;
+    } else {
+      absl::StatusOr<const TurnSolution*> solved = Solve(*query);
+      if (!solved.ok()) return solved.status();
+      solution = *solved;
+    }
+    if (roll) {
+      absl::StatusOr<cli::BestAnswer> answer = cli::Advise(*query, *roll, solution);
+      if (!answer.ok()) return answer.status();
+      json_ = cli::BestJson(*query, *roll, *answer);
+    } else {
+      absl::StatusOr<cli::EvalAnswer> answer = cli::Evaluate(*query, solution);
+      if (!answer.ok()) return answer.status();
+      json_ = cli::EvalJson(*query, *answer);
+    }
+    *json = &json_;
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<const TurnSolution*> Solve(const cli::Query& query) {
+    const std::string& objective = query.objective->name();
+    for (const CachedSolution& cached : solutions_) {
+      if (SameRules(cached.rules, query.rules) && cached.objective == objective &&
+          cached.precision == query.precision) {
+        return &cached.solution;
+      }
+    }
+    absl::StatusOr<TurnSolution> solution =
+        TurnSolution::Solve(query.rules, *query.objective, query.precision);
+    if (!solution.ok()) return solution.status();
+    if (solutions_.size() == kMaxCachedSolutions) solutions_.clear();
+    solutions_.push_back({query.rules, objective, query.precision, *std::move(solution)});
+    return &solutions_.back().solution;
+  }
+
+  // The table of a win query, loaded once per (rules, players, tables).
+  absl::Status LoadTable(cli::Query& query) {
+    cli::GameQuery& game = *query.game;
+    const std::optional<std::string>& tables = request_.inputs.tables;
+    for (const CachedTable& cached : tables_) {
+      if (SameRules(cached.rules, query.rules) && cached.players == game.players &&
+          cached.tables == tables) {
+        game.table = cached.table;
+        game.table_path = cached.path;
+        return absl::OkStatus();
+      }
+    }
+    if (absl::Status status = cli::LoadQueryTable(request_.inputs, query); !status.ok()) {
+      return status;
+    }
+    if (tables_.size() == kMaxCachedTables) tables_.clear();
+    tables_.push_back({query.rules, game.players, tables, *game.table, game.table_path});
+    return absl::OkStatus();
+  }
+
+  FlatObjectParser parser_;
+  Request request_;
+  std::string scratch_;
+  std::string json_;
+  std::vector<CachedSolution> solutions_;
+  std::vector<CachedTable> tables_;
+  std::vector<std::pair<Rules, std::string>> stats_;
+};
+
+bool IsBlank(std::string_view line) {
+  return line.find_first_not_of(" \t\r") == std::string_view::npos;
+}
+
+}  // namespace
+
+const std::string_view kServeHelp = R"(
+Reads requests from stdin, one JSON object per line, and answers each with one
+JSON object per line on stdout, in order, until end of input (exit 0).
+Request fields: command ("eval", "best" or "stats", required), id (any string,
+number or null; echoed as the response's first field), and the CLI's options
+without dashes: objective, exact, aside, roll (best), scores (an array of
+integers), seat, players, tables (win only), dice, bonus, target.
+Response: the subcommand's --json object (plus id). A bad request gets
+{"id":...,"error":"message"} (id null if unknown) and the service goes on.
+Lines over 16384 bytes are refused unread. Output is flushed whenever the
+service waits for input. Protocol and examples: docs/SERVE.md.
+  echo '{"id":1,"command":"best","roll":"2T 3R 4H 3C 1K"}' | martiandice serve
+)";
+
+int Serve(std::istream& in, std::ostream& out, std::ostream& err) {
+  try {
+    Service service;
+    LineReader reader(in.rdbuf(), kServeMaxLineBytes);
+    // Responses collect here and go out in large writes: when enough is
+    // pending, and whenever the service is about to wait for input (flushed).
+    std::string pending;
+    pending.reserve(2 * kServeWriteBytes);
+    auto write_pending = [&] {
+      out.write(pending.data(), static_cast<std::streamsize>(pending.size()));
+      pending.clear();
+    };
+    auto wait = [&] {
+      write_pending();
+      out.flush();
+    };
+    for (;;) {
+      std::string_view line;
+      const LineReader::Result result = reader.Next(&line, wait);
+      if (result == LineReader::Result::kEnd) break;
+      if (result == LineReader::Result::kTooLong) {
+        WriteError(
+            pending, "",
+            absl::StrCat("request line longer than ", kServeMaxLineBytes, " bytes; skipped"));
+      } else if (!IsBlank(line)) {
+        service.Answer(line, pending);
+      }
+      if (pending.size() >= kServeWriteBytes) write_pending();
+      if (!out) break;
+    }
+    write_pending();
+    out.flush();
+    if (!out) {
+      err << "martiandice: error: serve: cannot write the responses\n";
+      return kCliExitInternal;
+    }
+    return kCliExitOk;
+  } catch (const std::exception& e) {
+    err << "martiandice: error: internal error: " << e.what() << "\n";
+  } catch (...) {
+    err << "martiandice: error: internal error\n";
+  }
+  return kCliExitInternal;
+}
+
+}  // namespace martiandice

@@ -1,0 +1,30 @@
+// `martiandice serve`: a long-lived process for frontends that answers
+// JSON-lines requests (one JSON object per line: `eval`, `best` or `stats`
+// with the CLI's inputs) with JSON-lines responses (the subcommand's `--json`
+// object, or an error object), until end of input. Protocol: docs/SERVE.md.
+#pragma once
+
+#include <cstddef>
+#include <istream>
+#include <ostream>
+#include <string_view>
+
+namespace martiandice {
+
+// Longest request line accepted, in bytes (newline excluded); a longer line
+// gets an error response and is skipped without being stored.
+inline constexpr std::size_t kServeMaxLineBytes = 16384;
+
+// Help text of `martiandice serve --help` (the protocol in brief).
+extern const std::string_view kServeHelp;
+
+// Answers every request line of `in` on `out`, one response line per request
+// line (blank lines are skipped), in order. Bad requests get an error object
+// and the service goes on. Output is flushed whenever the service is about to
+// wait for input, so a frontend that writes one request and waits gets its
+// answer, while a batch already in the pipe is answered without a flush per
+// line. Returns kCliExitOk at end of input, kCliExitInternal (with one line
+// "martiandice: error: ..." on `err`) if `out` fails. Never throws.
+int Serve(std::istream& in, std::ostream& out, std::ostream& err);
+
+}  // namespace martiandice
