@@ -36,7 +36,11 @@ struct md_handle {
   // Solved turns by (dice, bonus, target, objective name); tables by (dice, bonus, target,
   // players).
   std::map<std::tuple<int, int, int, std::string>, martiandice::TurnSolution> turns;
-  std::map<std::tuple<int, int, int, int>, martiandice::GameTable> tables_loaded;
+  struct LoadedTable {
+    martiandice::GameTable table;
+    std::string path;
+  };
+  std::map<std::tuple<int, int, int, int>, LoadedTable> tables_loaded;
 };
 
 namespace {
@@ -175,25 +179,28 @@ absl::StatusOr<TurnSolution> Turn(md_handle& handle, const Request& request) {
   return solution;
 }
 
-absl::StatusOr<GameTable> Table(md_handle& handle, const Request& request) {
+// The table for a win request, from the cache or loaded; `path` gets its file.
+absl::StatusOr<GameTable> Table(md_handle& handle, const Request& request,
+                                std::string* path = nullptr) {
   const Rules& rules = request.rules;
   const auto key = std::make_tuple(rules.dice, rules.bonus, rules.target, request.players);
   std::lock_guard<std::mutex> lock(handle.mutex);
-  if (auto it = handle.tables_loaded.find(key); it != handle.tables_loaded.end()) {
-    return it->second;
+  auto it = handle.tables_loaded.find(key);
+  if (it == handle.tables_loaded.end()) {
+    absl::StatusOr<std::string> located =
+        martiandice::LocateTable(rules, request.players, handle.tables);
+    if (!located.ok()) return located.status();
+    absl::StatusOr<GameTable> table = GameTable::Open(*located);
+    if (!table.ok()) return table.status();
+    if (absl::Status status = martiandice::CheckTableMatches(*table, rules, request.players);
+        !status.ok()) {
+      return absl::Status(status.code(), absl::StrCat(*located, ": ", status.message()));
+    }
+    if (handle.tables_loaded.size() >= kMaxCachedTables) handle.tables_loaded.clear();
+    it = handle.tables_loaded.emplace(key, md_handle::LoadedTable{*table, *located}).first;
   }
-  absl::StatusOr<std::string> path =
-      martiandice::LocateTable(rules, request.players, handle.tables);
-  if (!path.ok()) return path.status();
-  absl::StatusOr<GameTable> table = GameTable::Open(*path);
-  if (!table.ok()) return table.status();
-  if (absl::Status status = martiandice::CheckTableMatches(*table, rules, request.players);
-      !status.ok()) {
-    return absl::Status(status.code(), absl::StrCat(*path, ": ", status.message()));
-  }
-  if (handle.tables_loaded.size() >= kMaxCachedTables) handle.tables_loaded.clear();
-  handle.tables_loaded.emplace(key, *table);
-  return table;
+  if (path != nullptr) *path = it->second.path;
+  return it->second.table;
 }
 
 md_then ToThen(Then then) {
@@ -341,6 +348,29 @@ md_status md_best(md_handle* handle, const md_query* query, const char* aside, c
     if (!advice.ok()) return FromStatus(advice.status());
     FillBest(advice->advice, out);
     CopyWin(advice->win_probabilities, &out->players, out->win);
+    return FromStatus(absl::OkStatus());
+  });
+}
+
+md_status md_table_path(md_handle* handle, const md_query* query, char* buffer, size_t size) {
+  return Guard([&]() -> md_status {
+    if (handle == nullptr || query == nullptr || buffer == nullptr) {
+      return Fail(MD_ERR_INVALID_ARGUMENT,
+                  "md_table_path: handle, query and buffer must not be NULL");
+    }
+    absl::StatusOr<Request> request = ReadQuery(*query);
+    if (!request.ok()) return FromStatus(request.status());
+    if (request->objective) {
+      return Fail(MD_ERR_INVALID_ARGUMENT, "md_table_path: tables answer the win objective only");
+    }
+    std::string path;
+    absl::StatusOr<GameTable> table = Table(*handle, *request, &path);
+    if (!table.ok()) return FromStatus(table.status());
+    if (path.size() + 1 > size) {
+      return Fail(MD_ERR_INVALID_ARGUMENT, absl::StrCat("md_table_path: the path needs ",
+                                                        path.size() + 1, " bytes, not ", size));
+    }
+    std::memcpy(buffer, path.c_str(), path.size() + 1);
     return FromStatus(absl::OkStatus());
   });
 }

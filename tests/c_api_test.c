@@ -182,6 +182,16 @@ static void TestWin(md_handle* md) {
   CHECK(Near6(best.takes[0].value, 0.315673) && Near6(best.takes[1].value, 0.348276));
   CHECK(Near6(best.takes[0].stop, 0.189722) && Near6(best.takes[1].stop, 0.060532));
   CHECK(best.players == 2 && Near6(best.win[0], 0.190526) && Near6(best.win[1], 0.809474));
+
+  /* The table that answered: the shipped one, opened through its directory. */
+  char path[4096];
+  CHECK(md_table_path(md, &query, path, sizeof path) == MD_OK);
+  CHECK(strcmp(path, MARTIANDICE_DATA_DIR "/" TABLE_FILE) == 0);
+  EXPECT_ERROR(md_table_path(md, &query, path, 10), MD_ERR_INVALID_ARGUMENT, "bytes, not 10");
+  EXPECT_ERROR(md_table_path(md, &query, NULL, 10), MD_ERR_INVALID_ARGUMENT, "NULL");
+  md_query_init(&query);
+  EXPECT_ERROR(md_table_path(md, &query, path, sizeof path), MD_ERR_INVALID_ARGUMENT,
+               "win objective only");
 }
 
 static void TestInputErrors(md_handle* md) {

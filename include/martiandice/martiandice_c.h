@@ -38,6 +38,8 @@
 #define MD_API
 #endif
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -173,6 +175,13 @@ MD_API md_status md_eval(md_handle* handle, const md_query* query, const char* a
  * MD_ERR_INVALID_ARGUMENT for a NULL or wrong roll or no dice left. */
 MD_API md_status md_best(md_handle* handle, const md_query* query, const char* aside,
                          const char* roll, md_best_result* out);
+
+/* The policy table file that answers the win query `query` (loaded and
+ * checked as md_eval would), copied with its NUL into `buffer` of `size`
+ * bytes. Errors: MD_ERR_INVALID_ARGUMENT (NULL argument, not a valid win
+ * query, `size` too small: the message gives the size needed); the table
+ * errors of md_eval. */
+MD_API md_status md_table_path(md_handle* handle, const md_query* query, char* buffer, size_t size);
 
 /* The message of the calling thread's last failed call ("" if it succeeded).
  * Valid until the thread's next call into this library. Never NULL. */
