@@ -10,7 +10,9 @@
 #      installed into the prefix and run there: must use the prefix's table;
 #   2. pkg-config (martiandice --static, martiandice_c) by hand, likewise;
 #   3. add_subdirectory of the source tree (tools and tests must stay off):
-#      must use the source tree's data/.
+#      must use the source tree's data/;
+# and runs the Python ctypes example (docs/C_API.md) on the installed
+# libmartiandice_c, which must also find the prefix's table.
 # Any failure stops the script with "check-package: FAILED: ..." and status 1.
 # Usage: tools/check-package.sh [BUILD_DIR]   (KEEP=1 keeps the work directory)
 set -euo pipefail
@@ -106,5 +108,32 @@ run "$work/sub-configure.log" cmake -S tests/consumer -B "$work/subdirectory" "$
 run "$work/sub-build.log" cmake --build "$work/subdirectory" -j 2
 check_runs "$source_dir/data" "$work/subdirectory/martiandice_consumer" \
   "$work/subdirectory/martiandice_consumer_c"
+
+step "4. Python ctypes on the installed C library"
+if command -v python3 >/dev/null 2>&1; then
+  lib="$libdir/libmartiandice_c.so"
+  run "$work/ctypes.log" python3 tools/examples/ctypes_example.py "$lib"
+  grep -q "seat 0 0.190526, seat 1 0.809474" "$work/ctypes.log" ||
+    fail "ctypes example: unexpected output: $(cat "$work/ctypes.log")"
+  python3 - "$lib" "$prefix/share/martiandice/$table" <<'PY' || fail "ctypes: table lookup"
+import ctypes, sys
+lib = ctypes.CDLL(sys.argv[1])
+class Query(ctypes.Structure):
+    _fields_ = [("dice", ctypes.c_int), ("bonus", ctypes.c_int), ("target", ctypes.c_int),
+                ("objective", ctypes.c_char_p), ("scores", ctypes.POINTER(ctypes.c_int)),
+                ("players", ctypes.c_int), ("seat", ctypes.c_int)]
+handle = ctypes.c_void_p()
+assert lib.md_open(None, ctypes.byref(handle)) == 0
+scores = (ctypes.c_int * 2)(0, 0)
+query = Query(13, 3, 25, b"win", scores, 2, 0)
+path = ctypes.create_string_buffer(4096)
+lib.md_table_path.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t]
+assert lib.md_table_path(handle, ctypes.byref(query), path, 4096) == 0
+if path.value.decode() != sys.argv[2]:
+    sys.exit(f"the installed C library used {path.value.decode()}, not {sys.argv[2]}")
+PY
+else
+  step "python3 not found: skipped"
+fi
 
 step "every way to consume the package works"
