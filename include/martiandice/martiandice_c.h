@@ -22,12 +22,14 @@
  *   md_handle* md = NULL;
  *   if (md_open(NULL, &md) != MD_OK) { puts(md_last_error()); return 1; }
  *   md_query query;
- *   md_query_init(&query);                    // official rules, objective "ev"
- *   md_best_result best;
- *   if (md_best(md, &query, "3T 2R 4H 1K", "1R 1H 1C", &best) == MD_OK)
- *     printf("take %d %s, then %s\n", best.options[best.best].count,
- *            md_face_name(best.options[best.best].take),
- * md_then_name(best.options[best.best].then)); md_close(md);
+ *   md_query_init(&query);  // official rules, objective "ev"
+ *   md_best_result r;
+ *   if (md_best(md, &query, "3T 2R 4H 1K", "1R 1H 1C", &r) == MD_OK && r.best >= 0)
+ *     printf("take %d %s, then %s\n", r.takes[r.best].count,
+ *            md_face_name(r.takes[r.best].take), md_then_name(r.takes[r.best].then));
+ *   md_close(md);
+ *
+ * prints "take 1 ray, then roll". See docs/C_API.md.
  */
 #ifndef MARTIANDICE_MARTIANDICE_C_H_
 #define MARTIANDICE_MARTIANDICE_C_H_
