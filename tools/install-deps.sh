@@ -14,6 +14,7 @@ PACKAGES=(
   doctest-dev
   libcli11-dev
   python3
+  pkg-config
 )
 
 missing=()
