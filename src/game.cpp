@@ -1,12 +1,15 @@
 // Game contexts and table files: context validation, score parsing, the table
 // file name, the search for a table (explicit path, $MARTIANDICE_DATA, the
-// source tree's data/, the installed data directory), and GameTable's
+// data directory of the installed tree the running code belongs to, the
+// source tree's data/, the configured installed data directory), and GameTable's
 // inspection of its records in file order.
 #include "martiandice/game.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -18,6 +21,10 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "table_data.h"
+
+#if defined(__linux__)
+#include <link.h>
+#endif
 
 namespace martiandice {
 namespace {
@@ -77,6 +84,61 @@ absl::Status NotFound(const Rules& rules, int players, const std::string& looked
       "$MARTIANDICE_DATA",
       TableFileName(rules, players), players, rules.dice, rules.bonus, rules.target, looked,
       SolveCommand(rules, players, out)));
+}
+
+#if defined(__linux__)
+// dl_iterate_phdr visitor: finds the loaded object (executable or shared
+// library) whose segments hold `address`; the executable comes first.
+struct ObjectSearch {
+  std::uintptr_t address = 0;
+  int index = 0;
+  bool found = false;
+  bool executable = false;
+  std::string name;
+};
+
+int VisitObject(dl_phdr_info* info, std::size_t /*size*/, void* data) {
+  auto* search = static_cast<ObjectSearch*>(data);
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const auto& segment = info->dlpi_phdr[i];
+    if (segment.p_type != PT_LOAD) continue;
+    const std::uintptr_t start = info->dlpi_addr + segment.p_vaddr;
+    if (search->address >= start && search->address < start + segment.p_memsz) {
+      search->found = true;
+      search->executable = search->index == 0;
+      search->name = info->dlpi_name != nullptr ? info->dlpi_name : "";
+      return 1;
+    }
+  }
+  ++search->index;
+  return 0;
+}
+#endif
+
+// The data directory of the installed tree this code runs from, so that an
+// installed prefix finds its tables wherever it was installed
+// (`cmake --install --prefix`): <executable's directory>/MARTIANDICE_BIN_TO_DATA
+// when the library is linked into an executable, <shared library's
+// directory>/MARTIANDICE_LIB_TO_DATA when it is inside one. Unset if unknown.
+std::optional<fs::path> RelocatedDataDir() {
+#if defined(__linux__) && defined(MARTIANDICE_BIN_TO_DATA) && defined(MARTIANDICE_LIB_TO_DATA)
+  ObjectSearch search;
+  search.address = reinterpret_cast<std::uintptr_t>(&RelocatedDataDir);
+  dl_iterate_phdr(VisitObject, &search);
+  if (!search.found) return std::nullopt;
+  std::error_code ec;
+  if (search.executable) {
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (ec || exe.empty()) return std::nullopt;
+    return (exe.parent_path() / MARTIANDICE_BIN_TO_DATA).lexically_normal();
+  }
+  if (search.name.empty()) return std::nullopt;
+  const fs::path library = fs::absolute(search.name, ec);
+  if (ec) return std::nullopt;
+  return (library.parent_path() / MARTIANDICE_LIB_TO_DATA).lexically_normal();
+#else
+  return std::nullopt;
+#endif
 }
 
 }  // namespace
@@ -209,9 +271,14 @@ absl::StatusOr<std::string> LocateTable(const Rules& rules, int players,
   } else {
     looked.push_back("$MARTIANDICE_DATA (unset)");
   }
-  for (const char* dir : {MARTIANDICE_SOURCE_DATA_DIR, MARTIANDICE_INSTALL_DATA_DIR}) {
+  static const std::optional<fs::path> relocated = RelocatedDataDir();
+  std::vector<std::string> dirs;
+  if (relocated) dirs.push_back(relocated->string());
+  dirs.push_back(MARTIANDICE_SOURCE_DATA_DIR);
+  dirs.push_back(MARTIANDICE_INSTALL_DATA_DIR);
+  for (const std::string& dir : dirs) {
     if (IsFile(fs::path(dir) / name)) return (fs::path(dir) / name).string();
-    looked.push_back(dir);
+    if (std::find(looked.begin(), looked.end(), dir) == looked.end()) looked.push_back(dir);
   }
   return NotFound(rules, players, absl::StrJoin(looked, ", "), name);
 }

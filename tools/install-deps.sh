@@ -15,6 +15,7 @@ PACKAGES=(
   libcli11-dev
   python3
   librsvg2-bin  # rsvg-convert: the tests render `martiandice plot`'s SVGs to PNG
+  pkg-config
 )
 
 missing=()

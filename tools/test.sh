@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Installs the dependencies, then builds and tests in three build trees:
-#   1. build/      Release: the whole test suite with ctest;
+#   1. build/      Release: the whole test suite with ctest; then
+#                  tools/check-package.sh installs it into a temporary prefix
+#                  and builds and runs tests/consumer against it (find_package,
+#                  pkg-config) and against the source tree (add_subdirectory);
 #   2. build-asan/ RelWithDebInfo under ASan+UBSan (MARTIANDICE_SANITIZE=address):
 #                  the whole test suite again; any finding (memory error, leak,
 #                  undefined behaviour) aborts the test, which fails;
@@ -44,6 +47,15 @@ configure build -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j "$(nproc)"
 run_ctest "release (build/)" --test-dir build --output-on-failure -j2
 timings+=("release (build/): $((SECONDS - start)) s")
+
+start=$SECONDS
+package_rc=0
+./tools/check-package.sh build || package_rc=$?
+if [[ $package_rc -ne 0 ]]; then
+  failed+=("package (tools/check-package.sh)")
+  if [[ $status -eq 0 ]]; then status=$package_rc; fi
+fi
+timings+=("package (tools/check-package.sh): $((SECONDS - start)) s")
 
 start=$SECONDS
 configure build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMARTIANDICE_SANITIZE=address

@@ -129,8 +129,11 @@ absl::StatusOr<WinAdvice> AdviseWin(const GameTable& table, const GameContext& c
 
 // Where to find the table for `rules` and `players`: `explicit_path` if given
 // (a file, or a directory holding the table; nothing else is searched then),
-// else $MARTIANDICE_DATA (file or directory), else the build tree's data/,
-// else the installed data directory. A file is returned as is (Open and
+// else $MARTIANDICE_DATA (file or directory), else the data directory of the
+// installed tree the running executable or shared library belongs to
+// (<prefix>/share/martiandice, wherever the prefix was installed), else the
+// source tree's data/, else the installed data directory the build was
+// configured with. A file is returned as is (Open and
 // CheckTableMatches check it); a directory must hold TableFileName(). Errors:
 // NotFound with a message saying where it looked and how to generate the
 // table (`martiandice solve --players N --out FILE`).

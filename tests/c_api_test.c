@@ -1,0 +1,347 @@
+/* The C API (martiandice_c.h) from C11: every query kind against values worked
+ * out by hand from the rules (RULES.md), and every error path: bad notation,
+ * bad rules, objective, scores and seat, missing, mismatched and corrupt
+ * tables, NULL arguments. Exits 0 if every check passed. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "martiandice/martiandice_c.h"
+
+#ifndef MARTIANDICE_DATA_DIR
+#error "MARTIANDICE_DATA_DIR (the shipped tables) must be defined"
+#endif
+#ifndef MARTIANDICE_SCRATCH_DIR
+#error "MARTIANDICE_SCRATCH_DIR (an empty directory) must be defined"
+#endif
+#ifndef MARTIANDICE_VERSION
+#error "MARTIANDICE_VERSION must be defined"
+#endif
+
+#define TABLE_FILE "martiandice-p2-d13-b3-t25.mdt"
+
+static int failures = 0;
+static int checks = 0;
+
+#define CHECK(cond)                                                            \
+  do {                                                                         \
+    ++checks;                                                                  \
+    if (!(cond)) {                                                             \
+      ++failures;                                                              \
+      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+    }                                                                          \
+  } while (0)
+
+static int Near(double a, double b) { return fabs(a - b) <= 1e-12 * (1 + fabs(b)); }
+/* Table values are rounded to 6 places in the README. */
+static int Near6(double a, double b) { return fabs(a - b) <= 5e-7; }
+
+/* An error with `status` whose message contains `part`. */
+static void ExpectError(md_status got, md_status want, const char* part, int line) {
+  ++checks;
+  const char* message = md_last_error();
+  if (got != want || message == NULL || strstr(message, part) == NULL) {
+    ++failures;
+    fprintf(stderr, "%s:%d: expected %s with a message containing \"%s\", got %s: \"%s\"\n",
+            __FILE__, line, md_status_name(want), part, md_status_name(got),
+            message ? message : "(null)");
+  }
+}
+#define EXPECT_ERROR(call, want, part) ExpectError((call), (want), (part), __LINE__)
+
+static void TestVersionAndNames(void) {
+  CHECK(strcmp(md_version(), MARTIANDICE_VERSION) == 0);
+  CHECK(strcmp(md_status_name(MD_OK), "MD_OK") == 0);
+  CHECK(strcmp(md_status_name(MD_ERR_NOT_FOUND), "MD_ERR_NOT_FOUND") == 0);
+  CHECK(strcmp(md_status_name((md_status)99), "?") == 0);
+  CHECK(strcmp(md_face_name(MD_CHICKEN), "chicken") == 0);
+  CHECK(strcmp(md_face_name((md_face)-1), "?") == 0);
+  CHECK(strcmp(md_then_name(MD_EITHER), "either") == 0);
+}
+
+/* The rulebook's sample turn ends with 3T 3R 4H 1K set aside (5 points) and 2
+ * dice left. By hand (see tests/sample_turn_test.cpp): rolling on is worth
+ * 281/54 in expectation; after taking a ray instead of stopping, 17/3; with
+ * 3T 3R 4H 1C 1K, stop 9 beats rolling 15/2. */
+static void TestTurnEval(md_handle* md) {
+  md_query query;
+  md_query_init(&query);
+  CHECK(query.rules.dice == 13 && query.rules.bonus == 3 && query.rules.target == 25);
+  CHECK(strcmp(query.objective, "ev") == 0 && query.scores == NULL && query.players == 0);
+
+  md_eval_result eval;
+  CHECK(md_eval(md, &query, "3T 3R 4H 1K", &eval) == MD_OK);
+  CHECK(strcmp(md_last_error(), "") == 0);
+  CHECK(eval.dice_left == 2);
+  CHECK(eval.can_stop && Near(eval.stop, 5.0));
+  CHECK(eval.can_roll && Near(eval.roll, 281.0 / 54.0));
+  CHECK(Near(eval.value, 281.0 / 54.0));
+  CHECK(eval.action == MD_ROLL);
+  CHECK(eval.players == 0);
+
+  CHECK(md_eval(md, &query, "3t4r4h1k", &eval) == MD_OK);
+  CHECK(Near(eval.roll, 17.0 / 3.0) && eval.action == MD_ROLL);
+  CHECK(md_eval(md, &query, "3T 3R 4H 1C 1K", &eval) == MD_OK);
+  CHECK(Near(eval.stop, 9.0) && Near(eval.roll, 7.5) && eval.action == MD_STOP);
+
+  /* A fresh turn: stopping is not allowed; NULL, "" and "-" all mean nothing aside. */
+  CHECK(md_eval(md, &query, NULL, &eval) == MD_OK);
+  CHECK(eval.dice_left == 13 && !eval.can_stop && eval.can_roll && eval.action == MD_ROLL);
+  const double fresh = eval.value;
+  CHECK(Near6(fresh, 3.110382)); /* as `martiandice eval` prints it */
+  CHECK(md_eval(md, &query, "-", &eval) == MD_OK && eval.value == fresh);
+  CHECK(md_eval(md, &query, "", &eval) == MD_OK && eval.value == fresh);
+
+  /* reach:10 from 3T 3R 4H 1K: only two cows (4H 2C 1K + bonus = 10) get
+   * there, probability 1/36; stopping scores 5, utility 0. */
+  query.objective = "reach:10";
+  CHECK(md_eval(md, &query, "3T 3R 4H 1K", &eval) == MD_OK);
+  CHECK(Near(eval.stop, 0.0) && Near(eval.roll, 1.0 / 36.0) && eval.action == MD_ROLL);
+  /* capped:5 from there: stopping already has the most there is. */
+  query.objective = "capped:5";
+  CHECK(md_eval(md, &query, "3T 3R 4H 1K", &eval) == MD_OK);
+  CHECK(Near(eval.value, 5.0) && eval.action == MD_STOP && eval.roll < 5.0);
+
+  /* Rule variants: one die, no bonus. A fresh roll: ray or tank (3/6) scores
+   * 0, an earthling (3/6) scores 1: value 1/2. */
+  md_query_init(&query);
+  query.rules.dice = 1;
+  query.rules.bonus = 0;
+  CHECK(md_eval(md, &query, NULL, &eval) == MD_OK);
+  CHECK(Near(eval.value, 0.5));
+}
+
+/* The last roll of the sample turn: 3T 2R 4H 1K aside, 1R 1H 1C rolled. The
+ * human cannot be taken (humans are aside). Taking the ray leads to the
+ * position above (value 281/54, roll on). Taking the cow leaves 3 tanks
+ * against 2 rays (stop: 0); rolling the last 2 dice scores 9 exactly when
+ * they show a ray and no tank: RR (4 of 36) or R with H, C or K (12 of 36),
+ * so 16/36 * 9 = 4. */
+static void TestTurnBest(md_handle* md) {
+  md_query query;
+  md_query_init(&query);
+  md_best_result best;
+  CHECK(md_best(md, &query, "3T 2R 4H 1K", "1R 1H 1C", &best) == MD_OK);
+  CHECK(!best.turn_over && best.take_count == 2);
+  if (best.take_count == 2) {
+    const md_take* ray = &best.takes[0];
+    const md_take* cow = &best.takes[1];
+    CHECK(ray->take == MD_RAY && ray->count == 1);
+    CHECK(strcmp(ray->aside_after, "3T 3R 4H 1K") == 0);
+    CHECK(Near(ray->stop, 5.0) && ray->can_roll && Near(ray->roll, 281.0 / 54.0));
+    CHECK(ray->then == MD_ROLL && ray->optimal);
+    CHECK(cow->take == MD_COW && cow->count == 1);
+    CHECK(strcmp(cow->aside_after, "3T 2R 4H 1C 1K") == 0);
+    CHECK(Near(cow->stop, 0.0) && Near(cow->roll, 4.0) && Near(cow->value, 4.0));
+    CHECK(cow->then == MD_ROLL && !cow->optimal);
+  }
+  CHECK(best.best == 0 && Near(best.value, 281.0 / 54.0));
+  CHECK(best.players == 0);
+
+  /* No legal take (humans are aside, no ray rolled): the turn ends, scored:
+   * 1 ray against no tank, 4 humans, no bonus. */
+  CHECK(md_best(md, &query, "1R 4H", "8H", &best) == MD_OK);
+  CHECK(best.turn_over && best.turn_over_score == 4 && best.take_count == 0 && best.best == -1);
+  /* Tanks outnumbering rays at the end score nothing. */
+  CHECK(md_best(md, &query, "4H", "2T 7H", &best) == MD_OK);
+  CHECK(best.turn_over && best.turn_over_score == 0);
+}
+
+/* Win queries from the shipped table. Final round, seat 1 with 21 against 25
+ * and 3T 3R 4H 1K aside (5 points): stopping wins for sure (26 > 25); rolling
+ * loses exactly when a tank comes with no ray: TT (1), TH, TK (4), TC (2):
+ * 29/36 wins. Other figures as printed by the CLI (README). */
+static void TestWin(md_handle* md) {
+  md_query query;
+  md_query_init(&query);
+  query.objective = "win";
+  const int final_round[2] = {25, 21};
+  query.scores = final_round;
+  query.players = 2;
+  query.seat = 1;
+  md_eval_result eval;
+  CHECK(md_eval(md, &query, "3T 3R 4H 1K", &eval) == MD_OK);
+  CHECK(Near(eval.stop, 1.0) && Near(eval.roll, 29.0 / 36.0) && eval.action == MD_STOP);
+  CHECK(eval.players == 2);
+  CHECK(Near(eval.win[0] + eval.win[1], 1.0));
+  CHECK(Near6(eval.win[0], 0.603433) && Near6(eval.win[1], 0.396567));
+
+  const int start[2] = {0, 0};
+  query.scores = start;
+  query.seat = 0;
+  CHECK(md_eval(md, &query, NULL, &eval) == MD_OK);
+  CHECK(Near6(eval.value, 0.484123) && Near(eval.value, eval.win[0]));
+
+  /* Behind 18 to 22 at the rulebook's last roll, the cow wins more often. */
+  const int behind[2] = {18, 22};
+  query.scores = behind;
+  md_best_result best;
+  CHECK(md_best(md, &query, "3T 2R 4H 1K", "1R 1H 1C", &best) == MD_OK);
+  CHECK(best.take_count == 2 && best.best == 1);
+  CHECK(best.takes[1].take == MD_COW && best.takes[1].then == MD_ROLL);
+  CHECK(Near6(best.takes[0].value, 0.315673) && Near6(best.takes[1].value, 0.348276));
+  CHECK(Near6(best.takes[0].stop, 0.189722) && Near6(best.takes[1].stop, 0.060532));
+  CHECK(best.players == 2 && Near6(best.win[0], 0.190526) && Near6(best.win[1], 0.809474));
+
+  /* The table that answered: the shipped one, opened through its directory. */
+  char path[4096];
+  CHECK(md_table_path(md, &query, path, sizeof path) == MD_OK);
+  CHECK(strcmp(path, MARTIANDICE_DATA_DIR "/" TABLE_FILE) == 0);
+  EXPECT_ERROR(md_table_path(md, &query, path, 10), MD_ERR_INVALID_ARGUMENT, "bytes, not 10");
+  EXPECT_ERROR(md_table_path(md, &query, NULL, 10), MD_ERR_INVALID_ARGUMENT, "NULL");
+  md_query_init(&query);
+  EXPECT_ERROR(md_table_path(md, &query, path, sizeof path), MD_ERR_INVALID_ARGUMENT,
+               "win objective only");
+}
+
+static void TestInputErrors(md_handle* md) {
+  md_query query;
+  md_query_init(&query);
+  md_eval_result eval;
+  md_best_result best;
+  /* Bad notation, impossible positions and rolls. */
+  EXPECT_ERROR(md_eval(md, &query, "2X", &eval), MD_ERR_INVALID_ARGUMENT, "aside: ");
+  EXPECT_ERROR(md_eval(md, &query, "0H", &eval), MD_ERR_INVALID_ARGUMENT, "aside: ");
+  EXPECT_ERROR(md_eval(md, &query, "21H", &eval), MD_ERR_INVALID_ARGUMENT, "aside: ");
+  EXPECT_ERROR(md_eval(md, &query, "14H", &eval), MD_ERR_INVALID_ARGUMENT, "");
+  EXPECT_ERROR(md_best(md, &query, "-", "2T 3Q", &best), MD_ERR_INVALID_ARGUMENT, "roll: ");
+  EXPECT_ERROR(md_best(md, &query, "-", "2T 3R", &best), MD_ERR_INVALID_ARGUMENT, "");
+  EXPECT_ERROR(md_best(md, &query, "13H", "-", &best), MD_ERR_INVALID_ARGUMENT, "");
+  /* Success clears the message. */
+  CHECK(md_eval(md, &query, NULL, &eval) == MD_OK && strcmp(md_last_error(), "") == 0);
+
+  /* Objectives and rules. */
+  query.objective = "reach:x";
+  EXPECT_ERROR(md_eval(md, &query, NULL, &eval), MD_ERR_INVALID_ARGUMENT, "objective: ");
+  query.objective = "best";
+  EXPECT_ERROR(md_eval(md, &query, NULL, &eval), MD_ERR_INVALID_ARGUMENT, "objective: ");
+  query.objective = NULL;
+  EXPECT_ERROR(md_eval(md, &query, NULL, &eval), MD_ERR_INVALID_ARGUMENT, "objective is NULL");
+  md_query_init(&query);
+  query.rules.dice = 0;
+  EXPECT_ERROR(md_eval(md, &query, NULL, &eval), MD_ERR_INVALID_ARGUMENT, "invalid rules");
+  md_query_init(&query);
+  query.rules.bonus = -1;
+  EXPECT_ERROR(md_eval(md, &query, NULL, &eval), MD_ERR_INVALID_ARGUMENT, "invalid rules");
+
+  /* Scores: only with win, and valid. */
+  const int two[2] = {3, 4};
+  md_query_init(&query);
+  query.scores = two;
+  query.players = 2;
+  EXPECT_ERROR(md_eval(md, &query, NULL, &eval), MD_ERR_INVALID_ARGUMENT, "win objective");
+  query.objective = "win";
+  query.scores = NULL;
+  EXPECT_ERROR(md_eval(md, &query, NULL, &eval), MD_ERR_INVALID_ARGUMENT, "needs scores");
+  query.scores = two;
+  query.players = 1;
+  EXPECT_ERROR(md_eval(md, &query, NULL, &eval), MD_ERR_INVALID_ARGUMENT, "players");
+  query.players = 7;
+  EXPECT_ERROR(md_eval(md, &query, NULL, &eval), MD_ERR_INVALID_ARGUMENT, "players");
+  query.players = 2;
+  query.seat = 2;
+  EXPECT_ERROR(md_eval(md, &query, NULL, &eval), MD_ERR_INVALID_ARGUMENT, "seat 2");
+  query.seat = -1;
+  EXPECT_ERROR(md_eval(md, &query, NULL, &eval), MD_ERR_INVALID_ARGUMENT, "seat -1");
+  query.seat = 0;
+  const int negative[2] = {3, -4};
+  query.scores = negative;
+  EXPECT_ERROR(md_eval(md, &query, NULL, &eval), MD_ERR_INVALID_ARGUMENT, "scores: ");
+  const int unreachable[2] = {3, 500};
+  query.scores = unreachable;
+  EXPECT_ERROR(md_eval(md, &query, NULL, &eval), MD_ERR_INVALID_ARGUMENT, "scores: ");
+  const int over[2] = {30, 26}; /* seat 1 reached the target: the game is over */
+  query.scores = over;
+  EXPECT_ERROR(md_eval(md, &query, NULL, &eval), MD_ERR_INVALID_ARGUMENT, "scores: ");
+  query.scores = two;
+  EXPECT_ERROR(md_best(md, &query, "-", "14H", &best), MD_ERR_INVALID_ARGUMENT, "13 are left");
+}
+
+static void TestNullArguments(md_handle* md) {
+  md_query query;
+  md_query_init(&query);
+  md_eval_result eval;
+  md_best_result best;
+  EXPECT_ERROR(md_open(NULL, NULL), MD_ERR_INVALID_ARGUMENT, "out is NULL");
+  EXPECT_ERROR(md_eval(NULL, &query, NULL, &eval), MD_ERR_INVALID_ARGUMENT, "NULL");
+  EXPECT_ERROR(md_eval(md, NULL, NULL, &eval), MD_ERR_INVALID_ARGUMENT, "NULL");
+  EXPECT_ERROR(md_eval(md, &query, NULL, NULL), MD_ERR_INVALID_ARGUMENT, "NULL");
+  EXPECT_ERROR(md_best(NULL, &query, NULL, "13H", &best), MD_ERR_INVALID_ARGUMENT, "NULL");
+  EXPECT_ERROR(md_best(md, NULL, NULL, "13H", &best), MD_ERR_INVALID_ARGUMENT, "NULL");
+  EXPECT_ERROR(md_best(md, &query, NULL, NULL, &best), MD_ERR_INVALID_ARGUMENT, "NULL");
+  EXPECT_ERROR(md_best(md, &query, NULL, "13H", NULL), MD_ERR_INVALID_ARGUMENT, "NULL");
+  md_close(NULL);
+  md_query_init(NULL);
+}
+
+/* Tables: missing (a directory without it, a path that does not exist, rules
+ * nobody solved), for another player count, corrupt. */
+static void TestTableErrors(void) {
+  md_query query;
+  md_query_init(&query);
+  query.objective = "win";
+  const int start[3] = {0, 0, 0};
+  query.scores = start;
+  query.players = 2;
+  md_eval_result eval;
+
+  md_handle* md = (md_handle*)&eval; /* any non-NULL value: md_open sets NULL on failure */
+  EXPECT_ERROR(md_open(MARTIANDICE_SCRATCH_DIR "/no-such-dir", &md), MD_ERR_NOT_FOUND,
+               "no-such-dir");
+  CHECK(md == NULL);
+
+  CHECK(md_open(MARTIANDICE_SCRATCH_DIR, &md) == MD_OK && md != NULL);
+  EXPECT_ERROR(md_eval(md, &query, NULL, &eval), MD_ERR_NOT_FOUND, "martiandice solve");
+  md_close(md);
+
+  CHECK(md_open(NULL, &md) == MD_OK);
+  query.rules.target = 31; /* no such table is shipped */
+  EXPECT_ERROR(md_eval(md, &query, NULL, &eval), MD_ERR_NOT_FOUND, "martiandice-p2-d13-b3-t31.mdt");
+  md_close(md);
+
+  /* The 2-player table, named explicitly, asked for 3 players. */
+  md_query_init(&query);
+  query.objective = "win";
+  query.scores = start;
+  query.players = 3;
+  CHECK(md_open(MARTIANDICE_DATA_DIR "/" TABLE_FILE, &md) == MD_OK);
+  EXPECT_ERROR(md_eval(md, &query, NULL, &eval), MD_ERR_TABLE, "for 2 players");
+  query.players = 2; /* the same handle answers what the table is for */
+  CHECK(md_eval(md, &query, NULL, &eval) == MD_OK && Near6(eval.win[0], 0.484123));
+  md_close(md);
+
+  /* A corrupt table file. */
+  const char* corrupt = MARTIANDICE_SCRATCH_DIR "/corrupt.mdt";
+  FILE* file = fopen(corrupt, "wb");
+  CHECK(file != NULL);
+  if (file != NULL) {
+    fputs("not a martiandice table, just some bytes that are long enough to be read\n", file);
+    fclose(file);
+  }
+  CHECK(md_open(corrupt, &md) == MD_OK);
+  query.players = 2;
+  const md_status status = md_eval(md, &query, NULL, &eval);
+  CHECK(status == MD_ERR_DATA_LOSS);
+  CHECK(strstr(md_last_error(), "corrupt.mdt") != NULL);
+  md_close(md);
+  remove(corrupt);
+}
+
+int main(void) {
+  TestVersionAndNames();
+  md_handle* md = NULL;
+  CHECK(md_open(MARTIANDICE_DATA_DIR, &md) == MD_OK);
+  if (md == NULL) {
+    fprintf(stderr, "md_open failed: %s\n", md_last_error());
+    return 1;
+  }
+  TestTurnEval(md);
+  TestTurnBest(md);
+  TestWin(md);
+  TestInputErrors(md);
+  TestNullArguments(md);
+  md_close(md);
+  TestTableErrors();
+  printf("c_api_test: %d checks, %d failed\n", checks, failures);
+  return failures == 0 ? 0 : 1;
+}
