@@ -14,6 +14,10 @@ PACKAGES=(
   doctest-dev
   libcli11-dev
   python3
+  # tools/fuzz.sh (the 4th stage of tools/test.sh): libFuzzer with ASan+UBSan.
+  clang
+  clang-14
+  libclang-rt-14-dev
 )
 
 missing=()
