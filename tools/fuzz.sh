@@ -56,12 +56,12 @@ for target in "${targets[@]}"; do
   log="$work/fuzz.log"
   echo "fuzz.sh: $target: ${seconds} s on a copy of tests/fuzz/$target/ (log: $log)"
   rc=0
-  # -timeout: one input running over 10 s is a finding (a hang); -rss_limit_mb:
+  # -timeout: one input running over 20 s is a finding (a hang); -rss_limit_mb:
   # likewise a run above 2 GiB. The harness's temporary files go to $work/tmp.
   TMPDIR="$work/tmp" \
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    "$root/build-fuzz/bin/martiandice_fuzz_$target" -max_total_time="$seconds" -timeout=10 \
+    "$root/build-fuzz/bin/martiandice_fuzz_$target" -max_total_time="$seconds" -timeout=20 \
     -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$work/artifacts/" \
     "$work/corpus" >"$log" 2>&1 || rc=$?
   # libFuzzer's last status line (#runs, cov, ft, corpus) and its final stats.
