@@ -2,8 +2,8 @@
 // (issue 4): `solve` and `export` write to a temporary file next to the target
 // and rename it into place (WriteFileAtomically), so whenever the process dies
 // the target holds either its old bytes or the complete new file, never a
-// mix. The child is killed at points chosen deterministically: at each
-// progress line of the solve (read from its stderr), by the file size limit
+// mix. The child is killed at points chosen deterministically: after progress
+// lines of the solve (its stderr pipe blocks the next one), by the file size limit
 // (RLIMIT_FSIZE: SIGXFSZ kills it after exactly N bytes of the temporary
 // file), and with SIGKILL as soon as the temporary file appears (inotify).
 // Then an uninterrupted run must replace the target correctly.
@@ -14,10 +14,12 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/inotify.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -63,19 +65,31 @@ void WriteFile(const fs::path& path, const std::string& bytes) {
 struct Child {
   pid_t pid = -1;
   int err = -1;
+  int filler = 0;  // bytes put in the stderr pipe before the start
 };
 
 // Starts the CLI with `args`; with `file_size_limit`, the child may write at
 // most that many bytes to any file (RLIMIT_FSIZE), then dies of SIGXFSZ.
-Child Start(const std::vector<std::string>& args, std::optional<rlim_t> file_size_limit) {
+// With `stderr_room`, the stderr pipe is shrunk to one page and filled so that
+// only that many bytes fit: a write that does not fit blocks the child there.
+Child Start(const std::vector<std::string>& args, std::optional<rlim_t> file_size_limit,
+            std::optional<int> stderr_room = std::nullopt) {
   std::vector<std::string> storage = {MARTIANDICE_CLI_PATH};
   storage.insert(storage.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (std::string& arg : storage) argv.push_back(arg.data());
   argv.push_back(nullptr);
+  Child child;
   int err_pipe[2];
   REQUIRE(pipe2(err_pipe, O_CLOEXEC) == 0);
-  Child child;
+  if (stderr_room) {
+    const int capacity = fcntl(err_pipe[1], F_SETPIPE_SZ, 4096);
+    REQUIRE(capacity >= *stderr_room);
+    const std::string filler(capacity - *stderr_room, 'x');
+    REQUIRE(write(err_pipe[1], filler.data(), filler.size()) ==
+            static_cast<ssize_t>(filler.size()));
+    child.filler = static_cast<int>(filler.size());
+  }
   child.pid = fork();
   REQUIRE(child.pid >= 0);
   if (child.pid == 0) {  // child: only async-signal-safe calls
@@ -95,30 +109,30 @@ Child Start(const std::vector<std::string>& args, std::optional<rlim_t> file_siz
   return child;
 }
 
-// Reads stderr up to the end of line number `line` (1-based); false at EOF.
-bool ReadLines(const Child& child, int line) {
-  int seen = 0;
-  char c;
-  while (seen < line) {
-    const ssize_t n = read(child.err, &c, 1);
-    if (n == 0) return false;
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    if (c == '\n') ++seen;
-  }
-  return true;
-}
-
-// Reaps the child (draining stderr so it never blocks) and returns its status.
-int Finish(Child& child) {
+// Reaps the child (draining stderr so it never blocks) and returns its
+// status; `err` gets what was in the stderr pipe.
+int Finish(Child& child, std::string* err = nullptr) {
   char buffer[4096];
-  while (read(child.err, buffer, sizeof buffer) > 0) {
+  for (ssize_t n; (n = read(child.err, buffer, sizeof buffer)) > 0;) {
+    if (err) err->append(buffer, n);
   }
   close(child.err);
   int status = 0;
   REQUIRE(waitpid(child.pid, &status, 0) == child.pid);
+  return status;
+}
+
+// SIGKILLs the child and reaps it before reading its stderr: reading first
+// would make room in the pipe for a write it is blocked in.
+int Kill(Child& child, std::string* err = nullptr) {
+  kill(child.pid, SIGKILL);
+  int status = 0;
+  REQUIRE(waitpid(child.pid, &status, 0) == child.pid);
+  char buffer[4096];
+  for (ssize_t n; (n = read(child.err, buffer, sizeof buffer)) > 0;) {
+    if (err) err->append(buffer, n);
+  }
+  close(child.err);
   return status;
 }
 
@@ -192,7 +206,10 @@ struct Fixture {
       CHECK_MESSAGE(IsTemporaryOf(name, "table.mdt"), name);
       const std::string partial = ReadFile(dir.path / name);
       CHECK(new_bytes.compare(0, partial.size(), partial) == 0);
-      CHECK_FALSE(martiandice::GameTable::Open((dir.path / name).string()).ok());
+      // Cut short, it is refused; complete (killed before the rename), it is the new table.
+      if (partial.size() < new_bytes.size()) {
+        CHECK_FALSE(martiandice::GameTable::Open((dir.path / name).string()).ok());
+      }
     }
   }
 
@@ -209,21 +226,31 @@ struct Fixture {
 
 }  // namespace
 
+// Progress lines go to stderr before the table is written. The child's
+// stderr pipe has room for exactly `line` of them, so it blocks writing the
+// next one; once the pipe shows `line` lines, SIGKILL lands after that line
+// and before the next, whatever the scheduling.
 TEST_CASE("cli kill: SIGKILL at progress lines of the solve leaves the old --out file intact") {
   Fixture f;
-  // Lines 1..10 are "solving: 10% done" .. "100% done"; the last one is
-  // printed just before the table is written, so that kill may land in the write.
-  for (int line : {1, 2, 5, 9, 10}) {
+  const int length = std::string("martiandice: solving: 10% done (0.0 s)\n").size();
+  for (int line : {1, 2, 5, 9}) {
     CAPTURE(line);
-    Child child = Start(SolveTo(f.target), std::nullopt);
-    const bool got_line = ReadLines(child, line);
-    kill(child.pid, SIGKILL);
-    const int status = Finish(child);
-    CHECK(got_line);
-    CHECK(KilledBy(status, SIGKILL));
-    // Before the last line nothing is written yet: old bytes, no temporary file.
-    f.CheckTargetAndLeftovers(line < 10);
-    if (line < 10) CHECK(Others(f.dir.path, {"table.mdt"}).empty());
+    // Lines are `length` bytes, a few more if the solve takes 10 s: half a line to spare.
+    const int room = line * length + length / 2;
+    Child child = Start(SolveTo(f.target), std::nullopt, room);
+    int queued = 0;
+    for (int wait = 0; wait < 60000 && queued < child.filler + line * length; ++wait) {
+      REQUIRE(ioctl(child.err, FIONREAD, &queued) == 0);
+      usleep(1000);
+    }
+    CHECK(queued >= child.filler + line * length);
+    std::string err;
+    CHECK(KilledBy(Kill(child, &err), SIGKILL));
+    // Exactly `line` lines got out: the next one was blocked.
+    CHECK(std::count(err.begin() + child.filler, err.end(), '\n') == line);
+    // Nothing is written before the last line: old bytes, no temporary file.
+    f.CheckTargetAndLeftovers(true);
+    CHECK(Others(f.dir.path, {"table.mdt"}).empty());
   }
   f.CheckReplaced();
 }
@@ -273,8 +300,7 @@ TEST_CASE("cli kill: SIGKILL as soon as the temporary file appears leaves the ol
         at += sizeof(inotify_event) + event->len;
       }
     }
-    kill(child.pid, SIGKILL);
-    const int status = Finish(child);
+    const int status = Kill(child);
     // On a busy machine the child may finish before the kill arrives.
     CHECK((KilledBy(status, SIGKILL) || (WIFEXITED(status) && WEXITSTATUS(status) == 0)));
     if (ReadFile(f.target) == f.old_bytes) ++landed;
