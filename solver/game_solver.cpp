@@ -69,7 +69,8 @@ class GameSolver {
     out.states = states_;
     out.rolls = rolls_;
     report_->contexts = static_cast<int>(index_.size());
-    report_->blocks = static_cast<int>(rolls_.size() / states_.size());
+    // Not rolls_.size() / states_.size(): 1 die has no stored state.
+    report_->blocks = static_cast<int>(blocks_.size());
     report_->stored_states = static_cast<int>(states_.size());
     report_->error_bound = error_bound_;
     report_->first_seat_win = win_[index_.Index(0, std::vector<int>(players_, 0)) * players_];

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -73,7 +74,13 @@ std::uint64_t TableRulesHash(const Rules& rules, int players) {
 std::string SerializeTable(const TableContents& t) {
   const std::uint64_t contexts = t.block_of.size();
   const std::uint64_t states = t.states.size();
-  const std::uint64_t blocks = states == 0 ? 0 : t.rolls.size() / states;
+  // Blocks are numbered in order, each used by some context. With no stored
+  // state (1 die) they are empty but still counted: every context names one.
+  const std::uint64_t blocks =
+      states != 0 ? t.rolls.size() / states
+      : t.block_of.empty()
+          ? 0
+          : std::uint64_t{*std::max_element(t.block_of.begin(), t.block_of.end())} + 1;
   const std::uint64_t contexts_size = contexts * (8 * t.players + 8);
   const std::uint64_t states_size = states * 8;
   const std::uint64_t rolls_size = blocks * states * 8;

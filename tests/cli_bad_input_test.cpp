@@ -300,6 +300,9 @@ TEST_CASE("cli bad input table: missing values, unknown subcommands and options"
       {{"stats", "--aside", "2T"}, "--aside"},
       {{"eval", "--roll", "2T"}, "--roll"},
       {{"eval", "--aside", "2T", "--aside", "3T"}, "--aside"},
+      // Listed in command-line order (CLI11 2.1 reversed them).
+      {{"eval", "extra1", "extra2", "extra3"}, "not expected: extra1 extra2 extra3"},
+      {{"--json", "a", "b"}, "not expected: --json a b (options go after the subcommand"},
   });
 }
 
@@ -312,6 +315,23 @@ TEST_CASE("cli bad input table: rules") {
       {{"eval", "--bonus", "-1"}, "bonus -1 is out of the supported range"},
       {{"eval", "--target", "0"}, "target 0 is out of the supported range"},
       {{"stats", "--dice", "21"}, "dice count 21 is out of the supported range"},
+      // Integers are decimal: no octal, hexadecimal or binary prefixes (CLI11 reads
+      // "010" as 8 and "0x10" as 16); leading zeros are decimal ("010" is ten dice).
+      {{"eval", "--dice", "010", "--aside", "11H"}, "11 dice but the rules have 10"},
+      {{"eval", "--dice", "0x10"}, "--dice: expected a decimal whole number, got '0x10'"},
+      {{"eval", "--dice", "0b101"}, "--dice: expected a decimal whole number, got '0b101'"},
+      {{"eval", "--bonus", "0X3"}, "--bonus: expected a decimal whole number, got '0X3'"},
+      {{"eval", "--target", "1e2"}, "--target: expected a decimal whole number, got '1e2'"},
+      {{"eval", "--dice", " 5"}, "--dice: expected a decimal whole number"},
+      {{"eval", "--dice", ""}, "--dice: expected a decimal whole number, got ''"},
+      {{"eval", "--dice", "-"}, "--dice: expected a decimal whole number, got '-'"},
+      {{"stats", "--dice", "00"}, "dice count 0 is out of the supported range"},
+      {With(Win({"eval"}, "1,2"), {"--seat", "0x1"}), "--seat: expected a decimal whole number"},
+      {With(Win({"eval"}, "1,2"), {"--players", "0x2"}), "--players: expected a decimal"},
+      {{"solve", "--players", "02", "--dice", "021", "--out", "x.mdt"},
+       "dice count 21 is out of the supported range"},
+      {{"simulate", "--games", "1", "--policies", "ev,ev", "--threads", "0x1"},
+       "--threads: expected a decimal whole number, got '0x1'"},
   });
 }
 
@@ -327,6 +347,10 @@ TEST_CASE("cli bad input table: policy tables and files") {
       {{"export", "--tables", "/nonexistent"}, "no such file"},
       {{"export", "--tables", "/etc/passwd"}, "not a martiandice policy table"},
       {{"export", "--tables", dir}, "no martiandice-p2-d13-b3-t25.mdt there"},
+      {Win({"eval", "--tables", ""}, "1,2"),
+       "--tables: expected a table file or a directory, got an empty path"},
+      {{"export", "--tables", ""}, "--tables: expected a table file or a directory"},
+      {{"simulate", "--games", "1", "--policies", "win,ev", "--tables", ""}, "--tables: expected"},
       {{"solve", "--players", "3", "--out", dir + "/x.mdt"}, "not supported"},
       {{"solve", "--players", "7", "--out", dir + "/x.mdt"}, "2 to 6 players, not 7"},
       {{"solve", "--out", "/nonexistent-dir/x.mdt"}, "does not exist"},

@@ -89,6 +89,44 @@ TEST_CASE("game solver: small rules converge with a stated bound") {
         absl::StatusCode::kInvalidArgument);
 }
 
+// Found while writing the fuzz seeds (tests/fuzz/): with 1 die no turn position has
+// a stored roll value (STATES is empty), and the solve divided by zero
+// (SIGFPE) counting blocks; the writer also wrote block_count 0, which no
+// context can point into. The values are checked against a hand computation:
+// a turn scores 1 with probability 1/2 (an earthling), else 0. With target 1,
+// seat 0 at 0-0 wins W = 1/2 * (1/2 * 1/2 + 1/2) + 1/2 * 1/2 * W, so W = 1/2.
+TEST_CASE("game solver: 1 die (no stored turn position) solves to a table that opens") {
+  solver::GameSolveOptions options;
+  options.rules = Rules{1, 0, 1};
+  solver::GameSolveReport report;
+  auto bytes = solver::SolveGameTable(options, &report);
+  REQUIRE(bytes.ok());
+  CHECK(report.stored_states == 0);
+  CHECK(report.blocks >= 1);
+  auto table = GameTable::FromBytes(*bytes);
+  REQUIRE(table.ok());
+  CHECK(table->StoredStates().empty());
+  CHECK(table->block_count() == report.blocks);
+  const std::vector<std::pair<GameContext, double>> expected = {
+      {{{0, 0}, 0}, 0.5},    // seat 0 to move
+      {{{0, 0}, 1}, 0.25},   // seat 1 to move: wins at once with 1/2, else back to W
+      {{{1, 0}, 1}, 0.75}};  // final round: seat 1 only ties with 1/2
+  for (const auto& [context, seat0] : expected) {
+    auto win = table->WinProbabilities(context);
+    REQUIRE(win.ok());
+    CHECK((*win)[0] == doctest::Approx(seat0).epsilon(1e-12));
+  }
+  auto advice = AdviseWin(*table, GameContext{{0, 0}, 0}, Dice(), Dice(0, 0, 1, 0, 0));
+  REQUIRE(advice.ok());
+  CHECK(advice->advice.options.size() == 1);
+  for (int target : {2, 7}) {
+    options.rules = Rules{1, 3, target};
+    auto other = solver::SolveGameTable(options, nullptr);
+    REQUIRE(other.ok());
+    CHECK(GameTable::FromBytes(*other).ok());
+  }
+}
+
 TEST_CASE("game solver limits: a huge request is refused up front, fast, with the reason") {
   solver::GameSolveOptions options;
   options.rules = Rules{20, 3, 200};

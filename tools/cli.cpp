@@ -1252,13 +1252,34 @@ state), else null. Numbers have 17 significant digits (they round-trip).
 With --out, stdout gets a one-line summary.
 )";
 
+// Integer options are decimal: CLI11 2.1 would read "010" as octal 8 and
+// "0x10" as 16. This transform refuses anything but an optional '-' and decimal
+// digits, and drops leading zeros so that "010" is read as ten.
+CLI::Validator Decimal() {
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        const std::size_t digits = !value.empty() && value.front() == '-' ? 1 : 0;
+        if (value.size() == digits ||
+            value.find_first_not_of("0123456789", digits) != std::string::npos) {
+          return absl::StrCat("expected a decimal whole number, got '", value, "'");
+        }
+        const std::size_t first = value.find_first_not_of('0', digits);
+        value.erase(digits, (first == std::string::npos ? value.size() - 1 : first) - digits);
+        return std::string();
+      },
+      "");
+}
+
 void AddRulesOnly(CLI::App& command, Options& options) {
   command.add_option("--dice", options.dice, "Dice in a turn (rules variant)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->transform(Decimal());
   command.add_option("--bonus", options.bonus, "Points for one of each earthling type")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->transform(Decimal());
   command.add_option("--target", options.target, "Game total that ends the game")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->transform(Decimal());
 }
 
 void AddRuleOptions(CLI::App& command, Options& options) {
@@ -1267,8 +1288,16 @@ void AddRuleOptions(CLI::App& command, Options& options) {
 }
 
 void AddTablesOption(CLI::App& command, Options& options) {
-  command.add_option("--tables", options.tables,
-                     "Policy table file, or a directory holding it (default: search)");
+  command
+      .add_option("--tables", options.tables,
+                  "Policy table file, or a directory holding it (default: search)")
+      ->check(CLI::Validator(
+          [](const std::string& value) {
+            return std::string(value.empty() ? "expected a table file or a directory, got "
+                                               "an empty path"
+                                             : "");
+          },
+          ""));
 }
 
 void AddQueryOptions(CLI::App& command, Options& options) {
@@ -1279,15 +1308,19 @@ void AddQueryOptions(CLI::App& command, Options& options) {
   command.add_flag("--exact", options.exact, "Solve in exact fractions (also prints p/q)");
   command.add_option("--scores", options.scores,
                      "win: every seat's game total, seat 0 first, e.g. '12,20'");
-  command.add_option("--seat", options.seat, "win: the seat to move (default 0)");
-  command.add_option("--players", options.players,
-                     "win: number of players (default: number of scores)");
+  command.add_option("--seat", options.seat, "win: the seat to move (default 0)")
+      ->transform(Decimal());
+  command
+      .add_option("--players", options.players,
+                  "win: number of players (default: number of scores)")
+      ->transform(Decimal());
   AddTablesOption(command, options);
   AddRuleOptions(command, options);
 }
 
 void AddSolveOptions(CLI::App& command, Options& options) {
-  command.add_option("--players", options.players, "Number of players (default 2)");
+  command.add_option("--players", options.players, "Number of players (default 2)")
+      ->transform(Decimal());
   command.add_option("--out", options.out, "Table file to write, or a directory")->required();
   command.add_flag("--quiet", options.quiet, "No progress on stderr");
   command.add_flag("--no-certify", options.no_certify,
@@ -1299,11 +1332,13 @@ void AddSimulateOptions(CLI::App& command, Options& options) {
   command.add_option("--games", options.games, "Games to play (1..1000000000)")->required();
   command.add_option("--policies", options.policies, "One policy per seat, e.g. 'win,ev'")
       ->required();
-  command.add_option("--players", options.players,
-                     "Number of players (default: number of policies)");
+  command
+      .add_option("--players", options.players, "Number of players (default: number of policies)")
+      ->transform(Decimal());
   command.add_option("--seed", options.seed, "Random seed (0..2^64-1)")->capture_default_str();
   command.add_option("--threads", options.threads, "Worker threads (default 0: all cores)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->transform(Decimal());
   command.add_flag("--no-alternate", options.no_alternate,
                    "Keep policy k in seat k in every game (one seating only)");
   AddTablesOption(command, options);
@@ -1311,7 +1346,8 @@ void AddSimulateOptions(CLI::App& command, Options& options) {
 }
 
 void AddExportOptions(CLI::App& command, Options& options) {
-  command.add_option("--players", options.players, "Number of players (default 2)");
+  command.add_option("--players", options.players, "Number of players (default 2)")
+      ->transform(Decimal());
   command.add_option("--out", options.out,
                      "JSON file to write atomically, or a directory (default: stdout)");
   command.add_flag("--rolls", options.rolls, "Include the roll-value blocks (large)");
@@ -1418,10 +1454,22 @@ std::optional<std::string> CheckSubcommand(const std::vector<std::string>& args)
 }
 
 // CLI11's message, with a hint when options come before the subcommand.
-std::string ParseErrorMessage(const CLI::ParseError& e, const std::vector<std::string>& args) {
+// CLI11 2.1 lists unexpected arguments in reverse order: they are listed
+// again here in command-line order.
+std::string ParseErrorMessage(const CLI::ParseError& e, const CLI::App& app,
+                              const std::vector<std::string>& args) {
   std::string message = e.what();
+  const bool extras = dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr;
+  if (extras) {
+    const std::vector<std::string> unexpected = app.remaining(true);
+    if (!unexpected.empty()) {
+      message = absl::StrCat(unexpected.size() > 1 ? "The following arguments were not expected: "
+                                                   : "The following argument was not expected: ",
+                             absl::StrJoin(unexpected, " "));
+    }
+  }
   const bool option_first = !args.front().empty() && args.front().front() == '-';
-  if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr && option_first) {
+  if (extras && option_first) {
     absl::StrAppend(&message, " (options go after the subcommand: ", kSubcommandList, ")");
   }
   return message;
@@ -1455,7 +1503,7 @@ int Run(const std::vector<std::string>& args, std::ostream& out, const Io& io) {
     if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) {
       return cli.app.exit(e, out, io.err);  // --help: help text on `out`, exit 0
     }
-    return Fail(io.err, kCliExitUsage, ParseErrorMessage(e, args));
+    return Fail(io.err, kCliExitUsage, ParseErrorMessage(e, cli.app, args));
   }
   if (cli.serve->parsed()) {
     std::istringstream no_input;

@@ -16,6 +16,10 @@ PACKAGES=(
   python3
   librsvg2-bin  # rsvg-convert: the tests render `martiandice plot`'s SVGs to PNG
   pkg-config
+  # tools/fuzz.sh (the 4th stage of tools/test.sh): libFuzzer with ASan+UBSan.
+  clang
+  clang-14
+  libclang-rt-14-dev
 )
 
 missing=()

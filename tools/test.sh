@@ -8,7 +8,10 @@
 #                  the whole test suite again; any finding (memory error, leak,
 #                  undefined behaviour) aborts the test, which fails;
 #   3. build-tsan/ RelWithDebInfo under TSan (MARTIANDICE_SANITIZE=thread): the
-#                  concurrency tests (ctest -R concurrency); any data race fails.
+#                  concurrency tests (ctest -R concurrency); any data race fails;
+#   4. build-fuzz/ tools/fuzz.sh: the libFuzzer targets (dice notation, CLI,
+#                  table reader) for $MARTIANDICE_FUZZ_SECONDS each (default 60);
+#                  any finding fails.
 # A failing build stops the script at once; failing tests do not stop the later
 # stages. Exits 0 if every stage passed, else with the first failing ctest's status.
 set -euo pipefail
@@ -71,6 +74,15 @@ TSAN_OPTIONS=halt_on_error=1 \
   run_ctest "tsan (build-tsan/)" --test-dir build-tsan --output-on-failure -j2 -R concurrency \
   --no-tests=error
 timings+=("tsan (build-tsan/): $((SECONDS - start)) s")
+
+start=$SECONDS
+rc=0
+./tools/fuzz.sh "${MARTIANDICE_FUZZ_SECONDS:-60}" || rc=$?
+if [[ $rc -ne 0 ]]; then
+  failed+=("fuzz (build-fuzz/)")
+  if [[ $status -eq 0 ]]; then status=$rc; fi
+fi
+timings+=("fuzz (build-fuzz/): $((SECONDS - start)) s")
 
 echo "test.sh: wall time per stage (configure, build and tests):"
 printf 'test.sh:   %s\n' "${timings[@]}"

@@ -1,0 +1,347 @@
+// Killing the real `martiandice` executable while it writes its --out file
+// (issue 4): `solve` and `export` write to a temporary file next to the target
+// and rename it into place (WriteFileAtomically), so whenever the process dies
+// the target holds either its old bytes or the complete new file, never a
+// mix. The child is killed at points chosen deterministically: after progress
+// lines of the solve (its stderr pipe blocks the next one), by the file size limit
+// (RLIMIT_FSIZE: SIGXFSZ kills it after exactly N bytes of the temporary
+// file), and with SIGKILL as soon as the temporary file appears (inotify).
+// Then an uninterrupted run must replace the target correctly.
+#include <doctest/doctest.h>
+
+#ifdef MARTIANDICE_CLI_PATH
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/inotify.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "martiandice/game.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "martiandice-kill-XXXXXX").string();
+    REQUIRE(mkdtemp(pattern.data()) != nullptr);
+    path = pattern;
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    fs::remove_all(path, ignored);
+  }
+};
+
+std::string ReadFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+void WriteFile(const fs::path& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out << bytes;
+}
+
+// A started child: stdout goes to /dev/null, stderr to `err` (a pipe).
+struct Child {
+  pid_t pid = -1;
+  int err = -1;
+  int filler = 0;  // bytes put in the stderr pipe before the start
+};
+
+// Starts the CLI with `args`; with `file_size_limit`, the child may write at
+// most that many bytes to any file (RLIMIT_FSIZE), then dies of SIGXFSZ.
+// With `stderr_room`, the stderr pipe is shrunk to one page and filled so that
+// only that many bytes fit: a write that does not fit blocks the child there.
+Child Start(const std::vector<std::string>& args, std::optional<rlim_t> file_size_limit,
+            std::optional<int> stderr_room = std::nullopt) {
+  std::vector<std::string> storage = {MARTIANDICE_CLI_PATH};
+  storage.insert(storage.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& arg : storage) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  Child child;
+  int err_pipe[2];
+  REQUIRE(pipe2(err_pipe, O_CLOEXEC) == 0);
+  if (stderr_room) {
+    const int capacity = fcntl(err_pipe[1], F_SETPIPE_SZ, 4096);
+    REQUIRE(capacity >= *stderr_room);
+    const std::string filler(capacity - *stderr_room, 'x');
+    REQUIRE(write(err_pipe[1], filler.data(), filler.size()) ==
+            static_cast<ssize_t>(filler.size()));
+    child.filler = static_cast<int>(filler.size());
+  }
+  child.pid = fork();
+  REQUIRE(child.pid >= 0);
+  if (child.pid == 0) {  // child: only async-signal-safe calls
+    const int null_fd = open("/dev/null", O_RDWR);
+    if (null_fd < 0 || dup2(null_fd, 0) < 0 || dup2(null_fd, 1) < 0 || dup2(err_pipe[1], 2) < 0) {
+      _exit(127);
+    }
+    if (file_size_limit) {
+      const rlimit limit = {*file_size_limit, *file_size_limit};
+      if (setrlimit(RLIMIT_FSIZE, &limit) != 0) _exit(127);
+    }
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  close(err_pipe[1]);
+  child.err = err_pipe[0];
+  return child;
+}
+
+// Reaps the child (draining stderr so it never blocks) and returns its
+// status; `err` gets what was in the stderr pipe.
+int Finish(Child& child, std::string* err = nullptr) {
+  char buffer[4096];
+  for (ssize_t n; (n = read(child.err, buffer, sizeof buffer)) > 0;) {
+    if (err) err->append(buffer, n);
+  }
+  close(child.err);
+  int status = 0;
+  REQUIRE(waitpid(child.pid, &status, 0) == child.pid);
+  return status;
+}
+
+// SIGKILLs the child and reaps it before reading its stderr: reading first
+// would make room in the pipe for a write it is blocked in.
+int Kill(Child& child, std::string* err = nullptr) {
+  kill(child.pid, SIGKILL);
+  int status = 0;
+  REQUIRE(waitpid(child.pid, &status, 0) == child.pid);
+  char buffer[4096];
+  for (ssize_t n; (n = read(child.err, buffer, sizeof buffer)) > 0;) {
+    if (err) err->append(buffer, n);
+  }
+  close(child.err);
+  return status;
+}
+
+int Run(const std::vector<std::string>& args) {
+  Child child = Start(args, std::nullopt);
+  return Finish(child);
+}
+
+// Files in `dir` other than `keep`, by name.
+std::vector<std::string> Others(const fs::path& dir, const std::vector<std::string>& keep) {
+  std::vector<std::string> names;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    bool kept = false;
+    for (const std::string& k : keep) kept = kept || name == k;
+    if (!kept) names.push_back(name);
+  }
+  return names;
+}
+
+// A leftover temporary file: "<target name>.tmp.XXXXXX" (mkstemp's six characters).
+bool IsTemporaryOf(const std::string& name, const std::string& target) {
+  const std::string prefix = target + ".tmp.";
+  return name.size() == prefix.size() + 6 && name.compare(0, prefix.size(), prefix) == 0;
+}
+
+bool KilledBy(int status, int signal) { return WIFSIGNALED(status) && WTERMSIG(status) == signal; }
+
+// The solve under test: small rules whose table (294456 bytes) takes a
+// noticeable time to write and sync.
+const std::vector<std::string> kSolve = {"solve", "--dice", "6", "--target", "15", "--no-certify"};
+
+std::vector<std::string> SolveTo(const fs::path& out) {
+  std::vector<std::string> args = kSolve;
+  args.push_back("--out");
+  args.push_back(out.string());
+  return args;
+}
+
+struct Fixture {
+  TempDir dir;
+  fs::path target = dir.path / "table.mdt";
+  std::string old_bytes;  // the target's contents before the runs under test
+  std::string new_bytes;  // the complete table of kSolve, from an uninterrupted run
+
+  Fixture() {
+    // The old contents: a real table of other rules.
+    REQUIRE(WIFEXITED(
+        Run({"solve", "--quiet", "--dice", "2", "--target", "3", "--out", target.string()})));
+    old_bytes = ReadFile(target);
+    REQUIRE(old_bytes.size() > 128);
+    TempDir fresh;
+    const fs::path reference = fresh.path / "reference.mdt";
+    const int status = Run(SolveTo(reference));
+    REQUIRE((WIFEXITED(status) && WEXITSTATUS(status) == 0));
+    new_bytes = ReadFile(reference);
+    REQUIRE(new_bytes.size() > 100000);
+    REQUIRE(new_bytes != old_bytes);
+  }
+
+  // The target is intact or complete, and any leftover is a temporary file
+  // holding a prefix of the new table (never taken for a table: see README).
+  void CheckTargetAndLeftovers(bool must_be_old) const {
+    const std::string now = ReadFile(target);
+    if (must_be_old) {
+      CHECK(now == old_bytes);
+    } else {
+      CHECK((now == old_bytes || now == new_bytes));
+    }
+    for (const std::string& name : Others(dir.path, {"table.mdt"})) {
+      CHECK_MESSAGE(IsTemporaryOf(name, "table.mdt"), name);
+      const std::string partial = ReadFile(dir.path / name);
+      CHECK(new_bytes.compare(0, partial.size(), partial) == 0);
+      // Cut short, it is refused; complete (killed before the rename), it is the new table.
+      if (partial.size() < new_bytes.size()) {
+        CHECK_FALSE(martiandice::GameTable::Open((dir.path / name).string()).ok());
+      }
+    }
+  }
+
+  // An uninterrupted solve replaces the target with the complete table.
+  void CheckReplaced() const {
+    const int status = Run(SolveTo(target));
+    CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 0));
+    CHECK(ReadFile(target) == new_bytes);
+    auto table = martiandice::GameTable::Open(target.string());
+    REQUIRE(table.ok());
+    CHECK(table->rules().dice == 6);
+  }
+};
+
+}  // namespace
+
+// Progress lines go to stderr before the table is written. The child's
+// stderr pipe has room for exactly `line` of them, so it blocks writing the
+// next one; once the pipe shows `line` lines, SIGKILL lands after that line
+// and before the next, whatever the scheduling.
+TEST_CASE("cli kill: SIGKILL at progress lines of the solve leaves the old --out file intact") {
+  Fixture f;
+  const int length = std::string("martiandice: solving: 10% done (0.0 s)\n").size();
+  for (int line : {1, 2, 5, 9}) {
+    CAPTURE(line);
+    // Lines are `length` bytes, a few more if the solve takes 10 s: half a line to spare.
+    const int room = line * length + length / 2;
+    Child child = Start(SolveTo(f.target), std::nullopt, room);
+    int queued = 0;
+    for (int wait = 0; wait < 60000 && queued < child.filler + line * length; ++wait) {
+      REQUIRE(ioctl(child.err, FIONREAD, &queued) == 0);
+      usleep(1000);
+    }
+    CHECK(queued >= child.filler + line * length);
+    std::string err;
+    CHECK(KilledBy(Kill(child, &err), SIGKILL));
+    // Exactly `line` lines got out: the next one was blocked.
+    CHECK(std::count(err.begin() + child.filler, err.end(), '\n') == line);
+    // Nothing is written before the last line: old bytes, no temporary file.
+    f.CheckTargetAndLeftovers(true);
+    CHECK(Others(f.dir.path, {"table.mdt"}).empty());
+  }
+  f.CheckReplaced();
+}
+
+TEST_CASE("cli kill: dying after N bytes of the temporary file leaves the old --out file intact") {
+  Fixture f;
+  const rlim_t size = f.new_bytes.size();
+  for (rlim_t limit : {rlim_t{1}, rlim_t{128}, rlim_t{4096}, size / 2, size - 1}) {
+    CAPTURE(limit);
+    for (const std::string& name : Others(f.dir.path, {"table.mdt"})) {
+      fs::remove(f.dir.path / name);
+    }
+    Child child = Start(SolveTo(f.target), limit);
+    const int status = Finish(child);
+    CHECK(KilledBy(status, SIGXFSZ));
+    CHECK(ReadFile(f.target) == f.old_bytes);
+    // The temporary file is left behind, cut at exactly `limit` bytes.
+    const std::vector<std::string> left = Others(f.dir.path, {"table.mdt"});
+    REQUIRE(left.size() == 1);
+    CHECK(IsTemporaryOf(left[0], "table.mdt"));
+    CHECK(fs::file_size(f.dir.path / left[0]) == limit);
+    f.CheckTargetAndLeftovers(true);
+  }
+  f.CheckReplaced();
+}
+
+TEST_CASE("cli kill: SIGKILL as soon as the temporary file appears leaves the old file intact") {
+  Fixture f;
+  const int watch = inotify_init1(IN_CLOEXEC);
+  REQUIRE(watch >= 0);
+  REQUIRE(inotify_add_watch(watch, f.dir.path.c_str(), IN_CREATE) >= 0);
+  int landed = 0;  // kills that hit between the temporary's creation and the rename
+  constexpr int kAttempts = 5;
+  for (int attempt = 0; attempt < kAttempts; ++attempt) {
+    CAPTURE(attempt);
+    fs::remove(f.target);
+    WriteFile(f.target, f.old_bytes);
+    Child child = Start(SolveTo(f.target), std::nullopt);
+    bool seen = false;
+    alignas(inotify_event) char buffer[sizeof(inotify_event) + NAME_MAX + 1];
+    while (!seen) {
+      const ssize_t n = read(watch, buffer, sizeof buffer);
+      REQUIRE(n > 0);
+      for (ssize_t at = 0; at < n;) {
+        const auto* event = reinterpret_cast<const inotify_event*>(buffer + at);
+        if (event->len > 0 && IsTemporaryOf(event->name, "table.mdt")) seen = true;
+        at += sizeof(inotify_event) + event->len;
+      }
+    }
+    const int status = Kill(child);
+    // On a busy machine the child may finish before the kill arrives.
+    CHECK((KilledBy(status, SIGKILL) || (WIFEXITED(status) && WEXITSTATUS(status) == 0)));
+    if (ReadFile(f.target) == f.old_bytes) ++landed;
+    f.CheckTargetAndLeftovers(false);
+  }
+  close(watch);
+  // The write and fsync of ~300 KB take far longer than the kill: it lands.
+  CHECK_MESSAGE(landed >= 1, "no kill landed before the rename in " << kAttempts << " attempts");
+  MESSAGE(landed << " of " << kAttempts << " kills landed before the rename");
+  f.CheckReplaced();
+}
+
+TEST_CASE("cli kill: export --out dying mid-write leaves the old file intact") {
+  TempDir dir;
+  const fs::path table = dir.path / "t.mdt";
+  REQUIRE(Run({"solve", "--quiet", "--dice", "3", "--target", "5", "--out", table.string()}) == 0);
+  const std::vector<std::string> base = {"export", "--dice",  "3",        "--target",
+                                         "5",      "--rolls", "--tables", table.string()};
+  std::vector<std::string> reference_args = base;
+  reference_args.insert(reference_args.end(), {"--out", (dir.path / "reference.json").string()});
+  REQUIRE(Run(reference_args) == 0);
+  const std::string json = ReadFile(dir.path / "reference.json");
+  REQUIRE(json.size() > 1000);
+  const fs::path target = dir.path / "export.json";
+  WriteFile(target, "{\"old\": true}\n");
+  std::vector<std::string> args = base;
+  args.insert(args.end(), {"--out", target.string()});
+  for (rlim_t limit : {rlim_t{1}, rlim_t{json.size() / 2}}) {
+    CAPTURE(limit);
+    Child child = Start(args, limit);
+    CHECK(KilledBy(Finish(child), SIGXFSZ));
+    CHECK(ReadFile(target) == "{\"old\": true}\n");
+  }
+  int leftovers = 0;
+  for (const std::string& name : Others(dir.path, {"t.mdt", "reference.json", "export.json"})) {
+    CHECK_MESSAGE(IsTemporaryOf(name, "export.json"), name);
+    ++leftovers;
+  }
+  CHECK(leftovers == 2);
+  CHECK(Run(args) == 0);
+  CHECK(ReadFile(target) == json);
+}
+
+#endif  // MARTIANDICE_CLI_PATH
