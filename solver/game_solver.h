@@ -33,8 +33,7 @@ struct GameSolveReport {
   int stored_states = 0;          // turn positions with a stored roll value
   long long turn_solves = 0;      // turn dynamic programs run
   int max_iterations = 0;         // most policy-iteration rounds one zero-score cycle needed
-  double max_residual = 0;        // largest distance of a settled value to its cycle's fixed point
-  double max_roll_deviation = 0;  // largest gap between parametric and direct roll values
+  double max_residual = 0;        // largest |T(W) - W| of an accepted zero-score cycle guess W
   double error_bound = 0;         // bound on every value's error (stored in the table)
   double seconds = 0;             // wall time of the solve (not the writing)
   double first_seat_win = 0;      // seat 0's win probability at the start of the game

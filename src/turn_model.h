@@ -46,6 +46,10 @@ struct EarthClass {
   std::uint32_t present = 0;
   std::uint64_t weight = 0;
   double weight_d = 0;  // the same, as a double (exact: weights < 2^53)
+  // The set bits of `present`, ascending (the takes this class allows), then
+  // the largest repeated up to 3 entries (none if present == 0).
+  std::uint8_t takes = 0;
+  std::uint8_t take[3] = {0, 0, 0};
 };
 
 // Everything about the turn that does not depend on the objective.
@@ -114,6 +118,14 @@ struct TurnValues {
 
 // Solves in double precision for `utility[score]`, score 0..MaxScore().
 TurnValues SolveDouble(const TurnModel& model, const std::vector<double>& utility);
+
+// SolveDouble (the same values, bit for bit) plus the start position's value
+// slope in a parameter t of the utility (d utility / dt = slope_utility by
+// score) under the policy that solve chose, in *start_slope. Unlike
+// SolveDoubleParametric it says nothing about how far that policy stays
+// optimal; it is cheaper.
+TurnValues SolveDoubleWithSlope(const TurnModel& model, const std::vector<double>& utility,
+                                const std::vector<double>& slope_utility, double* start_slope);
 
 // A solve's sensitivity to a parameter t of the utility (utility(t + d) =
 // utility + d * slope_utility): the values' slopes under the optimal policy,
