@@ -89,6 +89,7 @@ class GameSolver {
         report_(report) {
     win_.assign(index_.size() * players_, 0.0);
     error_of_.assign(index_.size(), 0.0);
+    slope_of_.assign(index_.size(), 0.0);
     block_of_.assign(index_.size(), 0);
     zero_indicator_.assign(max_turn_ + 1, 0.0);
     zero_indicator_[0] = 1.0;
@@ -228,35 +229,39 @@ class GameSolver {
     return worst;
   }
 
-  // Seat `seat`'s chance as the mover at totals {s0, s1}, if that cycle is
-  // solved already (a larger sum, or the same sum with a larger s0).
-  const double* Solved(int seat, int s0, int s1) const {
-    if (s0 >= rules_.target || s1 >= rules_.target) return nullptr;
-    return &win_[index_.Index(seat, {s0, s1}) * 2 + seat];
+  // Context of seat `seat` moving at totals {s0, s1} if that cycle is solved
+  // already (a larger sum, or the same sum with a larger s0), else -1.
+  long long SolvedContext(int seat, int s0, int s1) const {
+    if (s0 >= rules_.target || s1 >= rules_.target) return -1;
+    return index_.Index(seat, {s0, s1});
   }
 
-  // A first guess of each mover's chance at `scores`, from the solved cycles
-  // around it: a plane through three neighbours (s0+1, s1), (s0, s1+1),
-  // (s0+1, s1+1), or a line along the one axis left at the edge. It is
-  // typically within 0.3% of the fixed point, so the first Newton step
-  // usually lands on the right policy.
-  void Guess(const std::vector<int>& scores, double* guess) const {
+  // Extrapolates a per-context figure of each mover at `scores` from the
+  // solved cycles around it: a plane through three neighbours (s0+1, s1),
+  // (s0, s1+1), (s0+1, s1+1), or a line along the one axis left at the edge;
+  // `fallback[seat]` when there are none. `of(context, seat)` reads it.
+  template <class Of>
+  void Extrapolate(const std::vector<int>& scores, Of of, const double* fallback,
+                   double* out) const {
     const int s0 = scores[0], s1 = scores[1];
     for (int seat = 0; seat < 2; ++seat) {
-      const double* a = Solved(seat, s0 + 1, s1);
-      const double* b = Solved(seat, s0, s1 + 1);
-      const double* c = Solved(seat, s0 + 1, s1 + 1);
-      double g = last_[seat];
-      if (a != nullptr && b != nullptr && c != nullptr) {
-        g = *a + *b - *c;
-      } else if (a != nullptr && Solved(seat, s0 + 2, s1) != nullptr) {
-        g = 2 * *a - *Solved(seat, s0 + 2, s1);
-      } else if (b != nullptr && Solved(seat, s0, s1 + 2) != nullptr) {
-        g = 2 * *b - *Solved(seat, s0, s1 + 2);
-      } else if (a != nullptr || b != nullptr) {
-        g = a != nullptr ? *a : *b;
+      auto at = [&](int d0, int d1, double* v) {
+        long long c = SolvedContext(seat, s0 + d0, s1 + d1);
+        if (c >= 0) *v = of(c, seat);
+        return c >= 0;
+      };
+      double a, b, c;
+      double g = fallback[seat];
+      if (at(1, 0, &a) && at(0, 1, &b) && at(1, 1, &c)) {
+        g = a + b - c;
+      } else if (at(1, 0, &a) && at(2, 0, &c)) {
+        g = 2 * a - c;
+      } else if (at(0, 1, &b) && at(0, 2, &c)) {
+        g = 2 * b - c;
+      } else if (at(1, 0, &a) || at(0, 1, &a)) {
+        g = a;
       }
-      guess[seat] = std::clamp(g, 0.0, 1.0);
+      out[seat] = std::clamp(g, 0.0, 1.0);
     }
   }
 
@@ -274,19 +279,28 @@ class GameSolver {
   // over 1 - b (the zero-score loop's gain, b < 1).
   void SolveCycle(const std::vector<int>& scores) {
     std::vector<double> u[2] = {MoverUtility(0, scores, 1), MoverUtility(1, scores, 1)};
-    double guess[2];
-    Guess(scores, guess);
+    // First guesses, typically within 0.3% of the fixed point: the movers'
+    // chances and zero-score slopes extrapolated from the solved neighbours.
+    double guess[2], b[2];
+    Extrapolate(
+        scores, [&](long long c, int seat) { return win_[c * 2 + seat]; }, last_, guess);
+    Extrapolate(
+        scores, [&](long long c, int) { return slope_of_[c]; }, last_slope_, b);
     TurnValues values[2];
-    double a[2] = {0, 0}, b[2] = {0, 0}, residual = 0, previous = HUGE_VAL;
+    double a[2] = {0, 0}, residual = 0, previous = HUGE_VAL;
+    bool solved_slopes = false;  // b[] are slopes of solved policies (not guesses)
     auto accepted = [&] {
       // At rounding level, or rounding keeps r from shrinking further.
       return residual <= kAcceptResidual || (residual <= kStallResidual && residual > previous / 2);
     };
     int round = 1;
     for (;; ++round) {
-      // Close to the fixed point a round is likely the last one, whose slopes
-      // are not needed: a plain solve, and only if it is not, one with slopes.
-      bool with_slope = previous > kNearResidual;
+      // The first round and the one that is likely the last (the previous
+      // residual already small) are plain solves: the first steps with the
+      // extrapolated slopes (Newton lands ~1e-5 off either way: the slope
+      // at the guess is not the fixed point's), the last needs none. Other
+      // rounds solve with slopes, and so does a last round found otherwise.
+      bool with_slope = round > 1 && previous > kNearResidual;
       for (;;) {
         residual = 0;
         for (int seat = 0; seat < 2; ++seat) {
@@ -294,7 +308,9 @@ class GameSolver {
           values[seat] = with_slope ? SolveWithSlope(u[seat], &b[seat]) : Solve(u[seat]);
           residual = std::max(residual, std::abs(values[seat].value[start_] - guess[seat]));
         }
-        if (with_slope || accepted()) break;
+        solved_slopes |= with_slope;
+        // Another round, or the end with b[] the slopes of solved policies.
+        if (with_slope || (round == 1 ? !accepted() : accepted() && solved_slopes)) break;
         with_slope = true;
       }
       if (accepted() || round == kMaxRounds) break;
@@ -327,6 +343,8 @@ class GameSolver {
       error_bound_ = HUGE_VAL;  // not converged: say so rather than claim a bound
     last_[0] = values[0].value[start_];
     last_[1] = values[1].value[start_];
+    slope_of_[c[0]] = last_slope_[0] = b[0];
+    slope_of_[c[1]] = last_slope_[1] = b[1];
   }
 
   const Rules rules_;
@@ -346,8 +364,10 @@ class GameSolver {
   std::vector<double> rolls_;
   double error_bound_ = 0;
   double last_[2] = {0.5, 0.5};
+  double last_slope_[2] = {0.2, 0.2};
   std::map<std::uint32_t, double> final_value_;  // block -> mover's chance (final round)
   std::vector<double> error_of_;                 // per context: error bound
+  std::vector<double> slope_of_;                 // per open-round context: the mover's b
 };
 
 long long CountStoredStates(int n) {
