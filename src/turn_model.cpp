@@ -153,6 +153,14 @@ void TurnModel::BuildClasses() {
       }
     }
   }
+  for (int u = 0; u <= 3; ++u) {
+    for (int q = 0; q <= n; ++q) {
+      class_begin_.push_back(static_cast<std::int32_t>(class_data_.size()));
+      const auto& row = classes_[u * (n + 1) + q];
+      class_data_.insert(class_data_.end(), row.begin(), row.end());
+    }
+    class_begin_.push_back(static_cast<std::int32_t>(class_data_.size()));
+  }
 }
 
 void TurnModel::BuildTerms() {
@@ -256,6 +264,55 @@ void ForEachEarthLaw(const TurnModel& model, int group, Better better, Sink&& si
 
 namespace {
 
+// The sums of one group's laws, q = 0..left, for a group with J untaken types.
+template <bool kSlope, int J>
+void GroupSums(const TurnModel& model, int group, const CanonState& g, const TurnValues& v,
+               double* sums, const double* slope_utility, const double* slope,
+               double* law_slope, const double* take_value, const double* take_slope) {
+  const EarthClass* const data = model.ClassData();
+  const std::int32_t* const row = model.ClassRow(J);
+  const std::int32_t* const ray_children = model.RayChildren(group);
+  const int law0 = model.LawIndex(group, 0);
+  // The best take: the largest value, the fewest dice among equals (take[]
+  // ascending, padded to J entries).
+  auto better = [&](int x, int y) { return take_value[y] > take_value[x] ? y : x; };
+  for (int q = 0; q <= g.left; ++q) {
+    const int ray_child = ray_children[q];
+    // Without rays an empty choice ends the turn; with rays they are taken.
+    const double rays = ray_child < 0 ? -HUGE_VAL : v.value[ray_child];
+    const double none = ray_child < 0 ? v.stop[group] : rays;
+    double sum = 0, slope_sum = 0;
+    double rays_slope = 0, none_slope = 0;
+    if constexpr (kSlope) {
+      rays_slope = ray_child < 0 ? 0.0 : slope[ray_child];
+      none_slope = ray_child < 0 ? slope_utility[g.score] : rays_slope;
+    }
+    const EarthClass* cls = data + row[q];
+    const EarthClass* const end = data + row[q + 1];
+    // No untaken type shown (classes are sorted by mask, so it comes first):
+    // always possible with a taken type to show, else only with no dice.
+    if (J < 3 || q == 0) {
+      sum += cls->weight_d * none;
+      if constexpr (kSlope) slope_sum += cls->weight_d * none_slope;
+      ++cls;
+    }
+    for (; cls != end; ++cls) {
+      int x = cls->take[0];
+      if constexpr (J >= 2) x = better(x, cls->take[1]);
+      if constexpr (J >= 3) x = better(x, cls->take[2]);
+      sum += cls->weight_d * std::max(rays, take_value[x]);
+      if constexpr (kSlope) {
+        // std::max keeps the rays on a tie: so does the slope.
+        // (Indexed, not branched: which option wins is data-dependent.)
+        const double option_slope[2] = {rays_slope, take_slope[x]};
+        slope_sum += cls->weight_d * option_slope[rays < take_value[x]];
+      }
+    }
+    sums[law0 + q] = sum;
+    if constexpr (kSlope) law_slope[law0 + q] = slope_sum;
+  }
+}
+
 // Phase "roll outcome values": for each group at this level and each q, the
 // expected utility (times 3^q) of the q other dice under optimal takes. The
 // rays beside them number left(group) - q whichever position rolled, so this
@@ -269,57 +326,21 @@ void OutcomeSumsDouble(const TurnModel& model, int level, const TurnValues& v,
   double take_value[kMaxDice + 1], take_slope[kMaxDice + 1];
   for (int group : model.Level(level)) {
     const CanonState& g = model.state(group);
-    for (int x = 1; g.untaken > 0 && x <= g.left; ++x) {
-      take_value[x] = v.value[model.EarthChild(group, x)];
-      if constexpr (kSlope) take_slope[x] = slope[model.EarthChild(group, x)];
+    if (g.untaken > 0) {
+      for (int x = 1; x <= g.left; ++x) {
+        take_value[x] = v.value[model.EarthChild(group, x)];
+        if constexpr (kSlope) take_slope[x] = slope[model.EarthChild(group, x)];
+      }
     }
-    for (int q = 0; q <= g.left; ++q) {
-      const int ray_child = model.RayChild(group, q);
-      // Without rays an empty choice ends the turn; with rays they are taken.
-      const double rays = ray_child < 0 ? -HUGE_VAL : v.value[ray_child];
-      const double none = ray_child < 0 ? v.stop[group] : rays;
-      double sum = 0, slope_sum = 0;
-      double rays_slope = 0, none_slope = 0;
-      if constexpr (kSlope) {
-        rays_slope = ray_child < 0 ? 0.0 : slope[ray_child];
-        none_slope = ray_child < 0 ? slope_utility[g.score] : rays_slope;
-      }
-      const std::vector<EarthClass>& classes = model.Classes(g.untaken, q);
-      const EarthClass* cls = classes.data();
-      const EarthClass* const end = cls + classes.size();
-      // No untaken type shown: classes are sorted by mask, so it comes first.
-      if (cls != end && cls->takes == 0) {
-        sum += cls->weight_d * none;
-        if constexpr (kSlope) slope_sum += cls->weight_d * none_slope;
-        ++cls;
-      }
-      // Every other class shows 1..untaken distinct counts (take[], ascending;
-      // the best take: the largest value, the fewest dice among equals).
-      auto add = [&](const EarthClass& c, int x) {
-        sum += c.weight_d * std::max(rays, take_value[x]);
-        if constexpr (kSlope) {
-          // std::max keeps the rays on a tie: so does the slope.
-          slope_sum += c.weight_d * (rays < take_value[x] ? take_slope[x] : rays_slope);
-        }
-      };
-      auto better = [&](int x, int y) { return take_value[y] > take_value[x] ? y : x; };
-      switch (g.untaken) {
-        case 1:
-          for (; cls != end; ++cls) add(*cls, cls->take[0]);
-          break;
-        case 2:
-          for (; cls != end; ++cls) add(*cls, better(cls->take[0], cls->take[1]));
-          break;
-        case 3:
-          for (; cls != end; ++cls) {
-            add(*cls, better(better(cls->take[0], cls->take[1]), cls->take[2]));
-          }
-          break;
-        default:  // 0: only the class above
-          break;
-      }
-      sums[model.LawIndex(group, q)] = sum;
-      if constexpr (kSlope) law_slope[model.LawIndex(group, q)] = slope_sum;
+    auto run = [&]<int J>() {
+      GroupSums<kSlope, J>(model, group, g, v, sums.data(), slope_utility, slope, law_slope,
+                           take_value, take_slope);
+    };
+    switch (g.untaken) {
+      case 0: run.template operator()<0>(); break;
+      case 1: run.template operator()<1>(); break;
+      case 2: run.template operator()<2>(); break;
+      default: run.template operator()<3>(); break;
     }
   }
 }

@@ -85,6 +85,16 @@ class TurnModel {
   const std::vector<EarthClass>& Classes(int untaken, int q) const {
     return classes_[untaken * (rules_.dice + 1) + q];
   }
+  // The same classes in one array, for the inner loops: those of (untaken, q)
+  // are ClassData()[ClassRow(untaken)[q] .. ClassRow(untaken)[q + 1]).
+  const EarthClass* ClassData() const { return class_data_.data(); }
+  const std::int32_t* ClassRow(int untaken) const {
+    return class_begin_.data() + untaken * (rules_.dice + 2);
+  }
+  // RayChild(group, q) for q = 0..left(group), as an array.
+  const std::int32_t* RayChildren(int group) const {
+    return law_ray_child_.data() + LawIndex(group, 0);
+  }
   int MaxScore() const { return MaxTurnScore(rules_); }
   // Exponent D of the exact denominator 6^D of values at positions with `left`
   // dice left: D(m) = m + D(m-1), enough for every roll down the turn.
@@ -107,6 +117,8 @@ class TurnModel {
   std::vector<std::int32_t> law_offset_;     // per id, plus the end
   std::vector<std::int32_t> law_ray_child_;  // per law
   std::vector<std::vector<EarthClass>> classes_;
+  std::vector<EarthClass> class_data_;      // classes_ flattened by (untaken, q)
+  std::vector<std::int32_t> class_begin_;   // per untaken: dice + 2 offsets
 };
 
 // Values of every canonical position for one utility.
