@@ -168,10 +168,14 @@ class GameSolver {
     ++report_->turn_solves;
     return internal::SolveDouble(*model_, utility);
   }
-  // A solve and the start value's slope in the zero-score utility.
-  TurnValues SolveWithSlope(const std::vector<double>& utility, double* slope) {
+  void Solve(const std::vector<double>& utility, TurnValues* out) {
     ++report_->turn_solves;
-    return internal::SolveDoubleWithSlope(*model_, utility, zero_indicator_, slope);
+    internal::SolveDouble(*model_, utility, out);
+  }
+  // A solve and the start value's slope in the zero-score utility.
+  void SolveWithSlope(const std::vector<double>& utility, double* slope, TurnValues* out) {
+    ++report_->turn_solves;
+    internal::SolveDoubleWithSlope(*model_, utility, zero_indicator_, slope, out);
   }
 
   // Final round, last seat to move (2 players: seat 1 after seat 0 reached
@@ -286,7 +290,7 @@ class GameSolver {
         scores, [&](long long c, int seat) { return win_[c * 2 + seat]; }, last_, guess);
     Extrapolate(
         scores, [&](long long c, int) { return slope_of_[c]; }, last_slope_, b);
-    TurnValues values[2];
+    TurnValues(&values)[2] = values_;  // storage reused from cycle to cycle
     double a[2] = {0, 0}, residual = 0, previous = HUGE_VAL;
     bool solved_slopes = false;  // b[] are slopes of solved policies (not guesses)
     auto accepted = [&] {
@@ -305,7 +309,11 @@ class GameSolver {
         residual = 0;
         for (int seat = 0; seat < 2; ++seat) {
           u[seat][0] = 1.0 - guess[1 - seat];  // a zero-score turn: the other moves
-          values[seat] = with_slope ? SolveWithSlope(u[seat], &b[seat]) : Solve(u[seat]);
+          if (with_slope) {
+            SolveWithSlope(u[seat], &b[seat], &values[seat]);
+          } else {
+            Solve(u[seat], &values[seat]);
+          }
           residual = std::max(residual, std::abs(values[seat].value[start_] - guess[seat]));
         }
         solved_slopes |= with_slope;
@@ -364,6 +372,7 @@ class GameSolver {
   std::vector<double> rolls_;
   double error_bound_ = 0;
   double last_[2] = {0.5, 0.5};
+  TurnValues values_[2];  // the current cycle's turn solves, one per mover
   double last_slope_[2] = {0.2, 0.2};
   std::map<std::uint32_t, double> final_value_;  // block -> mover's chance (final round)
   std::vector<double> error_of_;                 // per context: error bound

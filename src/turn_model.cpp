@@ -519,9 +519,18 @@ namespace {
 // the utility (slope_utility by score) under the policy chosen, returned for
 // the start position in *start_slope.
 template <bool kSlope>
-TurnValues SolveDoubleImpl(const TurnModel& model, const std::vector<double>& utility,
-                           const std::vector<double>* slope_utility, double* start_slope) {
-  TurnValues v = StopValues(model, utility);
+void SolveDoubleImpl(const TurnModel& model, const std::vector<double>& utility,
+                     const std::vector<double>* slope_utility, double* start_slope,
+                     TurnValues& v) {
+  // The stop values; the vectors' storage is reused (the game solver's many
+  // solves then allocate nothing). Every roll value is written below except
+  // at positions with no dice left: NaN.
+  const int size = model.size();
+  v.stop.resize(size);
+  v.value.resize(size);
+  v.roll.resize(size);
+  for (int id = 0; id < size; ++id) v.stop[id] = utility[model.state(id).score];
+  for (int id : model.Level(0)) v.roll[id] = std::numeric_limits<double>::quiet_NaN();
   // Reused across solves on this thread: repeated solves (the game solver's
   // many utilities) then allocate nothing here.
   thread_local std::vector<double> sums, slope, law_slope;
@@ -551,18 +560,31 @@ TurnValues SolveDoubleImpl(const TurnModel& model, const std::vector<double>& ut
     }
   }
   if constexpr (kSlope) *start_slope = slope[start];
-  return v;
 }
 
 }  // namespace
 
 TurnValues SolveDouble(const TurnModel& model, const std::vector<double>& utility) {
-  return SolveDoubleImpl<false>(model, utility, nullptr, nullptr);
+  TurnValues v;
+  SolveDoubleImpl<false>(model, utility, nullptr, nullptr, v);
+  return v;
+}
+
+void SolveDouble(const TurnModel& model, const std::vector<double>& utility, TurnValues* out) {
+  SolveDoubleImpl<false>(model, utility, nullptr, nullptr, *out);
+}
+
+void SolveDoubleWithSlope(const TurnModel& model, const std::vector<double>& utility,
+                          const std::vector<double>& slope_utility, double* start_slope,
+                          TurnValues* out) {
+  SolveDoubleImpl<true>(model, utility, &slope_utility, start_slope, *out);
 }
 
 TurnValues SolveDoubleWithSlope(const TurnModel& model, const std::vector<double>& utility,
                                 const std::vector<double>& slope_utility, double* start_slope) {
-  return SolveDoubleImpl<true>(model, utility, &slope_utility, start_slope);
+  TurnValues v;
+  SolveDoubleImpl<true>(model, utility, &slope_utility, start_slope, v);
+  return v;
 }
 
 // ------------------------------------------------------------- exact DP

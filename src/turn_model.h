@@ -130,6 +130,8 @@ struct TurnValues {
 
 // Solves in double precision for `utility[score]`, score 0..MaxScore().
 TurnValues SolveDouble(const TurnModel& model, const std::vector<double>& utility);
+// The same into *out, reusing its vectors' storage (no allocation once sized).
+void SolveDouble(const TurnModel& model, const std::vector<double>& utility, TurnValues* out);
 
 // SolveDouble (the same values, bit for bit) plus the start position's value
 // slope in a parameter t of the utility (d utility / dt = slope_utility by
@@ -138,6 +140,9 @@ TurnValues SolveDouble(const TurnModel& model, const std::vector<double>& utilit
 // optimal; it is cheaper.
 TurnValues SolveDoubleWithSlope(const TurnModel& model, const std::vector<double>& utility,
                                 const std::vector<double>& slope_utility, double* start_slope);
+void SolveDoubleWithSlope(const TurnModel& model, const std::vector<double>& utility,
+                          const std::vector<double>& slope_utility, double* start_slope,
+                          TurnValues* out);
 
 // A solve's sensitivity to a parameter t of the utility (utility(t + d) =
 // utility + d * slope_utility): the values' slopes under the optimal policy,
