@@ -94,6 +94,12 @@ class GameSolver {
     zero_indicator_.assign(max_turn_ + 1, 0.0);
     zero_indicator_[0] = 1.0;
     CollectStoredStates();
+    // Room for every block up front (at most one per open-round context, and
+    // fewer than target + max turn in the final round): no regrowth copies.
+    const long long t = rules_.target;
+    rolls_.reserve(
+        static_cast<size_t>(std::min<long long>(index_.size(), 2 * t * t + t + max_turn_)) *
+        states_.size());
   }
 
   TableContents Run() {

@@ -267,8 +267,8 @@ namespace {
 // The sums of one group's laws, q = 0..left, for a group with J untaken types.
 template <bool kSlope, int J>
 void GroupSums(const TurnModel& model, int group, const CanonState& g, const TurnValues& v,
-               double* sums, const double* slope_utility, const double* slope,
-               double* law_slope, const double* take_value, const double* take_slope) {
+               double* sums, const double* slope_utility, const double* slope, double* law_slope,
+               const double* take_value, const double* take_slope) {
   const EarthClass* const data = model.ClassData();
   const std::int32_t* const row = model.ClassRow(J);
   const std::int32_t* const ray_children = model.RayChildren(group);
@@ -321,8 +321,8 @@ void GroupSums(const TurnModel& model, int group, const CanonState& g, const Tur
 // choices, and so the value sums, are exactly those without).
 template <bool kSlope>
 void OutcomeSumsDouble(const TurnModel& model, int level, const TurnValues& v,
-                       std::vector<double>& sums, const double* slope_utility,
-                       const double* slope, double* law_slope) {
+                       std::vector<double>& sums, const double* slope_utility, const double* slope,
+                       double* law_slope) {
   double take_value[kMaxDice + 1], take_slope[kMaxDice + 1];
   for (int group : model.Level(level)) {
     const CanonState& g = model.state(group);
@@ -337,10 +337,18 @@ void OutcomeSumsDouble(const TurnModel& model, int level, const TurnValues& v,
                            take_value, take_slope);
     };
     switch (g.untaken) {
-      case 0: run.template operator()<0>(); break;
-      case 1: run.template operator()<1>(); break;
-      case 2: run.template operator()<2>(); break;
-      default: run.template operator()<3>(); break;
+      case 0:
+        run.template operator()<0>();
+        break;
+      case 1:
+        run.template operator()<1>();
+        break;
+      case 2:
+        run.template operator()<2>();
+        break;
+      default:
+        run.template operator()<3>();
+        break;
     }
   }
 }
@@ -350,8 +358,8 @@ void OutcomeSumsDouble(const TurnModel& model, int level, const TurnValues& v,
 // partial sums: one chain of dependent additions would make the sum wait on
 // the adder's latency (it is most of a solve otherwise).
 template <bool kSlope>
-double RollValueDouble(const TurnModel& model, int id, const double* sums,
-                       const double* law_slope, double* slope) {
+double RollValueDouble(const TurnModel& model, int id, const double* sums, const double* law_slope,
+                       double* slope) {
   const std::span<const RollTerm> terms = model.Terms(id);
   const size_t n = terms.size();
   double v0 = 0, v1 = 0, v2 = 0, v3 = 0, s0 = 0, s1 = 0, s2 = 0, s3 = 0;
@@ -520,8 +528,7 @@ namespace {
 // the start position in *start_slope.
 template <bool kSlope>
 void SolveDoubleImpl(const TurnModel& model, const std::vector<double>& utility,
-                     const std::vector<double>* slope_utility, double* start_slope,
-                     TurnValues& v) {
+                     const std::vector<double>* slope_utility, double* start_slope, TurnValues& v) {
   // The stop values; the vectors' storage is reused (the game solver's many
   // solves then allocate nothing). Every roll value is written below except
   // at positions with no dice left: NaN.

@@ -117,8 +117,8 @@ class TurnModel {
   std::vector<std::int32_t> law_offset_;     // per id, plus the end
   std::vector<std::int32_t> law_ray_child_;  // per law
   std::vector<std::vector<EarthClass>> classes_;
-  std::vector<EarthClass> class_data_;      // classes_ flattened by (untaken, q)
-  std::vector<std::int32_t> class_begin_;   // per untaken: dice + 2 offsets
+  std::vector<EarthClass> class_data_;     // classes_ flattened by (untaken, q)
+  std::vector<std::int32_t> class_begin_;  // per untaken: dice + 2 offsets
 };
 
 // Values of every canonical position for one utility.
