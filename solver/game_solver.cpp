@@ -21,7 +21,20 @@ using internal::TurnModel;
 using internal::TurnValues;
 
 constexpr int kMaxRounds = 60;
+// A cycle's policy iteration stops once its residual r is at rounding level
+// (the largest seen for the official game is about 1e-15), or once r stops
+// halving below kStallResidual (rounding noise, not a policy change).
+constexpr double kAcceptResidual = 2e-15;
+constexpr double kStallResidual = 1e-14;
+// Below this residual the next round is likely the last (the previous
+// policies were optimal at the new guess).
+constexpr double kNearResidual = 1e-4;
 constexpr double kSolveRounding = kTurnSolveRounding;
+
+// A solved chance as stored: the exact value is a probability, so rounding
+// that strays past 0 or 1 (a sum of weights that are 1 in total, rounded) is
+// cut back, which only brings it closer. Readers refuse values outside [0, 1].
+double Probability(double value) { return std::clamp(value, 0.0, 1.0); }
 
 // Calls fn(t, r, e0, e1, e2, left) for every canonical position whose roll
 // value a table stores (docs/FORMAT.md, STATES), in slot order.
@@ -51,10 +64,17 @@ class GameSolver {
         report_(report) {
     win_.assign(index_.size() * players_, 0.0);
     error_of_.assign(index_.size(), 0.0);
+    slope_of_.assign(index_.size(), 0.0);
     block_of_.assign(index_.size(), 0);
     zero_indicator_.assign(max_turn_ + 1, 0.0);
     zero_indicator_[0] = 1.0;
     CollectStoredStates();
+    // Room for every block up front (at most one per open-round context, and
+    // fewer than target + max turn in the final round): no regrowth copies.
+    const long long t = rules_.target;
+    rolls_.reserve(
+        static_cast<size_t>(std::min<long long>(index_.size(), 2 * t * t + t + max_turn_)) *
+        states_.size());
   }
 
   TableContents Run() {
@@ -121,7 +141,7 @@ class GameSolver {
   std::uint32_t StoreBlock(const std::vector<double>& utility, const TurnValues& values) {
     auto [it, inserted] = blocks_.emplace(utility, static_cast<std::uint32_t>(blocks_.size()));
     if (inserted) {
-      for (int id : slot_ids_) rolls_.push_back(values.roll[id]);
+      for (int id : slot_ids_) rolls_.push_back(Probability(values.roll[id]));
     }
     return it->second;
   }
@@ -130,9 +150,14 @@ class GameSolver {
     ++report_->turn_solves;
     return internal::SolveDouble(*model_, utility);
   }
-  TurnValues SolveParametric(const std::vector<double>& utility, internal::ParametricTurn* out) {
+  void Solve(const std::vector<double>& utility, TurnValues* out) {
     ++report_->turn_solves;
-    return internal::SolveDoubleParametric(*model_, utility, zero_indicator_, out);
+    internal::SolveDouble(*model_, utility, out);
+  }
+  // A solve and the start value's slope in the zero-score utility.
+  void SolveWithSlope(const std::vector<double>& utility, double* slope, TurnValues* out) {
+    ++report_->turn_solves;
+    internal::SolveDoubleWithSlope(*model_, utility, zero_indicator_, slope, out);
   }
 
   // Final round, last seat to move (2 players: seat 1 after seat 0 reached
@@ -149,7 +174,7 @@ class GameSolver {
         double value = known != blocks_.end() ? final_value_[known->second] : 0.0;
         if (known == blocks_.end()) {
           TurnValues values = Solve(utility);
-          value = values.value[start_];
+          value = Probability(values.value[start_]);
           final_value_[StoreBlock(utility, values)] = value;
         }
         block_of_[c] = blocks_.at(utility);
@@ -190,70 +215,126 @@ class GameSolver {
     return worst;
   }
 
+  // Context of seat `seat` moving at totals {s0, s1} if that cycle is solved
+  // already (a larger sum, or the same sum with a larger s0), else -1.
+  long long SolvedContext(int seat, int s0, int s1) const {
+    if (s0 >= rules_.target || s1 >= rules_.target) return -1;
+    return index_.Index(seat, {s0, s1});
+  }
+
+  // Extrapolates a per-context figure of each mover at `scores` from the
+  // solved cycles around it: a plane through three neighbours (s0+1, s1),
+  // (s0, s1+1), (s0+1, s1+1), or a line along the one axis left at the edge;
+  // `fallback[seat]` when there are none. `of(context, seat)` reads it.
+  template <class Of>
+  void Extrapolate(const std::vector<int>& scores, Of of, const double* fallback,
+                   double* out) const {
+    const int s0 = scores[0], s1 = scores[1];
+    for (int seat = 0; seat < 2; ++seat) {
+      auto at = [&](int d0, int d1, double* v) {
+        long long c = SolvedContext(seat, s0 + d0, s1 + d1);
+        if (c >= 0) *v = of(c, seat);
+        return c >= 0;
+      };
+      double a, b, c;
+      double g = fallback[seat];
+      if (at(1, 0, &a) && at(0, 1, &b) && at(1, 1, &c)) {
+        g = a + b - c;
+      } else if (at(1, 0, &a) && at(2, 0, &c)) {
+        g = 2 * a - c;
+      } else if (at(0, 1, &b) && at(0, 2, &c)) {
+        g = 2 * b - c;
+      } else if (at(1, 0, &a) || at(0, 1, &a)) {
+        g = a;
+      }
+      out[seat] = std::clamp(g, 0.0, 1.0);
+    }
+  }
+
   // The two movers' turns at the same totals, each one's zero-score turn
-  // handing the move to the other. With the policies fixed, each mover's
-  // chance is linear in the other's (slope: its chance of a zero-score turn),
-  // so one parametric solve per mover gives the fixed point of those policies
-  // and the range over which they stay optimal; another round is needed only
-  // when the fixed point falls outside it (policy iteration).
+  // handing the move to the other: a cycle, solved by policy iteration
+  // (Newton's method on the piecewise-linear fixed-point equations). At a
+  // guess W of both movers' chances, a solve of each turn with the other's
+  // chance W' in its zero-score utility gives T(W) and each policy's slope b
+  // (its chance of a zero-score turn); with the policies fixed each mover's
+  // chance is linear in the other's, V = a + b (1 - V'), and the next guess is
+  // the fixed point of those lines. It ends when r = |T(W) - W| is at
+  // rounding level: the policies of the previous guess were optimal at this
+  // one. The solve at W gives the stored values; |W - T(W)| = r, and each
+  // value is off by at most its dependencies' error plus (b r + rounding)
+  // over 1 - b (the zero-score loop's gain, b < 1).
   void SolveCycle(const std::vector<int>& scores) {
     std::vector<double> u[2] = {MoverUtility(0, scores, 1), MoverUtility(1, scores, 1)};
-    double guess[2] = {last_[0], last_[1]};  // each mover's chance; the last cycle's are close
-    TurnValues values[2];
-    internal::ParametricTurn param[2];
-    double solved[2] = {0, 0}, shift[2] = {0, 0}, slope = 0;
+    // First guesses, typically within 0.3% of the fixed point: the movers'
+    // chances and zero-score slopes extrapolated from the solved neighbours.
+    double guess[2], b[2];
+    Extrapolate(
+        scores, [&](long long c, int seat) { return win_[c * 2 + seat]; }, last_, guess);
+    Extrapolate(
+        scores, [&](long long c, int) { return slope_of_[c]; }, last_slope_, b);
+    TurnValues(&values)[2] = values_;  // storage reused from cycle to cycle
+    double a[2] = {0, 0}, residual = 0, previous = HUGE_VAL;
+    bool solved_slopes = false;  // b[] are slopes of solved policies (not guesses)
+    auto accepted = [&] {
+      // At rounding level, or rounding keeps r from shrinking further.
+      return residual <= kAcceptResidual || (residual <= kStallResidual && residual > previous / 2);
+    };
     int round = 1;
     for (;; ++round) {
-      double a[2], b[2];
+      // The first round and the one that is likely the last (the previous
+      // residual already small) are plain solves: the first steps with the
+      // extrapolated slopes (Newton lands ~1e-5 off either way: the slope
+      // at the guess is not the fixed point's), the last needs none. Other
+      // rounds solve with slopes, and so does a last round found otherwise.
+      bool with_slope = round > 1 && previous > kNearResidual;
+      for (;;) {
+        residual = 0;
+        for (int seat = 0; seat < 2; ++seat) {
+          u[seat][0] = 1.0 - guess[1 - seat];  // a zero-score turn: the other moves
+          if (with_slope) {
+            SolveWithSlope(u[seat], &b[seat], &values[seat]);
+          } else {
+            Solve(u[seat], &values[seat]);
+          }
+          residual = std::max(residual, std::abs(values[seat].value[start_] - guess[seat]));
+        }
+        solved_slopes |= with_slope;
+        // Another round, or the end with b[] the slopes of solved policies.
+        if (with_slope || (round == 1 ? !accepted() : accepted() && solved_slopes)) break;
+        with_slope = true;
+      }
+      if (accepted() || round == kMaxRounds) break;
+      previous = residual;
+      // V0 = a0 + b0 (1 - V1), V1 = a1 + b1 (1 - V0).
       for (int seat = 0; seat < 2; ++seat) {
-        u[seat][0] = 1.0 - guess[1 - seat];  // a zero-score turn: the other moves
-        values[seat] = SolveParametric(u[seat], &param[seat]);
-        b[seat] = param[seat].slope[start_];
         a[seat] = values[seat].value[start_] - b[seat] * u[seat][0];
       }
-      // V0 = a0 + b0 (1 - V1), V1 = a1 + b1 (1 - V0).
-      solved[0] = (a[0] + b[0] * (1.0 - a[1] - b[1])) / (1.0 - b[0] * b[1]);
-      solved[1] = a[1] + b[1] * (1.0 - solved[0]);
-      bool inside = true;
-      for (int seat = 0; seat < 2; ++seat) {
-        shift[seat] = (1.0 - solved[1 - seat]) - u[seat][0];
-        inside &= shift[seat] >= param[seat].lo && shift[seat] <= param[seat].hi;
-      }
-      slope = std::max(b[0], b[1]);
-      if (inside || round == kMaxRounds) break;
-      guess[0] = solved[0];
-      guess[1] = solved[1];
+      guess[0] = (a[0] + b[0] * (1.0 - a[1] - b[1])) / (1.0 - b[0] * b[1]);
+      guess[1] = a[1] + b[1] * (1.0 - guess[0]);
     }
+    // The loop's gain b: the slopes of the last policies solved with slopes.
+    // When the final round was a plain solve, those are the policies whose
+    // fixed point W is: r small says they are optimal at W (up to r), the
+    // same local-gain assumption as taking the final policies' own slopes.
+    const double slope = std::max(b[0], b[1]);
     report_->max_iterations = std::max(report_->max_iterations, round);
-    // Phase "settle": a direct solve of each turn at the fixed point's
-    // utilities gives the stored values; its distance r to the fixed point
-    // is the check. Then |W - T(W)| <= b r + rounding, and each value is off
-    // by at most its dependencies' error plus that, over 1 - b (the
-    // zero-score loop's gain, b < 1).
     long long c[2] = {index_.Index(0, scores), index_.Index(1, scores)};
-    double residual = 0;
     for (int seat = 0; seat < 2; ++seat) {
-      u[seat][0] = 1.0 - solved[1 - seat];
-      TurnValues settled = Solve(u[seat]);
-      residual = std::max(residual, std::abs(settled.value[start_] - solved[seat]));
-      for (int id : slot_ids_) {  // the parametric extrapolation, for the report
-        double moved = values[seat].roll[id] + shift[seat] * param[seat].roll_slope[id];
-        report_->max_roll_deviation =
-            std::max(report_->max_roll_deviation, std::abs(moved - settled.roll[id]));
-      }
-      const double w = settled.value[start_];
+      const double w = Probability(values[seat].value[start_]);
       win_[c[seat] * 2 + seat] = w;
       win_[c[seat] * 2 + 1 - seat] = 1.0 - w;
-      block_of_[c[seat]] = StoreBlock(u[seat], settled);
+      block_of_[c[seat]] = StoreBlock(u[seat], values[seat]);
     }
     report_->max_residual = std::max(report_->max_residual, residual);
     double error = DependencyError(scores) + (slope * residual + kSolveRounding) / (1.0 - slope);
     error_of_[c[0]] = error_of_[c[1]] = error;
     error_bound_ = std::max(error_bound_, error);
-    if (round == kMaxRounds)
+    if (round == kMaxRounds && residual > kStallResidual)
       error_bound_ = HUGE_VAL;  // not converged: say so rather than claim a bound
-    last_[0] = solved[0];
-    last_[1] = solved[1];
+    last_[0] = values[0].value[start_];
+    last_[1] = values[1].value[start_];
+    slope_of_[c[0]] = last_slope_[0] = b[0];
+    slope_of_[c[1]] = last_slope_[1] = b[1];
   }
 
   const Rules rules_;
@@ -273,8 +354,11 @@ class GameSolver {
   std::vector<double> rolls_;
   double error_bound_ = 0;
   double last_[2] = {0.5, 0.5};
+  TurnValues values_[2];  // the current cycle's turn solves, one per mover
+  double last_slope_[2] = {0.2, 0.2};
   std::map<std::uint32_t, double> final_value_;  // block -> mover's chance (final round)
   std::vector<double> error_of_;                 // per context: error bound
+  std::vector<double> slope_of_;                 // per open-round context: the mover's b
 };
 
 long long CountStoredStates(int n) {

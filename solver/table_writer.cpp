@@ -6,12 +6,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 
 #include "absl/strings/str_format.h"
 #include "game_solver.h"
+#include "table_data.h"
 
 namespace martiandice::solver {
 namespace {
@@ -37,24 +39,6 @@ void PutF64(std::string& out, double v) {
 }
 void SetU32(std::string& out, size_t at, std::uint32_t v) {
   for (int i = 0; i < 4; ++i) out[at + i] = static_cast<char>((v >> (8 * i)) & 0xff);
-}
-
-// CRC-32 (IEEE 802.3, reflected, as zlib's crc32).
-std::uint32_t Crc32(const char* data, size_t size) {
-  static const auto kTable = [] {
-    std::array<std::uint32_t, 256> table{};
-    for (std::uint32_t i = 0; i < 256; ++i) {
-      std::uint32_t c = i;
-      for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-      table[i] = c;
-    }
-    return table;
-  }();
-  std::uint32_t crc = 0xFFFFFFFFu;
-  for (size_t i = 0; i < size; ++i) {
-    crc = kTable[(crc ^ static_cast<std::uint8_t>(data[i])) & 0xff] ^ (crc >> 8);
-  }
-  return crc ^ 0xFFFFFFFFu;
 }
 
 }  // namespace
@@ -118,9 +102,15 @@ std::string SerializeTable(const TableContents& t) {
     for (std::uint8_t v : s) PutU8(out, v);
     PutU16(out, 0);
   }
-  for (double v : t.rolls) PutF64(out, v);
-  SetU32(out, 120, Crc32(out.data() + kHeaderSize, out.size() - kHeaderSize));
-  SetU32(out, 124, Crc32(out.data(), 124));
+  if constexpr (std::endian::native == std::endian::little) {
+    // The file is little-endian: the doubles' bytes as they are, in one copy.
+    out.append(reinterpret_cast<const char*>(t.rolls.data()), t.rolls.size() * sizeof(double));
+  } else {
+    for (double v : t.rolls) PutF64(out, v);
+  }
+  const std::string_view bytes = out;
+  SetU32(out, 120, internal::Crc32(bytes.substr(kHeaderSize)));
+  SetU32(out, 124, internal::Crc32(bytes.substr(0, 124)));
   return out;
 }
 

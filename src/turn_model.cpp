@@ -142,8 +142,24 @@ void TurnModel::BuildClasses() {
         }
       }
       auto& out = classes_[j * (n + 1) + q];
-      for (auto [mask, w] : by_mask) out.push_back({mask, w, static_cast<double>(w)});
+      for (auto [mask, w] : by_mask) {
+        EarthClass cls{mask, w, static_cast<double>(w)};
+        for (std::uint32_t bits = mask; bits != 0 && cls.takes < 3; bits &= bits - 1) {
+          cls.take[cls.takes++] = static_cast<std::uint8_t>(std::countr_zero(bits));
+        }
+        // Padded with the largest: a class then always has `untaken` entries.
+        for (int i = cls.takes; cls.takes > 0 && i < 3; ++i) cls.take[i] = cls.take[cls.takes - 1];
+        out.push_back(cls);
+      }
     }
+  }
+  for (int u = 0; u <= 3; ++u) {
+    for (int q = 0; q <= n; ++q) {
+      class_begin_.push_back(static_cast<std::int32_t>(class_data_.size()));
+      const auto& row = classes_[u * (n + 1) + q];
+      class_data_.insert(class_data_.end(), row.begin(), row.end());
+    }
+    class_begin_.push_back(static_cast<std::int32_t>(class_data_.size()));
   }
 }
 
@@ -248,41 +264,124 @@ void ForEachEarthLaw(const TurnModel& model, int group, Better better, Sink&& si
 
 namespace {
 
+// The sums of one group's laws, q = 0..left, for a group with J untaken types.
+template <bool kSlope, int J>
+void GroupSums(const TurnModel& model, int group, const CanonState& g, const TurnValues& v,
+               double* sums, const double* slope_utility, const double* slope, double* law_slope,
+               const double* take_value, const double* take_slope) {
+  const EarthClass* const data = model.ClassData();
+  const std::int32_t* const row = model.ClassRow(J);
+  const std::int32_t* const ray_children = model.RayChildren(group);
+  const int law0 = model.LawIndex(group, 0);
+  // The best take: the largest value, the fewest dice among equals (take[]
+  // ascending, padded to J entries).
+  auto better = [&](int x, int y) { return take_value[y] > take_value[x] ? y : x; };
+  for (int q = 0; q <= g.left; ++q) {
+    const int ray_child = ray_children[q];
+    // Without rays an empty choice ends the turn; with rays they are taken.
+    const double rays = ray_child < 0 ? -HUGE_VAL : v.value[ray_child];
+    const double none = ray_child < 0 ? v.stop[group] : rays;
+    double sum = 0, slope_sum = 0;
+    double rays_slope = 0, none_slope = 0;
+    if constexpr (kSlope) {
+      rays_slope = ray_child < 0 ? 0.0 : slope[ray_child];
+      none_slope = ray_child < 0 ? slope_utility[g.score] : rays_slope;
+    }
+    const EarthClass* cls = data + row[q];
+    const EarthClass* const end = data + row[q + 1];
+    // No untaken type shown (classes are sorted by mask, so it comes first):
+    // always possible with a taken type to show, else only with no dice.
+    if (J < 3 || q == 0) {
+      sum += cls->weight_d * none;
+      if constexpr (kSlope) slope_sum += cls->weight_d * none_slope;
+      ++cls;
+    }
+    for (; cls != end; ++cls) {
+      int x = cls->take[0];
+      if constexpr (J >= 2) x = better(x, cls->take[1]);
+      if constexpr (J >= 3) x = better(x, cls->take[2]);
+      sum += cls->weight_d * std::max(rays, take_value[x]);
+      if constexpr (kSlope) {
+        // std::max keeps the rays on a tie: so does the slope.
+        // (Indexed, not branched: which option wins is data-dependent.)
+        const double option_slope[2] = {rays_slope, take_slope[x]};
+        slope_sum += cls->weight_d * option_slope[rays < take_value[x]];
+      }
+    }
+    sums[law0 + q] = sum;
+    if constexpr (kSlope) law_slope[law0 + q] = slope_sum;
+  }
+}
+
 // Phase "roll outcome values": for each group at this level and each q, the
 // expected utility (times 3^q) of the q other dice under optimal takes. The
 // rays beside them number left(group) - q whichever position rolled, so this
-// sum is shared by every position whose roll leads to (group, q).
+// sum is shared by every position whose roll leads to (group, q). With
+// kSlope, the same sums of the chosen options' slopes go to law_slope (the
+// choices, and so the value sums, are exactly those without).
+template <bool kSlope>
 void OutcomeSumsDouble(const TurnModel& model, int level, const TurnValues& v,
-                       std::vector<double>& sums) {
-  auto better = [&](int a, int b) { return v.value[a] > v.value[b]; };
-  double take_value[kMaxDice + 1];
+                       std::vector<double>& sums, const double* slope_utility, const double* slope,
+                       double* law_slope) {
+  double take_value[kMaxDice + 1], take_slope[kMaxDice + 1];
   for (int group : model.Level(level)) {
     const CanonState& g = model.state(group);
-    for (int x = 1; g.untaken > 0 && x <= g.left; ++x) {
-      take_value[x] = v.value[model.EarthChild(group, x)];
-    }
-    int rank[kMaxDice + 1];
-    RankTakes(model, group, better, rank);
-    for (int q = 0; q <= g.left; ++q) {
-      const int ray_child = model.RayChild(group, q);
-      // Without rays an empty choice ends the turn; with rays they are taken.
-      const double rays = ray_child < 0 ? -HUGE_VAL : v.value[ray_child];
-      const double none = ray_child < 0 ? v.stop[group] : rays;
-      double sum = 0;
-      for (const EarthClass& cls : model.Classes(g.untaken, q)) {
-        sum += cls.weight_d *
-               (cls.present == 0 ? none : std::max(rays, take_value[BestTake(cls.present, rank)]));
+    if (g.untaken > 0) {
+      for (int x = 1; x <= g.left; ++x) {
+        take_value[x] = v.value[model.EarthChild(group, x)];
+        if constexpr (kSlope) take_slope[x] = slope[model.EarthChild(group, x)];
       }
-      sums[model.LawIndex(group, q)] = sum;
+    }
+    auto run = [&]<int J>() {
+      GroupSums<kSlope, J>(model, group, g, v, sums.data(), slope_utility, slope, law_slope,
+                           take_value, take_slope);
+    };
+    switch (g.untaken) {
+      case 0:
+        run.template operator()<0>();
+        break;
+      case 1:
+        run.template operator()<1>();
+        break;
+      case 2:
+        run.template operator()<2>();
+        break;
+      default:
+        run.template operator()<3>();
+        break;
     }
   }
 }
 
-// Phase "roll value": expected utility of rolling every die left at `id`.
-double RollValueDouble(const TurnModel& model, int id, const std::vector<double>& sums) {
-  double total = 0;
-  for (const RollTerm& term : model.Terms(id)) total += term.weight_d * sums[term.law];
-  return total;
+// Phase "roll value": expected utility of rolling every die left at `id`,
+// and with kSlope the same sum of the law slopes in *slope. Four interleaved
+// partial sums: one chain of dependent additions would make the sum wait on
+// the adder's latency (it is most of a solve otherwise).
+template <bool kSlope>
+double RollValueDouble(const TurnModel& model, int id, const double* sums, const double* law_slope,
+                       double* slope) {
+  const std::span<const RollTerm> terms = model.Terms(id);
+  const size_t n = terms.size();
+  double v0 = 0, v1 = 0, v2 = 0, v3 = 0, s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    v0 += terms[i].weight_d * sums[terms[i].law];
+    v1 += terms[i + 1].weight_d * sums[terms[i + 1].law];
+    v2 += terms[i + 2].weight_d * sums[terms[i + 2].law];
+    v3 += terms[i + 3].weight_d * sums[terms[i + 3].law];
+    if constexpr (kSlope) {
+      s0 += terms[i].weight_d * law_slope[terms[i].law];
+      s1 += terms[i + 1].weight_d * law_slope[terms[i + 1].law];
+      s2 += terms[i + 2].weight_d * law_slope[terms[i + 2].law];
+      s3 += terms[i + 3].weight_d * law_slope[terms[i + 3].law];
+    }
+  }
+  for (; i < n; ++i) {
+    v0 += terms[i].weight_d * sums[terms[i].law];
+    if constexpr (kSlope) s0 += terms[i].weight_d * law_slope[terms[i].law];
+  }
+  if constexpr (kSlope) *slope = (s0 + s1) + (s2 + s3);
+  return (v0 + v1) + (v2 + v3);
 }
 
 // Values with only the stop values filled in (roll unset: NaN).
@@ -422,25 +521,76 @@ TurnValues SolveDoubleParametric(const TurnModel& model, const std::vector<doubl
   return v;
 }
 
-TurnValues SolveDouble(const TurnModel& model, const std::vector<double>& utility) {
-  TurnValues v = StopValues(model, utility);
+namespace {
+
+// The double solve; with kSlope also every value's slope in a parameter of
+// the utility (slope_utility by score) under the policy chosen, returned for
+// the start position in *start_slope.
+template <bool kSlope>
+void SolveDoubleImpl(const TurnModel& model, const std::vector<double>& utility,
+                     const std::vector<double>* slope_utility, double* start_slope, TurnValues& v) {
+  // The stop values; the vectors' storage is reused (the game solver's many
+  // solves then allocate nothing). Every roll value is written below except
+  // at positions with no dice left: NaN.
+  const int size = model.size();
+  v.stop.resize(size);
+  v.value.resize(size);
+  v.roll.resize(size);
+  for (int id = 0; id < size; ++id) v.stop[id] = utility[model.state(id).score];
+  for (int id : model.Level(0)) v.roll[id] = std::numeric_limits<double>::quiet_NaN();
   // Reused across solves on this thread: repeated solves (the game solver's
   // many utilities) then allocate nothing here.
-  thread_local std::vector<double> sums;
+  thread_local std::vector<double> sums, slope, law_slope;
   sums.resize(model.LawCount());
+  if constexpr (kSlope) {
+    slope.resize(model.size());
+    law_slope.resize(model.LawCount());
+  }
+  const double* su = kSlope ? slope_utility->data() : nullptr;
   const int start = model.Id(0, 0, 0, 0, 0);
   for (int level = 0; level <= model.rules().dice; ++level) {
-    OutcomeSumsDouble(model, level, v, sums);
+    OutcomeSumsDouble<kSlope>(model, level, v, sums, su, slope.data(), law_slope.data());
     for (int id : model.Level(level)) {
       if (level == 0) {
         v.value[id] = v.stop[id];
+        if constexpr (kSlope) slope[id] = su[model.state(id).score];
         continue;
       }
-      v.roll[id] = RollValueDouble(model, id, sums);
+      double roll_slope = 0;
+      v.roll[id] = RollValueDouble<kSlope>(model, id, sums.data(), law_slope.data(), &roll_slope);
       // Phase "stop or roll": stopping is not allowed before the first roll.
       v.value[id] = id == start ? v.roll[id] : std::max(v.stop[id], v.roll[id]);
+      if constexpr (kSlope) {
+        const bool rolls = id == start || v.stop[id] < v.roll[id];
+        slope[id] = rolls ? roll_slope : su[model.state(id).score];
+      }
     }
   }
+  if constexpr (kSlope) *start_slope = slope[start];
+}
+
+}  // namespace
+
+TurnValues SolveDouble(const TurnModel& model, const std::vector<double>& utility) {
+  TurnValues v;
+  SolveDoubleImpl<false>(model, utility, nullptr, nullptr, v);
+  return v;
+}
+
+void SolveDouble(const TurnModel& model, const std::vector<double>& utility, TurnValues* out) {
+  SolveDoubleImpl<false>(model, utility, nullptr, nullptr, *out);
+}
+
+void SolveDoubleWithSlope(const TurnModel& model, const std::vector<double>& utility,
+                          const std::vector<double>& slope_utility, double* start_slope,
+                          TurnValues* out) {
+  SolveDoubleImpl<true>(model, utility, &slope_utility, start_slope, *out);
+}
+
+TurnValues SolveDoubleWithSlope(const TurnModel& model, const std::vector<double>& utility,
+                                const std::vector<double>& slope_utility, double* start_slope) {
+  TurnValues v;
+  SolveDoubleImpl<true>(model, utility, &slope_utility, start_slope, v);
   return v;
 }
 

@@ -46,6 +46,10 @@ struct EarthClass {
   std::uint32_t present = 0;
   std::uint64_t weight = 0;
   double weight_d = 0;  // the same, as a double (exact: weights < 2^53)
+  // The set bits of `present`, ascending (the takes this class allows), then
+  // the largest repeated up to 3 entries (none if present == 0).
+  std::uint8_t takes = 0;
+  std::uint8_t take[3] = {0, 0, 0};
 };
 
 // Everything about the turn that does not depend on the objective.
@@ -81,6 +85,16 @@ class TurnModel {
   const std::vector<EarthClass>& Classes(int untaken, int q) const {
     return classes_[untaken * (rules_.dice + 1) + q];
   }
+  // The same classes in one array, for the inner loops: those of (untaken, q)
+  // are ClassData()[ClassRow(untaken)[q] .. ClassRow(untaken)[q + 1]).
+  const EarthClass* ClassData() const { return class_data_.data(); }
+  const std::int32_t* ClassRow(int untaken) const {
+    return class_begin_.data() + untaken * (rules_.dice + 2);
+  }
+  // RayChild(group, q) for q = 0..left(group), as an array.
+  const std::int32_t* RayChildren(int group) const {
+    return law_ray_child_.data() + LawIndex(group, 0);
+  }
   int MaxScore() const { return MaxTurnScore(rules_); }
   // Exponent D of the exact denominator 6^D of values at positions with `left`
   // dice left: D(m) = m + D(m-1), enough for every roll down the turn.
@@ -103,6 +117,8 @@ class TurnModel {
   std::vector<std::int32_t> law_offset_;     // per id, plus the end
   std::vector<std::int32_t> law_ray_child_;  // per law
   std::vector<std::vector<EarthClass>> classes_;
+  std::vector<EarthClass> class_data_;     // classes_ flattened by (untaken, q)
+  std::vector<std::int32_t> class_begin_;  // per untaken: dice + 2 offsets
 };
 
 // Values of every canonical position for one utility.
@@ -114,6 +130,19 @@ struct TurnValues {
 
 // Solves in double precision for `utility[score]`, score 0..MaxScore().
 TurnValues SolveDouble(const TurnModel& model, const std::vector<double>& utility);
+// The same into *out, reusing its vectors' storage (no allocation once sized).
+void SolveDouble(const TurnModel& model, const std::vector<double>& utility, TurnValues* out);
+
+// SolveDouble (the same values, bit for bit) plus the start position's value
+// slope in a parameter t of the utility (d utility / dt = slope_utility by
+// score) under the policy that solve chose, in *start_slope. Unlike
+// SolveDoubleParametric it says nothing about how far that policy stays
+// optimal; it is cheaper.
+TurnValues SolveDoubleWithSlope(const TurnModel& model, const std::vector<double>& utility,
+                                const std::vector<double>& slope_utility, double* start_slope);
+void SolveDoubleWithSlope(const TurnModel& model, const std::vector<double>& utility,
+                          const std::vector<double>& slope_utility, double* start_slope,
+                          TurnValues* out);
 
 // A solve's sensitivity to a parameter t of the utility (utility(t + d) =
 // utility + d * slope_utility): the values' slopes under the optimal policy,
