@@ -150,14 +150,18 @@ class GameSolver {
     ++report_->turn_solves;
     return internal::SolveDouble(*model_, utility);
   }
-  void Solve(const std::vector<double>& utility, TurnValues* out) {
-    ++report_->turn_solves;
-    internal::SolveDouble(*model_, utility, out);
-  }
-  // A solve and the start value's slope in the zero-score utility.
-  void SolveWithSlope(const std::vector<double>& utility, double* slope, TurnValues* out) {
-    ++report_->turn_solves;
-    internal::SolveDoubleWithSlope(*model_, utility, zero_indicator_, slope, out);
+  // Both movers' turns in one two-lane pass (the same values as two solves,
+  // bit for bit); with_slope also gives their zero-score slopes in slope[].
+  void SolvePair(const std::vector<double> (&utility)[2], bool with_slope, double* slope,
+                 TurnValues* out) {
+    report_->turn_solves += 2;
+    const std::vector<double>* pair[2] = {&utility[0], &utility[1]};
+    double slopes[2] = {0, 0};
+    internal::SolveDoublePair(*model_, pair, with_slope ? &zero_indicator_ : nullptr, slopes, out);
+    if (with_slope) {
+      slope[0] = slopes[0];
+      slope[1] = slopes[1];
+    }
   }
 
   // Final round, last seat to move (2 players: seat 1 after seat 0 reached
@@ -291,11 +295,9 @@ class GameSolver {
         residual = 0;
         for (int seat = 0; seat < 2; ++seat) {
           u[seat][0] = 1.0 - guess[1 - seat];  // a zero-score turn: the other moves
-          if (with_slope) {
-            SolveWithSlope(u[seat], &b[seat], &values[seat]);
-          } else {
-            Solve(u[seat], &values[seat]);
-          }
+        }
+        SolvePair(u, with_slope, b, values);
+        for (int seat = 0; seat < 2; ++seat) {
           residual = std::max(residual, std::abs(values[seat].value[start_] - guess[seat]));
         }
         solved_slopes |= with_slope;

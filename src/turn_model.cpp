@@ -594,6 +594,194 @@ TurnValues SolveDoubleWithSlope(const TurnModel& model, const std::vector<double
   return v;
 }
 
+// ------------------------------------------------- double DP, two lanes
+
+namespace {
+
+// Two doubles operated on lane by lane (GCC/Clang vector extension): each
+// lane sees exactly the scalar solve's operations, in the same order, so it
+// rounds the same way.
+typedef double Pair __attribute__((vector_size(16)));
+
+inline Pair Splat(double x) { return Pair{x, x}; }
+// std::max(a, b) lane by lane: b where a < b, else a.
+inline Pair MaxPair(Pair a, Pair b) { return a < b ? b : a; }
+
+// Scratch of the paired solve: one Pair per position and per law.
+struct PairValues {
+  std::vector<Pair> stop, roll, value, slope, sums, law_slope;
+};
+
+// GroupSums for two utilities: the same choices per lane (the better take
+// replaces the current one only when strictly greater; rays lose only when
+// strictly smaller), hence the same sums.
+template <bool kSlope, int J>
+void GroupSumsPair(const TurnModel& model, int group, const CanonState& g, PairValues& v,
+                   const Pair* slope_utility, const Pair* take_value, const Pair* take_slope) {
+  const EarthClass* const data = model.ClassData();
+  const std::int32_t* const row = model.ClassRow(J);
+  const std::int32_t* const ray_children = model.RayChildren(group);
+  const int law0 = model.LawIndex(group, 0);
+  for (int q = 0; q <= g.left; ++q) {
+    const int ray_child = ray_children[q];
+    const Pair rays = ray_child < 0 ? Splat(-HUGE_VAL) : v.value[ray_child];
+    const Pair none = ray_child < 0 ? v.stop[group] : rays;
+    Pair sum = Splat(0), slope_sum = Splat(0), rays_slope = Splat(0), none_slope = Splat(0);
+    if constexpr (kSlope) {
+      rays_slope = ray_child < 0 ? Splat(0) : v.slope[ray_child];
+      none_slope = ray_child < 0 ? slope_utility[g.score] : rays_slope;
+    }
+    const EarthClass* cls = data + row[q];
+    const EarthClass* const end = data + row[q + 1];
+    if (J < 3 || q == 0) {
+      sum += Splat(cls->weight_d) * none;
+      if constexpr (kSlope) slope_sum += Splat(cls->weight_d) * none_slope;
+      ++cls;
+    }
+    for (; cls != end; ++cls) {
+      Pair best = take_value[cls->take[0]];
+      Pair best_slope = Splat(0);
+      if constexpr (kSlope) best_slope = take_slope[cls->take[0]];
+      auto consider = [&](int x) {
+        const auto better = take_value[x] > best;
+        best = better ? take_value[x] : best;
+        if constexpr (kSlope) best_slope = better ? take_slope[x] : best_slope;
+      };
+      if constexpr (J >= 2) consider(cls->take[1]);
+      if constexpr (J >= 3) consider(cls->take[2]);
+      const Pair w = Splat(cls->weight_d);
+      sum += w * MaxPair(rays, best);
+      if constexpr (kSlope) slope_sum += w * (rays < best ? best_slope : rays_slope);
+    }
+    v.sums[law0 + q] = sum;
+    if constexpr (kSlope) v.law_slope[law0 + q] = slope_sum;
+  }
+}
+
+template <bool kSlope>
+void OutcomeSumsPair(const TurnModel& model, int level, PairValues& v, const Pair* slope_utility) {
+  Pair take_value[kMaxDice + 1], take_slope[kMaxDice + 1];
+  for (int group : model.Level(level)) {
+    const CanonState& g = model.state(group);
+    if (g.untaken > 0) {
+      for (int x = 1; x <= g.left; ++x) {
+        take_value[x] = v.value[model.EarthChild(group, x)];
+        if constexpr (kSlope) take_slope[x] = v.slope[model.EarthChild(group, x)];
+      }
+    }
+    switch (g.untaken) {
+      case 0:
+        GroupSumsPair<kSlope, 0>(model, group, g, v, slope_utility, take_value, take_slope);
+        break;
+      case 1:
+        GroupSumsPair<kSlope, 1>(model, group, g, v, slope_utility, take_value, take_slope);
+        break;
+      case 2:
+        GroupSumsPair<kSlope, 2>(model, group, g, v, slope_utility, take_value, take_slope);
+        break;
+      default:
+        GroupSumsPair<kSlope, 3>(model, group, g, v, slope_utility, take_value, take_slope);
+        break;
+    }
+  }
+}
+
+// RollValueDouble for two utilities: the same four interleaved partial sums.
+template <bool kSlope>
+Pair RollValuePair(const TurnModel& model, int id, const PairValues& v, Pair* slope) {
+  const std::span<const RollTerm> terms = model.Terms(id);
+  const size_t n = terms.size();
+  Pair v0 = Splat(0), v1 = v0, v2 = v0, v3 = v0, s0 = v0, s1 = v0, s2 = v0, s3 = v0;
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    v0 += Splat(terms[i].weight_d) * v.sums[terms[i].law];
+    v1 += Splat(terms[i + 1].weight_d) * v.sums[terms[i + 1].law];
+    v2 += Splat(terms[i + 2].weight_d) * v.sums[terms[i + 2].law];
+    v3 += Splat(terms[i + 3].weight_d) * v.sums[terms[i + 3].law];
+    if constexpr (kSlope) {
+      s0 += Splat(terms[i].weight_d) * v.law_slope[terms[i].law];
+      s1 += Splat(terms[i + 1].weight_d) * v.law_slope[terms[i + 1].law];
+      s2 += Splat(terms[i + 2].weight_d) * v.law_slope[terms[i + 2].law];
+      s3 += Splat(terms[i + 3].weight_d) * v.law_slope[terms[i + 3].law];
+    }
+  }
+  for (; i < n; ++i) {
+    v0 += Splat(terms[i].weight_d) * v.sums[terms[i].law];
+    if constexpr (kSlope) s0 += Splat(terms[i].weight_d) * v.law_slope[terms[i].law];
+  }
+  if constexpr (kSlope) *slope = (s0 + s1) + (s2 + s3);
+  return (v0 + v1) + (v2 + v3);
+}
+
+template <bool kSlope>
+void SolvePairImpl(const TurnModel& model, const std::vector<double>* const utility[2],
+                   const std::vector<double>* slope_utility, double start_slope[2],
+                   TurnValues out[2]) {
+  const int size = model.size();
+  // Reused across solves on this thread: repeated solves allocate nothing.
+  thread_local PairValues v;
+  v.stop.resize(size);
+  v.roll.resize(size);
+  v.value.resize(size);
+  v.sums.resize(model.LawCount());
+  if constexpr (kSlope) {
+    v.slope.resize(size);
+    v.law_slope.resize(model.LawCount());
+  }
+  Pair su[kMaxDice + kMaxBonus + 1];
+  if constexpr (kSlope) {
+    for (int s = 0; s <= model.MaxScore(); ++s) su[s] = Splat((*slope_utility)[s]);
+  }
+  for (int id = 0; id < size; ++id) {
+    const int score = model.state(id).score;
+    v.stop[id] = Pair{(*utility[0])[score], (*utility[1])[score]};
+  }
+  const int start = model.Id(0, 0, 0, 0, 0);
+  for (int level = 0; level <= model.rules().dice; ++level) {
+    OutcomeSumsPair<kSlope>(model, level, v, su);
+    for (int id : model.Level(level)) {
+      if (level == 0) {
+        v.value[id] = v.stop[id];
+        if constexpr (kSlope) v.slope[id] = su[model.state(id).score];
+        continue;
+      }
+      Pair roll_slope = Splat(0);
+      v.roll[id] = RollValuePair<kSlope>(model, id, v, &roll_slope);
+      // Phase "stop or roll": stopping is not allowed before the first roll.
+      v.value[id] = id == start ? v.roll[id] : MaxPair(v.stop[id], v.roll[id]);
+      if constexpr (kSlope) {
+        const Pair stop_slope = su[model.state(id).score];
+        v.slope[id] = id == start ? roll_slope : (v.stop[id] < v.roll[id] ? roll_slope : stop_slope);
+      }
+    }
+  }
+  for (int lane = 0; lane < 2; ++lane) {
+    TurnValues& o = out[lane];
+    o.stop.resize(size);
+    o.roll.resize(size);
+    o.value.resize(size);
+    for (int id = 0; id < size; ++id) {
+      o.stop[id] = v.stop[id][lane];
+      o.roll[id] = v.roll[id][lane];
+      o.value[id] = v.value[id][lane];
+    }
+    for (int id : model.Level(0)) o.roll[id] = std::numeric_limits<double>::quiet_NaN();
+    if constexpr (kSlope) start_slope[lane] = v.slope[start][lane];
+  }
+}
+
+}  // namespace
+
+void SolveDoublePair(const TurnModel& model, const std::vector<double>* const utility[2],
+                     const std::vector<double>* slope_utility, double start_slope[2],
+                     TurnValues out[2]) {
+  if (slope_utility != nullptr) {
+    SolvePairImpl<true>(model, utility, slope_utility, start_slope, out);
+  } else {
+    SolvePairImpl<false>(model, utility, nullptr, nullptr, out);
+  }
+}
+
 // ------------------------------------------------------------- exact DP
 
 namespace {

@@ -144,6 +144,14 @@ void SolveDoubleWithSlope(const TurnModel& model, const std::vector<double>& uti
                           const std::vector<double>& slope_utility, double* start_slope,
                           TurnValues* out);
 
+// Two solves in one pass, two lanes wide: out[i] gets exactly (bit for bit)
+// what SolveDouble(model, utility[i], &out[i]) gives, and with a non-null
+// `slope_utility` SolveDoubleWithSlope's start slope in start_slope[i]. The
+// turn model is shared, so one pass over it serves both utilities.
+void SolveDoublePair(const TurnModel& model, const std::vector<double>* const utility[2],
+                     const std::vector<double>* slope_utility, double start_slope[2],
+                     TurnValues out[2]);
+
 // A solve's sensitivity to a parameter t of the utility (utility(t + d) =
 // utility + d * slope_utility): the values' slopes under the optimal policy,
 // and the range [lo, hi] of d over which that policy stays optimal, so that

@@ -215,3 +215,41 @@ TEST_CASE("turn solve with slope: the plain solve's values bit for bit, the para
     CHECK(slope < 1);
   }
 }
+
+TEST_CASE("paired turn solve: each lane is the single solve, bit for bit") {
+  for (Rules rules : {Rules{}, Rules{6, 2, 10}, Rules{1, 0, 5}}) {
+    auto model = internal::TurnModel::Get(rules);
+    const int m = MaxTurnScore(rules);
+    std::vector<double> zero(m + 1, 0.0);
+    zero[0] = 1.0;
+    // Two different utilities per pass: one win-like, one with a plateau
+    // and a dip (ties and choices that differ between the lanes).
+    std::vector<double> a(m + 1), b(m + 1);
+    for (int x = 0; x <= m; ++x) {
+      a[x] = 1.0 - 0.9 * std::exp(-0.2 * x);
+      b[x] = x < 4 ? 0.25 : (x == 6 ? 0.1 : 0.02 * x);
+    }
+    a[0] = 0.3;
+    const std::vector<double>* pair[2] = {&a, &b};
+    for (bool with_slope : {false, true}) {
+      internal::TurnValues out[2];
+      double slopes[2] = {-1, -1};
+      internal::SolveDoublePair(*model, pair, with_slope ? &zero : nullptr, slopes, out);
+      for (int lane = 0; lane < 2; ++lane) {
+        double slope = -1;
+        internal::TurnValues single =
+            with_slope ? internal::SolveDoubleWithSlope(*model, *pair[lane], zero, &slope)
+                       : internal::SolveDouble(*model, *pair[lane]);
+        int differ = 0;
+        for (int id = 0; id < model->size(); ++id) {
+          differ += out[lane].value[id] != single.value[id];
+          differ += out[lane].stop[id] != single.stop[id];
+          differ += !(out[lane].roll[id] == single.roll[id] ||
+                      (std::isnan(out[lane].roll[id]) && std::isnan(single.roll[id])));
+        }
+        CHECK(differ == 0);
+        if (with_slope) CHECK(slopes[lane] == slope);
+      }
+    }
+  }
+}
