@@ -9,8 +9,10 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <string>
 #include <thread>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_format.h"
 #include "context_index.h"
 #include "convention_turn.h"
@@ -24,6 +26,11 @@ using internal::ConventionTurn;
 using internal::TurnModel;
 
 constexpr int kMaxRounds = 60;
+// A cycle's round is accepted when its solves reproduce the guess to this,
+// or to kStallResidual once rounding keeps r from halving (as the two-player
+// solver does).
+constexpr double kAcceptResidual = 2e-15;
+constexpr double kStallResidual = 1e-14;
 
 // What one thread measured; merged into the report.
 struct ThreadStats {
@@ -34,12 +41,12 @@ struct ThreadStats {
 };
 
 // One mover's turn solved for a guess of the next context's vector: its
-// chance of a zero-score turn p, every seat's expected chance E, and the
-// range of the mover's zero-score utility over which its actions stay optimal.
+// chance of a zero-score turn p, every seat's expected chance E, and its tie
+// counts.
 struct MoverTurn {
   double p = 0;
   std::vector<double> e;
-  double lo = 0, hi = 0;
+  long long tied = 0, kingmaking = 0;  // the solve's tie counts
 };
 
 class NPlayerSolver {
@@ -120,6 +127,8 @@ class NPlayerSolver {
     ConventionTurn turn;
     std::vector<MoverTurn> movers;
     std::vector<std::vector<double>> guess, closed;  // per mover: the context's vector
+    std::string key;                                  // of a final-round turn's outcomes
+    absl::flat_hash_map<std::string, MoverTurn> final_solves;
     ThreadStats stats;
     void Init(int n, int max_turn) {
       utility.resize(max_turn + 1);
@@ -232,8 +241,8 @@ class NPlayerSolver {
       rest -= scratch.turn.carried[c];
     }
     out->e[last_other] = rest;
-    out->lo = scratch.turn.lo;
-    out->hi = scratch.turn.hi;
+    out->tied = scratch.turn.tied_decisions;
+    out->kingmaking = scratch.turn.kingmaking;
   }
 
   // Largest error bound of the contexts a turn of `seat` at `s` leads to
@@ -252,17 +261,34 @@ class NPlayerSolver {
     return worst;
   }
 
-  void CountTies(Scratch& scratch) {
-    scratch.stats.tied += scratch.turn.tied_decisions;
-    scratch.stats.kingmaking += scratch.turn.kingmaking;
-    scratch.stats.kingmaking_contexts += scratch.turn.kingmaking > 0;
+  // Adds the tie counts of mover `seat`'s last solve.
+  void CountTies(Scratch& scratch, int seat) {
+    const MoverTurn& m = scratch.movers[seat];
+    scratch.stats.tied += m.tied;
+    scratch.stats.kingmaking += m.kingmaking;
+    scratch.stats.kingmaking_contexts += m.kingmaking > 0;
   }
 
-  // A final-round context: every outcome's vector is known.
+  // A final-round context: every outcome's vector is known. Many share
+  // every outcome's vector (the last seat's turn depends on the gaps between
+  // the totals only): those reuse one solve (per thread).
   void SolveFinal(int seat, const int* s, Scratch& scratch) {
     MoverTurn& m = scratch.movers[seat];
-    SolveMover(seat, s, AfterTurn(seat, s, 0, scratch), scratch, &m);
-    CountTies(scratch);
+    const double* zero = AfterTurn(seat, s, 0, scratch);
+    std::string& key = scratch.key;
+    key.assign(reinterpret_cast<const char*>(&seat), sizeof seat);
+    for (int x = 0; x <= max_turn_; ++x) {
+      const double* next = x == 0 ? zero : AfterTurn(seat, s, x, scratch);
+      key.append(reinterpret_cast<const char*>(next), sizeof(double) * n_);
+    }
+    auto known = scratch.final_solves.find(key);
+    if (known != scratch.final_solves.end()) {
+      m = known->second;
+    } else {
+      SolveMover(seat, s, zero, scratch, &m);
+      scratch.final_solves.emplace(key, m);
+    }
+    CountTies(scratch, seat);
     const long long c = index_.Index(seat, s);
     std::copy(m.e.begin(), m.e.end(), &win_[c * n_]);
     error_of_[c] = DependencyError(seat, s, 0) + rounding_;
@@ -289,66 +315,75 @@ class NPlayerSolver {
     }
   }
 
-  // First guess of the cycle's vectors: those of the score vector one point
-  // up for the first seat that can take it (solved already), else even.
+  // First guess of the cycle's vectors, from the solved score vectors one
+  // and two points up on each seat that can take them: the mean of the
+  // linear extrapolations (2 V(s + e_j) - V(s + 2 e_j)), else of V(s + e_j),
+  // else even chances.
   void InitialGuess(const int* s, Scratch& scratch) const {
-    int up[kMaxPlayers];
-    std::copy(s, s + n_, up);
-    for (int j = 0; j < n_; ++j) {
-      if (s[j] + 1 < target_) {
+    for (auto& g : scratch.guess) std::fill(g.begin(), g.end(), 0.0);
+    int up[kMaxPlayers], up2[kMaxPlayers];
+    int count = 0;
+    for (int linear = 1; linear >= 0 && count == 0; --linear) {
+      for (int j = 0; j < n_; ++j) {
+        if (s[j] + 1 + linear >= target_) continue;
+        std::copy(s, s + n_, up);
+        std::copy(s, s + n_, up2);
         ++up[j];
+        up2[j] += 2;
         for (int i = 0; i < n_; ++i) {
-          const double* v = &win_[index_.Index(i, up) * n_];
-          std::copy(v, v + n_, scratch.guess[i].begin());
+          const double* v1 = &win_[index_.Index(i, up) * n_];
+          const double* v2 = linear ? &win_[index_.Index(i, up2) * n_] : v1;
+          for (int k = 0; k < n_; ++k) scratch.guess[i][k] += linear ? 2 * v1[k] - v2[k] : v1[k];
         }
-        return;
+        ++count;
       }
     }
-    for (auto& g : scratch.guess) std::fill(g.begin(), g.end(), 1.0 / n_);
+    for (auto& g : scratch.guess) {
+      for (double& x : g) x = count > 0 ? x / count : 1.0 / n_;
+    }
   }
 
-  // The P movers' turns at totals `s`, all below the target: policy
-  // iteration (a round solves every mover for the guessed next vectors and
-  // closes the cycle; it is accepted when each mover's new zero-score
-  // utility lies in the range where its actions stay optimal), then the
-  // phase "settle" solves once more at the fixed point and stores that.
+  // The P movers' turns at totals `s`, all below the target. Each round
+  // solves every mover for the guessed next vectors G; the largest change r
+  // = |T(G) - G| decides: small enough, those solves are the stored values;
+  // else the cycle closed under the round's policies (Newton on a piecewise
+  // linear map) is the next guess.
   void SolveCycle(const int* s, Scratch& scratch) {
     InitialGuess(s, scratch);
     int round = 1;
+    double residual = HUGE_VAL, previous = HUGE_VAL, slope = 0;
     for (;; ++round) {
+      previous = residual;
+      residual = slope = 0;
       for (int i = 0; i < n_; ++i) {
-        SolveMover(i, s, scratch.guess[(i + 1) % n_].data(), scratch, &scratch.movers[i]);
+        MoverTurn& m = scratch.movers[i];
+        SolveMover(i, s, scratch.guess[(i + 1) % n_].data(), scratch, &m);
+        slope = std::max(slope, m.p);
+        for (int j = 0; j < n_; ++j) {
+          residual = std::max(residual, std::abs(m.e[j] - scratch.guess[i][j]));
+        }
       }
+      // At rounding level, or rounding keeps r from shrinking further.
+      const bool accepted =
+          residual <= kAcceptResidual || (residual <= kStallResidual && residual > previous / 2);
+      if (accepted || round == kMaxRounds) break;
       CloseCycle(scratch.guess, scratch);
-      bool inside = true;
-      for (int i = 0; i < n_; ++i) {
-        const int next = (i + 1) % n_;
-        const double shift = scratch.closed[next][i] - scratch.guess[next][i];
-        inside &= shift >= scratch.movers[i].lo && shift <= scratch.movers[i].hi;
-      }
       scratch.guess = scratch.closed;
-      if (inside || round == kMaxRounds) break;
     }
-    // Phase "settle": each mover's turn solved once more at the fixed point G
-    // gives the stored vectors W (as the two-player solver does); r = |W - G|.
-    // Then |W - T(W)| <= b r + rounding, so each value is off by at most its
-    // dependencies' error plus that over 1 - b (b: the largest zero-score
-    // chance, the cycle's contraction per step).
-    double slope = 0, residual = 0, deps = 0;
+    // |W - T(W)| <= b r + rounding for the stored W (the last round's
+    // solves), so each value is off by at most its dependencies' error plus
+    // that over 1 - b (b: the largest zero-score chance, the cycle's
+    // contraction per step).
+    double deps = 0;
     for (int i = 0; i < n_; ++i) {
-      MoverTurn& m = scratch.movers[i];
-      SolveMover(i, s, scratch.guess[(i + 1) % n_].data(), scratch, &m);
-      CountTies(scratch);
-      slope = std::max(slope, m.p);
-      for (int j = 0; j < n_; ++j) {
-        residual = std::max(residual, std::abs(m.e[j] - scratch.guess[i][j]));
-      }
+      CountTies(scratch, i);
       deps = std::max(deps, DependencyError(i, s, 1));
-      const long long c = index_.Index(i, s);
-      std::copy(m.e.begin(), m.e.end(), &win_[c * n_]);
+      const MoverTurn& m = scratch.movers[i];
+      std::copy(m.e.begin(), m.e.end(), &win_[index_.Index(i, s) * n_]);
     }
+    const bool converged = round < kMaxRounds || residual <= kStallResidual;
     const double error =
-        round == kMaxRounds ? HUGE_VAL : deps + (slope * residual + rounding_) / (1 - slope);
+        converged ? deps + (slope * residual + rounding_) / (1 - slope) : HUGE_VAL;
     for (int i = 0; i < n_; ++i) error_of_[index_.Index(i, s)] = error;
     ThreadStats& st = scratch.stats;
     ++st.cycles;
