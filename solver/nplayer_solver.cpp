@@ -67,7 +67,7 @@ class NPlayerSolver {
                         ? internal::Arithmetic::kExtended
                         : internal::Arithmetic::kDouble),
         rounding_(arithmetic_ == internal::Arithmetic::kExtended ? kExtendedTurnRounding
-                                                                 : rounding_) {
+                                                                 : kTurnSolveRounding) {
     win_.assign(index_.size() * n_, 0.0);
     error_of_.assign(index_.size(), 0.0);
   }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <type_traits>
 
 namespace martiandice::internal {
 namespace {
@@ -28,10 +29,10 @@ class ConventionSolver {
         start_(model.Id(0, 0, 0, 0, 0)),
         out_(*out),
         node_(node),
-        laW(law),
+        laws_(law),
         stop_(stop) {
     node_.resize(static_cast<size_t>(model.size()) * W);
-    laW.resize(static_cast<size_t>(model.LawCount()) * W);
+    laws_.resize(static_cast<size_t>(model.LawCount()) * W);
     stop_.resize(static_cast<size_t>(model.MaxScore() + 1) * W);
     for (int s = 0; s <= model.MaxScore(); ++s) {
       stop_[s * W] = utility[s];
@@ -80,43 +81,39 @@ class ConventionSolver {
   }
 
   // Phase "choose a take" for one class of outcomes: rays (if shown) and the
-  // earthling takes of the counts present; the convention picks rays, then
-  // more dice, among the actions tied with the best.
-  const Real* ChooseTake(const Real* const* take, std::uint32_t present, const Real* rays) {
-    Real best = rays != nullptr ? rays[0] : Real(-HUGE_VAL);
-    for (std::uint32_t bits = present; bits != 0; bits &= bits - 1) {
-      best = std::max(best, take[std::countr_zero(bits)][0]);
-    }
+  // earthling takes it allows (cls.take[], ascending); the convention picks
+  // rays, then more dice, among the actions tied with the best.
+  const Real* ChooseTake(const Real* const* take, const EarthClass& cls, const Real* rays) {
+    const int n = cls.takes;
+    const Real* t[3] = {take[cls.take[0]], take[cls.take[1]], take[cls.take[2]]};
+    const Real* best_take = t[0];
+    for (int i = 1; i < n; ++i) best_take = t[i][0] > best_take[0] ? t[i] : best_take;
+    const Real best = rays != nullptr && rays[0] > best_take[0] ? rays[0] : best_take[0];
     const Real bar = best - Real(kConventionTie);
     const Real* chosen = nullptr;
+    int tied = 0;
     if (rays != nullptr && rays[0] >= bar) {
       chosen = rays;
-    } else {
-      // The best is a take here, so the scan down from the most dice ends.
-      int x = 31 - std::countl_zero(present);
-      while (!(present >> x & 1u) || take[x][0] < bar) --x;
-      chosen = take[x];
+      ++tied;
+    }
+    for (int i = n - 1; i >= 0; --i) {  // most dice first
+      if (t[i][0] >= bar) {
+        if (chosen == nullptr) chosen = t[i];
+        ++tied;
+      }
     }
     // The order of the takes is kept per group (KeepTakeOrder); here only
     // the choice between rays and the best take.
-    const Real* best_take = nullptr;
-    for (std::uint32_t bits = present; bits != 0; bits &= bits - 1) {
-      const Real* t = take[std::countr_zero(bits)];
-      if (best_take == nullptr || t[0] > best_take[0]) best_take = t;
-    }
     if (rays != nullptr) Keep(chosen, chosen == rays ? best_take : rays);
-    bool tied = false, kingmaking = false;
-    auto consider = [&](const Real* other) {
-      if (other == chosen || other[0] < bar) return;
-      tied = true;
-      kingmaking = kingmaking || TellsApart(chosen, other);
-    };
-    if (rays != nullptr) consider(rays);
-    for (std::uint32_t bits = present; bits != 0; bits &= bits - 1) {
-      consider(take[std::countr_zero(bits)]);
+    if (tied > 1) {
+      ++out_.tied_decisions;
+      bool kingmaking = rays != nullptr && rays != chosen && rays[0] >= bar &&
+                        TellsApart(chosen, rays);
+      for (int i = 0; i < n; ++i) {
+        if (t[i] != chosen && t[i][0] >= bar) kingmaking = kingmaking || TellsApart(chosen, t[i]);
+      }
+      out_.kingmaking += kingmaking;
     }
-    out_.tied_decisions += tied;
-    out_.kingmaking += kingmaking;
     return chosen;
   }
 
@@ -149,15 +146,48 @@ class ConventionSolver {
         std::fill(sums, sums + W, Real(0));
         for (const EarthClass& cls : model_.Classes(g.untaken, q)) {
           // Without rays and without an earthling to take, the turn is over.
-          const Real* chosen = cls.present != 0 ? ChooseTake(take, cls.present, rays)
+          const Real* chosen = cls.present != 0 ? ChooseTake(take, cls, rays)
                                : rays != nullptr ? rays
                                                  : turn_over;
           const Real weight = cls.weight_d;
           for (int k = 0; k < W; ++k) sums[k] += weight * chosen[k];
         }
-        std::copy(sums, sums + W, &laW[static_cast<size_t>(model_.LawIndex(group, q)) * W]);
+        std::copy(sums, sums + W, &laws_[static_cast<size_t>(model_.LawIndex(group, q)) * W]);
       }
     }
+  }
+
+  // The roll's record: the terms' weighted law records. In double, summed
+  // as the two-player solve sums (four interleaved partial sums: one chain
+  // of dependent additions would wait on the adder), which also keeps the
+  // two solvers' two-player values together.
+  void RollSums(std::span<const RollTerm> terms, Real* roll) const {
+    if constexpr (!std::is_same_v<Real, double>) {
+      // x87 has 8 registers: one chain per number is faster there.
+      std::fill(roll, roll + W, Real(0));
+      for (const RollTerm& term : terms) {
+        const Real* law = &laws_[static_cast<size_t>(term.law) * W];
+        const Real weight = term.weight_d;
+        for (int k = 0; k < W; ++k) roll[k] += weight * law[k];
+      }
+      return;
+    }
+    Real part[4][W] = {};
+    const size_t n = terms.size();
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+      for (int j = 0; j < 4; ++j) {
+        const Real* law = &laws_[static_cast<size_t>(terms[i + j].law) * W];
+        const Real weight = terms[i + j].weight_d;
+        for (int k = 0; k < W; ++k) part[j][k] += weight * law[k];
+      }
+    }
+    for (; i < n; ++i) {
+      const Real* law = &laws_[static_cast<size_t>(terms[i].law) * W];
+      const Real weight = terms[i].weight_d;
+      for (int k = 0; k < W; ++k) part[0][k] += weight * law[k];
+    }
+    for (int k = 0; k < W; ++k) roll[k] = (part[0][k] + part[1][k]) + (part[2][k] + part[3][k]);
   }
 
   // Phase "stop or roll": the roll's record from the outcome laws, then the
@@ -171,12 +201,7 @@ class ConventionSolver {
         std::copy(stop, stop + W, node);
         continue;
       }
-      std::fill(roll, roll + W, Real(0));
-      for (const RollTerm& term : model_.Terms(id)) {
-        const Real* law = &laW[static_cast<size_t>(term.law) * W];
-        const Real weight = term.weight_d;
-        for (int k = 0; k < W; ++k) roll[k] += weight * law[k];
-      }
+      RollSums(model_.Terms(id), roll);
       const bool rolls = id == start_ || roll[0] > stop[0] + Real(kConventionTie);
       const Real* chosen = rolls ? roll : stop;
       if (id != start_) {
@@ -197,7 +222,7 @@ class ConventionSolver {
   ConventionTurn& out_;
   // Scratch reused by the thread's next solve.
   std::vector<Real>& node_;  // per position
-  std::vector<Real>& laW;   // per (group, q) law
+  std::vector<Real>& laws_;   // per (group, q) law
   std::vector<Real>& stop_;  // per final score
 };
 

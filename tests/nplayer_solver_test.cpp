@@ -54,13 +54,17 @@ solver::GameValues Solve(const Rules& rules, int players, int threads,
 double GapToTwoPlayerSolver(const Rules& rules) {
   solver::GameSolveOptions options;
   options.rules = rules;
-  auto bytes = solver::SolveGameTable(options, nullptr);
+  solver::GameSolveReport two;
+  auto bytes = solver::SolveGameTable(options, &two);
   REQUIRE(bytes.ok());
   auto table = GameTable::FromBytes(*std::move(bytes));
   REQUIRE(table.ok());
   solver::NPlayerReport report;
   solver::GameValues values = Solve(rules, 2, 2, &report);
   CHECK(report.error_bound <= 1e-13);
+  // The same bound formula and rounding as the two-player solver: close.
+  CHECK(report.error_bound >= 0.5 * two.error_bound);
+  CHECK(report.error_bound <= 2 * two.error_bound);
   double worst = 0;
   ForEachContext(rules, 2, [&](const GameContext& context, long long index) {
     auto w = table->WinProbabilities(context);
@@ -98,6 +102,7 @@ TEST_CASE("n-player solver: 3 and 4 players, vectors are distributions, threads 
     solver::GameValues two = Solve(rules, players, 2, &report2);
     CHECK(one.win == two.win);  // bit for bit: every context is computed the same way
     CHECK(report.error_bound <= 1e-13);
+    CHECK(report.error_bound >= solver::kExtendedTurnRounding);  // extended for 3+ players
     CHECK(report.max_rounds < 60);
     long long contexts = 0;
     ForEachContext(rules, players, [&](const GameContext&, long long index) {
