@@ -20,12 +20,6 @@ namespace {
 using internal::TurnModel;
 using internal::TurnValues;
 
-constexpr int kMaxRounds = 60;
-// A cycle's policy iteration stops once its residual r is at rounding level
-// (the largest seen for the official game is about 1e-15), or once r stops
-// halving below kStallResidual (rounding noise, not a policy change).
-constexpr double kAcceptResidual = 2e-15;
-constexpr double kStallResidual = 1e-14;
 // Below this residual the next round is likely the last (the previous
 // policies were optimal at the new guess).
 constexpr double kNearResidual = 1e-4;
@@ -281,7 +275,7 @@ class GameSolver {
     bool solved_slopes = false;  // b[] are slopes of solved policies (not guesses)
     auto accepted = [&] {
       // At rounding level, or rounding keeps r from shrinking further.
-      return residual <= kAcceptResidual || (residual <= kStallResidual && residual > previous / 2);
+      return residual <= kCycleAcceptResidual || (residual <= kCycleStallResidual && residual > previous / 2);
     };
     int round = 1;
     for (;; ++round) {
@@ -305,7 +299,7 @@ class GameSolver {
         if (with_slope || (round == 1 ? !accepted() : accepted() && solved_slopes)) break;
         with_slope = true;
       }
-      if (accepted() || round == kMaxRounds) break;
+      if (accepted() || round == kMaxCycleRounds) break;
       previous = residual;
       // V0 = a0 + b0 (1 - V1), V1 = a1 + b1 (1 - V0).
       for (int seat = 0; seat < 2; ++seat) {
@@ -331,7 +325,7 @@ class GameSolver {
     double error = DependencyError(scores) + (slope * residual + kSolveRounding) / (1.0 - slope);
     error_of_[c[0]] = error_of_[c[1]] = error;
     error_bound_ = std::max(error_bound_, error);
-    if (round == kMaxRounds && residual > kStallResidual)
+    if (round == kMaxCycleRounds && residual > kCycleStallResidual)
       error_bound_ = HUGE_VAL;  // not converged: say so rather than claim a bound
     last_[0] = values[0].value[start_];
     last_[1] = values[1].value[start_];

@@ -19,6 +19,15 @@ namespace martiandice::solver {
 // checks 30 contexts of the official game, every roll value).
 inline constexpr double kTurnSolveRounding = 1e-15;
 
+// Policy iteration on a zero-score cycle (both game solvers): at most
+// kMaxCycleRounds rounds; a round is accepted once its residual r is at
+// rounding level (the largest seen for the official game is about 1e-15), or
+// once r stops halving below kCycleStallResidual (rounding noise, not a
+// policy change).
+inline constexpr int kMaxCycleRounds = 60;
+inline constexpr double kCycleAcceptResidual = 2e-15;
+inline constexpr double kCycleStallResidual = 1e-14;
+
 struct GameSolveOptions {
   Rules rules;
   int players = 2;

@@ -25,13 +25,6 @@ namespace {
 using internal::ConventionTurn;
 using internal::TurnModel;
 
-constexpr int kMaxRounds = 60;
-// A cycle's round is accepted when its solves reproduce the guess to this,
-// or to kStallResidual once rounding keeps r from halving (as the two-player
-// solver does).
-constexpr double kAcceptResidual = 2e-15;
-constexpr double kStallResidual = 1e-14;
-
 // What one thread measured; merged into the report.
 struct ThreadStats {
   long long turn_solves = 0, cycles = 0, rounds = 0;
@@ -365,8 +358,8 @@ class NPlayerSolver {
       }
       // At rounding level, or rounding keeps r from shrinking further.
       const bool accepted =
-          residual <= kAcceptResidual || (residual <= kStallResidual && residual > previous / 2);
-      if (accepted || round == kMaxRounds) break;
+          residual <= kCycleAcceptResidual || (residual <= kCycleStallResidual && residual > previous / 2);
+      if (accepted || round == kMaxCycleRounds) break;
       CloseCycle(scratch.guess, scratch);
       scratch.guess = scratch.closed;
     }
@@ -381,7 +374,7 @@ class NPlayerSolver {
       const MoverTurn& m = scratch.movers[i];
       std::copy(m.e.begin(), m.e.end(), &win_[index_.Index(i, s) * n_]);
     }
-    const bool converged = round < kMaxRounds || residual <= kStallResidual;
+    const bool converged = round < kMaxCycleRounds || residual <= kCycleStallResidual;
     const double error =
         converged ? deps + (slope * residual + rounding_) / (1 - slope) : HUGE_VAL;
     for (int i = 0; i < n_; ++i) error_of_[index_.Index(i, s)] = error;
