@@ -9,15 +9,18 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <string>
 #include <thread>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "context_index.h"
 #include "convention_turn.h"
 #include "game_solver.h"
 #include "martiandice/game.h"
+#include "nplayer_checkpoint.h"
 
 namespace martiandice::solver {
 namespace {
@@ -55,6 +58,11 @@ class NPlayerSolver {
         model_(TurnModel::Get(options.rules)),
         start_(model_->Id(0, 0, 0, 0, 0)),
         progress_(options.progress),
+        progress_interval_(options.progress_interval),
+        checkpoint_(options.checkpoint),
+        checkpoint_interval_(options.checkpoint_interval),
+        keep_checkpoint_(options.keep_checkpoint),
+        stop_(options.stop),
         arithmetic_(options.arithmetic == SolveArithmetic::kExtended ||
                             (options.arithmetic == SolveArithmetic::kAuto && options.players > 2)
                         ? internal::Arithmetic::kExtended
@@ -65,43 +73,77 @@ class NPlayerSolver {
     error_of_.assign(index_.size(), 0.0);
   }
 
-  GameValues Run(NPlayerReport* report) {
-    std::vector<std::vector<std::uint64_t>> by_sum = ScoreVectorsBySum();
+  // Solves every level not loaded from the checkpoint. Cancelled when stopped.
+  absl::StatusOr<GameValues> Run(NPlayerReport* report) {
+    report_ = report;
+    by_sum_ = ScoreVectorsBySum();
+    const int levels = static_cast<int>(by_sum_.size());
+    std::vector<long long> level_cost(levels, 0);
+    for (int k = 0; k < levels; ++k) {
+      for (std::uint64_t code : Level(k)) level_cost[k] += VectorCost(code);
+      total_cost_ += level_cost[k];
+    }
     std::vector<Scratch> scratch(threads_);
     for (Scratch& s : scratch) s.Init(n_, max_turn_);
-    long long total = 0, done = 0;
-    for (const auto& level : by_sum) total += static_cast<long long>(level.size());
-    for (int sum = static_cast<int>(by_sum.size()) - 1; sum >= 0; --sum) {
-      SolveLevel(by_sum[sum], scratch);
-      done += static_cast<long long>(by_sum[sum].size());
-      if (progress_) progress_(static_cast<double>(done) / static_cast<double>(total));
+    int first_level = 0;
+    size_t first_vector = 0;
+    if (!checkpoint_.empty()) {
+      absl::StatusOr<NPlayerCheckpoint> loaded =
+          ReadCheckpoint(checkpoint_, Identity(), CheckpointSize(index_.size(), n_));
+      if (loaded.ok()) {
+        if (absl::Status s = Load(*loaded); !s.ok()) return s;
+        first_level = static_cast<int>(loaded->levels_done);
+        first_vector = static_cast<size_t>(loaded->vectors_done);
+      } else if (absl::IsNotFound(loaded.status())) {
+        // Written now, so a path that cannot be written fails before the work.
+        if (absl::Status s = WriteCheckpoint(0, 0, scratch); !s.ok()) return s;
+      } else {
+        return loaded.status();
+      }
     }
-    ThreadStats all;
-    for (const Scratch& s : scratch) {
-      all.turn_solves += s.stats.turn_solves;
-      all.cycles += s.stats.cycles;
-      all.rounds += s.stats.rounds;
-      all.tied += s.stats.tied;
-      all.kingmaking += s.stats.kingmaking;
-      all.kingmaking_contexts += s.stats.kingmaking_contexts;
-      all.max_rounds = std::max(all.max_rounds, s.stats.max_rounds);
-      all.max_residual = std::max(all.max_residual, s.stats.max_residual);
-      all.error_bound = std::max(all.error_bound, s.stats.error_bound);
+    long long done = 0, prefix = 0;  // levels finished; vectors finished of the next
+    for (int k = 0; k < first_level; ++k) done += level_cost[k];
+    for (size_t v = 0; v < first_vector; ++v) prefix += VectorCost(Level(first_level)[v]);
+    resumed_cost_ = done + prefix;
+    report->resumed_fraction = Fraction(resumed_cost_);
+    for (int k = first_level; k < levels; ++k) {
+      const size_t from = k == first_level ? first_vector : 0;
+      if (Stopped()) return Interrupt(k, from, scratch);
+      const size_t finished =
+          SolveLevel(Level(k), from, done + (k == first_level ? prefix : 0), scratch);
+      if (finished < Level(k).size()) return Interrupt(k, finished, scratch);
+      done += level_cost[k];
+      Progress(done);
+      const double since = Seconds() - last_write_end_;
+      if (!checkpoint_.empty() && k + 1 < levels &&
+          since >= std::max(checkpoint_interval_, 20 * last_write_seconds_)) {
+        if (absl::Status s = WriteCheckpoint(k + 1, 0, scratch); !s.ok()) return s;
+      }
     }
+    if (first_level == levels) Progress(done);  // the checkpoint held everything
+    if (!checkpoint_.empty() && keep_checkpoint_ && first_level < levels) {
+      // Kept: then it holds the whole solve, and solving again only loads it.
+      if (absl::Status s = WriteCheckpoint(levels, 0, scratch); !s.ok()) return s;
+    }
+    const CheckpointCounters all = Counters(scratch);
     report->contexts = index_.size();
-    report->turn_solves = all.turn_solves;
-    report->cycles = all.cycles;
-    report->max_rounds = all.max_rounds;
+    report->turn_solves = static_cast<long long>(all.turn_solves);
+    report->cycles = static_cast<long long>(all.cycles);
+    report->max_rounds = static_cast<int>(all.max_rounds);
     report->mean_rounds =
         all.cycles > 0 ? static_cast<double>(all.rounds) / static_cast<double>(all.cycles) : 0;
     report->max_residual = all.max_residual;
     report->error_bound = all.error_bound;
-    report->tied_decisions = all.tied;
-    report->kingmaking = all.kingmaking;
-    report->kingmaking_contexts = all.kingmaking_contexts;
+    report->tied_decisions = static_cast<long long>(all.tied);
+    report->kingmaking = static_cast<long long>(all.kingmaking);
+    report->kingmaking_contexts = static_cast<long long>(all.kingmaking_contexts);
     std::vector<int> zeros(n_, 0);
     const double* start = &win_[index_.Index(0, zeros) * n_];
     report->start.assign(start, start + n_);
+    if (!checkpoint_.empty() && !keep_checkpoint_) {
+      std::error_code ignored;  // a checkpoint left behind is harmless: it is of a finished solve
+      std::filesystem::remove(checkpoint_, ignored);
+    }
     GameValues out;
     out.rules = rules_;
     out.players = n_;
@@ -157,21 +199,198 @@ class NPlayerSolver {
   }
 
   // The score vectors of one sum depend only on larger sums: shared among
-  // the threads, each taking the next vector left.
-  void SolveLevel(const std::vector<std::uint64_t>& level, std::vector<Scratch>& scratch) {
-    std::atomic<size_t> next{0};
-    auto work = [&](Scratch& mine) {
+  // the threads, each taking the next vector left, from vector `from` on.
+  // Unless stopped, every thread finishes the vector it took: the vectors
+  // done are a prefix, whose length is returned. `done` is the cost of the
+  // work before the level and its vectors before `from` (progress).
+  size_t SolveLevel(const std::vector<std::uint64_t>& level, size_t from, long long done,
+                    std::vector<Scratch>& scratch) {
+    std::atomic<size_t> next{from};
+    std::atomic<long long> level_done{0};
+    auto work = [&](Scratch& mine, bool caller) {
       std::vector<int> s(n_);
-      for (size_t k = next++; k < level.size(); k = next++) {
+      while (!Stopped()) {
+        const size_t k = next++;
+        if (k >= level.size()) break;
         Unpack(level[k], s.data());
         SolveScoreVector(s.data(), mine);
+        level_done += VectorCost(level[k]);
+        if (caller && progress_ && Seconds() - last_progress_ >= progress_interval_) {
+          Progress(done + level_done.load());
+        }
       }
     };
-    const int helpers = static_cast<int>(std::min<size_t>(threads_, level.size())) - 1;
+    const int helpers = static_cast<int>(std::min<size_t>(threads_, level.size() - from)) - 1;
     std::vector<std::thread> pool;
-    for (int t = 1; t <= helpers; ++t) pool.emplace_back(work, std::ref(scratch[t]));
-    work(scratch[0]);
+    for (int t = 1; t <= helpers; ++t) pool.emplace_back(work, std::ref(scratch[t]), false);
+    work(scratch[0], true);
     for (std::thread& t : pool) t.join();
+    return std::min(next.load(), level.size());
+  }
+
+  // ---- progress, stopping, checkpoints
+
+  // The k-th level solved: the score vectors of the k-th largest sum.
+  const std::vector<std::uint64_t>& Level(int k) const {
+    return by_sum_[by_sum_.size() - 1 - k];
+  }
+
+  // The first seat with a context at totals `s` (those after it have one too):
+  // every seat below the target, else the seats after the last one to reach it.
+  int FirstMover(const int* s) const {
+    int first = 0;
+    for (int j = 0; j < n_; ++j) {
+      if (s[j] >= target_) first = j + 1;
+    }
+    return first;
+  }
+
+  // Progress weight of a score vector, in hundredths of a turn solve.
+  long long VectorCost(std::uint64_t code) const {
+    int s[kMaxPlayers];
+    Unpack(code, s);
+    const int first = FirstMover(s);
+    static constexpr long long kCycle = static_cast<long long>(kCycleCost * 100 + 0.5);
+    static constexpr long long kFinal = static_cast<long long>(kFinalCost * 100 + 0.5);
+    return first == 0 ? kCycle * n_ : kFinal * (n_ - first);
+  }
+
+  double Fraction(long long done) const {
+    return total_cost_ > 0 ? static_cast<double>(done) / static_cast<double>(total_cost_) : 1.0;
+  }
+  double Seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin_).count();
+  }
+  bool Stopped() const { return stop_ != nullptr && stop_->load(std::memory_order_relaxed); }
+
+  // Calls the progress callback (from the calling thread).
+  void Progress(long long done) {
+    last_progress_ = Seconds();
+    if (!progress_) return;
+    NPlayerProgress p;
+    p.fraction = Fraction(done);
+    p.seconds = last_progress_;
+    if (done > resumed_cost_ && p.seconds > 0) {
+      p.seconds_left = p.seconds * static_cast<double>(total_cost_ - done) /
+                       static_cast<double>(done - resumed_cost_);
+    }
+    progress_(p);
+  }
+
+  CheckpointIdentity Identity() const {
+    CheckpointIdentity id;
+    id.rules = rules_;
+    id.players = n_;
+    id.extended = arithmetic_ == internal::Arithmetic::kExtended;
+    id.solver_version = kNPlayerSolverVersion;
+    id.levels = static_cast<std::uint32_t>(by_sum_.size());
+    return id;
+  }
+
+  // Calls fn(context) for every context of the first `levels` levels and
+  // the first `vectors` score vectors of the next, in the checkpoint's order.
+  template <typename Fn>
+  void ForEachFinished(int levels, size_t vectors, Fn fn) const {
+    int s[kMaxPlayers];
+    auto visit = [&](std::uint64_t code) {
+      Unpack(code, s);
+      for (int seat = FirstMover(s); seat < n_; ++seat) fn(index_.Index(seat, s));
+    };
+    for (int k = 0; k < levels; ++k) {
+      for (std::uint64_t code : Level(k)) visit(code);
+    }
+    for (size_t v = 0; v < vectors; ++v) visit(Level(levels)[v]);
+  }
+
+  // The report counters of the work so far: the threads' and the checkpoint's.
+  CheckpointCounters Counters(const std::vector<Scratch>& scratch) const {
+    CheckpointCounters all = loaded_;
+    for (const Scratch& s : scratch) {
+      all.turn_solves += s.stats.turn_solves;
+      all.cycles += s.stats.cycles;
+      all.rounds += s.stats.rounds;
+      all.tied += s.stats.tied;
+      all.kingmaking += s.stats.kingmaking;
+      all.kingmaking_contexts += s.stats.kingmaking_contexts;
+      all.max_rounds = std::max<std::uint32_t>(all.max_rounds, s.stats.max_rounds);
+      all.max_residual = std::max(all.max_residual, s.stats.max_residual);
+      all.error_bound = std::max(all.error_bound, s.stats.error_bound);
+    }
+    return all;
+  }
+
+  absl::Status WriteCheckpoint(int levels, size_t vectors, const std::vector<Scratch>& scratch) {
+    const double began = Seconds();
+    NPlayerCheckpoint c;
+    c.identity = Identity();
+    c.levels_done = static_cast<std::uint32_t>(levels);
+    c.vectors_done = vectors;
+    c.counters = Counters(scratch);
+    c.seconds = report_->earlier_seconds + began;
+    ForEachFinished(levels, vectors, [&](long long context) {
+      c.records.insert(c.records.end(), &win_[context * n_], &win_[context * n_] + n_);
+      c.records.push_back(error_of_[context]);
+    });
+    const std::string bytes = SerializeCheckpoint(c);
+    if (absl::Status s = WriteFileAtomically(checkpoint_, bytes); !s.ok()) {
+      return absl::Status(s.code(), absl::StrCat("writing the checkpoint: ", s.message()));
+    }
+    last_write_end_ = Seconds();
+    last_write_seconds_ = last_write_end_ - began;
+    ++report_->checkpoints_written;
+    report_->checkpoint_bytes = static_cast<long long>(bytes.size());
+    report_->checkpoint_seconds += last_write_seconds_;
+    return absl::OkStatus();
+  }
+
+  // Takes a parsed checkpoint's finished work.
+  absl::Status Load(const NPlayerCheckpoint& c) {
+    const int level = static_cast<int>(c.levels_done);
+    const int levels = static_cast<int>(by_sum_.size());
+    if (level < levels && c.vectors_done > 0 && c.vectors_done >= Level(level).size()) {
+      return absl::DataLossError(absl::StrFormat(
+          "checkpoint %s is unusable: %u score vectors done of a level of %u; delete it to start "
+          "the solve over",
+          checkpoint_, c.vectors_done, Level(level).size()));
+    }
+    const size_t vectors = level < levels ? static_cast<size_t>(c.vectors_done) : 0;
+    size_t contexts = 0;
+    ForEachFinished(level, vectors, [&](long long) { ++contexts; });
+    if (contexts * (n_ + 1) != c.records.size()) {
+      return absl::DataLossError(absl::StrFormat(
+          "checkpoint %s is unusable: %u contexts stored where its progress has %u; delete it to "
+          "start the solve over",
+          checkpoint_, c.records.size() / (n_ + 1), contexts));
+    }
+    const double* r = c.records.data();
+    ForEachFinished(level, vectors, [&](long long context) {
+      std::copy(r, r + n_, &win_[context * n_]);
+      error_of_[context] = r[n_];
+      r += n_ + 1;
+    });
+    loaded_ = c.counters;
+    report_->earlier_seconds = c.seconds;
+    return absl::OkStatus();
+  }
+
+  // Stopped before the level's vector `vectors`: saves and says how to go on.
+  absl::Status Interrupt(int level, size_t vectors, const std::vector<Scratch>& scratch) {
+    long long done = 0;
+    for (int k = 0; k < level; ++k) {
+      for (std::uint64_t code : Level(k)) done += VectorCost(code);
+    }
+    for (size_t v = 0; v < vectors; ++v) done += VectorCost(Level(level)[v]);
+    const std::string where =
+        absl::StrFormat("%.1f%% done (level %d of %d)", 100 * Fraction(done), level + 1,
+                        static_cast<int>(by_sum_.size()));
+    if (checkpoint_.empty()) {
+      return absl::CancelledError(
+          absl::StrCat("solve interrupted at ", where, "; no checkpoint file: the work is lost"));
+    }
+    if (absl::Status s = WriteCheckpoint(level, vectors, scratch); !s.ok()) return s;
+    return absl::CancelledError(absl::StrCat("solve interrupted at ", where,
+                                             "; the finished work is saved in ", checkpoint_,
+                                             ": run the same solve with that checkpoint to resume"));
   }
 
   void SolveScoreVector(const int* s, Scratch& scratch) {
@@ -391,11 +610,23 @@ class NPlayerSolver {
   const ContextIndex index_;
   const std::shared_ptr<const TurnModel> model_;
   const int start_;
-  std::function<void(double)> progress_;
+  std::function<void(const NPlayerProgress&)> progress_;
+  const double progress_interval_;
+  const std::string checkpoint_;
+  const double checkpoint_interval_;
+  const bool keep_checkpoint_;
+  const std::atomic<bool>* const stop_;
   const internal::Arithmetic arithmetic_;
   const double rounding_;  // of one turn solve's stored values
   std::vector<double> win_;       // [context * players + seat]
   std::vector<double> error_of_;  // per context: error bound
+  std::vector<std::vector<std::uint64_t>> by_sum_;  // score vectors by sum of totals
+  NPlayerReport* report_ = nullptr;
+  const std::chrono::steady_clock::time_point begin_ = std::chrono::steady_clock::now();
+  long long total_cost_ = 0, resumed_cost_ = 0;  // progress weights
+  double last_progress_ = 0;                     // seconds, at the last callback
+  double last_write_end_ = 0, last_write_seconds_ = 0;  // checkpoint writes
+  CheckpointCounters loaded_;                           // from the checkpoint
 };
 
 }  // namespace
@@ -411,11 +642,16 @@ absl::StatusOr<GameValues> SolveGameValues(const NPlayerSolveOptions& options,
     return absl::InvalidArgumentError(
         absl::StrFormat("threads must be at least 1, got %d", options.threads));
   }
+  if (!(options.progress_interval >= 0) || !(options.checkpoint_interval >= 0)) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("progress and checkpoint intervals must be >= 0 seconds, got %g and %g",
+                        options.progress_interval, options.checkpoint_interval));
+  }
   NPlayerReport local;
   if (report == nullptr) report = &local;
   *report = NPlayerReport();
   auto begin = std::chrono::steady_clock::now();
-  GameValues values = NPlayerSolver(options).Run(report);
+  absl::StatusOr<GameValues> values = NPlayerSolver(options).Run(report);
   report->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   return values;
 }

@@ -4,7 +4,9 @@
 // 2..kMaxPlayers; for 2 players it agrees with the two-player solver.
 #pragma once
 
+#include <atomic>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -23,16 +25,54 @@ enum class SolveArithmetic { kAuto, kDouble, kExtended };
 // tests/nplayer_solver_test.cpp.
 inline constexpr double kExtendedTurnRounding = 2e-16;
 
+// What the progress callback is told.
+struct NPlayerProgress {
+  // Fraction of the work done, 0..1, including work loaded from a checkpoint:
+  // score vectors weighted by their expected cost (a zero-score cycle about
+  // kCycleCost per seat, a final-round context far less). Never decreases;
+  // exactly 1 at the last call of a finished solve.
+  double fraction = 0;
+  double seconds = 0;  // wall time of this run so far
+  // Estimate of the wall time left, from this run's rate; negative while
+  // unknown (no work finished yet in this run).
+  double seconds_left = -1;
+};
+
 struct NPlayerSolveOptions {
   Rules rules;
   int players = 3;
   SolveArithmetic arithmetic = SolveArithmetic::kAuto;
   // Worker threads (>= 1): score vectors of equal total are solved in parallel.
   int threads = 1;
-  // Called now and then with the fraction of the work done (0..1), from the
-  // calling thread.
-  std::function<void(double)> progress;
+  // Called from the calling thread after every level (score vectors of one
+  // sum), and within a level at most every progress_interval seconds (0:
+  // after every score vector the calling thread solves). May set *stop.
+  std::function<void(const NPlayerProgress&)> progress;
+  double progress_interval = 0.25;
+  // Checkpoint file (docs/PLAYERS.md "Checkpoints"); empty: none. If it
+  // exists and belongs to this solve, its finished work is loaded and not
+  // redone (the result is bit for bit that of an uninterrupted solve); if it
+  // belongs to another solve or is damaged the solve fails without touching
+  // it. Written (atomically) at the start, after a level once
+  // checkpoint_interval seconds passed since the last write (and at least
+  // 20 times the last write's duration, bounding the overhead near 5%), and
+  // when stopped. Deleted after a finished solve, unless keep_checkpoint:
+  // then rewritten with the whole solve, which solving again only loads
+  // (a caller that must still write the result deletes it once written).
+  std::string checkpoint;
+  double checkpoint_interval = 60;
+  bool keep_checkpoint = false;
+  // When set (by a signal handler, the progress callback or another thread;
+  // polled between score vectors), the solve finishes the score vectors in
+  // flight, writes the checkpoint and returns Cancelled.
+  const std::atomic<bool>* stop = nullptr;
 };
+
+// Expected cost of one zero-score cycle per seat, in turn solves (the
+// official 3-player solve's mean rounds), against a final-round context's
+// kFinalCost (one solve, most of them reused): the progress weights.
+inline constexpr double kCycleCost = 3.2;
+inline constexpr double kFinalCost = 0.25;
 
 // What the solve measured.
 struct NPlayerReport {
@@ -46,7 +86,15 @@ struct NPlayerReport {
   long long tied_decisions = 0;  // decision points (per context) where the mover was tied
   long long kingmaking = 0;      // ... where the tied actions differ for another seat
   long long kingmaking_contexts = 0;  // contexts with at least one such decision point
-  double seconds = 0;                 // wall time
+  double seconds = 0;                 // wall time of this run
+  // turn_solves counts the runs' turn solves together: a resumed solve redoes
+  // some final-round solves the reuse cache had saved, so it may exceed an
+  // uninterrupted solve's; every other counter is the same.
+  double resumed_fraction = 0;         // of the work loaded from a checkpoint
+  double earlier_seconds = 0;          // wall time of the runs before (checkpoint)
+  int checkpoints_written = 0;         // by this run
+  long long checkpoint_bytes = 0;      // size of the last one written
+  double checkpoint_seconds = 0;       // wall time of this run's checkpoint writes
   std::vector<double> start;          // every seat's chance at the start of the game
 };
 
@@ -59,7 +107,10 @@ struct GameValues {
 };
 
 // Solves the game. Errors: InvalidArgument for rules out of range, a player
-// count outside 2..kMaxPlayers or threads < 1.
+// count outside 2..kMaxPlayers, threads < 1 or a negative interval;
+// Cancelled when stopped (the message says whether and where the work was
+// saved); the checkpoint's read errors (DataLoss: damaged,
+// FailedPrecondition: of another solve) and write errors.
 absl::StatusOr<GameValues> SolveGameValues(const NPlayerSolveOptions& options,
                                            NPlayerReport* report);
 

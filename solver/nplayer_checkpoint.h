@@ -1,0 +1,75 @@
+// The N-player solve's checkpoint file (docs/PLAYERS.md, "Checkpoints"):
+// what an interrupted solve has finished, serialised little-endian with a
+// CRC-32, and parsed back with every count checked against the bytes left.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "martiandice/rules.h"
+
+namespace martiandice::solver {
+
+// Bumped whenever the N-player solve may compute a different bit of any
+// value or counter (another level order, cycle iteration, rounding): a
+// checkpoint of another solver version is refused, never mixed in.
+inline constexpr std::uint32_t kNPlayerSolverVersion = 1;
+
+// The solve a checkpoint belongs to.
+struct CheckpointIdentity {
+  Rules rules;
+  int players = 0;
+  bool extended = false;  // the turn solves' arithmetic: x87 extended, else double
+  std::uint32_t solver_version = kNPlayerSolverVersion;
+  std::uint32_t levels = 0;  // score-vector levels of the solve (sums of totals)
+};
+
+// The report counters accumulated over the finished work.
+struct CheckpointCounters {
+  std::uint64_t turn_solves = 0, cycles = 0, rounds = 0;
+  std::uint64_t tied = 0, kingmaking = 0, kingmaking_contexts = 0;
+  std::uint32_t max_rounds = 0;
+  double max_residual = 0, error_bound = 0;
+};
+
+// Everything a checkpoint holds.
+struct NPlayerCheckpoint {
+  CheckpointIdentity identity;
+  // Levels finished, from the largest sum down, and the score vectors
+  // finished (a prefix, in the solver's order) of the next level.
+  std::uint32_t levels_done = 0;
+  std::uint64_t vectors_done = 0;
+  CheckpointCounters counters;
+  double seconds = 0;  // wall time spent by the runs so far
+  // Per finished context, in the solver's order: every seat's chance
+  // (players values) then the context's error bound.
+  std::vector<double> records;
+};
+
+// "dice=13 bonus=3 target=25 players=3 arithmetic=extended solver=v1".
+std::string CheckpointIdentityString(const CheckpointIdentity& identity);
+
+// The file's bytes. `checkpoint.records.size()` must be a multiple of players + 1.
+std::string SerializeCheckpoint(const NPlayerCheckpoint& checkpoint);
+
+// Size of a checkpoint holding `contexts` finished contexts of `players` seats.
+std::uint64_t CheckpointSize(std::uint64_t contexts, int players);
+
+// Parses `bytes` (read from `path`, named in errors) for the solve `expected`.
+// Errors: DataLoss for a truncated or corrupt file (bad magic, size,
+// checksum, counts); FailedPrecondition for a checkpoint of another solve
+// (other rules, players, arithmetic, solver version or format version),
+// naming both. Never allocates more than the bytes given.
+absl::StatusOr<NPlayerCheckpoint> ParseCheckpoint(std::string_view bytes, const std::string& path,
+                                                  const CheckpointIdentity& expected);
+
+// Reads `path`: NotFound if it does not exist, DataLoss if larger than
+// `max_size` bytes (refused before reading), else ParseCheckpoint.
+absl::StatusOr<NPlayerCheckpoint> ReadCheckpoint(const std::string& path,
+                                                 const CheckpointIdentity& expected,
+                                                 std::uint64_t max_size);
+
+}  // namespace martiandice::solver

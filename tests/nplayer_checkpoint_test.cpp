@@ -1,0 +1,349 @@
+// N-player solve checkpoints (solver/nplayer_checkpoint.h): interrupted at
+// many points through the stop flag and resumed, the values are bit for bit
+// those of an uninterrupted solve; checkpoints of other solves, damaged or
+// truncated ones are refused with clear errors; progress and its estimate.
+#include "nplayer_checkpoint.h"
+
+#include <doctest/doctest.h>
+#include <stdlib.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "nplayer_solver.h"
+
+using namespace martiandice;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct TempDir {
+  std::string path;
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "martiandice-ckpt-XXXXXX").string();
+    REQUIRE(mkdtemp(pattern.data()) != nullptr);
+    path = pattern;
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    fs::remove_all(path, ignored);
+  }
+  std::string File(const std::string& name) const { return (fs::path(path) / name).string(); }
+};
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+void WriteFile(const std::string& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary) << bytes;
+}
+
+const Rules kRules{4, 2, 6};
+
+solver::NPlayerSolveOptions Options(int players, int threads = 1) {
+  solver::NPlayerSolveOptions options;
+  options.rules = kRules;
+  options.players = players;
+  options.threads = threads;
+  options.progress_interval = 0;  // a callback after every score vector: deterministic stop points
+  return options;
+}
+
+// Bit for bit: the doubles' bytes, not their values.
+void CheckIdentical(const solver::GameValues& a, const solver::GameValues& b) {
+  REQUIRE(a.win.size() == b.win.size());
+  CHECK(std::memcmp(a.win.data(), b.win.data(), a.win.size() * sizeof(double)) == 0);
+  CHECK(std::memcmp(&a.error_bound, &b.error_bound, sizeof(double)) == 0);
+}
+
+// Every counter but turn_solves (reused final-round solves are redone after
+// a resume) is the same; turn_solves can only grow.
+void CheckSameCounters(const solver::NPlayerReport& a, const solver::NPlayerReport& b) {
+  CHECK(a.contexts == b.contexts);
+  CHECK(a.cycles == b.cycles);
+  CHECK(a.max_rounds == b.max_rounds);
+  CHECK(std::memcmp(&a.mean_rounds, &b.mean_rounds, sizeof(double)) == 0);
+  CHECK(std::memcmp(&a.max_residual, &b.max_residual, sizeof(double)) == 0);
+  CHECK(std::memcmp(&a.error_bound, &b.error_bound, sizeof(double)) == 0);
+  CHECK(a.tied_decisions == b.tied_decisions);
+  CHECK(a.kingmaking == b.kingmaking);
+  CHECK(a.kingmaking_contexts == b.kingmaking_contexts);
+  CHECK(a.start == b.start);
+  CHECK(b.turn_solves >= a.turn_solves);
+}
+
+// Runs the solve, setting the stop flag at the `stop_at`-th progress call
+// (0: never). Returns the status; values in *out when finished.
+absl::Status RunStopping(solver::NPlayerSolveOptions options, int stop_at,
+                         solver::GameValues* out, solver::NPlayerReport* report,
+                         std::vector<solver::NPlayerProgress>* calls = nullptr) {
+  std::atomic<bool> stop{false};
+  int count = 0;
+  options.stop = &stop;
+  options.progress = [&](const solver::NPlayerProgress& p) {
+    if (calls) calls->push_back(p);
+    if (++count == stop_at) stop = true;
+  };
+  absl::StatusOr<solver::GameValues> values = solver::SolveGameValues(options, report);
+  if (values.ok()) *out = *std::move(values);
+  return values.status();
+}
+
+}  // namespace
+
+TEST_CASE("n-player checkpoint: progress is monotone, reaches 1, estimates are sane") {
+  solver::GameValues values;
+  solver::NPlayerReport report;
+  std::vector<solver::NPlayerProgress> calls;
+  REQUIRE(RunStopping(Options(3), 0, &values, &report, &calls).ok());
+  REQUIRE(calls.size() > 10);
+  double last = 0, last_seconds = 0;
+  for (const solver::NPlayerProgress& p : calls) {
+    CHECK(p.fraction >= last);
+    CHECK(p.fraction <= 1.0);
+    CHECK(p.seconds >= last_seconds);
+    CHECK(std::isfinite(p.seconds_left));
+    CHECK((p.seconds_left >= 0 || p.seconds_left == -1));
+    last = p.fraction;
+    last_seconds = p.seconds;
+  }
+  CHECK(calls.back().fraction == 1.0);
+  CHECK(calls.back().seconds_left == 0.0);
+  // Small steps (the top levels may be empty: no context has those totals).
+  auto first = std::find_if(calls.begin(), calls.end(),
+                            [](const solver::NPlayerProgress& p) { return p.fraction > 0; });
+  REQUIRE(first != calls.end());
+  CHECK(first->fraction < 0.05);
+  CHECK(first->seconds_left > 0);
+  CHECK(report.checkpoints_written == 0);
+  CHECK(report.resumed_fraction == 0);
+}
+
+TEST_CASE("n-player checkpoint: interrupted and resumed, values are bit for bit the same") {
+  for (int players : {3, 4}) {
+    CAPTURE(players);
+    solver::GameValues reference;
+    solver::NPlayerReport reference_report;
+    std::vector<solver::NPlayerProgress> calls;
+    REQUIRE(RunStopping(Options(players), 0, &reference, &reference_report, &calls).ok());
+    const int n = static_cast<int>(calls.size());
+    TempDir dir;
+    // Early, in the middle of levels (a callback after every vector), near the end.
+    for (int stop_at : {1, 2, n / 5, n / 3, n / 2, 2 * n / 3, n - 2}) {
+      CAPTURE(stop_at);
+      const std::string path = dir.File("solve.checkpoint");
+      solver::NPlayerSolveOptions options = Options(players);
+      options.checkpoint = path;
+      solver::GameValues values;
+      solver::NPlayerReport report;
+      absl::Status status = RunStopping(options, stop_at, &values, &report);
+      REQUIRE(absl::IsCancelled(status));
+      CHECK(std::string(status.message()).find("saved in " + path) != std::string::npos);
+      CHECK(std::string(status.message()).find("to resume") != std::string::npos);
+      REQUIRE(fs::exists(path));
+      CHECK(report.checkpoints_written == 2);  // at the start and when stopped
+      // Resumed (on two threads for some: the split of the work does not matter).
+      options.threads = stop_at % 2 == 0 ? 2 : 1;
+      solver::NPlayerReport resumed;
+      std::vector<solver::NPlayerProgress> resumed_calls;
+      absl::Status finished = RunStopping(options, 0, &values, &resumed, &resumed_calls);
+      REQUIRE_MESSAGE(finished.ok(), finished.ToString());
+      CHECK(resumed.resumed_fraction >= 0);
+      if (stop_at >= n / 5) CHECK(resumed.resumed_fraction > 0);
+      CHECK(resumed.resumed_fraction < 1);
+      REQUIRE(!resumed_calls.empty());
+      CHECK(resumed_calls.front().fraction >= resumed.resumed_fraction);
+      CHECK(resumed_calls.back().fraction == 1.0);
+      CheckIdentical(reference, values);
+      CheckSameCounters(reference_report, resumed);
+      CHECK(!fs::exists(path));  // deleted after the finished solve
+    }
+  }
+}
+
+TEST_CASE("n-player checkpoint: interrupted several times in a row, then finished") {
+  solver::GameValues reference;
+  solver::NPlayerReport reference_report;
+  std::vector<solver::NPlayerProgress> calls;
+  REQUIRE(RunStopping(Options(3), 0, &reference, &reference_report, &calls).ok());
+  TempDir dir;
+  solver::NPlayerSolveOptions options = Options(3);
+  options.checkpoint = dir.File("chain");
+  solver::GameValues values;
+  solver::NPlayerReport report;
+  double resumed = 0;
+  for (int stop_at : {3, 40, 1, 25}) {
+    REQUIRE(absl::IsCancelled(RunStopping(options, stop_at, &values, &report)));
+    CHECK(report.resumed_fraction >= resumed);
+    resumed = report.resumed_fraction;
+  }
+  options.keep_checkpoint = true;
+  REQUIRE(RunStopping(options, 0, &values, &report).ok());
+  CheckIdentical(reference, values);
+  CheckSameCounters(reference_report, report);
+  CHECK(report.earlier_seconds > 0);
+  // Kept: a finished checkpoint is all the work, nothing is solved again.
+  REQUIRE(fs::exists(options.checkpoint));
+  solver::NPlayerReport again;
+  std::vector<solver::NPlayerProgress> again_calls;
+  REQUIRE(RunStopping(options, 0, &values, &again, &again_calls).ok());
+  CHECK(again.resumed_fraction == 1.0);
+  CHECK(again.turn_solves == report.turn_solves);
+  REQUIRE(again_calls.size() == 1);
+  CHECK(again_calls[0].fraction == 1.0);
+  CheckIdentical(reference, values);
+}
+
+TEST_CASE("n-player checkpoint: stopped without a checkpoint file, the message says so") {
+  solver::GameValues values;
+  solver::NPlayerReport report;
+  absl::Status status = RunStopping(Options(3), 5, &values, &report);
+  REQUIRE(absl::IsCancelled(status));
+  CHECK(std::string(status.message()).find("solve interrupted at ") == 0);
+  CHECK(std::string(status.message()).find("no checkpoint file") != std::string::npos);
+  // A flag set before the solve: stopped before any work.
+  std::atomic<bool> stop{true};
+  solver::NPlayerSolveOptions options = Options(3);
+  options.stop = &stop;
+  status = solver::SolveGameValues(options, &report).status();
+  CHECK(absl::IsCancelled(status));
+  CHECK(std::string(status.message()).find("at 0.0% done (level 1 of ") != std::string::npos);
+}
+
+TEST_CASE("n-player checkpoint: another solve's checkpoint is refused and left alone") {
+  TempDir dir;
+  const std::string path = dir.File("other");
+  solver::NPlayerSolveOptions options = Options(3);
+  options.checkpoint = path;
+  solver::GameValues values;
+  solver::NPlayerReport report;
+  REQUIRE(absl::IsCancelled(RunStopping(options, 30, &values, &report)));
+  const std::string bytes = ReadFile(path);
+  auto refused = [&](solver::NPlayerSolveOptions other, const char* what) {
+    CAPTURE(what);
+    other.checkpoint = path;
+    absl::Status status = solver::SolveGameValues(other, nullptr).status();
+    CHECK(absl::IsFailedPrecondition(status));
+    const std::string message(status.message());
+    CHECK(message.find("belongs to another solve") != std::string::npos);
+    CHECK(message.find(what) != std::string::npos);
+    CHECK(ReadFile(path) == bytes);  // untouched
+  };
+  refused(Options(4), "players=3 arithmetic=extended solver=v1 levels=");
+  solver::NPlayerSolveOptions other_rules = Options(3);
+  other_rules.rules.target = 7;
+  refused(other_rules, "target=6");
+  solver::NPlayerSolveOptions other_arithmetic = Options(3);
+  other_arithmetic.arithmetic = solver::SolveArithmetic::kDouble;
+  refused(other_arithmetic, "arithmetic=double");
+  // Another solver version (the parser, given the expected identity).
+  solver::CheckpointIdentity future{kRules, 3, true, solver::kNPlayerSolverVersion + 1, 0};
+  auto parsed = solver::ReadCheckpoint(path, future, 1 << 30);
+  CHECK(absl::IsFailedPrecondition(parsed.status()));
+  CHECK(std::string(parsed.status().message()).find("solver=v2") != std::string::npos);
+}
+
+TEST_CASE("n-player checkpoint: damaged or truncated files are refused, never crash") {
+  TempDir dir;
+  const std::string path = dir.File("damaged");
+  solver::NPlayerSolveOptions options = Options(3);
+  options.checkpoint = path;
+  solver::GameValues values;
+  solver::NPlayerReport report;
+  REQUIRE(absl::IsCancelled(RunStopping(options, 30, &values, &report)));
+  const std::string good = ReadFile(path);
+  REQUIRE(good.size() > 200);
+  auto refused = [&](const std::string& bytes, const char* what) {
+    CAPTURE(what);
+    CAPTURE(bytes.size());
+    WriteFile(path, bytes);
+    absl::Status status = solver::SolveGameValues(options, nullptr).status();
+    CHECK(absl::IsDataLoss(status));
+    const std::string message(status.message());
+    CHECK(message.find("checkpoint " + path + " is unusable") == 0);
+    CHECK(message.find(what) != std::string::npos);
+    CHECK(message.find("delete it") != std::string::npos);
+  };
+  for (size_t size : {size_t{0}, size_t{7}, size_t{100}, size_t{147}}) {
+    refused(good.substr(0, size), "truncated");
+  }
+  for (size_t size : {size_t{148}, good.size() / 2, good.size() - 1}) {
+    refused(good.substr(0, size), "truncated");
+  }
+  refused(good + "x", "bytes where its");
+  refused("MDPOLICY" + good.substr(8), "bad magic");
+  for (size_t at : {size_t{60}, size_t{150}, good.size() / 2, good.size() - 2}) {
+    std::string flipped = good;
+    flipped[at] ^= 0x10;
+    refused(flipped, "checksum mismatch");
+  }
+  // A huge context count with a valid checksum: refused before any allocation.
+  std::string huge = good;
+  for (int i = 0; i < 8; ++i) huge[64 + i] = static_cast<char>(0xff);
+  auto reparsed = solver::ParseCheckpoint(huge, "x", {kRules, 3, true, 1, 0});
+  CHECK(absl::IsDataLoss(reparsed.status()));
+  CHECK(std::string(reparsed.status().message()).find("truncated") != std::string::npos);
+  // The original is accepted again.
+  WriteFile(path, good);
+  REQUIRE(RunStopping(options, 0, &values, &report).ok());
+}
+
+TEST_CASE("n-player checkpoint: counts are checked against the solve after the checksum") {
+  // A well-formed file (valid checksum) whose progress disagrees with its contents.
+  TempDir dir;
+  const std::string path = dir.File("forged");
+  solver::NPlayerSolveOptions options = Options(3);
+  options.checkpoint = path;
+  solver::GameValues values;
+  solver::NPlayerReport report;
+  REQUIRE(absl::IsCancelled(RunStopping(options, 30, &values, &report)));
+  // The identity the solve expects, read back from the file itself.
+  auto id_of = [&](const std::string& bytes) {
+    solver::CheckpointIdentity id{kRules, 3, true, solver::kNPlayerSolverVersion, 0};
+    std::uint32_t levels = 0;
+    std::memcpy(&levels, bytes.data() + 36, 4);  // little-endian host
+    id.levels = levels;
+    return id;
+  };
+  const std::string good = ReadFile(path);
+  auto parsed = solver::ParseCheckpoint(good, path, id_of(good));
+  REQUIRE(parsed.ok());
+  solver::NPlayerCheckpoint forged = *parsed;
+  forged.vectors_done += 1;  // one more vector claimed than stored
+  WriteFile(path, solver::SerializeCheckpoint(forged));
+  absl::Status status = solver::SolveGameValues(options, nullptr).status();
+  CHECK(absl::IsDataLoss(status));
+  CHECK(std::string(status.message()).find("contexts stored where its progress has") !=
+        std::string::npos);
+  forged = *parsed;
+  forged.records[0] = 7.5;  // not a probability
+  WriteFile(path, solver::SerializeCheckpoint(forged));
+  status = solver::SolveGameValues(options, nullptr).status();
+  CHECK(absl::IsDataLoss(status));
+  CHECK(std::string(status.message()).find("record 0 of context 0 is 7.5") != std::string::npos);
+  forged = *parsed;
+  forged.levels_done = forged.identity.levels + 1;
+  WriteFile(path, solver::SerializeCheckpoint(forged));
+  status = solver::SolveGameValues(options, nullptr).status();
+  CHECK(absl::IsDataLoss(status));
+}
+
+TEST_CASE("n-player checkpoint: an unwritable checkpoint fails before the work") {
+  solver::NPlayerSolveOptions options = Options(3);
+  options.checkpoint = "/nonexistent-directory-martiandice/solve.checkpoint";
+  int calls = 0;
+  options.progress = [&](const solver::NPlayerProgress&) { ++calls; };
+  absl::Status status = solver::SolveGameValues(options, nullptr).status();
+  CHECK(!status.ok());
+  CHECK(std::string(status.message()).find("writing the checkpoint: ") == 0);
+  CHECK(calls == 0);
+  options.checkpoint.clear();
+  options.checkpoint_interval = -1;
+  CHECK(absl::IsInvalidArgument(solver::SolveGameValues(options, nullptr).status()));
+}
