@@ -34,6 +34,7 @@
 #include "certify.h"
 #include "cli_query.h"
 #include "game_solver.h"
+#include "interrupt.h"
 #include "json_writer.h"
 #include "martiandice/dice.h"
 #include "martiandice/exact.h"
@@ -694,8 +695,39 @@ class SolveProgress {
     }
   }
 
+  // The N-player solve's progress: "solving 3 players: 42% (1m10s elapsed,
+  // about 1m30s left)", redrawn on a terminal (every percent or second),
+  // else a line at every tenth of the work.
+  void Update(int players, double fraction, double seconds, double seconds_left) {
+    if (quiet_) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    players_ = players;
+    const int percent = static_cast<int>(std::clamp(fraction, 0.0, 1.0) * 100);
+    const std::string text = cli::SolveProgressText(players, fraction, seconds, seconds_left);
+    if (terminal_) {
+      if (percent == shown_ && Seconds() - drawn_ < 1) return;
+      shown_ = percent;
+      drawn_ = Seconds();
+      const size_t width = std::max(text.size(), last_width_);
+      last_width_ = text.size();
+      err_ << "\r" << kProgram << ": " << text << std::string(width - text.size(), ' ')
+           << std::flush;
+    } else {
+      const int tenth = percent / 10;
+      if (tenth <= shown_ || tenth == 0) return;
+      shown_ = tenth;
+      err_ << kProgram << ": " << text << "\n" << std::flush;
+    }
+  }
+
   // Shows 100% and ends the bar's line.
   void Finish() {
+    if (players_ > 0) {
+      Update(players_, 1.0, Seconds(), 0);
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (terminal_ && shown_ >= 0) err_ << "\n" << std::flush;
+      return;
+    }
     Update(1.0);
     std::lock_guard<std::mutex> lock(mutex_);
     if (terminal_ && shown_ >= 0) err_ << "\n" << std::flush;
@@ -733,6 +765,9 @@ class SolveProgress {
   const bool quiet_;
   const std::chrono::steady_clock::time_point start_;
   int shown_ = -1;  // last percent (bar) or tenth (lines) shown
+  int players_ = 0;  // > 0: the N-player solve's estimate lines
+  double drawn_ = 0;  // seconds, at the last redraw
+  size_t last_width_ = 0;
 };
 
 // Where `solve` and `export` write: --out, or `default_name` inside a

@@ -1,0 +1,121 @@
+// tools/interrupt.h: SIGINT/SIGTERM set the flag (the process lives on), a
+// second signal terminates, the previous handlers come back; the progress
+// text and durations; a solve stopped by the flag.
+#include "interrupt.h"
+
+#include <doctest/doctest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <string>
+
+#include "nplayer_solver.h"
+
+using namespace martiandice;
+
+namespace {
+
+extern "C" void CountingHandler(int) {}
+
+bool HandlerIs(int sig, void (*handler)(int)) {
+  struct sigaction current {};
+  sigaction(sig, nullptr, &current);
+  return current.sa_handler == handler;
+}
+
+}  // namespace
+
+TEST_CASE("interrupt: the first signal sets the flag, the old handlers come back") {
+  struct sigaction mine {}, old_int{}, old_term{};
+  mine.sa_handler = CountingHandler;
+  sigemptyset(&mine.sa_mask);
+  sigaction(SIGINT, &mine, &old_int);
+  sigaction(SIGTERM, &mine, &old_term);
+  for (int sig : {SIGINT, SIGTERM}) {
+    CAPTURE(sig);
+    {
+      cli::InterruptFlag interrupt;
+      CHECK(!interrupt.interrupted());
+      CHECK(interrupt.signal() == 0);
+      CHECK(!HandlerIs(SIGINT, CountingHandler));
+      REQUIRE(raise(sig) == 0);  // handled: the test goes on
+      CHECK(interrupt.interrupted());
+      CHECK(interrupt.flag()->load());
+      CHECK(interrupt.signal() == sig);
+    }
+    CHECK(HandlerIs(SIGINT, CountingHandler));
+    CHECK(HandlerIs(SIGTERM, CountingHandler));
+    cli::InterruptFlag fresh;  // a new instance starts clear
+    CHECK(!fresh.interrupted());
+    fresh.Set();
+    CHECK(fresh.interrupted());
+    CHECK(fresh.signal() == 0);
+  }
+  sigaction(SIGINT, &old_int, nullptr);
+  sigaction(SIGTERM, &old_term, nullptr);
+}
+
+TEST_CASE("interrupt: a second signal terminates at once, the notice is written once") {
+  for (int second : {SIGINT, SIGTERM}) {
+    CAPTURE(second);
+    int pipe_fds[2];
+    REQUIRE(pipe(pipe_fds) == 0);
+    const pid_t child = fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+      dup2(pipe_fds[1], STDERR_FILENO);
+      close(pipe_fds[0]);
+      cli::InterruptFlag interrupt("stopping\n");
+      raise(SIGINT);
+      if (!interrupt.interrupted()) _exit(3);
+      raise(second);  // terminates here
+      _exit(4);
+    }
+    close(pipe_fds[1]);
+    std::string notice;
+    char buffer[64];
+    for (ssize_t n; (n = read(pipe_fds[0], buffer, sizeof buffer)) > 0;) notice.append(buffer, n);
+    close(pipe_fds[0]);
+    int status = 0;
+    REQUIRE(waitpid(child, &status, 0) == child);
+    CHECK(WIFSIGNALED(status));
+    CHECK(WTERMSIG(status) == second);
+    CHECK(notice == "stopping\n");
+  }
+}
+
+TEST_CASE("interrupt: the flag stops an N-player solve with a clear status") {
+  cli::InterruptFlag interrupt;
+  solver::NPlayerSolveOptions options;
+  options.rules = Rules{4, 2, 6};
+  options.players = 3;
+  options.stop = interrupt.flag();
+  int calls = 0;
+  options.progress = [&](const solver::NPlayerProgress& p) {
+    if (++calls == 20) raise(SIGINT);
+    CHECK(p.fraction < 1);  // stopped before the end
+  };
+  absl::Status status = solver::SolveGameValues(options, nullptr).status();
+  CHECK(absl::IsCancelled(status));
+  CHECK(interrupt.signal() == SIGINT);
+  CHECK(std::string(status.message()).find("no checkpoint file") != std::string::npos);
+}
+
+TEST_CASE("interrupt: durations and the progress text") {
+  CHECK(cli::FormatDuration(0) == "0s");
+  CHECK(cli::FormatDuration(42.4) == "42s");
+  CHECK(cli::FormatDuration(59.6) == "1m00s");
+  CHECK(cli::FormatDuration(70) == "1m10s");
+  CHECK(cli::FormatDuration(3599) == "59m59s");
+  CHECK(cli::FormatDuration(3600) == "1h00m");
+  CHECK(cli::FormatDuration(2 * 3600 + 5 * 60 + 10) == "2h05m");
+  CHECK(cli::FormatDuration(-1) == "?");
+  CHECK(cli::FormatDuration(1.0 / 0.0) == "?");
+  CHECK(cli::SolveProgressText(3, 0.42, 70, 90) ==
+        "solving 3 players: 42% (1m10s elapsed, about 1m30s left)");
+  CHECK(cli::SolveProgressText(4, 0.0, 3, -1) == "solving 4 players: 0% (3s elapsed)");
+  CHECK(cli::SolveProgressText(3, 1.0, 95, 0) == "solving 3 players: 100% (1m35s elapsed)");
+  CHECK(cli::SolveProgressText(3, 0.999, 95, 0.1) ==
+        "solving 3 players: 99% (1m35s elapsed, about 0s left)");
+}

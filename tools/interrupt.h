@@ -1,0 +1,42 @@
+// Long jobs of the CLI (the N-player `solve`): stopping them cleanly on
+// Ctrl-C / SIGTERM, and the progress line with the estimated time left.
+#pragma once
+
+#include <atomic>
+#include <string>
+
+namespace martiandice::cli {
+
+// While alive, SIGINT and SIGTERM set a flag instead of killing the process:
+// the job polls flag() (e.g. NPlayerSolveOptions::stop), saves its work and
+// returns. A second signal (either) terminates at once, as if no handler had
+// been installed. The destructor restores the previous handlers. One
+// instance at a time (the handlers share process-wide state); construct and
+// destroy it from one thread.
+class InterruptFlag {
+ public:
+  // `notice`, if not empty, is written to stderr (fd 2) by the first
+  // signal, e.g. "stopping after the current work, saving the checkpoint
+  // (Ctrl-C again to quit at once)".
+  explicit InterruptFlag(const std::string& notice = "");
+  ~InterruptFlag();
+  InterruptFlag(const InterruptFlag&) = delete;
+  InterruptFlag& operator=(const InterruptFlag&) = delete;
+
+  // The flag: set by the first signal (or by Set()).
+  const std::atomic<bool>* flag() const;
+  bool interrupted() const { return flag()->load(); }
+  // The signal that set the flag (SIGINT, SIGTERM), 0 if none.
+  int signal() const;
+  // Sets the flag as a signal would (tests, other stop reasons).
+  void Set();
+};
+
+// "42s", "1m10s", "2h05m": a duration for people (negative: "?").
+std::string FormatDuration(double seconds);
+
+// "solving 3 players: 42% (1m10s elapsed, about 1m30s left)"; without the
+// estimate while it is unknown (seconds_left < 0): "(3s elapsed)".
+std::string SolveProgressText(int players, double fraction, double seconds, double seconds_left);
+
+}  // namespace martiandice::cli
