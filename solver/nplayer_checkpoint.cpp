@@ -5,8 +5,8 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <filesystem>
+#include <fstream>
 #include <system_error>
 
 #include "absl/strings/str_format.h"

@@ -231,9 +231,7 @@ class NPlayerSolver {
   // ---- progress, stopping, checkpoints
 
   // The k-th level solved: the score vectors of the k-th largest sum.
-  const std::vector<std::uint64_t>& Level(int k) const {
-    return by_sum_[by_sum_.size() - 1 - k];
-  }
+  const std::vector<std::uint64_t>& Level(int k) const { return by_sum_[by_sum_.size() - 1 - k]; }
 
   // The first seat with a context at totals `s` (those after it have one too):
   // every seat below the target, else the seats after the last one to reach it.
@@ -380,17 +378,16 @@ class NPlayerSolver {
       for (std::uint64_t code : Level(k)) done += VectorCost(code);
     }
     for (size_t v = 0; v < vectors; ++v) done += VectorCost(Level(level)[v]);
-    const std::string where =
-        absl::StrFormat("%.1f%% done (level %d of %d)", 100 * Fraction(done), level + 1,
-                        static_cast<int>(by_sum_.size()));
+    const std::string where = absl::StrFormat("%.1f%% done (level %d of %d)", 100 * Fraction(done),
+                                              level + 1, static_cast<int>(by_sum_.size()));
     if (checkpoint_.empty()) {
       return absl::CancelledError(
           absl::StrCat("solve interrupted at ", where, "; no checkpoint file: the work is lost"));
     }
     if (absl::Status s = WriteCheckpoint(level, vectors, scratch); !s.ok()) return s;
-    return absl::CancelledError(absl::StrCat("solve interrupted at ", where,
-                                             "; the finished work is saved in ", checkpoint_,
-                                             ": run the same solve with that checkpoint to resume"));
+    return absl::CancelledError(
+        absl::StrCat("solve interrupted at ", where, "; the finished work is saved in ",
+                     checkpoint_, ": run the same solve with that checkpoint to resume"));
   }
 
   void SolveScoreVector(const int* s, Scratch& scratch) {
@@ -623,8 +620,8 @@ class NPlayerSolver {
   std::vector<std::vector<std::uint64_t>> by_sum_;  // score vectors by sum of totals
   NPlayerReport* report_ = nullptr;
   const std::chrono::steady_clock::time_point begin_ = std::chrono::steady_clock::now();
-  long long total_cost_ = 0, resumed_cost_ = 0;  // progress weights
-  double last_progress_ = 0;                     // seconds, at the last callback
+  long long total_cost_ = 0, resumed_cost_ = 0;         // progress weights
+  double last_progress_ = 0;                            // seconds, at the last callback
   double last_write_end_ = 0, last_write_seconds_ = 0;  // checkpoint writes
   CheckpointCounters loaded_;                           // from the checkpoint
 };

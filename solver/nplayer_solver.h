@@ -90,11 +90,11 @@ struct NPlayerReport {
   // turn_solves counts the runs' turn solves together: a resumed solve redoes
   // some final-round solves the reuse cache had saved, so it may exceed an
   // uninterrupted solve's; every other counter is the same.
-  double resumed_fraction = 0;         // of the work loaded from a checkpoint
-  double earlier_seconds = 0;          // wall time of the runs before (checkpoint)
-  int checkpoints_written = 0;         // by this run
-  long long checkpoint_bytes = 0;      // size of the last one written
-  double checkpoint_seconds = 0;       // wall time of this run's checkpoint writes
+  double resumed_fraction = 0;        // of the work loaded from a checkpoint
+  double earlier_seconds = 0;         // wall time of the runs before (checkpoint)
+  int checkpoints_written = 0;        // by this run
+  long long checkpoint_bytes = 0;     // size of the last one written
+  double checkpoint_seconds = 0;      // wall time of this run's checkpoint writes
   std::vector<double> start;          // every seat's chance at the start of the game
 };
 

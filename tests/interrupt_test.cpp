@@ -27,7 +27,8 @@ bool HandlerIs(int sig, void (*handler)(int)) {
 }  // namespace
 
 TEST_CASE("interrupt: the first signal sets the flag, the old handlers come back") {
-  struct sigaction mine {}, old_int{}, old_term{};
+  struct sigaction mine {
+  }, old_int{}, old_term{};
   mine.sa_handler = CountingHandler;
   sigemptyset(&mine.sa_mask);
   sigaction(SIGINT, &mine, &old_int);
@@ -102,7 +103,10 @@ TEST_CASE("interrupt: the flag stops an N-player solve with a clear status") {
   CHECK(std::string(status.message()).find("no checkpoint file") != std::string::npos);
 }
 
-TEST_CASE("interrupt: durations and the progress text") {
+TEST_CASE("interrupt: durations, the progress text, the checkpoint path") {
+  CHECK(cli::CheckpointPath("", "out/three.mdpolicy") == "out/three.mdpolicy.checkpoint");
+  CHECK(cli::CheckpointPath("c.ckpt", "out/three.mdpolicy") == "c.ckpt");
+  CHECK(std::string(cli::kSolveInterruptNotice).back() == '\n');
   CHECK(cli::FormatDuration(0) == "0s");
   CHECK(cli::FormatDuration(42.4) == "42s");
   CHECK(cli::FormatDuration(59.6) == "1m00s");

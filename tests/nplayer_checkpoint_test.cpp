@@ -80,8 +80,8 @@ void CheckSameCounters(const solver::NPlayerReport& a, const solver::NPlayerRepo
 
 // Runs the solve, setting the stop flag at the `stop_at`-th progress call
 // (0: never). Returns the status; values in *out when finished.
-absl::Status RunStopping(solver::NPlayerSolveOptions options, int stop_at,
-                         solver::GameValues* out, solver::NPlayerReport* report,
+absl::Status RunStopping(solver::NPlayerSolveOptions options, int stop_at, solver::GameValues* out,
+                         solver::NPlayerReport* report,
                          std::vector<solver::NPlayerProgress>* calls = nullptr) {
   std::atomic<bool> stop{false};
   int count = 0;

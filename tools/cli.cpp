@@ -765,7 +765,7 @@ class SolveProgress {
   const bool quiet_;
   const std::chrono::steady_clock::time_point start_;
   int shown_ = -1;  // last percent (bar) or tenth (lines) shown
-  int players_ = 0;  // > 0: the N-player solve's estimate lines
+  int players_ = 0;   // > 0: the N-player solve's estimate lines
   double drawn_ = 0;  // seconds, at the last redraw
   size_t last_width_ = 0;
 };

@@ -67,6 +67,10 @@ const std::atomic<bool>* InterruptFlag::flag() const { return &g_flag; }
 int InterruptFlag::signal() const { return g_signal.load(); }
 void InterruptFlag::Set() { g_flag = true; }
 
+std::string CheckpointPath(const std::string& option, const std::string& out) {
+  return option.empty() ? out + ".checkpoint" : option;
+}
+
 std::string FormatDuration(double seconds) {
   if (!(seconds >= 0) || !std::isfinite(seconds)) return "?";
   const long long s = std::llround(seconds);

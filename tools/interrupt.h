@@ -32,6 +32,16 @@ class InterruptFlag {
   void Set();
 };
 
+// What the first Ctrl-C of a checkpointed solve prints (InterruptFlag's notice).
+inline constexpr char kSolveInterruptNotice[] =
+    "martiandice: stopping: finishing the score vectors in flight and saving the checkpoint "
+    "(Ctrl-C again to quit at once)\n";
+
+// The checkpoint file of a solve writing `out`: `option` (--checkpoint) if
+// not empty, else "<out>.checkpoint" (next to the output: same file system,
+// so the atomic rename works, and found again by the same command).
+std::string CheckpointPath(const std::string& option, const std::string& out);
+
 // "42s", "1m10s", "2h05m": a duration for people (negative: "?").
 std::string FormatDuration(double seconds);
 
