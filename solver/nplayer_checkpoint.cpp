@@ -58,8 +58,15 @@ std::uint64_t CheckpointSize(std::uint64_t contexts, int players) {
 }
 
 std::string SerializeCheckpoint(const NPlayerCheckpoint& c) {
+  const std::uint64_t contexts = c.records.size() / (static_cast<size_t>(c.identity.players) + 1);
+  std::string out = BeginCheckpoint(c, contexts);
+  AppendCheckpointValues(out, c.records.data(), c.records.size());
+  FinishCheckpoint(out);
+  return out;
+}
+
+std::string BeginCheckpoint(const NPlayerCheckpoint& c, std::uint64_t contexts) {
   const CheckpointIdentity& id = c.identity;
-  const std::uint64_t contexts = c.records.size() / (static_cast<size_t>(id.players) + 1);
   std::string out;
   out.reserve(CheckpointSize(contexts, id.players));
   out.append(kMagic, sizeof kMagic);
@@ -85,10 +92,18 @@ std::string SerializeCheckpoint(const NPlayerCheckpoint& c) {
   PutF64(out, c.counters.max_residual);
   PutF64(out, c.counters.error_bound);
   PutF64(out, c.seconds);
-  for (double v : c.records) PutF64(out, v);
-  PutU32(out, internal::Crc32(out));
   return out;
 }
+
+void AppendCheckpointValues(std::string& out, const double* values, size_t count) {
+  if constexpr (std::endian::native == std::endian::little) {
+    out.append(reinterpret_cast<const char*>(values), count * sizeof(double));
+  } else {
+    for (size_t i = 0; i < count; ++i) PutF64(out, values[i]);
+  }
+}
+
+void FinishCheckpoint(std::string& out) { PutU32(out, internal::Crc32(out)); }
 
 absl::StatusOr<NPlayerCheckpoint> ParseCheckpoint(std::string_view b, const std::string& path,
                                                   const CheckpointIdentity& expected) {

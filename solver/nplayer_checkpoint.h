@@ -55,6 +55,14 @@ std::string CheckpointIdentityString(const CheckpointIdentity& identity);
 // The file's bytes. `checkpoint.records.size()` must be a multiple of players + 1.
 std::string SerializeCheckpoint(const NPlayerCheckpoint& checkpoint);
 
+// The same in pieces, without a copy of the records (large solves): the
+// header of `checkpoint` (its records ignored) announcing `contexts`
+// contexts, then their records appended ((players + 1) values each, in
+// order), then the checksum. The caller appends exactly what it announced.
+std::string BeginCheckpoint(const NPlayerCheckpoint& checkpoint, std::uint64_t contexts);
+void AppendCheckpointValues(std::string& out, const double* values, size_t count);
+void FinishCheckpoint(std::string& out);
+
 // Size of a checkpoint holding `contexts` finished contexts of `players` seats.
 std::uint64_t CheckpointSize(std::uint64_t contexts, int players);
 

@@ -325,11 +325,15 @@ class NPlayerSolver {
     c.vectors_done = vectors;
     c.counters = Counters(scratch);
     c.seconds = report_->earlier_seconds + began;
+    std::uint64_t contexts = 0;
+    ForEachFinished(levels, vectors, [&](long long) { ++contexts; });
+    std::string bytes = BeginCheckpoint(c, contexts);
+    bytes.reserve(CheckpointSize(contexts, n_));
     ForEachFinished(levels, vectors, [&](long long context) {
-      c.records.insert(c.records.end(), &win_[context * n_], &win_[context * n_] + n_);
-      c.records.push_back(error_of_[context]);
+      AppendCheckpointValues(bytes, &win_[context * n_], n_);
+      AppendCheckpointValues(bytes, &error_of_[context], 1);
     });
-    const std::string bytes = SerializeCheckpoint(c);
+    FinishCheckpoint(bytes);
     if (absl::Status s = WriteFileAtomically(checkpoint_, bytes); !s.ok()) {
       return absl::Status(s.code(), absl::StrCat("writing the checkpoint: ", s.message()));
     }

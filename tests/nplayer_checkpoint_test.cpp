@@ -16,6 +16,7 @@
 #include <string>
 
 #include "nplayer_solver.h"
+#include "table_data.h"
 
 using namespace martiandice;
 namespace fs = std::filesystem;
@@ -346,4 +347,59 @@ TEST_CASE("n-player checkpoint: an unwritable checkpoint fails before the work")
   options.checkpoint.clear();
   options.checkpoint_interval = -1;
   CHECK(absl::IsInvalidArgument(solver::SolveGameValues(options, nullptr).status()));
+}
+
+TEST_CASE("n-player checkpoint: the file layout is the documented one") {
+  solver::NPlayerCheckpoint c;
+  c.identity = {Rules{13, 3, 25}, 3, true, solver::kNPlayerSolverVersion, 121};
+  c.levels_done = 85;
+  c.vectors_done = 7;
+  c.counters = {11, 12, 13, 14, 15, 16, 5, 0.25, 0.5};
+  c.seconds = 55.5;
+  c.records = {0.25, 0.5, 0.25, 1e-14, 0.125, 0.375, 0.5, 2e-14};
+  const std::string b = solver::SerializeCheckpoint(c);
+  REQUIRE(b.size() == 144 + 8 * 8 + 4);
+  CHECK(b.size() == solver::CheckpointSize(2, 3));
+  auto u32 = [&](size_t at) {
+    std::uint32_t v = 0;
+    for (int i = 3; i >= 0; --i) v = v << 8 | static_cast<std::uint8_t>(b[at + i]);
+    return v;
+  };
+  auto u64 = [&](size_t at) { return u32(at) | std::uint64_t{u32(at + 4)} << 32; };
+  auto f64 = [&](size_t at) {
+    const std::uint64_t bits = u64(at);
+    double v;
+    std::memcpy(&v, &bits, sizeof v);
+    return v;
+  };
+  CHECK(b.substr(0, 8) == std::string("MDNCKPT\0", 8));
+  CHECK(u32(8) == 1);
+  CHECK(u32(12) == solver::kNPlayerSolverVersion);
+  CHECK(u32(16) == 13);
+  CHECK(u32(20) == 3);
+  CHECK(u32(24) == 25);
+  CHECK(u32(28) == 3);
+  CHECK(u32(32) == 2);
+  CHECK(u32(36) == 121);
+  CHECK(solver::CheckpointIdentityString(c.identity) ==
+        "dice=13 bonus=3 target=25 players=3 arithmetic=extended solver=v1 levels=121");
+  CHECK(u64(40) == internal::Fnv1a64(solver::CheckpointIdentityString(c.identity)));
+  CHECK(u32(48) == 85);
+  CHECK(u32(52) == 5);
+  CHECK(u64(56) == 7);
+  CHECK(u64(64) == 2);
+  for (int i = 0; i < 6; ++i) CHECK(u64(72 + 8 * i) == 11u + i);
+  CHECK(f64(120) == 0.25);
+  CHECK(f64(128) == 0.5);
+  CHECK(f64(136) == 55.5);
+  for (int i = 0; i < 8; ++i) CHECK(f64(144 + 8 * i) == c.records[i]);
+  // zlib's CRC-32, by the plain bytewise reference.
+  CHECK(u32(b.size() - 4) == internal::Crc32Bytewise(std::string_view(b).substr(0, b.size() - 4)));
+  auto parsed = solver::ParseCheckpoint(b, "x", c.identity);
+  REQUIRE(parsed.ok());
+  CHECK(parsed->records == c.records);
+  CHECK(parsed->levels_done == 85);
+  CHECK(parsed->vectors_done == 7);
+  CHECK(parsed->counters.kingmaking_contexts == 16);
+  CHECK(parsed->seconds == 55.5);
 }
