@@ -141,7 +141,7 @@ class NPlayerSolver {
     const double* start = &win_[index_.Index(0, zeros) * n_];
     report->start.assign(start, start + n_);
     if (!checkpoint_.empty() && !keep_checkpoint_) {
-      std::error_code ignored;  // a checkpoint left behind is harmless: it is of a finished solve
+      std::error_code ignored;  // one left behind is harmless: the same solve would load it
       std::filesystem::remove(checkpoint_, ignored);
     }
     GameValues out;
@@ -268,7 +268,9 @@ class NPlayerSolver {
     NPlayerProgress p;
     p.fraction = Fraction(done);
     p.seconds = last_progress_;
-    if (done > resumed_cost_ && p.seconds > 0) {
+    if (done == total_cost_) {
+      p.seconds_left = 0;
+    } else if (done > resumed_cost_ && p.seconds > 0) {
       p.seconds_left = p.seconds * static_cast<double>(total_cost_ - done) /
                        static_cast<double>(done - resumed_cost_);
     }

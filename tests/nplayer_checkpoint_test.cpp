@@ -198,6 +198,7 @@ TEST_CASE("n-player checkpoint: interrupted several times in a row, then finishe
   CHECK(again.turn_solves == report.turn_solves);
   REQUIRE(again_calls.size() == 1);
   CHECK(again_calls[0].fraction == 1.0);
+  CHECK(again_calls[0].seconds_left == 0.0);
   CheckIdentical(reference, values);
 }
 
