@@ -151,7 +151,9 @@ std::string SerializeValuesTable(const Rules& rules, int players, double error_b
   PutU32(out, 0);  // reserved
   PutU32(out, 0);  // payload CRC, set below
   PutU32(out, 0);  // header CRC, set below
-  for (double v : win) PutF64(out, v);
+  // Rounding can put a value just outside [0, 1] (e.g. -1.1e-16 where the
+  // chance is 0); the true value lies inside, so clamping never adds error.
+  for (double v : win) PutF64(out, std::clamp(v, 0.0, 1.0));
   const std::string_view bytes = out;
   SetU32(out, 120, internal::Crc32(bytes.substr(kHeaderSize)));
   SetU32(out, 124, internal::Crc32(bytes.substr(0, 124)));

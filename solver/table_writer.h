@@ -30,7 +30,7 @@ std::uint64_t TableRulesHash(const Rules& rules, int players, int version = 1);
 
 // The bytes of a format version 2 ("values only") table: every context's
 // vector of win probabilities (`win`, contexts x players, docs/FORMAT.md
-// numbering), no positions or roll values.
+// numbering; each clamped to [0, 1]), no positions or roll values.
 std::string SerializeValuesTable(const Rules& rules, int players, double error_bound,
                                  const std::vector<double>& win);
 
