@@ -45,15 +45,14 @@ void SetU32(std::string& out, size_t at, std::uint32_t v) {
 
 std::uint64_t TableRulesHash(const Rules& rules, int players, int version) {
   std::string text =
-      version == 2
-          ? absl::StrFormat(
-                "martiandice-policy v2 dice=%d bonus=%d target=%d players=%d values-only "
-                "ties=stop,rays,most-dice,human-cow-chicken",
-                rules.dice, rules.bonus, rules.target, players)
-          : absl::StrFormat(
-                "martiandice-policy v1 dice=%d bonus=%d target=%d players=%d "
-                "states=canonical-v1",
-                rules.dice, rules.bonus, rules.target, players);
+      version == 2 ? absl::StrFormat(
+                         "martiandice-policy v2 dice=%d bonus=%d target=%d players=%d values-only "
+                         "ties=stop,rays,most-dice,human-cow-chicken",
+                         rules.dice, rules.bonus, rules.target, players)
+                   : absl::StrFormat(
+                         "martiandice-policy v1 dice=%d bonus=%d target=%d players=%d "
+                         "states=canonical-v1",
+                         rules.dice, rules.bonus, rules.target, players);
   std::uint64_t hash = 14695981039346656037ull;
   for (char c : text) {
     hash ^= static_cast<std::uint8_t>(c);

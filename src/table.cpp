@@ -576,8 +576,7 @@ absl::Status CheckLayout(const Header& h, size_t file_size, const Refuser& refus
   const std::uint64_t states = values_only ? 0 : ExpectedStoredStateCount(static_cast<int>(h.dice));
   if (values_only && h.state_count != 0) {
     return refuse.Corrupt(absl::StrFormat(
-        "header: state_count is %d, but a version 2 table stores no positions (0)",
-        h.state_count));
+        "header: state_count is %d, but a version 2 table stores no positions (0)", h.state_count));
   }
   if (h.state_count != states) {
     return refuse.Corrupt(

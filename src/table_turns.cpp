@@ -9,8 +9,8 @@ namespace martiandice::internal {
 
 TurnCache::TurnCache(const Rules& rules) : model_(TurnModel::Get(rules)) {
   const std::size_t entry_bytes = sizeof(double) * static_cast<std::size_t>(model_->size());
-  per_shard_ = static_cast<int>(std::clamp<std::size_t>(kMaxBytes / kShards / entry_bytes, 1,
-                                                        kMaxEntriesPerShard));
+  per_shard_ = static_cast<int>(
+      std::clamp<std::size_t>(kMaxBytes / kShards / entry_bytes, 1, kMaxEntriesPerShard));
 }
 
 std::shared_ptr<const std::vector<double>> TurnCache::Rolls(
@@ -40,9 +40,9 @@ std::shared_ptr<const std::vector<double>> TurnCache::Rolls(
   if (static_cast<int>(shard.entries.size()) < per_shard_) {
     shard.entries.push_back(std::move(entry));
   } else {
-    auto oldest = std::min_element(
-        shard.entries.begin(), shard.entries.end(),
-        [](const Entry& a, const Entry& b) { return a.last_use < b.last_use; });
+    auto oldest =
+        std::min_element(shard.entries.begin(), shard.entries.end(),
+                         [](const Entry& a, const Entry& b) { return a.last_use < b.last_use; });
     *oldest = std::move(entry);
   }
   return result;

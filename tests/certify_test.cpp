@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "game_solver.h"
-#include "table_writer.h"
 #include "martiandice/game.h"
+#include "table_writer.h"
 
 using namespace martiandice;
 

@@ -35,8 +35,8 @@ struct TinyTable {
     REQUIRE(mkdtemp(pattern.data()) != nullptr);
     dir = pattern;
     file = dir + "/" + TableFileName(kTiny, 3);
-    std::vector<std::string> args = {"solve", "--players", "3", "--threads", "2", "--out", dir,
-                                     "--json", "--quiet"};
+    std::vector<std::string> args = {"solve", "--players", "3",      "--threads", "2",
+                                     "--out", dir,         "--json", "--quiet"};
     args.insert(args.end(), kTinyRules.begin(), kTinyRules.end());
     const CliRun run = Run(args);
     INFO("stderr: " << run.err);
@@ -100,8 +100,8 @@ TEST_CASE("cli 3 players: eval and best, JSON as the library answers, and text")
   auto win = table->WinProbabilities(context);
   REQUIRE(win.ok());
 
-  const Json eval = RunJson(Args({"eval", "--scores", "3,5,2", "--seat", "1", "--aside", "1R 1H"},
-                                 true));
+  const Json eval =
+      RunJson(Args({"eval", "--scores", "3,5,2", "--seat", "1", "--aside", "1R 1H"}, true));
   CHECK(eval["players"].number == 3);
   CHECK(eval["seat"].number == 1);
   CheckWinProbabilities(eval, *win);
@@ -123,8 +123,8 @@ TEST_CASE("cli 3 players: eval and best, JSON as the library answers, and text")
   }
   cli_test::CheckBestConsistent(best, false);
 
-  const CliRun text = Run(Args({"best", "--scores", "3,5,2", "--seat", "1", "--roll", "1T 1R 1H 1C"},
-                               false));
+  const CliRun text =
+      Run(Args({"best", "--scores", "3,5,2", "--seat", "1", "--roll", "1T 1R 1H 1C"}, false));
   CHECK(text.code == 0);
   CHECK(text.err.empty());
   CHECK(text.out.find("Game: 3 players, scores 3, 5, 2; seat 1 to move.") != std::string::npos);

@@ -66,7 +66,8 @@ std::vector<Dice> Rolls(int left) {
   for (int t = 0; t <= left; ++t)
     for (int r = 0; t + r <= left; ++r)
       for (int h = 0; t + r + h <= left; ++h)
-        for (int c = 0; t + r + h + c <= left; ++c) rolls.emplace_back(t, r, h, c, left - t - r - h - c);
+        for (int c = 0; t + r + h + c <= left; ++c)
+          rolls.emplace_back(t, r, h, c, left - t - r - h - c);
   return rolls;
 }
 
@@ -128,7 +129,8 @@ void CheckAgainstNaive(const Rules& rules, int players) {
       auto eval = EvaluateWin(table, context, aside);
       REQUIRE(eval.ok());
       CHECK(eval->win_probabilities == *win);
-      const std::optional<double> naive_roll = g->RollValue(static_cast<std::int64_t>(ci), Counts(aside));
+      const std::optional<double> naive_roll =
+          g->RollValue(static_cast<std::int64_t>(ci), Counts(aside));
       const int left = rules.dice - aside.total();
       if (naive_roll && left > 0) {
         REQUIRE(eval->position.roll.has_value());
@@ -138,8 +140,8 @@ void CheckAgainstNaive(const Rules& rules, int players) {
       }
       if (!aside.empty()) {
         REQUIRE(eval->position.stop.has_value());
-        CHECK(std::abs(eval->position.stop->approx -
-                       NaiveUtility(*g, nc, Score(rules, aside))) <= 1e-12);
+        CHECK(std::abs(eval->position.stop->approx - NaiveUtility(*g, nc, Score(rules, aside))) <=
+              1e-12);
       }
       if (left == 0) continue;
       // The takes from every roll: stop values from the naive utilities, roll values from the
@@ -155,8 +157,8 @@ void CheckAgainstNaive(const Rules& rules, int players) {
                 1e-12);
           double value = o.stop.approx;
           if (o.roll) {
-            const std::optional<double> r = g->RollValue(static_cast<std::int64_t>(ci),
-                                                         Counts(o.aside_after));
+            const std::optional<double> r =
+                g->RollValue(static_cast<std::int64_t>(ci), Counts(o.aside_after));
             REQUIRE(r.has_value());
             CHECK(std::abs(o.roll->approx - *r) <= 1e-12);
             value = std::max(value, *r);
@@ -202,9 +204,8 @@ TEST_CASE("table v2: two players agree with the two-player solver's version 1 ta
   REQUIRE(v2.format_version() == 2);
   const std::vector<Dice> asides = Asides(rules);
   double worst = 0;
-  for (const GameContext& context :
-       {GameContext{{0, 0}, 0}, GameContext{{7, 3}, 1}, GameContext{{12, 9}, 1},
-        GameContext{{9, 9}, 0}}) {
+  for (const GameContext& context : {GameContext{{0, 0}, 0}, GameContext{{7, 3}, 1},
+                                     GameContext{{12, 9}, 1}, GameContext{{9, 9}, 0}}) {
     for (const Dice& aside : asides) {
       auto a = EvaluateWin(v1, context, aside);
       auto b = EvaluateWin(v2, context, aside);
@@ -278,7 +279,9 @@ TEST_CASE("table v2: corrupt, truncated and mislabelled tables are refused") {
     }
     refused(good.substr(0, good.size() - 8), absl::StatusCode::kDataLoss, "truncated");
   }
-  SUBCASE("trailing bytes") { refused(good + std::string(8, '\0'), absl::StatusCode::kDataLoss, "trailing"); }
+  SUBCASE("trailing bytes") {
+    refused(good + std::string(8, '\0'), absl::StatusCode::kDataLoss, "trailing");
+  }
   SUBCASE("a newer version") {
     std::string bad = good;
     tb::PutU32(bad, tb::offset::kVersion, 3);

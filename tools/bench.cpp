@@ -389,22 +389,22 @@ int main(int argc, char** argv) {
     }
     std::size_t next = 0;
     const int cold_iters = quick ? 50 : 200;
-    run(Measure("AdviseWin p3 cold (turn solved), '2T 4H' + '1T 2R 3C 1K'", query_reps,
-                cold_iters, 1e-3, [&] {
+    run(Measure("AdviseWin p3 cold (turn solved), '2T 4H' + '1T 2R 3C 1K'", query_reps, cold_iters,
+                1e-3, [&] {
                   const md::GameContext& c = contexts[next++ % contexts.size()];
                   auto a = md::AdviseWin(p3, c, aside2, roll2);
                   DoNotOptimize(a);
                   g_sink = a->advice.value.approx;
                 }));
     const md::GameContext mid{{10, 12, 8}, 1};
-    run(Measure("AdviseWin p3 warm (cached), '2T 4H' + '1T 2R 3C 1K'",
-                query_reps, query_iters, 5e-6, [&] {
+    run(Measure("AdviseWin p3 warm (cached), '2T 4H' + '1T 2R 3C 1K'", query_reps, query_iters,
+                5e-6, [&] {
                   auto a = md::AdviseWin(p3, mid, aside2, roll2);
                   DoNotOptimize(a);
                   g_sink = a->advice.value.approx;
                 }));
-    run(Measure("EvaluateWin p3 warm (cached), 10-12-8 seat 1, '2T 4H'", query_reps,
-                query_iters, 5e-6, [&] {
+    run(Measure("EvaluateWin p3 warm (cached), 10-12-8 seat 1, '2T 4H'", query_reps, query_iters,
+                5e-6, [&] {
                   auto e = md::EvaluateWin(p3, mid, aside2);
                   DoNotOptimize(e);
                   g_sink = e->position.value.approx;
