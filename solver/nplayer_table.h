@@ -11,7 +11,9 @@ namespace martiandice::solver {
 
 // Solves the game (SolveGameValues with `options`) and returns the version 2
 // table's bytes; `report` (may be null) gets the solve's figures. Errors: as
-// SolveGameValues's (rules or player count out of range, threads < 1).
+// SolveGameValues's (rules or player count out of range, threads < 1), and
+// InvalidArgument, before any work, when the table would exceed
+// kMaxSolveTableBytes (1 GiB, what the reader accepts).
 absl::StatusOr<std::string> SolveValuesTable(const NPlayerSolveOptions& options,
                                              NPlayerReport* report);
 

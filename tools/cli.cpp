@@ -1222,7 +1222,8 @@ all cores) and writes a format version 2 table (every seat's chances only;
 queries solve the turn from them): JSON fields rules, players, out, bytes,
 format_version, contexts, turn_solves, cycles, max_rounds, max_residual,
 error_bound, tied_decisions, kingmaking, threads, seconds, start (every seat's
-chance at the start of the game); no certification.
+chance at the start of the game); no certification. A table over 1 GiB (e.g. 5
+players under the official rules) is refused before solving.
 )";
 
 constexpr std::string_view kSimulateFooter = R"(
