@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <iomanip>
 #include <sstream>
 
 #include "certify.h"
@@ -104,7 +105,7 @@ TEST_CASE("data: the shipped 3-player table reads back with its signature") {
   CHECK_FALSE(CheckTableMatches(*table, Rules{}, 2).ok());
   auto start = table->WinProbabilities(GameContext{{0, 0, 0}, 0});
   REQUIRE(start.ok());
-  MESSAGE("3-player start vector " << (*start)[0] << ", " << (*start)[1] << ", " << (*start)[2]
+  MESSAGE("3-player start vector " << std::setprecision(17) << (*start)[0] << ", " << (*start)[1] << ", " << (*start)[2]
                                    << ", error bound " << table->error_bound());
   // The N-player solve's start vector (docs/PLAYERS.md), within a few ulps of
   // rounding; later seats are favoured.
