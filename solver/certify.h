@@ -28,7 +28,8 @@ struct CertificationReport {
 };
 
 // Certifies the table in `bytes` (a policy table file, read with the public
-// reader). Errors: the reader's, for a file it refuses.
+// reader). Errors: the reader's, for a file it refuses; Unimplemented for a
+// format version 2 table (no stored roll values).
 absl::StatusOr<CertificationReport> CertifyTable(const std::string& bytes);
 
 }  // namespace martiandice::solver

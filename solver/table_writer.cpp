@@ -43,10 +43,16 @@ void SetU32(std::string& out, size_t at, std::uint32_t v) {
 
 }  // namespace
 
-std::uint64_t TableRulesHash(const Rules& rules, int players) {
-  std::string text = absl::StrFormat(
-      "martiandice-policy v1 dice=%d bonus=%d target=%d players=%d states=canonical-v1", rules.dice,
-      rules.bonus, rules.target, players);
+std::uint64_t TableRulesHash(const Rules& rules, int players, int version) {
+  std::string text =
+      version == 2 ? absl::StrFormat(
+                         "martiandice-policy v2 dice=%d bonus=%d target=%d players=%d values-only "
+                         "ties=stop,rays,most-dice,human-cow-chicken",
+                         rules.dice, rules.bonus, rules.target, players)
+                   : absl::StrFormat(
+                         "martiandice-policy v1 dice=%d bonus=%d target=%d players=%d "
+                         "states=canonical-v1",
+                         rules.dice, rules.bonus, rules.target, players);
   std::uint64_t hash = 14695981039346656037ull;
   for (char c : text) {
     hash ^= static_cast<std::uint8_t>(c);
@@ -108,6 +114,45 @@ std::string SerializeTable(const TableContents& t) {
   } else {
     for (double v : t.rolls) PutF64(out, v);
   }
+  const std::string_view bytes = out;
+  SetU32(out, 120, internal::Crc32(bytes.substr(kHeaderSize)));
+  SetU32(out, 124, internal::Crc32(bytes.substr(0, 124)));
+  return out;
+}
+
+std::string SerializeValuesTable(const Rules& rules, int players, double error_bound,
+                                 const std::vector<double>& win) {
+  const std::uint64_t contexts = win.size() / static_cast<std::uint64_t>(players);
+  const std::uint64_t contexts_size = contexts * 8 * players;
+  const std::uint64_t end = kHeaderSize + contexts_size;
+  std::string out;
+  out.reserve(end);
+  out.append("MDPOLICY", 8);
+  PutU32(out, 2);  // format version: values only
+  PutU32(out, kHeaderSize);
+  PutU32(out, rules.dice);
+  PutU32(out, rules.bonus);
+  PutU32(out, rules.target);
+  PutU32(out, players);
+  PutU32(out, MaxTurnScore(rules));
+  PutU32(out, 0);  // state_count
+  PutU32(out, static_cast<std::uint32_t>(contexts));
+  PutU32(out, 0);  // block_count
+  PutU64(out, TableRulesHash(rules, players, 2));
+  PutU64(out, kHeaderSize);
+  PutU64(out, contexts_size);
+  PutU64(out, end);  // states_offset: the empty STATES and ROLLS sit at the end
+  PutU64(out, 0);
+  PutU64(out, end);  // rolls_offset
+  PutU64(out, 0);
+  PutF64(out, error_bound);
+  PutU32(out, kTieToleranceExponent);
+  PutU32(out, 0);  // reserved
+  PutU32(out, 0);  // payload CRC, set below
+  PutU32(out, 0);  // header CRC, set below
+  // Rounding can put a value just outside [0, 1] (e.g. -1.1e-16 where the
+  // chance is 0); the true value lies inside, so clamping never adds error.
+  for (double v : win) PutF64(out, std::clamp(v, 0.0, 1.0));
   const std::string_view bytes = out;
   SetU32(out, 120, internal::Crc32(bytes.substr(kHeaderSize)));
   SetU32(out, 124, internal::Crc32(bytes.substr(0, 124)));

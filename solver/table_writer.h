@@ -25,7 +25,13 @@ struct TableContents {
 // The file's bytes.
 std::string SerializeTable(const TableContents& contents);
 
-// FNV-1a 64 of the rules string of docs/FORMAT.md.
-std::uint64_t TableRulesHash(const Rules& rules, int players);
+// FNV-1a 64 of the rules string of docs/FORMAT.md for format `version` (1 or 2).
+std::uint64_t TableRulesHash(const Rules& rules, int players, int version = 1);
+
+// The bytes of a format version 2 ("values only") table: every context's
+// vector of win probabilities (`win`, contexts x players, docs/FORMAT.md
+// numbering; each clamped to [0, 1]), no positions or roll values.
+std::string SerializeValuesTable(const Rules& rules, int players, double error_bound,
+                                 const std::vector<double>& win);
 
 }  // namespace martiandice::solver

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <limits>
 #include <type_traits>
 
 namespace martiandice::internal {
@@ -23,14 +24,15 @@ class ConventionSolver {
   ConventionSolver(const TurnModel& model, const std::vector<double>& utility,
                    std::span<const std::vector<double>> carried_utilities, unsigned watched,
                    ConventionTurn* out, std::vector<Real>& node, std::vector<Real>& law,
-                   std::vector<Real>& stop)
+                   std::vector<Real>& stop, double* roll_out = nullptr)
       : model_(model),
         watched_(watched),
         start_(model.Id(0, 0, 0, 0, 0)),
         out_(*out),
         node_(node),
         laws_(law),
-        stop_(stop) {
+        stop_(stop),
+        roll_out_(roll_out) {
     node_.resize(static_cast<size_t>(model.size()) * W);
     laws_.resize(static_cast<size_t>(model.LawCount()) * W);
     stop_.resize(static_cast<size_t>(model.MaxScore() + 1) * W);
@@ -199,9 +201,11 @@ class ConventionSolver {
       const Real* stop = Stop(id);
       if (level == 0) {
         std::copy(stop, stop + W, node);
+        if (roll_out_ != nullptr) roll_out_[id] = std::numeric_limits<double>::quiet_NaN();
         continue;
       }
       RollSums(model_.Terms(id), roll);
+      if (roll_out_ != nullptr) roll_out_[id] = static_cast<double>(roll[0]);
       const bool rolls = id == start_ || roll[0] > stop[0] + Real(kConventionTie);
       const Real* chosen = rolls ? roll : stop;
       if (id != start_) {
@@ -224,6 +228,7 @@ class ConventionSolver {
   std::vector<Real>& node_;  // per position
   std::vector<Real>& laws_;   // per (group, q) law
   std::vector<Real>& stop_;  // per final score
+  double* const roll_out_;   // per position: the mover's roll value (optional)
 };
 
 template <class Real, int W>
@@ -253,6 +258,23 @@ void Solve(const TurnModel& model, const std::vector<double>& utility,
 }
 
 }  // namespace
+
+void SolveConventionRolls(const TurnModel& model, const std::vector<double>& utility,
+                          Arithmetic arithmetic, std::vector<double>* roll) {
+  roll->resize(static_cast<size_t>(model.size()));
+  const std::vector<double> carried[1] = {utility};  // the record's width is at least 2
+  ConventionTurn out;
+  if (arithmetic == Arithmetic::kExtended) {
+    thread_local std::vector<long double> node, law, stop;
+    ConventionSolver<long double, 2>(model, utility, carried, 0, &out, node, law, stop,
+                                     roll->data())
+        .Run();
+  } else {
+    thread_local std::vector<double> node, law, stop;
+    ConventionSolver<double, 2>(model, utility, carried, 0, &out, node, law, stop, roll->data())
+        .Run();
+  }
+}
 
 void SolveConvention(const TurnModel& model, const std::vector<double>& utility,
                      std::span<const std::vector<double>> carried_utilities, unsigned watched,

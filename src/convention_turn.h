@@ -40,4 +40,11 @@ void SolveConvention(const TurnModel& model, const std::vector<double>& utility,
                      std::span<const std::vector<double>> carried_utilities, unsigned watched,
                      Arithmetic arithmetic, ConventionTurn* out);
 
+// The same solve for the mover's `utility` alone, keeping every position's
+// roll value: (*roll)[id] is the mover's expected utility of rolling on from
+// position `id` (TurnModel numbering) and playing on by the convention; NaN
+// with no dice left. Resizes *roll to model.size(). Thread-safe.
+void SolveConventionRolls(const TurnModel& model, const std::vector<double>& utility,
+                          Arithmetic arithmetic, std::vector<double>* roll);
+
 }  // namespace martiandice::internal

@@ -193,7 +193,7 @@ absl::StatusOr<std::vector<int>> ParseScores(std::string_view text) {
   return scores;
 }
 
-int GameTable::format_version() const { return static_cast<int>(internal::kTableVersion); }
+int GameTable::format_version() const { return data_->format_version; }
 
 int GameTable::tie_tolerance_exponent() const { return data_->tie_tolerance_e; }
 
@@ -223,7 +223,7 @@ absl::StatusOr<GameTable::ContextRecord> GameTable::Context(std::int64_t index) 
   }
   const std::span<const double> win = d.Win(index);
   record.win_probabilities.assign(win.begin(), win.end());
-  record.block = d.block[index];
+  record.block = d.block.empty() ? std::int64_t{-1} : std::int64_t{d.block[index]};
   return record;
 }
 

@@ -24,6 +24,7 @@
 #include "absl/strings/str_format.h"
 #include "martiandice/game.h"
 #include "table_data.h"
+#include "table_turns.h"
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -236,7 +237,13 @@ std::uint64_t Fnv1a64(std::string_view bytes) {
   return hash;
 }
 
-std::string TableRulesString(const Rules& rules, int players) {
+std::string TableRulesString(const Rules& rules, int players, int version) {
+  if (version == static_cast<int>(kTableVersionValuesOnly)) {
+    return absl::StrFormat(
+        "martiandice-policy v2 dice=%d bonus=%d target=%d players=%d values-only "
+        "ties=stop,rays,most-dice,human-cow-chicken",
+        rules.dice, rules.bonus, rules.target, players);
+  }
   return absl::StrFormat(
       "martiandice-policy v1 dice=%d bonus=%d target=%d players=%d "
       "states=canonical-v1",
@@ -468,13 +475,13 @@ absl::Status CheckPreamble(std::string_view b, const Refuser& refuse) {
         absl::StrFormat("truncated: the file has %d bytes, no format version", b.size()));
   }
   std::uint32_t version = LoadU32(b, 8);
-  if (version > kTableVersion) {
+  if (version > kNewestTableVersion) {
     return refuse.Incompatible(absl::StrFormat(
         "format version %d is newer than this library's %d; update martiandice or regenerate "
         "the table with this version",
-        version, kTableVersion));
+        version, kNewestTableVersion));
   }
-  if (version != kTableVersion) {
+  if (version != kTableVersion && version != kTableVersionValuesOnly) {
     return refuse.Corrupt(absl::StrFormat("format version %d is invalid", version));
   }
   if (b.size() < kTableHeaderSize) {
@@ -520,7 +527,8 @@ absl::Status CheckHeaderFields(const Header& h, const Refuser& refuse) {
     return refuse.Corrupt(absl::StrFormat("header: max_turn_score %d, but the rules give %d",
                                           h.max_turn_score, MaxTurnScore(rules)));
   }
-  const std::string rules_string = TableRulesString(rules, static_cast<int>(h.players));
+  const std::string rules_string =
+      TableRulesString(rules, static_cast<int>(h.players), static_cast<int>(h.version));
   if (h.rules_hash != Fnv1a64(rules_string)) {
     return refuse.Incompatible(absl::StrFormat(
         "the table was built under other rules or another state layout: its rules hash is "
@@ -547,6 +555,11 @@ std::uint64_t ContextCountFormula(const Header& h, std::vector<std::int64_t>* mo
   return total;
 }
 
+// Bytes of a CONTEXTS record: P probabilities, plus block and reserved in version 1.
+std::uint64_t ContextRecordSize(const Header& h) {
+  return 8 * std::uint64_t{h.players} + (h.version == kTableVersionValuesOnly ? 0 : 8);
+}
+
 absl::Status CheckField(const Refuser& refuse, const char* name, std::uint64_t value,
                         std::uint64_t expected) {
   if (value != expected) {
@@ -559,7 +572,12 @@ absl::Status CheckField(const Refuser& refuse, const char* name, std::uint64_t v
 // Counts and the section layout against the formulas, then against the file's
 // real length (before anything is allocated from these numbers).
 absl::Status CheckLayout(const Header& h, size_t file_size, const Refuser& refuse) {
-  const std::uint64_t states = ExpectedStoredStateCount(static_cast<int>(h.dice));
+  const bool values_only = h.version == kTableVersionValuesOnly;
+  const std::uint64_t states = values_only ? 0 : ExpectedStoredStateCount(static_cast<int>(h.dice));
+  if (values_only && h.state_count != 0) {
+    return refuse.Corrupt(absl::StrFormat(
+        "header: state_count is %d, but a version 2 table stores no positions (0)", h.state_count));
+  }
   if (h.state_count != states) {
     return refuse.Corrupt(
         absl::StrFormat("header: state_count is %d, but %d dice have %d stored positions",
@@ -571,8 +589,13 @@ absl::Status CheckLayout(const Header& h, size_t file_size, const Refuser& refus
         "header: context_count is %d, but the rules and %d players have %d contexts",
         h.context_count, h.players, contexts));
   }
-  if (h.block_count == 0) return refuse.Corrupt("header: block_count is 0");
-  const std::uint64_t contexts_size = contexts * (8 * h.players + 8);
+  if (values_only && h.block_count != 0) {
+    return refuse.Corrupt(absl::StrFormat(
+        "header: block_count is %d, but a version 2 table stores no roll values (0)",
+        h.block_count));
+  }
+  if (!values_only && h.block_count == 0) return refuse.Corrupt("header: block_count is 0");
+  const std::uint64_t contexts_size = contexts * ContextRecordSize(h);
   const std::uint64_t states_size = states * 8;
   const std::uint64_t rolls_size = std::uint64_t{h.block_count} * states * 8;  // < 2^32 * 2^20
   const std::uint64_t states_offset = kTableHeaderSize + contexts_size;
@@ -601,11 +624,12 @@ absl::Status CheckLayout(const Header& h, size_t file_size, const Refuser& refus
 absl::Status LoadContexts(std::string_view b, const Header& h, TableData& d,
                           const Refuser& refuse) {
   const int p = d.players;
-  const size_t record = 8 * p + 8;
+  const size_t record = ContextRecordSize(h);
+  const bool values_only = h.version == kTableVersionValuesOnly;
   // Summing P values that are each within error_bound: allow that plus rounding.
   const double sum_tolerance = p * (d.error_bound + 8 * std::numeric_limits<double>::epsilon());
   d.win.resize(d.context_count * p);
-  d.block.resize(d.context_count);
+  d.block.resize(values_only ? 0 : d.context_count);
   for (std::int64_t c = 0; c < d.context_count; ++c) {
     const size_t at = h.contexts_offset + c * record;
     double* win = d.win.data() + c * p;
@@ -622,6 +646,7 @@ absl::Status LoadContexts(std::string_view b, const Header& h, TableData& d,
       return refuse.Corrupt(absl::StrFormat(
           "context %d: the win probabilities sum to %.17g, not 1 within the error bound", c, sum));
     }
+    if (values_only) continue;
     d.block[c] = LoadU32(b, at + 8 * p);
     if (d.block[c] >= h.block_count) {
       return refuse.Corrupt(absl::StrFormat("context %d: block %d is out of range (%d blocks)", c,
@@ -739,6 +764,7 @@ absl::StatusOr<std::shared_ptr<const TableData>> Parse(FileBytes bytes, const Re
         h.payload_crc, computed));
   }
   auto d = std::make_shared<TableData>();
+  d->format_version = static_cast<int>(h.version);
   d->rules = Rules{static_cast<int>(h.dice), static_cast<int>(h.bonus), static_cast<int>(h.target)};
   d->players = static_cast<int>(h.players);
   d->max_turn_score = static_cast<int>(h.max_turn_score);
@@ -751,8 +777,13 @@ absl::StatusOr<std::shared_ptr<const TableData>> Parse(FileBytes bytes, const Re
   d->block_count = h.block_count;
   if (absl::Status s = LoadContexts(b, h, *d, refuse); !s.ok()) return s;
   if (absl::Status s = LoadStates(b, h, *d, refuse); !s.ok()) return s;
-  if (absl::Status s = LoadRolls(bytes, h, *d, refuse); !s.ok()) return s;
+  if (d->format_version == static_cast<int>(kTableVersion)) {
+    if (absl::Status s = LoadRolls(bytes, h, *d, refuse); !s.ok()) return s;
+  }
   BuildSlotIndex(*d);
+  if (d->format_version == static_cast<int>(kTableVersionValuesOnly)) {
+    d->turns = std::make_shared<TurnCache>(d->rules);
+  }
   return std::shared_ptr<const TableData>(std::move(d));
 }
 

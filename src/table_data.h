@@ -17,7 +17,11 @@
 namespace martiandice::internal {
 
 inline constexpr char kTableMagic[8] = {'M', 'D', 'P', 'O', 'L', 'I', 'C', 'Y'};
+// Version 1: win probabilities plus roll-value blocks (two-player tables).
+// Version 2: win probabilities only; queries solve the turn (N-player tables).
 inline constexpr std::uint32_t kTableVersion = 1;
+inline constexpr std::uint32_t kTableVersionValuesOnly = 2;
+inline constexpr std::uint32_t kNewestTableVersion = 2;
 inline constexpr std::uint32_t kTableHeaderSize = 128;
 // Files larger than this are refused before reading (no valid table comes near).
 inline constexpr std::uint64_t kMaxTableFileSize = std::uint64_t{1} << 30;
@@ -39,8 +43,12 @@ std::uint64_t Fnv1a64(std::string_view bytes);
 size_t FirstNonProbability(std::span<const double> values);
 // Reverses the bytes of every value (file order <-> native on big-endian hosts).
 void ByteSwapEach(std::span<double> values);
-// "martiandice-policy v1 dice=13 bonus=3 target=25 players=2 states=canonical-v1".
-std::string TableRulesString(const Rules& rules, int players);
+// Version 1: "martiandice-policy v1 dice=13 bonus=3 target=25 players=2
+// states=canonical-v1"; version 2: "martiandice-policy v2 dice=13 bonus=3
+// target=25 players=3 values-only ties=stop,rays,most-dice,human-cow-chicken".
+std::string TableRulesString(const Rules& rules, int players, int version = 1);
+
+class TurnCache;  // table_turns.h
 
 // A STATES record: a canonical position whose roll value is stored.
 struct StoredState {
@@ -56,6 +64,7 @@ size_t ExpectedStoredStateCount(int dice);
 
 // Everything a loaded table holds, decoded and verified.
 struct TableData {
+  int format_version = 1;
   Rules rules;
   int players = 0;
   int max_turn_score = 0;  // M
@@ -76,6 +85,8 @@ struct TableData {
   std::span<const double> rolls;  // block_count x states.size(), inside `file`
   CanonicalIndex index;
   std::vector<std::int32_t> slot_of;  // per canonical id: slot, or -1 if not stored
+  // Version 2: the turns solved on demand from the stored vectors (bounded cache).
+  std::shared_ptr<TurnCache> turns;
 
   // Index of the context (`scores`, `seat`); the context must be valid.
   std::int64_t ContextIndex(std::span<const int> scores, int seat) const;

@@ -11,6 +11,7 @@
 #include "martiandice/game.h"
 #include "martiandice/state_space.h"
 #include "table_data.h"
+#include "table_turns.h"
 #include "take_options.h"
 
 namespace martiandice {
@@ -70,6 +71,7 @@ class WinValues {
     if (c.tanks + c.rays + c.e0 + c.e1 + c.e2 == 0) return StartValue();
     if (c.left == 0) return std::nullopt;
     if (c.tanks > c.rays + c.left) return Utility(0);
+    if (d_.turns) return SolvedRolls()[d_.turns->model().Id(c.tanks, c.rays, c.e0, c.e1, c.e2)];
     return d_.Roll(context_, d_.Slot(c.tanks, c.rays, c.e0, c.e1, c.e2));
   }
 
@@ -87,12 +89,41 @@ class WinValues {
   }
 
  private:
+  // Version 2: the turn's roll values, solved (or cached) on first use from
+  // the utilities the stored vectors give (docs/FORMAT.md, version 2).
+  const std::vector<double>& SolvedRolls() const {
+    if (!rolls_) {
+      std::vector<double> utility(d_.max_turn_score + 1);
+      for (int x = 0; x <= d_.max_turn_score; ++x) utility[x] = Utility(x);
+      rolls_ = d_.turns->Rolls(context_, utility);
+    }
+    return *rolls_;
+  }
+
   const TableData& d_;
   int seat_;
   std::int64_t context_;
   std::array<int, kMaxPlayers> scores_{};
   bool final_ = false;
+  mutable std::shared_ptr<const std::vector<double>> rolls_;
 };
+
+// The convention's pick among the optimal takes (docs/PLAYERS.md): rays, then
+// the earthling type showing the most dice, then Human, Cow, Chicken.
+void PickByConvention(RollAdvice& advice) {
+  std::optional<int> pick;
+  for (int i = 0; i < static_cast<int>(advice.options.size()); ++i) {
+    const TakeOption& o = advice.options[i];
+    if (!o.optimal) continue;
+    if (!pick) {
+      pick = i;
+      continue;
+    }
+    const TakeOption& p = advice.options[*pick];
+    if (p.take != Face::kRay && (o.take == Face::kRay || o.count > p.count)) pick = i;
+  }
+  if (pick) advice.best = pick;
+}
 
 absl::Status CheckContext(const GameTable& table, const GameContext& context) {
   return ValidateContext(table.rules(), table.players(), context);
@@ -151,6 +182,7 @@ absl::StatusOr<WinAdvice> AdviseWin(const GameTable& table, const GameContext& c
   const WinValues values(d, context);
   WinAdvice result;
   result.advice = internal::AdviseTakes(d.rules, aside, roll, WinCompare{d.tie_tolerance}, values);
+  if (d.turns) PickByConvention(result.advice);
   result.win_probabilities = values.WinProbabilities();
   return result;
 }

@@ -183,6 +183,25 @@ static void TestWin(md_handle* md) {
   CHECK(Near6(best.takes[0].stop, 0.189722) && Near6(best.takes[1].stop, 0.060532));
   CHECK(best.players == 2 && Near6(best.win[0], 0.190526) && Near6(best.win[1], 0.809474));
 
+  /* Three players: the shipped version 2 table (the turn solved on demand).
+   * Figures as printed by the CLI (README). */
+  const int three[3] = {10, 12, 8};
+  query.scores = three;
+  query.players = 3;
+  query.seat = 1;
+  CHECK(md_best(md, &query, NULL, "2T 2R 3H 4C 2K", &best) == MD_OK);
+  CHECK(best.take_count == 4 && best.best == 2 && best.takes[2].take == MD_COW);
+  CHECK(Near6(best.takes[2].value, 0.562606) && Near6(best.takes[0].value, 0.513453));
+  CHECK(best.players == 3 && Near6(best.win[0], 0.165039) && Near6(best.win[1], 0.563427) &&
+        Near6(best.win[2], 0.271533));
+  const int start3[3] = {0, 0, 0};
+  query.scores = start3;
+  query.seat = 0;
+  CHECK(md_eval(md, &query, NULL, &eval) == MD_OK);
+  CHECK(eval.players == 3 && Near6(eval.win[0], 0.318492) && Near6(eval.win[2], 0.348925));
+  query.scores = behind;
+  query.players = 2;
+
   /* The table that answered: the shipped one, opened through its directory. */
   char path[4096];
   CHECK(md_table_path(md, &query, path, sizeof path) == MD_OK);

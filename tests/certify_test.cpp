@@ -10,6 +10,7 @@
 
 #include "game_solver.h"
 #include "martiandice/game.h"
+#include "table_writer.h"
 
 using namespace martiandice;
 
@@ -34,4 +35,13 @@ TEST_CASE("certify: a small solved table is certified, ties exact") {
 TEST_CASE("certify: a refused table is an error, not a report") {
   auto report = solver::CertifyTable("not a table");
   CHECK_FALSE(report.ok());
+}
+
+TEST_CASE("certify: a version 2 table (no roll values) is refused, not read out of range") {
+  auto bytes = solver::SerializeValuesTable(Rules{3, 3, 5}, 2, 0,
+                                            std::vector<double>(2 * (25 + 5 * 11), 0.5));
+  REQUIRE(GameTable::FromBytes(bytes).ok());
+  auto report = solver::CertifyTable(bytes);
+  REQUIRE_FALSE(report.ok());
+  CHECK(report.status().code() == absl::StatusCode::kUnimplemented);
 }

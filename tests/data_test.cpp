@@ -3,7 +3,9 @@
 // decision it implies is certified.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <fstream>
+#include <iomanip>
 #include <sstream>
 
 #include "certify.h"
@@ -84,4 +86,36 @@ TEST_CASE("data: every decision of the shipped table is certified") {
   CHECK(report->inexact_ties == 0);
   CHECK(report->smallest_margin > 2 * report->error_bound);
   CHECK(report->certified);
+}
+
+// The shipped 3-player table (format version 2, values only), read with the
+// reader: its signature (size, contexts, bound, start vector) and a query.
+// Regenerate with tools/regenerate-data.sh when the solver's arithmetic changes.
+TEST_CASE("data: the shipped 3-player table reads back with its signature") {
+  const std::string path = std::string(MARTIANDICE_DATA_DIR) + "/" + TableFileName(Rules{}, 3);
+  auto table = GameTable::Open(path);
+  REQUIRE_MESSAGE(table.ok(), table.status());
+  CHECK(table->format_version() == 2);
+  CHECK(table->players() == 3);
+  CHECK(table->rules() == Rules{});
+  CHECK(table->context_count() == 83275);  // 25^3 + 41 * 25^2 + 41^2 * 25
+  CHECK(table->block_count() == 0);
+  CHECK(table->error_bound() < 1e-13);
+  CHECK(CheckTableMatches(*table, Rules{}, 3).ok());
+  CHECK_FALSE(CheckTableMatches(*table, Rules{}, 2).ok());
+  auto start = table->WinProbabilities(GameContext{{0, 0, 0}, 0});
+  REQUIRE(start.ok());
+  MESSAGE("3-player start vector " << std::setprecision(17) << (*start)[0] << ", " << (*start)[1] << ", " << (*start)[2]
+                                   << ", error bound " << table->error_bound());
+  // The N-player solve's start vector (docs/PLAYERS.md), within a few ulps of
+  // rounding; later seats are favoured.
+  const double expected[3] = {0.31849184608291298, 0.3325828345401301, 0.34892531937695698};
+  for (int j = 0; j < 3; ++j) CHECK(std::abs((*start)[j] - expected[j]) <= 3e-15);
+  CHECK(std::abs((*start)[0] + (*start)[1] + (*start)[2] - 1) <= 3 * table->error_bound());
+  // A query solves the first turn: rolling is the only move, worth seat 0's chance.
+  auto eval = EvaluateWin(*table, GameContext{{0, 0, 0}, 0}, Dice(0, 1, 0, 0, 0));
+  REQUIRE(eval.ok());
+  REQUIRE(eval->position.roll.has_value());
+  CHECK(eval->position.action == Then::kRoll);
+  CHECK(eval->position.roll->approx > (*start)[0] - 0.1);
 }

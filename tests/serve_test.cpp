@@ -93,6 +93,12 @@ const std::vector<Case>& Cases() {
       {{"eval", "--objective", "win", "--scores", "10,12", "--players", "2", "--tables",
         MARTIANDICE_DATA_DIR},
        R"("objective":"win","scores":[10,12],"players":2,"tables":")" MARTIANDICE_DATA_DIR "\""},
+      // Three players: the shipped version 2 table (turns solved on demand).
+      {{"best", "--objective", "win", "--scores", "10,12,8", "--seat", "1", "--roll",
+        "2T 2R 3H 4C 2K"},
+       R"("objective":"win","scores":[10,12,8],"seat":1,"roll":"2T 2R 3H 4C 2K")"},
+      {{"eval", "--objective", "win", "--scores", "30,12,20", "--seat", "2", "--aside", "2T 3R 4H"},
+       R"("objective":"win","scores":[30,12,20],"seat":2,"aside":"2T 3R 4H")"},
       {{"stats"}, ""},
       {{"stats", "--dice", "6"}, R"("dice":6)"},
   };

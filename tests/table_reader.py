@@ -4,7 +4,10 @@
 It loads a table, verifies everything the format prescribes (magic, version,
 header, rules hash, layout, checksums, exact length, STATES list, blocks,
 probabilities), and answers best-move queries with index arithmetic and
-comparisons only. Python 3 standard library only.
+comparisons only (version 1), or by solving the turn from the stored vectors
+(version 2, "values only": its own memoised turn solve over canonical
+positions, with the tie convention of docs/PLAYERS.md). Python 3 standard
+library only.
 
     python3 tests/table_reader.py TABLE info
     python3 tests/table_reader.py TABLE best --scores 10,12 --seat 0 \
@@ -26,6 +29,8 @@ import zlib
 
 MAGIC = b"MDPOLICY"
 VERSION = 1
+VALUES_ONLY = 2  # format version 2
+NEWEST = 2
 HEADER_SIZE = 128
 FACES = "TRHCK"  # tank, ray, human, cow, chicken
 FACE_NAMES = ["tank", "ray", "human", "cow", "chicken"]
@@ -54,7 +59,10 @@ def fnv1a64(data):
     return h
 
 
-def rules_string(dice, bonus, target, players):
+def rules_string(dice, bonus, target, players, version=VERSION):
+    if version == VALUES_ONLY:
+        return (f"martiandice-policy v2 dice={dice} bonus={bonus} target={target} "
+                f"players={players} values-only ties=stop,rays,most-dice,human-cow-chicken")
     return (f"martiandice-policy v1 dice={dice} bonus={bonus} target={target} "
             f"players={players} states=canonical-v1")
 
@@ -103,6 +111,10 @@ class Table:
             raise corrupt("payload checksum mismatch")
         self.tolerance = 10.0 ** -self.tie_e
         self._load_contexts(data, contexts_offset)
+        if self.version == VALUES_ONLY:
+            self.slot, self.rolls = {}, []
+            self._turns = {}  # context -> its solved turn (TurnSolve)
+            return
         self._load_states(data, states_offset)
         self._load_rolls(data, rolls_offset)
 
@@ -117,9 +129,9 @@ class Table:
         if len(data) < 12:
             raise corrupt("truncated before the version")
         (version,) = struct.unpack_from("<I", data, 8)
-        if version > VERSION:
-            raise TableError("incompatible", f"format version {version} is newer than 1")
-        if version != VERSION:
+        if version > NEWEST:
+            raise TableError("incompatible", f"format version {version} is newer than {NEWEST}")
+        if version not in (VERSION, VALUES_ONLY):
             raise corrupt(f"format version {version} is invalid")
         if len(data) < HEADER_SIZE:
             raise corrupt("truncated inside the header")
@@ -137,7 +149,7 @@ class Table:
         self.m = max_turn_score(self.dice, self.bonus)
         if self.max_turn_score != self.m:
             raise corrupt(f"max_turn_score {self.max_turn_score}, rules give {self.m}")
-        text = rules_string(self.dice, self.bonus, self.target, self.players)
+        text = rules_string(self.dice, self.bonus, self.target, self.players, self.version)
         if fnv1a64(text.encode("ascii")) != rules_hash:
             raise TableError("incompatible", f"rules hash differs from that of '{text}'")
         if not (math.isfinite(self.error_bound) and 0 <= self.error_bound < 1):
@@ -148,8 +160,12 @@ class Table:
         t, a, p = self.target, self.target + self.m, self.players
         return [a ** i * t ** (p - i) for i in range(p)]
 
+    def _record_size(self):
+        return 8 * self.players + (0 if self.version == VALUES_ONLY else 8)
+
     def _check_layout(self, data, c_off, c_size, s_off, s_size, r_off, r_size):
-        self.states = stored_states(self.dice)  # a shared tuple: not modified
+        values_only = self.version == VALUES_ONLY
+        self.states = () if values_only else stored_states(self.dice)  # shared: not modified
         s = len(self.states)
         if self.state_count != s:
             raise corrupt(f"state_count {self.state_count}, expected {s}")
@@ -157,15 +173,17 @@ class Table:
         self.mover_offset = [sum(sizes[:i]) for i in range(self.players)]
         if self.context_count != sum(sizes):
             raise corrupt(f"context_count {self.context_count}, expected {sum(sizes)}")
-        if self.block_count < 1:
+        if values_only and self.block_count != 0:
+            raise corrupt(f"block_count {self.block_count}, expected 0 (version 2)")
+        if not values_only and self.block_count < 1:
             raise corrupt("block_count is 0")
-        p, c, b = self.players, self.context_count, self.block_count
+        c, b, rec = self.context_count, self.block_count, self._record_size()
         expected = {
             "contexts_offset": (c_off, HEADER_SIZE),
-            "contexts_size": (c_size, c * (8 * p + 8)),
-            "states_offset": (s_off, HEADER_SIZE + c * (8 * p + 8)),
+            "contexts_size": (c_size, c * rec),
+            "states_offset": (s_off, HEADER_SIZE + c * rec),
             "states_size": (s_size, s * 8),
-            "rolls_offset": (r_off, HEADER_SIZE + c * (8 * p + 8) + s * 8),
+            "rolls_offset": (r_off, HEADER_SIZE + c * rec + s * 8),
             "rolls_size": (r_size, b * s * 8),
         }
         for name, (got, want) in expected.items():
@@ -183,21 +201,24 @@ class Table:
 
     def _load_contexts(self, data, offset):
         p = self.players
-        record = struct.Struct(f"<{p}dII")
+        values_only = self.version == VALUES_ONLY
+        record = struct.Struct(f"<{p}d" if values_only else f"<{p}dII")
         self.win, self.block = [], []
         for c in range(self.context_count):
             fields = record.unpack_from(data, offset + c * record.size)
-            probs, block, reserved = list(fields[:p]), fields[p], fields[p + 1]
+            probs = list(fields[:p])
+            block, reserved = (0, 0) if values_only else (fields[p], fields[p + 1])
             if not all(self._probability(x) for x in probs):
                 raise corrupt(f"context {c}: a win probability is not in [0, 1]")
             if abs(math.fsum(probs) - 1) > p * (self.error_bound + 8 * sys.float_info.epsilon):
                 raise corrupt(f"context {c}: win probabilities do not sum to 1")
-            if block >= self.block_count:
+            if not values_only and block >= self.block_count:
                 raise corrupt(f"context {c}: block {block} out of range")
             if reserved != 0:
                 raise corrupt(f"context {c}: reserved field is {reserved}")
             self.win.append(probs)
-            self.block.append(block)
+            if not values_only:
+                self.block.append(block)
 
     def _load_states(self, data, offset):
         self.slot = {}
@@ -273,6 +294,13 @@ class Table:
             return None
         if t > r + left:
             return self.utility(scores, seat, 0)
+        if self.version == VALUES_ONLY:
+            turn = self._turns.get(context)
+            if turn is None:
+                if len(self._turns) > 64:  # bounded memory
+                    self._turns.clear()
+                turn = self._turns[context] = TurnSolve(self, scores, seat)
+            return turn.roll((t, r, e0, e1, e2))
         return self.rolls[self.block[context]][self.slot[(t, r, e0, e1, e2)]]
 
     def tied(self, a, b):
@@ -337,11 +365,86 @@ class Table:
             for o in options:
                 o["optimal"] = self.tied(o["value"], top)
             first = next(o for o in options if o["optimal"])
+            if self.version == VALUES_ONLY:  # the convention: rays, then most dice, H, C, K
+                for o in options:
+                    if o["optimal"] and first["take"] != "ray" and o["count"] > first["count"]:
+                        first = o
             result["value"] = top
             result["best"] = {"take": first["take"], "count": first["count"],
                               "then": first["then"]}
         result["win_probabilities"] = self.win[self.context_index(scores, seat)]
         return result
+
+
+class TurnSolve:
+    """Version 2: one turn of the mover solved for its utilities u(x) (docs/FORMAT.md,
+    "Answering a query from a version 2 table"), memoised over canonical positions."""
+
+    def __init__(self, table, scores, seat):
+        self.t = table
+        self.u = [table.utility(scores, seat, x) for x in range(table.m + 1)]
+        self.memo_value, self.memo_roll = {}, {}
+
+    def score(self, pos):
+        t, r, e0, e1, e2 = pos
+        if t > r:
+            return 0
+        return e0 + e1 + e2 + (self.t.bonus if e2 > 0 else 0)
+
+    def value(self, pos):
+        """The mover's value at a position after a take: stop when tied."""
+        v = self.memo_value.get(pos)
+        if v is None:
+            stop = self.u[self.score(pos)]
+            v = stop
+            if self.t.dice - sum(pos) > 0:
+                roll = self.roll(pos)
+                if roll > stop + self.t.tolerance:
+                    v = roll
+            self.memo_value[pos] = v
+        return v
+
+    def roll(self, pos):
+        """Expected utility of rolling the dice left at `pos` (canonical), then playing on."""
+        v = self.memo_roll.get(pos)
+        if v is not None:
+            return v
+        t, r = pos[0], pos[1]
+        earth = list(pos[2:])
+        left = self.t.dice - sum(pos)
+        fact = math.factorial
+        total = 0.0
+        for a in range(left + 1):  # tanks
+            for b in range(left - a + 1):  # rays
+                rest = left - a - b
+                for x0 in range(rest + 1):
+                    for x1 in range(rest - x0 + 1):
+                        x2 = rest - x0 - x1
+                        xs = (x0, x1, x2)
+                        weight = (fact(left) // (fact(a) * fact(b) * fact(x0) * fact(x1) *
+                                                 fact(x2))) * 2 ** b / 6.0 ** left
+                        total += weight * self._outcome(t + a, r, earth, b, xs)
+        self.memo_roll[pos] = total
+        return total
+
+    def _outcome(self, tanks, rays, earth, shown_rays, shown):
+        """The value of an outcome: the convention's choice among the takes."""
+        options = []  # (kind, count, value): kind 0 rays, 1 earthling
+        if shown_rays:
+            options.append((0, shown_rays,
+                            self.value((tanks, rays + shown_rays) + tuple(earth))))
+        for i in range(3):
+            if shown[i] and earth[i] == 0:
+                e = list(earth)
+                e[i] = shown[i]
+                e.sort(reverse=True)
+                options.append((1, shown[i], self.value((tanks, rays) + tuple(e))))
+        if not options:
+            return self.u[self.score((tanks, rays) + tuple(earth))]
+        best = max(v for _, _, v in options)
+        tied = [o for o in options if o[2] >= best - self.t.tolerance]
+        tied.sort(key=lambda o: (o[0], -o[1]))  # rays first, then the most dice
+        return tied[0][2]
 
 
 def load(path):

@@ -274,9 +274,14 @@ TEST_CASE("table: the magic and the format version") {
         "policy table: not a martiandice policy table (the file does not start with MDPOLICY)");
   CHECK(Contains(Refusal("hello, world"), "not a martiandice policy table"));
   absl::Status future =
-      RefusalAfter([](std::string& b) { tb::PutU32(b, tb::offset::kVersion, 2); });
+      RefusalAfter([](std::string& b) { tb::PutU32(b, tb::offset::kVersion, 3); });
   CHECK(future.code() == absl::StatusCode::kFailedPrecondition);
-  CHECK(Contains(future, "format version 2 is newer than this library's 1"));
+  CHECK(Contains(future, "format version 3 is newer than this library's 2"));
+  // Version 2 exists (values only): a version 1 table relabelled 2 fails its rules hash.
+  absl::Status relabelled =
+      RefusalAfter([](std::string& b) { tb::PutU32(b, tb::offset::kVersion, 2); });
+  CHECK(relabelled.code() == absl::StatusCode::kFailedPrecondition);
+  CHECK(Contains(relabelled, "rules hash"));
   absl::Status zero = RefusalAfter([](std::string& b) { tb::PutU32(b, tb::offset::kVersion, 0); });
   CHECK(zero.code() == absl::StatusCode::kDataLoss);
   CHECK(Contains(zero, "format version 0 is invalid"));

@@ -25,6 +25,7 @@
 
 #ifdef MARTIANDICE_HAVE_GAME_SOLVER
 #include "game_solver.h"
+#include "nplayer_table.h"
 #endif
 
 namespace {
@@ -131,7 +132,10 @@ int Solve(char** argv) {
   options.rules = Rules{std::atoi(argv[0]), std::atoi(argv[1]), std::atoi(argv[2])};
   options.players = std::atoi(argv[3]);
   solver::GameSolveReport report;
-  auto bytes = solver::SolveGameTable(options, &report);
+  // 3+ players: the N-player solve, written as a version 2 (values only) table.
+  absl::StatusOr<std::string> bytes =
+      options.players > 2 ? solver::SolveValuesTable({options.rules, options.players}, nullptr)
+                          : solver::SolveGameTable(options, &report);
   if (bytes.status().code() == absl::StatusCode::kUnimplemented) {
     std::fprintf(stderr, "table_tool: %s\n", bytes.status().ToString().c_str());
     return 3;

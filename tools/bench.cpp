@@ -5,8 +5,9 @@
 //
 // Figures: the full solve of the official 13-dice turn in double precision and
 // exactly, warm queries (AdviseRoll, EvaluatePosition) on solved turns, and the
-// game: loading the shipped official policy table (GameTable::Open), warm win
-// queries on it (AdviseWin, EvaluateWin), and the full official 2-player solve
+// game: loading the shipped official policy tables (GameTable::Open; 2 and 3
+// players), warm win queries on them (AdviseWin, EvaluateWin; cold 3-player
+// ones too: the turn solved on demand), and the full official 2-player solve
 // (solver::SolveGameTable, single-threaded).
 #include <algorithm>
 #include <chrono>
@@ -366,6 +367,48 @@ int main(int argc, char** argv) {
       DoNotOptimize(e);
       g_sink = e->position.value.approx;
     }));
+  }
+
+  // (4b) The shipped 3-player table (format version 2, values only): loading,
+  // and win queries that solve the mover's turn on first use of a context
+  // (cold: a different context every call, more than the cache keeps) or find
+  // it in the table's turn cache (warm: the same context again).
+  {
+    const std::string p3_path =
+        OrDie(md::LocateTable(rules, 3, std::nullopt), "locate the official 3-player table");
+    run(Measure("table load (GameTable::Open, official p3 table, v2)", load_reps, 1, 5e-3, [&] {
+      auto t = md::GameTable::Open(p3_path);
+      DoNotOptimize(t);
+      g_sink = t.ok() ? t->error_bound() : -1;
+    }));
+    const md::GameTable p3 = OrDie(md::GameTable::Open(p3_path), "open " + p3_path);
+    std::vector<md::GameContext> contexts;  // 1,000 contexts of open rounds, all movers
+    for (int k = 0; static_cast<int>(contexts.size()) < 1000; ++k) {
+      md::GameContext c{{k % 25, (k / 25) % 25, (k * 7) % 25}, k % 3};
+      contexts.push_back(c);
+    }
+    std::size_t next = 0;
+    const int cold_iters = quick ? 50 : 200;
+    run(Measure("AdviseWin p3 cold (turn solved), '2T 4H' + '1T 2R 3C 1K'", query_reps, cold_iters,
+                1e-3, [&] {
+                  const md::GameContext& c = contexts[next++ % contexts.size()];
+                  auto a = md::AdviseWin(p3, c, aside2, roll2);
+                  DoNotOptimize(a);
+                  g_sink = a->advice.value.approx;
+                }));
+    const md::GameContext mid{{10, 12, 8}, 1};
+    run(Measure("AdviseWin p3 warm (cached), '2T 4H' + '1T 2R 3C 1K'", query_reps, query_iters,
+                5e-6, [&] {
+                  auto a = md::AdviseWin(p3, mid, aside2, roll2);
+                  DoNotOptimize(a);
+                  g_sink = a->advice.value.approx;
+                }));
+    run(Measure("EvaluateWin p3 warm (cached), 10-12-8 seat 1, '2T 4H'", query_reps, query_iters,
+                5e-6, [&] {
+                  auto e = md::EvaluateWin(p3, mid, aside2);
+                  DoNotOptimize(e);
+                  g_sink = e->position.value.approx;
+                }));
   }
 
   // (5) The full official 2-player game solve, single-threaded, as

@@ -48,6 +48,7 @@
 #include "review.h"
 #include "serve.h"
 #include "simulate.h"
+#include "solve_nplayer.h"
 
 namespace martiandice {
 namespace {
@@ -878,6 +879,8 @@ absl::Status WriteTable(const std::string& path, const std::string& bytes) {
   return user_error ? absl::InvalidArgumentError(message) : absl::Status(status.code(), message);
 }
 
+int DefaultThreads() { return std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
+
 absl::StatusOr<std::string> RunSolve(const Options& options, const Io& io) {
   SolveRun run;
   absl::StatusOr<Rules> rules = ReadRules(options);
@@ -891,6 +894,13 @@ absl::StatusOr<std::string> RunSolve(const Options& options, const Io& io) {
   if (!path.ok()) return path.status();
   run.path = *path;
   SolveProgress progress(io.err, io.environment.stderr_is_terminal, options.quiet);
+  if (run.players > 2) {  // the N-player solve, written as a version 2 table
+    if (options.threads < 0) return absl::InvalidArgumentError("--threads must be 0 (all) or more");
+    return cli::RunNPlayerSolve(
+        {run.rules, run.players, options.threads == 0 ? DefaultThreads() : options.threads,
+         run.path, options.json, [&progress](double fraction) { progress.Update(fraction); },
+         [&progress] { progress.Finish(); }, WriteTable});
+  }
   solver::GameSolveOptions solve{run.rules, run.players,
                                  [&progress](double fraction) { progress.Update(fraction); }};
   absl::StatusOr<std::string> bytes = solver::SolveGameTable(solve, &run.report);
@@ -917,8 +927,6 @@ absl::StatusOr<std::uint64_t> ReadSeed(const std::string& text) {
   }
   return seed;
 }
-
-int DefaultThreads() { return std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
 
 absl::StatusOr<SimulationOptions> ReadSimulation(const Options& options) {
   SimulationOptions simulation;
@@ -1244,6 +1252,13 @@ within the table's tolerance) are re-verified with exact rational solves.
 JSON field certification: decisions, smallest_margin, tie_tolerance, ties,
 symmetric_ties, exact_ties, inexact_ties, largest_inexact_gap, exact_solves,
 certified, seconds (null with --no-certify).
+With 3 or more players the N-player solver runs (--threads workers, default
+all cores) and writes a format version 2 table (every seat's chances only;
+queries solve the turn from them): JSON fields rules, players, out, bytes,
+format_version, contexts, turn_solves, cycles, max_rounds, max_residual,
+error_bound, tied_decisions, kingmaking, threads, seconds, start (every seat's
+chance at the start of the game); no certification. A table over 1 GiB (e.g. 5
+players under the official rules) is refused before solving.
 )";
 
 constexpr std::string_view kSimulateFooter = R"(
@@ -1360,6 +1375,8 @@ void AddSolveOptions(CLI::App& command, Options& options) {
   command.add_flag("--quiet", options.quiet, "No progress on stderr");
   command.add_flag("--no-certify", options.no_certify,
                    "Skip certifying the table's decisions (about a minute for the official game)");
+  command.add_option("--threads", options.threads, "3+ players: worker threads (default 0: all)")
+      ->transform(Decimal());
   AddRuleOptions(command, options);
 }
 

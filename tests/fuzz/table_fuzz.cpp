@@ -1,6 +1,6 @@
 // libFuzzer target: the policy table reader, GameTable::FromBytes (every
-// section: header, CONTEXTS, STATES, ROLLS; docs/FORMAT.md), then the query
-// and inspection calls on a table that opens.
+// section: header, CONTEXTS, STATES, ROLLS; docs/FORMAT.md, versions 1 and
+// 2), then the query and inspection calls on a table that opens.
 //
 // The first input byte picks a mode, the rest is the file:
 //   mode % 3 == 0  the bytes as they are (the checksums reject almost every
@@ -43,8 +43,12 @@ bool IsProbability(double p, double slack) {
 void RecomputeHash(std::string& bytes) {
   namespace off = table_builder::offset;
   if (bytes.size() < 128) return;
+  const bool values_only = table_builder::GetU32(bytes, off::kVersion) == 2;
   const std::string rules = absl::StrFormat(
-      "martiandice-policy v1 dice=%d bonus=%d target=%d players=%d states=canonical-v1",
+      values_only ? "martiandice-policy v2 dice=%d bonus=%d target=%d players=%d values-only "
+                    "ties=stop,rays,most-dice,human-cow-chicken"
+                  : "martiandice-policy v1 dice=%d bonus=%d target=%d players=%d "
+                    "states=canonical-v1",
       table_builder::GetU32(bytes, off::kDice), table_builder::GetU32(bytes, off::kBonus),
       table_builder::GetU32(bytes, off::kTarget), table_builder::GetU32(bytes, off::kPlayers));
   table_builder::PutU64(bytes, off::kRulesHash, table_builder::Fnv1a64(rules));
@@ -64,11 +68,16 @@ void Query(const GameTable& table) {
   Require(martiandice::ValidateRules(table.rules()).ok());
   const double slack = table.error_bound() + 1e-12;
   const std::int64_t contexts = table.context_count();
-  Require(contexts > 0 && table.block_count() > 0);
+  // Version 2 (values only): no blocks, no stored positions; turns solved on demand.
+  const bool values_only = table.format_version() == 2;
+  Require(table.format_version() == 1 || values_only);
+  Require(contexts > 0 && (values_only ? table.block_count() == 0 : table.block_count() > 0));
+  Require(!values_only || table.StoredStates().empty());
   Require(!table.Context(-1).ok() && !table.Context(contexts).ok());
   Require(!table.RollBlock(-1).ok() && !table.RollBlock(table.block_count()).ok());
   const std::size_t states = table.StoredStates().size();
   for (std::int64_t b : {std::int64_t{0}, table.block_count() - 1}) {
+    if (values_only) break;
     auto block = table.RollBlock(b);
     Require(block.ok() && block->size() == states);
     for (double v : *block) Require(IsProbability(v, slack));
@@ -83,7 +92,8 @@ void Query(const GameTable& table) {
     auto record = table.Context(index);
     Require(record.ok());
     Require(static_cast<int>(record->win_probabilities.size()) == players);
-    Require(record->block >= 0 && record->block < table.block_count());
+    Require(values_only ? record->block == -1
+                        : record->block >= 0 && record->block < table.block_count());
     const GameContext& context = record->context;
     // Every stored context is one a game can be in: queries at it succeed.
     auto win = table.WinProbabilities(context);
@@ -95,6 +105,7 @@ void Query(const GameTable& table) {
       auto advice = martiandice::AdviseWin(table, context, Dice(), roll);
       Require(advice.ok());
       for (double p : advice->win_probabilities) Require(IsProbability(p, slack));
+      Require(IsProbability(advice->advice.value.approx, slack));
     }
   }
 }

@@ -1,0 +1,160 @@
+// The command line with 3 players: `solve --players 3` writes a version 2
+// table (read back with the reader), and eval/best --objective win answer
+// from it (text and JSON), with every seat's win probabilities; the shipped
+// 3-player table answers as the library does; player-count mismatches refused.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "cli_test_util.h"
+#include "martiandice/game.h"
+
+namespace fs = std::filesystem;
+using namespace martiandice;
+using cli_test::CheckUsageError;
+using cli_test::CliRun;
+using cli_test::Json;
+using cli_test::ParseJsonOrFail;
+using cli_test::Run;
+using cli_test::RunJson;
+
+namespace {
+
+const Rules kTiny{4, 2, 6};
+const std::vector<std::string> kTinyRules = {"--dice", "4", "--bonus", "2", "--target", "6"};
+
+struct TinyTable {
+  std::string dir;
+  std::string file;
+  Json report;
+  TinyTable() {
+    std::string pattern = (fs::temp_directory_path() / "martiandice-p3-XXXXXX").string();
+    REQUIRE(mkdtemp(pattern.data()) != nullptr);
+    dir = pattern;
+    file = dir + "/" + TableFileName(kTiny, 3);
+    std::vector<std::string> args = {"solve", "--players", "3",      "--threads", "2",
+                                     "--out", dir,         "--json", "--quiet"};
+    args.insert(args.end(), kTinyRules.begin(), kTinyRules.end());
+    const CliRun run = Run(args);
+    INFO("stderr: " << run.err);
+    REQUIRE(run.code == 0);
+    report = ParseJsonOrFail(run.out);
+  }
+  ~TinyTable() {
+    std::error_code ignored;
+    fs::remove_all(dir, ignored);
+  }
+};
+
+const TinyTable& Tiny() {
+  static const TinyTable table;
+  return table;
+}
+
+std::vector<std::string> Args(std::vector<std::string> args, bool json) {
+  args.insert(args.end(), {"--objective", "win", "--tables", Tiny().dir});
+  args.insert(args.end(), kTinyRules.begin(), kTinyRules.end());
+  if (json) args.push_back("--json");
+  return args;
+}
+
+void CheckWinProbabilities(const Json& json, const std::vector<double>& expected) {
+  const Json& win = json["win_probabilities"];
+  REQUIRE(win.items.size() == expected.size());
+  for (std::size_t j = 0; j < expected.size(); ++j) CHECK(win.items[j].number == expected[j]);
+}
+
+}  // namespace
+
+TEST_CASE("cli 3 players: solve writes a version 2 table and reports") {
+  const Json& r = Tiny().report;
+  CHECK(r["players"].number == 3);
+  CHECK(r["format_version"].number == 2);
+  CHECK(r["threads"].number == 2);
+  CHECK(r["out"].text == Tiny().file);
+  CHECK(r["bytes"].number == static_cast<double>(fs::file_size(Tiny().file)));
+  CHECK(r["error_bound"].number < 1e-12);
+  CHECK(r["kingmaking"].number == 0);
+  REQUIRE(r["start"].items.size() == 3);
+  // Read back with the reader: the reported start vector is the stored one.
+  auto table = GameTable::Open(Tiny().file);
+  REQUIRE(table.ok());
+  CHECK(table->format_version() == 2);
+  CHECK(table->context_count() == r["contexts"].number);
+  auto start = table->WinProbabilities(GameContext{{0, 0, 0}, 0});
+  REQUIRE(start.ok());
+  for (int j = 0; j < 3; ++j) CHECK((*start)[j] == r["start"].items[j].number);
+  // Only the table is in the directory (the temporary was renamed).
+  int files = 0;
+  for (const auto& entry : fs::directory_iterator(Tiny().dir)) files += entry.is_regular_file();
+  CHECK(files == 1);
+}
+
+TEST_CASE("cli 3 players: eval and best, JSON as the library answers, and text") {
+  auto table = GameTable::Open(Tiny().file);
+  REQUIRE(table.ok());
+  const GameContext context{{3, 5, 2}, 1};
+  auto win = table->WinProbabilities(context);
+  REQUIRE(win.ok());
+
+  const Json eval =
+      RunJson(Args({"eval", "--scores", "3,5,2", "--seat", "1", "--aside", "1R 1H"}, true));
+  CHECK(eval["players"].number == 3);
+  CHECK(eval["seat"].number == 1);
+  CheckWinProbabilities(eval, *win);
+  auto e = EvaluateWin(*table, context, *ParseDice("1R 1H"));
+  REQUIRE(e.ok());
+  CHECK(eval["stop"].number == e->position.stop->approx);
+  CHECK(eval["roll"].number == e->position.roll->approx);
+  CHECK(eval["value"].number == e->position.value.approx);
+
+  const Json best =
+      RunJson(Args({"best", "--scores", "3,5,2", "--seat", "1", "--roll", "1T 1R 1H 1C"}, true));
+  CheckWinProbabilities(best, *win);
+  auto a = AdviseWin(*table, context, Dice(), *ParseDice("1T 1R 1H 1C"));
+  REQUIRE(a.ok());
+  CHECK(best["value"].number == a->advice.value.approx);
+  REQUIRE(best["options"].items.size() == a->advice.options.size());
+  for (std::size_t i = 0; i < a->advice.options.size(); ++i) {
+    CHECK(best["options"].items[i]["value"].number == a->advice.options[i].value.approx);
+  }
+  cli_test::CheckBestConsistent(best, false);
+
+  const CliRun text =
+      Run(Args({"best", "--scores", "3,5,2", "--seat", "1", "--roll", "1T 1R 1H 1C"}, false));
+  CHECK(text.code == 0);
+  CHECK(text.err.empty());
+  CHECK(text.out.find("Game: 3 players, scores 3, 5, 2; seat 1 to move.") != std::string::npos);
+  CHECK(text.out.find("seat 2") != std::string::npos);
+  CHECK(text.out.find("Best: take") != std::string::npos);
+}
+
+TEST_CASE("cli: win_probabilities in every win answer, 2 and 3 players (shipped tables)") {
+  for (const std::vector<std::string>& scores :
+       {std::vector<std::string>{"--scores", "10,12"}, {"--scores", "10,12,8"}}) {
+    for (const bool best : {false, true}) {
+      std::vector<std::string> args = {best ? "best" : "eval", "--objective", "win", "--json"};
+      args.insert(args.end(), scores.begin(), scores.end());
+      if (best) args.insert(args.end(), {"--roll", "2T 2R 3H 4C 2K"});
+      const Json json = RunJson(args);
+      const std::size_t players = scores[1].size() > 5 ? 3 : 2;
+      REQUIRE(json["win_probabilities"].items.size() == players);
+      double sum = 0;
+      for (const Json& p : json["win_probabilities"].items) sum += p.number;
+      CHECK(std::abs(sum - 1) < 1e-12);
+    }
+  }
+}
+
+TEST_CASE("cli 3 players: player-count mismatches are refused with a clear message") {
+  // A 3-player table named explicitly for a 2-player query.
+  CheckUsageError({"eval", "--objective", "win", "--scores", "1,2", "--tables", Tiny().file,
+                   "--dice", "4", "--bonus", "2", "--target", "6"},
+                  "the table is for 3 players, but the game has 2");
+  CheckUsageError(Args({"eval", "--scores", "1,2,3", "--players", "2"}, false), "--players");
+  // No 4-player table for these rules.
+  CheckUsageError(Args({"eval", "--scores", "1,2,3,0"}, false), "4 players");
+}
