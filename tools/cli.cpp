@@ -79,6 +79,7 @@ struct Options : QueryInputs {
   std::string out;
   bool quiet = false;
   bool no_certify = false;
+  std::string checkpoint;  // 3+ players: where finished work is saved
   // simulate
   std::string games;  // parsed strictly (CLI11 2.1 saturates overflowing integers)
   std::string policies;
@@ -894,12 +895,27 @@ absl::StatusOr<std::string> RunSolve(const Options& options, const Io& io) {
   if (!path.ok()) return path.status();
   run.path = *path;
   SolveProgress progress(io.err, io.environment.stderr_is_terminal, options.quiet);
+  if (run.players == 2 && !options.checkpoint.empty()) {
+    return absl::InvalidArgumentError(
+        "--checkpoint goes with --players 3 or more (the 2-player solve takes under a second)");
+  }
   if (run.players > 2) {  // the N-player solve, written as a version 2 table
     if (options.threads < 0) return absl::InvalidArgumentError("--threads must be 0 (all) or more");
-    return cli::RunNPlayerSolve(
-        {run.rules, run.players, options.threads == 0 ? DefaultThreads() : options.threads,
-         run.path, options.json, [&progress](double fraction) { progress.Update(fraction); },
-         [&progress] { progress.Finish(); }, WriteTable});
+    cli::InterruptFlag interrupt(options.quiet ? "" : cli::kSolveInterruptNotice);
+    cli::NPlayerSolveRequest request;
+    request.rules = run.rules;
+    request.players = run.players;
+    request.threads = options.threads == 0 ? DefaultThreads() : options.threads;
+    request.path = run.path;
+    request.json = options.json;
+    request.checkpoint = cli::CheckpointPath(options.checkpoint, run.path);
+    request.stop = interrupt.flag();
+    request.progress = [&](const solver::NPlayerProgress& p) {
+      progress.Update(run.players, p.fraction, p.seconds, p.seconds_left);
+    };
+    request.finish = [&progress] { progress.Finish(); };
+    request.write = WriteTable;
+    return cli::RunNPlayerSolve(request);
   }
   solver::GameSolveOptions solve{run.rules, run.players,
                                  [&progress](double fraction) { progress.Update(fraction); }};
@@ -1172,7 +1188,8 @@ the rules given; --tables FILE_OR_DIR points at it, else $MARTIANDICE_DATA,
 the build tree's data/ and the installed data directory are searched.
 `martiandice export` prints a table as JSON, for inspection.
 
-Exit status: 0 success, 2 bad input (one line on stderr), 1 internal error.
+Exit status: 0 success, 2 bad input (one line on stderr), 1 internal error,
+130 a long solve interrupted (Ctrl-C) with its work saved.
 )";
 
 constexpr std::string_view kEvalFooter = R"(
@@ -1258,7 +1275,11 @@ queries solve the turn from them): JSON fields rules, players, out, bytes,
 format_version, contexts, turn_solves, cycles, max_rounds, max_residual,
 error_bound, tied_decisions, kingmaking, threads, seconds, start (every seat's
 chance at the start of the game); no certification. A table over 1 GiB (e.g. 5
-players under the official rules) is refused before solving.
+players under the official rules) is refused before solving. Progress shows the
+time left; Ctrl-C (or SIGTERM) finishes the work in flight, saves it in the
+checkpoint (--checkpoint, default OUT.checkpoint) and exits with status 130;
+the same command then resumes without redoing finished work, with bit for bit
+the same result. The checkpoint is removed once the table is written.
 )";
 
 constexpr std::string_view kSimulateFooter = R"(
@@ -1377,6 +1398,9 @@ void AddSolveOptions(CLI::App& command, Options& options) {
                    "Skip certifying the table's decisions (about a minute for the official game)");
   command.add_option("--threads", options.threads, "3+ players: worker threads (default 0: all)")
       ->transform(Decimal());
+  command.add_option("--checkpoint", options.checkpoint,
+                     "3+ players: file saving finished work (default OUT.checkpoint); Ctrl-C "
+                     "saves it, the same command resumes");
   AddRuleOptions(command, options);
 }
 
@@ -1566,8 +1590,10 @@ int Run(const std::vector<std::string>& args, std::ostream& out, const Io& io) {
     // Unimplemented: a request outside what is supported (e.g. 3 players), not a crash.
     const bool bad_input = result.status().code() == absl::StatusCode::kInvalidArgument ||
                            result.status().code() == absl::StatusCode::kUnimplemented;
-    return Fail(io.err, bad_input ? kCliExitUsage : kCliExitInternal,
-                std::string(result.status().message()));
+    const int code = absl::IsCancelled(result.status()) ? kCliExitInterrupted
+                     : bad_input                           ? kCliExitUsage
+                                                           : kCliExitInternal;
+    return Fail(io.err, code, std::string(result.status().message()));
   }
   out << *result;
   out.flush();

@@ -14,6 +14,8 @@ namespace martiandice {
 inline constexpr int kCliExitOk = 0;        // success, or --help
 inline constexpr int kCliExitInternal = 1;  // unexpected failure inside the solver
 inline constexpr int kCliExitUsage = 2;     // bad input: options, notation, rules, positions
+// Interrupted (Ctrl-C, SIGTERM) with the work saved: 128 + SIGINT, as shells expect.
+inline constexpr int kCliExitInterrupted = 130;
 
 // What RunCli cannot see through its streams.
 struct CliEnvironment {

@@ -1,9 +1,11 @@
 // `martiandice solve --players N` for N >= 3 (solve_nplayer.h).
 #include "solve_nplayer.h"
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "json_writer.h"
@@ -29,11 +31,25 @@ absl::StatusOr<std::string> RunNPlayerSolve(const NPlayerSolveRequest& request) 
   options.players = request.players;
   options.threads = request.threads;
   options.progress = request.progress;
+  options.checkpoint = request.checkpoint;
+  options.keep_checkpoint = true;  // until the table is written
+  options.stop = request.stop;
   solver::NPlayerReport report;
   absl::StatusOr<std::string> bytes = solver::SolveValuesTable(options, &report);
-  if (!bytes.ok()) return bytes.status();
+  if (!bytes.ok()) {
+    if (absl::IsCancelled(bytes.status())) {  // the CLI's way to resume: the same command
+      return absl::CancelledError(absl::StrReplaceAll(
+          bytes.status().message(),
+          {{"run the same solve with that checkpoint", "run the same command again"}}));
+    }
+    return bytes.status();
+  }
   if (request.finish) request.finish();
   if (absl::Status status = request.write(request.path, *bytes); !status.ok()) return status;
+  if (!request.checkpoint.empty()) {
+    std::error_code ignored;  // a leftover checkpoint only costs disk space
+    std::filesystem::remove(request.checkpoint, ignored);
+  }
   const Rules& r = request.rules;
   if (request.json) {
     return JsonObject()

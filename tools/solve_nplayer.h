@@ -3,12 +3,14 @@
 // summary as text or JSON.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <string>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "martiandice/rules.h"
+#include "nplayer_solver.h"
 
 namespace martiandice::cli {
 
@@ -18,14 +20,23 @@ struct NPlayerSolveRequest {
   int threads = 1;   // worker threads, >= 1
   std::string path;  // the table file to write
   bool json = false;
-  std::function<void(double)> progress;  // fraction done, from the calling thread
+  // Where finished work is saved and resumed from ("" for none); deleted
+  // once the table is written.
+  std::string checkpoint;
+  const std::atomic<bool>* stop = nullptr;  // set to interrupt (Ctrl-C)
+  // Progress (fraction of the work, seconds elapsed, seconds left or < 0),
+  // from the calling thread.
+  std::function<void(const solver::NPlayerProgress&)> progress;
   std::function<void()> finish;          // the solve is done (before writing)
   // Writes the bytes to the path atomically (errors as the CLI reports them).
   std::function<absl::Status(const std::string& path, const std::string& bytes)> write;
 };
 
-// Solves, writes the table and returns the summary (text, or one JSON object
-// and a newline). Errors: the solver's (rules, players, threads) or the write's.
+// Solves (resuming from the checkpoint if it holds this solve's work), writes
+// the table, removes the checkpoint and returns the summary (text, or one
+// JSON object and a newline). Errors: the solver's (rules, players, threads,
+// a checkpoint of another solve or damaged), Cancelled when stopped (the
+// message says where the work was saved), or the write's.
 absl::StatusOr<std::string> RunNPlayerSolve(const NPlayerSolveRequest& request);
 
 }  // namespace martiandice::cli
