@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "game_solver.h"
+#include "nplayer_table.h"
 #include "martiandice/game.h"
 #include "martiandice/rules.h"
 
@@ -42,6 +43,22 @@ SolvedTable Solve(const Rules& rules) {
   auto table = GameTable::FromBytes(*std::move(bytes));
   REQUIRE(table.ok());
   return {*std::move(table), report};
+}
+
+// A 3+ player table (format version 2) from the N-player solver, and every
+// seat's chance at the start.
+SolvedTable SolveN(const Rules& rules, int players, std::vector<double>* start) {
+  martiandice::solver::NPlayerSolveOptions options;
+  options.rules = rules;
+  options.players = players;
+  options.threads = 2;
+  martiandice::solver::NPlayerReport report;
+  auto bytes = martiandice::solver::SolveValuesTable(options, &report);
+  REQUIRE(bytes.ok());
+  auto table = GameTable::FromBytes(*std::move(bytes));
+  REQUIRE(table.ok());
+  *start = report.start;
+  return {*std::move(table), {}};
 }
 
 std::vector<PolicySpec> Policies(const std::string& list) {
@@ -95,6 +112,53 @@ TEST_CASE("simulate: optimal self-play wins as often as the table predicts") {
     CHECK(result.games == 60000);
     CHECK(result.mean_turns >= 2);
   }
+}
+
+TEST_CASE("simulate: optimal self-play of 3 and 4 players wins as every seat's chance predicts") {
+  struct Case {
+    Rules rules;
+    int players;
+    std::string policies;
+  };
+  for (const Case& c : {Case{Rules{4, 3, 8}, 3, "win,win,win"},
+                        Case{Rules{6, 0, 10}, 3, "win,win,win"},
+                        Case{Rules{3, 0, 5}, 4, "win,win,win,win"}}) {
+    CAPTURE(c.rules.dice);
+    CAPTURE(c.players);
+    std::vector<double> start;
+    const SolvedTable solved = SolveN(c.rules, c.players, &start);
+    SimulationOptions options = Options(c.rules, c.policies, 40000);
+    options.table = solved.table;
+    const SimulationResult result = Play(options);
+    REQUIRE(result.seat_win_rate.size() == static_cast<size_t>(c.players));
+    for (int seat = 0; seat < c.players; ++seat) {
+      CAPTURE(seat);
+      const double se = StdError(result.seat_ci95[seat]);
+      MESSAGE(c.players << " players, dice " << c.rules.dice << ": seat " << seat
+                        << " predicted " << start[seat] << ", simulated "
+                        << result.seat_win_rate[seat] << " +- " << result.seat_ci95[seat]
+                        << " (95%)");
+      CHECK(se > 0);
+      // 99.9% per seat: the seats' checks together still fail rarely (< 0.4%).
+      CHECK(std::fabs(result.seat_win_rate[seat] - start[seat]) <= kZ999 * se);
+    }
+    CHECK(std::fabs(Sum(result.seat_win_rate) - 1) <= 1e-12);
+  }
+}
+
+TEST_CASE("simulate: 3 players with mixed policies play whole games, shares summing to 1") {
+  std::vector<double> start;
+  const SolvedTable solved = SolveN(Rules{4, 3, 8}, 3, &start);
+  SimulationOptions options = Options(Rules{4, 3, 8}, "win,ev,stop:4", 20000);
+  options.table = solved.table;
+  const SimulationResult result = Play(options);
+  MESSAGE("win/ev/stop:4 policy shares " << result.policy_win_rate[0] << ", "
+                                         << result.policy_win_rate[1] << ", "
+                                         << result.policy_win_rate[2]);
+  CHECK(result.policy_win_rate.size() == 3);
+  CHECK(std::fabs(Sum(result.policy_win_rate) - 1) <= 1e-12);
+  // Against two weaker policies, playing to win takes more than its even share.
+  CHECK(result.policy_win_rate[0] - result.policy_ci95[0] > 1.0 / 3);
 }
 
 TEST_CASE("simulate: seats alternate between games") {
