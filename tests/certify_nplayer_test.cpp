@@ -7,11 +7,13 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 #include "certify.h"
 #include "context_index.h"
+#include "convention_turn.h"
 #include "game_solver.h"
 #include "martiandice/game.h"
 #include "nplayer_solver.h"
@@ -69,6 +71,68 @@ TEST_CASE("certify n-player: tiny 3- and 4-player solves are certified, no kingm
     CHECK(report->largest_value_gap < 1e-13);
     CHECK(report->certified);
   }
+}
+
+TEST_CASE("certify n-player: the reader's solve is the convention turn solve, bit for bit") {
+  // Every context's turn solved with internal::SolveConvention in double
+  // over utilities built here from docs/PLAYERS.md (every other seat
+  // carried): the largest gap to the stored vectors must be the report's,
+  // exactly, if the certifier's own solve performs the same operations.
+  const Rules rules{4, 3, 8};
+  const int players = 3;
+  const solver::GameValues values = SolveValues(rules, players, nullptr);
+  auto report = solver::CertifyGameValues(values);
+  REQUIRE(report.ok());
+  const solver::ContextIndex index(rules, players);
+  const int target = rules.target, wide = target + MaxTurnScore(rules), top = MaxTurnScore(rules);
+  auto model = internal::TurnModel::Get(rules);
+  double largest = 0;
+  long long contexts = 0;
+  for (int seat = 0; seat < players; ++seat) {
+    std::vector<int> s(players, 0);
+    for (;;) {
+      const long long c = index.Index(seat, s);
+      std::vector<double> utility(top + 1);
+      std::vector<std::vector<double>> carried(players - 1, std::vector<double>(top + 1));
+      bool final_round = false;
+      for (int j = 0; j < seat; ++j) final_round |= s[j] >= target;
+      for (int x = 0; x <= top; ++x) {
+        std::vector<int> next = s;
+        next[seat] += x;
+        std::vector<double> vec(players);
+        if (seat == players - 1 && (final_round || next[seat] >= target)) {
+          const int best = *std::max_element(next.begin(), next.end());
+          const auto leaders = std::count(next.begin(), next.end(), best);
+          for (int j = 0; j < players; ++j) vec[j] = next[j] == best ? 1.0 / leaders : 0.0;
+        } else {
+          const long long n = index.Index((seat + 1) % players, next);
+          vec.assign(&values.win[n * players], &values.win[n * players] + players);
+        }
+        utility[x] = vec[seat];
+        for (int j = 0, k = 0; j < players; ++j) {
+          if (j != seat) carried[k++][x] = vec[j];
+        }
+      }
+      internal::ConventionTurn turn;
+      internal::SolveConvention(*model, utility, carried, 0, internal::Arithmetic::kDouble, &turn);
+      largest = std::max(largest, std::abs(turn.value - values.win[c * players + seat]));
+      for (int j = 0, k = 0; j < players; ++j) {
+        if (j != seat) {
+          largest = std::max(largest, std::abs(turn.carried[k++] - values.win[c * players + j]));
+        }
+      }
+      ++contexts;
+      int j = players - 1;
+      for (; j >= 0; --j) {
+        if (++s[j] < (j < seat ? wide : target)) break;
+        s[j] = 0;
+      }
+      if (j < 0) break;
+    }
+  }
+  CHECK(contexts == report->contexts);
+  CHECK(largest > 0);
+  CHECK(largest == report->largest_value_gap);
 }
 
 TEST_CASE("certify n-player: one thread and two give the same figures") {
