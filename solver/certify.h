@@ -22,13 +22,13 @@ struct CertificationReport {
   double largest_inexact_gap = 0;  // the largest such exact gap
   long long exact_solves = 0;      // rational turn solves used for the re-verification
   // Values-only (N-player) certification only (solver/certify_nplayer.h):
-  long long structural_ties = 0;      // of the exact ties: proven without a re-solve, from
-                                      // the order of the utilities alone (e.g. every outcome
-                                      // reachable has the same utility, or stopping already
-                                      // secures the best one reachable)
+  long long structural_ties = 0;       // of the exact ties: proven without a re-solve, from
+                                       // the order of the utilities alone (e.g. every outcome
+                                       // reachable has the same utility, or stopping already
+                                       // secures the best one reachable)
   long long partial_exact_solves = 0;  // rational solves of the tied positions' subtrees alone
-  long long kingmaking_ties = 0;      // ties whose tied options differ for another seat
-  long long kingmaking_contexts = 0;  // contexts with at least one such tie
+  long long kingmaking_ties = 0;       // ties whose tied options differ for another seat
+  long long kingmaking_contexts = 0;   // contexts with at least one such tie
   // Largest gap between a stored value (any seat) and the reader's turn solve
   // of its own context: how well the stored vectors solve their own turns.
   double largest_value_gap = 0;

@@ -75,11 +75,8 @@ class ContextCertifier {
     roll_.resize(static_cast<size_t>(size) * n_);
     laws_.resize(static_cast<size_t>(model.LawCount()) * n_);
     stop_.resize(static_cast<size_t>(max_turn_ + 1) * n_);
-    node_lo_.resize(size);
     node_hi_.resize(size);
-    roll_lo_.resize(size);
     roll_hi_.resize(size);
-    law_lo_.resize(model.LawCount());
     law_hi_.resize(model.LawCount());
     value_.resize(size);
     split_.resize(max_turn_ + 1);
@@ -98,13 +95,12 @@ class ContextCertifier {
     s.assign(n_, 0);
     Decode(context, &seat, s.data());
     BuildUtility(seat, s.data());
-    switch (n_) {
-      case 2: SolveTurn<2>(); break;
-      case 3: SolveTurn<3>(); break;
-      case 4: SolveTurn<4>(); break;
-      case 5: SolveTurn<5>(); break;
-      default: SolveTurn<6>(); break;
-    }
+    // The record width is a compile-time constant: the inner sums unroll.
+    static constexpr void (ContextCertifier::*kSolve[])() = {
+        &ContextCertifier::SolveTurn<2>, &ContextCertifier::SolveTurn<3>,
+        &ContextCertifier::SolveTurn<4>, &ContextCertifier::SolveTurn<5>,
+        &ContextCertifier::SolveTurn<6>};
+    (this->*kSolve[n_ - 2])();
     const double* stored = &v_.win[static_cast<size_t>(context) * n_];
     const double* start = &roll_[static_cast<size_t>(start_) * n_];
     for (int j = 0, k = 1; j < n_; ++j) {
@@ -187,14 +183,11 @@ class ContextCertifier {
     // Doubles that differ are ordered as their rationals (1/k rounds to its
     // nearest double); equal doubles differ exactly only beside a split win.
     for (int x = 0; x <= max_turn_; ++x) order_[x] = x;
-    auto exact = [&](int x) {
-      return split_[x] > 0 ? Rational(1, split_[x]) : Rational(stop_[static_cast<size_t>(x) * n_]);
-    };
     auto compare = [&](int x, int y) {
       const double dx = stop_[static_cast<size_t>(x) * n_], dy = stop_[static_cast<size_t>(y) * n_];
       if (dx != dy) return dx < dy ? -1 : 1;
       if (split_[x] == split_[y]) return 0;
-      const Rational ex = exact(x), ey = exact(y);
+      const Rational ex = ExactUtility(x), ey = ExactUtility(y);
       return ex < ey ? -1 : ex > ey ? 1 : 0;
     };
     std::sort(order_.begin(), order_.end(), [&](int x, int y) { return compare(x, y) < 0; });
@@ -204,10 +197,21 @@ class ContextCertifier {
     }
   }
 
+  // The mover's utility of ending with x points, exactly.
+  Rational ExactUtility(int x) const {
+    Rational u = stop_[static_cast<size_t>(x) * n_];
+    if (split_[x] > 0) {
+      u = 1;
+      u /= split_[x];
+    }
+    return u;
+  }
+
   // ---- The reader's turn solve (double, the convention of docs/PLAYERS.md),
   // with the same operations in the same order as internal::SolveConvention
-  // for the mover's component, keeping every position's roll record, and the
-  // range of utility labels each position's outcomes can reach.
+  // for the mover's component, keeping every position's roll record; the
+  // highest utility rank each position's outcomes can reach, and the exact
+  // values the utilities' order alone fixes.
 
   template <int W>
   void SolveTurn() {
@@ -242,7 +246,8 @@ class ContextCertifier {
     double sums[W];
     for (int group : model_.Level(level)) {
       const CanonState& g = model_.state(group);
-      for (int x = 1; g.untaken > 0 && x <= g.left; ++x) take[x] = Node(model_.EarthChild(group, x));
+      for (int x = 1; g.untaken > 0 && x <= g.left; ++x)
+        take[x] = Node(model_.EarthChild(group, x));
       const double* turn_over = StopRec(g.score);
       for (int q = 0; q <= g.left; ++q) {
         const int ray_child = model_.RayChild(group, q);
@@ -252,7 +257,7 @@ class ContextCertifier {
         bool none = false;
         int known = kUnset;  // every class's exact value, if known and the same
         for (const EarthClass& cls : model_.Classes(g.untaken, q)) {
-          const double* chosen = cls.present != 0 ? ChooseTake<W>(take, cls, rays)
+          const double* chosen = cls.present != 0  ? ChooseTake<W>(take, cls, rays)
                                  : rays != nullptr ? rays
                                                    : turn_over;
           present |= cls.present;
@@ -267,20 +272,16 @@ class ContextCertifier {
         const int law = model_.LawIndex(group, q);
         law_known_[law] = known < 0 ? kUnknown : known;
         std::copy(sums, sums + W, &laws_[static_cast<size_t>(law) * W]);
-        int lo = INT_MAX, hi = INT_MIN;
-        auto include = [&](int a, int b) {
-          lo = std::min(lo, a);
-          hi = std::max(hi, b);
-        };
-        if (rays != nullptr) include(node_lo_[ray_child], node_hi_[ray_child]);
-        if (none && rays == nullptr) include(rank_[g.score], rank_[g.score]);
+        int hi = INT_MIN;
+        auto include = [&](int b) { hi = std::max(hi, b); };
+        if (rays != nullptr) include(node_hi_[ray_child]);
+        if (none && rays == nullptr) include(rank_[g.score]);
         for (int x = 1; x < 32 && x <= g.left; ++x) {
           if (present & (1u << x)) {
             const int child = model_.EarthChild(group, x);
-            include(node_lo_[child], node_hi_[child]);
+            include(node_hi_[child]);
           }
         }
-        law_lo_[law] = lo;
         law_hi_[law] = hi;
       }
     }
@@ -336,32 +337,29 @@ class ContextCertifier {
       if (level == 0) {
         std::copy(stop, stop + W, node);
         std::fill(roll, roll + W, NAN);
-        node_lo_[id] = node_hi_[id] = node_known_[id] = rank_[score];
+        node_hi_[id] = node_known_[id] = rank_[score];
         roll_known_[id] = kUnknown;
         continue;
       }
       RollSums<W>(model_.Terms(id), roll);
-      int lo = INT_MAX, hi = INT_MIN, known = kUnset;
+      int hi = INT_MIN, known = kUnset;
       for (const RollTerm& term : model_.Terms(id)) {
-        lo = std::min(lo, law_lo_[term.law]);
         hi = std::max(hi, law_hi_[term.law]);
         const int v = law_known_[term.law];
         known = v < 0 || (known != kUnset && known != v) ? kUnknown : v;
       }
-      roll_lo_[id] = lo;
       roll_hi_[id] = hi;
       // The roll is an average (weights summing to 1): known if every law's
       // value is known and the same. The position's value is max(stop, roll):
       // known if the roll's is, or if stopping reaches whatever rolling can.
       roll_known_[id] = known < 0 ? kUnknown : known;
       const int stop_rank = rank_[score];
-      node_known_[id] = id == start_            ? roll_known_[id]
-                        : roll_known_[id] >= 0  ? std::max(stop_rank, roll_known_[id])
-                        : stop_rank >= hi       ? stop_rank
-                                                : kUnknown;
+      node_known_[id] = id == start_           ? roll_known_[id]
+                        : roll_known_[id] >= 0 ? std::max(stop_rank, roll_known_[id])
+                        : stop_rank >= hi      ? stop_rank
+                                               : kUnknown;
       const bool rolls = id == start_ || roll[0] > stop[0] + kTie;
       std::copy(rolls ? roll : stop, (rolls ? roll : stop) + W, node);
-      node_lo_[id] = id == start_ ? lo : std::min(lo, rank_[score]);
       node_hi_[id] = id == start_ ? hi : std::max(hi, rank_[score]);
     }
   }
@@ -480,8 +478,7 @@ class ContextCertifier {
     if (it == verdicts_.end()) {
       exact_u_.clear();
       for (int x = 0; x <= max_turn_; ++x) {
-        exact_u_.push_back(split_[x] > 0 ? Rational(1, split_[x])
-                                         : Rational(stop_[static_cast<size_t>(x) * n_]));
+        exact_u_.push_back(ExactUtility(x));
       }
       int deepest = 0;
       for (const NearTie& t : near_) {
@@ -600,9 +597,9 @@ class ContextCertifier {
   std::vector<int> scores_;
   // Records of n_ numbers: the mover's value, then the other seats' chances.
   std::vector<double> node_, roll_, laws_, stop_;
-  // Ranges of the utility ranks each position's (roll's, law's) outcomes can
+  // The highest utility rank each position's (roll's, law's) outcomes can
   // reach under any play.
-  std::vector<int> node_lo_, node_hi_, roll_lo_, roll_hi_, law_lo_, law_hi_;
+  std::vector<int> node_hi_, roll_hi_, law_hi_;
   std::vector<double> value_;  // the mover's max(stop, roll) per position
   std::vector<int> split_, rank_, order_;
   // The exact value's rank when the utilities' order alone fixes it, else -1.
@@ -623,8 +620,8 @@ absl::Status Validate(const GameValues& values, int threads) {
   // (threads: NPlayerCertifyOptions::threads)
   if (absl::Status s = ValidateRules(values.rules); !s.ok()) return s;
   if (values.players < kMinPlayers || values.players > kMaxPlayers) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "players must be %d..%d, got %d", kMinPlayers, kMaxPlayers, values.players));
+    return absl::InvalidArgumentError(absl::StrFormat("players must be %d..%d, got %d", kMinPlayers,
+                                                      kMaxPlayers, values.players));
   }
   if (threads < 1) {
     return absl::InvalidArgumentError(
@@ -633,15 +630,15 @@ absl::Status Validate(const GameValues& values, int threads) {
   const ContextIndex index(values.rules, values.players);
   const auto expected = static_cast<unsigned long long>(index.size()) * values.players;
   if (values.win.size() != expected) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "game values hold %d numbers, expected %d (%d contexts x %d players)", values.win.size(),
-        expected, index.size(), values.players));
+    return absl::InvalidArgumentError(
+        absl::StrFormat("game values hold %d numbers, expected %d (%d contexts x %d players)",
+                        values.win.size(), expected, index.size(), values.players));
   }
   for (size_t i = 0; i < values.win.size(); ++i) {
     if (!std::isfinite(values.win[i])) {
-      return absl::InvalidArgumentError(absl::StrFormat(
-          "game value %d (context %d, seat %d) is not a number", i, i / values.players,
-          i % values.players));
+      return absl::InvalidArgumentError(
+          absl::StrFormat("game value %d (context %d, seat %d) is not a number", i,
+                          i / values.players, i % values.players));
     }
   }
   if (std::isnan(values.error_bound) || values.error_bound < 0) {
@@ -671,7 +668,7 @@ void Merge(const CertificationReport& r, CertificationReport* all) {
 }  // namespace
 
 absl::StatusOr<CertificationReport> CertifyGameValues(const GameValues& values,
-                                                     const NPlayerCertifyOptions& options) {
+                                                      const NPlayerCertifyOptions& options) {
   const int threads = options.threads;
   if (absl::Status s = Validate(values, threads); !s.ok()) return s;
   const auto begin = std::chrono::steady_clock::now();
@@ -698,8 +695,7 @@ absl::StatusOr<CertificationReport> CertifyGameValues(const GameValues& values,
   report.tie_tolerance = kTie;
   report.error_bound = values.error_bound;
   report.margin_threshold = 2 * (values.error_bound + kReaderTurnRounding);
-  report.certified =
-      report.smallest_margin > report.margin_threshold && report.inexact_ties == 0;
+  report.certified = report.smallest_margin > report.margin_threshold && report.inexact_ties == 0;
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   return report;
 }

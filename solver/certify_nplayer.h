@@ -48,6 +48,6 @@ struct NPlayerCertifyOptions {
   int local_exact_max_left = 4;
 };
 absl::StatusOr<CertificationReport> CertifyGameValues(const GameValues& values,
-                                                     const NPlayerCertifyOptions& options = {});
+                                                      const NPlayerCertifyOptions& options = {});
 
 }  // namespace martiandice::solver

@@ -170,8 +170,7 @@ TEST_CASE("certify n-player: two players give the two-player table certification
   // earthling counts is "symmetric" only when the earthlings come out ahead),
   // and the two readers' doubles differ in the last bits: the split between
   // symmetric and exact may differ a little, their sum may not.
-  CHECK(report->symmetric_ties + report->exact_ties ==
-        table->symmetric_ties + table->exact_ties);
+  CHECK(report->symmetric_ties + report->exact_ties == table->symmetric_ties + table->exact_ties);
   CHECK(std::abs(report->symmetric_ties - table->symmetric_ties) <= table->symmetric_ties / 100);
   // The two-player certification proves every other tie by a re-solve; here
   // most are proven structurally first, the rest re-solved.
@@ -241,9 +240,10 @@ TEST_CASE("certify n-player: subtree and whole-turn exact re-solves agree") {
     if (nudge == 1) {
       const solver::ContextIndex index(rules, players);
       const int wide = rules.target + MaxTurnScore(rules);
-      double& w = values.win[static_cast<size_t>(index.Index(2, std::vector<int>{wide - 1, 2, 0})) *
-                                 players +
-                             1];
+      double& w =
+          values
+              .win[static_cast<size_t>(index.Index(2, std::vector<int>{wide - 1, 2, 0})) * players +
+                   1];
       REQUIRE(std::abs(w) < 1e-15);  // 0, up to the complement's rounding
       w = 3e-13;
     }
@@ -302,11 +302,11 @@ TEST_CASE("certify n-player: official 3-player game" * doctest::skip()) {
       "%lld subtree rational re-solves), %lld not exact (largest gap %.3g)\n"
       "  kingmaking ties %lld in %lld contexts\n"
       "  largest stored value vs own turn solve %.3g\n  time %.1f s\n",
-      r->certified ? "certified" : "NOT certified", r->contexts, r->decisions,
-      r->smallest_margin, r->margin_threshold, r->error_bound, solver::kReaderTurnRounding,
-      r->ties, r->symmetric_ties, r->exact_ties, r->structural_ties,
-      r->exact_ties - r->structural_ties, r->exact_solves, r->partial_exact_solves, r->inexact_ties, r->largest_inexact_gap,
-      r->kingmaking_ties, r->kingmaking_contexts, r->largest_value_gap, r->seconds);
+      r->certified ? "certified" : "NOT certified", r->contexts, r->decisions, r->smallest_margin,
+      r->margin_threshold, r->error_bound, solver::kReaderTurnRounding, r->ties, r->symmetric_ties,
+      r->exact_ties, r->structural_ties, r->exact_ties - r->structural_ties, r->exact_solves,
+      r->partial_exact_solves, r->inexact_ties, r->largest_inexact_gap, r->kingmaking_ties,
+      r->kingmaking_contexts, r->largest_value_gap, r->seconds);
   CheckConsistent(*r);
   CHECK(r->certified);
   CHECK(r->kingmaking_ties == 0);
