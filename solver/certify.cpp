@@ -36,8 +36,9 @@ class Certifier {
 
   void Run() {
     for (int seat = 0; seat < d_.players; ++seat) ForEachContext(seat);
+    report_->margin_threshold = 2 * d_.error_bound;
     report_->certified =
-        report_->smallest_margin > 2 * d_.error_bound && report_->inexact_ties == 0;
+        report_->smallest_margin > report_->margin_threshold && report_->inexact_ties == 0;
   }
 
  private:

@@ -21,8 +21,22 @@ struct CertificationReport {
   long long inexact_ties = 0;      // of which: exact values differ (below the tolerance)
   double largest_inexact_gap = 0;  // the largest such exact gap
   long long exact_solves = 0;      // rational turn solves used for the re-verification
-  // Every non-tie decision's margin exceeds twice the error bound, so the
-  // option the table ranks first is truly best; and every tie is exact.
+  // Values-only (N-player) certification only (solver/certify_nplayer.h):
+  long long structural_ties = 0;       // of the exact ties: proven without a re-solve, from
+                                       // the order of the utilities alone (e.g. every outcome
+                                       // reachable has the same utility, or stopping already
+                                       // secures the best one reachable)
+  long long partial_exact_solves = 0;  // rational solves of the tied positions' subtrees alone
+  long long kingmaking_ties = 0;       // ties whose tied options differ for another seat
+  long long kingmaking_contexts = 0;   // contexts with at least one such tie
+  // Largest gap between a stored value (any seat) and the reader's turn solve
+  // of its own context: how well the stored vectors solve their own turns.
+  double largest_value_gap = 0;
+  // Non-tie margins must exceed this: twice the error bound (plus, for a
+  // values-only table, twice the rounding of the reader's own turn solve).
+  double margin_threshold = 0;
+  // Every non-tie decision's margin exceeds margin_threshold, so the option
+  // the table ranks first is truly best; and every tie is exact.
   bool certified = false;
   double seconds = 0;
 };
