@@ -87,7 +87,16 @@ TEST_CASE("cli 3 players: solve writes a version 2 table and reports") {
   auto start = table->WinProbabilities(GameContext{{0, 0, 0}, 0});
   REQUIRE(start.ok());
   for (int j = 0; j < 3; ++j) CHECK((*start)[j] == r["start"].items[j].number);
-  // Only the table is in the directory (the temporary was renamed).
+  // The table as read back is certified: every decision a reader derives.
+  const Json& c = r["certification"];
+  CHECK(c["certified"].boolean);
+  CHECK(c["decisions"].number > 0);
+  CHECK(c["inexact_ties"].number == 0);
+  CHECK(c["kingmaking_ties"].number == 0);
+  CHECK(c["smallest_margin"].number > c["margin_threshold"].number);
+  CHECK(c["margin_threshold"].number >= 2 * r["error_bound"].number);
+  // Only the table is in the directory (the temporary was renamed, the
+  // checkpoint removed).
   int files = 0;
   for (const auto& entry : fs::directory_iterator(Tiny().dir)) files += entry.is_regular_file();
   CHECK(files == 1);

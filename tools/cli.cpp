@@ -800,35 +800,6 @@ struct SolveRun {
   std::optional<solver::CertificationReport> certification;
 };
 
-std::string CertificationJson(const solver::CertificationReport& c) {
-  return JsonObject()
-      .Int("decisions", c.decisions)
-      .Raw("smallest_margin", JsonDouble(c.smallest_margin))
-      .Raw("tie_tolerance", JsonDouble(c.tie_tolerance))
-      .Int("ties", c.ties)
-      .Int("symmetric_ties", c.symmetric_ties)
-      .Int("exact_ties", c.exact_ties)
-      .Int("inexact_ties", c.inexact_ties)
-      .Raw("largest_inexact_gap", JsonDouble(c.largest_inexact_gap))
-      .Int("exact_solves", c.exact_solves)
-      .Raw("certified", c.certified ? "true" : "false")
-      .Raw("seconds", JsonDouble(c.seconds))
-      .Build();
-}
-
-std::string CertificationText(const solver::CertificationReport& c) {
-  return absl::StrFormat(
-      "Certification: %s.\n"
-      "  decisions checked               %d\n"
-      "  smallest margin (non-ties)      %.3g (error bound x2: %.3g)\n"
-      "  ties (within %.0e)             %d: %d symmetric, %d exact, %d not exact\n"
-      "  exact rational re-solves        %d\n"
-      "  certification time              %.1f s\n",
-      c.certified ? "every decision is certified" : "NOT certified", c.decisions, c.smallest_margin,
-      2 * c.error_bound, c.tie_tolerance, c.ties, c.symmetric_ties, c.exact_ties, c.inexact_ties,
-      c.exact_solves, c.seconds);
-}
-
 std::string SolveJson(const SolveRun& run) {
   const solver::GameSolveReport& r = run.report;
   return JsonObject()
@@ -846,7 +817,7 @@ std::string SolveJson(const SolveRun& run) {
              .Raw("seconds", JsonDouble(r.seconds))
              .Raw("first_seat_win", JsonDouble(r.first_seat_win))
              .Raw("certification",
-                  run.certification ? CertificationJson(*run.certification) : "null")
+                  run.certification ? cli::CertificationJson(*run.certification) : "null")
              .Build() +
          "\n";
 }
@@ -868,7 +839,7 @@ std::string SolveText(const SolveRun& run) {
              run.players, RulesText(run.rules), r.contexts, r.blocks, r.stored_states,
              r.turn_solves, r.max_iterations, r.max_residual, r.error_bound, r.seconds,
              Number(r.first_seat_win), run.path, run.bytes) +
-         (run.certification ? CertificationText(*run.certification) : "");
+         (run.certification ? cli::CertificationText(*run.certification) : "");
 }
 
 absl::Status WriteTable(const std::string& path, const std::string& bytes) {
@@ -908,6 +879,7 @@ absl::StatusOr<std::string> RunSolve(const Options& options, const Io& io) {
     request.threads = options.threads == 0 ? DefaultThreads() : options.threads;
     request.path = run.path;
     request.json = options.json;
+    request.certify = !options.no_certify;
     request.checkpoint = cli::CheckpointPath(options.checkpoint, run.path);
     request.stop = interrupt.flag();
     request.progress = [&](const solver::NPlayerProgress& p) {

@@ -2,6 +2,7 @@
 #include "solve_nplayer.h"
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,8 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "json_writer.h"
+#include "certify_nplayer.h"
+#include "martiandice/game.h"
 #include "nplayer_table.h"
 
 namespace martiandice::cli {
@@ -23,7 +26,69 @@ std::string StartJson(const std::vector<double>& start) {
   return json + "]";
 }
 
+// The table as a reader sees it, as values to certify.
+absl::StatusOr<solver::GameValues> ReadBack(const std::string& bytes) {
+  absl::StatusOr<GameTable> table = GameTable::FromBytes(bytes);
+  if (!table.ok()) return table.status();
+  solver::GameValues values;
+  values.rules = table->rules();
+  values.players = table->players();
+  values.error_bound = table->error_bound();
+  values.win.reserve(static_cast<size_t>(table->context_count() * table->players()));
+  for (std::int64_t c = 0; c < table->context_count(); ++c) {
+    absl::StatusOr<GameTable::ContextRecord> record = table->Context(c);
+    if (!record.ok()) return record.status();
+    values.win.insert(values.win.end(), record->win_probabilities.begin(),
+                      record->win_probabilities.end());
+  }
+  return values;
+}
+
 }  // namespace
+
+std::string CertificationJson(const solver::CertificationReport& c, bool values_only) {
+  JsonObject json;
+  json.Int("decisions", c.decisions)
+      .Raw("smallest_margin", JsonDouble(c.smallest_margin))
+      .Raw("tie_tolerance", JsonDouble(c.tie_tolerance))
+      .Int("ties", c.ties)
+      .Int("symmetric_ties", c.symmetric_ties)
+      .Int("exact_ties", c.exact_ties)
+      .Int("inexact_ties", c.inexact_ties)
+      .Raw("largest_inexact_gap", JsonDouble(c.largest_inexact_gap))
+      .Int("exact_solves", c.exact_solves);
+  if (values_only) {
+    json.Raw("margin_threshold", JsonDouble(c.margin_threshold))
+        .Int("structural_ties", c.structural_ties)
+        .Int("partial_exact_solves", c.partial_exact_solves)
+        .Int("kingmaking_ties", c.kingmaking_ties)
+        .Int("kingmaking_contexts", c.kingmaking_contexts)
+        .Raw("largest_value_gap", JsonDouble(c.largest_value_gap));
+  }
+  return json.Raw("certified", c.certified ? "true" : "false")
+      .Raw("seconds", JsonDouble(c.seconds))
+      .Build();
+}
+
+std::string CertificationText(const solver::CertificationReport& c, bool values_only) {
+  std::string text = absl::StrFormat(
+      "Certification: %s.\n"
+      "  decisions checked               %d\n"
+      "  smallest margin (non-ties)      %.3g (must exceed %.3g)\n"
+      "  ties (within %.0e)             %d: %d symmetric, %d exact, %d not exact\n"
+      "  exact rational re-solves        %d\n",
+      c.certified ? "every decision is certified" : "NOT certified", c.decisions, c.smallest_margin,
+      values_only ? c.margin_threshold : 2 * c.error_bound, c.tie_tolerance, c.ties,
+      c.symmetric_ties, c.exact_ties, c.inexact_ties, c.exact_solves + c.partial_exact_solves);
+  if (values_only) {
+    absl::StrAppendFormat(&text,
+                          "  exact ties proven structurally  %d\n"
+                          "  kingmaking ties (contexts)      %d (%d)\n",
+                          c.structural_ties, c.kingmaking_ties, c.kingmaking_contexts);
+  }
+  absl::StrAppendFormat(&text, "  certification time              %.1f s\n", c.seconds);
+  return text;
+}
 
 absl::StatusOr<std::string> RunNPlayerSolve(const NPlayerSolveRequest& request) {
   solver::NPlayerSolveOptions options;
@@ -50,6 +115,15 @@ absl::StatusOr<std::string> RunNPlayerSolve(const NPlayerSolveRequest& request) 
     std::error_code ignored;  // a leftover checkpoint only costs disk space
     std::filesystem::remove(request.checkpoint, ignored);
   }
+  std::optional<solver::CertificationReport> certification;
+  if (request.certify) {
+    absl::StatusOr<solver::GameValues> values = ReadBack(*bytes);
+    if (!values.ok()) return values.status();
+    absl::StatusOr<solver::CertificationReport> report_or =
+        solver::CertifyGameValues(*values, {.threads = request.threads});
+    if (!report_or.ok()) return report_or.status();
+    certification = *report_or;
+  }
   const Rules& r = request.rules;
   if (request.json) {
     return JsonObject()
@@ -73,6 +147,8 @@ absl::StatusOr<std::string> RunNPlayerSolve(const NPlayerSolveRequest& request) 
                .Int("threads", request.threads)
                .Double("seconds", report.seconds)
                .Raw("start", StartJson(report.start))
+               .Raw("certification",
+                    certification ? CertificationJson(*certification, true) : "null")
                .Build() +
            "\n";
   }
@@ -88,11 +164,12 @@ absl::StatusOr<std::string> RunNPlayerSolve(const NPlayerSolveRequest& request) 
       "  tied decisions (kingmaking)     %d (%d)\n"
       "  solve time                      %.2f s (%d threads)\n"
       "  each seat wins from the start   %s\n"
-      "Wrote %s (%d bytes, format version 2: values only).\n",
+      "Wrote %s (%d bytes, format version 2: values only).\n%s",
       request.players, r.dice, r.bonus, r.target, report.contexts, report.turn_solves,
       report.cycles, report.max_rounds, report.max_residual, report.error_bound,
       report.tied_decisions, report.kingmaking, report.seconds, request.threads,
-      absl::StrJoin(start, ", "), request.path, bytes->size());
+      absl::StrJoin(start, ", "), request.path, bytes->size(),
+      certification ? CertificationText(*certification, true) : "");
 }
 
 }  // namespace martiandice::cli

@@ -10,6 +10,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "martiandice/rules.h"
+#include "certify.h"
 #include "nplayer_solver.h"
 
 namespace martiandice::cli {
@@ -20,6 +21,7 @@ struct NPlayerSolveRequest {
   int threads = 1;   // worker threads, >= 1
   std::string path;  // the table file to write
   bool json = false;
+  bool certify = true;  // certify every decision a reader derives (certify_nplayer.h)
   // Where finished work is saved and resumed from ("" for none); deleted
   // once the table is written.
   std::string checkpoint;
@@ -32,8 +34,15 @@ struct NPlayerSolveRequest {
   std::function<absl::Status(const std::string& path, const std::string& bytes)> write;
 };
 
+// A certification report as the `solve` output's "certification" JSON
+// object, and as text lines (2-player tables and N-player values alike; the
+// N-player fields only when `values_only`).
+std::string CertificationJson(const solver::CertificationReport& report, bool values_only = false);
+std::string CertificationText(const solver::CertificationReport& report, bool values_only = false);
+
 // Solves (resuming from the checkpoint if it holds this solve's work), writes
-// the table, removes the checkpoint and returns the summary (text, or one
+// the table, removes the checkpoint, certifies the table as read back
+// (unless !certify) and returns the summary (text, or one
 // JSON object and a newline). Errors: the solver's (rules, players, threads,
 // a checkpoint of another solve or damaged), Cancelled when stopped (the
 // message says where the work was saved), or the write's.
