@@ -1246,8 +1246,11 @@ all cores) and writes a format version 2 table (every seat's chances only;
 queries solve the turn from them): JSON fields rules, players, out, bytes,
 format_version, contexts, turn_solves, cycles, max_rounds, max_residual,
 error_bound, tied_decisions, kingmaking, threads, seconds, start (every seat's
-chance at the start of the game); no certification. A table over 1 GiB (e.g. 5
-players under the official rules) is refused before solving. Progress shows the
+chance at the start of the game), certification (as above, plus
+margin_threshold, structural_ties, partial_exact_solves, kingmaking_ties,
+kingmaking_contexts, largest_value_gap: the table as read back, every decision
+a reader derives by the turn solve of docs/PLAYERS.md). A table over 1 GiB
+(e.g. 5 players under the official rules) is refused before solving. Progress shows the
 time left; Ctrl-C (or SIGTERM) finishes the work in flight, saves it in the
 checkpoint (--checkpoint, default OUT.checkpoint) and exits with status 130;
 the same command then resumes without redoing finished work, with bit for bit
