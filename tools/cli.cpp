@@ -1250,11 +1250,11 @@ chance at the start of the game), certification (as above, plus
 margin_threshold, structural_ties, partial_exact_solves, kingmaking_ties,
 kingmaking_contexts, largest_value_gap: the table as read back, every decision
 a reader derives by the turn solve of docs/PLAYERS.md). A table over 1 GiB
-(e.g. 5 players under the official rules) is refused before solving. Progress shows the
-time left; Ctrl-C (or SIGTERM) finishes the work in flight, saves it in the
-checkpoint (--checkpoint, default OUT.checkpoint) and exits with status 130;
-the same command then resumes without redoing finished work, with bit for bit
-the same result. The checkpoint is removed once the table is written.
+(e.g. 5 players under the official rules) is refused before solving. Progress
+shows the time left; Ctrl-C (or SIGTERM) finishes the work in flight, saves it
+in the checkpoint (--checkpoint, default OUT.checkpoint) and exits with status
+130; the same command then resumes without redoing finished work, with bit for
+bit the same result. The checkpoint is removed once the table is written.
 )";
 
 constexpr std::string_view kSimulateFooter = R"(
@@ -1374,8 +1374,7 @@ void AddSolveOptions(CLI::App& command, Options& options) {
   command.add_option("--threads", options.threads, "3+ players: worker threads (default 0: all)")
       ->transform(Decimal());
   command.add_option("--checkpoint", options.checkpoint,
-                     "3+ players: file saving finished work (default OUT.checkpoint); Ctrl-C "
-                     "saves it, the same command resumes");
+                     "3+ players: where Ctrl-C saves the work (default OUT.checkpoint)");
   AddRuleOptions(command, options);
 }
 
