@@ -105,10 +105,18 @@ class ConventionSolver {
   void OutcomeLaws(int level) {
     for (int group : model_.Level(level)) {
       switch (model_.state(group).untaken) {
-        case 0: GroupLaws<0>(group); break;
-        case 1: GroupLaws<1>(group); break;
-        case 2: GroupLaws<2>(group); break;
-        default: GroupLaws<3>(group); break;
+        case 0:
+          GroupLaws<0>(group);
+          break;
+        case 1:
+          GroupLaws<1>(group);
+          break;
+        case 2:
+          GroupLaws<2>(group);
+          break;
+        default:
+          GroupLaws<3>(group);
+          break;
       }
     }
   }
