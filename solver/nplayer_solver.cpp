@@ -42,6 +42,9 @@ struct ThreadStats {
 struct MoverTurn {
   double p = 0;
   std::vector<double> e;
+  // With more than two players (a cycle's turn): the expected error bound of
+  // the scoring outcomes' contexts, sum over x >= 1 of P(x) * error(next_x).
+  double d = 0;
   long long tied = 0, kingmaking = 0;  // the solve's tie counts
 };
 
@@ -169,7 +172,7 @@ class NPlayerSolver {
       utility.resize(max_turn + 1);
       carried.assign(n + 1, std::vector<double>(max_turn + 1));
       over.resize(static_cast<size_t>(max_turn + 1) * n);
-      movers.assign(n, MoverTurn{0, std::vector<double>(n), 0, 0});
+      movers.assign(n, MoverTurn{0, std::vector<double>(n), 0, 0, 0});
       guess.assign(n, std::vector<double>(n));
       closed.assign(n, std::vector<double>(n));
     }
@@ -427,35 +430,54 @@ class NPlayerSolver {
     return &win_[index_.Index((seat + 1) % n_, next) * n_];
   }
 
+  // The error bound of the context after `seat` ends its turn at `s` with
+  // x >= 1 points (0 at the end of the game, which is exact).
+  double ErrorAfter(int seat, const int* s, int x) const {
+    bool final_round = s[seat] + x >= target_;
+    for (int j = 0; j < seat; ++j) final_round |= s[j] >= target_;
+    if (seat == n_ - 1 && final_round) return 0;
+    int next[kMaxPlayers];
+    std::copy(s, s + n_, next);
+    next[seat] += x;
+    return error_of_[index_.Index((seat + 1) % n_, next)];
+  }
+
   // Solves `seat`'s turn at `s`, the zero-score outcome leading to `zero`
   // (every seat's chance): the mover maximises its own; carried are the
-  // zero-score indicator and every other seat but the last, whose chance is
-  // the complement (the chances of every outcome sum to 1).
-  void SolveMover(int seat, const int* s, const double* zero, Scratch& scratch, MoverTurn* out) {
-    const int last_other = seat == n_ - 1 ? n_ - 2 : n_ - 1;
+  // zero-score indicator and the other seats' chances. With two players the
+  // other seat's chance is the complement (1 - the mover's: its error is the
+  // mover's); with more every seat is carried (a complement's error would be
+  // the sum of the others'), and with `error_lane` also the error bound of
+  // each scoring outcome's context, whose expectation is out->d.
+  void SolveMover(int seat, const int* s, const double* zero, bool error_lane, Scratch& scratch,
+                  MoverTurn* out) {
+    const int last_other = n_ > 2 ? -1 : 1 - seat;
     int k = 1;
     for (int j = 0; j < n_; ++j) {
       if (j != seat && j != last_other) scratch.carried_seat[k++] = j;
     }
+    const int error_index = error_lane ? k : -1;
     for (int x = 0; x <= max_turn_; ++x) {
       const double* next = x == 0 ? zero : AfterTurn(seat, s, x, scratch);
       scratch.utility[x] = next[seat];
       scratch.carried[0][x] = x == 0 ? 1.0 : 0.0;
       for (int c = 1; c < k; ++c) scratch.carried[c][x] = next[scratch.carried_seat[c]];
+      if (error_lane) scratch.carried[k][x] = x == 0 ? 0.0 : ErrorAfter(seat, s, x);
     }
     const unsigned watched = ((1u << k) - 1) & ~1u;
     internal::SolveConvention(*model_, scratch.utility,
-                              std::span(scratch.carried.data(), k), watched, arithmetic_,
-                              &scratch.turn);
+                              std::span(scratch.carried.data(), k + (error_lane ? 1 : 0)), watched,
+                              arithmetic_, &scratch.turn);
     ++scratch.stats.turn_solves;
     out->p = scratch.turn.carried[0];
-    double rest = 1.0 - scratch.turn.value;
     out->e[seat] = scratch.turn.value;
+    double rest = 1.0 - scratch.turn.value;
     for (int c = 1; c < k; ++c) {
       out->e[scratch.carried_seat[c]] = scratch.turn.carried[c];
       rest -= scratch.turn.carried[c];
     }
-    out->e[last_other] = rest;
+    if (last_other >= 0) out->e[last_other] = rest;
+    out->d = error_lane ? scratch.turn.carried[error_index] : 0.0;
     out->tied = scratch.turn.tied_decisions;
     out->kingmaking = scratch.turn.kingmaking;
   }
@@ -500,7 +522,7 @@ class NPlayerSolver {
     if (known != scratch.final_solves.end()) {
       m = known->second;
     } else {
-      SolveMover(seat, s, zero, scratch, &m);
+      SolveMover(seat, s, zero, /*error_lane=*/false, scratch, &m);
       scratch.final_solves.emplace(key, m);
     }
     CountTies(scratch, seat);
@@ -572,7 +594,7 @@ class NPlayerSolver {
       residual = slope = 0;
       for (int i = 0; i < n_; ++i) {
         MoverTurn& m = scratch.movers[i];
-        SolveMover(i, s, scratch.guess[(i + 1) % n_].data(), scratch, &m);
+        SolveMover(i, s, scratch.guess[(i + 1) % n_].data(), /*error_lane=*/n_ > 2, scratch, &m);
         slope = std::max(slope, m.p);
         for (int j = 0; j < n_; ++j) {
           residual = std::max(residual, std::abs(m.e[j] - scratch.guess[i][j]));
@@ -588,12 +610,18 @@ class NPlayerSolver {
     // |W - T(W)| <= b r + rounding for the stored W (the last round's
     // solves), so each value is off by at most its dependencies' error plus
     // that over 1 - b (b: the largest zero-score chance, the cycle's
-    // contraction per step).
+    // contraction per step). Two players: the dependencies' largest error.
+    // More: mover i's error e_i <= d_i + p_i E + c (d_i: the expected error
+    // of its scoring outcomes, at most (1 - p_i) times their largest; c = b r
+    // + rounding), so E = max_i d_i / (1 - p_i) + c / (1 - b) bounds every
+    // e_i. This assumes, as the carried chances do anyway, that the computed
+    // decisions are the exact values' (closer ones are ties, within 1e-12).
     double deps = 0;
     for (int i = 0; i < n_; ++i) {
       CountTies(scratch, i);
-      deps = std::max(deps, DependencyError(i, s, 1));
       const MoverTurn& m = scratch.movers[i];
+      // The error lane's own rounding is relative, far below 1e-9.
+      deps = std::max(deps, n_ > 2 ? m.d / (1 - m.p) * (1 + 1e-9) : DependencyError(i, s, 1));
       std::copy(m.e.begin(), m.e.end(), &win_[index_.Index(i, s) * n_]);
     }
     const bool converged = round < kMaxCycleRounds || residual <= kCycleStallResidual;

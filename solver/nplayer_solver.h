@@ -14,9 +14,15 @@
 
 namespace martiandice::solver {
 
-// Arithmetic of the turn solves: kAuto is double for 2 players (as the
-// two-player solver, which it then matches) and extended precision for more,
-// whose longer chains of contexts would otherwise exceed the 1e-13 bound.
+// Arithmetic of the turn solves. kExtended (x87 long double) rounds about
+// 2,000 times less per solve but is about 3 times slower; kDouble meets the
+// 1e-13 bound for 3 and 4 players too (the error bound is propagated as an
+// expectation over each turn's outcomes, nplayer_solver.cpp), but its
+// rounding noise leaves stored values that should be equal (e.g. two certain
+// wins) an ulp apart, so a few thousand of the reader's ties are no longer
+// exact on the stored numbers (3 players: 3,236, the largest gap 4e-17) and the
+// table cannot be certified. kAuto: double for 2 players (it then matches the
+// two-player solver), extended for more (the shipped, certified tables).
 enum class SolveArithmetic { kAuto, kDouble, kExtended };
 
 // Bound assumed on the rounding of one extended-precision turn solve's values

@@ -11,15 +11,14 @@
 namespace martiandice::internal {
 namespace {
 
-// A chosen action may lose this much to another per decision and still count
-// as optimal over the range [lo, hi] (rounding of equal values; see
-// Parametric::kSlack in turn_model.cpp).
-constexpr double kSlack = 1e-16;
-
 // Every position, law and final score holds a record of W = 1 + K numbers:
-// the mover's value, then the K carried utilities' expectations.
+// the mover's value, then the K carried utilities' expectations. In double a
+// record is padded to an even stride (zeros), so the record sums run on
+// pairs of lanes (SSE2, every x86-64).
 template <class Real, int W>
 class ConventionSolver {
+  static constexpr int S = std::is_same_v<Real, double> ? (W + 1) / 2 * 2 : W;  // stride
+
  public:
   ConventionSolver(const TurnModel& model, const std::vector<double>& utility,
                    std::span<const std::vector<double>> carried_utilities, unsigned watched,
@@ -33,16 +32,14 @@ class ConventionSolver {
         laws_(law),
         stop_(stop),
         roll_out_(roll_out) {
-    node_.resize(static_cast<size_t>(model.size()) * W);
-    laws_.resize(static_cast<size_t>(model.LawCount()) * W);
-    stop_.resize(static_cast<size_t>(model.MaxScore() + 1) * W);
+    node_.resize(static_cast<size_t>(model.size()) * S);
+    laws_.resize(static_cast<size_t>(model.LawCount()) * S);
+    stop_.resize(static_cast<size_t>(model.MaxScore() + 1) * S);
     for (int s = 0; s <= model.MaxScore(); ++s) {
-      stop_[s * W] = utility[s];
-      for (int k = 1; k < W; ++k) stop_[s * W + k] = carried_utilities[k - 1][s];
+      stop_[s * S] = utility[s];
+      for (int k = 1; k < S; ++k) stop_[s * S + k] = k < W ? carried_utilities[k - 1][s] : 0.0;
     }
     out_.tied_decisions = out_.kingmaking = 0;
-    out_.lo = -HUGE_VAL;
-    out_.hi = HUGE_VAL;
   }
 
   void Run() {
@@ -57,21 +54,8 @@ class ConventionSolver {
   }
 
  private:
-  Real* Node(int id) { return &node_[static_cast<size_t>(id) * W]; }
-  const Real* Stop(int id) const { return &stop_[model_.state(id).score * W]; }
-
-  // The chosen action stays optimal under a shift d of utility[0] while
-  // gap + dslope * d >= -kSlack (|d| <= 1: it is a probability).
-  void Keep(const Real* chosen, const Real* other) {
-    const double gap = std::max(0.0, static_cast<double>(chosen[0] - other[0]));
-    const double dslope = static_cast<double>(chosen[1] - other[1]);
-    if (gap + kSlack >= std::abs(dslope)) return;
-    if (dslope > 0) {
-      out_.lo = std::max(out_.lo, -(gap + kSlack) / dslope);
-    } else if (dslope < 0) {
-      out_.hi = std::min(out_.hi, (gap + kSlack) / -dslope);
-    }
-  }
+  Real* Node(int id) { return &node_[static_cast<size_t>(id) * S]; }
+  const Real* Stop(int id) const { return &stop_[model_.state(id).score * S]; }
 
   // Kingmaking: a tied action that a watched carried utility tells apart.
   bool TellsApart(const Real* chosen, const Real* other) const {
@@ -82,80 +66,104 @@ class ConventionSolver {
     return false;
   }
 
-  // Phase "choose a take" for one class of outcomes: rays (if shown) and the
-  // earthling takes it allows (cls.take[], ascending); the convention picks
-  // rays, then more dice, among the actions tied with the best.
-  const Real* ChooseTake(const Real* const* take, const EarthClass& cls, const Real* rays) {
-    const int n = cls.takes;
-    const Real* t[3] = {take[cls.take[0]], take[cls.take[1]], take[cls.take[2]]};
-    const Real* best_take = t[0];
-    for (int i = 1; i < n; ++i) best_take = t[i][0] > best_take[0] ? t[i] : best_take;
-    const Real best = rays != nullptr && rays[0] > best_take[0] ? rays[0] : best_take[0];
+  // Phase "choose a take" for one class of outcomes at a group with J
+  // untaken earthling types: rays (if shown: rv is their value, else -inf)
+  // and the earthling takes the class allows (cls.take[], ascending, padded
+  // with the largest to J entries); the convention picks rays, then more
+  // dice, among the actions tied with the best. `tv[x]` is take[x]'s value
+  // to the mover.
+  template <int J>
+  const Real* ChooseTake(const Real* const* take, const Real* tv, const EarthClass& cls,
+                         const Real* rays, Real rv) {
+    const int a = cls.take[0], b = J >= 2 ? cls.take[1] : a, c = J >= 3 ? cls.take[2] : b;
+    const Real va = tv[a], vb = tv[b], vc = tv[c];
+    Real best = std::max(rv, va);
+    if constexpr (J >= 2) best = std::max(best, vb);
+    if constexpr (J >= 3) best = std::max(best, vc);
     const Real bar = best - Real(kConventionTie);
-    const Real* chosen = nullptr;
-    int tied = 0;
-    if (rays != nullptr && rays[0] >= bar) {
-      chosen = rays;
-      ++tied;
-    }
-    for (int i = n - 1; i >= 0; --i) {  // most dice first
-      if (t[i][0] >= bar) {
-        if (chosen == nullptr) chosen = t[i];
-        ++tied;
-      }
-    }
-    // The order of the takes is kept per group (KeepTakeOrder); here only
-    // the choice between rays and the best take.
-    if (rays != nullptr) Keep(chosen, chosen == rays ? best_take : rays);
-    if (tied > 1) {
+    const bool rays_tied = rv >= bar;
+    int x = a;
+    if constexpr (J >= 2) x = vb >= bar ? b : x;
+    if constexpr (J >= 3) x = vc >= bar ? c : x;
+    const Real* chosen = rays_tied ? rays : take[x];
+    int tied = rays_tied + (va >= bar);
+    if constexpr (J >= 2) tied += cls.takes >= 2 && vb >= bar;
+    if constexpr (J >= 3) tied += cls.takes >= 3 && vc >= bar;
+    if (tied > 1) [[unlikely]] {
       ++out_.tied_decisions;
-      bool kingmaking = rays != nullptr && rays != chosen && rays[0] >= bar &&
-                        TellsApart(chosen, rays);
-      for (int i = 0; i < n; ++i) {
-        if (t[i] != chosen && t[i][0] >= bar) kingmaking = kingmaking || TellsApart(chosen, t[i]);
+      bool kingmaking = rays_tied && rays != chosen && TellsApart(chosen, rays);
+      for (int i = 0; i < cls.takes; ++i) {
+        const Real* t = take[cls.take[i]];
+        if (t != chosen && tv[cls.take[i]] >= bar) kingmaking = kingmaking || TellsApart(chosen, t);
       }
       out_.kingmaking += kingmaking;
     }
     return chosen;
   }
 
-  // The takes of a group ranked by value: each keeps its place against the
-  // next one, so every class's best take stays its best over [lo, hi].
-  void KeepTakeOrder(const Real* const* take, int left) {
-    int order[kMaxDice + 1];
-    for (int x = 1; x <= left; ++x) {
-      int i = x - 1;
-      for (; i > 0 && take[order[i - 1]][0] < take[x][0]; --i) order[i] = order[i - 1];
-      order[i] = x;
-    }
-    for (int i = 0; i + 1 < left; ++i) Keep(take[order[i]], take[order[i + 1]]);
-  }
-
   // Phase "outcome laws": for each group (position after the tanks) at this
   // level and each q, the weighted sums over the q other dice's outcome
   // classes of the chosen action's record.
   void OutcomeLaws(int level) {
-    const Real* take[kMaxDice + 1];
-    Real sums[1 + kMaxCarried];
     for (int group : model_.Level(level)) {
-      const CanonState& g = model_.state(group);
-      for (int x = 1; g.untaken > 0 && x <= g.left; ++x) take[x] = Node(model_.EarthChild(group, x));
-      if (g.untaken > 1) KeepTakeOrder(take, g.left);
-      const Real* turn_over = Stop(group);
-      for (int q = 0; q <= g.left; ++q) {
-        const int ray_child = model_.RayChild(group, q);
-        const Real* rays = ray_child >= 0 ? Node(ray_child) : nullptr;
-        std::fill(sums, sums + W, Real(0));
-        for (const EarthClass& cls : model_.Classes(g.untaken, q)) {
-          // Without rays and without an earthling to take, the turn is over.
-          const Real* chosen = cls.present != 0 ? ChooseTake(take, cls, rays)
-                               : rays != nullptr ? rays
-                                                 : turn_over;
-          const Real weight = cls.weight_d;
-          for (int k = 0; k < W; ++k) sums[k] += weight * chosen[k];
-        }
-        std::copy(sums, sums + W, &laws_[static_cast<size_t>(model_.LawIndex(group, q)) * W]);
+      switch (model_.state(group).untaken) {
+        case 0:
+          GroupLaws<0>(group);
+          break;
+        case 1:
+          GroupLaws<1>(group);
+          break;
+        case 2:
+          GroupLaws<2>(group);
+          break;
+        default:
+          GroupLaws<3>(group);
+          break;
       }
+    }
+  }
+
+  template <int J>
+  void GroupLaws(int group) {
+    const Real* take[kMaxDice + 1];
+    Real tv[kMaxDice + 1];
+    alignas(16) Real sums[S];
+    const CanonState& g = model_.state(group);
+    for (int x = 1; J > 0 && x <= g.left; ++x) {
+      take[x] = Node(model_.EarthChild(group, x));
+      tv[x] = take[x][0];
+    }
+    const Real* turn_over = Stop(group);
+    const EarthClass* const data = model_.ClassData();
+    const std::int32_t* const row = model_.ClassRow(J);
+    const std::int32_t* const ray_children = model_.RayChildren(group);
+    Real* law = &laws_[static_cast<size_t>(model_.LawIndex(group, 0)) * S];
+    for (int q = 0; q <= g.left; ++q, law += S) {
+      const int ray_child = ray_children[q];
+      const Real* rays = ray_child >= 0 ? Node(ray_child) : nullptr;
+      const Real rv = rays != nullptr ? rays[0] : Real(-HUGE_VAL);
+      // Without rays and without an earthling to take, the turn is over.
+      const Real* none = rays != nullptr ? rays : turn_over;
+      const EarthClass* cls = data + row[q];
+      const EarthClass* const end = data + row[q + 1];
+      // No untaken type shown (classes are sorted by mask, so it comes
+      // first): always possible with a taken type to show, else only with
+      // no dice.
+      if (J < 3 || q == 0) {
+        const Real weight = cls->weight_d;
+        for (int k = 0; k < S; ++k) sums[k] = weight * none[k];
+        ++cls;
+      } else {
+        for (int k = 0; k < S; ++k) sums[k] = Real(0);
+      }
+      if constexpr (J > 0) {
+        for (; cls != end; ++cls) {
+          const Real* chosen = ChooseTake<J>(take, tv, *cls, rays, rv);
+          const Real weight = cls->weight_d;
+          for (int k = 0; k < S; ++k) sums[k] += weight * chosen[k];
+        }
+      }
+      for (int k = 0; k < S; ++k) law[k] = sums[k];
     }
   }
 
@@ -166,41 +174,42 @@ class ConventionSolver {
   void RollSums(std::span<const RollTerm> terms, Real* roll) const {
     if constexpr (!std::is_same_v<Real, double>) {
       // x87 has 8 registers: one chain per number is faster there.
-      std::fill(roll, roll + W, Real(0));
+      std::fill(roll, roll + S, Real(0));
       for (const RollTerm& term : terms) {
-        const Real* law = &laws_[static_cast<size_t>(term.law) * W];
+        const Real* law = &laws_[static_cast<size_t>(term.law) * S];
         const Real weight = term.weight_d;
-        for (int k = 0; k < W; ++k) roll[k] += weight * law[k];
+        for (int k = 0; k < S; ++k) roll[k] += weight * law[k];
       }
       return;
     }
-    Real part[4][W] = {};
+    alignas(16) Real part[4][S] = {};
     const size_t n = terms.size();
+    const Real* const laws = laws_.data();
     size_t i = 0;
     for (; i + 4 <= n; i += 4) {
       for (int j = 0; j < 4; ++j) {
-        const Real* law = &laws_[static_cast<size_t>(terms[i + j].law) * W];
+        const Real* law = laws + static_cast<size_t>(terms[i + j].law) * S;
         const Real weight = terms[i + j].weight_d;
-        for (int k = 0; k < W; ++k) part[j][k] += weight * law[k];
+        for (int k = 0; k < S; ++k) part[j][k] += weight * law[k];
       }
     }
     for (; i < n; ++i) {
-      const Real* law = &laws_[static_cast<size_t>(terms[i].law) * W];
+      const Real* law = laws + static_cast<size_t>(terms[i].law) * S;
       const Real weight = terms[i].weight_d;
-      for (int k = 0; k < W; ++k) part[0][k] += weight * law[k];
+      for (int k = 0; k < S; ++k) part[0][k] += weight * law[k];
     }
-    for (int k = 0; k < W; ++k) roll[k] = (part[0][k] + part[1][k]) + (part[2][k] + part[3][k]);
+    for (int k = 0; k < S; ++k) roll[k] = (part[0][k] + part[1][k]) + (part[2][k] + part[3][k]);
   }
 
   // Phase "stop or roll": the roll's record from the outcome laws, then the
   // convention's choice (stop when tied; no stopping before the first roll).
   void StopOrRoll(int level) {
-    Real roll[1 + kMaxCarried];
+    alignas(16) Real roll[S];
     for (int id : model_.Level(level)) {
       Real* node = Node(id);
       const Real* stop = Stop(id);
       if (level == 0) {
-        std::copy(stop, stop + W, node);
+        for (int k = 0; k < S; ++k) node[k] = stop[k];
         if (roll_out_ != nullptr) roll_out_[id] = std::numeric_limits<double>::quiet_NaN();
         continue;
       }
@@ -214,9 +223,8 @@ class ConventionSolver {
           ++out_.tied_decisions;
           out_.kingmaking += TellsApart(chosen, other);
         }
-        Keep(chosen, other);
       }
-      std::copy(chosen, chosen + W, node);
+      for (int k = 0; k < S; ++k) node[k] = chosen[k];
     }
   }
 
@@ -226,7 +234,7 @@ class ConventionSolver {
   ConventionTurn& out_;
   // Scratch reused by the thread's next solve.
   std::vector<Real>& node_;  // per position
-  std::vector<Real>& laws_;   // per (group, q) law
+  std::vector<Real>& laws_;  // per (group, q) law
   std::vector<Real>& stop_;  // per final score
   double* const roll_out_;   // per position: the mover's roll value (optional)
 };

@@ -23,10 +23,6 @@ enum class Arithmetic { kDouble, kExtended };
 struct ConventionTurn {
   double value = 0;             // the mover's expected utility from the start of the turn
   std::vector<double> carried;  // each carried utility's expectation from the start
-  // If carried utility 0 is the indicator of a zero score: shifting utility[0]
-  // by d keeps every chosen action optimal for d in [lo, hi] (within a loss
-  // of 1e-16 per decision), and the values then move by d * carried[0].
-  double lo = 0, hi = 0;
   long long tied_decisions = 0;  // decision points where another action was tied
   long long kingmaking = 0;      // ... and would change a watched carried utility
 };

@@ -237,7 +237,8 @@ TEST_CASE("n-player checkpoint: another solve's checkpoint is refused and left a
     CHECK(message.find(what) != std::string::npos);
     CHECK(ReadFile(path) == bytes);  // untouched
   };
-  refused(Options(4), "players=3 arithmetic=extended solver=v1 levels=");
+  const std::string version = "solver=v" + std::to_string(solver::kNPlayerSolverVersion);
+  refused(Options(4), ("players=3 arithmetic=extended " + version + " levels=").c_str());
   solver::NPlayerSolveOptions other_rules = Options(3);
   other_rules.rules.target = 7;
   refused(other_rules, "target=6");
@@ -383,7 +384,8 @@ TEST_CASE("n-player checkpoint: the file layout is the documented one") {
   CHECK(u32(32) == 2);
   CHECK(u32(36) == 121);
   CHECK(solver::CheckpointIdentityString(c.identity) ==
-        "dice=13 bonus=3 target=25 players=3 arithmetic=extended solver=v1 levels=121");
+        "dice=13 bonus=3 target=25 players=3 arithmetic=extended solver=v" +
+            std::to_string(solver::kNPlayerSolverVersion) + " levels=121");
   CHECK(u64(40) == internal::Fnv1a64(solver::CheckpointIdentityString(c.identity)));
   CHECK(u32(48) == 85);
   CHECK(u32(52) == 5);

@@ -7,8 +7,14 @@
 // exactly, warm queries (AdviseRoll, EvaluatePosition) on solved turns, and the
 // game: loading the shipped official policy tables (GameTable::Open; 2 and 3
 // players), warm win queries on them (AdviseWin, EvaluateWin; cold 3-player
-// ones too: the turn solved on demand), and the full official 2-player solve
-// (solver::SolveGameTable, single-threaded).
+// ones too: the turn solved on demand), the full official 2-player solve
+// (solver::SolveGameTable, single-threaded), and the official 3-player game
+// solve on 2 threads (solver::SolveGameValues; wall and CPU time, error bound).
+//
+//   martiandice_bench --nplayer-only [--players P]   only the P-player game
+//                                                    solve (default 3)
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -30,6 +36,7 @@
 #include "martiandice/query.h"
 #include "martiandice/rules.h"
 #include "martiandice/solver.h"
+#include "nplayer_solver.h"
 
 namespace md = martiandice;
 using Clock = std::chrono::steady_clock;
@@ -48,6 +55,14 @@ inline void DoNotOptimize(const T& value) {
 }
 
 volatile double g_sink = 0;
+
+// CPU seconds (user + system) of the process so far.
+double CpuSeconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+         1e-6 * static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
+}
 
 std::string CpuModel() {
   std::ifstream in("/proc/cpuinfo");
@@ -153,18 +168,30 @@ md::Dice Parse(std::string_view text) { return OrDie(md::ParseDice(text), text);
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool quick = false;
+  bool quick = false, nplayer_only = false;
+  int players = 3;
   for (int i = 1; i < argc; ++i) {
     std::string_view arg = argv[i];
     if (arg == "--quick") {
       quick = true;
+    } else if (arg == "--nplayer-only") {
+      nplayer_only = true;
+    } else if (arg == "--players" && i + 1 < argc && nplayer_only) {
+      players = std::atoi(argv[++i]);
+      if (players < md::kMinPlayers || players > md::kMaxPlayers) {
+        std::fprintf(stderr, "%s: --players must be %d..%d\n", argv[0], md::kMinPlayers,
+                     md::kMaxPlayers);
+        return 2;
+      }
     } else if (arg == "-h" || arg == "--help") {
       std::printf(
-          "usage: %s [--quick]\n"
+          "usage: %s [--quick] [--nplayer-only [--players P]]\n"
           "Times the martiandice solver and queries, loading the official policy\n"
           "table and win queries on it, and the official 2-player game solve; prints\n"
           "min and median per operation over repetitions, next to each goal.\n"
-          "--quick: fewer repetitions.\n",
+          "--quick: fewer repetitions. --nplayer-only: only the official 3-player\n"
+          "game solve (2 threads; wall and CPU time, error bound); --players P after\n"
+          "it: P players instead (goals: 5 s for 3, 10 minutes for 4).\n",
           argv[0]);
       return 0;
     } else {
@@ -189,6 +216,49 @@ int main(int argc, char** argv) {
 
   const md::Rules rules{};
   const md::Objective ev = md::Objective::ExpectedScore();
+
+  // The official P-player game solve on 2 threads (one run: it takes
+  // seconds). Goals (issue 6) on this machine's 2 cores: 5 s for 3 players,
+  // 10 minutes for 4.
+  auto nplayer = [&](std::vector<Figure>* figures, md::solver::SolveArithmetic arithmetic) {
+    const bool extended = arithmetic == md::solver::SolveArithmetic::kExtended;
+    md::solver::NPlayerSolveOptions options;
+    options.rules = rules;
+    options.players = players;
+    options.threads = 2;
+    options.arithmetic = arithmetic;
+    md::solver::NPlayerReport report;
+    const double cpu0 = CpuSeconds();
+    auto t0 = Clock::now();
+    auto values = md::solver::SolveGameValues(options, &report);
+    auto t1 = Clock::now();
+    const double cpu = CpuSeconds() - cpu0;
+    OrDie(std::move(values), "3-player game solve");
+    Figure f;
+    f.name = "game solve, official " + std::to_string(players) + " players, 2 threads, " +
+             (extended ? "extended" : "double");
+    f.min = f.median = std::chrono::duration<double>(t1 - t0).count();
+    f.goal = players == 3 ? 5.0 : players == 4 ? 600.0 : 0.0;
+    f.reps = 1;
+    f.iters = 1;
+    PrintFigure(f);
+    std::printf(
+        "  (%d-player solve: %.2f s CPU; error bound %.3g (goal <= 1e-13); %lld contexts, %lld "
+        "turn solves, rounds per cycle %.2f mean, %d max; %lld tied decisions, %lld kingmaking; "
+        "start",
+        players, cpu, report.error_bound, report.contexts, report.turn_solves, report.mean_rounds,
+        report.max_rounds, report.tied_decisions, report.kingmaking);
+    for (double w : report.start) std::printf(" %.17g", w);
+    std::printf(")\n");
+    figures->push_back(std::move(f));
+  };
+  if (nplayer_only) {
+    std::printf("%-58s %11s %11s %12s  %s\n", "figure", "min", "median", "goal", "median vs goal");
+    std::vector<Figure> figures;
+    nplayer(&figures, md::solver::SolveArithmetic::kDouble);
+    nplayer(&figures, md::solver::SolveArithmetic::kExtended);
+    return 0;
+  }
 
   // Start values, and the solutions the queries run on.
   const md::TurnSolution dbl =
@@ -426,6 +496,9 @@ int main(int argc, char** argv) {
   std::printf("  (game solve: %d contexts, %d blocks, %lld turn solves; seat 0 wins %.6f)\n",
               game_report.contexts, game_report.blocks, game_report.turn_solves,
               game_report.first_seat_win);
+
+  nplayer(&figures, md::solver::SolveArithmetic::kDouble);
+  nplayer(&figures, md::solver::SolveArithmetic::kExtended);  // as the shipped table
 
   int goals = 0, met = 0;
   for (const Figure& f : figures) {
