@@ -451,6 +451,10 @@ class NPlayerSolver {
   // each scoring outcome's context, whose expectation is out->d.
   void SolveMover(int seat, const int* s, const double* zero, bool error_lane, Scratch& scratch,
                   MoverTurn* out) {
+    SolveMover(seat, s, zero, error_lane, arithmetic_, scratch, out);
+  }
+  void SolveMover(int seat, const int* s, const double* zero, bool error_lane,
+                  internal::Arithmetic arithmetic, Scratch& scratch, MoverTurn* out) {
     const int last_other = n_ > 2 ? -1 : 1 - seat;
     int k = 1;
     for (int j = 0; j < n_; ++j) {
@@ -467,7 +471,7 @@ class NPlayerSolver {
     const unsigned watched = ((1u << k) - 1) & ~1u;
     internal::SolveConvention(*model_, scratch.utility,
                               std::span(scratch.carried.data(), k + (error_lane ? 1 : 0)), watched,
-                              arithmetic_, &scratch.turn);
+                              arithmetic, &scratch.turn);
     ++scratch.stats.turn_solves;
     out->p = scratch.turn.carried[0];
     out->e[seat] = scratch.turn.value;
@@ -585,21 +589,31 @@ class NPlayerSolver {
   // = |T(G) - G| decides: small enough, those solves are the stored values;
   // else the cycle closed under the round's policies (Newton on a piecewise
   // linear map) is the next guess.
+  // With extended arithmetic the policy iteration's rounds run in double
+  // (they only find the policies and the guess) and one more round at the
+  // accepted guess, in extended precision, gives the stored values and the
+  // residual the bound uses: stored values that should be equal (e.g. two
+  // certain wins) then come out equal, so the reader's ties stay exact.
   void SolveCycle(const int* s, Scratch& scratch) {
     InitialGuess(s, scratch);
+    const bool settle = arithmetic_ == internal::Arithmetic::kExtended;
+    const internal::Arithmetic search = settle ? internal::Arithmetic::kDouble : arithmetic_;
     int round = 1;
     double residual = HUGE_VAL, previous = HUGE_VAL, slope = 0;
-    for (;; ++round) {
-      previous = residual;
+    auto solve_round = [&](internal::Arithmetic arithmetic, bool error_lane) {
       residual = slope = 0;
       for (int i = 0; i < n_; ++i) {
         MoverTurn& m = scratch.movers[i];
-        SolveMover(i, s, scratch.guess[(i + 1) % n_].data(), /*error_lane=*/n_ > 2, scratch, &m);
+        SolveMover(i, s, scratch.guess[(i + 1) % n_].data(), error_lane, arithmetic, scratch, &m);
         slope = std::max(slope, m.p);
         for (int j = 0; j < n_; ++j) {
           residual = std::max(residual, std::abs(m.e[j] - scratch.guess[i][j]));
         }
       }
+    };
+    for (;; ++round) {
+      previous = residual;
+      solve_round(search, /*error_lane=*/n_ > 2 && !settle);
       // At rounding level, or rounding keeps r from shrinking further.
       const bool accepted =
           residual <= kCycleAcceptResidual || (residual <= kCycleStallResidual && residual > previous / 2);
@@ -607,6 +621,7 @@ class NPlayerSolver {
       CloseCycle(scratch.guess, scratch);
       scratch.guess = scratch.closed;
     }
+    if (settle) solve_round(arithmetic_, /*error_lane=*/n_ > 2);
     // |W - T(W)| <= b r + rounding for the stored W (the last round's
     // solves), so each value is off by at most its dependencies' error plus
     // that over 1 - b (b: the largest zero-score chance, the cycle's
