@@ -9,7 +9,7 @@
 // Safety: at start-up the harness makes a private directory under $TMPDIR
 // (tools/fuzz.sh points it into the build tree), writes a tiny policy table
 // into it (3 dice, bonus 3, target 5, 2 players) and points $MARTIANDICE_DATA
-// at it. Every --out value is confined to the private work directory: a plain
+// at it. Every --out (and --checkpoint) value is confined to the private work directory: a plain
 // name N becomes WORK/N, anything else (a '/' in it, "..", empty) WORK/out;
 // whatever a run wrote there is deleted after it. --tables is only read from,
 // so it is left alone.
@@ -147,14 +147,20 @@ std::string Confined(const std::string& path) {
   return (work_dir / (plain ? path : "out")).string();
 }
 
-// Rewrites every --out value into the work directory.
+// Rewrites every --out and --checkpoint value (files the CLI writes) into
+// the work directory.
 void ConfineOut(std::vector<std::string>& args) {
   for (std::size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--out" && i + 1 < args.size()) {
-      args[i + 1] = Confined(args[i + 1]);
-      ++i;
-    } else if (args[i].rfind("--out=", 0) == 0) {
-      args[i] = "--out=" + Confined(args[i].substr(6));
+    for (const std::string option : {"--out", "--checkpoint"}) {
+      if (args[i] == option && i + 1 < args.size()) {
+        args[i + 1] = Confined(args[i + 1]);
+        ++i;
+        break;
+      }
+      if (args[i].rfind(option + "=", 0) == 0) {
+        args[i] = option + "=" + Confined(args[i].substr(option.size() + 1));
+        break;
+      }
     }
   }
 }

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "martiandice/dice.h"
 #include "martiandice/game.h"
@@ -44,13 +45,14 @@ void RecomputeHash(std::string& bytes) {
   namespace off = table_builder::offset;
   if (bytes.size() < 128) return;
   const bool values_only = table_builder::GetU32(bytes, off::kVersion) == 2;
-  const std::string rules = absl::StrFormat(
-      values_only ? "martiandice-policy v2 dice=%d bonus=%d target=%d players=%d values-only "
-                    "ties=stop,rays,most-dice,human-cow-chicken"
-                  : "martiandice-policy v1 dice=%d bonus=%d target=%d players=%d "
-                    "states=canonical-v1",
-      table_builder::GetU32(bytes, off::kDice), table_builder::GetU32(bytes, off::kBonus),
-      table_builder::GetU32(bytes, off::kTarget), table_builder::GetU32(bytes, off::kPlayers));
+  const std::string numbers = absl::StrFormat(
+      "dice=%d bonus=%d target=%d players=%d", table_builder::GetU32(bytes, off::kDice),
+      table_builder::GetU32(bytes, off::kBonus), table_builder::GetU32(bytes, off::kTarget),
+      table_builder::GetU32(bytes, off::kPlayers));
+  const std::string rules =
+      values_only ? absl::StrCat("martiandice-policy v2 ", numbers,
+                                 " values-only ties=stop,rays,most-dice,human-cow-chicken")
+                  : absl::StrCat("martiandice-policy v1 ", numbers, " states=canonical-v1");
   table_builder::PutU64(bytes, off::kRulesHash, table_builder::Fnv1a64(rules));
 }
 
