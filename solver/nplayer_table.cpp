@@ -27,6 +27,16 @@ absl::StatusOr<std::string> SolveValuesTable(const NPlayerSolveOptions& options,
   NPlayerReport local;
   absl::StatusOr<GameValues> values = SolveGameValues(options, report ? report : &local);
   if (!values.ok()) return values.status();
+  // A zero-score cycle that did not converge leaves values without a bound
+  // (docs/PLAYERS.md, "An open problem with 4 players"): no table a reader
+  // would refuse, or worse trust, is written.
+  if (!(values->error_bound < 1e-9)) {
+    return absl::FailedPreconditionError(absl::StrFormat(
+        "the %d-player solve could not bound its values (error bound %g): a zero-score cycle "
+        "did not converge within %d rounds of policy iteration (its best replies alternate; "
+        "see docs/PLAYERS.md); no table written",
+        values->players, values->error_bound, kMaxCycleRounds));
+  }
   return SerializeValuesTable(values->rules, values->players, values->error_bound, values->win);
 }
 

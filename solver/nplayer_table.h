@@ -13,7 +13,9 @@ namespace martiandice::solver {
 // table's bytes; `report` (may be null) gets the solve's figures. Errors: as
 // SolveGameValues's (rules or player count out of range, threads < 1), and
 // InvalidArgument, before any work, when the table would exceed
-// kMaxSolveTableBytes (1 GiB, what the reader accepts).
+// kMaxSolveTableBytes (1 GiB, what the reader accepts); FailedPrecondition
+// when the solve cannot bound its values (a zero-score cycle that does not
+// converge, as in the official 4-player game).
 absl::StatusOr<std::string> SolveValuesTable(const NPlayerSolveOptions& options,
                                              NPlayerReport* report);
 
