@@ -32,6 +32,14 @@ struct CertificationReport {
   // Largest gap between a stored value (any seat) and the reader's turn solve
   // of its own context: how well the stored vectors solve their own turns.
   double largest_value_gap = 0;
+  // Contexts whose stored vector is a mixed cycle's mixture (docs/PLAYERS.md
+  // "Mixed cycles"): another seat's stored chance differs from the reader's
+  // pure solve by more than 1e-9 (their gaps are left out of
+  // largest_value_gap; the mover's own is in it). The mover is indifferent
+  // there up to the bound: its decisions within margin_threshold are counted
+  // as mixing decisions, neither ties nor margins.
+  long long mixed_contexts = 0;
+  long long mixing_decisions = 0;
   // Non-tie margins must exceed this: twice the error bound (plus, for a
   // values-only table, twice the rounding of the reader's own turn solve).
   double margin_threshold = 0;

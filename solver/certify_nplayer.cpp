@@ -30,6 +30,11 @@ using internal::RollTerm;
 using internal::TurnModel;
 
 constexpr double kTie = internal::kConventionTie;
+// Another seat's stored chance this far from the reader's pure solve: the
+// context's vector is a mixture (a mixed cycle), not an error within bound.
+constexpr double kMixedGap = 1e-9;
+
+double MarginThreshold(double error_bound) { return 2 * (error_bound + kReaderTurnRounding); }
 // Exact values tracked by rank: not (yet) known.
 constexpr int kUnknown = -1, kUnset = -2;
 
@@ -50,7 +55,8 @@ struct Verdict {
 class ContextCertifier {
  public:
   ContextCertifier(const GameValues& values, const ContextIndex& index, const TurnModel& model,
-                   int local_max_left)
+                   int local_max_left, const std::vector<int>& floor,
+                   const std::vector<int>& ceiling)
       : v_(values),
         index_(index),
         model_(model),
@@ -59,7 +65,10 @@ class ContextCertifier {
         wide_(values.rules.target + MaxTurnScore(values.rules)),
         max_turn_(MaxTurnScore(values.rules)),
         start_(model.Id(0, 0, 0, 0, 0)),
-        local_max_left_(local_max_left) {
+        local_max_left_(local_max_left),
+        floor_(floor),
+        ceiling_(ceiling),
+        threshold_(MarginThreshold(values.error_bound)) {
     const int size = model.size();
     law_group_.resize(model.LawCount());
     for (int id = 0; id < size; ++id) {
@@ -94,6 +103,13 @@ class ContextCertifier {
     std::vector<int>& s = scores_;
     s.assign(n_, 0);
     Decode(context, &seat, s.data());
+    bool outside = false;
+    for (int j = 0; j < static_cast<int>(floor_.size()); ++j) outside |= s[j] < floor_[j];
+    for (int j = 0; j < static_cast<int>(ceiling_.size()); ++j) outside |= s[j] > ceiling_[j];
+    if (outside) {
+      --report.contexts;
+      return;
+    }
     BuildUtility(seat, s.data());
     // The record width is a compile-time constant: the inner sums unroll.
     static constexpr void (ContextCertifier::*kSolve[])() = {
@@ -103,10 +119,15 @@ class ContextCertifier {
     (this->*kSolve[n_ - 2])();
     const double* stored = &v_.win[static_cast<size_t>(context) * n_];
     const double* start = &roll_[static_cast<size_t>(start_) * n_];
+    double own_gap = 0, other_gap = 0;
     for (int j = 0, k = 1; j < n_; ++j) {
       const double gap = std::abs(stored[j] - (j == seat ? start[0] : start[k++]));
-      report.largest_value_gap = std::max(report.largest_value_gap, gap);
+      (j == seat ? own_gap : other_gap) = std::max(j == seat ? own_gap : other_gap, gap);
     }
+    mixed_ = other_gap > kMixedGap;
+    report.mixed_contexts += mixed_;
+    report.largest_value_gap =
+        std::max(report.largest_value_gap, mixed_ ? own_gap : std::max(own_gap, other_gap));
     const int size = model_.size();
     for (int id = 0; id < size; ++id) {
       const double stop = stop_[static_cast<size_t>(model_.state(id).score) * n_];
@@ -374,6 +395,26 @@ class ContextCertifier {
     return false;
   }
 
+  // A non-tie decision's margin; at a mixed context one within the
+  // threshold is the mover's indifference, a mixing decision.
+  void Margin(double gap) {
+    if (mixed_ && gap <= threshold_) {
+      ++report.mixing_decisions;
+    } else {
+      report.smallest_margin = std::min(report.smallest_margin, gap);
+    }
+  }
+  // A tie not proven exact yet: re-verified exactly, unless the context is
+  // mixed (its mover is indifferent only up to the bound there).
+  void Unproven(const NearTie& tie) {
+    if (mixed_) {
+      --report.ties;
+      ++report.mixing_decisions;
+    } else {
+      near_.push_back(tie);
+    }
+  }
+
   void StopOrRollDecision(int id) {
     const int score = model_.state(id).score;
     const double* stop = StopRec(score);
@@ -381,7 +422,7 @@ class ContextCertifier {
     ++report.decisions;
     const double gap = std::abs(stop[0] - roll[0]);
     if (gap > kTie) {
-      report.smallest_margin = std::min(report.smallest_margin, gap);
+      Margin(gap);
       return;
     }
     ++report.ties;
@@ -393,7 +434,7 @@ class ContextCertifier {
       ++report.exact_ties;
       ++report.structural_ties;
     } else {
-      near_.push_back(NearTie{id, -1});
+      Unproven(NearTie{id, -1});
     }
   }
 
@@ -434,7 +475,7 @@ class ContextCertifier {
     ++report.decisions;
     const double gap = value_[a] - value_[b];
     if (gap > kTie) {
-      report.smallest_margin = std::min(report.smallest_margin, gap);
+      Margin(gap);
       return;
     }
     ++report.ties;
@@ -465,7 +506,7 @@ class ContextCertifier {
       ++report.exact_ties;
       ++report.structural_ties;
     } else {
-      near_.push_back(NearTie{a, b});
+      Unproven(NearTie{a, b});
     }
   }
 
@@ -607,6 +648,9 @@ class ContextCertifier {
   std::string key_;  // the mover's exact utility, as bytes
   std::vector<NearTie> near_;
   bool context_kingmaking_ = false;
+  bool mixed_ = false;  // the context's stored vector is a mixture
+  const std::vector<int> floor_, ceiling_;
+  const double threshold_;  // margins at or below it are not certified
   absl::flat_hash_map<std::string, Verdict> verdicts_;
   // The subtree solve's state: utilities, memo and its validity stamps.
   std::vector<Rational> exact_u_;
@@ -663,6 +707,8 @@ void Merge(const CertificationReport& r, CertificationReport* all) {
   all->kingmaking_ties += r.kingmaking_ties;
   all->kingmaking_contexts += r.kingmaking_contexts;
   all->largest_value_gap = std::max(all->largest_value_gap, r.largest_value_gap);
+  all->mixed_contexts += r.mixed_contexts;
+  all->mixing_decisions += r.mixing_decisions;
 }
 
 }  // namespace
@@ -671,6 +717,13 @@ absl::StatusOr<CertificationReport> CertifyGameValues(const GameValues& values,
                                                       const NPlayerCertifyOptions& options) {
   const int threads = options.threads;
   if (absl::Status s = Validate(values, threads); !s.ok()) return s;
+  for (const std::vector<int>* box : {&options.floor, &options.ceiling}) {
+    if (!box->empty() && static_cast<int>(box->size()) != values.players) {
+      return absl::InvalidArgumentError(
+          absl::StrFormat("a floor or ceiling needs one total per seat (%d, got %d)",
+                          values.players, static_cast<int>(box->size())));
+    }
+  }
   const auto begin = std::chrono::steady_clock::now();
   const ContextIndex index(values.rules, values.players);
   const std::shared_ptr<const TurnModel> model = TurnModel::Get(values.rules);
@@ -679,7 +732,8 @@ absl::StatusOr<CertificationReport> CertifyGameValues(const GameValues& values,
   std::atomic<long long> next{0};
   std::vector<CertificationReport> reports(threads);
   auto work = [&](CertificationReport* out) {
-    ContextCertifier certifier(values, index, *model, options.local_exact_max_left);
+    ContextCertifier certifier(values, index, *model, options.local_exact_max_left, options.floor,
+                               options.ceiling);
     for (long long c = next.fetch_add(kChunk); c < contexts; c = next.fetch_add(kChunk)) {
       for (long long i = c; i < std::min(contexts, c + kChunk); ++i) certifier.Certify(i);
     }
@@ -694,7 +748,7 @@ absl::StatusOr<CertificationReport> CertifyGameValues(const GameValues& values,
   for (const CertificationReport& r : reports) Merge(r, &report);
   report.tie_tolerance = kTie;
   report.error_bound = values.error_bound;
-  report.margin_threshold = 2 * (values.error_bound + kReaderTurnRounding);
+  report.margin_threshold = MarginThreshold(values.error_bound);
   report.certified = report.smallest_margin > report.margin_threshold && report.inexact_ties == 0;
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   return report;

@@ -46,6 +46,10 @@ struct NPlayerCertifyOptions {
   // an exact solve of those positions' subtrees alone (fast: a few positions);
   // others by a rational solve of the whole turn. -1: always the whole turn.
   int local_exact_max_left = 4;
+  // Empty, or one total per seat: only the contexts at or above these totals
+  // (an endgame solved with NPlayerSolveOptions::floor), and at or below the
+  // ceiling's, are checked.
+  std::vector<int> floor, ceiling;
 };
 absl::StatusOr<CertificationReport> CertifyGameValues(const GameValues& values,
                                                       const NPlayerCertifyOptions& options = {});

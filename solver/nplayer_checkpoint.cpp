@@ -17,8 +17,8 @@ namespace martiandice::solver {
 namespace {
 
 constexpr char kMagic[8] = {'M', 'D', 'N', 'C', 'K', 'P', 'T', '\0'};
-constexpr std::uint32_t kFormatVersion = 1;
-constexpr size_t kHeaderSize = 144;
+constexpr std::uint32_t kFormatVersion = 2;
+constexpr size_t kHeaderSize = 160;
 constexpr size_t kCrcSize = 4;
 
 void PutU32(std::string& out, std::uint32_t v) {
@@ -92,6 +92,8 @@ std::string BeginCheckpoint(const NPlayerCheckpoint& c, std::uint64_t contexts) 
   PutF64(out, c.counters.max_residual);
   PutF64(out, c.counters.error_bound);
   PutF64(out, c.seconds);
+  PutU64(out, c.counters.mixed_cycles);
+  PutF64(out, c.counters.mixing_error);
   return out;
 }
 
@@ -184,6 +186,8 @@ absl::StatusOr<NPlayerCheckpoint> ParseCheckpoint(std::string_view b, const std:
   c.counters.max_residual = GetF64(b, 120);
   c.counters.error_bound = GetF64(b, 128);
   c.seconds = GetF64(b, 136);
+  c.counters.mixed_cycles = GetU64(b, 144);
+  c.counters.mixing_error = GetF64(b, 152);
   c.records.resize(contexts * (players + 1));
   for (size_t i = 0; i < c.records.size(); ++i) {
     const double v = GetF64(b, kHeaderSize + 8 * i);

@@ -16,7 +16,7 @@ namespace martiandice::solver {
 // Bumped whenever the N-player solve may compute a different bit of any
 // value or counter (another level order, cycle iteration, rounding): a
 // checkpoint of another solver version is refused, never mixed in.
-inline constexpr std::uint32_t kNPlayerSolverVersion = 3;
+inline constexpr std::uint32_t kNPlayerSolverVersion = 4;
 
 // The solve a checkpoint belongs to.
 struct CheckpointIdentity {
@@ -33,6 +33,8 @@ struct CheckpointCounters {
   std::uint64_t tied = 0, kingmaking = 0, kingmaking_contexts = 0;
   std::uint32_t max_rounds = 0;
   double max_residual = 0, error_bound = 0;
+  std::uint64_t mixed_cycles = 0;
+  double mixing_error = 0;
 };
 
 // Everything a checkpoint holds.

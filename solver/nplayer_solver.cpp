@@ -20,6 +20,7 @@
 #include "convention_turn.h"
 #include "game_solver.h"
 #include "martiandice/game.h"
+#include "mixed_cycle.h"
 #include "nplayer_checkpoint.h"
 
 namespace martiandice::solver {
@@ -34,7 +35,16 @@ struct ThreadStats {
   long long tied = 0, kingmaking = 0, kingmaking_contexts = 0;
   int max_rounds = 0;
   double max_residual = 0, error_bound = 0;
+  long long mixed_cycles = 0;
+  double mixing_error = 0;
+  std::vector<MixedCycleReport> mixed;
 };
+
+// Policy iteration that has not settled by round kWatchFrom watches the
+// movers' policies for kWatchRounds more rounds; movers that alternate
+// between two then mix them (mixed_cycle.h).
+constexpr int kWatchFrom = 10;
+constexpr int kWatchRounds = 8;
 
 // One mover's turn solved for a guess of the next context's vector: its
 // chance of a zero-score turn p, every seat's expected chance E, and its tie
@@ -46,6 +56,9 @@ struct MoverTurn {
   // the scoring outcomes' contexts, sum over x >= 1 of P(x) * error(next_x).
   double d = 0;
   long long tied = 0, kingmaking = 0;  // the solve's tie counts
+  // p and E before rounding to double (mixed cycles need the digits).
+  long double wide_p = 0;
+  std::vector<long double> wide_e;
 };
 
 class NPlayerSolver {
@@ -66,6 +79,7 @@ class NPlayerSolver {
         checkpoint_interval_(options.checkpoint_interval),
         keep_checkpoint_(options.keep_checkpoint),
         stop_(options.stop),
+        floor_(options.floor),
         arithmetic_(options.arithmetic == SolveArithmetic::kExtended ||
                             (options.arithmetic == SolveArithmetic::kAuto && options.players > 2)
                         ? internal::Arithmetic::kExtended
@@ -140,8 +154,16 @@ class NPlayerSolver {
     report->tied_decisions = static_cast<long long>(all.tied);
     report->kingmaking = static_cast<long long>(all.kingmaking);
     report->kingmaking_contexts = static_cast<long long>(all.kingmaking_contexts);
-    std::vector<int> zeros(n_, 0);
-    const double* start = &win_[index_.Index(0, zeros) * n_];
+    report->mixed_cycles = static_cast<long long>(all.mixed_cycles);
+    report->mixing_error = all.mixing_error;
+    for (const Scratch& sc : scratch) {
+      report->mixed.insert(report->mixed.end(), sc.stats.mixed.begin(), sc.stats.mixed.end());
+    }
+    std::sort(report->mixed.begin(), report->mixed.end(),
+              [](const MixedCycleReport& a, const MixedCycleReport& b) { return a.scores < b.scores; });
+    std::vector<int> from(n_, 0);  // the start, or the floor's first context
+    if (!floor_.empty()) from = floor_;
+    const double* start = &win_[index_.Index(FirstMover(from.data()), from) * n_];
     report->start.assign(start, start + n_);
     if (!checkpoint_.empty() && !keep_checkpoint_) {
       std::error_code ignored;  // one left behind is harmless: the same solve would load it
@@ -165,6 +187,15 @@ class NPlayerSolver {
     ConventionTurn turn;
     std::vector<MoverTurn> movers;
     std::vector<std::vector<double>> guess, closed;  // per mover: the context's vector
+    std::vector<std::vector<CyclePolicy>> seen;       // per mover: policies while watched
+    MixedCycle mix;                                   // the mixture, once found
+    std::vector<double> nudged;                       // a mixing mover's next vector
+    std::vector<MoverTurn> below, above;              // per mixing mover: its two policies
+    std::vector<double> mix_errors;                   // per mixing mover: see MixingError
+    std::vector<long double> low_law, high_law;       // their turn scores' distributions
+    std::vector<std::vector<double>> lanes;           // score indicators, for those
+    ConventionTurn law_turn;
+    bool mix_failed = false;
     std::string key;                                  // of a final-round turn's outcomes
     absl::flat_hash_map<std::string, MoverTurn> final_solves;
     ThreadStats stats;
@@ -172,9 +203,12 @@ class NPlayerSolver {
       utility.resize(max_turn + 1);
       carried.assign(n + 1, std::vector<double>(max_turn + 1));
       over.resize(static_cast<size_t>(max_turn + 1) * n);
-      movers.assign(n, MoverTurn{0, std::vector<double>(n), 0, 0, 0});
+      movers.assign(n, MoverTurn{0, std::vector<double>(n), 0, 0, 0, 0, std::vector<long double>(n)});
       guess.assign(n, std::vector<double>(n));
       closed.assign(n, std::vector<double>(n));
+      below = above = movers;
+      mix_errors.assign(n, 0.0);
+      lanes.assign(internal::kMaxCarried, std::vector<double>(max_turn + 1));
     }
   };
 
@@ -188,6 +222,9 @@ class NPlayerSolver {
     for (long long code = 0; code < count; ++code) {
       Unpack(static_cast<std::uint64_t>(code), s.data());
       if (s[n_ - 1] >= target_) continue;
+      bool below = false;
+      for (int j = 0; j < static_cast<int>(floor_.size()); ++j) below |= s[j] < floor_[j];
+      if (below) continue;
       int sum = 0;
       for (int v : s) sum += v;
       by_sum[sum].push_back(static_cast<std::uint64_t>(code));
@@ -318,6 +355,8 @@ class NPlayerSolver {
       all.max_rounds = std::max<std::uint32_t>(all.max_rounds, s.stats.max_rounds);
       all.max_residual = std::max(all.max_residual, s.stats.max_residual);
       all.error_bound = std::max(all.error_bound, s.stats.error_bound);
+      all.mixed_cycles += s.stats.mixed_cycles;
+      all.mixing_error = std::max(all.mixing_error, s.stats.mixing_error);
     }
     return all;
   }
@@ -475,12 +514,20 @@ class NPlayerSolver {
     ++scratch.stats.turn_solves;
     out->p = scratch.turn.carried[0];
     out->e[seat] = scratch.turn.value;
+    out->wide_p = scratch.turn.wide_carried[0];
+    out->wide_e[seat] = scratch.turn.wide_value;
     double rest = 1.0 - scratch.turn.value;
+    long double wide_rest = 1 - scratch.turn.wide_value;
     for (int c = 1; c < k; ++c) {
       out->e[scratch.carried_seat[c]] = scratch.turn.carried[c];
+      out->wide_e[scratch.carried_seat[c]] = scratch.turn.wide_carried[c];
       rest -= scratch.turn.carried[c];
+      wide_rest -= scratch.turn.wide_carried[c];
     }
-    if (last_other >= 0) out->e[last_other] = rest;
+    if (last_other >= 0) {
+      out->e[last_other] = rest;
+      out->wide_e[last_other] = wide_rest;
+    }
     out->d = error_lane ? scratch.turn.carried[error_index] : 0.0;
     out->tied = scratch.turn.tied_decisions;
     out->kingmaking = scratch.turn.kingmaking;
@@ -594,34 +641,70 @@ class NPlayerSolver {
   // accepted guess, in extended precision, gives the stored values and the
   // residual the bound uses: stored values that should be equal (e.g. two
   // certain wins) then come out equal, so the reader's ties stay exact.
+  // A cycle whose policies keep alternating has no pure equilibrium: its
+  // movers mix (MixCycle) and one round at the mixture is checked.
   void SolveCycle(const int* s, Scratch& scratch) {
     InitialGuess(s, scratch);
     const bool settle = arithmetic_ == internal::Arithmetic::kExtended;
     const internal::Arithmetic search = settle ? internal::Arithmetic::kDouble : arithmetic_;
     int round = 1;
+    bool mixed = false, converged = false;
     double residual = HUGE_VAL, previous = HUGE_VAL, slope = 0;
     auto solve_round = [&](internal::Arithmetic arithmetic, bool error_lane) {
       residual = slope = 0;
       for (int i = 0; i < n_; ++i) {
         MoverTurn& m = scratch.movers[i];
-        SolveMover(i, s, scratch.guess[(i + 1) % n_].data(), error_lane, arithmetic, scratch, &m);
+        const double* next = scratch.guess[(i + 1) % n_].data();
+        if (mixed && scratch.mix.mixing[i]) {
+          SolveMixingMover(i, s, next, error_lane, arithmetic, scratch, &m);
+        } else {
+          SolveMover(i, s, next, error_lane, arithmetic, scratch, &m);
+        }
         slope = std::max(slope, m.p);
         for (int j = 0; j < n_; ++j) {
           residual = std::max(residual, std::abs(m.e[j] - scratch.guess[i][j]));
         }
       }
     };
+    for (auto& options : scratch.seen) options.clear();
+    scratch.mix_failed = false;
     for (;; ++round) {
       previous = residual;
       solve_round(search, /*error_lane=*/n_ > 2 && !settle);
+      if (mixed) {  // the round at the mixture: it must be a fixed point
+        converged = residual <= kCycleStallResidual && !scratch.mix_failed;
+        break;
+      }
       // At rounding level, or rounding keeps r from shrinking further.
       const bool accepted =
           residual <= kCycleAcceptResidual || (residual <= kCycleStallResidual && residual > previous / 2);
-      if (accepted || round == kMaxCycleRounds) break;
+      if (accepted || round == kMaxCycleRounds) {
+        converged = accepted || residual <= kCycleStallResidual;
+        break;
+      }
+      if (round >= kWatchFrom) WatchPolicies(scratch);
+      if (round == kWatchFrom + kWatchRounds - 1 && MixCycle(scratch)) {
+        mixed = true;
+        SetGuess(scratch);
+        continue;
+      }
       CloseCycle(scratch.guess, scratch);
       scratch.guess = scratch.closed;
     }
-    if (settle) solve_round(arithmetic_, /*error_lane=*/n_ > 2);
+    if (settle) {
+      if (mixed && converged) {
+        // The weights found in double, solved again from the extended
+        // solves' policies; the settling round then runs at that mixture.
+        solve_round(arithmetic_, /*error_lane=*/false);
+        if (Remix(scratch)) {
+          SetGuess(scratch);
+        } else {
+          converged = false;
+        }
+      }
+      solve_round(arithmetic_, /*error_lane=*/n_ > 2);
+      if (mixed) converged &= residual <= kCycleStallResidual && !scratch.mix_failed;
+    }
     // |W - T(W)| <= b r + rounding for the stored W (the last round's
     // solves), so each value is off by at most its dependencies' error plus
     // that over 1 - b (b: the largest zero-score chance, the cycle's
@@ -639,9 +722,9 @@ class NPlayerSolver {
       deps = std::max(deps, n_ > 2 ? m.d / (1 - m.p) * (1 + 1e-9) : DependencyError(i, s, 1));
       std::copy(m.e.begin(), m.e.end(), &win_[index_.Index(i, s) * n_]);
     }
-    const bool converged = round < kMaxCycleRounds || residual <= kCycleStallResidual;
+    const double mixing = mixed ? MixingError(scratch) : 0.0;
     const double error =
-        converged ? deps + (slope * residual + rounding_) / (1 - slope) : HUGE_VAL;
+        converged ? deps + (slope * residual + rounding_) / (1 - slope) + mixing : HUGE_VAL;
     for (int i = 0; i < n_; ++i) error_of_[index_.Index(i, s)] = error;
     ThreadStats& st = scratch.stats;
     ++st.cycles;
@@ -649,6 +732,169 @@ class NPlayerSolver {
     st.max_rounds = std::max(st.max_rounds, round);
     st.max_residual = std::max(st.max_residual, residual);
     st.error_bound = std::max(st.error_bound, error);
+    if (mixed) {
+      ++st.mixed_cycles;
+      st.mixing_error = std::max(st.mixing_error, mixing);
+      MixedCycleReport r;
+      r.scores.assign(s, s + n_);
+      for (int i = 0; i < n_; ++i) {
+        r.weights.push_back(scratch.mix.mixing[i] ? static_cast<double>(scratch.mix.weight[i]) : -1);
+      }
+      r.error = mixing;
+      st.mixed.push_back(std::move(r));
+    }
+  }
+
+  // Records each mover's policy of the round just solved (as its map
+  // E = c + p G), once per distinct policy.
+  void WatchPolicies(Scratch& scratch) {
+    scratch.seen.resize(n_);
+    for (int i = 0; i < n_; ++i) {
+      CyclePolicy policy = PolicyOf(scratch.movers[i], scratch.guess[(i + 1) % n_]);
+      auto same = [&](const CyclePolicy& o) {
+        return std::abs(o.p - policy.p) <= 1e-13L && std::abs(o.c[i] - policy.c[i]) <= 1e-13L;
+      };
+      std::vector<CyclePolicy>& seen = scratch.seen[i];
+      if (std::none_of(seen.begin(), seen.end(), same)) seen.push_back(std::move(policy));
+    }
+  }
+  CyclePolicy PolicyOf(const MoverTurn& m, const std::vector<double>& next) const {
+    CyclePolicy policy{m.wide_p, std::vector<long double>(n_)};
+    for (int j = 0; j < n_; ++j) policy.c[j] = m.wide_e[j] - m.wide_p * next[j];
+    return policy;
+  }
+  void SetGuess(Scratch& scratch) const {
+    for (int i = 0; i < n_; ++i) {
+      for (int j = 0; j < n_; ++j) {
+        scratch.guess[i][j] = static_cast<double>(scratch.mix.values[i][j]);
+      }
+    }
+  }
+
+  // The watched policies' equilibrium (mixed_cycle.h); false if there is none
+  // among them or it is pure (the cycle then ends unconverged, with an
+  // infinite bound: policy iteration found no fixed point).
+  bool MixCycle(Scratch& scratch) {
+    for (auto& options : scratch.seen) {
+      std::sort(options.begin(), options.end(),
+                [](const CyclePolicy& a, const CyclePolicy& b) { return a.p < b.p; });
+    }
+    if (!FindMixedEquilibrium(scratch.seen, &scratch.mix)) return false;
+    return std::find(scratch.mix.mixing.begin(), scratch.mix.mixing.end(), true) !=
+           scratch.mix.mixing.end();
+  }
+
+  // The mixture again, from the last round's solves (the mixing movers' two
+  // policies, the others' one): false if the same movers no longer mix.
+  bool Remix(Scratch& scratch) {
+    std::vector<std::vector<CyclePolicy>> options(n_);
+    for (int i = 0; i < n_; ++i) {
+      const std::vector<double>& next = scratch.guess[(i + 1) % n_];
+      if (scratch.mix.mixing[i]) {
+        options[i] = {PolicyOf(scratch.below[i], next), PolicyOf(scratch.above[i], next)};
+      } else {
+        options[i] = {PolicyOf(scratch.movers[i], next)};
+      }
+    }
+    MixedCycle again;
+    if (!FindMixedEquilibrium(options, &again) || again.mixing != scratch.mix.mixing) return false;
+    for (int i = 0; i < n_; ++i) {
+      if (again.mixing[i]) scratch.seen[i] = options[i];
+    }
+    scratch.mix = std::move(again);
+    return true;
+  }
+
+  // A mixing mover: its two policies are the best replies just below and
+  // just above its indifference point (the next vector's own chance nudged
+  // down and up, the solves' values then moved back to `zero`), played with
+  // the mixture's weights. Flags the scratch if either solve's policy is not
+  // the watched one. Also measures the policies' turn-score distributions
+  // (for MixingError).
+  void SolveMixingMover(int seat, const int* s, const double* zero, bool error_lane,
+                        internal::Arithmetic arithmetic, Scratch& scratch, MoverTurn* out) {
+    const CyclePolicy& low = scratch.seen[seat][0];
+    const CyclePolicy& high = scratch.seen[seat][1];
+    // eta * (p_b - p_a) = 1e-8, far above the turn solve's tie distance.
+    const double eta = std::min(1e-3, 1e-8 / static_cast<double>(high.p - low.p));
+    MoverTurn& a = scratch.below[seat];
+    MoverTurn& b = scratch.above[seat];
+    auto solve = [&](double next_own, MoverTurn* m, std::vector<long double>* law) {
+      scratch.nudged.assign(zero, zero + n_);
+      scratch.nudged[seat] = next_own;
+      SolveMover(seat, s, scratch.nudged.data(), error_lane, arithmetic, scratch, m);
+      TurnScoreLaw(seat, s, scratch.nudged.data(), arithmetic, scratch, law);
+      m->wide_e[seat] += m->wide_p * (static_cast<long double>(zero[seat]) - next_own);
+    };
+    solve(zero[seat] - eta, &a, &scratch.low_law);
+    solve(zero[seat] + eta, &b, &scratch.high_law);
+    if (!(std::abs(a.wide_p - low.p) <= 1e-12L && std::abs(b.wide_p - high.p) <= 1e-12L)) {
+      scratch.mix_failed = true;
+    }
+    const long double w = scratch.mix.weight[seat];
+    out->wide_p = (1 - w) * a.wide_p + w * b.wide_p;
+    out->p = static_cast<double>(out->wide_p);
+    for (int j = 0; j < n_; ++j) {
+      out->wide_e[j] = (1 - w) * a.wide_e[j] + w * b.wide_e[j];
+      out->e[j] = static_cast<double>(out->wide_e[j]);
+    }
+    out->d = static_cast<double>((1 - w) * a.d + w * b.d);
+    out->tied = a.tied;
+    out->kingmaking = a.kingmaking;
+    // The policies' c's differ only where their turn-score laws do.
+    long double apart = 0;
+    for (int x = 1; x <= max_turn_; ++x) {
+      apart += std::abs(scratch.high_law[x] - scratch.low_law[x]) * ErrorAfter(seat, s, x);
+    }
+    scratch.mix_errors[seat] = static_cast<double>(apart);
+  }
+
+  // The law of `seat`'s turn score at `s` under its best reply to `zero`
+  // (the same utility as SolveMover's): law[x], x = 0..max turn, by solves
+  // carrying score indicators.
+  void TurnScoreLaw(int seat, const int* s, const double* zero, internal::Arithmetic arithmetic,
+                    Scratch& scratch, std::vector<long double>* law) {
+    law->assign(max_turn_ + 1, 0.0L);
+    for (int x = 0; x <= max_turn_; ++x) {
+      scratch.utility[x] = (x == 0 ? zero : AfterTurn(seat, s, x, scratch))[seat];
+    }
+    for (int first = 0; first <= max_turn_; first += internal::kMaxCarried) {
+      const int count = std::min(internal::kMaxCarried, max_turn_ + 1 - first);
+      for (int c = 0; c < count; ++c) {
+        for (int x = 0; x <= max_turn_; ++x) scratch.lanes[c][x] = x == first + c ? 1.0 : 0.0;
+      }
+      internal::SolveConvention(*model_, scratch.utility, std::span(scratch.lanes.data(), count), 0,
+                                arithmetic, &scratch.law_turn);
+      ++scratch.stats.turn_solves;
+      for (int c = 0; c < count; ++c) (*law)[first + c] = scratch.law_turn.wide_carried[c];
+    }
+  }
+
+  // Bound on the values' error from the mixture's: mixing mover i's
+  // indifference point (c_b - c_a) / (p_a - p_b) is off by at most
+  // (sum over scores x >= 1 of |P_b(x) - P_a(x)| error(x) + the extended
+  // sums' rounding) / (p_b - p_a), and the stored continuation is off it by
+  // its gap; times the values' sensitivity to the point. The values are a
+  // smooth function of the points, the slope from a 1e-9 shift is their
+  // derivative to about 1e-6, and the shifts here are below 1e-12 (second
+  // order negligible): 1e-3 more covers both.
+  double MixingError(const Scratch& scratch) const {
+    const bool wide = arithmetic_ == internal::Arithmetic::kExtended;
+    const double rounding = wide ? kWideTurnRounding : kTurnSolveRounding;
+    const MixedCycle& mix = scratch.mix;
+    double total = 0;
+    for (int i = 0; i < n_; ++i) {
+      if (!mix.mixing[i]) continue;
+      const long double point = mix.indifference[i];
+      const double gap =
+          static_cast<double>(std::abs(scratch.movers[(i + 1) % n_].wide_e[i] - point));
+      const double spread = static_cast<double>(scratch.seen[i][1].p - scratch.seen[i][0].p);
+      const double off =
+          (scratch.mix_errors[i] + 2 * rounding * (1 + static_cast<double>(std::abs(point)))) /
+              spread + gap;
+      total += (1 + 1e-3) * mix.sensitivity[i] * off;
+    }
+    return total;
   }
 
   const Rules rules_;
@@ -662,6 +908,7 @@ class NPlayerSolver {
   const double checkpoint_interval_;
   const bool keep_checkpoint_;
   const std::atomic<bool>* const stop_;
+  const std::vector<int> floor_;
   const internal::Arithmetic arithmetic_;
   const double rounding_;  // of one turn solve's stored values
   std::vector<double> win_;       // [context * players + seat]
@@ -692,6 +939,12 @@ absl::StatusOr<GameValues> SolveGameValues(const NPlayerSolveOptions& options,
     return absl::InvalidArgumentError(
         absl::StrFormat("progress and checkpoint intervals must be >= 0 seconds, got %g and %g",
                         options.progress_interval, options.checkpoint_interval));
+  }
+  if (!options.floor.empty() &&
+      (static_cast<int>(options.floor.size()) != options.players || !options.checkpoint.empty())) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "a floor needs one total per seat (%d, got %d) and no checkpoint", options.players,
+        static_cast<int>(options.floor.size())));
   }
   NPlayerReport local;
   if (report == nullptr) report = &local;

@@ -30,6 +30,10 @@ enum class SolveArithmetic { kAuto, kDouble, kExtended };
 // extended sums (about 1e-18); checked against exact rational solves in
 // tests/nplayer_solver_test.cpp.
 inline constexpr double kExtendedTurnRounding = 2e-16;
+// The extended sums' part alone: the rounding of an extended solve's values
+// before they are stored as doubles (ConventionTurn::wide_value), which the
+// mixed cycles' indifference points use (checked there too).
+inline constexpr double kWideTurnRounding = 1e-18;
 
 // What the progress callback is told.
 struct NPlayerProgress {
@@ -72,6 +76,10 @@ struct NPlayerSolveOptions {
   // polled between score vectors), the solve finishes the score vectors in
   // flight, writes the checkpoint and returns Cancelled.
   const std::atomic<bool>* stop = nullptr;
+  // Empty, or one total per seat: only the score vectors at or above these
+  // totals (seat by seat) are solved, the others' vectors left zero: the
+  // endgame from a position, for tests and diagnosis. Not with a checkpoint.
+  std::vector<int> floor;
 };
 
 // Expected cost of one zero-score cycle per seat, in turn solves (the
@@ -79,6 +87,13 @@ struct NPlayerSolveOptions {
 // kFinalCost (one solve, most of them reused): the progress weights.
 inline constexpr double kCycleCost = 3.2;
 inline constexpr double kFinalCost = 0.25;
+
+// A zero-score cycle whose movers mix (docs/PLAYERS.md "Mixed cycles").
+struct MixedCycleReport {
+  std::vector<int> scores;     // every seat's total
+  std::vector<double> weights;  // per mover: weight of its more cautious policy; -1: pure
+  double error = 0;            // the mixture's share of the cycle's error bound
+};
 
 // What the solve measured.
 struct NPlayerReport {
@@ -92,6 +107,13 @@ struct NPlayerReport {
   long long tied_decisions = 0;  // decision points (per context) where the mover was tied
   long long kingmaking = 0;      // ... where the tied actions differ for another seat
   long long kingmaking_contexts = 0;  // contexts with at least one such decision point
+  // Zero-score cycles without a pure equilibrium, whose movers mix, and the
+  // largest share of the error bound their mixture contributes.
+  long long mixed_cycles = 0;
+  double mixing_error = 0;
+  // Those cycles, by score vector (this run's only: a resumed solve lists
+  // the cycles it solved, the counts above include the checkpoint's).
+  std::vector<MixedCycleReport> mixed;
   double seconds = 0;                 // wall time of this run
   // turn_solves counts the runs' turn solves together: a resumed solve redoes
   // some final-round solves the reuse cache had saved, so it may exceed an
@@ -101,7 +123,9 @@ struct NPlayerReport {
   int checkpoints_written = 0;        // by this run
   long long checkpoint_bytes = 0;     // size of the last one written
   double checkpoint_seconds = 0;      // wall time of this run's checkpoint writes
-  std::vector<double> start;          // every seat's chance at the start of the game
+  // Every seat's chance at the start of the game (with a floor: at the
+  // floor's totals, the first seat that moves there).
+  std::vector<double> start;
 };
 
 // Every context's vector: win[index * players + seat].
@@ -114,6 +138,7 @@ struct GameValues {
 
 // Solves the game. Errors: InvalidArgument for rules out of range, a player
 // count outside 2..kMaxPlayers, threads < 1 or a negative interval;
+// a floor of the wrong size or with a checkpoint;
 // Cancelled when stopped (the message says whether and where the work was
 // saved); the checkpoint's read errors (DataLoss: damaged,
 // FailedPrecondition: of another solve) and write errors.

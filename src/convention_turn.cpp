@@ -51,6 +51,9 @@ class ConventionSolver {
     out_.value = static_cast<double>(start[0]);
     out_.carried.resize(W - 1);
     for (int k = 1; k < W; ++k) out_.carried[k - 1] = static_cast<double>(start[k]);
+    out_.wide_value = start[0];
+    out_.wide_carried.resize(W - 1);
+    for (int k = 1; k < W; ++k) out_.wide_carried[k - 1] = start[k];
   }
 
  private:
@@ -171,13 +174,16 @@ class ConventionSolver {
   // as the two-player solve sums (four interleaved partial sums: one chain
   // of dependent additions would wait on the adder), which also keeps the
   // two solvers' two-player values together.
-  void RollSums(std::span<const RollTerm> terms, Real* roll) const {
+  void RollSums(int id, Real* roll) const {
+    const std::span<const RollTerm> terms = model_.Terms(id);
     if constexpr (!std::is_same_v<Real, double>) {
-      // x87 has 8 registers: one chain per number is faster there.
+      // x87 has 8 registers: one chain per number is faster there. The
+      // weights are the extended ones: their rounding is the sums' own.
+      const std::span<const long double> weights = model_.WideWeights(id);
       std::fill(roll, roll + S, Real(0));
-      for (const RollTerm& term : terms) {
-        const Real* law = &laws_[static_cast<size_t>(term.law) * S];
-        const Real weight = term.weight_d;
+      for (size_t i = 0; i < terms.size(); ++i) {
+        const Real* law = &laws_[static_cast<size_t>(terms[i].law) * S];
+        const Real weight = weights[i];
         for (int k = 0; k < S; ++k) roll[k] += weight * law[k];
       }
       return;
@@ -213,7 +219,7 @@ class ConventionSolver {
         if (roll_out_ != nullptr) roll_out_[id] = std::numeric_limits<double>::quiet_NaN();
         continue;
       }
-      RollSums(model_.Terms(id), roll);
+      RollSums(id, roll);
       if (roll_out_ != nullptr) roll_out_[id] = static_cast<double>(roll[0]);
       const bool rolls = id == start_ || roll[0] > stop[0] + Real(kConventionTie);
       const Real* chosen = rolls ? roll : stop;

@@ -23,6 +23,10 @@ enum class Arithmetic { kDouble, kExtended };
 struct ConventionTurn {
   double value = 0;             // the mover's expected utility from the start of the turn
   std::vector<double> carried;  // each carried utility's expectation from the start
+  // The same before rounding to double (extended arithmetic: about 2,000
+  // times finer; double: equal to them).
+  long double wide_value = 0;
+  std::vector<long double> wide_carried;
   long long tied_decisions = 0;  // decision points where another action was tied
   long long kingmaking = 0;      // ... and would change a watched carried utility
 };

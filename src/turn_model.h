@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <vector>
 
@@ -76,6 +77,13 @@ class TurnModel {
   std::span<const RollTermExact> ExactTerms(int id) const {
     return {exact_terms_.data() + term_begin_[id], exact_terms_.data() + term_begin_[id + 1]};
   }
+  // The terms' weights in extended precision (one rounding, about 5e-20
+  // relative, where weight_d has up to two of 1.1e-16): for extended solves.
+  // Built on first use (thread-safe), as only the N-player solver needs them.
+  std::span<const long double> WideWeights(int id) const {
+    std::call_once(wide_once_, [this] { BuildWideWeights(); });
+    return {wide_weights_.data() + term_begin_[id], wide_weights_.data() + term_begin_[id + 1]};
+  }
   // Earthling laws are numbered per (group, q), q = 0..left(group).
   int LawIndex(int group, int q) const { return law_offset_[group] + q; }
   int LawCount() const { return law_offset_.back(); }
@@ -113,6 +121,9 @@ class TurnModel {
   std::vector<std::vector<int>> levels_;
   std::vector<RollTerm> terms_;
   std::vector<RollTermExact> exact_terms_;
+  mutable std::vector<long double> wide_weights_;
+  mutable std::once_flag wide_once_;
+  void BuildWideWeights() const;
   std::vector<std::int32_t> term_begin_;     // per id, plus the end
   std::vector<std::int32_t> law_offset_;     // per id, plus the end
   std::vector<std::int32_t> law_ray_child_;  // per law

@@ -356,11 +356,11 @@ TEST_CASE("n-player checkpoint: the file layout is the documented one") {
   c.identity = {Rules{13, 3, 25}, 3, true, solver::kNPlayerSolverVersion, 121};
   c.levels_done = 85;
   c.vectors_done = 7;
-  c.counters = {11, 12, 13, 14, 15, 16, 5, 0.25, 0.5};
+  c.counters = {11, 12, 13, 14, 15, 16, 5, 0.25, 0.5, 17, 0.75};
   c.seconds = 55.5;
   c.records = {0.25, 0.5, 0.25, 1e-14, 0.125, 0.375, 0.5, 2e-14};
   const std::string b = solver::SerializeCheckpoint(c);
-  REQUIRE(b.size() == 144 + 8 * 8 + 4);
+  REQUIRE(b.size() == 160 + 8 * 8 + 4);
   CHECK(b.size() == solver::CheckpointSize(2, 3));
   auto u32 = [&](size_t at) {
     std::uint32_t v = 0;
@@ -375,7 +375,7 @@ TEST_CASE("n-player checkpoint: the file layout is the documented one") {
     return v;
   };
   CHECK(b.substr(0, 8) == std::string("MDNCKPT\0", 8));
-  CHECK(u32(8) == 1);
+  CHECK(u32(8) == 2);
   CHECK(u32(12) == solver::kNPlayerSolverVersion);
   CHECK(u32(16) == 13);
   CHECK(u32(20) == 3);
@@ -395,7 +395,9 @@ TEST_CASE("n-player checkpoint: the file layout is the documented one") {
   CHECK(f64(120) == 0.25);
   CHECK(f64(128) == 0.5);
   CHECK(f64(136) == 55.5);
-  for (int i = 0; i < 8; ++i) CHECK(f64(144 + 8 * i) == c.records[i]);
+  CHECK(u64(144) == 17);
+  CHECK(f64(152) == 0.75);
+  for (int i = 0; i < 8; ++i) CHECK(f64(160 + 8 * i) == c.records[i]);
   // zlib's CRC-32, by the plain bytewise reference.
   CHECK(u32(b.size() - 4) == internal::Crc32Bytewise(std::string_view(b).substr(0, b.size() - 4)));
   auto parsed = solver::ParseCheckpoint(b, "x", c.identity);
@@ -404,5 +406,7 @@ TEST_CASE("n-player checkpoint: the file layout is the documented one") {
   CHECK(parsed->levels_done == 85);
   CHECK(parsed->vectors_done == 7);
   CHECK(parsed->counters.kingmaking_contexts == 16);
+  CHECK(parsed->counters.mixed_cycles == 17);
+  CHECK(parsed->counters.mixing_error == 0.75);
   CHECK(parsed->seconds == 55.5);
 }

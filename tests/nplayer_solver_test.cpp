@@ -208,6 +208,17 @@ double Gap(double approx, const BigInt& numerator, const BigInt& den, int expone
   return std::abs(static_cast<double>(Rational(approx) - exact));
 }
 
+// The same for an extended value, taken exactly (64-bit significand).
+double WideGap(long double approx, const Rational& exact) {
+  int e = 0;
+  const long double m = std::frexp(std::abs(approx), &e);
+  const auto significand = static_cast<unsigned long long>(std::ldexp(m, 64));
+  Rational wide = Rational(BigInt(significand));
+  wide *= e >= 64 ? Rational(BigInt(1) << (e - 64)) : Rational(BigInt(1), BigInt(1) << (64 - e));
+  if (approx < 0) wide = -wide;
+  return std::abs(static_cast<double>(wide - exact));
+}
+
 }  // namespace
 
 TEST_CASE("n-player solver: one turn solve rounds within the bound it assumes") {
@@ -220,7 +231,7 @@ TEST_CASE("n-player solver: one turn solve rounds within the bound it assumes") 
     state = state * 6364136223846793005ULL + 1442695040888963407ULL;
     return static_cast<double>(state >> 11) / 9007199254740992.0;
   };
-  double worst_extended = 0, worst_double = 0;
+  double worst_extended = 0, worst_double = 0, worst_wide = 0;
   int carried_checks = 0;
   for (int trial = 0; trial < 6; ++trial) {
     std::vector<double> u(m + 1), w(m + 1);
@@ -255,10 +266,15 @@ TEST_CASE("n-player solver: one turn solve rounds within the bound it assumes") 
         ++carried_checks;
       }
     }
+    // Before rounding to double, the extended sums alone.
+    worst_wide = std::max(worst_wide, WideGap(ext.wide_value, vu));
+    if (ext.kingmaking == 0) worst_wide = std::max(worst_wide, WideGap(ext.wide_carried[0], ew));
     // The convention changes no value of the mover: the plain solve agrees.
     CHECK(std::abs(dbl.value - internal::SolveDouble(*model, u).value[start]) <= 1e-15);
   }
-  MESSAGE("largest rounding: extended " << worst_extended << ", double " << worst_double);
+  MESSAGE("largest rounding: extended " << worst_extended << ", double " << worst_double
+                                        << ", extended before storing " << worst_wide);
+  CHECK(worst_wide <= solver::kWideTurnRounding);
   CHECK(carried_checks > 0);
   CHECK(worst_extended <= solver::kExtendedTurnRounding);
   CHECK(worst_double <= solver::kTurnSolveRounding);

@@ -144,6 +144,8 @@ absl::StatusOr<std::string> RunNPlayerSolve(const NPlayerSolveRequest& request) 
                .Double("error_bound", report.error_bound)
                .Int("tied_decisions", report.tied_decisions)
                .Int("kingmaking", report.kingmaking)
+               .Int("mixed_cycles", report.mixed_cycles)
+               .Double("mixing_error", report.mixing_error)
                .Int("threads", request.threads)
                .Double("seconds", report.seconds)
                .Raw("start", StartJson(report.start))
@@ -162,12 +164,14 @@ absl::StatusOr<std::string> RunNPlayerSolve(const NPlayerSolveRequest& request) 
       "  largest residual                %.3g\n"
       "  error bound of every value      %.3g\n"
       "  tied decisions (kingmaking)     %d (%d)\n"
+      "  mixed cycles (their error)      %d (%.3g)\n"
       "  solve time                      %.2f s (%d threads)\n"
       "  each seat wins from the start   %s\n"
       "Wrote %s (%d bytes, format version 2: values only).\n%s",
       request.players, r.dice, r.bonus, r.target, report.contexts, report.turn_solves,
       report.cycles, report.max_rounds, report.max_residual, report.error_bound,
-      report.tied_decisions, report.kingmaking, report.seconds, request.threads,
+      report.tied_decisions, report.kingmaking, report.mixed_cycles, report.mixing_error,
+      report.seconds, request.threads,
       absl::StrJoin(start, ", "), request.path, bytes->size(),
       certification ? CertificationText(*certification, true) : "");
 }

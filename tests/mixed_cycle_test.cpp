@@ -1,0 +1,189 @@
+// Mixed cycles (solver/mixed_cycle.*, docs/PLAYERS.md "Mixed cycles"): the
+// restricted equilibrium on real policies of the 4-player game, checked by
+// brute force over the pure patterns and by the indifference conditions; and
+// the solver on the 4-player endgame whose cycle has no pure equilibrium,
+// checked against exact turn solves of the public solver.
+#include <cmath>
+#include <vector>
+
+#include "doctest/doctest.h"
+#include "martiandice/objective.h"
+#include "martiandice/solver.h"
+#include "mixed_cycle.h"
+#include "nplayer_naive.h"
+#include "certify_nplayer.h"
+#include "nplayer_solver.h"
+
+namespace martiandice {
+namespace {
+
+using solver::CyclePolicy;
+
+// The two policies seats 0, 1 and 3 alternate between, and seat 2's one, at
+// totals (23, 16, 5, 20) of the official 4-player game (policy iteration in
+// double; c = E - p G from the solver's rounds).
+std::vector<std::vector<CyclePolicy>> OfficialCycle() {
+  return {
+      {{0.223714506499945,
+        {0.5975914511401677, 0.028109143250359216, 8.690710221625602e-05, 0.15049799200731204}},
+       {0.2237145067208114,
+        {0.5975914510726095, 0.02810914321921091, 8.690710221625608e-05, 0.15049799188515206}}},
+      {{0.4153894132229546,
+        {0.1523857549266894, 0.13102857406185286, 0.0009895558846965786, 0.3002067019038064}},
+       {0.41589908259693,
+        {0.1522166274359472, 0.13101299205992276, 0.0009885077253680079, 0.29988279018183206}}},
+      {{0.48608613415072643,
+        {0.1892266266632333, 0.015580095683427444, 0.0026059718233602492, 0.30650117167925256}}},
+      {{0.3123716948119549,
+        {0.16280945957076645, 0.012017662617151821, 6.904527587639603e-05, 0.5127321377242504}},
+       {0.3135786638195593,
+        {0.16200058578219365, 0.011949777752392154, 6.85228572377342e-05, 0.5124024497886172}}},
+  };
+}
+
+// Seat i's own chance under policy `k` against the next context's vector.
+long double Own(const std::vector<std::vector<CyclePolicy>>& options, int i, int k,
+                long double next) {
+  return options[i][k].c[i] + options[i][k].p * next;
+}
+
+TEST_CASE("mixed cycle: no pure pattern is an equilibrium, the mixture is one") {
+  const auto options = OfficialCycle();
+  const int n = 4;
+  // Brute force: every pure choice, some mover strictly prefers its other policy.
+  for (int code = 0; code < 8; ++code) {
+    std::vector<long double> weight = {static_cast<long double>(code & 1),
+                                       static_cast<long double>(code >> 1 & 1), 0,
+                                       static_cast<long double>(code >> 2)};
+    const auto v = solver::CloseMixedCycle(options, weight);
+    bool someone_deviates = false;
+    for (int i : {0, 1, 3}) {
+      const long double next = v[(i + 1) % n][i];
+      const int played = static_cast<int>(weight[i]);
+      someone_deviates |= Own(options, i, 1 - played, next) > Own(options, i, played, next) + 1e-15L;
+    }
+    CHECK(someone_deviates);
+  }
+  solver::MixedCycle mix;
+  REQUIRE(solver::FindMixedEquilibrium(options, &mix));
+  CHECK(mix.mixing == std::vector<bool>{false, true, false, true});
+  CHECK(mix.weight[1] > 0.01);
+  CHECK(mix.weight[1] < 0.99);
+  CHECK(mix.weight[3] > 0.01);
+  CHECK(mix.weight[3] < 0.99);
+  // Closing the cycle again gives the reported values; a mixing mover is
+  // indifferent at its continuation, a pure one plays its best reply.
+  const auto v = solver::CloseMixedCycle(options, mix.weight);
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) CHECK(std::abs(v[i][j] - mix.values[i][j]) < 1e-18L);
+  }
+  for (int i : {1, 3}) {
+    const long double next = v[(i + 1) % n][i];
+    CHECK(std::abs(Own(options, i, 0, next) - Own(options, i, 1, next)) < 1e-18L);
+    CHECK(mix.sensitivity[i] > 0);
+    CHECK(std::isfinite(mix.sensitivity[i]));
+  }
+  const int zero_played = static_cast<int>(mix.weight[0]);
+  CHECK(Own(options, 0, zero_played, v[1][0]) >= Own(options, 0, 1 - zero_played, v[1][0]));
+  // Each seat's chances at a context sum to 1 (each policy's c does, less p).
+  for (int i = 0; i < n; ++i) {
+    long double sum = 0;
+    for (long double x : v[i]) sum += x;
+    CHECK(std::abs(sum - 1) < 1e-9L);
+  }
+}
+
+TEST_CASE("mixed cycle: a pure equilibrium among the options is preferred") {
+  // Two movers, each preferring the cautious policy whatever the other does.
+  std::vector<std::vector<CyclePolicy>> options = {
+      {{0.2, {0.5, 0.3}}, {0.4, {0.3, 0.3}}},
+      {{0.2, {0.3, 0.5}}, {0.4, {0.3, 0.3}}},
+  };
+  solver::MixedCycle mix;
+  REQUIRE(solver::FindMixedEquilibrium(options, &mix));
+  CHECK(mix.mixing == std::vector<bool>{false, false});
+  CHECK(mix.weight == std::vector<long double>{0, 0});
+  // More than two policies for one mover: not handled, said so.
+  options[0].push_back({0.5, {0.2, 0.3}});
+  CHECK(!solver::FindMixedEquilibrium(options, &mix));
+}
+
+// The utility of `mover`'s turn at totals `s` in the solved values, built
+// from docs/FORMAT.md's numbering by the naive reference's index (not the
+// solver's): the next context's own chance, or the end of the game.
+std::vector<Rational> Utility(const solver::GameValues& g, int mover, const std::vector<int>& s) {
+  const int n = g.players;
+  const int top = MaxTurnScore(g.rules);
+  std::vector<Rational> u;
+  for (int x = 0; x <= top; ++x) {
+    std::vector<int> next = s;
+    next[mover] += x;
+    bool reached = false;
+    for (int v : next) reached |= v >= g.rules.target;
+    if (mover == n - 1 && reached) {
+      int best = 0, leaders = 0;
+      for (int v : next) best = std::max(best, v);
+      for (int v : next) leaders += v == best;
+      u.push_back(next[mover] == best ? Rational(1, leaders) : Rational(0));
+      continue;
+    }
+    const std::int64_t index = naive::NaiveContextIndex(g.rules, n, (mover + 1) % n, next);
+    REQUIRE(index >= 0);
+    u.push_back(Rational(g.win[static_cast<size_t>(index) * n + mover]));
+  }
+  return u;
+}
+
+TEST_CASE("mixed cycle: the 4-player endgame at (23, 16, 5, 20) converges by mixing") {
+  solver::NPlayerSolveOptions options;
+  options.rules = Rules{13, 3, 25};
+  options.players = 4;
+  options.threads = 2;
+  options.floor = {23, 16, 5, 20};
+  solver::NPlayerReport report;
+  absl::StatusOr<solver::GameValues> g = solver::SolveGameValues(options, &report);
+  REQUIRE(g.ok());
+  CHECK(report.mixed_cycles == 1);
+  REQUIRE(report.mixed.size() == 1);
+  const solver::MixedCycleReport& m = report.mixed[0];
+  CHECK(m.scores == std::vector<int>{23, 16, 5, 20});
+  CHECK(m.weights[0] == -1);
+  CHECK(m.weights[2] == -1);
+  CHECK(m.weights[1] > 0.01);
+  CHECK(m.weights[1] < 0.99);
+  CHECK(m.weights[3] > 0.01);
+  CHECK(m.weights[3] < 0.99);
+  CHECK(m.error > 0);
+  CHECK(report.mixing_error == m.error);
+  // A finite bound, below what a table may carry; the mixture dominates it.
+  CHECK(std::isfinite(report.error_bound));
+  CHECK(report.error_bound < 1e-9);
+  CHECK(report.error_bound >= m.error);
+  // Every mover of the cycle gets its best chance against the stored next
+  // vectors: the exact optimum of its turn (public rational turn solver).
+  for (int mover = 0; mover < 4; ++mover) {
+    const std::vector<int> s = {23, 16, 5, 20};
+    auto objective = Objective::Custom("own", Utility(*g, mover, s));
+    REQUIRE(objective.ok());
+    auto exact = TurnSolution::Solve(g->rules, *objective, Precision::kExact);
+    REQUIRE(exact.ok());
+    const std::int64_t index = naive::NaiveContextIndex(g->rules, 4, mover, s);
+    const double stored = g->win[static_cast<size_t>(index) * 4 + mover];
+    CHECK(std::abs(stored - exact->StartValue()) <= report.error_bound + 1e-15);
+  }
+  // The certifier, reading the values as a reader does, finds the mixing
+  // movers' contexts (1 and 3) mixed and every other decision of the
+  // cycle's contexts certified.
+  solver::NPlayerCertifyOptions certify;
+  certify.floor = certify.ceiling = options.floor;
+  absl::StatusOr<solver::CertificationReport> c = solver::CertifyGameValues(*g, certify);
+  REQUIRE(c.ok());
+  CHECK(c->contexts == 4);
+  CHECK(c->mixed_contexts == 2);
+  CHECK(c->mixing_decisions > 0);
+  CHECK(c->largest_value_gap <= report.error_bound + 1e-15);
+  CHECK(c->certified);
+}
+
+}  // namespace
+}  // namespace martiandice
