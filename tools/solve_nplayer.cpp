@@ -9,22 +9,14 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "json_writer.h"
 #include "certify_nplayer.h"
+#include "cli_query.h"
+#include "json_writer.h"
 #include "martiandice/game.h"
 #include "nplayer_table.h"
 
 namespace martiandice::cli {
 namespace {
-
-std::string StartJson(const std::vector<double>& start) {
-  std::string json = "[";
-  for (const double v : start) {
-    if (json.size() > 1) json += ',';
-    AppendJsonDouble(json, v);
-  }
-  return json + "]";
-}
 
 // The table as a reader sees it, as values to certify.
 absl::StatusOr<solver::GameValues> ReadBack(const std::string& bytes) {
@@ -127,11 +119,7 @@ absl::StatusOr<std::string> RunNPlayerSolve(const NPlayerSolveRequest& request) 
   const Rules& r = request.rules;
   if (request.json) {
     return JsonObject()
-               .Raw("rules", JsonObject(48)
-                                 .Int("dice", r.dice)
-                                 .Int("bonus", r.bonus)
-                                 .Int("target", r.target)
-                                 .Build())
+               .Raw("rules", RulesJson(r))
                .Int("players", request.players)
                .Str("out", request.path)
                .Int("bytes", static_cast<std::int64_t>(bytes->size()))
@@ -146,7 +134,7 @@ absl::StatusOr<std::string> RunNPlayerSolve(const NPlayerSolveRequest& request) 
                .Int("kingmaking", report.kingmaking)
                .Int("threads", request.threads)
                .Double("seconds", report.seconds)
-               .Raw("start", StartJson(report.start))
+               .Raw("start", JsonDoubleArray(report.start))
                .Raw("certification",
                     certification ? CertificationJson(*certification, true) : "null")
                .Build() +
