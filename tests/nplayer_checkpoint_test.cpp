@@ -141,12 +141,18 @@ TEST_CASE("n-player checkpoint: interrupted and resumed, values are bit for bit 
       const std::string path = dir.File("solve.checkpoint");
       solver::NPlayerSolveOptions options = Options(players);
       options.checkpoint = path;
+      // The message ends with the caller's resume hint (the default for some).
+      const std::string hint = stop_at % 2 == 1
+                                   ? "call SolveGameValues again to resume"
+                                   : "run the same solve with that checkpoint to resume";
+      if (stop_at % 2 == 1) options.resume_hint = hint;
       solver::GameValues values;
       solver::NPlayerReport report;
       absl::Status status = RunStopping(options, stop_at, &values, &report);
       REQUIRE(absl::IsCancelled(status));
       CHECK(std::string(status.message()).find("saved in " + path) != std::string::npos);
       CHECK(std::string(status.message()).find("to resume") != std::string::npos);
+      CHECK(std::string(status.message()).ends_with("saved in " + path + ": " + hint));
       REQUIRE(fs::exists(path));
       CHECK(report.checkpoints_written == 2);  // at the start and when stopped
       // Resumed (on two threads for some: the split of the work does not matter).

@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/str_replace.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "certify_nplayer.h"
@@ -91,16 +90,10 @@ absl::StatusOr<std::string> RunNPlayerSolve(const NPlayerSolveRequest& request) 
   options.checkpoint = request.checkpoint;
   options.keep_checkpoint = true;  // until the table is written
   options.stop = request.stop;
+  options.resume_hint = "run the same command again to resume";  // the CLI's way
   solver::NPlayerReport report;
   absl::StatusOr<std::string> bytes = solver::SolveValuesTable(options, &report);
-  if (!bytes.ok()) {
-    if (absl::IsCancelled(bytes.status())) {  // the CLI's way to resume: the same command
-      return absl::CancelledError(absl::StrReplaceAll(
-          bytes.status().message(),
-          {{"run the same solve with that checkpoint", "run the same command again"}}));
-    }
-    return bytes.status();
-  }
+  if (!bytes.ok()) return bytes.status();
   if (request.finish) request.finish();
   if (absl::Status status = request.write(request.path, *bytes); !status.ok()) return status;
   if (!request.checkpoint.empty()) {
