@@ -12,38 +12,20 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "nplayer_solver.h"
 #include "table_data.h"
+#include "test_util.h"
 
 using namespace martiandice;
 namespace fs = std::filesystem;
 
 namespace {
 
-struct TempDir {
-  std::string path;
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "martiandice-ckpt-XXXXXX").string();
-    REQUIRE(mkdtemp(pattern.data()) != nullptr);
-    path = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-  std::string File(const std::string& name) const { return (fs::path(path) / name).string(); }
-};
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-void WriteFile(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary) << bytes;
-}
+using test_util::ReadFile;
+using test_util::TempDir;
+using test_util::WriteFile;
 
 const Rules kRules{4, 2, 6};
 
@@ -279,10 +261,9 @@ TEST_CASE("n-player checkpoint: damaged or truncated files are refused, never cr
     CHECK(message.find(what) != std::string::npos);
     CHECK(message.find("delete it") != std::string::npos);
   };
-  for (size_t size : {size_t{0}, size_t{7}, size_t{100}, size_t{147}}) {
-    refused(good.substr(0, size), "truncated");
-  }
-  for (size_t size : {size_t{148}, good.size() / 2, good.size() - 1}) {
+  // Shorter than the header and checksum (148 bytes), then cut inside the body.
+  for (size_t size : {size_t{0}, size_t{7}, size_t{100}, size_t{147}, size_t{148}, good.size() / 2,
+                      good.size() - 1}) {
     refused(good.substr(0, size), "truncated");
   }
   refused(good + "x", "bytes where its");
@@ -323,24 +304,22 @@ TEST_CASE("n-player checkpoint: counts are checked against the solve after the c
   const std::string good = ReadFile(path);
   auto parsed = solver::ParseCheckpoint(good, path, id_of(good));
   REQUIRE(parsed.ok());
+  auto refused = [&](const solver::NPlayerCheckpoint& forged, const char* what) {
+    CAPTURE(what);
+    WriteFile(path, solver::SerializeCheckpoint(forged));
+    absl::Status status = solver::SolveGameValues(options, nullptr).status();
+    CHECK(absl::IsDataLoss(status));
+    CHECK(std::string(status.message()).find(what) != std::string::npos);
+  };
   solver::NPlayerCheckpoint forged = *parsed;
   forged.vectors_done += 1;  // one more vector claimed than stored
-  WriteFile(path, solver::SerializeCheckpoint(forged));
-  absl::Status status = solver::SolveGameValues(options, nullptr).status();
-  CHECK(absl::IsDataLoss(status));
-  CHECK(std::string(status.message()).find("contexts stored where its progress has") !=
-        std::string::npos);
+  refused(forged, "contexts stored where its progress has");
   forged = *parsed;
   forged.records[0] = 7.5;  // not a probability
-  WriteFile(path, solver::SerializeCheckpoint(forged));
-  status = solver::SolveGameValues(options, nullptr).status();
-  CHECK(absl::IsDataLoss(status));
-  CHECK(std::string(status.message()).find("record 0 of context 0 is 7.5") != std::string::npos);
+  refused(forged, "record 0 of context 0 is 7.5");
   forged = *parsed;
   forged.levels_done = forged.identity.levels + 1;
-  WriteFile(path, solver::SerializeCheckpoint(forged));
-  status = solver::SolveGameValues(options, nullptr).status();
-  CHECK(absl::IsDataLoss(status));
+  refused(forged, "levels done (and ");
 }
 
 TEST_CASE("n-player checkpoint: an unwritable checkpoint fails before the work") {
