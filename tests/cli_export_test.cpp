@@ -51,13 +51,9 @@ struct SmallTable {
   std::optional<GameTable> table;
 
   SmallTable() {
-    martiandice::solver::GameSolveOptions options;
-    options.rules = kSmall;
-    options.players = 2;
-    auto bytes = martiandice::solver::SolveGameTable(options, &report);
-    REQUIRE(bytes.ok());
+    const std::string bytes = test_util::SolveTwoPlayerTable(kSmall, &report);
     file = (dir.path() / martiandice::TableFileName(kSmall, 2)).string();
-    REQUIRE(martiandice::solver::WriteFileAtomically(file, *bytes).ok());
+    REQUIRE(martiandice::solver::WriteFileAtomically(file, bytes).ok());
     auto opened = GameTable::Open(file);
     REQUIRE(opened.ok());
     table = *std::move(opened);

@@ -44,13 +44,9 @@ struct SmallTable {
   martiandice::solver::GameSolveReport report;
 
   SmallTable() {
-    martiandice::solver::GameSolveOptions options;
-    options.rules = kSmall;
-    options.players = 2;
-    auto bytes = martiandice::solver::SolveGameTable(options, &report);
-    REQUIRE(bytes.ok());
+    const std::string bytes = test_util::SolveTwoPlayerTable(kSmall, &report);
     file = (dir.path() / martiandice::TableFileName(kSmall, 2)).string();
-    REQUIRE(martiandice::solver::WriteFileAtomically(file, *bytes).ok());
+    REQUIRE(martiandice::solver::WriteFileAtomically(file, bytes).ok());
   }
 };
 

@@ -78,6 +78,17 @@ absl::Status RunStopping(solver::NPlayerSolveOptions options, int stop_at, solve
   return values.status();
 }
 
+// The options of a 3-player solve with its checkpoint at `path`, stopped at
+// its 30th progress call: the checkpoint the refusal cases start from.
+solver::NPlayerSolveOptions StoppedSolve(const std::string& path) {
+  solver::NPlayerSolveOptions options = Options(3);
+  options.checkpoint = path;
+  solver::GameValues values;
+  solver::NPlayerReport report;
+  REQUIRE(absl::IsCancelled(RunStopping(options, 30, &values, &report)));
+  return options;
+}
+
 }  // namespace
 
 TEST_CASE("n-player checkpoint: progress is monotone, reaches 1, estimates are sane") {
@@ -209,11 +220,7 @@ TEST_CASE("n-player checkpoint: stopped without a checkpoint file, the message s
 TEST_CASE("n-player checkpoint: another solve's checkpoint is refused and left alone") {
   TempDir dir;
   const std::string path = dir.File("other");
-  solver::NPlayerSolveOptions options = Options(3);
-  options.checkpoint = path;
-  solver::GameValues values;
-  solver::NPlayerReport report;
-  REQUIRE(absl::IsCancelled(RunStopping(options, 30, &values, &report)));
+  StoppedSolve(path);
   const std::string bytes = ReadFile(path);
   auto refused = [&](solver::NPlayerSolveOptions other, const char* what) {
     CAPTURE(what);
@@ -243,11 +250,7 @@ TEST_CASE("n-player checkpoint: another solve's checkpoint is refused and left a
 TEST_CASE("n-player checkpoint: damaged or truncated files are refused, never crash") {
   TempDir dir;
   const std::string path = dir.File("damaged");
-  solver::NPlayerSolveOptions options = Options(3);
-  options.checkpoint = path;
-  solver::GameValues values;
-  solver::NPlayerReport report;
-  REQUIRE(absl::IsCancelled(RunStopping(options, 30, &values, &report)));
+  const solver::NPlayerSolveOptions options = StoppedSolve(path);
   const std::string good = ReadFile(path);
   REQUIRE(good.size() > 200);
   auto refused = [&](const std::string& bytes, const char* what) {
@@ -281,6 +284,8 @@ TEST_CASE("n-player checkpoint: damaged or truncated files are refused, never cr
   CHECK(std::string(reparsed.status().message()).find("truncated") != std::string::npos);
   // The original is accepted again.
   WriteFile(path, good);
+  solver::GameValues values;
+  solver::NPlayerReport report;
   REQUIRE(RunStopping(options, 0, &values, &report).ok());
 }
 
@@ -288,11 +293,7 @@ TEST_CASE("n-player checkpoint: counts are checked against the solve after the c
   // A well-formed file (valid checksum) whose progress disagrees with its contents.
   TempDir dir;
   const std::string path = dir.File("forged");
-  solver::NPlayerSolveOptions options = Options(3);
-  options.checkpoint = path;
-  solver::GameValues values;
-  solver::NPlayerReport report;
-  REQUIRE(absl::IsCancelled(RunStopping(options, 30, &values, &report)));
+  const solver::NPlayerSolveOptions options = StoppedSolve(path);
   // The identity the solve expects, read back from the file itself.
   auto id_of = [&](const std::string& bytes) {
     solver::CheckpointIdentity id{kRules, 3, true, solver::kNPlayerSolverVersion, 0};

@@ -41,13 +41,8 @@ SolvedTable Solve(const Rules& rules, int players = 2) {
   std::string bytes;
   std::vector<double> start;
   if (players == 2) {
-    martiandice::solver::GameSolveOptions options;
-    options.rules = rules;
-    options.players = 2;
     martiandice::solver::GameSolveReport report;
-    auto solved = martiandice::solver::SolveGameTable(options, &report);
-    REQUIRE(solved.ok());
-    bytes = *std::move(solved);
+    bytes = test_util::SolveTwoPlayerTable(rules, &report);
     start = {report.first_seat_win};
   } else {
     martiandice::solver::NPlayerReport report;

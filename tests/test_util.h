@@ -1,6 +1,7 @@
 // Helpers shared by the doctest suites: a temporary directory removed at the
 // end of its scope, whole-file reads and writes, the shipped policy tables,
-// and tiny N-player solves (values or a version 2 table). Failures are
+// and solves of tiny games (two-player tables, N-player values or version 2
+// tables). Failures are
 // doctest REQUIREs in the calling test case.
 #pragma once
 
@@ -15,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "game_solver.h"
 #include "martiandice/game.h"
 #include "martiandice/rules.h"
 #include "nplayer_solver.h"
@@ -80,6 +82,17 @@ inline martiandice::GameTable ShippedTable(int players = 2) {
   return *std::move(table);
 }
 #endif
+
+// The two-player solver's table (format version 1) of a tiny game, as bytes.
+inline std::string SolveTwoPlayerTable(const martiandice::Rules& rules,
+                                       martiandice::solver::GameSolveReport* report = nullptr) {
+  martiandice::solver::GameSolveOptions options;
+  options.rules = rules;
+  options.players = 2;
+  auto bytes = martiandice::solver::SolveGameTable(options, report);
+  REQUIRE(bytes.ok());
+  return *std::move(bytes);
+}
 
 // The N-player solver's options for a tiny game on `threads` threads.
 inline martiandice::solver::NPlayerSolveOptions TinyOptions(const martiandice::Rules& rules,
