@@ -133,16 +133,9 @@ class Certifier {
   }
 
   void CompareOptions(const int* options, int count) {
-    int best = 0;
-    for (int i = 1; i < count; ++i) {
-      if (value_[options[i]] > value_[options[best]]) best = i;
-    }
-    int second = -1;
-    for (int i = 0; i < count; ++i) {
-      if (i != best && (second < 0 || value_[options[i]] > value_[options[second]])) second = i;
-    }
-    const double gap = value_[options[best]] - value_[options[second]];
-    Decide(gap, options[best] == options[second], NearTie{options[best], options[second]});
+    const BestAndSecondOptions pick = BestAndSecond(value_, options, count);
+    const int best = options[pick.best], second = options[pick.second];
+    Decide(value_[best] - value_[second], best == second, NearTie{best, second});
   }
 
   void Decide(double gap, bool symmetric, NearTie tie) {
@@ -208,6 +201,19 @@ class Certifier {
 };
 
 }  // namespace
+
+BestAndSecondOptions BestAndSecond(const std::vector<double>& values, const int* options,
+                                   int count) {
+  int best = 0;
+  for (int i = 1; i < count; ++i) {
+    if (values[options[i]] > values[options[best]]) best = i;
+  }
+  int second = -1;
+  for (int i = 0; i < count; ++i) {
+    if (i != best && (second < 0 || values[options[i]] > values[options[second]])) second = i;
+  }
+  return {best, second};
+}
 
 absl::StatusOr<CertificationReport> CertifyTable(const std::string& bytes) {
   absl::StatusOr<GameTable> table = GameTable::FromBytes(bytes);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 
@@ -48,6 +49,16 @@ struct CertificationReport {
   bool certified = false;
   double seconds = 0;
 };
+
+// The option with the largest value and the next largest (another option,
+// possibly the same position): `values[options[i]]` is option i's value,
+// `count` >= 2. Returns indices into `options`; ties go to the lower index.
+struct BestAndSecondOptions {
+  int best = 0;
+  int second = 1;
+};
+BestAndSecondOptions BestAndSecond(const std::vector<double>& values, const int* options,
+                                   int count);
 
 // Certifies the table in `bytes` (a policy table file, read with the public
 // reader). Errors: the reader's, for a file it refuses; Unimplemented for a

@@ -463,15 +463,8 @@ class ContextCertifier {
   }
 
   void CompareOptions(const int* options, const int* dice, int count) {
-    int best = 0;
-    for (int i = 1; i < count; ++i) {
-      if (value_[options[i]] > value_[options[best]]) best = i;
-    }
-    int second = -1;
-    for (int i = 0; i < count; ++i) {
-      if (i != best && (second < 0 || value_[options[i]] > value_[options[second]])) second = i;
-    }
-    const int a = options[best], b = options[second];
+    const BestAndSecondOptions pick_ab = BestAndSecond(value_, options, count);
+    const int a = options[pick_ab.best], b = options[pick_ab.second];
     ++report.decisions;
     const double gap = value_[a] - value_[b];
     if (gap > kTie) {

@@ -76,6 +76,7 @@ class NPlayerSolver {
         progress_(options.progress),
         progress_interval_(options.progress_interval),
         checkpoint_(options.checkpoint),
+        resume_hint_(options.resume_hint),
         checkpoint_interval_(options.checkpoint_interval),
         keep_checkpoint_(options.keep_checkpoint),
         stop_(options.stop),
@@ -435,7 +436,7 @@ class NPlayerSolver {
     if (absl::Status s = WriteCheckpoint(level, vectors, scratch); !s.ok()) return s;
     return absl::CancelledError(
         absl::StrCat("solve interrupted at ", where, "; the finished work is saved in ",
-                     checkpoint_, ": run the same solve with that checkpoint to resume"));
+                     checkpoint_, ": ", resume_hint_));
   }
 
   void SolveScoreVector(const int* s, Scratch& scratch) {
@@ -905,6 +906,7 @@ class NPlayerSolver {
   std::function<void(const NPlayerProgress&)> progress_;
   const double progress_interval_;
   const std::string checkpoint_;
+  const std::string resume_hint_;  // the Cancelled message's last words
   const double checkpoint_interval_;
   const bool keep_checkpoint_;
   const std::atomic<bool>* const stop_;

@@ -72,6 +72,9 @@ struct NPlayerSolveOptions {
   std::string checkpoint;
   double checkpoint_interval = 60;
   bool keep_checkpoint = false;
+  // How the Cancelled message of a stopped solve with a checkpoint ends, after
+  // "...saved in <checkpoint>: ": how the caller's user resumes.
+  std::string resume_hint = "run the same solve with that checkpoint to resume";
   // When set (by a signal handler, the progress callback or another thread;
   // polled between score vectors), the solve finishes the score vectors in
   // flight, writes the checkpoint and returns Cancelled.

@@ -12,12 +12,15 @@ namespace martiandice::internal {
 namespace {
 
 // Every position, law and final score holds a record of W = 1 + K numbers:
-// the mover's value, then the K carried utilities' expectations. In double a
-// record is padded to an even stride (zeros), so the record sums run on
-// pairs of lanes (SSE2, every x86-64).
+// the mover's value, then the K carried utilities' expectations (K = 0: the
+// mover's value alone). In double a record of two or more numbers is padded
+// to an even stride (zeros), so the record sums run on pairs of lanes (SSE2,
+// every x86-64); a record of one is not padded (half the memory, and the
+// mover's value is summed in the same order either way).
 template <class Real, int W>
 class ConventionSolver {
-  static constexpr int S = std::is_same_v<Real, double> ? (W + 1) / 2 * 2 : W;  // stride
+  static_assert(W >= 1);
+  static constexpr int S = std::is_same_v<Real, double> && W > 1 ? (W + 1) / 2 * 2 : W;  // stride
 
  public:
   ConventionSolver(const TurnModel& model, const std::vector<double>& utility,
@@ -276,17 +279,14 @@ void Solve(const TurnModel& model, const std::vector<double>& utility,
 void SolveConventionRolls(const TurnModel& model, const std::vector<double>& utility,
                           Arithmetic arithmetic, std::vector<double>* roll) {
   roll->resize(static_cast<size_t>(model.size()));
-  const std::vector<double> carried[1] = {utility};  // the record's width is at least 2
-  ConventionTurn out;
+  ConventionTurn out;  // records of the mover's value alone: nothing carried
   if (arithmetic == Arithmetic::kExtended) {
     thread_local std::vector<long double> node, law, stop;
-    ConventionSolver<long double, 2>(model, utility, carried, 0, &out, node, law, stop,
-                                     roll->data())
+    ConventionSolver<long double, 1>(model, utility, {}, 0, &out, node, law, stop, roll->data())
         .Run();
   } else {
     thread_local std::vector<double> node, law, stop;
-    ConventionSolver<double, 2>(model, utility, carried, 0, &out, node, law, stop, roll->data())
-        .Run();
+    ConventionSolver<double, 1>(model, utility, {}, 0, &out, node, law, stop, roll->data()).Run();
   }
 }
 

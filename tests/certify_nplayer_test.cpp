@@ -17,20 +17,13 @@
 #include "game_solver.h"
 #include "martiandice/game.h"
 #include "nplayer_solver.h"
+#include "test_util.h"
 
 using namespace martiandice;
 
 namespace {
 
-solver::GameValues SolveValues(const Rules& rules, int players, solver::NPlayerReport* report) {
-  solver::NPlayerSolveOptions options;
-  options.rules = rules;
-  options.players = players;
-  options.threads = 2;
-  auto values = solver::SolveGameValues(options, report);
-  REQUIRE(values.ok());
-  return *std::move(values);
-}
+using test_util::SolveTinyValues;
 
 void CheckConsistent(const solver::CertificationReport& r) {
   CHECK(r.ties == r.symmetric_ties + r.exact_ties + r.inexact_ties);
@@ -53,7 +46,7 @@ TEST_CASE("certify n-player: tiny 3- and 4-player solves are certified, no kingm
     CAPTURE(c.rules.target);
     CAPTURE(c.players);
     solver::NPlayerReport solve;
-    const solver::GameValues values = SolveValues(c.rules, c.players, &solve);
+    const solver::GameValues values = SolveTinyValues(c.rules, c.players, &solve);
     auto report = solver::CertifyGameValues(values);
     REQUIRE(report.ok());
     CheckConsistent(*report);
@@ -80,7 +73,7 @@ TEST_CASE("certify n-player: the reader's solve is the convention turn solve, bi
   // exactly, if the certifier's own solve performs the same operations.
   const Rules rules{4, 3, 8};
   const int players = 3;
-  const solver::GameValues values = SolveValues(rules, players, nullptr);
+  const solver::GameValues values = SolveTinyValues(rules, players, nullptr);
   auto report = solver::CertifyGameValues(values);
   REQUIRE(report.ok());
   const solver::ContextIndex index(rules, players);
@@ -136,7 +129,7 @@ TEST_CASE("certify n-player: the reader's solve is the convention turn solve, bi
 }
 
 TEST_CASE("certify n-player: one thread and two give the same figures") {
-  const solver::GameValues values = SolveValues(Rules{4, 3, 8}, 3, nullptr);
+  const solver::GameValues values = SolveTinyValues(Rules{4, 3, 8}, 3, nullptr);
   auto one = solver::CertifyGameValues(values, {.threads = 1});
   auto two = solver::CertifyGameValues(values, {.threads = 2});
   REQUIRE(one.ok());
@@ -158,7 +151,7 @@ TEST_CASE("certify n-player: two players give the two-player table certification
   REQUIRE(bytes.ok());
   auto table = solver::CertifyTable(*bytes);
   REQUIRE(table.ok());
-  const solver::GameValues values = SolveValues(rules, 2, nullptr);
+  const solver::GameValues values = SolveTinyValues(rules, 2, nullptr);
   auto report = solver::CertifyGameValues(values);
   REQUIRE(report.ok());
   CheckConsistent(*report);
@@ -184,7 +177,7 @@ TEST_CASE("certify n-player: two players give the two-player table certification
 }
 
 TEST_CASE("certify n-player: a larger bound makes the smallest margin uncertain") {
-  solver::GameValues values = SolveValues(Rules{4, 3, 8}, 3, nullptr);
+  solver::GameValues values = SolveTinyValues(Rules{4, 3, 8}, 3, nullptr);
   auto report = solver::CertifyGameValues(values);
   REQUIRE(report.ok());
   REQUIRE(report->certified);
@@ -203,7 +196,7 @@ TEST_CASE("certify n-player: a larger bound makes the smallest margin uncertain"
 TEST_CASE("certify n-player: a value nudged below the tolerance makes ties inexact") {
   const Rules rules{4, 3, 8};
   const int players = 3;
-  solver::GameValues values = SolveValues(rules, players, nullptr);
+  solver::GameValues values = SolveTinyValues(rules, players, nullptr);
   auto clean = solver::CertifyGameValues(values);
   REQUIRE(clean.ok());
   REQUIRE(clean->certified);
@@ -234,7 +227,7 @@ TEST_CASE("certify n-player: subtree and whole-turn exact re-solves agree") {
   // src/turn_model. On clean values and on nudged ones (inexact ties).
   const Rules rules{5, 2, 10};
   const int players = 3;
-  solver::GameValues values = SolveValues(rules, players, nullptr);
+  solver::GameValues values = SolveTinyValues(rules, players, nullptr);
   for (int nudge = 0; nudge < 2; ++nudge) {
     CAPTURE(nudge);
     if (nudge == 1) {
@@ -266,7 +259,7 @@ TEST_CASE("certify n-player: subtree and whole-turn exact re-solves agree") {
 }
 
 TEST_CASE("certify n-player: bad values are refused") {
-  solver::GameValues values = SolveValues(Rules{3, 1, 4}, 3, nullptr);
+  solver::GameValues values = SolveTinyValues(Rules{3, 1, 4}, 3, nullptr);
   CHECK(solver::CertifyGameValues(values).ok());
   CHECK_FALSE(solver::CertifyGameValues(values, {.threads = 0}).ok());
   solver::GameValues bad = values;
@@ -290,7 +283,7 @@ TEST_CASE("certify n-player: bad values are refused") {
 // Run by name only: martiandice_tests -tc="*official 3-player*".
 TEST_CASE("certify n-player: official 3-player game" * doctest::skip()) {
   solver::NPlayerReport solve;
-  const solver::GameValues values = SolveValues(Rules{}, 3, &solve);
+  const solver::GameValues values = SolveTinyValues(Rules{}, 3, &solve);
   std::printf("solve: %lld contexts, %.1f s, bound %.3g, kingmaking %lld\n", solve.contexts,
               solve.seconds, solve.error_bound, solve.kingmaking);
   auto r = solver::CertifyGameValues(values);

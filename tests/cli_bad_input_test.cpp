@@ -23,7 +23,11 @@
 #include <string>
 #include <vector>
 
+#include "test_util.h"
+
 namespace {
+
+using test_util::TempDir;
 
 constexpr auto kTimeLimit = std::chrono::milliseconds(1000);
 constexpr std::size_t kMaxCapture = 1 << 20;  // bytes kept per stream
@@ -174,21 +178,6 @@ void CheckRows(const std::vector<Row>& rows) {
   for (const Row& row : rows) CheckRow(row);
 }
 
-// A fresh empty directory, removed at the end of the case.
-struct TempDir {
-  std::filesystem::path path;
-  TempDir() {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "martiandice-bad-input-XXXXXX").string();
-    REQUIRE(mkdtemp(pattern.data()) != nullptr);
-    path = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path, ignored);
-  }
-};
-
 const std::vector<std::string> kWin = {"--objective", "win"};
 
 std::vector<std::string> Win(std::vector<std::string> args, const std::string& scores) {
@@ -337,7 +326,7 @@ TEST_CASE("cli bad input table: rules") {
 
 TEST_CASE("cli bad input table: policy tables and files") {
   TempDir empty;
-  const std::string dir = empty.path.string();
+  const std::string dir = empty.str();
   CheckRows({
       {Win({"eval", "--tables", "/nonexistent/x.mdt"}, "1,2"), "no such file"},
       {Win({"eval", "--tables", "/etc/passwd"}, "1,2"), "not a martiandice policy table"},
@@ -361,7 +350,7 @@ TEST_CASE("cli bad input table: policy tables and files") {
       {{"solve"}, "--out is required"},
   });
   // Nothing was written by the refused solves.
-  CHECK(std::filesystem::is_empty(empty.path));
+  CHECK(std::filesystem::is_empty(empty.path()));
 }
 
 TEST_CASE("cli bad input table: simulate") {

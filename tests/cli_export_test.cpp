@@ -12,7 +12,6 @@
 #include <fstream>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -23,6 +22,7 @@
 #include "martiandice/game.h"
 #include "martiandice/rules.h"
 #include "table_builder.h"
+#include "test_util.h"
 
 namespace {
 
@@ -36,35 +36,8 @@ using cli_test::Run;
 using martiandice::GameContext;
 using martiandice::GameTable;
 using martiandice::Rules;
-
-// A fresh directory under the system's temporary directory, removed at exit.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "martiandice-export-XXXXXX").string();
-    REQUIRE(mkdtemp(pattern.data()) != nullptr);
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  const fs::path& path() const { return path_; }
-  std::string str() const { return path_.string(); }
-
- private:
-  fs::path path_;
-};
-
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
-}
+using test_util::ReadFile;
+using test_util::TempDir;
 
 // Small rules: 4 dice (turns score 0..7), target 8; the 2-player table is tiny.
 const Rules kSmall{4, 3, 8};
@@ -78,13 +51,9 @@ struct SmallTable {
   std::optional<GameTable> table;
 
   SmallTable() {
-    martiandice::solver::GameSolveOptions options;
-    options.rules = kSmall;
-    options.players = 2;
-    auto bytes = martiandice::solver::SolveGameTable(options, &report);
-    REQUIRE(bytes.ok());
+    const std::string bytes = test_util::SolveTwoPlayerTable(kSmall, &report);
     file = (dir.path() / martiandice::TableFileName(kSmall, 2)).string();
-    REQUIRE(martiandice::solver::WriteFileAtomically(file, *bytes).ok());
+    REQUIRE(martiandice::solver::WriteFileAtomically(file, bytes).ok());
     auto opened = GameTable::Open(file);
     REQUIRE(opened.ok());
     table = *std::move(opened);

@@ -16,6 +16,7 @@
 #include "game_solver.h"
 #include "martiandice/game.h"
 #include "martiandice/rules.h"
+#include "test_util.h"
 
 namespace {
 
@@ -30,35 +31,7 @@ using cli_test::Json;
 using cli_test::ParseJsonOrFail;
 using cli_test::Run;
 using cli_test::RunJson;
-
-// A fresh directory under the system's temporary directory, removed at exit.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "martiandice-cli-XXXXXX").string();
-    REQUIRE(mkdtemp(pattern.data()) != nullptr);
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  const fs::path& path() const { return path_; }
-  std::string str() const { return path_.string(); }
-  std::vector<std::string> Files() const {
-    std::vector<std::string> names;
-    for (const auto& entry : fs::directory_iterator(path_)) {
-      names.push_back(entry.path().filename().string());
-    }
-    return names;
-  }
-
- private:
-  fs::path path_;
-};
+using test_util::TempDir;
 
 // Small rules: 4 dice (turns score 0..7), target 8; the 2-player table is tiny.
 const martiandice::Rules kSmall{4, 3, 8};
@@ -71,13 +44,9 @@ struct SmallTable {
   martiandice::solver::GameSolveReport report;
 
   SmallTable() {
-    martiandice::solver::GameSolveOptions options;
-    options.rules = kSmall;
-    options.players = 2;
-    auto bytes = martiandice::solver::SolveGameTable(options, &report);
-    REQUIRE(bytes.ok());
+    const std::string bytes = test_util::SolveTwoPlayerTable(kSmall, &report);
     file = (dir.path() / martiandice::TableFileName(kSmall, 2)).string();
-    REQUIRE(martiandice::solver::WriteFileAtomically(file, *bytes).ok());
+    REQUIRE(martiandice::solver::WriteFileAtomically(file, bytes).ok());
   }
 };
 

@@ -24,42 +24,20 @@
 #include <climits>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "martiandice/game.h"
+#include "test_util.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "martiandice-kill-XXXXXX").string();
-    REQUIRE(mkdtemp(pattern.data()) != nullptr);
-    path = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-};
-
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
-}
-
-void WriteFile(const fs::path& path, const std::string& bytes) {
-  std::ofstream out(path, std::ios::binary);
-  out << bytes;
-}
+using test_util::ReadFile;
+using test_util::TempDir;
+using test_util::WriteFile;
 
 // A started child: stdout goes to /dev/null, stderr to `err` (a pipe).
 struct Child {
@@ -174,7 +152,7 @@ std::vector<std::string> SolveTo(const fs::path& out) {
 
 struct Fixture {
   TempDir dir;
-  fs::path target = dir.path / "table.mdt";
+  fs::path target = dir.path() / "table.mdt";
   std::string old_bytes;  // the target's contents before the runs under test
   std::string new_bytes;  // the complete table of kSolve, from an uninterrupted run
 
@@ -185,7 +163,7 @@ struct Fixture {
     old_bytes = ReadFile(target);
     REQUIRE(old_bytes.size() > 128);
     TempDir fresh;
-    const fs::path reference = fresh.path / "reference.mdt";
+    const fs::path reference = fresh.path() / "reference.mdt";
     const int status = Run(SolveTo(reference));
     REQUIRE((WIFEXITED(status) && WEXITSTATUS(status) == 0));
     new_bytes = ReadFile(reference);
@@ -202,13 +180,13 @@ struct Fixture {
     } else {
       CHECK((now == old_bytes || now == new_bytes));
     }
-    for (const std::string& name : Others(dir.path, {"table.mdt"})) {
+    for (const std::string& name : Others(dir.path(), {"table.mdt"})) {
       CHECK_MESSAGE(IsTemporaryOf(name, "table.mdt"), name);
-      const std::string partial = ReadFile(dir.path / name);
+      const std::string partial = ReadFile(dir.path() / name);
       CHECK(new_bytes.compare(0, partial.size(), partial) == 0);
       // Cut short, it is refused; complete (killed before the rename), it is the new table.
       if (partial.size() < new_bytes.size()) {
-        CHECK_FALSE(martiandice::GameTable::Open((dir.path / name).string()).ok());
+        CHECK_FALSE(martiandice::GameTable::Open((dir.path() / name).string()).ok());
       }
     }
   }
@@ -250,7 +228,7 @@ TEST_CASE("cli kill: SIGKILL at progress lines of the solve leaves the old --out
     CHECK(std::count(err.begin() + child.filler, err.end(), '\n') == line);
     // Nothing is written before the last line: old bytes, no temporary file.
     f.CheckTargetAndLeftovers(true);
-    CHECK(Others(f.dir.path, {"table.mdt"}).empty());
+    CHECK(Others(f.dir.path(), {"table.mdt"}).empty());
   }
   f.CheckReplaced();
 }
@@ -260,18 +238,18 @@ TEST_CASE("cli kill: dying after N bytes of the temporary file leaves the old --
   const rlim_t size = f.new_bytes.size();
   for (rlim_t limit : {rlim_t{1}, rlim_t{128}, rlim_t{4096}, size / 2, size - 1}) {
     CAPTURE(limit);
-    for (const std::string& name : Others(f.dir.path, {"table.mdt"})) {
-      fs::remove(f.dir.path / name);
+    for (const std::string& name : Others(f.dir.path(), {"table.mdt"})) {
+      fs::remove(f.dir.path() / name);
     }
     Child child = Start(SolveTo(f.target), limit);
     const int status = Finish(child);
     CHECK(KilledBy(status, SIGXFSZ));
     CHECK(ReadFile(f.target) == f.old_bytes);
     // The temporary file is left behind, cut at exactly `limit` bytes.
-    const std::vector<std::string> left = Others(f.dir.path, {"table.mdt"});
+    const std::vector<std::string> left = Others(f.dir.path(), {"table.mdt"});
     REQUIRE(left.size() == 1);
     CHECK(IsTemporaryOf(left[0], "table.mdt"));
-    CHECK(fs::file_size(f.dir.path / left[0]) == limit);
+    CHECK(fs::file_size(f.dir.path() / left[0]) == limit);
     f.CheckTargetAndLeftovers(true);
   }
   f.CheckReplaced();
@@ -281,7 +259,7 @@ TEST_CASE("cli kill: SIGKILL as soon as the temporary file appears leaves the ol
   Fixture f;
   const int watch = inotify_init1(IN_CLOEXEC);
   REQUIRE(watch >= 0);
-  REQUIRE(inotify_add_watch(watch, f.dir.path.c_str(), IN_CREATE) >= 0);
+  REQUIRE(inotify_add_watch(watch, f.dir.path().c_str(), IN_CREATE) >= 0);
   int landed = 0;  // kills that hit between the temporary's creation and the rename
   constexpr int kAttempts = 5;
   for (int attempt = 0; attempt < kAttempts; ++attempt) {
@@ -315,16 +293,16 @@ TEST_CASE("cli kill: SIGKILL as soon as the temporary file appears leaves the ol
 
 TEST_CASE("cli kill: export --out dying mid-write leaves the old file intact") {
   TempDir dir;
-  const fs::path table = dir.path / "t.mdt";
+  const fs::path table = dir.path() / "t.mdt";
   REQUIRE(Run({"solve", "--quiet", "--dice", "3", "--target", "5", "--out", table.string()}) == 0);
   const std::vector<std::string> base = {"export", "--dice",  "3",        "--target",
                                          "5",      "--rolls", "--tables", table.string()};
   std::vector<std::string> reference_args = base;
-  reference_args.insert(reference_args.end(), {"--out", (dir.path / "reference.json").string()});
+  reference_args.insert(reference_args.end(), {"--out", (dir.path() / "reference.json").string()});
   REQUIRE(Run(reference_args) == 0);
-  const std::string json = ReadFile(dir.path / "reference.json");
+  const std::string json = ReadFile(dir.path() / "reference.json");
   REQUIRE(json.size() > 1000);
-  const fs::path target = dir.path / "export.json";
+  const fs::path target = dir.path() / "export.json";
   WriteFile(target, "{\"old\": true}\n");
   std::vector<std::string> args = base;
   args.insert(args.end(), {"--out", target.string()});
@@ -335,7 +313,7 @@ TEST_CASE("cli kill: export --out dying mid-write leaves the old file intact") {
     CHECK(ReadFile(target) == "{\"old\": true}\n");
   }
   int leftovers = 0;
-  for (const std::string& name : Others(dir.path, {"t.mdt", "reference.json", "export.json"})) {
+  for (const std::string& name : Others(dir.path(), {"t.mdt", "reference.json", "export.json"})) {
     CHECK_MESSAGE(IsTemporaryOf(name, "export.json"), name);
     ++leftovers;
   }
@@ -352,8 +330,8 @@ TEST_CASE("cli kill: export --out dying mid-write leaves the old file intact") {
 // uninterrupted solve writes, byte for byte, and removes the checkpoint.
 TEST_CASE("cli kill: SIGTERM stops a 3-player solve, the same command resumes it bit for bit") {
   TempDir dir;
-  const fs::path table = dir.path / "p3.mdt";
-  const fs::path checkpoint = dir.path / "p3.mdt.checkpoint";
+  const fs::path table = dir.path() / "p3.mdt";
+  const fs::path checkpoint = dir.path() / "p3.mdt.checkpoint";
   const std::vector<std::string> args = {"solve",    "--players", "3", "--dice",    "13",
                                          "--target", "8",         "--threads", "2", "--no-certify", "--out",
                                          table.string()};
@@ -383,7 +361,7 @@ TEST_CASE("cli kill: SIGTERM stops a 3-player solve, the same command resumes it
   CHECK(WEXITSTATUS(resumed_status) == 0);
   CHECK(!fs::exists(checkpoint));
 
-  const fs::path fresh = dir.path / "fresh.mdt";
+  const fs::path fresh = dir.path() / "fresh.mdt";
   std::vector<std::string> fresh_args = args;
   fresh_args.back() = fresh.string();
   CHECK(Run(fresh_args) == 0);

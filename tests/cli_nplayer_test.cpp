@@ -11,6 +11,7 @@
 
 #include "cli_test_util.h"
 #include "martiandice/game.h"
+#include "test_util.h"
 
 namespace fs = std::filesystem;
 using namespace martiandice;
@@ -27,13 +28,11 @@ const Rules kTiny{4, 2, 6};
 const std::vector<std::string> kTinyRules = {"--dice", "4", "--bonus", "2", "--target", "6"};
 
 struct TinyTable {
-  std::string dir;
+  test_util::TempDir temp;
+  std::string dir = temp.str();
   std::string file;
   Json report;
   TinyTable() {
-    std::string pattern = (fs::temp_directory_path() / "martiandice-p3-XXXXXX").string();
-    REQUIRE(mkdtemp(pattern.data()) != nullptr);
-    dir = pattern;
     file = dir + "/" + TableFileName(kTiny, 3);
     std::vector<std::string> args = {"solve", "--players", "3",      "--threads", "2",
                                      "--out", dir,         "--json", "--quiet"};
@@ -42,10 +41,6 @@ struct TinyTable {
     INFO("stderr: " << run.err);
     REQUIRE(run.code == 0);
     report = ParseJsonOrFail(run.out);
-  }
-  ~TinyTable() {
-    std::error_code ignored;
-    fs::remove_all(dir, ignored);
   }
 };
 

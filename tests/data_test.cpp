@@ -4,13 +4,12 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <fstream>
 #include <iomanip>
-#include <sstream>
 
 #include "certify.h"
 #include "game_solver.h"
 #include "martiandice/game.h"
+#include "test_util.h"
 
 using namespace martiandice;
 
@@ -20,12 +19,7 @@ using namespace martiandice;
 
 namespace {
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
-}
+using test_util::ReadFile;
 
 std::string ShippedPath() {
   return std::string(MARTIANDICE_DATA_DIR) + "/" + TableFileName(Rules{}, 2);

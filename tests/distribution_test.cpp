@@ -17,6 +17,7 @@
 #include "martiandice/objective.h"
 #include "martiandice/query.h"
 #include "martiandice/solver.h"
+#include "test_util.h"
 
 #ifndef MARTIANDICE_DATA_DIR
 #error "MARTIANDICE_DATA_DIR must point at the source tree's data/"
@@ -32,13 +33,7 @@ double Sum(const std::vector<double>& p) {
   return s;
 }
 
-GameTable ShippedTable() {
-  auto path = LocateTable(Rules{}, 2, std::string(MARTIANDICE_DATA_DIR));
-  REQUIRE(path.ok());
-  auto table = GameTable::Open(*path);
-  REQUIRE(table.ok());
-  return *table;
-}
+using test_util::ShippedTable;
 
 // Rolls `n` dice one by one with the face law of RULES.md (not RollDistribution).
 Dice RollDice(int n, std::mt19937_64& rng) {

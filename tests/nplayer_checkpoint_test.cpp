@@ -12,38 +12,20 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "nplayer_solver.h"
 #include "table_data.h"
+#include "test_util.h"
 
 using namespace martiandice;
 namespace fs = std::filesystem;
 
 namespace {
 
-struct TempDir {
-  std::string path;
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "martiandice-ckpt-XXXXXX").string();
-    REQUIRE(mkdtemp(pattern.data()) != nullptr);
-    path = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-  std::string File(const std::string& name) const { return (fs::path(path) / name).string(); }
-};
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-void WriteFile(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary) << bytes;
-}
+using test_util::ReadFile;
+using test_util::TempDir;
+using test_util::WriteFile;
 
 const Rules kRules{4, 2, 6};
 
@@ -96,6 +78,17 @@ absl::Status RunStopping(solver::NPlayerSolveOptions options, int stop_at, solve
   return values.status();
 }
 
+// The options of a 3-player solve with its checkpoint at `path`, stopped at
+// its 30th progress call: the checkpoint the refusal cases start from.
+solver::NPlayerSolveOptions StoppedSolve(const std::string& path) {
+  solver::NPlayerSolveOptions options = Options(3);
+  options.checkpoint = path;
+  solver::GameValues values;
+  solver::NPlayerReport report;
+  REQUIRE(absl::IsCancelled(RunStopping(options, 30, &values, &report)));
+  return options;
+}
+
 }  // namespace
 
 TEST_CASE("n-player checkpoint: progress is monotone, reaches 1, estimates are sane") {
@@ -141,12 +134,18 @@ TEST_CASE("n-player checkpoint: interrupted and resumed, values are bit for bit 
       const std::string path = dir.File("solve.checkpoint");
       solver::NPlayerSolveOptions options = Options(players);
       options.checkpoint = path;
+      // The message ends with the caller's resume hint (the default for some).
+      const std::string hint = stop_at % 2 == 1
+                                   ? "call SolveGameValues again to resume"
+                                   : "run the same solve with that checkpoint to resume";
+      if (stop_at % 2 == 1) options.resume_hint = hint;
       solver::GameValues values;
       solver::NPlayerReport report;
       absl::Status status = RunStopping(options, stop_at, &values, &report);
       REQUIRE(absl::IsCancelled(status));
       CHECK(std::string(status.message()).find("saved in " + path) != std::string::npos);
       CHECK(std::string(status.message()).find("to resume") != std::string::npos);
+      CHECK(std::string(status.message()).ends_with("saved in " + path + ": " + hint));
       REQUIRE(fs::exists(path));
       CHECK(report.checkpoints_written == 2);  // at the start and when stopped
       // Resumed (on two threads for some: the split of the work does not matter).
@@ -221,11 +220,7 @@ TEST_CASE("n-player checkpoint: stopped without a checkpoint file, the message s
 TEST_CASE("n-player checkpoint: another solve's checkpoint is refused and left alone") {
   TempDir dir;
   const std::string path = dir.File("other");
-  solver::NPlayerSolveOptions options = Options(3);
-  options.checkpoint = path;
-  solver::GameValues values;
-  solver::NPlayerReport report;
-  REQUIRE(absl::IsCancelled(RunStopping(options, 30, &values, &report)));
+  StoppedSolve(path);
   const std::string bytes = ReadFile(path);
   auto refused = [&](solver::NPlayerSolveOptions other, const char* what) {
     CAPTURE(what);
@@ -255,11 +250,7 @@ TEST_CASE("n-player checkpoint: another solve's checkpoint is refused and left a
 TEST_CASE("n-player checkpoint: damaged or truncated files are refused, never crash") {
   TempDir dir;
   const std::string path = dir.File("damaged");
-  solver::NPlayerSolveOptions options = Options(3);
-  options.checkpoint = path;
-  solver::GameValues values;
-  solver::NPlayerReport report;
-  REQUIRE(absl::IsCancelled(RunStopping(options, 30, &values, &report)));
+  const solver::NPlayerSolveOptions options = StoppedSolve(path);
   const std::string good = ReadFile(path);
   REQUIRE(good.size() > 200);
   auto refused = [&](const std::string& bytes, const char* what) {
@@ -273,10 +264,9 @@ TEST_CASE("n-player checkpoint: damaged or truncated files are refused, never cr
     CHECK(message.find(what) != std::string::npos);
     CHECK(message.find("delete it") != std::string::npos);
   };
-  for (size_t size : {size_t{0}, size_t{7}, size_t{100}, size_t{147}}) {
-    refused(good.substr(0, size), "truncated");
-  }
-  for (size_t size : {size_t{148}, good.size() / 2, good.size() - 1}) {
+  // Shorter than the header and checksum (148 bytes), then cut inside the body.
+  for (size_t size : {size_t{0}, size_t{7}, size_t{100}, size_t{147}, size_t{148}, good.size() / 2,
+                      good.size() - 1}) {
     refused(good.substr(0, size), "truncated");
   }
   refused(good + "x", "bytes where its");
@@ -294,6 +284,8 @@ TEST_CASE("n-player checkpoint: damaged or truncated files are refused, never cr
   CHECK(std::string(reparsed.status().message()).find("truncated") != std::string::npos);
   // The original is accepted again.
   WriteFile(path, good);
+  solver::GameValues values;
+  solver::NPlayerReport report;
   REQUIRE(RunStopping(options, 0, &values, &report).ok());
 }
 
@@ -301,11 +293,7 @@ TEST_CASE("n-player checkpoint: counts are checked against the solve after the c
   // A well-formed file (valid checksum) whose progress disagrees with its contents.
   TempDir dir;
   const std::string path = dir.File("forged");
-  solver::NPlayerSolveOptions options = Options(3);
-  options.checkpoint = path;
-  solver::GameValues values;
-  solver::NPlayerReport report;
-  REQUIRE(absl::IsCancelled(RunStopping(options, 30, &values, &report)));
+  const solver::NPlayerSolveOptions options = StoppedSolve(path);
   // The identity the solve expects, read back from the file itself.
   auto id_of = [&](const std::string& bytes) {
     solver::CheckpointIdentity id{kRules, 3, true, solver::kNPlayerSolverVersion, 0};
@@ -317,24 +305,22 @@ TEST_CASE("n-player checkpoint: counts are checked against the solve after the c
   const std::string good = ReadFile(path);
   auto parsed = solver::ParseCheckpoint(good, path, id_of(good));
   REQUIRE(parsed.ok());
+  auto refused = [&](const solver::NPlayerCheckpoint& forged, const char* what) {
+    CAPTURE(what);
+    WriteFile(path, solver::SerializeCheckpoint(forged));
+    absl::Status status = solver::SolveGameValues(options, nullptr).status();
+    CHECK(absl::IsDataLoss(status));
+    CHECK(std::string(status.message()).find(what) != std::string::npos);
+  };
   solver::NPlayerCheckpoint forged = *parsed;
   forged.vectors_done += 1;  // one more vector claimed than stored
-  WriteFile(path, solver::SerializeCheckpoint(forged));
-  absl::Status status = solver::SolveGameValues(options, nullptr).status();
-  CHECK(absl::IsDataLoss(status));
-  CHECK(std::string(status.message()).find("contexts stored where its progress has") !=
-        std::string::npos);
+  refused(forged, "contexts stored where its progress has");
   forged = *parsed;
   forged.records[0] = 7.5;  // not a probability
-  WriteFile(path, solver::SerializeCheckpoint(forged));
-  status = solver::SolveGameValues(options, nullptr).status();
-  CHECK(absl::IsDataLoss(status));
-  CHECK(std::string(status.message()).find("record 0 of context 0 is 7.5") != std::string::npos);
+  refused(forged, "record 0 of context 0 is 7.5");
   forged = *parsed;
   forged.levels_done = forged.identity.levels + 1;
-  WriteFile(path, solver::SerializeCheckpoint(forged));
-  status = solver::SolveGameValues(options, nullptr).status();
-  CHECK(absl::IsDataLoss(status));
+  refused(forged, "levels done (and ");
 }
 
 TEST_CASE("n-player checkpoint: an unwritable checkpoint fails before the work") {

@@ -13,6 +13,7 @@
 #include "convention_turn.h"
 #include "martiandice/exact.h"
 #include "martiandice/game.h"
+#include "test_util.h"
 #include "turn_model.h"
 
 using namespace martiandice;
@@ -39,16 +40,7 @@ void ForEachContext(const Rules& rules, int players, Fn&& fn) {
   }
 }
 
-solver::GameValues Solve(const Rules& rules, int players, int threads,
-                         solver::NPlayerReport* report) {
-  solver::NPlayerSolveOptions options;
-  options.rules = rules;
-  options.players = players;
-  options.threads = threads;
-  auto values = solver::SolveGameValues(options, report);
-  REQUIRE(values.ok());
-  return *std::move(values);
-}
+using test_util::SolveTinyValues;
 
 // Largest gap between the N-player solve and the 2-player solver's table.
 double GapToTwoPlayerSolver(const Rules& rules) {
@@ -60,7 +52,7 @@ double GapToTwoPlayerSolver(const Rules& rules) {
   auto table = GameTable::FromBytes(*std::move(bytes));
   REQUIRE(table.ok());
   solver::NPlayerReport report;
-  solver::GameValues values = Solve(rules, 2, 2, &report);
+  solver::GameValues values = SolveTinyValues(rules, 2, &report, 2);
   CHECK(report.error_bound <= 1e-13);
   // The same bound formula and rounding as the two-player solver: close.
   CHECK(report.error_bound >= 0.5 * two.error_bound);
@@ -98,8 +90,8 @@ TEST_CASE("n-player solver: 3 and 4 players, vectors are distributions, threads 
     const Rules rules{4, 2, 6};
     CAPTURE(players);
     solver::NPlayerReport report, report2;
-    solver::GameValues one = Solve(rules, players, 1, &report);
-    solver::GameValues two = Solve(rules, players, 2, &report2);
+    solver::GameValues one = SolveTinyValues(rules, players, &report, 1);
+    solver::GameValues two = SolveTinyValues(rules, players, &report2, 2);
     CHECK(one.win == two.win);  // bit for bit: every context is computed the same way
     CHECK(report.error_bound <= 1e-13);
     CHECK(report.error_bound >= solver::kExtendedTurnRounding);  // at least one solve's rounding
@@ -124,7 +116,7 @@ TEST_CASE("n-player solver: 3 players, symmetric seats and more points") {
   const Rules rules{5, 2, 8};
   const int players = 3, target = rules.target, wide = target + MaxTurnScore(rules);
   solver::NPlayerReport report;
-  solver::GameValues v = Solve(rules, players, 2, &report);
+  solver::GameValues v = SolveTinyValues(rules, players, &report, 2);
   solver::ContextIndex index(rules, players);
   auto win = [&](int seat, std::vector<int> s, int j) {
     return v.win[index.Index(seat, s) * players + j];
@@ -293,7 +285,7 @@ TEST_CASE("n-player solver: agrees with the naive full-state solver on tiny game
     REQUIRE(naive.ok());
     REQUIRE(naive->converged);
     solver::NPlayerReport report;
-    solver::GameValues fast = Solve(c.rules, c.players, 2, &report);
+    solver::GameValues fast = SolveTinyValues(c.rules, c.players, &report, 2);
     REQUIRE(static_cast<long long>(naive->values.size()) == report.contexts);
     double worst = 0;
     for (size_t i = 0; i < naive->values.size(); ++i) {

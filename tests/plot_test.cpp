@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "martiandice/game.h"
+#include "test_util.h"
 
 #ifndef MARTIANDICE_DATA_DIR
 #error "MARTIANDICE_DATA_DIR must point at the source tree's data/"
@@ -21,13 +22,7 @@ using namespace martiandice;
 
 namespace {
 
-GameTable ShippedTable() {
-  auto path = LocateTable(Rules{}, 2, std::string(MARTIANDICE_DATA_DIR));
-  REQUIRE(path.ok());
-  auto table = GameTable::Open(*path);
-  REQUIRE(table.ok());
-  return *table;
-}
+using test_util::ShippedTable;
 
 int Count(const std::string& text, const std::string& needle) {
   int n = 0;

@@ -16,6 +16,7 @@
 #include "nplayer_table.h"
 #include "martiandice/game.h"
 #include "martiandice/rules.h"
+#include "test_util.h"
 
 namespace {
 
@@ -28,37 +29,29 @@ using martiandice::SimulationResult;
 constexpr double kZ95 = 1.959963984540054;
 constexpr double kZ999 = 3.2905267314919255;  // two-sided 99.9%
 
+// A policy table solved here and every seat's chance at the start: for two
+// players the two-player solver's table (format version 1; seat 0's chance
+// only), for 3+ the N-player solver's (format version 2).
 struct SolvedTable {
   GameTable table;
-  martiandice::solver::GameSolveReport report;
+  std::vector<double> start;
 };
 
-SolvedTable Solve(const Rules& rules) {
-  martiandice::solver::GameSolveOptions options;
-  options.rules = rules;
-  options.players = 2;
-  martiandice::solver::GameSolveReport report;
-  auto bytes = martiandice::solver::SolveGameTable(options, &report);
-  REQUIRE(bytes.ok());
-  auto table = GameTable::FromBytes(*std::move(bytes));
+SolvedTable Solve(const Rules& rules, int players = 2) {
+  std::string bytes;
+  std::vector<double> start;
+  if (players == 2) {
+    martiandice::solver::GameSolveReport report;
+    bytes = test_util::SolveTwoPlayerTable(rules, &report);
+    start = {report.first_seat_win};
+  } else {
+    martiandice::solver::NPlayerReport report;
+    bytes = test_util::SolveTinyTable(rules, players, &report);
+    start = report.start;
+  }
+  auto table = GameTable::FromBytes(std::move(bytes));
   REQUIRE(table.ok());
-  return {*std::move(table), report};
-}
-
-// A 3+ player table (format version 2) from the N-player solver, and every
-// seat's chance at the start.
-SolvedTable SolveN(const Rules& rules, int players, std::vector<double>* start) {
-  martiandice::solver::NPlayerSolveOptions options;
-  options.rules = rules;
-  options.players = players;
-  options.threads = 2;
-  martiandice::solver::NPlayerReport report;
-  auto bytes = martiandice::solver::SolveValuesTable(options, &report);
-  REQUIRE(bytes.ok());
-  auto table = GameTable::FromBytes(*std::move(bytes));
-  REQUIRE(table.ok());
-  *start = report.start;
-  return {*std::move(table), {}};
+  return {*std::move(table), std::move(start)};
 }
 
 std::vector<PolicySpec> Policies(const std::string& list) {
@@ -97,7 +90,7 @@ TEST_CASE("simulate: optimal self-play wins as often as the table predicts") {
   for (const Rules& rules : {Rules{4, 3, 8}, Rules{6, 0, 12}}) {
     CAPTURE(rules.dice);
     const SolvedTable solved = Solve(rules);
-    const double predicted = solved.report.first_seat_win;
+    const double predicted = solved.start[0];
     SimulationOptions options = Options(rules, "win,win", 60000);
     options.table = solved.table;
     const SimulationResult result = Play(options);
@@ -125,8 +118,8 @@ TEST_CASE("simulate: optimal self-play of 3 and 4 players wins as every seat's c
                         Case{Rules{3, 0, 5}, 4, "win,win,win,win"}}) {
     CAPTURE(c.rules.dice);
     CAPTURE(c.players);
-    std::vector<double> start;
-    const SolvedTable solved = SolveN(c.rules, c.players, &start);
+    const SolvedTable solved = Solve(c.rules, c.players);
+    const std::vector<double>& start = solved.start;
     SimulationOptions options = Options(c.rules, c.policies, 40000);
     options.table = solved.table;
     const SimulationResult result = Play(options);
@@ -147,8 +140,7 @@ TEST_CASE("simulate: optimal self-play of 3 and 4 players wins as every seat's c
 }
 
 TEST_CASE("simulate: 3 players with mixed policies play whole games, shares summing to 1") {
-  std::vector<double> start;
-  const SolvedTable solved = SolveN(Rules{4, 3, 8}, 3, &start);
+  const SolvedTable solved = Solve(Rules{4, 3, 8}, 3);
   SimulationOptions options = Options(Rules{4, 3, 8}, "win,ev,stop:4", 20000);
   options.table = solved.table;
   const SimulationResult result = Play(options);

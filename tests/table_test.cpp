@@ -22,6 +22,7 @@
 #include "martiandice/game.h"
 #include "table_builder.h"
 #include "table_data.h"  // the reader's internals: CRC-32s, probability check
+#include "test_util.h"
 
 using namespace martiandice;
 namespace tb = table_builder;
@@ -84,9 +85,7 @@ std::string TempDir(const std::string& name) {
   return dir.string();
 }
 
-void WriteFile(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary) << bytes;
-}
+using test_util::WriteFile;
 
 size_t StatesOffset(const std::string& bytes) {
   return tb::GetU64(bytes, tb::offset::kStatesOffset);

@@ -23,21 +23,14 @@
 #include "table_data.h"
 #include "table_turns.h"
 #include "table_writer.h"
+#include "test_util.h"
 
 using namespace martiandice;
 namespace tb = table_builder;
 
 namespace {
 
-std::string SolveV2(const Rules& rules, int players) {
-  solver::NPlayerSolveOptions options;
-  options.rules = rules;
-  options.players = players;
-  options.threads = 2;
-  auto bytes = solver::SolveValuesTable(options, nullptr);
-  REQUIRE(bytes.ok());
-  return *std::move(bytes);
-}
+using test_util::SolveTinyTable;
 
 GameTable Load(std::string bytes) {
   auto table = GameTable::FromBytes(std::move(bytes));
@@ -105,7 +98,7 @@ void CheckAgainstNaive(const Rules& rules, int players) {
   auto g = naive::NaiveGameValues(rules, players);
   REQUIRE(g.ok());
   REQUIRE(g->converged);
-  const GameTable table = Load(SolveV2(rules, players));
+  const GameTable table = Load(SolveTinyTable(rules, players));
   CHECK(table.format_version() == 2);
   CHECK(table.players() == players);
   CHECK(table.block_count() == 0);
@@ -199,7 +192,7 @@ TEST_CASE("table v2: two players agree with the two-player solver's version 1 ta
   auto v1_bytes = solver::SolveGameTable(options, &report);
   REQUIRE(v1_bytes.ok());
   const GameTable v1 = Load(*std::move(v1_bytes));
-  const GameTable v2 = Load(SolveV2(rules, 2));
+  const GameTable v2 = Load(SolveTinyTable(rules, 2));
   REQUIRE(v1.format_version() == 1);
   REQUIRE(v2.format_version() == 2);
   const std::vector<Dice> asides = Asides(rules);
@@ -240,7 +233,7 @@ TEST_CASE("table v2: two players agree with the two-player solver's version 1 ta
 
 TEST_CASE("table v2: the header, layout and rules hash") {
   const Rules rules{3, 3, 5};
-  const std::string bytes = SolveV2(rules, 3);
+  const std::string bytes = SolveTinyTable(rules, 3);
   const std::int64_t contexts = tb::ContextCount(rules, 3);
   CHECK(bytes.size() == static_cast<std::size_t>(128 + contexts * 24));
   CHECK(tb::GetU32(bytes, tb::offset::kVersion) == 2);
@@ -258,7 +251,7 @@ TEST_CASE("table v2: the header, layout and rules hash") {
 
 TEST_CASE("table v2: corrupt, truncated and mislabelled tables are refused") {
   const Rules rules{3, 3, 5};
-  const std::string good = SolveV2(rules, 3);
+  const std::string good = SolveTinyTable(rules, 3);
   REQUIRE(GameTable::FromBytes(good).ok());
   auto refused = [](const std::string& bytes, absl::StatusCode code, const std::string& words) {
     auto table = GameTable::FromBytes(bytes);
@@ -345,7 +338,7 @@ TEST_CASE("table v2: corrupt, truncated and mislabelled tables are refused") {
 }
 
 TEST_CASE("table v2: a table for another player count or rules is refused by the query check") {
-  const GameTable table = Load(SolveV2(Rules{3, 3, 5}, 3));
+  const GameTable table = Load(SolveTinyTable(Rules{3, 3, 5}, 3));
   CHECK(CheckTableMatches(table, Rules{3, 3, 5}, 3).ok());
   absl::Status s = CheckTableMatches(table, Rules{3, 3, 5}, 2);
   CHECK(s.code() == absl::StatusCode::kFailedPrecondition);
@@ -358,7 +351,7 @@ TEST_CASE("table v2: a table for another player count or rules is refused by the
 
 TEST_CASE("table v2: the bounded cache; many threads get the single-thread answers") {
   const Rules rules{4, 2, 6};
-  const GameTable table = Load(SolveV2(rules, 3));
+  const GameTable table = Load(SolveTinyTable(rules, 3));
   const internal::TurnCache& cache = *table.data().turns;
   CHECK(cache.capacity() >= 16);
   const std::vector<Dice> asides = Asides(rules);
@@ -406,7 +399,7 @@ TEST_CASE("table v2: the convention picks the best take among tied ones") {
   // Final round, seat 2 cannot reach the leader: every take is worth 0 (tied); the
   // convention picks rays, else the earthling type showing the most dice.
   const Rules rules{4, 2, 6};
-  const GameTable table = Load(SolveV2(rules, 3));
+  const GameTable table = Load(SolveTinyTable(rules, 3));
   const GameContext context{{9, 0, 0}, 2};
   auto a = AdviseWin(table, context, Dice(), Dice(0, 1, 1, 2, 0));
   REQUIRE(a.ok());

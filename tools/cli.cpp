@@ -58,6 +58,7 @@ using cli::EvalAnswer;
 using cli::GameQuery;
 using cli::Query;
 using cli::QueryInputs;
+using cli::RulesJson;
 
 // Debian's absl::string_view is not std::string_view, so absl::StrCat takes
 // no std::string_view: keep those out of StrCat calls.
@@ -243,6 +244,12 @@ absl::Status cli::LoadQueryTable(const QueryInputs& options, Query& query) {
   return absl::OkStatus();
 }
 
+std::string cli::RulesJson(const Rules& rules) {
+  JsonObject object(48);
+  object.Int("dice", rules.dice).Int("bonus", rules.bonus).Int("target", rules.target);
+  return std::move(object).Build();
+}
+
 namespace {
 
 absl::StatusOr<TurnSolution> SolveQuery(const Query& query) {
@@ -275,25 +282,9 @@ void AddValue(JsonObject& object, std::string_view key, const std::optional<Valu
   }
 }
 
-std::string RulesJson(const Rules& rules) {
-  JsonObject object(48);
-  object.Int("dice", rules.dice).Int("bonus", rules.bonus).Int("target", rules.target);
-  return std::move(object).Build();
-}
-
 std::string IntArray(const std::vector<int>& values) {
   std::string json = "[";
   for (const int v : values) absl::StrAppend(&json, json.size() > 1 ? "," : "", v);
-  json += ']';
-  return json;
-}
-
-std::string DoubleArray(const std::vector<double>& values) {
-  std::string json = "[";
-  for (const double v : values) {
-    if (json.size() > 1) json += ',';
-    AppendJsonDouble(json, v);
-  }
   json += ']';
   return json;
 }
@@ -313,7 +304,7 @@ void AddGameJson(JsonObject& object, const Query& query, const std::vector<doubl
       .Int("seat", game.context.seat)
       .Raw("scores", IntArray(game.context.scores))
       .Bool("final_round", FinalRound(query.rules, game.context))
-      .Raw("win_probabilities", DoubleArray(win))
+      .Raw("win_probabilities", JsonDoubleArray(win))
       .Str("table", game.table_path)
       .Raw("error_bound", JsonDouble(game.table->error_bound()));
 }
@@ -956,8 +947,8 @@ std::string SimulateJson(const SimulationOptions& simulation, const SimulationRe
   std::vector<std::string> names;
   for (const std::string& name : PolicyNames(simulation)) names.push_back(JsonString(name));
   const std::string ci95 = JsonObject()
-                               .Raw("seat", DoubleArray(result.seat_ci95))
-                               .Raw("policy", DoubleArray(result.policy_ci95))
+                               .Raw("seat", JsonDoubleArray(result.seat_ci95))
+                               .Raw("policy", JsonDoubleArray(result.policy_ci95))
                                .Build();
   JsonObject object;
   object.Raw("rules", RulesJson(simulation.rules))
@@ -966,8 +957,8 @@ std::string SimulateJson(const SimulationOptions& simulation, const SimulationRe
       .Raw("seed", absl::StrCat(simulation.seed))
       .Raw("policies", JsonArray(names))
       .Bool("alternate_seats", simulation.alternate_seats)
-      .Raw("seat_win_rate", DoubleArray(result.seat_win_rate))
-      .Raw("policy_win_rate", DoubleArray(result.policy_win_rate))
+      .Raw("seat_win_rate", JsonDoubleArray(result.seat_win_rate))
+      .Raw("policy_win_rate", JsonDoubleArray(result.policy_win_rate))
       .Raw("ci95", ci95)
       .Raw("mean_turns", JsonDouble(result.mean_turns))
       .Int("tied_games", result.tied_games);
@@ -1052,7 +1043,7 @@ absl::StatusOr<std::string> ContextsJson(const GameTable& table) {
                            .Int("seat", record->context.seat)
                            .Raw("scores", IntArray(record->context.scores))
                            .Bool("final_round", FinalRound(table.rules(), record->context))
-                           .Raw("win_probabilities", DoubleArray(record->win_probabilities))
+                           .Raw("win_probabilities", JsonDoubleArray(record->win_probabilities))
                            .Int("block", record->block)
                            .Build());
   }
@@ -1074,7 +1065,7 @@ absl::StatusOr<std::string> RollsJson(const GameTable& table) {
   for (std::int64_t block = 0; block < table.block_count(); ++block) {
     absl::StatusOr<std::vector<double>> values = table.RollBlock(block);
     if (!values.ok()) return values.status();
-    blocks.push_back(DoubleArray(*values));
+    blocks.push_back(JsonDoubleArray(*values));
   }
   return JsonLines(blocks);
 }

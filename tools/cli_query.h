@@ -80,6 +80,10 @@ absl::StatusOr<EvalAnswer> Evaluate(const Query& query, const TurnSolution* solu
 absl::StatusOr<BestAnswer> Advise(const Query& query, const Dice& roll,
                                   const TurnSolution* solution);
 
+// The rules as a JSON object: {"dice":D,"bonus":B,"target":T} (every `--json`
+// output's "rules" field).
+std::string RulesJson(const Rules& rules);
+
 // The `--json` outputs: one object on one line, newline included.
 std::string EvalJson(const Query& query, const EvalAnswer& answer);
 std::string BestJson(const Query& query, const Dice& roll, const BestAnswer& answer);

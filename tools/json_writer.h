@@ -172,4 +172,15 @@ inline std::string JsonArray(const std::vector<std::string>& items) {
   return json + "]";
 }
 
+// "[a,b,...]" from doubles, each as AppendJsonDouble writes it.
+inline std::string JsonDoubleArray(const std::vector<double>& values) {
+  std::string json = "[";
+  for (const double v : values) {
+    if (json.size() > 1) json += ',';
+    AppendJsonDouble(json, v);
+  }
+  json += ']';
+  return json;
+}
+
 }  // namespace martiandice

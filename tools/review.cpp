@@ -21,6 +21,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "cli_query.h"
 #include "json_writer.h"
 #include "martiandice/dice.h"
 #include "martiandice/exact.h"
@@ -625,11 +626,7 @@ std::string ReportJson(const Reviewer& reviewer, std::string_view name) {
   const Rules& rules = reviewer.rules();
   JsonObject object;
   object.Str("input", name)
-      .Raw("rules", JsonObject()
-                        .Int("dice", rules.dice)
-                        .Int("bonus", rules.bonus)
-                        .Int("target", rules.target)
-                        .Build())
+      .Raw("rules", cli::RulesJson(rules))
       .Str("objective", reviewer.ObjectiveName())
       .Str("precision", reviewer.exact() ? "exact" : "double");
   if (reviewer.table_path().empty()) {

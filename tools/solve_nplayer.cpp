@@ -6,25 +6,16 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/str_replace.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "json_writer.h"
 #include "certify_nplayer.h"
+#include "cli_query.h"
+#include "json_writer.h"
 #include "martiandice/game.h"
 #include "nplayer_table.h"
 
 namespace martiandice::cli {
 namespace {
-
-std::string StartJson(const std::vector<double>& start) {
-  std::string json = "[";
-  for (const double v : start) {
-    if (json.size() > 1) json += ',';
-    AppendJsonDouble(json, v);
-  }
-  return json + "]";
-}
 
 // The table as a reader sees it, as values to certify.
 absl::StatusOr<solver::GameValues> ReadBack(const std::string& bytes) {
@@ -99,16 +90,10 @@ absl::StatusOr<std::string> RunNPlayerSolve(const NPlayerSolveRequest& request) 
   options.checkpoint = request.checkpoint;
   options.keep_checkpoint = true;  // until the table is written
   options.stop = request.stop;
+  options.resume_hint = "run the same command again to resume";  // the CLI's way
   solver::NPlayerReport report;
   absl::StatusOr<std::string> bytes = solver::SolveValuesTable(options, &report);
-  if (!bytes.ok()) {
-    if (absl::IsCancelled(bytes.status())) {  // the CLI's way to resume: the same command
-      return absl::CancelledError(absl::StrReplaceAll(
-          bytes.status().message(),
-          {{"run the same solve with that checkpoint", "run the same command again"}}));
-    }
-    return bytes.status();
-  }
+  if (!bytes.ok()) return bytes.status();
   if (request.finish) request.finish();
   if (absl::Status status = request.write(request.path, *bytes); !status.ok()) return status;
   if (!request.checkpoint.empty()) {
@@ -127,11 +112,7 @@ absl::StatusOr<std::string> RunNPlayerSolve(const NPlayerSolveRequest& request) 
   const Rules& r = request.rules;
   if (request.json) {
     return JsonObject()
-               .Raw("rules", JsonObject(48)
-                                 .Int("dice", r.dice)
-                                 .Int("bonus", r.bonus)
-                                 .Int("target", r.target)
-                                 .Build())
+               .Raw("rules", RulesJson(r))
                .Int("players", request.players)
                .Str("out", request.path)
                .Int("bytes", static_cast<std::int64_t>(bytes->size()))
@@ -148,7 +129,7 @@ absl::StatusOr<std::string> RunNPlayerSolve(const NPlayerSolveRequest& request) 
                .Double("mixing_error", report.mixing_error)
                .Int("threads", request.threads)
                .Double("seconds", report.seconds)
-               .Raw("start", StartJson(report.start))
+               .Raw("start", JsonDoubleArray(report.start))
                .Raw("certification",
                     certification ? CertificationJson(*certification, true) : "null")
                .Build() +

@@ -1,0 +1,124 @@
+// Helpers shared by the doctest suites: a temporary directory removed at the
+// end of its scope, whole-file reads and writes, the shipped policy tables,
+// and solves of tiny games (two-player tables, N-player values or version 2
+// tables). Failures are
+// doctest REQUIREs in the calling test case.
+#pragma once
+
+#include <doctest/doctest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "game_solver.h"
+#include "martiandice/game.h"
+#include "martiandice/rules.h"
+#include "nplayer_solver.h"
+#include "nplayer_table.h"
+
+namespace test_util {
+
+// A fresh directory under the system's temporary directory (mkdtemp: unique,
+// also across processes), removed with its contents at the end of the scope.
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "martiandice-test-XXXXXX").string();
+    REQUIRE(mkdtemp(pattern.data()) != nullptr);
+    path_ = pattern;
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  const std::filesystem::path& path() const { return path_; }
+  std::string str() const { return path_.string(); }
+  // The path of `name` inside the directory.
+  std::string File(const std::string& name) const { return (path_ / name).string(); }
+  // The names of the directory's entries, in directory order.
+  std::vector<std::string> Files() const {
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(path_)) {
+      names.push_back(entry.path().filename().string());
+    }
+    return names;
+  }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// The file's bytes (empty if it cannot be read).
+inline std::string ReadFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+// Replaces the file's contents with `bytes` (not atomically: tests only).
+inline void WriteFile(const std::filesystem::path& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary) << bytes;
+}
+
+#ifdef MARTIANDICE_DATA_DIR
+// The shipped policy table of the official rules for `players` (data/).
+inline martiandice::GameTable ShippedTable(int players = 2) {
+  auto path =
+      martiandice::LocateTable(martiandice::Rules{}, players, std::string(MARTIANDICE_DATA_DIR));
+  REQUIRE(path.ok());
+  auto table = martiandice::GameTable::Open(*path);
+  REQUIRE(table.ok());
+  return *std::move(table);
+}
+#endif
+
+// The two-player solver's table (format version 1) of a tiny game, as bytes.
+inline std::string SolveTwoPlayerTable(const martiandice::Rules& rules,
+                                       martiandice::solver::GameSolveReport* report = nullptr) {
+  martiandice::solver::GameSolveOptions options;
+  options.rules = rules;
+  options.players = 2;
+  auto bytes = martiandice::solver::SolveGameTable(options, report);
+  REQUIRE(bytes.ok());
+  return *std::move(bytes);
+}
+
+// The N-player solver's options for a tiny game on `threads` threads.
+inline martiandice::solver::NPlayerSolveOptions TinyOptions(const martiandice::Rules& rules,
+                                                            int players, int threads = 2) {
+  martiandice::solver::NPlayerSolveOptions options;
+  options.rules = rules;
+  options.players = players;
+  options.threads = threads;
+  return options;
+}
+
+// Every context's values of a tiny game (solver::SolveGameValues).
+inline martiandice::solver::GameValues SolveTinyValues(
+    const martiandice::Rules& rules, int players,
+    martiandice::solver::NPlayerReport* report = nullptr, int threads = 2) {
+  auto values = martiandice::solver::SolveGameValues(TinyOptions(rules, players, threads), report);
+  REQUIRE(values.ok());
+  return *std::move(values);
+}
+
+// The version 2 table of a tiny game (solver::SolveValuesTable), as bytes.
+inline std::string SolveTinyTable(const martiandice::Rules& rules, int players,
+                                  martiandice::solver::NPlayerReport* report = nullptr) {
+  auto bytes = martiandice::solver::SolveValuesTable(TinyOptions(rules, players), report);
+  REQUIRE(bytes.ok());
+  return *std::move(bytes);
+}
+
+}  // namespace test_util
