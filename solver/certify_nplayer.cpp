@@ -728,6 +728,7 @@ absl::StatusOr<CertificationReport> CertifyGameValues(const GameValues& values,
     ContextCertifier certifier(values, index, *model, options.local_exact_max_left, options.floor,
                                options.ceiling);
     for (long long c = next.fetch_add(kChunk); c < contexts; c = next.fetch_add(kChunk)) {
+      if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed)) break;
       for (long long i = c; i < std::min(contexts, c + kChunk); ++i) certifier.Certify(i);
     }
     *out = certifier.report;
@@ -736,6 +737,9 @@ absl::StatusOr<CertificationReport> CertifyGameValues(const GameValues& values,
   for (int t = 1; t < threads; ++t) pool.emplace_back(work, &reports[t]);
   work(&reports[0]);
   for (std::thread& t : pool) t.join();
+  if (options.stop != nullptr && options.stop->load()) {
+    return absl::CancelledError("certification interrupted");
+  }
   CertificationReport report;
   report.smallest_margin = HUGE_VAL;
   for (const CertificationReport& r : reports) Merge(r, &report);

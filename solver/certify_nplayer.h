@@ -34,7 +34,7 @@ inline constexpr double kReaderTurnRounding = 1e-15;
 // as kingmaking. Certified: smallest non-tie margin > margin_threshold =
 // 2 x (error_bound + kReaderTurnRounding), and no inexact tie.
 //
-// Errors: InvalidArgument for rules out of range, a player count outside
+// Errors: Cancelled when stopped; InvalidArgument for rules out of range, a player count outside
 // 2..kMaxPlayers, a value vector of the wrong size, a value or bound that is
 // not a number, or threads < 1. Thread-safe (reads `values` only).
 struct NPlayerCertifyOptions {
@@ -50,6 +50,9 @@ struct NPlayerCertifyOptions {
   // (an endgame solved with NPlayerSolveOptions::floor), and at or below the
   // ceiling's, are checked.
   std::vector<int> floor, ceiling;
+  // When set (polled between chunks of 64 contexts), the certification stops
+  // and returns Cancelled.
+  const std::atomic<bool>* stop = nullptr;
 };
 absl::StatusOr<CertificationReport> CertifyGameValues(const GameValues& values,
                                                       const NPlayerCertifyOptions& options = {});

@@ -457,7 +457,7 @@ class NPlayerSolver {
   const double* AfterTurn(int seat, const int* s, int x, Scratch& scratch) const {
     bool final_round = s[seat] + x >= target_;
     for (int j = 0; j < seat; ++j) final_round |= s[j] >= target_;
-    int next[kMaxPlayers];
+    int next[kMaxPlayers] = {};
     std::copy(s, s + n_, next);
     next[seat] += x;
     if (seat == n_ - 1 && final_round) {

@@ -94,7 +94,9 @@ inline constexpr double kFinalCost = 0.25;
 // A zero-score cycle whose movers mix (docs/PLAYERS.md "Mixed cycles").
 struct MixedCycleReport {
   std::vector<int> scores;     // every seat's total
-  std::vector<double> weights;  // per mover: weight of its more cautious policy; -1: pure
+  // Per mover: the weight of its bolder policy (the larger chance of a
+  // zero-score turn); -1 for a mover that does not mix.
+  std::vector<double> weights;
   double error = 0;            // the mixture's share of the cycle's error bound
 };
 

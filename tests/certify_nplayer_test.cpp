@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 
@@ -256,6 +257,26 @@ TEST_CASE("certify n-player: subtree and whole-turn exact re-solves agree") {
     CHECK(local->largest_inexact_gap == whole->largest_inexact_gap);
     CHECK((whole->inexact_ties > 0) == (nudge == 1));
   }
+}
+
+TEST_CASE("certify n-player: a stop request cancels, a floor and ceiling bound the contexts") {
+  solver::GameValues values = SolveTinyValues(Rules{3, 1, 4}, 3, nullptr);
+  std::atomic<bool> stop{true};
+  solver::NPlayerCertifyOptions options;
+  options.stop = &stop;
+  CHECK(absl::IsCancelled(solver::CertifyGameValues(values, options).status()));
+  stop = false;
+  auto all = solver::CertifyGameValues(values, options);
+  REQUIRE(all.ok());
+  options.floor = {2, 1, 0};
+  options.ceiling = {3, 3, 3};
+  auto box = solver::CertifyGameValues(values, options);
+  REQUIRE(box.ok());
+  CHECK(box->contexts > 0);
+  CHECK(box->contexts < all->contexts);
+  CHECK(box->mixed_contexts == 0);
+  options.ceiling = {1, 2};
+  CHECK(absl::IsInvalidArgument(solver::CertifyGameValues(values, options).status()));
 }
 
 TEST_CASE("certify n-player: bad values are refused") {

@@ -34,8 +34,8 @@ class InterruptFlag {
 
 // What the first Ctrl-C of a checkpointed solve prints (InterruptFlag's notice).
 inline constexpr char kSolveInterruptNotice[] =
-    "martiandice: stopping: finishing the score vectors in flight and saving the checkpoint "
-    "(Ctrl-C again to quit at once)\n";
+    "martiandice: stopping: finishing the work in flight (a solve saves its checkpoint; "
+    "Ctrl-C again to quit at once)\n";
 
 // The checkpoint file of a solve writing `out`: `option` (--checkpoint) if
 // not empty, else "<out>.checkpoint" (next to the output: same file system,

@@ -104,8 +104,16 @@ absl::StatusOr<std::string> RunNPlayerSolve(const NPlayerSolveRequest& request) 
   if (request.certify) {
     absl::StatusOr<solver::GameValues> values = ReadBack(*bytes);
     if (!values.ok()) return values.status();
+    solver::NPlayerCertifyOptions options;
+    options.threads = request.threads;
+    options.stop = request.stop;
     absl::StatusOr<solver::CertificationReport> report_or =
-        solver::CertifyGameValues(*values, {.threads = request.threads});
+        solver::CertifyGameValues(*values, options);
+    if (absl::IsCancelled(report_or.status())) {
+      return absl::CancelledError(absl::StrCat(
+          "interrupted while certifying: ", request.path,
+          " is written and complete but not certified (solve it again to certify it)"));
+    }
     if (!report_or.ok()) return report_or.status();
     certification = *report_or;
   }
