@@ -1236,11 +1236,15 @@ With 3 or more players the N-player solver runs (--threads workers, default
 all cores) and writes a format version 2 table (every seat's chances only;
 queries solve the turn from them): JSON fields rules, players, out, bytes,
 format_version, contexts, turn_solves, cycles, max_rounds, max_residual,
-error_bound, tied_decisions, kingmaking, threads, seconds, start (every seat's
+error_bound, tied_decisions, kingmaking, mixed_cycles, mixing_error (zero-score
+cycles solved as a mixed equilibrium, and their share of the bound), threads,
+seconds, start (every seat's
 chance at the start of the game), certification (as above, plus
 margin_threshold, structural_ties, partial_exact_solves, kingmaking_ties,
-kingmaking_contexts, largest_value_gap: the table as read back, every decision
-a reader derives by the turn solve of docs/PLAYERS.md). A table over 1 GiB
+kingmaking_contexts, largest_value_gap, mixed_contexts, mixing_decisions: the
+table as read back, every decision a reader derives by the turn solve of
+docs/PLAYERS.md; mixed contexts are those of a mixed cycle, where the mover
+randomises). A table over 1 GiB
 (e.g. 5 players under the official rules) is refused before solving. Progress
 shows the time left; Ctrl-C (or SIGTERM) finishes the work in flight, saves it
 in the checkpoint (--checkpoint, default OUT.checkpoint) and exits with status

@@ -54,7 +54,9 @@ std::string CertificationJson(const solver::CertificationReport& c, bool values_
         .Int("partial_exact_solves", c.partial_exact_solves)
         .Int("kingmaking_ties", c.kingmaking_ties)
         .Int("kingmaking_contexts", c.kingmaking_contexts)
-        .Raw("largest_value_gap", JsonDouble(c.largest_value_gap));
+        .Raw("largest_value_gap", JsonDouble(c.largest_value_gap))
+        .Int("mixed_contexts", c.mixed_contexts)
+        .Int("mixing_decisions", c.mixing_decisions);
   }
   return json.Raw("certified", c.certified ? "true" : "false")
       .Raw("seconds", JsonDouble(c.seconds))
@@ -74,8 +76,10 @@ std::string CertificationText(const solver::CertificationReport& c, bool values_
   if (values_only) {
     absl::StrAppendFormat(&text,
                           "  exact ties proven structurally  %d\n"
-                          "  kingmaking ties (contexts)      %d (%d)\n",
-                          c.structural_ties, c.kingmaking_ties, c.kingmaking_contexts);
+                          "  kingmaking ties (contexts)      %d (%d)\n"
+                          "  mixed contexts (mixing choices) %d (%d)\n",
+                          c.structural_ties, c.kingmaking_ties, c.kingmaking_contexts,
+                          c.mixed_contexts, c.mixing_decisions);
   }
   absl::StrAppendFormat(&text, "  certification time              %.1f s\n", c.seconds);
   return text;
