@@ -9,8 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "cli.h"
 #include "cli_test_util.h"
+#include "context_index.h"
 #include "martiandice/game.h"
+#include "table_writer.h"
 #include "test_util.h"
 
 namespace fs = std::filesystem;
@@ -161,4 +164,65 @@ TEST_CASE("cli 3 players: player-count mismatches are refused with a clear messa
   CheckUsageError(Args({"eval", "--scores", "1,2,3", "--players", "2"}, false), "--players");
   // No 4-player table for these rules.
   CheckUsageError(Args({"eval", "--scores", "1,2,3,0"}, false), "4 players");
+}
+
+TEST_CASE("cli certify: a table's decisions, its verdict in the exit status") {
+  // The tiny 3-player table `solve` wrote: certified, text and JSON.
+  std::vector<std::string> args = {"certify", "--players", "3", "--tables", Tiny().file};
+  args.insert(args.end(), kTinyRules.begin(), kTinyRules.end());
+  CliRun run = Run(args);
+  INFO("stderr: " << run.err);
+  CHECK(run.code == 0);
+  CHECK(run.err.empty());
+  CHECK(run.out.find("every decision is certified") != std::string::npos);
+  CHECK(run.out.find("format version 2") != std::string::npos);
+  args.push_back("--json");
+  run = Run(args);
+  REQUIRE(run.code == 0);
+  const Json json = ParseJsonOrFail(run.out);
+  CHECK(json["format_version"].number == 2);
+  CHECK(json["players"].number == 3);
+  CHECK(json["certification"]["certified"].boolean);
+  CHECK(json["certification"]["decisions"].number ==
+        Tiny().report["certification"]["decisions"].number);
+  CHECK(json["certification"]["mixed_contexts"].number == 0);
+
+  // The same values with one chance nudged by 1e-13 where the seat's fate is
+  // sealed (certify_nplayer_test.cpp; the leader's chance down as much, so
+  // the vector still sums to 1): ties no longer exact, exit status 3.
+  test_util::TempDir temp;
+  const Rules rules{4, 3, 8};
+  solver::GameValues values = test_util::SolveTinyValues(rules, 3);
+  const solver::ContextIndex index(rules, 3);
+  const long long c =
+      index.Index(2, std::vector<int>{rules.target + MaxTurnScore(rules) - 1, 1, 0});
+  REQUIRE(values.win[static_cast<size_t>(c) * 3 + 1] == 0.0);
+  REQUIRE(values.win[static_cast<size_t>(c) * 3] == 1.0);
+  values.win[static_cast<size_t>(c) * 3 + 1] = 1e-13;
+  values.win[static_cast<size_t>(c) * 3] = 1.0 - 1e-13;
+  const std::string nudged = temp.File("nudged.mdt");
+  test_util::WriteFile(nudged, solver::SerializeValuesTable(rules, 3, values.error_bound, values.win));
+  run = Run({"certify", "--players", "3", "--dice", "4", "--bonus", "3", "--target", "8",
+             "--tables", nudged});
+  CHECK(run.code == kCliExitNotCertified);
+  CHECK(run.out.find("NOT certified") != std::string::npos);
+
+  // A two-player (format version 1) table.
+  const std::string two = temp.File("two.mdt");
+  test_util::WriteFile(two, test_util::SolveTwoPlayerTable(Rules{3, 0, 5}));
+  run = Run({"certify", "--dice", "3", "--bonus", "0", "--target", "5", "--tables", two});
+  CHECK(run.code == 0);
+  CHECK(run.out.find("format version 1") != std::string::npos);
+
+  // A damaged file: the reader's refusal, one error line (as for eval).
+  std::string bytes = test_util::ReadFile(two);
+  bytes[bytes.size() / 2] ^= 1;
+  test_util::WriteFile(two, bytes);
+  run = Run({"certify", "--dice", "3", "--bonus", "0", "--target", "5", "--tables", two});
+  CHECK(run.code == kCliExitUsage);
+  CHECK(run.err.find("checksum") != std::string::npos);
+  CHECK(run.out.empty());
+  CHECK(run.err.rfind("martiandice: error: ", 0) == 0);
+  CheckUsageError({"certify", "--players", "3", "--threads", "-1", "--tables", Tiny().file},
+                  "--threads");
 }

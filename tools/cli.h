@@ -16,6 +16,8 @@ inline constexpr int kCliExitInternal = 1;  // unexpected failure inside the sol
 inline constexpr int kCliExitUsage = 2;     // bad input: options, notation, rules, positions
 // Interrupted (Ctrl-C, SIGTERM) with the work saved: 128 + SIGINT, as shells expect.
 inline constexpr int kCliExitInterrupted = 130;
+// `certify`: the table was read and checked, and some decision is not certified.
+inline constexpr int kCliExitNotCertified = 3;
 
 // What RunCli cannot see through its streams.
 struct CliEnvironment {

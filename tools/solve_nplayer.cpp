@@ -1,8 +1,11 @@
-// `martiandice solve --players N` for N >= 3 (solve_nplayer.h).
+// `martiandice solve --players N` for N >= 3, and `martiandice certify`
+// (solve_nplayer.h).
 #include "solve_nplayer.h"
 
 #include <filesystem>
+#include <fstream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -18,9 +21,14 @@ namespace martiandice::cli {
 namespace {
 
 // The table as a reader sees it, as values to certify.
+absl::StatusOr<solver::GameValues> ReadBack(const GameTable& table);
 absl::StatusOr<solver::GameValues> ReadBack(const std::string& bytes) {
   absl::StatusOr<GameTable> table = GameTable::FromBytes(bytes);
   if (!table.ok()) return table.status();
+  return ReadBack(*table);
+}
+absl::StatusOr<solver::GameValues> ReadBack(const GameTable& table_ref) {
+  const GameTable* table = &table_ref;
   solver::GameValues values;
   values.rules = table->rules();
   values.players = table->players();
@@ -167,6 +175,53 @@ absl::StatusOr<std::string> RunNPlayerSolve(const NPlayerSolveRequest& request) 
       report.seconds, request.threads,
       absl::StrJoin(start, ", "), request.path, bytes->size(),
       certification ? CertificationText(*certification, true) : "");
+}
+
+absl::StatusOr<CertifyOutcome> RunCertify(const CertifyRequest& request) {
+  std::ifstream file(request.path, std::ios::binary);
+  std::ostringstream read;
+  read << file.rdbuf();
+  if (!file) return absl::NotFoundError(absl::StrCat("cannot read policy table ", request.path));
+  const std::string bytes = read.str();
+  absl::StatusOr<GameTable> table = GameTable::FromBytes(bytes);
+  if (!table.ok()) return table.status();
+  const bool values_only = table->format_version() >= 2;
+  absl::StatusOr<solver::CertificationReport> report;
+  if (values_only) {
+    absl::StatusOr<solver::GameValues> values = ReadBack(*table);
+    if (!values.ok()) return values.status();
+    solver::NPlayerCertifyOptions options;
+    options.threads = request.threads;
+    options.stop = request.stop;
+    report = solver::CertifyGameValues(*values, options);
+    if (absl::IsCancelled(report.status())) {
+      return absl::CancelledError(
+          absl::StrCat("certification of ", request.path, " interrupted"));
+    }
+  } else {
+    report = solver::CertifyTable(bytes);
+  }
+  if (!report.ok()) return report.status();
+  const Rules& r = table->rules();
+  CertifyOutcome outcome;
+  outcome.certified = report->certified;
+  if (request.json) {
+    outcome.text = JsonObject()
+                       .Str("table", request.path)
+                       .Raw("rules", RulesJson(r))
+                       .Int("players", table->players())
+                       .Int("format_version", table->format_version())
+                       .Raw("error_bound", JsonDouble(table->error_bound()))
+                       .Raw("certification", CertificationJson(*report, values_only))
+                       .Build() +
+                   "\n";
+  } else {
+    outcome.text = absl::StrFormat(
+        "%s: %d players, %d dice, bonus %d, target %d; format version %d, error bound %.3g.\n%s",
+        request.path, table->players(), r.dice, r.bonus, r.target, table->format_version(),
+        table->error_bound(), CertificationText(*report, values_only));
+  }
+  return outcome;
 }
 
 }  // namespace martiandice::cli

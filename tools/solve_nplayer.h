@@ -1,6 +1,6 @@
 // `martiandice solve --players N` for N >= 3: the N-player solve
 // (solver/nplayer_solver.h) written as a format version 2 table, and its
-// summary as text or JSON.
+// summary as text or JSON; and `martiandice certify` for any table.
 #pragma once
 
 #include <atomic>
@@ -47,5 +47,21 @@ std::string CertificationText(const solver::CertificationReport& report, bool va
 // a checkpoint of another solve or damaged), Cancelled when stopped (the
 // message says where the work was saved), or the write's.
 absl::StatusOr<std::string> RunNPlayerSolve(const NPlayerSolveRequest& request);
+
+// `martiandice certify`: a table file certified as `solve` certifies what it
+// writes (format version 1: the stored roll values; version 2: every
+// decision a reader derives from the stored vectors).
+struct CertifyRequest {
+  std::string path;  // the table file (already found and opened once)
+  int threads = 1;   // version 2: worker threads, >= 1
+  bool json = false;
+  const std::atomic<bool>* stop = nullptr;  // version 2: set to interrupt
+};
+struct CertifyOutcome {
+  std::string text;  // the report (text, or one JSON object and a newline)
+  bool certified = false;
+};
+// Errors: the reader's, for a file it refuses; Cancelled when stopped.
+absl::StatusOr<CertifyOutcome> RunCertify(const CertifyRequest& request);
 
 }  // namespace martiandice::cli

@@ -18,6 +18,7 @@
 //   * `solve` unless --dice <= 6 and --target <= 12 are given explicitly (the
 //     default rules take minutes to solve and certify), or with --players
 //     above 2;
+//   * `certify` likewise (the shipped tables take about a minute each);
 //   * `simulate` with --games above 50, or --threads above 4;
 //   * `stats` with --dice above 10 (it enumerates every position and roll: 12
 //     dice take 2 s, 14 dice 6 s under the sanitizers and coverage);
@@ -126,7 +127,7 @@ bool Above(const std::vector<std::string>& args, std::string_view name, std::int
 
 // True if the run is bounded (see the list at the top of the file).
 bool Bounded(const std::vector<std::string>& args) {
-  if (Has(args, "solve")) {
+  if (Has(args, "solve") || Has(args, "certify")) {
     const std::optional<std::int64_t> dice = Largest(args, "--dice");
     const std::optional<std::int64_t> target = Largest(args, "--target");
     if (!dice || *dice > 6 || !target || *target > 12 || Above(args, "--players", 2)) {
