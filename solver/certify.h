@@ -41,6 +41,18 @@ struct CertificationReport {
   // as mixing decisions, neither ties nor margins.
   long long mixed_contexts = 0;
   long long mixing_decisions = 0;
+  // Values-only certification: the first inexact ties found (at most
+  // kInexactExamples; which ones depends on the thread schedule), so that a
+  // failed certification says where to look.
+  struct InexactTie {
+    std::vector<int> scores;      // the context: every seat's total
+    int seat = 0;                 // the mover
+    std::string a, b;             // the tied options: positions, or "stop"/"roll" at one position
+    double gap = 0;               // their exact values' difference (mover's utility)
+    std::vector<double> utility;  // the mover's stored utility by turn score 0..max
+  };
+  static constexpr int kInexactExamples = 16;
+  std::vector<InexactTie> inexact_examples;
   // Non-tie margins must exceed this: twice the error bound (plus, for a
   // values-only table, twice the rounding of the reader's own turn solve).
   double margin_threshold = 0;

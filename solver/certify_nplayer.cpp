@@ -49,6 +49,8 @@ struct NearTie {
 struct Verdict {
   long long exact = 0, inexact = 0;
   double largest_gap = 0;
+  // The first inexact ties (for CertificationReport::inexact_examples).
+  std::vector<std::pair<NearTie, double>> examples;
 };
 
 // Certifies contexts one at a time; one per thread.
@@ -103,6 +105,7 @@ class ContextCertifier {
     std::vector<int>& s = scores_;
     s.assign(n_, 0);
     Decode(context, &seat, s.data());
+    seat_ = seat;
     bool outside = false;
     for (int j = 0; j < static_cast<int>(floor_.size()); ++j) outside |= s[j] < floor_[j];
     for (int j = 0; j < static_cast<int>(ceiling_.size()); ++j) outside |= s[j] > ceiling_[j];
@@ -537,13 +540,17 @@ class ContextCertifier {
         }
       }
       Verdict verdict;
-      for (const auto& [a, b] : pairs) {
+      for (size_t i = 0; i < pairs.size(); ++i) {
+        const auto& [a, b] = pairs[i];
         if (a == b) {
           ++verdict.exact;
         } else {
           ++verdict.inexact;
-          verdict.largest_gap =
-              std::max(verdict.largest_gap, std::abs((a - b).convert_to<double>()));
+          const double gap = std::abs((a - b).convert_to<double>());
+          verdict.largest_gap = std::max(verdict.largest_gap, gap);
+          if (verdict.examples.size() < CertificationReport::kInexactExamples) {
+            verdict.examples.emplace_back(near_[i], gap);
+          }
         }
       }
       it = verdicts_.emplace(key_, verdict).first;
@@ -551,6 +558,25 @@ class ContextCertifier {
     report.exact_ties += it->second.exact;
     report.inexact_ties += it->second.inexact;
     report.largest_inexact_gap = std::max(report.largest_inexact_gap, it->second.largest_gap);
+    for (const auto& [tie, gap] : it->second.examples) {
+      if (report.inexact_examples.size() >= CertificationReport::kInexactExamples) break;
+      CertificationReport::InexactTie& e = report.inexact_examples.emplace_back();
+      e.scores = scores_;
+      e.seat = seat_;
+      e.a = PositionText(tie.a);
+      e.b = tie.b < 0 ? "stop" : PositionText(tie.b);
+      if (tie.b < 0) e.a += " roll";
+      e.gap = gap;
+      for (int x = 0; x <= max_turn_; ++x)
+        e.utility.push_back(ExactUtility(x).convert_to<double>());
+    }
+  }
+
+  // A position as text: what is set aside and the dice left.
+  std::string PositionText(int id) const {
+    const CanonState& s = model_.state(id);
+    return absl::StrFormat("tanks %d rays %d earthlings %d,%d,%d left %d (score %d)", s.tanks,
+                           s.rays, s.earth[0], s.earth[1], s.earth[2], s.left, s.score);
   }
 
   // The subtree solve, memoised for one verification (stamp_): a position's
@@ -629,6 +655,7 @@ class ContextCertifier {
   const TurnModel& model_;
   const int n_, target_, wide_, max_turn_, start_, local_max_left_;
   std::vector<int> scores_;
+  int seat_ = 0;  // the context's mover
   // Records of n_ numbers: the mover's value, then the other seats' chances.
   std::vector<double> node_, roll_, laws_, stop_;
   // The highest utility rank each position's (roll's, law's) outcomes can
@@ -702,6 +729,11 @@ void Merge(const CertificationReport& r, CertificationReport* all) {
   all->largest_value_gap = std::max(all->largest_value_gap, r.largest_value_gap);
   all->mixed_contexts += r.mixed_contexts;
   all->mixing_decisions += r.mixing_decisions;
+  for (const CertificationReport::InexactTie& e : r.inexact_examples) {
+    if (all->inexact_examples.size() < CertificationReport::kInexactExamples) {
+      all->inexact_examples.push_back(e);
+    }
+  }
 }
 
 }  // namespace

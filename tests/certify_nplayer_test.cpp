@@ -220,6 +220,21 @@ TEST_CASE("certify n-player: a value nudged below the tolerance makes ties inexa
   CHECK(report->largest_inexact_gap <= 1e-12);
   CHECK(report->structural_ties < clean->structural_ties);
   CHECK_FALSE(report->certified);
+  // The examples point at the nudged value: seat 1 moving with seat 0 at
+  // wide - 1, its utility holding the 1e-13.
+  CHECK(clean->inexact_examples.empty());
+  REQUIRE_FALSE(report->inexact_examples.empty());
+  CHECK(report->inexact_examples.size() <= solver::CertificationReport::kInexactExamples);
+  for (const solver::CertificationReport::InexactTie& e : report->inexact_examples) {
+    CHECK(e.seat == 1);
+    REQUIRE(e.scores.size() == 3);
+    CHECK(e.scores[0] == wide - 1);
+    CHECK(e.gap > 0);
+    CHECK(e.gap <= report->largest_inexact_gap);
+    CHECK(std::count(e.utility.begin(), e.utility.end(), 1e-13) == 1);
+    CHECK_FALSE(e.a.empty());
+    CHECK_FALSE(e.b.empty());
+  }
 }
 
 TEST_CASE("certify n-player: subtree and whole-turn exact re-solves agree") {

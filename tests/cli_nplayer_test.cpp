@@ -201,11 +201,27 @@ TEST_CASE("cli certify: a table's decisions, its verdict in the exit status") {
   values.win[static_cast<size_t>(c) * 3 + 1] = 1e-13;
   values.win[static_cast<size_t>(c) * 3] = 1.0 - 1e-13;
   const std::string nudged = temp.File("nudged.mdt");
-  test_util::WriteFile(nudged, solver::SerializeValuesTable(rules, 3, values.error_bound, values.win));
+  test_util::WriteFile(nudged,
+                       solver::SerializeValuesTable(rules, 3, values.error_bound, values.win));
   run = Run({"certify", "--players", "3", "--dice", "4", "--bonus", "3", "--target", "8",
              "--tables", nudged});
   CHECK(run.code == kCliExitNotCertified);
   CHECK(run.out.find("NOT certified") != std::string::npos);
+  CHECK(run.out.find("inexact tie at totals " +
+                     std::to_string(rules.target + MaxTurnScore(rules) - 1) + ",") !=
+        std::string::npos);
+  run = Run({"certify", "--players", "3", "--dice", "4", "--bonus", "3", "--target", "8",
+             "--tables", nudged, "--json"});
+  CHECK(run.code == kCliExitNotCertified);
+  const Json failed = ParseJsonOrFail(run.out)["certification"];
+  CHECK_FALSE(failed["certified"].boolean);
+  REQUIRE(failed["inexact_examples"].items.size() > 0);
+  const Json& example = failed["inexact_examples"].items[0];
+  CHECK(example["seat"].number == 1);
+  CHECK(example["scores"].items.size() == 3);
+  CHECK(example["gap"].number > 0);
+  CHECK(example["gap"].number <= failed["largest_inexact_gap"].number);
+  CHECK(example["utility"].items.size() == static_cast<size_t>(MaxTurnScore(rules) + 1));
 
   // A two-player (format version 1) table.
   const std::string two = temp.File("two.mdt");

@@ -2,6 +2,7 @@
 // (solve_nplayer.h).
 #include "solve_nplayer.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "certify_nplayer.h"
@@ -65,6 +67,20 @@ std::string CertificationJson(const solver::CertificationReport& c, bool values_
         .Raw("largest_value_gap", JsonDouble(c.largest_value_gap))
         .Int("mixed_contexts", c.mixed_contexts)
         .Int("mixing_decisions", c.mixing_decisions);
+    if (!c.inexact_examples.empty()) {
+      std::vector<std::string> examples;
+      for (const solver::CertificationReport::InexactTie& e : c.inexact_examples) {
+        examples.push_back(JsonObject()
+                               .Raw("scores", absl::StrCat("[", absl::StrJoin(e.scores, ","), "]"))
+                               .Int("seat", e.seat)
+                               .Str("a", e.a)
+                               .Str("b", e.b)
+                               .Double("gap", e.gap)
+                               .Raw("utility", JsonDoubleArray(e.utility))
+                               .Build());
+      }
+      json.Raw("inexact_examples", JsonArray(examples));
+    }
   }
   return json.Raw("certified", c.certified ? "true" : "false")
       .Raw("seconds", JsonDouble(c.seconds))
@@ -88,6 +104,13 @@ std::string CertificationText(const solver::CertificationReport& c, bool values_
                           "  mixed contexts (mixing choices) %d (%d)\n",
                           c.structural_ties, c.kingmaking_ties, c.kingmaking_contexts,
                           c.mixed_contexts, c.mixing_decisions);
+    // The first few; --json lists them all, with the utilities.
+    for (size_t i = 0; i < std::min<size_t>(c.inexact_examples.size(), 3); ++i) {
+      const solver::CertificationReport::InexactTie& e = c.inexact_examples[i];
+      absl::StrAppendFormat(&text,
+                            "  inexact tie at totals %s, seat %d: %s vs %s, exact gap %.3g\n",
+                            absl::StrJoin(e.scores, ","), e.seat, e.a, e.b, e.gap);
+    }
   }
   absl::StrAppendFormat(&text, "  certification time              %.1f s\n", c.seconds);
   return text;
@@ -172,8 +195,7 @@ absl::StatusOr<std::string> RunNPlayerSolve(const NPlayerSolveRequest& request) 
       request.players, r.dice, r.bonus, r.target, report.contexts, report.turn_solves,
       report.cycles, report.max_rounds, report.max_residual, report.error_bound,
       report.tied_decisions, report.kingmaking, report.mixed_cycles, report.mixing_error,
-      report.seconds, request.threads,
-      absl::StrJoin(start, ", "), request.path, bytes->size(),
+      report.seconds, request.threads, absl::StrJoin(start, ", "), request.path, bytes->size(),
       certification ? CertificationText(*certification, true) : "");
 }
 
@@ -195,8 +217,7 @@ absl::StatusOr<CertifyOutcome> RunCertify(const CertifyRequest& request) {
     options.stop = request.stop;
     report = solver::CertifyGameValues(*values, options);
     if (absl::IsCancelled(report.status())) {
-      return absl::CancelledError(
-          absl::StrCat("certification of ", request.path, " interrupted"));
+      return absl::CancelledError(absl::StrCat("certification of ", request.path, " interrupted"));
     }
   } else {
     report = solver::CertifyTable(bytes);
