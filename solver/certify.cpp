@@ -218,13 +218,17 @@ BestAndSecondOptions BestAndSecond(const std::vector<double>& values, const int*
 absl::StatusOr<CertificationReport> CertifyTable(const std::string& bytes) {
   absl::StatusOr<GameTable> table = GameTable::FromBytes(bytes);
   if (!table.ok()) return table.status();
-  if (table->format_version() != 1) {  // no stored roll values to certify
+  return CertifyTable(*table);
+}
+
+absl::StatusOr<CertificationReport> CertifyTable(const GameTable& table) {
+  if (table.format_version() != 1) {  // no stored roll values to certify
     return absl::UnimplementedError(
         "certification reads the roll values of a format version 1 table; this one has none");
   }
   auto begin = std::chrono::steady_clock::now();
   CertificationReport report;
-  Certifier(table->data(), &report).Run();
+  Certifier(table.data(), &report).Run();
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   return report;
 }

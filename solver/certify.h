@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "martiandice/game.h"
 
 namespace martiandice::solver {
 
@@ -76,5 +77,7 @@ BestAndSecondOptions BestAndSecond(const std::vector<double>& values, const int*
 // reader). Errors: the reader's, for a file it refuses; Unimplemented for a
 // format version 2 table (no stored roll values).
 absl::StatusOr<CertificationReport> CertifyTable(const std::string& bytes);
+// The same for a table already read (a format version 1 one).
+absl::StatusOr<CertificationReport> CertifyTable(const GameTable& table);
 
 }  // namespace martiandice::solver

@@ -757,7 +757,7 @@ class SolveProgress {
   const bool terminal_;
   const bool quiet_;
   const std::chrono::steady_clock::time_point start_;
-  int shown_ = -1;  // last percent (bar) or tenth (lines) shown
+  int shown_ = -1;    // last percent (bar) or tenth (lines) shown
   int players_ = 0;   // > 0: the N-player solve's estimate lines
   double drawn_ = 0;  // seconds, at the last redraw
   size_t last_width_ = 0;
@@ -1548,16 +1548,26 @@ std::string ParseErrorMessage(const CLI::ParseError& e, const CLI::App& app,
   return message;
 }
 
+// A failed command's exit status: 130 when interrupted, 2 for bad input (a
+// request outside what is supported, e.g. 7 players, or a file that is not
+// there), 1 for anything else (an internal error).
+int ExitCodeFor(const absl::Status& status) {
+  if (absl::IsCancelled(status)) return kCliExitInterrupted;
+  switch (status.code()) {
+    case absl::StatusCode::kInvalidArgument:
+    case absl::StatusCode::kUnimplemented:
+    case absl::StatusCode::kNotFound:
+      return kCliExitUsage;
+    default:
+      return kCliExitInternal;
+  }
+}
+
 // `certify`: the report on `out`, and an exit status that says whether the
 // table is certified.
 int RunCertifyCommand(const Options& options, std::ostream& out, std::ostream& err) {
   auto fail = [&](const absl::Status& status) {
-    const bool bad_input = status.code() == absl::StatusCode::kInvalidArgument ||
-                           status.code() == absl::StatusCode::kNotFound;
-    return Fail(err, absl::IsCancelled(status) ? kCliExitInterrupted
-                     : bad_input               ? kCliExitUsage
-                                               : kCliExitInternal,
-                std::string(status.message()));
+    return Fail(err, ExitCodeFor(status), std::string(status.message()));
   };
   absl::StatusOr<Rules> rules = ReadRules(options);
   if (!rules.ok()) return fail(rules.status());
@@ -1575,6 +1585,7 @@ int RunCertifyCommand(const Options& options, std::ostream& out, std::ostream& e
   request.threads = options.threads == 0 ? DefaultThreads() : options.threads;
   request.json = options.json;
   request.stop = interrupt.flag();
+  request.table = &*table;
   absl::StatusOr<cli::CertifyOutcome> outcome = cli::RunCertify(request);
   if (!outcome.ok()) return fail(outcome.status());
   out << outcome->text;
@@ -1619,13 +1630,7 @@ int Run(const std::vector<std::string>& args, std::ostream& out, const Io& io) {
   if (cli.certify->parsed()) return RunCertifyCommand(options, out, io.err);
   absl::StatusOr<std::string> result = Dispatch(cli, options, io);
   if (!result.ok()) {
-    // Unimplemented: a request outside what is supported (e.g. 3 players), not a crash.
-    const bool bad_input = result.status().code() == absl::StatusCode::kInvalidArgument ||
-                           result.status().code() == absl::StatusCode::kUnimplemented;
-    const int code = absl::IsCancelled(result.status()) ? kCliExitInterrupted
-                     : bad_input                           ? kCliExitUsage
-                                                           : kCliExitInternal;
-    return Fail(io.err, code, std::string(result.status().message()));
+    return Fail(io.err, ExitCodeFor(result.status()), std::string(result.status().message()));
   }
   out << *result;
   out.flush();

@@ -4,9 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -29,15 +27,14 @@ absl::StatusOr<solver::GameValues> ReadBack(const std::string& bytes) {
   if (!table.ok()) return table.status();
   return ReadBack(*table);
 }
-absl::StatusOr<solver::GameValues> ReadBack(const GameTable& table_ref) {
-  const GameTable* table = &table_ref;
+absl::StatusOr<solver::GameValues> ReadBack(const GameTable& table) {
   solver::GameValues values;
-  values.rules = table->rules();
-  values.players = table->players();
-  values.error_bound = table->error_bound();
-  values.win.reserve(static_cast<size_t>(table->context_count() * table->players()));
-  for (std::int64_t c = 0; c < table->context_count(); ++c) {
-    absl::StatusOr<GameTable::ContextRecord> record = table->Context(c);
+  values.rules = table.rules();
+  values.players = table.players();
+  values.error_bound = table.error_bound();
+  values.win.reserve(static_cast<size_t>(table.context_count() * table.players()));
+  for (std::int64_t c = 0; c < table.context_count(); ++c) {
+    absl::StatusOr<GameTable::ContextRecord> record = table.Context(c);
     if (!record.ok()) return record.status();
     values.win.insert(values.win.end(), record->win_probabilities.begin(),
                       record->win_probabilities.end());
@@ -200,13 +197,7 @@ absl::StatusOr<std::string> RunNPlayerSolve(const NPlayerSolveRequest& request) 
 }
 
 absl::StatusOr<CertifyOutcome> RunCertify(const CertifyRequest& request) {
-  std::ifstream file(request.path, std::ios::binary);
-  std::ostringstream read;
-  read << file.rdbuf();
-  if (!file) return absl::NotFoundError(absl::StrCat("cannot read policy table ", request.path));
-  const std::string bytes = read.str();
-  absl::StatusOr<GameTable> table = GameTable::FromBytes(bytes);
-  if (!table.ok()) return table.status();
+  const GameTable* table = request.table;
   const bool values_only = table->format_version() >= 2;
   absl::StatusOr<solver::CertificationReport> report;
   if (values_only) {
@@ -220,7 +211,7 @@ absl::StatusOr<CertifyOutcome> RunCertify(const CertifyRequest& request) {
       return absl::CancelledError(absl::StrCat("certification of ", request.path, " interrupted"));
     }
   } else {
-    report = solver::CertifyTable(bytes);
+    report = solver::CertifyTable(*table);
   }
   if (!report.ok()) return report.status();
   const Rules& r = table->rules();

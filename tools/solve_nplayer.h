@@ -9,8 +9,9 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "martiandice/rules.h"
 #include "certify.h"
+#include "martiandice/game.h"
+#include "martiandice/rules.h"
 #include "nplayer_solver.h"
 
 namespace martiandice::cli {
@@ -29,7 +30,7 @@ struct NPlayerSolveRequest {
   // Progress (fraction of the work, seconds elapsed, seconds left or < 0),
   // from the calling thread.
   std::function<void(const solver::NPlayerProgress&)> progress;
-  std::function<void()> finish;          // the solve is done (before writing)
+  std::function<void()> finish;  // the solve is done (before writing)
   // Writes the bytes to the path atomically (errors as the CLI reports them).
   std::function<absl::Status(const std::string& path, const std::string& bytes)> write;
 };
@@ -52,8 +53,9 @@ absl::StatusOr<std::string> RunNPlayerSolve(const NPlayerSolveRequest& request);
 // writes (format version 1: the stored roll values; version 2: every
 // decision a reader derives from the stored vectors).
 struct CertifyRequest {
-  std::string path;  // the table file (already found and opened once)
-  int threads = 1;   // version 2: worker threads, >= 1
+  const GameTable* table = nullptr;  // the table, read (not null)
+  std::string path;                  // its file, for the report
+  int threads = 1;                   // version 2: worker threads, >= 1
   bool json = false;
   const std::atomic<bool>* stop = nullptr;  // version 2: set to interrupt
 };
@@ -61,7 +63,7 @@ struct CertifyOutcome {
   std::string text;  // the report (text, or one JSON object and a newline)
   bool certified = false;
 };
-// Errors: the reader's, for a file it refuses; Cancelled when stopped.
+// Errors: the reader's, for a record it refuses; Cancelled when stopped.
 absl::StatusOr<CertifyOutcome> RunCertify(const CertifyRequest& request);
 
 }  // namespace martiandice::cli
