@@ -11,8 +11,9 @@ namespace {
 // Own continuation minus the indifference point, per mixing mover: zero at
 // an equilibrium.
 std::vector<long double> Gaps(const std::vector<std::vector<CyclePolicy>>& options,
-                         const std::vector<long double>& weight, const std::vector<int>& movers,
-                         const std::vector<long double>& indifference) {
+                              const std::vector<long double>& weight,
+                              const std::vector<int>& movers,
+                              const std::vector<long double>& indifference) {
   const int n = static_cast<int>(options.size());
   const std::vector<std::vector<long double>> v = CloseMixedCycle(options, weight);
   std::vector<long double> gap;
@@ -97,17 +98,10 @@ std::vector<std::vector<long double>> CloseMixedCycle(
     p[i] = (1 - w) * a.p + w * b.p;
     for (int j = 0; j < n; ++j) c[i][j] = (1 - w) * a.c[j] + w * b.c[j];
   }
-  // V_i = c_i + p_i V_{i+1} around the cycle, closed at mover 0.
   std::vector<std::vector<long double>> v(n, std::vector<long double>(n));
-  for (int j = 0; j < n; ++j) {
-    long double acc = 0, prod = 1;
-    for (int i = 0; i < n; ++i) {
-      acc += prod * c[i][j];
-      prod *= p[i];
-    }
-    v[0][j] = acc / (1 - prod);
-    for (int i = n - 1; i >= 1; --i) v[i][j] = c[i][j] + p[i] * v[(i + 1) % n][j];
-  }
+  SolveAffineCycle<long double>(
+      n, [&](int i) { return p[i]; }, [&](int i, int j) { return c[i][j]; },
+      [&](int i, int j) -> long double& { return v[i][j]; });
   return v;
 }
 

@@ -36,6 +36,24 @@ struct MixedCycle {
   std::vector<double> sensitivity;
 };
 
+// V_i = c_i + p_i V_{i+1} around a cycle of n movers (every mover's policy
+// fixed), closed at mover 0: V_0 = (c_0 + p_0 c_1 + p_0 p_1 c_2 + ...) /
+// (1 - p_0 ... p_{n-1}), then V_{n-1}, ..., V_1 back from it. `p(i)` and
+// `c(i, j)` give mover i's map (seat j), `v(i, j)` the result's element.
+// One formula for the double policy iteration and the mixtures.
+template <typename Real, typename P, typename C, typename V>
+void SolveAffineCycle(int n, P p, C c, V v) {
+  for (int j = 0; j < n; ++j) {
+    Real acc = 0, prod = 1;
+    for (int i = 0; i < n; ++i) {
+      acc += prod * c(i, j);
+      prod *= p(i);
+    }
+    v(0, j) = acc / (1 - prod);
+    for (int i = n - 1; i >= 1; --i) v(i, j) = c(i, j) + p(i) * v((i + 1) % n, j);
+  }
+}
+
 // The stationary vectors of the cycle when mover i plays policy options[i][0]
 // with weight 1 - weight[i] and options[i][1] (if any) with weight[i].
 std::vector<std::vector<long double>> CloseMixedCycle(

@@ -160,8 +160,9 @@ class NPlayerSolver {
     for (const Scratch& sc : scratch) {
       report->mixed.insert(report->mixed.end(), sc.stats.mixed.begin(), sc.stats.mixed.end());
     }
-    std::sort(report->mixed.begin(), report->mixed.end(),
-              [](const MixedCycleReport& a, const MixedCycleReport& b) { return a.scores < b.scores; });
+    std::sort(
+        report->mixed.begin(), report->mixed.end(),
+        [](const MixedCycleReport& a, const MixedCycleReport& b) { return a.scores < b.scores; });
     std::vector<int> from(n_, 0);  // the start, or the floor's first context
     if (!floor_.empty()) from = floor_;
     const double* start = &win_[index_.Index(FirstMover(from.data()), from) * n_];
@@ -188,23 +189,24 @@ class NPlayerSolver {
     ConventionTurn turn;
     std::vector<MoverTurn> movers;
     std::vector<std::vector<double>> guess, closed;  // per mover: the context's vector
-    std::vector<std::vector<CyclePolicy>> seen;       // per mover: policies while watched
-    MixedCycle mix;                                   // the mixture, once found
-    std::vector<double> nudged;                       // a mixing mover's next vector
-    std::vector<MoverTurn> below, above;              // per mixing mover: its two policies
-    std::vector<double> mix_errors;                   // per mixing mover: see MixingError
-    std::vector<long double> low_law, high_law;       // their turn scores' distributions
-    std::vector<std::vector<double>> lanes;           // score indicators, for those
+    std::vector<std::vector<CyclePolicy>> seen;      // per mover: policies while watched
+    MixedCycle mix;                                  // the mixture, once found
+    std::vector<double> nudged;                      // a mixing mover's next vector
+    std::vector<MoverTurn> below, above;             // per mixing mover: its two policies
+    std::vector<double> mix_errors;                  // per mixing mover: see MixingError
+    std::vector<long double> low_law, high_law;      // their turn scores' distributions
+    std::vector<std::vector<double>> lanes;          // score indicators, for those
     ConventionTurn law_turn;
     bool mix_failed = false;
-    std::string key;                                  // of a final-round turn's outcomes
+    std::string key;  // of a final-round turn's outcomes
     absl::flat_hash_map<std::string, MoverTurn> final_solves;
     ThreadStats stats;
     void Init(int n, int max_turn) {
       utility.resize(max_turn + 1);
       carried.assign(n + 1, std::vector<double>(max_turn + 1));
       over.resize(static_cast<size_t>(max_turn + 1) * n);
-      movers.assign(n, MoverTurn{0, std::vector<double>(n), 0, 0, 0, 0, std::vector<long double>(n)});
+      movers.assign(n,
+                    MoverTurn{0, std::vector<double>(n), 0, 0, 0, 0, std::vector<long double>(n)});
       guess.assign(n, std::vector<double>(n));
       closed.assign(n, std::vector<double>(n));
       below = above = movers;
@@ -434,9 +436,9 @@ class NPlayerSolver {
           absl::StrCat("solve interrupted at ", where, "; no checkpoint file: the work is lost"));
     }
     if (absl::Status s = WriteCheckpoint(level, vectors, scratch); !s.ok()) return s;
-    return absl::CancelledError(
-        absl::StrCat("solve interrupted at ", where, "; the finished work is saved in ",
-                     checkpoint_, ": ", resume_hint_));
+    return absl::CancelledError(absl::StrCat("solve interrupted at ", where,
+                                             "; the finished work is saved in ", checkpoint_, ": ",
+                                             resume_hint_));
   }
 
   void SolveScoreVector(const int* s, Scratch& scratch) {
@@ -588,20 +590,12 @@ class NPlayerSolver {
   // cycle, c_i = E_i - p_i G_{i+1} for the guess G the turn was solved with:
   // V_0 = (c_0 + p_0 c_1 + p_0 p_1 c_2 + ...) / (1 - p_0 ... p_{P-1}).
   void CloseCycle(const std::vector<std::vector<double>>& guess, Scratch& scratch) {
-    auto c = [&](int i, int j) {
-      return scratch.movers[i].e[j] - scratch.movers[i].p * guess[(i + 1) % n_][j];
-    };
-    for (int j = 0; j < n_; ++j) {
-      double acc = 0, prod = 1;
-      for (int i = 0; i < n_; ++i) {
-        acc += prod * c(i, j);
-        prod *= scratch.movers[i].p;
-      }
-      scratch.closed[0][j] = acc / (1.0 - prod);
-      for (int i = n_ - 1; i >= 1; --i) {
-        scratch.closed[i][j] = c(i, j) + scratch.movers[i].p * scratch.closed[(i + 1) % n_][j];
-      }
-    }
+    SolveAffineCycle<double>(
+        n_, [&](int i) { return scratch.movers[i].p; },
+        [&](int i, int j) {
+          return scratch.movers[i].e[j] - scratch.movers[i].p * guess[(i + 1) % n_][j];
+        },
+        [&](int i, int j) -> double& { return scratch.closed[i][j]; });
   }
 
   // First guess of the cycle's vectors, from the solved score vectors one
@@ -677,8 +671,8 @@ class NPlayerSolver {
         break;
       }
       // At rounding level, or rounding keeps r from shrinking further.
-      const bool accepted =
-          residual <= kCycleAcceptResidual || (residual <= kCycleStallResidual && residual > previous / 2);
+      const bool accepted = residual <= kCycleAcceptResidual ||
+                            (residual <= kCycleStallResidual && residual > previous / 2);
       if (accepted || round == kMaxCycleRounds) {
         converged = accepted || residual <= kCycleStallResidual;
         break;
@@ -739,7 +733,8 @@ class NPlayerSolver {
       MixedCycleReport r;
       r.scores.assign(s, s + n_);
       for (int i = 0; i < n_; ++i) {
-        r.weights.push_back(scratch.mix.mixing[i] ? static_cast<double>(scratch.mix.weight[i]) : -1);
+        r.weights.push_back(scratch.mix.mixing[i] ? static_cast<double>(scratch.mix.weight[i])
+                                                  : -1);
       }
       r.error = mixing;
       st.mixed.push_back(std::move(r));
@@ -892,7 +887,8 @@ class NPlayerSolver {
       const double spread = static_cast<double>(scratch.seen[i][1].p - scratch.seen[i][0].p);
       const double off =
           (scratch.mix_errors[i] + 2 * rounding * (1 + static_cast<double>(std::abs(point)))) /
-              spread + gap;
+              spread +
+          gap;
       total += (1 + 1e-3) * mix.sensitivity[i] * off;
     }
     return total;
@@ -912,9 +908,9 @@ class NPlayerSolver {
   const std::atomic<bool>* const stop_;
   const std::vector<int> floor_;
   const internal::Arithmetic arithmetic_;
-  const double rounding_;  // of one turn solve's stored values
-  std::vector<double> win_;       // [context * players + seat]
-  std::vector<double> error_of_;  // per context: error bound
+  const double rounding_;                           // of one turn solve's stored values
+  std::vector<double> win_;                         // [context * players + seat]
+  std::vector<double> error_of_;                    // per context: error bound
   std::vector<std::vector<std::uint64_t>> by_sum_;  // score vectors by sum of totals
   NPlayerReport* report_ = nullptr;
   const std::chrono::steady_clock::time_point begin_ = std::chrono::steady_clock::now();
@@ -930,8 +926,8 @@ absl::StatusOr<GameValues> SolveGameValues(const NPlayerSolveOptions& options,
                                            NPlayerReport* report) {
   if (absl::Status s = ValidateRules(options.rules); !s.ok()) return s;
   if (options.players < kMinPlayers || options.players > kMaxPlayers) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "players must be %d..%d, got %d", kMinPlayers, kMaxPlayers, options.players));
+    return absl::InvalidArgumentError(absl::StrFormat("players must be %d..%d, got %d", kMinPlayers,
+                                                      kMaxPlayers, options.players));
   }
   if (options.threads < 1) {
     return absl::InvalidArgumentError(
@@ -944,9 +940,9 @@ absl::StatusOr<GameValues> SolveGameValues(const NPlayerSolveOptions& options,
   }
   if (!options.floor.empty() &&
       (static_cast<int>(options.floor.size()) != options.players || !options.checkpoint.empty())) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "a floor needs one total per seat (%d, got %d) and no checkpoint", options.players,
-        static_cast<int>(options.floor.size())));
+    return absl::InvalidArgumentError(
+        absl::StrFormat("a floor needs one total per seat (%d, got %d) and no checkpoint",
+                        options.players, static_cast<int>(options.floor.size())));
   }
   NPlayerReport local;
   if (report == nullptr) report = &local;
