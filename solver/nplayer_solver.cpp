@@ -819,7 +819,7 @@ class NPlayerSolver {
       scratch.nudged.assign(zero, zero + n_);
       scratch.nudged[seat] = next_own;
       SolveMover(seat, s, scratch.nudged.data(), error_lane, arithmetic, scratch, m);
-      TurnScoreLaw(seat, s, scratch.nudged.data(), arithmetic, scratch, law);
+      TurnScoreLaw(arithmetic, scratch, law);
       m->wide_e[seat] += m->wide_p * (static_cast<long double>(zero[seat]) - next_own);
     };
     solve(zero[seat] - eta, &a, &scratch.low_law);
@@ -845,15 +845,12 @@ class NPlayerSolver {
     scratch.mix_errors[seat] = static_cast<double>(apart);
   }
 
-  // The law of `seat`'s turn score at `s` under its best reply to `zero`
-  // (the same utility as SolveMover's): law[x], x = 0..max turn, by solves
-  // carrying score indicators.
-  void TurnScoreLaw(int seat, const int* s, const double* zero, internal::Arithmetic arithmetic,
-                    Scratch& scratch, std::vector<long double>* law) {
+  // The law of the turn score under the best reply of the last SolveMover
+  // (its utility, still in scratch.utility): law[x], x = 0..max turn, by
+  // solves carrying score indicators.
+  void TurnScoreLaw(internal::Arithmetic arithmetic, Scratch& scratch,
+                    std::vector<long double>* law) {
     law->assign(max_turn_ + 1, 0.0L);
-    for (int x = 0; x <= max_turn_; ++x) {
-      scratch.utility[x] = (x == 0 ? zero : AfterTurn(seat, s, x, scratch))[seat];
-    }
     for (int first = 0; first <= max_turn_; first += internal::kMaxCarried) {
       const int count = std::min(internal::kMaxCarried, max_turn_ + 1 - first);
       for (int c = 0; c < count; ++c) {
