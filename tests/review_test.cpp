@@ -191,6 +191,33 @@ TEST_CASE("review: the win objective reads the table, and games give scores per 
   CHECK(two["turns"].items[1]["line"].number == 6);
   CHECK(two["turns"].items[1]["score"].number == 4);
   CHECK(two["decisions"].number == 3);
+
+  // Without the second scores line the game goes on from the first turn's
+  // end: the mover's total gains its score, the next seat moves; the chances
+  // are the table's at those totals, as `eval` gives them.
+  const std::string carried =
+      "scores 23,22 seat 0\n"
+      "roll 3R 4H 3C 3K take H\n"
+      "stop\n"
+      "roll 4R 3H 2C 4K take K\n"
+      "stop\n";
+  const Json game3 = ReviewJson(carried, {"--objective", "win"});
+  REQUIRE(game3["turns"].items.size() == 2);
+  const Json& second = game3["turns"].items[1];
+  CHECK(game3["turns"].items[0]["score"].number == 4);
+  REQUIRE(second["scores"].items.size() == 2);
+  CHECK(second["scores"].items[0].number == 27);
+  CHECK(second["scores"].items[1].number == 22);
+  CHECK(second["seat"].number == 1);
+  const Json eval = cli_test::RunJson(
+      {"eval", "--objective", "win", "--scores", "27,22", "--seat", "1", "--json"});
+  CHECK(cli_test::Close(second["win_probabilities"].items[1].number, eval["value"].number));
+  // Seat 1 scores 4: 27 to 26, the game is over; a third turn needs a new
+  // scores line.
+  const cli_test::CliRun over =
+      Review(carried + "roll 2T 3R 4H 3C 1K take C\nstop\n", {"--objective", "win"});
+  CHECK(over.code == 2);
+  CHECK(over.err.find("line 6: the game ended with turn 2 (totals 27,26)") != std::string::npos);
 }
 
 TEST_CASE("review: ties are optimal with no loss, and named") {
@@ -248,9 +275,10 @@ TEST_CASE("review: bad input is refused with the line number") {
        {},
        "line 4: no take is legal"},
       {take_h + "stop\n", {"--objective", "win"}, "line 1: with --objective win every turn needs"},
-      {take_h + "stop\n" + take_h + "stop\n",
-       {"--objective", "win", "--scores", "1,2"},
-       "line 3: with --objective win every turn needs"},
+      // 24 + 4 reaches the target; seat 1's turn ends the game.
+      {"roll 3R 4H 3C 3K take H\nstop\n" + take_h + "stop\n" + take_h + "stop\n",
+       {"--objective", "win", "--scores", "24,2"},
+       "line 5: the game ended with turn 2 (totals 28,2)"},
       {take_h + "stop\n", {"--objective", "win", "--exact"}, "--exact"},
       {take_h + "stop\n", {"--objective", "bogus"}, "--objective"},
       {take_h + "stop\n", {"--scores", "1,2"}, "--objective win"},

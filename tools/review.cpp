@@ -369,16 +369,22 @@ class Reviewer {
     Turn turn;
     turn.number = static_cast<int>(turns_.size()) + 1;
     turn.line = number;
-    // --scores is the first turn's context; later turns need their own line.
+    // A `scores` line, else --scores for the first turn, else the totals the
+    // last turn left.
     std::optional<Context> context = pending_context_ ? pending_context_
                                      : turns_.empty() ? default_context_
-                                                      : std::nullopt;
+                                                      : CarriedContext();
     pending_context_.reset();
     if (context) {
       turn.context = context->context;
       turn.players = context->players;
     }
     if (!objective_) {
+      if (!context && !turns_.empty() && turns_.back().context) {
+        return LineError(number, absl::StrCat("the game ended with turn ", turns_.back().number,
+                                              " (totals ", absl::StrJoin(LastTotals(), ","),
+                                              "): a 'scores S0,S1 [seat I]' line starts another"));
+      }
       if (!context) {
         return LineError(number,
                          "with --objective win every turn needs the game's scores: a 'scores "
@@ -393,6 +399,25 @@ class Reviewer {
     aside_ = Dice();
     turns_.push_back(std::move(turn));
     return absl::OkStatus();
+  }
+
+  // The last turn's totals, its score added to its mover's.
+  std::vector<int> LastTotals() const {
+    const Turn& last = turns_.back();
+    std::vector<int> totals = last.context->scores;
+    totals[last.context->seat] += last.score;
+    return totals;
+  }
+
+  // The next turn's context when no `scores` line gives one: the totals the
+  // last turn left, the next seat to move; none if the last turn had no
+  // context or ended the game.
+  std::optional<Context> CarriedContext() const {
+    if (turns_.empty() || !turns_.back().context) return std::nullopt;
+    const Turn& last = turns_.back();
+    Context next{GameContext{LastTotals(), (last.context->seat + 1) % last.players}, last.players};
+    if (!ValidateContext(rules_, next.players, next.context).ok()) return std::nullopt;
+    return next;
   }
 
   absl::Status LoadTable(int players) {
@@ -683,8 +708,9 @@ Line format (keywords case-insensitive, # starts a comment, blank lines skipped)
   roll DICE              a roll with no legal take (the turn is over)
   stop                   the player stops
   scores S0,S1 [seat I]  game totals before the next turn, seat to move
-                         (needed for every turn with --objective win, except
-                         a first turn given --scores)
+                         (with --objective win: before the first turn unless
+                         --scores gives it; a later turn without one goes on
+                         from the totals the last turn left, the next seat)
 After a take with dice left comes `stop` or the next `roll` (rolled on). A
 turn also ends when no take is legal or no dice are left; the next `roll`
 starts a new turn. The rulebook's sample turn:
