@@ -42,6 +42,15 @@ struct CertificationReport {
   // as mixing decisions, neither ties nor margins.
   long long mixed_contexts = 0;
   long long mixing_decisions = 0;
+  // Values-only certification: the inexact ties by what the table proves of
+  // the convention's pick (the true values lie within error_bound of the
+  // stored ones, so exact gaps above margin_threshold are the truth's order):
+  // undecided (the options are closer than that), the pick proven the best,
+  // or proven worse than another option by largest_pick_loss at most.
+  long long inexact_undecided = 0;
+  long long inexact_pick_best = 0;
+  long long inexact_pick_worse = 0;
+  double largest_pick_loss = 0;
   // Values-only certification: the first inexact ties found (at most
   // kInexactExamples; which ones depends on the thread schedule), so that a
   // failed certification says where to look.

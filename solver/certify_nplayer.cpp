@@ -6,6 +6,7 @@
 #include "certify_nplayer.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <climits>
@@ -40,15 +41,21 @@ constexpr int kUnknown = -1, kUnset = -2;
 
 // A decision found tied in doubles that needs an exact look: two positions'
 // values (max(stop, roll)), or a position's stop against its roll (b == -1).
+// `pick`: the position the convention takes (a, b or a third tied one); for
+// stop against roll, kPickStop.
 struct NearTie {
-  int a, b;
+  int a, b, pick;
 };
+constexpr int kPickStop = -1;
 
 // An exact re-verification's verdict on a context's near ties (a function of
 // the mover's utility alone, so shared by contexts with the same utility).
 struct Verdict {
   long long exact = 0, inexact = 0;
   double largest_gap = 0;
+  // The inexact ones, by what the table proves of the convention's pick.
+  long long undecided = 0, pick_best = 0, pick_worse = 0;
+  double largest_loss = 0;
   // The first inexact ties (for CertificationReport::inexact_examples).
   std::vector<std::pair<NearTie, double>> examples;
 };
@@ -437,7 +444,7 @@ class ContextCertifier {
       ++report.exact_ties;
       ++report.structural_ties;
     } else {
-      Unproven(NearTie{id, -1});
+      Unproven(NearTie{id, -1, kPickStop});
     }
   }
 
@@ -502,7 +509,7 @@ class ContextCertifier {
       ++report.exact_ties;
       ++report.structural_ties;
     } else {
-      Unproven(NearTie{a, b});
+      Unproven(NearTie{a, b, options[pick]});
     }
   }
 
@@ -522,35 +529,42 @@ class ContextCertifier {
         deepest = std::max<int>(deepest, model_.state(t.a).left);
         if (t.b >= 0) deepest = std::max<int>(deepest, model_.state(t.b).left);
       }
-      std::vector<std::pair<Rational, Rational>> pairs;
+      // Per tie: the two options' exact values, then the pick's.
+      std::vector<std::array<Rational, 3>> pairs;
       if (deepest <= local_max_left_) {
         // Few dice left: the tied positions' subtrees alone, exactly.
         ++report.partial_exact_solves;
         ++stamp_;
         for (const NearTie& t : near_) {
-          pairs.emplace_back(t.b < 0 ? exact_u_[model_.state(t.a).score] : ExactValue(t.a),
-                             t.b < 0 ? ExactRoll(t.a) : ExactValue(t.b));
+          const Rational a = t.b < 0 ? exact_u_[model_.state(t.a).score] : ExactValue(t.a);
+          const Rational b = t.b < 0 ? ExactRoll(t.a) : ExactValue(t.b);
+          pairs.push_back({a, b, PickValue(t, a, b, [&](int id) { return ExactValue(id); })});
         }
       } else {
         ++report.exact_solves;
         const internal::ExactTurnValues e = internal::SolveExact(model_, exact_u_);
         for (const NearTie& t : near_) {
-          pairs.emplace_back(t.b < 0 ? Stop(e, t.a) : Value(e, t.a),
-                             t.b < 0 ? Roll(e, t.a) : Value(e, t.b));
+          const Rational a = t.b < 0 ? Stop(e, t.a) : Value(e, t.a);
+          const Rational b = t.b < 0 ? Roll(e, t.a) : Value(e, t.b);
+          pairs.push_back({a, b, PickValue(t, a, b, [&](int id) { return Value(e, id); })});
         }
       }
       Verdict verdict;
       for (size_t i = 0; i < pairs.size(); ++i) {
-        const auto& [a, b] = pairs[i];
+        const auto& [a, b, pick] = pairs[i];
         if (a == b) {
           ++verdict.exact;
-        } else {
-          ++verdict.inexact;
-          const double gap = std::abs((a - b).convert_to<double>());
-          verdict.largest_gap = std::max(verdict.largest_gap, gap);
-          if (verdict.examples.size() < CertificationReport::kInexactExamples) {
-            verdict.examples.emplace_back(near_[i], gap);
-          }
+          continue;
+        }
+        ++verdict.inexact;
+        const double gap = std::abs((a - b).convert_to<double>());
+        verdict.largest_gap = std::max(verdict.largest_gap, gap);
+        JudgePick(a, b, pick, &verdict);
+        const bool seen = std::any_of(
+            verdict.examples.begin(), verdict.examples.end(),
+            [&](const auto& e) { return e.first.a == near_[i].a && e.first.b == near_[i].b; });
+        if (!seen && verdict.examples.size() < CertificationReport::kInexactExamples) {
+          verdict.examples.emplace_back(near_[i], gap);
         }
       }
       it = verdicts_.emplace(key_, verdict).first;
@@ -558,6 +572,10 @@ class ContextCertifier {
     report.exact_ties += it->second.exact;
     report.inexact_ties += it->second.inexact;
     report.largest_inexact_gap = std::max(report.largest_inexact_gap, it->second.largest_gap);
+    report.inexact_undecided += it->second.undecided;
+    report.inexact_pick_best += it->second.pick_best;
+    report.inexact_pick_worse += it->second.pick_worse;
+    report.largest_pick_loss = std::max(report.largest_pick_loss, it->second.largest_loss);
     for (const auto& [tie, gap] : it->second.examples) {
       if (report.inexact_examples.size() >= CertificationReport::kInexactExamples) break;
       CertificationReport::InexactTie& e = report.inexact_examples.emplace_back();
@@ -569,6 +587,33 @@ class ContextCertifier {
       e.gap = gap;
       for (int x = 0; x <= max_turn_; ++x)
         e.utility.push_back(ExactUtility(x).convert_to<double>());
+    }
+  }
+
+  // The exact value of the convention's pick at tie `t` whose options are
+  // worth `a` and `b` (value(id): a position's exact value).
+  template <class ValueOf>
+  static Rational PickValue(const NearTie& t, const Rational& a, const Rational& b, ValueOf value) {
+    if (t.pick == kPickStop || t.pick == t.a) return a;
+    if (t.pick == t.b) return b;
+    return value(t.pick);
+  }
+
+  // What the stored values prove of an inexact tie's pick: the true values
+  // are within the bound of these exact ones, so an order by more than the
+  // margin threshold is the truth's.
+  void JudgePick(const Rational& a, const Rational& b, const Rational& pick,
+                 Verdict* verdict) const {
+    const Rational best = std::max(a, b) > pick ? std::max(a, b) : pick;
+    const double loss = (best - pick).convert_to<double>();
+    const Rational& other = pick == a ? b : a;
+    if (loss > threshold_) {
+      ++verdict->pick_worse;
+      verdict->largest_loss = std::max(verdict->largest_loss, loss);
+    } else if (loss == 0 && (pick - other).convert_to<double>() > threshold_) {
+      ++verdict->pick_best;
+    } else {
+      ++verdict->undecided;
     }
   }
 
@@ -721,6 +766,10 @@ void Merge(const CertificationReport& r, CertificationReport* all) {
   all->exact_ties += r.exact_ties;
   all->inexact_ties += r.inexact_ties;
   all->largest_inexact_gap = std::max(all->largest_inexact_gap, r.largest_inexact_gap);
+  all->inexact_undecided += r.inexact_undecided;
+  all->inexact_pick_best += r.inexact_pick_best;
+  all->inexact_pick_worse += r.inexact_pick_worse;
+  all->largest_pick_loss = std::max(all->largest_pick_loss, r.largest_pick_loss);
   all->exact_solves += r.exact_solves;
   all->partial_exact_solves += r.partial_exact_solves;
   all->structural_ties += r.structural_ties;

@@ -220,6 +220,27 @@ TEST_CASE("certify n-player: a value nudged below the tolerance makes ties inexa
   CHECK(report->largest_inexact_gap <= 1e-12);
   CHECK(report->structural_ties < clean->structural_ties);
   CHECK_FALSE(report->certified);
+  // Every inexact tie is judged once: what the stored values prove of the
+  // convention's pick depends on the bound. A bound of 1e-12 leaves every
+  // one undecided; a bound of 0 decides those whose gap exceeds twice the
+  // reader's rounding.
+  CHECK(report->inexact_undecided + report->inexact_pick_best + report->inexact_pick_worse ==
+        report->inexact_ties);
+  CHECK(report->largest_pick_loss <= report->largest_inexact_gap);
+  if (report->inexact_pick_worse > 0) CHECK(report->largest_pick_loss > report->margin_threshold);
+  solver::GameValues loose_values = values;
+  loose_values.error_bound = 1e-12;
+  auto loose = solver::CertifyGameValues(loose_values);
+  REQUIRE(loose.ok());
+  CHECK(loose->inexact_ties == report->inexact_ties);
+  CHECK(loose->inexact_undecided == loose->inexact_ties);
+  solver::GameValues sharp_values = values;
+  sharp_values.error_bound = 0;
+  auto sharp = solver::CertifyGameValues(sharp_values);
+  REQUIRE(sharp.ok());
+  CHECK(sharp->inexact_ties == report->inexact_ties);
+  CHECK(sharp->inexact_pick_best + sharp->inexact_pick_worse > 0);
+  CHECK(sharp->inexact_undecided <= report->inexact_undecided);
   // The examples point at the nudged value: seat 1 moving with seat 0 at
   // wide - 1, its utility holding the 1e-13.
   CHECK(clean->inexact_examples.empty());

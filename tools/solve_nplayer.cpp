@@ -63,7 +63,11 @@ std::string CertificationJson(const solver::CertificationReport& c, bool values_
         .Int("kingmaking_contexts", c.kingmaking_contexts)
         .Raw("largest_value_gap", JsonDouble(c.largest_value_gap))
         .Int("mixed_contexts", c.mixed_contexts)
-        .Int("mixing_decisions", c.mixing_decisions);
+        .Int("mixing_decisions", c.mixing_decisions)
+        .Int("inexact_undecided", c.inexact_undecided)
+        .Int("inexact_pick_best", c.inexact_pick_best)
+        .Int("inexact_pick_worse", c.inexact_pick_worse)
+        .Raw("largest_pick_loss", JsonDouble(c.largest_pick_loss));
     if (!c.inexact_examples.empty()) {
       std::vector<std::string> examples;
       for (const solver::CertificationReport::InexactTie& e : c.inexact_examples) {
@@ -101,6 +105,13 @@ std::string CertificationText(const solver::CertificationReport& c, bool values_
                           "  mixed contexts (mixing choices) %d (%d)\n",
                           c.structural_ties, c.kingmaking_ties, c.kingmaking_contexts,
                           c.mixed_contexts, c.mixing_decisions);
+    if (c.inexact_ties > 0) {
+      absl::StrAppendFormat(&text,
+                            "  not exact, by the convention's pick: %d undecided, %d proven best, "
+                            "%d proven worse (by %.3g at most)\n",
+                            c.inexact_undecided, c.inexact_pick_best, c.inexact_pick_worse,
+                            c.largest_pick_loss);
+    }
     // The first few; --json lists them all, with the utilities.
     for (size_t i = 0; i < std::min<size_t>(c.inexact_examples.size(), 3); ++i) {
       const solver::CertificationReport::InexactTie& e = c.inexact_examples[i];
