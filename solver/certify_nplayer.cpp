@@ -560,9 +560,11 @@ class ContextCertifier {
         const double gap = std::abs((a - b).convert_to<double>());
         verdict.largest_gap = std::max(verdict.largest_gap, gap);
         JudgePick(a, b, pick, &verdict);
-        const bool seen = std::any_of(
-            verdict.examples.begin(), verdict.examples.end(),
-            [&](const auto& e) { return e.first.a == near_[i].a && e.first.b == near_[i].b; });
+        const bool seen = std::any_of(verdict.examples.begin(), verdict.examples.end(),
+                                      [&](const auto& e) {  // the same two options, in either order
+                                        return std::minmax(e.first.a, e.first.b) ==
+                                               std::minmax(near_[i].a, near_[i].b);
+                                      });
         if (!seen && verdict.examples.size() < CertificationReport::kInexactExamples) {
           verdict.examples.emplace_back(near_[i], gap);
         }
