@@ -16,7 +16,7 @@ namespace martiandice::solver {
 // Bumped whenever the N-player solve may compute a different bit of any
 // value or counter (another level order, cycle iteration, rounding): a
 // checkpoint of another solver version is refused, never mixed in.
-inline constexpr std::uint32_t kNPlayerSolverVersion = 4;
+inline constexpr std::uint32_t kNPlayerSolverVersion = 5;
 
 // The solve a checkpoint belongs to.
 struct CheckpointIdentity {
@@ -51,7 +51,7 @@ struct NPlayerCheckpoint {
   std::vector<double> records;
 };
 
-// "dice=13 bonus=3 target=25 players=3 arithmetic=extended solver=v1".
+// "dice=13 bonus=3 target=25 players=3 arithmetic=extended solver=v5".
 std::string CheckpointIdentityString(const CheckpointIdentity& identity);
 
 // The file's bytes. `checkpoint.records.size()` must be a multiple of players + 1.

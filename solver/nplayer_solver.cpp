@@ -197,6 +197,10 @@ class NPlayerSolver {
     std::vector<long double> low_law, high_law;      // their turn scores' distributions
     std::vector<std::vector<double>> lanes;          // score indicators, for those
     ConventionTurn law_turn;
+    // Per mover: the actions of its last double solve in a settling cycle's
+    // search, and the law of the turn score they give.
+    std::vector<internal::ConventionPolicy> policies;
+    std::vector<long double> score_law;
     bool mix_failed = false;
     std::string key;  // of a final-round turn's outcomes
     absl::flat_hash_map<std::string, MoverTurn> final_solves;
@@ -212,6 +216,7 @@ class NPlayerSolver {
       below = above = movers;
       mix_errors.assign(n, 0.0);
       lanes.assign(internal::kMaxCarried, std::vector<double>(max_turn + 1));
+      policies.resize(n);
     }
   };
 
@@ -511,9 +516,11 @@ class NPlayerSolver {
       if (error_lane) scratch.carried[k][x] = x == 0 ? 0.0 : ErrorAfter(seat, s, x);
     }
     const unsigned watched = ((1u << k) - 1) & ~1u;
-    internal::SolveConvention(*model_, scratch.utility,
-                              std::span(scratch.carried.data(), k + (error_lane ? 1 : 0)), watched,
-                              arithmetic, &scratch.turn);
+    // A settling solve's search records its policies for SettleMover.
+    const bool record = arithmetic != arithmetic_;
+    internal::SolveConvention(
+        *model_, scratch.utility, std::span(scratch.carried.data(), k + (error_lane ? 1 : 0)),
+        watched, arithmetic, &scratch.turn, record ? &scratch.policies[seat] : nullptr);
     ++scratch.stats.turn_solves;
     out->p = scratch.turn.carried[0];
     out->e[seat] = scratch.turn.value;
@@ -534,6 +541,27 @@ class NPlayerSolver {
     out->d = error_lane ? scratch.turn.carried[error_index] : 0.0;
     out->tied = scratch.turn.tied_decisions;
     out->kingmaking = scratch.turn.kingmaking;
+  }
+
+  // The settling round's solve of `seat`'s turn at `s` (zero-score outcome
+  // `zero`, as the search's last round had it): the policy that round chose,
+  // valued in extended precision as the law of its turn score times each
+  // outcome's vector. A backward solve carrying every seat would cost about
+  // five times more for the same digits. Keeps the search's tie counts.
+  void SettleMover(int seat, const int* s, const double* zero, Scratch& scratch, MoverTurn* out) {
+    internal::PolicyScoreLaw(*model_, scratch.policies[seat], &scratch.score_law);
+    const std::vector<long double>& law = scratch.score_law;
+    long double d = 0;
+    for (int j = 0; j < n_; ++j) out->wide_e[j] = law[0] * zero[j];
+    for (int x = 1; x <= max_turn_; ++x) {
+      const double* next = AfterTurn(seat, s, x, scratch);
+      for (int j = 0; j < n_; ++j) out->wide_e[j] += law[x] * next[j];
+      if (n_ > 2) d += law[x] * ErrorAfter(seat, s, x);
+    }
+    out->wide_p = law[0];
+    out->p = static_cast<double>(law[0]);
+    for (int j = 0; j < n_; ++j) out->e[j] = static_cast<double>(out->wide_e[j]);
+    out->d = static_cast<double>(d);
   }
 
   // Largest error bound of the contexts a turn of `seat` at `s` leads to
@@ -633,9 +661,10 @@ class NPlayerSolver {
   // linear map) is the next guess.
   // With extended arithmetic the policy iteration's rounds run in double
   // (they only find the policies and the guess) and one more round at the
-  // accepted guess, in extended precision, gives the stored values and the
-  // residual the bound uses: stored values that should be equal (e.g. two
-  // certain wins) then come out equal, so the reader's ties stay exact.
+  // accepted guess, in extended precision (SettleMover: the last round's
+  // policies), gives the stored values and the residual the bound uses:
+  // stored values that should be equal (e.g. two certain wins) then come out
+  // equal, so the reader's ties stay exact.
   // A cycle whose policies keep alternating has no pure equilibrium: its
   // movers mix (MixCycle) and one round at the mixture is checked.
   void SolveCycle(const int* s, Scratch& scratch) {
@@ -650,7 +679,9 @@ class NPlayerSolver {
       for (int i = 0; i < n_; ++i) {
         MoverTurn& m = scratch.movers[i];
         const double* next = scratch.guess[(i + 1) % n_].data();
-        if (mixed && scratch.mix.mixing[i]) {
+        if (arithmetic != search && !mixed) {
+          SettleMover(i, s, next, scratch, &m);
+        } else if (mixed && scratch.mix.mixing[i]) {
           SolveMixingMover(i, s, next, error_lane, arithmetic, scratch, &m);
         } else {
           SolveMover(i, s, next, error_lane, arithmetic, scratch, &m);

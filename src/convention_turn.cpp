@@ -26,7 +26,8 @@ class ConventionSolver {
   ConventionSolver(const TurnModel& model, const std::vector<double>& utility,
                    std::span<const std::vector<double>> carried_utilities, unsigned watched,
                    ConventionTurn* out, std::vector<Real>& node, std::vector<Real>& law,
-                   std::vector<Real>& stop, double* roll_out = nullptr)
+                   std::vector<Real>& stop, double* roll_out = nullptr,
+                   ConventionPolicy* policy = nullptr)
       : model_(model),
         watched_(watched),
         start_(model.Id(0, 0, 0, 0, 0)),
@@ -34,7 +35,8 @@ class ConventionSolver {
         node_(node),
         laws_(law),
         stop_(stop),
-        roll_out_(roll_out) {
+        roll_out_(roll_out),
+        policy_(policy) {
     node_.resize(static_cast<size_t>(model.size()) * S);
     laws_.resize(static_cast<size_t>(model.LawCount()) * S);
     stop_.resize(static_cast<size_t>(model.MaxScore() + 1) * S);
@@ -43,6 +45,10 @@ class ConventionSolver {
       for (int k = 1; k < S; ++k) stop_[s * S + k] = k < W ? carried_utilities[k - 1][s] : 0.0;
     }
     out_.tied_decisions = out_.kingmaking = 0;
+    if (policy_ != nullptr) {
+      policy_->rolls.resize(model.size());
+      policy_->law_begin.resize(model.LawCount());
+    }
   }
 
   void Run() {
@@ -77,10 +83,10 @@ class ConventionSolver {
   // and the earthling takes the class allows (cls.take[], ascending, padded
   // with the largest to J entries); the convention picks rays, then more
   // dice, among the actions tied with the best. `tv[x]` is take[x]'s value
-  // to the mover.
+  // to the mover. *pick: the take chosen, 0 for the rays.
   template <int J>
   const Real* ChooseTake(const Real* const* take, const Real* tv, const EarthClass& cls,
-                         const Real* rays, Real rv) {
+                         const Real* rays, Real rv, int* pick) {
     const int a = cls.take[0], b = J >= 2 ? cls.take[1] : a, c = J >= 3 ? cls.take[2] : b;
     const Real va = tv[a], vb = tv[b], vc = tv[c];
     Real best = std::max(rv, va);
@@ -92,6 +98,7 @@ class ConventionSolver {
     if constexpr (J >= 2) x = vb >= bar ? b : x;
     if constexpr (J >= 3) x = vc >= bar ? c : x;
     const Real* chosen = rays_tied ? rays : take[x];
+    *pick = rays_tied ? 0 : x;
     int tied = rays_tied + (va >= bar);
     if constexpr (J >= 2) tied += cls.takes >= 2 && vb >= bar;
     if constexpr (J >= 3) tied += cls.takes >= 3 && vc >= bar;
@@ -133,10 +140,12 @@ class ConventionSolver {
   void GroupLaws(int group) {
     const Real* take[kMaxDice + 1];
     Real tv[kMaxDice + 1];
+    std::int32_t take_id[kMaxDice + 1];
     alignas(16) Real sums[S];
     const CanonState& g = model_.state(group);
     for (int x = 1; J > 0 && x <= g.left; ++x) {
-      take[x] = Node(model_.EarthChild(group, x));
+      take_id[x] = model_.EarthChild(group, x);
+      take[x] = Node(take_id[x]);
       tv[x] = take[x][0];
     }
     const Real* turn_over = Stop(group);
@@ -152,25 +161,40 @@ class ConventionSolver {
       const Real* none = rays != nullptr ? rays : turn_over;
       const EarthClass* cls = data + row[q];
       const EarthClass* const end = data + row[q + 1];
+      std::int32_t* pick = Record(group, q, static_cast<int>(end - cls));
       // No untaken type shown (classes are sorted by mask, so it comes
       // first): always possible with a taken type to show, else only with
       // no dice.
       if (J < 3 || q == 0) {
         const Real weight = cls->weight_d;
         for (int k = 0; k < S; ++k) sums[k] = weight * none[k];
+        if (pick != nullptr) *pick++ = ray_child;  // -1 without rays: the turn ends
         ++cls;
       } else {
         for (int k = 0; k < S; ++k) sums[k] = Real(0);
       }
       if constexpr (J > 0) {
         for (; cls != end; ++cls) {
-          const Real* chosen = ChooseTake<J>(take, tv, *cls, rays, rv);
+          int x;
+          const Real* chosen = ChooseTake<J>(take, tv, *cls, rays, rv, &x);
+          if (pick != nullptr) *pick++ = x == 0 ? ray_child : take_id[x];
           const Real weight = cls->weight_d;
           for (int k = 0; k < S; ++k) sums[k] += weight * chosen[k];
         }
       }
       for (int k = 0; k < S; ++k) law[k] = sums[k];
     }
+  }
+
+  // Where the law (group, q)'s `classes` chosen children are recorded;
+  // nullptr without a policy to record. Laws are recorded in solve order.
+  std::int32_t* Record(int group, int q, int classes) {
+    if (policy_ == nullptr) return nullptr;
+    const size_t begin = cursor_;
+    cursor_ += classes;
+    if (policy_->child.size() < cursor_) policy_->child.resize(cursor_);
+    policy_->law_begin[model_.LawIndex(group, q)] = static_cast<std::int32_t>(begin);
+    return policy_->child.data() + begin;
   }
 
   // The roll's record: the terms' weighted law records. In double, summed
@@ -220,12 +244,14 @@ class ConventionSolver {
       if (level == 0) {
         for (int k = 0; k < S; ++k) node[k] = stop[k];
         if (roll_out_ != nullptr) roll_out_[id] = std::numeric_limits<double>::quiet_NaN();
+        if (policy_ != nullptr) policy_->rolls[id] = 0;
         continue;
       }
       RollSums(id, roll);
       if (roll_out_ != nullptr) roll_out_[id] = static_cast<double>(roll[0]);
       const bool rolls = id == start_ || roll[0] > stop[0] + Real(kConventionTie);
       const Real* chosen = rolls ? roll : stop;
+      if (policy_ != nullptr) policy_->rolls[id] = rolls;
       if (id != start_) {
         const Real* other = rolls ? stop : roll;
         if (other[0] >= chosen[0] - Real(kConventionTie)) {
@@ -242,35 +268,47 @@ class ConventionSolver {
   const int start_;
   ConventionTurn& out_;
   // Scratch reused by the thread's next solve.
-  std::vector<Real>& node_;  // per position
-  std::vector<Real>& laws_;  // per (group, q) law
-  std::vector<Real>& stop_;  // per final score
-  double* const roll_out_;   // per position: the mover's roll value (optional)
+  std::vector<Real>& node_;         // per position
+  std::vector<Real>& laws_;         // per (group, q) law
+  std::vector<Real>& stop_;         // per final score
+  double* const roll_out_;          // per position: the mover's roll value (optional)
+  ConventionPolicy* const policy_;  // the actions chosen (optional)
+  size_t cursor_ = 0;               // next class entry of policy_->child
 };
 
 template <class Real, int W>
 void SolveWidth(const TurnModel& model, const std::vector<double>& utility,
                 std::span<const std::vector<double>> carried_utilities, unsigned watched,
-                ConventionTurn* out) {
+                ConventionTurn* out, ConventionPolicy* policy) {
   // Reused across solves on this thread: repeated solves allocate nothing.
   thread_local std::vector<Real> node, law, stop;
-  ConventionSolver<Real, W>(model, utility, carried_utilities, watched, out, node, law, stop)
+  ConventionSolver<Real, W>(model, utility, carried_utilities, watched, out, node, law, stop,
+                            nullptr, policy)
       .Run();
 }
 
 // The record width is a compile-time constant: the inner sums unroll.
 template <class Real>
 void Solve(const TurnModel& model, const std::vector<double>& utility,
-           std::span<const std::vector<double>> carried, unsigned watched, ConventionTurn* out) {
+           std::span<const std::vector<double>> carried, unsigned watched, ConventionTurn* out,
+           ConventionPolicy* policy) {
   switch (carried.size()) {
-    case 1: return SolveWidth<Real, 2>(model, utility, carried, watched, out);
-    case 2: return SolveWidth<Real, 3>(model, utility, carried, watched, out);
-    case 3: return SolveWidth<Real, 4>(model, utility, carried, watched, out);
-    case 4: return SolveWidth<Real, 5>(model, utility, carried, watched, out);
-    case 5: return SolveWidth<Real, 6>(model, utility, carried, watched, out);
-    case 6: return SolveWidth<Real, 7>(model, utility, carried, watched, out);
-    case 7: return SolveWidth<Real, 8>(model, utility, carried, watched, out);
-    default: return SolveWidth<Real, 9>(model, utility, carried, watched, out);
+    case 1:
+      return SolveWidth<Real, 2>(model, utility, carried, watched, out, policy);
+    case 2:
+      return SolveWidth<Real, 3>(model, utility, carried, watched, out, policy);
+    case 3:
+      return SolveWidth<Real, 4>(model, utility, carried, watched, out, policy);
+    case 4:
+      return SolveWidth<Real, 5>(model, utility, carried, watched, out, policy);
+    case 5:
+      return SolveWidth<Real, 6>(model, utility, carried, watched, out, policy);
+    case 6:
+      return SolveWidth<Real, 7>(model, utility, carried, watched, out, policy);
+    case 7:
+      return SolveWidth<Real, 8>(model, utility, carried, watched, out, policy);
+    default:
+      return SolveWidth<Real, 9>(model, utility, carried, watched, out, policy);
   }
 }
 
@@ -292,11 +330,66 @@ void SolveConventionRolls(const TurnModel& model, const std::vector<double>& uti
 
 void SolveConvention(const TurnModel& model, const std::vector<double>& utility,
                      std::span<const std::vector<double>> carried_utilities, unsigned watched,
-                     Arithmetic arithmetic, ConventionTurn* out) {
+                     Arithmetic arithmetic, ConventionTurn* out, ConventionPolicy* policy) {
   if (arithmetic == Arithmetic::kExtended) {
-    Solve<long double>(model, utility, carried_utilities, watched, out);
+    Solve<long double>(model, utility, carried_utilities, watched, out, policy);
   } else {
-    Solve<double>(model, utility, carried_utilities, watched, out);
+    Solve<double>(model, utility, carried_utilities, watched, out, policy);
+  }
+}
+
+// Levels from the start down: a position's chance is complete once every
+// level above has passed it on. Within a level the positions pass theirs to
+// the outcome laws first (a roll without tanks feeds the position's own
+// laws), then the level's laws pass theirs to the positions below.
+void PolicyScoreLaw(const TurnModel& model, const ConventionPolicy& policy,
+                    std::vector<long double>* law) {
+  thread_local std::vector<long double> reach, law_reach;
+  reach.assign(static_cast<size_t>(model.size()), 0.0L);
+  law_reach.assign(static_cast<size_t>(model.LawCount()), 0.0L);
+  law->assign(static_cast<size_t>(model.MaxScore() + 1), 0.0L);
+  reach[model.Id(0, 0, 0, 0, 0)] = 1;
+  const EarthClass* const data = model.ClassData();
+  for (int level = model.rules().dice; level >= 0; --level) {
+    for (int id : model.Level(level)) {
+      const long double chance = reach[id];
+      if (chance == 0) continue;
+      if (policy.rolls[id] == 0) {
+        (*law)[model.state(id).score] += chance;
+        continue;
+      }
+      const std::span<const RollTerm> terms = model.Terms(id);
+      const std::span<const long double> weights = model.WideWeights(id);
+      for (size_t i = 0; i < terms.size(); ++i) law_reach[terms[i].law] += chance * weights[i];
+    }
+    for (int group : model.Level(level)) {
+      const CanonState& g = model.state(group);
+      const std::int32_t* const row = model.ClassRow(std::min<int>(g.untaken, 3));
+      for (int q = 0; q <= g.left; ++q) {
+        const long double chance = law_reach[model.LawIndex(group, q)];
+        if (chance == 0) continue;
+        const std::int32_t* child =
+            policy.child.data() + policy.law_begin[model.LawIndex(group, q)];
+        // Runs of classes with the same child: their integer weights summed first.
+        const EarthClass* cls = data + row[q];
+        const EarthClass* const end = data + row[q + 1];
+        while (cls != end) {
+          const std::int32_t to = *child;
+          std::uint64_t weight = 0;
+          do {
+            weight += cls->weight;
+            ++cls;
+            ++child;
+          } while (cls != end && *child == to);
+          const long double part = chance * static_cast<long double>(weight);
+          if (to < 0) {
+            (*law)[g.score] += part;  // neither rays nor earthlings: the turn ends
+          } else {
+            reach[to] += part;
+          }
+        }
+      }
+    }
   }
 }
 

@@ -4,6 +4,7 @@
 // carried along as expectations under the actions the mover chooses.
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -31,14 +32,33 @@ struct ConventionTurn {
   long long kingmaking = 0;      // ... and would change a watched carried utility
 };
 
+// The mover's actions as one solve chose them, for PolicyScoreLaw.
+struct ConventionPolicy {
+  std::vector<std::uint8_t> rolls;      // per position (TurnModel numbering): 1 if it rolls on
+  std::vector<std::int32_t> law_begin;  // per law: its first outcome class's entry in `child`
+  // Per outcome class of every (group, q) law, in ClassData order: the
+  // position the chosen action leads to; -1: the turn ends at the group.
+  std::vector<std::int32_t> child;
+};
+
 // Solves the turn for the mover's `utility[score]` (score 0..MaxScore()) and
 // carries `carried_utilities` (each indexed by score; 1..kMaxCarried of them).
 // A tie is counted as kingmaking when the tied actions differ by more than
 // kConventionTie in a carried utility whose bit is set in `watched`.
+// With `policy`, also records the actions chosen (resized as needed).
 // Deterministic; thread-safe (per-thread scratch).
 void SolveConvention(const TurnModel& model, const std::vector<double>& utility,
                      std::span<const std::vector<double>> carried_utilities, unsigned watched,
-                     Arithmetic arithmetic, ConventionTurn* out);
+                     Arithmetic arithmetic, ConventionTurn* out,
+                     ConventionPolicy* policy = nullptr);
+
+// The law of the turn score when the mover plays `policy` (recorded by a
+// solve on `model`), in extended precision: (*law)[x] is the chance that the
+// turn scores x, x = 0..MaxScore(). One pass down the turn carrying the
+// chance of reaching each position: a solve with one lane per score costs far
+// more. Thread-safe (per-thread scratch).
+void PolicyScoreLaw(const TurnModel& model, const ConventionPolicy& policy,
+                    std::vector<long double>* law);
 
 // The same solve for the mover's `utility` alone, keeping every position's
 // roll value: (*roll)[id] is the mover's expected utility of rolling on from

@@ -223,8 +223,10 @@ TEST_CASE("n-player solver: one turn solve rounds within the bound it assumes") 
     state = state * 6364136223846793005ULL + 1442695040888963407ULL;
     return static_cast<double>(state >> 11) / 9007199254740992.0;
   };
-  double worst_extended = 0, worst_double = 0, worst_wide = 0;
+  double worst_extended = 0, worst_double = 0, worst_wide = 0, worst_law = 0, worst_mass = 0;
   int carried_checks = 0;
+  internal::ConventionPolicy policy;
+  std::vector<long double> law;
   for (int trial = 0; trial < 6; ++trial) {
     std::vector<double> u(m + 1), w(m + 1);
     for (int x = 0; x <= m; ++x) {
@@ -236,7 +238,19 @@ TEST_CASE("n-player solver: one turn solve rounds within the bound it assumes") 
     std::vector<std::vector<double>> carried = {w};
     internal::ConventionTurn ext, dbl;
     internal::SolveConvention(*model, u, carried, 1u, internal::Arithmetic::kExtended, &ext);
-    internal::SolveConvention(*model, u, carried, 1u, internal::Arithmetic::kDouble, &dbl);
+    internal::SolveConvention(*model, u, carried, 1u, internal::Arithmetic::kDouble, &dbl, &policy);
+    // The settling solve's way (nplayer_solver.cpp SettleMover): the double
+    // solve's policy, its turn score's law, expectations in extended.
+    internal::PolicyScoreLaw(*model, policy, &law);
+    REQUIRE(static_cast<int>(law.size()) == m + 1);
+    long double law_u = 0, law_w = 0, mass = 0;
+    for (int x = 0; x <= m; ++x) {
+      CHECK(law[x] >= 0);
+      law_u += law[x] * u[x];
+      law_w += law[x] * w[x];
+      mass += law[x];
+    }
+    worst_mass = std::max(worst_mass, static_cast<double>(std::abs(mass - 1)));
     // A plateau of the utility makes the mover indifferent between scores
     // that w tells apart: kingmaking, which the counter must see.
     CHECK((ext.kingmaking > 0) == (trial % 2 == 1));
@@ -261,12 +275,20 @@ TEST_CASE("n-player solver: one turn solve rounds within the bound it assumes") 
     // Before rounding to double, the extended sums alone.
     worst_wide = std::max(worst_wide, WideGap(ext.wide_value, vu));
     if (ext.kingmaking == 0) worst_wide = std::max(worst_wide, WideGap(ext.wide_carried[0], ew));
+    worst_law = std::max(worst_law, WideGap(law_u, vu));
+    if (ext.kingmaking == 0) worst_law = std::max(worst_law, WideGap(law_w, ew));
+    worst_extended = std::max(worst_extended, Gap(static_cast<double>(law_u), exact_u.roll[start],
+                                                  exact_u.denominator, exponent));
     // The convention changes no value of the mover: the plain solve agrees.
     CHECK(std::abs(dbl.value - internal::SolveDouble(*model, u).value[start]) <= 1e-15);
   }
   MESSAGE("largest rounding: extended " << worst_extended << ", double " << worst_double
-                                        << ", extended before storing " << worst_wide);
+                                        << ", extended before storing " << worst_wide
+                                        << ", the policy's score law " << worst_law
+                                        << " (its mass off 1 by " << worst_mass << ")");
   CHECK(worst_wide <= solver::kWideTurnRounding);
+  CHECK(worst_law <= solver::kWideTurnRounding);
+  CHECK(worst_mass <= 1e-18);
   CHECK(carried_checks > 0);
   CHECK(worst_extended <= solver::kExtendedTurnRounding);
   CHECK(worst_double <= solver::kTurnSolveRounding);
