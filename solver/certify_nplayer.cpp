@@ -606,7 +606,8 @@ class ContextCertifier {
   // margin threshold is the truth's.
   void JudgePick(const Rational& a, const Rational& b, const Rational& pick,
                  Verdict* verdict) const {
-    const Rational best = std::max(a, b) > pick ? std::max(a, b) : pick;
+    const Rational& larger = a > b ? a : b;  // the pick may be a third option
+    const Rational& best = larger > pick ? larger : pick;
     const double loss = (best - pick).convert_to<double>();
     const Rational& other = pick == a ? b : a;
     if (loss > threshold_) {
