@@ -39,6 +39,18 @@ double MarginThreshold(double error_bound) { return 2 * (error_bound + kReaderTu
 // Exact values tracked by rank: not (yet) known.
 constexpr int kUnknown = -1, kUnset = -2;
 
+// Adds an inexact tie to the report's examples unless it is full or has the
+// same mover choosing between the same two options (in other contexts with
+// the same utility, say): the examples then show different decisions.
+void AddExample(CertificationReport::InexactTie e, CertificationReport* report) {
+  auto& examples = report->inexact_examples;
+  if (examples.size() >= CertificationReport::kInexactExamples) return;
+  const bool seen = std::any_of(examples.begin(), examples.end(), [&](const auto& o) {
+    return o.seat == e.seat && std::minmax(o.a, o.b) == std::minmax(e.a, e.b);
+  });
+  if (!seen) examples.push_back(std::move(e));
+}
+
 // A decision found tied in doubles that needs an exact look: two positions'
 // values (max(stop, roll)), or a position's stop against its roll (b == -1).
 // `pick`: the position the convention takes (a, b or a third tied one); for
@@ -580,7 +592,7 @@ class ContextCertifier {
     report.largest_pick_loss = std::max(report.largest_pick_loss, it->second.largest_loss);
     for (const auto& [tie, gap] : it->second.examples) {
       if (report.inexact_examples.size() >= CertificationReport::kInexactExamples) break;
-      CertificationReport::InexactTie& e = report.inexact_examples.emplace_back();
+      CertificationReport::InexactTie e;
       e.scores = scores_;
       e.seat = seat_;
       e.a = PositionText(tie.a);
@@ -589,6 +601,7 @@ class ContextCertifier {
       e.gap = gap;
       for (int x = 0; x <= max_turn_; ++x)
         e.utility.push_back(ExactUtility(x).convert_to<double>());
+      AddExample(std::move(e), &report);
     }
   }
 
@@ -781,11 +794,7 @@ void Merge(const CertificationReport& r, CertificationReport* all) {
   all->largest_value_gap = std::max(all->largest_value_gap, r.largest_value_gap);
   all->mixed_contexts += r.mixed_contexts;
   all->mixing_decisions += r.mixing_decisions;
-  for (const CertificationReport::InexactTie& e : r.inexact_examples) {
-    if (all->inexact_examples.size() < CertificationReport::kInexactExamples) {
-      all->inexact_examples.push_back(e);
-    }
-  }
+  for (const CertificationReport::InexactTie& e : r.inexact_examples) AddExample(e, all);
 }
 
 }  // namespace

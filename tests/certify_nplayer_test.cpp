@@ -256,6 +256,16 @@ TEST_CASE("certify n-player: a value nudged below the tolerance makes ties inexa
     CHECK_FALSE(e.a.empty());
     CHECK_FALSE(e.b.empty());
   }
+  // One example per mover and pair of options, in whichever context it came
+  // up first (contexts with the same utility share a verdict).
+  const auto& examples = report->inexact_examples;
+  for (size_t i = 0; i < examples.size(); ++i) {
+    for (size_t j = i + 1; j < examples.size(); ++j) {
+      CHECK_FALSE((examples[i].seat == examples[j].seat &&
+                    std::minmax(examples[i].a, examples[i].b) ==
+                        std::minmax(examples[j].a, examples[j].b)));
+    }
+  }
 }
 
 TEST_CASE("certify n-player: subtree and whole-turn exact re-solves agree") {
