@@ -201,6 +201,11 @@ class NPlayerSolver {
     // search, and the law of the turn score they give.
     std::vector<internal::ConventionPolicy> policies;
     std::vector<long double> score_law;
+    // Per mover, in a settling cycle's search: whether its policy must be
+    // solved again (its range no longer holds the guess), and the utility[0]
+    // its last solve had (its range is about that).
+    std::vector<char> stale;
+    std::vector<double> solved_at;
     bool mix_failed = false;
     std::string key;  // of a final-round turn's outcomes
     absl::flat_hash_map<std::string, MoverTurn> final_solves;
@@ -217,6 +222,9 @@ class NPlayerSolver {
       mix_errors.assign(n, 0.0);
       lanes.assign(internal::kMaxCarried, std::vector<double>(max_turn + 1));
       policies.resize(n);
+      for (auto& p : policies) p.zero_lane = 0;  // carried[0]: ranges of utility[0]
+      stale.assign(n, 1);
+      solved_at.assign(n, 0.0);
     }
   };
 
@@ -629,7 +637,8 @@ class NPlayerSolver {
   // First guess of the cycle's vectors, from the solved score vectors one
   // and two points up on each seat that can take them: the mean of the
   // linear extrapolations (2 V(s + e_j) - V(s + 2 e_j)), else of V(s + e_j),
-  // else even chances.
+  // else even chances. This start selects the equilibrium: a cubic one
+  // saves rounds but reaches another with 4 players (docs/PLAYERS.md).
   void InitialGuess(const int* s, Scratch& scratch) const {
     for (auto& g : scratch.guess) std::fill(g.begin(), g.end(), 0.0);
     int up[kMaxPlayers], up2[kMaxPlayers];
@@ -664,7 +673,9 @@ class NPlayerSolver {
   // accepted guess, in extended precision (SettleMover: the last round's
   // policies), gives the stored values and the residual the bound uses:
   // stored values that should be equal (e.g. two certain wins) then come out
-  // equal, so the reader's ties stay exact.
+  // equal, so the reader's ties stay exact. Those double rounds re-solve
+  // only the movers whose policy may have changed (MarkStale), and stop
+  // once every policy stands at the closed guess (docs/PLAYERS.md).
   // A cycle whose policies keep alternating has no pure equilibrium: its
   // movers mix (MixCycle) and one round at the mixture is checked.
   void SolveCycle(const int* s, Scratch& scratch) {
@@ -674,6 +685,9 @@ class NPlayerSolver {
     int round = 1;
     bool mixed = false, converged = false;
     double residual = HUGE_VAL, previous = HUGE_VAL, slope = 0;
+    // A search round solves the stale movers only (the others' policies
+    // stand, and their maps too); every other round solves every mover.
+    std::fill(scratch.stale.begin(), scratch.stale.end(), 1);
     auto solve_round = [&](internal::Arithmetic arithmetic, bool error_lane) {
       residual = slope = 0;
       for (int i = 0; i < n_; ++i) {
@@ -683,8 +697,11 @@ class NPlayerSolver {
           SettleMover(i, s, next, scratch, &m);
         } else if (mixed && scratch.mix.mixing[i]) {
           SolveMixingMover(i, s, next, error_lane, arithmetic, scratch, &m);
-        } else {
+        } else if (scratch.stale[i]) {
           SolveMover(i, s, next, error_lane, arithmetic, scratch, &m);
+          scratch.solved_at[i] = next[i];
+        } else {
+          continue;
         }
         slope = std::max(slope, m.p);
         for (int j = 0; j < n_; ++j) {
@@ -715,7 +732,14 @@ class NPlayerSolver {
         continue;
       }
       CloseCycle(scratch.guess, scratch);
+      // Every mover's policy still best at the closed guess: it is the
+      // fixed point, and a confirming round would find the same actions.
+      const bool confirmed = settle && !mixed && MarkStale(round + 1 < kWatchFrom, scratch);
       scratch.guess = scratch.closed;
+      if (confirmed) {
+        converged = true;
+        break;
+      }
     }
     if (settle) {
       if (mixed && converged) {
@@ -770,6 +794,36 @@ class NPlayerSolver {
       r.error = mixing;
       st.mixed.push_back(std::move(r));
     }
+  }
+
+  // Marks stale the movers whose utility[0] at the closed guess (their own
+  // chance at the next context) is out of the range their last solve kept
+  // its actions over; the others' policies stand, and their solves are
+  // moved to the closed guess along their maps E = c + p G. With `partial`
+  // false, every mover is stale for the next round. Returns whether every
+  // policy stands: then the closed guess is the fixed point.
+  bool MarkStale(bool partial, Scratch& scratch) const {
+    bool all_stand = true;
+    for (int i = 0; i < n_; ++i) {
+      const int next = (i + 1) % n_;
+      const double move = scratch.closed[next][i] - scratch.solved_at[i];
+      const internal::ConventionPolicy& p = scratch.policies[i];
+      const bool stands = move >= -p.below && move <= p.above;
+      all_stand = all_stand && stands;
+      scratch.stale[i] = !stands;
+    }
+    if (all_stand) return true;
+    for (int i = 0; i < n_; ++i) {
+      if (!partial) {
+        scratch.stale[i] = 1;
+      } else if (!scratch.stale[i]) {
+        MoverTurn& m = scratch.movers[i];
+        const std::vector<double>& from = scratch.guess[(i + 1) % n_];
+        const std::vector<double>& to = scratch.closed[(i + 1) % n_];
+        for (int j = 0; j < n_; ++j) m.e[j] += m.p * (to[j] - from[j]);
+      }
+    }
+    return false;
   }
 
   // Records each mover's policy of the round just solved (as its map

@@ -36,7 +36,8 @@ class ConventionSolver {
         laws_(law),
         stop_(stop),
         roll_out_(roll_out),
-        policy_(policy) {
+        policy_(policy),
+        lane_(policy != nullptr && policy->zero_lane >= 0 ? 1 + policy->zero_lane : 0) {
     node_.resize(static_cast<size_t>(model.size()) * S);
     laws_.resize(static_cast<size_t>(model.LawCount()) * S);
     stop_.resize(static_cast<size_t>(model.MaxScore() + 1) * S);
@@ -63,6 +64,10 @@ class ConventionSolver {
     out_.wide_value = start[0];
     out_.wide_carried.resize(W - 1);
     for (int k = 1; k < W; ++k) out_.wide_carried[k - 1] = start[k];
+    if (policy_ != nullptr) {
+      policy_->below = tracking_ ? below_ : 0.0;
+      policy_->above = tracking_ ? above_ : 0.0;
+    }
   }
 
  private:
@@ -76,6 +81,58 @@ class ConventionSolver {
       if (std::abs(static_cast<double>(chosen[k] - other[k])) > kConventionTie) return true;
     }
     return false;
+  }
+
+  bool KingmakingStands(const Real* x, const Real* y, double s) const {
+    if (std::abs(s) > kRoundingSlope) return false;
+    for (unsigned bits = watched_; bits != 0; bits &= bits - 1) {
+      const int k = 1 + std::countr_zero(bits);
+      const double gap = std::abs(static_cast<double>(x[k] - y[k]));
+      if (std::abs(gap - kConventionTie) <= kRangeSlack) return false;
+    }
+    return true;
+  }
+
+  // No range: the solve stops keeping one.
+  void Close() {
+    below_ = above_ = widen_ = 0;
+    tracking_ = false;
+  }
+  void Narrowed() { widen_ = kRangeSlack + std::max(below_, above_); }
+
+  // Range of utility[0] (docs: ConventionPolicy): a quantity m + s Δ, with
+  // Δ the move of utility[0], keeps its sign over the range, kRangeSlack to
+  // spare; the range shrinks (a division only then) or closes.
+  void KeepSign(double m, double s) {
+    const double a = std::abs(m) - kRangeSlack;
+    if (m < 0) s = -s;
+    if (a <= 0) {
+      Close();
+    } else if (s > 0 && a < s * below_) {
+      below_ = a / s;
+      Narrowed();
+    } else if (s < 0 && a < -s * above_) {
+      above_ = a / -s;
+      Narrowed();
+    }
+  }
+  // Two options' values stay on the same side of each other's tie band, so
+  // the choice and the tie count stand. Tied options: their watched
+  // utilities (kingmaking) also move apart by the zero-score chances'
+  // difference times their own zero-score utility's move, so that
+  // difference must be rounding (then the kingmaking test keeps its answer
+  // with kRangeSlack to spare), else there is no range.
+  void KeepPair(const Real* x, const Real* y) {
+    if constexpr (W == 1) return;  // no lane to keep a range by
+    const double d = static_cast<double>(x[0] - y[0]);
+    const double s = static_cast<double>(x[lane_] - y[lane_]);
+    if (s == 0) return;  // the difference does not move
+    if (watched_ != 0 && std::abs(d) <= kConventionTie && !KingmakingStands(x, y, s)) {
+      Close();
+      return;
+    }
+    KeepSign(d - kConventionTie, s);
+    KeepSign(d + kConventionTie, s);
   }
 
   // Phase "choose a take" for one class of outcomes at a group with J
@@ -99,19 +156,43 @@ class ConventionSolver {
     if constexpr (J >= 3) x = vc >= bar ? c : x;
     const Real* chosen = rays_tied ? rays : take[x];
     *pick = rays_tied ? 0 : x;
-    int tied = rays_tied + (va >= bar);
-    if constexpr (J >= 2) tied += cls.takes >= 2 && vb >= bar;
-    if constexpr (J >= 3) tied += cls.takes >= 3 && vc >= bar;
-    if (tied > 1) [[unlikely]] {
-      ++out_.tied_decisions;
-      bool kingmaking = rays_tied && rays != chosen && TellsApart(chosen, rays);
-      for (int i = 0; i < cls.takes; ++i) {
-        const Real* t = take[cls.take[i]];
-        if (t != chosen && tv[cls.take[i]] >= bar) kingmaking = kingmaking || TellsApart(chosen, t);
+    // Options below `near` stay below the best over the range too (see
+    // KeepNear); ties are among the near ones, so usually the best alone is
+    // near and nothing else is counted.
+    const Real near = bar - Real(widen_);
+    int n = (rv >= near) + (va >= near);
+    if constexpr (J >= 2) n += cls.takes >= 2 && vb >= near;
+    if constexpr (J >= 3) n += cls.takes >= 3 && vc >= near;
+    if (n > 1) [[unlikely]] {
+      int tied = rays_tied + (va >= bar);
+      if constexpr (J >= 2) tied += cls.takes >= 2 && vb >= bar;
+      if constexpr (J >= 3) tied += cls.takes >= 3 && vc >= bar;
+      if (tied > 1) {
+        ++out_.tied_decisions;
+        bool kingmaking = rays_tied && rays != chosen && TellsApart(chosen, rays);
+        for (int i = 0; i < cls.takes; ++i) {
+          const Real* t = take[cls.take[i]];
+          if (t != chosen && tv[cls.take[i]] >= bar) kingmaking = kingmaking || TellsApart(chosen, t);
+        }
+        out_.kingmaking += kingmaking;
       }
-      out_.kingmaking += kingmaking;
+      if (tracking_) KeepNear(take, tv, cls, rays, rv, near);
     }
     return chosen;
+  }
+
+  // The pairs among a class's options near its best (see ChooseTake).
+  [[gnu::noinline]] void KeepNear(const Real* const* take, const Real* tv, const EarthClass& cls,
+                                  const Real* rays, Real rv, Real near) {
+    const Real* option[4];
+    int n = 0;
+    if (rv >= near) option[n++] = rays;
+    for (int i = 0; i < cls.takes; ++i) {
+      if (tv[cls.take[i]] >= near) option[n++] = take[cls.take[i]];
+    }
+    for (int i = 0; i < n; ++i) {
+      for (int j = i + 1; j < n; ++j) KeepPair(option[i], option[j]);
+    }
   }
 
   // Phase "outcome laws": for each group (position after the tanks) at this
@@ -253,6 +334,9 @@ class ConventionSolver {
       const Real* chosen = rolls ? roll : stop;
       if (policy_ != nullptr) policy_->rolls[id] = rolls;
       if (id != start_) {
+        if (tracking_ && std::abs(roll[0] - stop[0]) < Real(kConventionTie + widen_)) {
+          KeepPair(roll, stop);
+        }
         const Real* other = rolls ? stop : roll;
         if (other[0] >= chosen[0] - Real(kConventionTie)) {
           ++out_.tied_decisions;
@@ -274,6 +358,11 @@ class ConventionSolver {
   double* const roll_out_;          // per position: the mover's roll value (optional)
   ConventionPolicy* const policy_;  // the actions chosen (optional)
   size_t cursor_ = 0;               // next class entry of policy_->child
+  const int lane_;                  // the zero-score lane; 0: no range kept
+  bool tracking_ = lane_ > 0;  // keeping a range of utility[0]
+  double below_ = kRangeCap, above_ = kRangeCap;
+  // How far below the tie bar an option can still matter: 0 without a range.
+  double widen_ = tracking_ ? kRangeSlack + kRangeCap : 0.0;
 };
 
 template <class Real, int W>

@@ -39,7 +39,20 @@ struct ConventionPolicy {
   // Per outcome class of every (group, q) law, in ClassData order: the
   // position the chosen action leads to; -1: the turn ends at the group.
   std::vector<std::int32_t> child;
+  // Input: the carried utility that is the indicator of score 0, or -1. Its
+  // expectation is every value's slope in utility[0], so the solve can find
+  // how far utility[0] may move, all else fixed, before an action or a tie
+  // count would change: [utility[0] - below, utility[0] + above], at most
+  // kRangeCap each way, with kRangeSlack to spare against rounding.
+  int zero_lane = -1;
+  double below = 0, above = 0;  // output (0 with zero_lane < 0)
 };
+
+// The widest range a solve reports, and the room kept at every boundary.
+inline constexpr double kRangeCap = 1.0 / 64;
+inline constexpr double kRangeSlack = 1e-13;
+// Zero-score chances of tied options this close differ by rounding only.
+inline constexpr double kRoundingSlope = 1e-15;
 
 // Solves the turn for the mover's `utility[score]` (score 0..MaxScore()) and
 // carries `carried_utilities` (each indexed by score; 1..kMaxCarried of them).

@@ -294,6 +294,66 @@ TEST_CASE("n-player solver: one turn solve rounds within the bound it assumes") 
   CHECK(worst_double <= solver::kTurnSolveRounding);
 }
 
+// The policy-iteration rounds skip re-solving a mover whose utility[0] moved
+// within the range its last solve reported (nplayer_solver.cpp MarkStale):
+// solving again anywhere in that range must record the same actions and
+// count the same ties, which this checks by solving again.
+TEST_CASE("n-player solver: a solve's range of utility[0] keeps its actions and ties") {
+  auto model = internal::TurnModel::Get(Rules{});
+  const int m = model->MaxScore();
+  std::uint64_t state = 777;
+  auto uniform = [&] {  // a fixed LCG, as above
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<double>(state >> 11) / 9007199254740992.0;
+  };
+  std::vector<double> indicator(m + 1, 0.0);
+  indicator[0] = 1;
+  int ranges = 0, closed = 0, resolves = 0;
+  double widest = 0;
+  for (int trial = 0; trial < 8; ++trial) {
+    std::vector<double> u(m + 1), w(m + 1);
+    for (int x = 0; x <= m; ++x) {
+      u[x] = uniform();
+      w[x] = uniform();
+    }
+    std::sort(u.begin() + 1, u.end());
+    if (trial % 4 == 3) std::fill(u.begin() + 1, u.begin() + 6, u[6]);  // ties, kingmaking
+    if (trial % 4 == 1) u[0] = u[2];  // a zero-score turn worth as much as 2 points
+    const std::vector<std::vector<double>> carried = {indicator, w};
+    internal::ConventionPolicy base;
+    base.zero_lane = 0;
+    internal::ConventionTurn turn;
+    internal::SolveConvention(*model, u, carried, 2u, internal::Arithmetic::kDouble, &turn, &base);
+    CHECK(base.below >= 0);
+    CHECK(base.above >= 0);
+    CHECK(base.below <= internal::kRangeCap);
+    CHECK(base.above <= internal::kRangeCap);
+    if (base.below == 0 && base.above == 0) {
+      ++closed;
+      continue;
+    }
+    ++ranges;
+    widest = std::max({widest, base.below, base.above});
+    const long long tied = turn.tied_decisions, kingmaking = turn.kingmaking;
+    for (double f : {-1.0, -0.5, -1e-3, 1e-3, 0.5, 1.0}) {
+      std::vector<double> moved = u;
+      moved[0] += f < 0 ? f * base.below : f * base.above;
+      internal::ConventionPolicy again;
+      internal::SolveConvention(*model, moved, carried, 2u, internal::Arithmetic::kDouble, &turn,
+                                &again);
+      CHECK(again.rolls == base.rolls);
+      CHECK(again.child == base.child);
+      CHECK(turn.tied_decisions == tied);
+      CHECK(turn.kingmaking == kingmaking);
+      ++resolves;
+    }
+  }
+  MESSAGE(ranges << " ranges (widest " << widest << "), " << closed << " closed, " << resolves
+                 << " solves inside them");
+  // Generic utilities have a range: a check that never ran would prove nothing.
+  CHECK(ranges >= 4);
+}
+
 TEST_CASE("n-player solver: agrees with the naive full-state solver on tiny games") {
   struct Case {
     Rules rules;
