@@ -16,7 +16,7 @@ namespace martiandice::solver {
 // Bumped whenever the N-player solve may compute a different bit of any
 // value or counter (another level order, cycle iteration, rounding): a
 // checkpoint of another solver version is refused, never mixed in.
-inline constexpr std::uint32_t kNPlayerSolverVersion = 6;
+inline constexpr std::uint32_t kNPlayerSolverVersion = 7;
 
 // The solve a checkpoint belongs to.
 struct CheckpointIdentity {

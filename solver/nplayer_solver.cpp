@@ -195,8 +195,7 @@ class NPlayerSolver {
     std::vector<MoverTurn> below, above;             // per mixing mover: its two policies
     std::vector<double> mix_errors;                  // per mixing mover: see MixingError
     std::vector<long double> low_law, high_law;      // their turn scores' distributions
-    std::vector<std::vector<double>> lanes;          // score indicators, for those
-    ConventionTurn law_turn;
+    internal::ConventionPolicy mix_policy;           // a mixing mover's reply, for its law
     // Per mover: the actions of its last double solve in a settling cycle's
     // search, and the law of the turn score they give.
     std::vector<internal::ConventionPolicy> policies;
@@ -220,7 +219,6 @@ class NPlayerSolver {
       closed.assign(n, std::vector<double>(n));
       below = above = movers;
       mix_errors.assign(n, 0.0);
-      lanes.assign(internal::kMaxCarried, std::vector<double>(max_turn + 1));
       policies.resize(n);
       for (auto& p : policies) p.zero_lane = 0;  // carried[0]: ranges of utility[0]
       stale.assign(n, 1);
@@ -509,7 +507,8 @@ class NPlayerSolver {
     SolveMover(seat, s, zero, error_lane, arithmetic_, scratch, out);
   }
   void SolveMover(int seat, const int* s, const double* zero, bool error_lane,
-                  internal::Arithmetic arithmetic, Scratch& scratch, MoverTurn* out) {
+                  internal::Arithmetic arithmetic, Scratch& scratch, MoverTurn* out,
+                  internal::ConventionPolicy* policy = nullptr) {
     const int last_other = n_ > 2 ? -1 : 1 - seat;
     int k = 1;
     for (int j = 0; j < n_; ++j) {
@@ -524,11 +523,9 @@ class NPlayerSolver {
       if (error_lane) scratch.carried[k][x] = x == 0 ? 0.0 : ErrorAfter(seat, s, x);
     }
     const unsigned watched = ((1u << k) - 1) & ~1u;
-    // A settling solve's search records its policies for SettleMover.
-    const bool record = arithmetic != arithmetic_;
-    internal::SolveConvention(
-        *model_, scratch.utility, std::span(scratch.carried.data(), k + (error_lane ? 1 : 0)),
-        watched, arithmetic, &scratch.turn, record ? &scratch.policies[seat] : nullptr);
+    internal::SolveConvention(*model_, scratch.utility,
+                              std::span(scratch.carried.data(), k + (error_lane ? 1 : 0)), watched,
+                              arithmetic, &scratch.turn, policy);
     ++scratch.stats.turn_solves;
     out->p = scratch.turn.carried[0];
     out->e[seat] = scratch.turn.value;
@@ -698,7 +695,10 @@ class NPlayerSolver {
         } else if (mixed && scratch.mix.mixing[i]) {
           SolveMixingMover(i, s, next, error_lane, arithmetic, scratch, &m);
         } else if (scratch.stale[i]) {
-          SolveMover(i, s, next, error_lane, arithmetic, scratch, &m);
+          // A settling cycle's search records the policies (and their
+          // ranges) for MarkStale and SettleMover.
+          SolveMover(i, s, next, error_lane, arithmetic, scratch, &m,
+                     settle && arithmetic == search ? &scratch.policies[i] : nullptr);
           scratch.solved_at[i] = next[i];
         } else {
           continue;
@@ -903,8 +903,9 @@ class NPlayerSolver {
     auto solve = [&](double next_own, MoverTurn* m, std::vector<long double>* law) {
       scratch.nudged.assign(zero, zero + n_);
       scratch.nudged[seat] = next_own;
-      SolveMover(seat, s, scratch.nudged.data(), error_lane, arithmetic, scratch, m);
-      TurnScoreLaw(arithmetic, scratch, law);
+      SolveMover(seat, s, scratch.nudged.data(), error_lane, arithmetic, scratch, m,
+                 &scratch.mix_policy);
+      internal::PolicyScoreLaw(*model_, scratch.mix_policy, law);
       m->wide_e[seat] += m->wide_p * (static_cast<long double>(zero[seat]) - next_own);
     };
     solve(zero[seat] - eta, &a, &scratch.low_law);
@@ -928,24 +929,6 @@ class NPlayerSolver {
       apart += std::abs(scratch.high_law[x] - scratch.low_law[x]) * ErrorAfter(seat, s, x);
     }
     scratch.mix_errors[seat] = static_cast<double>(apart);
-  }
-
-  // The law of the turn score under the best reply of the last SolveMover
-  // (its utility, still in scratch.utility): law[x], x = 0..max turn, by
-  // solves carrying score indicators.
-  void TurnScoreLaw(internal::Arithmetic arithmetic, Scratch& scratch,
-                    std::vector<long double>* law) {
-    law->assign(max_turn_ + 1, 0.0L);
-    for (int first = 0; first <= max_turn_; first += internal::kMaxCarried) {
-      const int count = std::min(internal::kMaxCarried, max_turn_ + 1 - first);
-      for (int c = 0; c < count; ++c) {
-        for (int x = 0; x <= max_turn_; ++x) scratch.lanes[c][x] = x == first + c ? 1.0 : 0.0;
-      }
-      internal::SolveConvention(*model_, scratch.utility, std::span(scratch.lanes.data(), count), 0,
-                                arithmetic, &scratch.law_turn);
-      ++scratch.stats.turn_solves;
-      for (int c = 0; c < count; ++c) (*law)[first + c] = scratch.law_turn.wide_carried[c];
-    }
   }
 
   // Bound on the values' error from the mixture's: mixing mover i's
