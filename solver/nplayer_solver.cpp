@@ -81,6 +81,7 @@ class NPlayerSolver {
         keep_checkpoint_(options.keep_checkpoint),
         stop_(options.stop),
         floor_(options.floor),
+        guess_order_(options.guess_order),
         arithmetic_(options.arithmetic == SolveArithmetic::kExtended ||
                             (options.arithmetic == SolveArithmetic::kAuto && options.players > 2)
                         ? internal::Arithmetic::kExtended
@@ -631,29 +632,35 @@ class NPlayerSolver {
         [&](int i, int j) -> double& { return scratch.closed[i][j]; });
   }
 
-  // First guess of the cycle's vectors, from the solved score vectors one
-  // and two points up on each seat that can take them: the mean of the
-  // linear extrapolations (2 V(s + e_j) - V(s + 2 e_j)), else of V(s + e_j),
-  // else even chances. This start selects the equilibrium: a cubic one
-  // saves rounds but reaches another with 4 players (docs/PLAYERS.md).
+  // First guess of the cycle's vectors, from the solved score vectors up
+  // to guess_order_ + 1 points up on each seat that can take them: the mean
+  // of the extrapolations along those seats, of the highest order (at most
+  // guess_order_) any seat can take: linear 2 V(s + e_j) - V(s + 2 e_j),
+  // else V(s + e_j), else even chances. This start selects the equilibrium
+  // where a cycle has several: a cubic one saves rounds but reaches another
+  // with 4 players (docs/PLAYERS.md).
   void InitialGuess(const int* s, Scratch& scratch) const {
+    static constexpr double kWeights[kMaxGuessOrder + 1][kMaxGuessOrder + 1] = {
+        {1, 0, 0, 0}, {2, -1, 0, 0}, {3, -3, 1, 0}, {4, -6, 4, -1}};
     for (auto& g : scratch.guess) std::fill(g.begin(), g.end(), 0.0);
-    int up[kMaxPlayers], up2[kMaxPlayers];
+    int order = -1;  // the highest any seat can take: V(s + (order + 1) e_j) solved
+    for (int j = 0; j < n_; ++j) order = std::max(order, std::min(guess_order_, target_ - 2 - s[j]));
     int count = 0;
-    for (int linear = 1; linear >= 0 && count == 0; --linear) {
-      for (int j = 0; j < n_; ++j) {
-        if (s[j] + 1 + linear >= target_) continue;
-        std::copy(s, s + n_, up);
-        std::copy(s, s + n_, up2);
-        ++up[j];
-        up2[j] += 2;
-        for (int i = 0; i < n_; ++i) {
-          const double* v1 = &win_[index_.Index(i, up) * n_];
-          const double* v2 = linear ? &win_[index_.Index(i, up2) * n_] : v1;
-          for (int k = 0; k < n_; ++k) scratch.guess[i][k] += linear ? 2 * v1[k] - v2[k] : v1[k];
+    int up[kMaxPlayers];
+    for (int j = 0; order >= 0 && j < n_; ++j) {
+      if (target_ - 2 - s[j] < order) continue;
+      for (int i = 0; i < n_; ++i) {
+        for (int c = 0; c < n_; ++c) {
+          double extrapolated = 0;
+          for (int k = 1; k <= order + 1; ++k) {
+            std::copy(s, s + n_, up);
+            up[j] += k;
+            extrapolated += kWeights[order][k - 1] * win_[index_.Index(i, up) * n_ + c];
+          }
+          scratch.guess[i][c] += extrapolated;
         }
-        ++count;
       }
+      ++count;
     }
     for (auto& g : scratch.guess) {
       for (double& x : g) x = count > 0 ? x / count : 1.0 / n_;
@@ -972,6 +979,7 @@ class NPlayerSolver {
   const bool keep_checkpoint_;
   const std::atomic<bool>* const stop_;
   const std::vector<int> floor_;
+  const int guess_order_;  // NPlayerSolveOptions::guess_order
   const internal::Arithmetic arithmetic_;
   const double rounding_;                           // of one turn solve's stored values
   std::vector<double> win_;                         // [context * players + seat]
@@ -1002,6 +1010,12 @@ absl::StatusOr<GameValues> SolveGameValues(const NPlayerSolveOptions& options,
     return absl::InvalidArgumentError(
         absl::StrFormat("progress and checkpoint intervals must be >= 0 seconds, got %g and %g",
                         options.progress_interval, options.checkpoint_interval));
+  }
+  if (options.guess_order < 1 || options.guess_order > kMaxGuessOrder ||
+      (options.guess_order != 1 && !options.checkpoint.empty())) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "the guess order must be 1 to %d (and 1 with a checkpoint), got %d", kMaxGuessOrder,
+        options.guess_order));
   }
   if (!options.floor.empty() &&
       (static_cast<int>(options.floor.size()) != options.players || !options.checkpoint.empty())) {

@@ -83,7 +83,14 @@ struct NPlayerSolveOptions {
   // totals (seat by seat) are solved, the others' vectors left zero: the
   // endgame from a position, for tests and diagnosis. Not with a checkpoint.
   std::vector<int> floor;
+  // Order (1..kMaxGuessOrder) of the extrapolation from the solved score
+  // vectors above that starts each zero-score cycle's policy iteration. It
+  // selects the equilibrium where a cycle has several (docs/PLAYERS.md): 1,
+  // linear, is what the tables hold; others are for tests and diagnosis,
+  // not with a checkpoint.
+  int guess_order = 1;
 };
+inline constexpr int kMaxGuessOrder = 3;
 
 // Expected cost of one zero-score cycle per seat, in turn solves (the
 // official 3-player solve's mean rounds), against a final-round context's
@@ -143,7 +150,8 @@ struct GameValues {
 
 // Solves the game. Errors: InvalidArgument for rules out of range, a player
 // count outside 2..kMaxPlayers, threads < 1 or a negative interval;
-// a floor of the wrong size or with a checkpoint;
+// a floor of the wrong size or with a checkpoint; a guess order out of range
+// or other than 1 with a checkpoint;
 // Cancelled when stopped (the message says whether and where the work was
 // saved); the checkpoint's read errors (DataLoss: damaged,
 // FailedPrecondition: of another solve) and write errors.

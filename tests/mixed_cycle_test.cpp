@@ -185,5 +185,60 @@ TEST_CASE("mixed cycle: the 4-player endgame at (23, 16, 5, 20) converges by mix
   CHECK(c->certified);
 }
 
+// The 4-player endgame at (11, 14, 19, 22) has two pure equilibria
+// (docs/PLAYERS.md "Zero-score cycles"): policy iteration from the linear
+// extrapolation (the tables') reaches one, from the cubic the other. Both
+// are fixed points: every mover's stored chance is the exact optimum of its
+// turn against the stored next vectors (the public rational solver), and the
+// certifier finds the cycle's other seats consistent; they differ far beyond
+// both bounds.
+TEST_CASE("zero-score cycles: the 4-player endgame at (11, 14, 19, 22) has two equilibria") {
+  const std::vector<int> s = {11, 14, 19, 22};
+  std::vector<double> start[2];
+  double bound[2] = {0, 0};
+  for (int k = 0; k < 2; ++k) {
+    solver::NPlayerSolveOptions options;
+    options.rules = Rules{13, 3, 25};
+    options.players = 4;
+    options.threads = 2;
+    options.floor = s;
+    options.guess_order = k == 0 ? 1 : 3;
+    solver::NPlayerReport report;
+    absl::StatusOr<solver::GameValues> g = solver::SolveGameValues(options, &report);
+    REQUIRE(g.ok());
+    CHECK(report.mixed_cycles == 0);
+    REQUIRE(std::isfinite(report.error_bound));
+    CHECK(report.error_bound < 1e-13);
+    bound[k] = report.error_bound;
+    start[k] = report.start;
+    for (int mover = 0; mover < 4; ++mover) {
+      auto objective = Objective::Custom("own", Utility(*g, mover, s));
+      REQUIRE(objective.ok());
+      auto exact = TurnSolution::Solve(g->rules, *objective, Precision::kExact);
+      REQUIRE(exact.ok());
+      const std::int64_t index = naive::NaiveContextIndex(g->rules, 4, mover, s);
+      const double stored = g->win[static_cast<size_t>(index) * 4 + mover];
+      CHECK(std::abs(stored - exact->StartValue()) <= report.error_bound + 1e-15);
+    }
+    solver::NPlayerCertifyOptions certify;
+    certify.floor = certify.ceiling = s;
+    absl::StatusOr<solver::CertificationReport> c = solver::CertifyGameValues(*g, certify);
+    REQUIRE(c.ok());
+    CHECK(c->contexts == 4);
+    CHECK(c->largest_value_gap <= report.error_bound + 1e-15);
+    CHECK(c->certified);
+  }
+  // Seat 0's context (the floor's first mover): 0.011473140794541882 against
+  // 0.011472496779824058 for seat 0, and so on (docs/PLAYERS.md).
+  REQUIRE(start[0].size() == 4);
+  REQUIRE(start[1].size() == 4);
+  double apart = 0;
+  for (int j = 0; j < 4; ++j) apart = std::max(apart, std::abs(start[0][j] - start[1][j]));
+  MESSAGE("the two equilibria differ by " << apart << " at seat 0's context; bounds " << bound[0]
+                                          << ", " << bound[1]);
+  CHECK(apart > 1e-6);
+  CHECK(apart > 1000 * (bound[0] + bound[1]));
+}
+
 }  // namespace
 }  // namespace martiandice

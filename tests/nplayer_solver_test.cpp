@@ -188,6 +188,18 @@ TEST_CASE("n-player solver: bad options are refused") {
   options.threads = 0;
   CHECK(solver::SolveGameValues(options, nullptr).status().code() ==
         absl::StatusCode::kInvalidArgument);
+  options.threads = 1;
+  for (int order : {0, solver::kMaxGuessOrder + 1}) {
+    options.guess_order = order;
+    auto refused = solver::SolveGameValues(options, nullptr);
+    CHECK(refused.status().code() == absl::StatusCode::kInvalidArgument);
+    CHECK(std::string(refused.status().message()).find("guess order") != std::string::npos);
+  }
+  // Another start selects another equilibrium: a checkpoint must not mix them.
+  options.guess_order = 3;
+  options.checkpoint = "unused.ckpt";
+  CHECK(solver::SolveGameValues(options, nullptr).status().code() ==
+        absl::StatusCode::kInvalidArgument);
 }
 
 namespace {
