@@ -644,7 +644,9 @@ class NPlayerSolver {
         {1, 0, 0, 0}, {2, -1, 0, 0}, {3, -3, 1, 0}, {4, -6, 4, -1}};
     for (auto& g : scratch.guess) std::fill(g.begin(), g.end(), 0.0);
     int order = -1;  // the highest any seat can take: V(s + (order + 1) e_j) solved
-    for (int j = 0; j < n_; ++j) order = std::max(order, std::min(guess_order_, target_ - 2 - s[j]));
+    for (int j = 0; j < n_; ++j) {
+      order = std::max(order, std::min(guess_order_, target_ - 2 - s[j]));
+    }
     int count = 0;
     int up[kMaxPlayers];
     for (int j = 0; order >= 0 && j < n_; ++j) {
@@ -1013,9 +1015,9 @@ absl::StatusOr<GameValues> SolveGameValues(const NPlayerSolveOptions& options,
   }
   if (options.guess_order < 1 || options.guess_order > kMaxGuessOrder ||
       (options.guess_order != 1 && !options.checkpoint.empty())) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "the guess order must be 1 to %d (and 1 with a checkpoint), got %d", kMaxGuessOrder,
-        options.guess_order));
+    return absl::InvalidArgumentError(
+        absl::StrFormat("the guess order must be 1 to %d (and 1 with a checkpoint), got %d",
+                        kMaxGuessOrder, options.guess_order));
   }
   if (!options.floor.empty() &&
       (static_cast<int>(options.floor.size()) != options.players || !options.checkpoint.empty())) {

@@ -172,7 +172,9 @@ class ConventionSolver {
         bool kingmaking = rays_tied && rays != chosen && TellsApart(chosen, rays);
         for (int i = 0; i < cls.takes; ++i) {
           const Real* t = take[cls.take[i]];
-          if (t != chosen && tv[cls.take[i]] >= bar) kingmaking = kingmaking || TellsApart(chosen, t);
+          if (t != chosen && tv[cls.take[i]] >= bar) {
+            kingmaking = kingmaking || TellsApart(chosen, t);
+          }
         }
         out_.kingmaking += kingmaking;
       }
@@ -359,7 +361,7 @@ class ConventionSolver {
   ConventionPolicy* const policy_;  // the actions chosen (optional)
   size_t cursor_ = 0;               // next class entry of policy_->child
   const int lane_;                  // the zero-score lane; 0: no range kept
-  bool tracking_ = lane_ > 0;  // keeping a range of utility[0]
+  bool tracking_ = lane_ > 0;       // keeping a range of utility[0]
   double below_ = kRangeCap, above_ = kRangeCap;
   // How far below the tie bar an option can still matter: 0 without a range.
   double widen_ = tracking_ ? kRangeSlack + kRangeCap : 0.0;
