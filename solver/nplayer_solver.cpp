@@ -38,6 +38,9 @@ struct ThreadStats {
   long long mixed_cycles = 0;
   double mixing_error = 0;
   std::vector<MixedCycleReport> mixed;
+  long long probe_apart = 0;  // NPlayerReport::probe_*
+  double probe_largest = 0;
+  std::vector<std::vector<int>> probe_examples;
 };
 
 // Policy iteration that has not settled by round kWatchFrom watches the
@@ -82,6 +85,7 @@ class NPlayerSolver {
         stop_(options.stop),
         floor_(options.floor),
         guess_order_(options.guess_order),
+        probe_order_(options.probe_guess_order),
         arithmetic_(options.arithmetic == SolveArithmetic::kExtended ||
                             (options.arithmetic == SolveArithmetic::kAuto && options.players > 2)
                         ? internal::Arithmetic::kExtended
@@ -160,6 +164,14 @@ class NPlayerSolver {
     report->mixing_error = all.mixing_error;
     for (const Scratch& sc : scratch) {
       report->mixed.insert(report->mixed.end(), sc.stats.mixed.begin(), sc.stats.mixed.end());
+      report->probe_apart += sc.stats.probe_apart;
+      report->probe_largest = std::max(report->probe_largest, sc.stats.probe_largest);
+      report->probe_examples.insert(report->probe_examples.end(), sc.stats.probe_examples.begin(),
+                                    sc.stats.probe_examples.end());
+    }
+    std::sort(report->probe_examples.begin(), report->probe_examples.end());
+    if (report->probe_examples.size() > static_cast<size_t>(kProbeExamples)) {
+      report->probe_examples.resize(kProbeExamples);
     }
     std::sort(
         report->mixed.begin(), report->mixed.end(),
@@ -459,7 +471,8 @@ class NPlayerSolver {
       if (s[j] >= target_) last_reached = j;
     }
     if (last_reached < 0) {
-      SolveCycle(s, scratch);
+      SolveCycle(s, guess_order_, scratch);
+      if (probe_order_ > 0) ProbeCycle(s, scratch);
     } else {
       // Final round: seats after the last one to reach the target still move.
       for (int seat = n_ - 1; seat > last_reached; --seat) SolveFinal(seat, s, scratch);
@@ -639,13 +652,13 @@ class NPlayerSolver {
   // else V(s + e_j), else even chances. This start selects the equilibrium
   // where a cycle has several: a cubic one saves rounds but reaches another
   // with 4 players (docs/PLAYERS.md).
-  void InitialGuess(const int* s, Scratch& scratch) const {
+  void InitialGuess(const int* s, int guess_order, Scratch& scratch) const {
     static constexpr double kWeights[kMaxGuessOrder + 1][kMaxGuessOrder + 1] = {
         {1, 0, 0, 0}, {2, -1, 0, 0}, {3, -3, 1, 0}, {4, -6, 4, -1}};
     for (auto& g : scratch.guess) std::fill(g.begin(), g.end(), 0.0);
     int order = -1;  // the highest any seat can take: V(s + (order + 1) e_j) solved
     for (int j = 0; j < n_; ++j) {
-      order = std::max(order, std::min(guess_order_, target_ - 2 - s[j]));
+      order = std::max(order, std::min(guess_order, target_ - 2 - s[j]));
     }
     int count = 0;
     int up[kMaxPlayers];
@@ -684,8 +697,8 @@ class NPlayerSolver {
   // once every policy stands at the closed guess (docs/PLAYERS.md).
   // A cycle whose policies keep alternating has no pure equilibrium: its
   // movers mix (MixCycle) and one round at the mixture is checked.
-  void SolveCycle(const int* s, Scratch& scratch) {
-    InitialGuess(s, scratch);
+  void SolveCycle(const int* s, int guess_order, Scratch& scratch) {
+    InitialGuess(s, guess_order, scratch);
     const bool settle = arithmetic_ == internal::Arithmetic::kExtended;
     const internal::Arithmetic search = settle ? internal::Arithmetic::kDouble : arithmetic_;
     int round = 1;
@@ -835,6 +848,40 @@ class NPlayerSolver {
     return false;
   }
 
+  // The cycle at `s` (just solved) solved again from probe_order_'s start
+  // and compared; the first solve's vectors, bounds and counters are kept.
+  void ProbeCycle(const int* s, Scratch& scratch) {
+    std::vector<double> kept(static_cast<size_t>(n_) * n_), kept_error(n_);
+    for (int i = 0; i < n_; ++i) {
+      const long long c = index_.Index(i, s);
+      std::copy(&win_[c * n_], &win_[c * n_] + n_, &kept[static_cast<size_t>(i) * n_]);
+      kept_error[i] = error_of_[c];
+    }
+    ThreadStats stats = std::move(scratch.stats);
+    scratch.stats = ThreadStats();
+    SolveCycle(s, probe_order_, scratch);
+    double apart = 0;
+    for (int i = 0; i < n_; ++i) {
+      const long long c = index_.Index(i, s);
+      for (int j = 0; j < n_; ++j) {
+        apart = std::max(apart, std::abs(win_[c * n_ + j] - kept[static_cast<size_t>(i) * n_ + j]));
+      }
+      std::copy(&kept[static_cast<size_t>(i) * n_], &kept[static_cast<size_t>(i) * n_] + n_,
+                &win_[c * n_]);
+      error_of_[c] = kept_error[i];
+    }
+    // Another fixed point only if the second solve converged too.
+    const bool converged = std::isfinite(scratch.stats.error_bound);
+    scratch.stats = std::move(stats);
+    if (apart > kProbeApart && converged) {
+      ++scratch.stats.probe_apart;
+      scratch.stats.probe_largest = std::max(scratch.stats.probe_largest, apart);
+      if (scratch.stats.probe_examples.size() < kProbeExamples) {
+        scratch.stats.probe_examples.emplace_back(s, s + n_);
+      }
+    }
+  }
+
   // Records each mover's policy of the round just solved (as its map
   // E = c + p G), once per distinct policy.
   void WatchPolicies(Scratch& scratch) {
@@ -982,6 +1029,7 @@ class NPlayerSolver {
   const std::atomic<bool>* const stop_;
   const std::vector<int> floor_;
   const int guess_order_;  // NPlayerSolveOptions::guess_order
+  const int probe_order_;  // NPlayerSolveOptions::probe_guess_order
   const internal::Arithmetic arithmetic_;
   const double rounding_;                           // of one turn solve's stored values
   std::vector<double> win_;                         // [context * players + seat]
@@ -1018,6 +1066,12 @@ absl::StatusOr<GameValues> SolveGameValues(const NPlayerSolveOptions& options,
     return absl::InvalidArgumentError(
         absl::StrFormat("the guess order must be 1 to %d (and 1 with a checkpoint), got %d",
                         kMaxGuessOrder, options.guess_order));
+  }
+  if (options.probe_guess_order < 0 || options.probe_guess_order > kMaxGuessOrder ||
+      (options.probe_guess_order != 0 && !options.checkpoint.empty())) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("the probe guess order must be 0 to %d (and 0 with a checkpoint), got %d",
+                        kMaxGuessOrder, options.probe_guess_order));
   }
   if (!options.floor.empty() &&
       (static_cast<int>(options.floor.size()) != options.players || !options.checkpoint.empty())) {

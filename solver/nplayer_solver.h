@@ -89,6 +89,11 @@ struct NPlayerSolveOptions {
   // linear, is what the tables hold; others are for tests and diagnosis,
   // not with a checkpoint.
   int guess_order = 1;
+  // Diagnosis (0: off; else 1..kMaxGuessOrder, not with a checkpoint): every
+  // zero-score cycle is solved again from a start of this order, against the
+  // same solved vectors above it, and compared (NPlayerReport::probe_*); the
+  // values kept are guess_order's. About doubles the cycles' work.
+  int probe_guess_order = 0;
 };
 inline constexpr int kMaxGuessOrder = 3;
 
@@ -138,7 +143,16 @@ struct NPlayerReport {
   // Every seat's chance at the start of the game (with a floor: at the
   // floor's totals, the first seat that moves there).
   std::vector<double> start;
+  // With probe_guess_order: the cycles whose second solve reached vectors
+  // more than kProbeApart from the kept ones (another fixed point: both
+  // converged to within their bounds), the largest such difference, and up
+  // to kProbeExamples of their score vectors (sorted).
+  long long probe_apart = 0;
+  double probe_largest = 0;
+  std::vector<std::vector<int>> probe_examples;
 };
+inline constexpr double kProbeApart = 1e-9;
+inline constexpr int kProbeExamples = 32;
 
 // Every context's vector: win[index * players + seat].
 struct GameValues {

@@ -3,6 +3,7 @@
 // brute force over the pure patterns and by the indifference conditions; and
 // the solver on the 4-player endgame whose cycle has no pure equilibrium,
 // checked against exact turn solves of the public solver.
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -203,10 +204,21 @@ TEST_CASE("zero-score cycles: the 4-player endgame at (11, 14, 19, 22) has two e
     options.threads = 2;
     options.floor = s;
     options.guess_order = k == 0 ? 1 : 3;
+    // The linear solve also probes every cycle from the cubic start: it
+    // finds this one apart, and keeps its own values.
+    if (k == 0) options.probe_guess_order = 3;
     solver::NPlayerReport report;
     absl::StatusOr<solver::GameValues> g = solver::SolveGameValues(options, &report);
     REQUIRE(g.ok());
     CHECK(report.mixed_cycles == 0);
+    if (k == 0) {
+      CHECK(report.probe_apart >= 1);
+      CHECK(report.probe_largest > 1e-6);
+      CHECK(std::find(report.probe_examples.begin(), report.probe_examples.end(), s) !=
+            report.probe_examples.end());
+    } else {
+      CHECK(report.probe_apart == 0);  // not probing
+    }
     REQUIRE(std::isfinite(report.error_bound));
     CHECK(report.error_bound < 1e-13);
     bound[k] = report.error_bound;
@@ -238,6 +250,22 @@ TEST_CASE("zero-score cycles: the 4-player endgame at (11, 14, 19, 22) has two e
                                           << ", " << bound[1]);
   CHECK(apart > 1e-6);
   CHECK(apart > 1000 * (bound[0] + bound[1]));
+  // The probing solve kept the linear start's values: those of a plain one.
+  solver::NPlayerSolveOptions plain;
+  plain.rules = Rules{13, 3, 25};
+  plain.players = 4;
+  plain.threads = 2;
+  plain.floor = {22, 23, 19, 22};  // a small endgame: probing leaves every bit as it was
+  solver::NPlayerReport a, b;
+  absl::StatusOr<solver::GameValues> without = solver::SolveGameValues(plain, &a);
+  plain.probe_guess_order = 2;
+  absl::StatusOr<solver::GameValues> with = solver::SolveGameValues(plain, &b);
+  REQUIRE(without.ok());
+  REQUIRE(with.ok());
+  CHECK(without->win == with->win);
+  CHECK(a.error_bound == b.error_bound);
+  CHECK(a.tied_decisions == b.tied_decisions);  // the probe's own counts are dropped
+  CHECK(a.mean_rounds == b.mean_rounds);
 }
 
 }  // namespace
