@@ -665,13 +665,15 @@ class NPlayerSolver {
     for (int j = 0; order >= 0 && j < n_; ++j) {
       if (target_ - 2 - s[j] < order) continue;
       for (int i = 0; i < n_; ++i) {
+        const double* v[kMaxGuessOrder + 1];  // V(s + k e_j) for mover i, k = 1..order + 1
+        for (int k = 1; k <= order + 1; ++k) {
+          std::copy(s, s + n_, up);
+          up[j] += k;
+          v[k - 1] = &win_[index_.Index(i, up) * n_];
+        }
         for (int c = 0; c < n_; ++c) {
           double extrapolated = 0;
-          for (int k = 1; k <= order + 1; ++k) {
-            std::copy(s, s + n_, up);
-            up[j] += k;
-            extrapolated += kWeights[order][k - 1] * win_[index_.Index(i, up) * n_ + c];
-          }
+          for (int k = 0; k <= order; ++k) extrapolated += kWeights[order][k] * v[k][c];
           scratch.guess[i][c] += extrapolated;
         }
       }

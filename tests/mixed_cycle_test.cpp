@@ -135,6 +135,21 @@ std::vector<Rational> Utility(const solver::GameValues& g, int mover, const std:
   return u;
 }
 
+// Every mover of the cycle at `s` gets its best chance against the stored
+// next vectors: the exact optimum of its turn (public rational turn
+// solver), within `bound`.
+void CheckMoversExact(const solver::GameValues& g, const std::vector<int>& s, double bound) {
+  for (int mover = 0; mover < g.players; ++mover) {
+    auto objective = Objective::Custom("own", Utility(g, mover, s));
+    REQUIRE(objective.ok());
+    auto exact = TurnSolution::Solve(g.rules, *objective, Precision::kExact);
+    REQUIRE(exact.ok());
+    const std::int64_t index = naive::NaiveContextIndex(g.rules, g.players, mover, s);
+    const double stored = g.win[static_cast<size_t>(index) * g.players + mover];
+    CHECK(std::abs(stored - exact->StartValue()) <= bound + 1e-15);
+  }
+}
+
 TEST_CASE("mixed cycle: the 4-player endgame at (23, 16, 5, 20) converges by mixing") {
   solver::NPlayerSolveOptions options;
   options.rules = Rules{13, 3, 25};
@@ -160,18 +175,7 @@ TEST_CASE("mixed cycle: the 4-player endgame at (23, 16, 5, 20) converges by mix
   CHECK(std::isfinite(report.error_bound));
   CHECK(report.error_bound < 1e-9);
   CHECK(report.error_bound >= m.error);
-  // Every mover of the cycle gets its best chance against the stored next
-  // vectors: the exact optimum of its turn (public rational turn solver).
-  for (int mover = 0; mover < 4; ++mover) {
-    const std::vector<int> s = {23, 16, 5, 20};
-    auto objective = Objective::Custom("own", Utility(*g, mover, s));
-    REQUIRE(objective.ok());
-    auto exact = TurnSolution::Solve(g->rules, *objective, Precision::kExact);
-    REQUIRE(exact.ok());
-    const std::int64_t index = naive::NaiveContextIndex(g->rules, 4, mover, s);
-    const double stored = g->win[static_cast<size_t>(index) * 4 + mover];
-    CHECK(std::abs(stored - exact->StartValue()) <= report.error_bound + 1e-15);
-  }
+  CheckMoversExact(*g, {23, 16, 5, 20}, report.error_bound);
   // The certifier, reading the values as a reader does, finds the mixing
   // movers' contexts (1 and 3) mixed and every other decision of the
   // cycle's contexts certified.
@@ -223,15 +227,7 @@ TEST_CASE("zero-score cycles: the 4-player endgame at (11, 14, 19, 22) has two e
     CHECK(report.error_bound < 1e-13);
     bound[k] = report.error_bound;
     start[k] = report.start;
-    for (int mover = 0; mover < 4; ++mover) {
-      auto objective = Objective::Custom("own", Utility(*g, mover, s));
-      REQUIRE(objective.ok());
-      auto exact = TurnSolution::Solve(g->rules, *objective, Precision::kExact);
-      REQUIRE(exact.ok());
-      const std::int64_t index = naive::NaiveContextIndex(g->rules, 4, mover, s);
-      const double stored = g->win[static_cast<size_t>(index) * 4 + mover];
-      CHECK(std::abs(stored - exact->StartValue()) <= report.error_bound + 1e-15);
-    }
+    CheckMoversExact(*g, s, report.error_bound);
     solver::NPlayerCertifyOptions certify;
     certify.floor = certify.ceiling = s;
     absl::StatusOr<solver::CertificationReport> c = solver::CertifyGameValues(*g, certify);
