@@ -41,6 +41,8 @@ struct ThreadStats {
   long long probe_apart = 0;  // NPlayerReport::probe_*
   double probe_largest = 0;
   std::vector<std::vector<int>> probe_examples;
+  long long probe_unconverged = 0;
+  std::vector<std::vector<int>> probe_unconverged_examples;
 };
 
 // Policy iteration that has not settled by round kWatchFrom watches the
@@ -168,10 +170,14 @@ class NPlayerSolver {
       report->probe_largest = std::max(report->probe_largest, sc.stats.probe_largest);
       report->probe_examples.insert(report->probe_examples.end(), sc.stats.probe_examples.begin(),
                                     sc.stats.probe_examples.end());
+      report->probe_unconverged += sc.stats.probe_unconverged;
+      report->probe_unconverged_examples.insert(report->probe_unconverged_examples.end(),
+                                                sc.stats.probe_unconverged_examples.begin(),
+                                                sc.stats.probe_unconverged_examples.end());
     }
-    std::sort(report->probe_examples.begin(), report->probe_examples.end());
-    if (report->probe_examples.size() > static_cast<size_t>(kProbeExamples)) {
-      report->probe_examples.resize(kProbeExamples);
+    for (auto* examples : {&report->probe_examples, &report->probe_unconverged_examples}) {
+      std::sort(examples->begin(), examples->end());
+      if (examples->size() > static_cast<size_t>(kProbeExamples)) examples->resize(kProbeExamples);
     }
     std::sort(
         report->mixed.begin(), report->mixed.end(),
@@ -872,10 +878,16 @@ class NPlayerSolver {
                 &win_[c * n_]);
       error_of_[c] = kept_error[i];
     }
-    // Another fixed point only if the second solve converged too.
+    // Another fixed point only if the second solve converged too; one that
+    // did not is counted apart (that start fails to settle there).
     const bool converged = std::isfinite(scratch.stats.error_bound);
     scratch.stats = std::move(stats);
-    if (apart > kProbeApart && converged) {
+    if (!converged) {
+      ++scratch.stats.probe_unconverged;
+      if (scratch.stats.probe_unconverged_examples.size() < kProbeExamples) {
+        scratch.stats.probe_unconverged_examples.emplace_back(s, s + n_);
+      }
+    } else if (apart > kProbeApart) {
       ++scratch.stats.probe_apart;
       scratch.stats.probe_largest = std::max(scratch.stats.probe_largest, apart);
       if (scratch.stats.probe_examples.size() < kProbeExamples) {

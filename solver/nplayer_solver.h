@@ -150,6 +150,11 @@ struct NPlayerReport {
   long long probe_apart = 0;
   double probe_largest = 0;
   std::vector<std::vector<int>> probe_examples;
+  // ... and the cycles whose second solve did not converge (policy iteration
+  // from that start neither settled nor found a mixture: no value to
+  // compare), with up to kProbeExamples of their score vectors (sorted).
+  long long probe_unconverged = 0;
+  std::vector<std::vector<int>> probe_unconverged_examples;
 };
 inline constexpr double kProbeApart = 1e-9;
 inline constexpr int kProbeExamples = 32;

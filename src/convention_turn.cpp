@@ -48,7 +48,7 @@ class ConventionSolver {
     out_.tied_decisions = out_.kingmaking = 0;
     if (policy_ != nullptr) {
       policy_->rolls.resize(model.size());
-      policy_->law_begin.resize(model.LawCount());
+      policy_->child.resize(model.LawClassCount());
     }
   }
 
@@ -223,11 +223,10 @@ class ConventionSolver {
   void GroupLaws(int group) {
     const Real* take[kMaxDice + 1];
     Real tv[kMaxDice + 1];
-    std::int32_t take_id[kMaxDice + 1];
+    const std::int32_t* const take_id = model_.EarthChildren(group);
     alignas(16) Real sums[S];
     const CanonState& g = model_.state(group);
     for (int x = 1; J > 0 && x <= g.left; ++x) {
-      take_id[x] = model_.EarthChild(group, x);
       take[x] = Node(take_id[x]);
       tv[x] = take[x][0];
     }
@@ -244,7 +243,9 @@ class ConventionSolver {
       const Real* none = rays != nullptr ? rays : turn_over;
       const EarthClass* cls = data + row[q];
       const EarthClass* const end = data + row[q + 1];
-      std::int32_t* pick = Record(group, q, static_cast<int>(end - cls));
+      std::int32_t* pick = policy_ != nullptr
+                               ? &policy_->child[model_.LawClassBegin(model_.LawIndex(group, q))]
+                               : nullptr;
       // No untaken type shown (classes are sorted by mask, so it comes
       // first): always possible with a taken type to show, else only with
       // no dice.
@@ -267,17 +268,6 @@ class ConventionSolver {
       }
       for (int k = 0; k < S; ++k) law[k] = sums[k];
     }
-  }
-
-  // Where the law (group, q)'s `classes` chosen children are recorded;
-  // nullptr without a policy to record. Laws are recorded in solve order.
-  std::int32_t* Record(int group, int q, int classes) {
-    if (policy_ == nullptr) return nullptr;
-    const size_t begin = cursor_;
-    cursor_ += classes;
-    if (policy_->child.size() < cursor_) policy_->child.resize(cursor_);
-    policy_->law_begin[model_.LawIndex(group, q)] = static_cast<std::int32_t>(begin);
-    return policy_->child.data() + begin;
   }
 
   // The roll's record: the terms' weighted law records. In double, summed
@@ -359,7 +349,6 @@ class ConventionSolver {
   std::vector<Real>& stop_;         // per final score
   double* const roll_out_;          // per position: the mover's roll value (optional)
   ConventionPolicy* const policy_;  // the actions chosen (optional)
-  size_t cursor_ = 0;               // next class entry of policy_->child
   const int lane_;                  // the zero-score lane; 0: no range kept
   bool tracking_ = lane_ > 0;       // keeping a range of utility[0]
   double below_ = kRangeCap, above_ = kRangeCap;
@@ -459,16 +448,17 @@ void PolicyScoreLaw(const TurnModel& model, const ConventionPolicy& policy,
       for (int q = 0; q <= g.left; ++q) {
         const long double chance = law_reach[model.LawIndex(group, q)];
         if (chance == 0) continue;
-        const std::int32_t* child =
-            policy.child.data() + policy.law_begin[model.LawIndex(group, q)];
+        const std::int32_t* child = &policy.child[model.LawClassBegin(model.LawIndex(group, q))];
         // Runs of classes with the same child: their integer weights summed first.
         const EarthClass* cls = data + row[q];
         const EarthClass* const end = data + row[q + 1];
         while (cls != end) {
           const std::int32_t to = *child;
-          std::uint64_t weight = 0;
+          // Signed: a run weighs under 3^13, and x87 converts a signed
+          // integer in one instruction (an unsigned one needs a fix-up).
+          std::int64_t weight = 0;
           do {
-            weight += cls->weight;
+            weight += static_cast<std::int64_t>(cls->weight);
             ++cls;
             ++child;
           } while (cls != end && *child == to);

@@ -34,10 +34,10 @@ struct ConventionTurn {
 
 // The mover's actions as one solve chose them, for PolicyScoreLaw.
 struct ConventionPolicy {
-  std::vector<std::uint8_t> rolls;      // per position (TurnModel numbering): 1 if it rolls on
-  std::vector<std::int32_t> law_begin;  // per law: its first outcome class's entry in `child`
-  // Per outcome class of every (group, q) law, in ClassData order: the
-  // position the chosen action leads to; -1: the turn ends at the group.
+  std::vector<std::uint8_t> rolls;  // per position (TurnModel numbering): 1 if it rolls on
+  // Per outcome class of every (group, q) law (TurnModel::LawClassBegin
+  // numbering): the position the chosen action leads to; -1: the turn ends
+  // at the group.
   std::vector<std::int32_t> child;
   // Input: the carried utility that is the indicator of score 0, or -1. Its
   // expectation is every value's slope in utility[0], so the solve can find

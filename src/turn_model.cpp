@@ -165,10 +165,13 @@ void TurnModel::BuildClasses() {
 
 void TurnModel::BuildTerms() {
   law_offset_.assign(1, 0);
+  law_class_begin_.assign(1, 0);
   for (int id = 0; id < size(); ++id) {
     const CanonState& g = states_[id];
     law_offset_.push_back(law_offset_.back() + g.left + 1);
+    const std::int32_t* const row = ClassRow(std::min<int>(g.untaken, 3));
     for (int q = 0; q <= g.left; ++q) {
+      law_class_begin_.push_back(law_class_begin_.back() + row[q + 1] - row[q]);
       law_ray_child_.push_back(
           q == g.left ? -1 : Id(g.tanks, g.rays + g.left - q, g.earth[0], g.earth[1], g.earth[2]));
     }

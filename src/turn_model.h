@@ -69,6 +69,10 @@ class TurnModel {
   int IdOf(const Dice& aside) const;
   // Position after taking x dice of an untaken earthling type at `group`.
   int EarthChild(int group, int x) const { return earth_child_[group * (rules_.dice + 1) + x]; }
+  // EarthChild(group, x) for x = 0..dice, as an array.
+  const std::int32_t* EarthChildren(int group) const {
+    return earth_child_.data() + group * (rules_.dice + 1);
+  }
   // Ids with `left` dice left, the DP's processing order by level.
   const std::vector<int>& Level(int left) const { return levels_[left]; }
   std::span<const RollTerm> Terms(int id) const {
@@ -87,6 +91,11 @@ class TurnModel {
   // Earthling laws are numbered per (group, q), q = 0..left(group).
   int LawIndex(int group, int q) const { return law_offset_[group] + q; }
   int LawCount() const { return law_offset_.back(); }
+  // Outcome classes of every law in one numbering: law l's are
+  // LawClassBegin(l) .. LawClassBegin(l + 1) - 1, in ClassData order (the
+  // same for every objective, so a recorded policy needs no offsets of its own).
+  int LawClassBegin(int law) const { return law_class_begin_[law]; }
+  int LawClassCount() const { return law_class_begin_.back(); }
   // Position after taking the left(group) - q rays beside q other dice at
   // `group`; -1 when there are no rays (q == left).
   int RayChild(int group, int q) const { return law_ray_child_[LawIndex(group, q)]; }
@@ -127,6 +136,7 @@ class TurnModel {
   std::vector<std::int32_t> term_begin_;     // per id, plus the end
   std::vector<std::int32_t> law_offset_;     // per id, plus the end
   std::vector<std::int32_t> law_ray_child_;  // per law
+  std::vector<std::int32_t> law_class_begin_;  // per law, plus the end
   std::vector<std::vector<EarthClass>> classes_;
   std::vector<EarthClass> class_data_;     // classes_ flattened by (untaken, q)
   std::vector<std::int32_t> class_begin_;  // per untaken: dice + 2 offsets

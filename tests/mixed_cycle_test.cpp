@@ -217,6 +217,7 @@ TEST_CASE("zero-score cycles: the 4-player endgame at (11, 14, 19, 22) has two e
     CHECK(report.mixed_cycles == 0);
     if (k == 0) {
       CHECK(report.probe_apart >= 1);
+      CHECK(report.probe_unconverged == 0);  // the cubic start settles everywhere here
       CHECK(report.probe_largest > 1e-6);
       CHECK(std::find(report.probe_examples.begin(), report.probe_examples.end(), s) !=
             report.probe_examples.end());
@@ -246,6 +247,29 @@ TEST_CASE("zero-score cycles: the 4-player endgame at (11, 14, 19, 22) has two e
                                           << ", " << bound[1]);
   CHECK(apart > 1e-6);
   CHECK(apart > 1000 * (bound[0] + bound[1]));
+  // From the quadratic start policy iteration does not settle at this cycle
+  // (no pure fixed point reached, no mixture found): the probe counts it
+  // apart from the cycles where it found another equilibrium, and the values
+  // kept are the linear start's, bit for bit.
+  {
+    solver::NPlayerSolveOptions options;
+    options.rules = Rules{13, 3, 25};
+    options.players = 4;
+    options.threads = 2;
+    options.floor = s;
+    options.probe_guess_order = 2;
+    solver::NPlayerReport report;
+    absl::StatusOr<solver::GameValues> g = solver::SolveGameValues(options, &report);
+    REQUIRE(g.ok());
+    CHECK(report.probe_unconverged >= 1);
+    CHECK(std::find(report.probe_unconverged_examples.begin(),
+                    report.probe_unconverged_examples.end(),
+                    s) != report.probe_unconverged_examples.end());
+    CHECK(std::find(report.probe_examples.begin(), report.probe_examples.end(), s) ==
+          report.probe_examples.end());
+    CHECK(report.start == start[0]);
+    CHECK(report.error_bound == bound[0]);
+  }
   // The probing solve kept the linear start's values: those of a plain one.
   solver::NPlayerSolveOptions plain;
   plain.rules = Rules{13, 3, 25};

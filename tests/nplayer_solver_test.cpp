@@ -366,6 +366,50 @@ TEST_CASE("n-player solver: a solve's range of utility[0] keeps its actions and 
   CHECK(ranges >= 4);
 }
 
+TEST_CASE("n-player solver: a recorded policy has each law's classes at its own entries") {
+  // TurnModel::LawClassBegin numbers every law's outcome classes; a solve
+  // records each class's child there and PolicyScoreLaw reads them back. Each
+  // entry must be an action of its own law's class: the rays' child (or -1
+  // without rays, when the class shows no untaken type), or the child of a
+  // take the class allows.
+  for (const Rules& rules : {Rules{}, Rules{6, 3, 13}}) {
+    auto model = internal::TurnModel::Get(rules);
+    const int m = model->MaxScore();
+    std::vector<double> u(m + 1), zero(m + 1, 0.0);
+    for (int x = 0; x <= m; ++x) u[x] = (x * 7 % 11) / 10.0 + x;  // bumpy: varied picks
+    zero[0] = 1;
+    const std::vector<std::vector<double>> carried = {zero};
+    internal::ConventionPolicy policy;
+    internal::ConventionTurn turn;
+    internal::SolveConvention(*model, u, carried, 0u, internal::Arithmetic::kDouble, &turn,
+                              &policy);
+    REQUIRE(static_cast<int>(policy.child.size()) == model->LawClassCount());
+    int laws = 0, entries = 0, takes = 0;
+    for (int group = 0; group < model->size(); ++group) {
+      const internal::CanonState& g = model->state(group);
+      for (int q = 0; q <= g.left; ++q, ++laws) {
+        const int law = model->LawIndex(group, q);
+        const auto& classes = model->Classes(g.untaken, q);
+        REQUIRE(model->LawClassBegin(law + 1) - model->LawClassBegin(law) ==
+                static_cast<int>(classes.size()));
+        for (size_t c = 0; c < classes.size(); ++c, ++entries) {
+          const std::int32_t child = policy.child[model->LawClassBegin(law) + c];
+          bool allowed = child == model->RayChild(group, q);
+          for (int i = 0; i < classes[c].takes; ++i) {
+            const bool take = child == model->EarthChild(group, classes[c].take[i]);
+            takes += take && !allowed;
+            allowed = allowed || take;
+          }
+          CHECK(allowed);
+        }
+      }
+    }
+    CHECK(laws == model->LawCount());
+    CHECK(entries == model->LawClassCount());
+    CHECK(takes > 0);  // some classes took earthlings: not only rays recorded
+  }
+}
+
 TEST_CASE("n-player solver: agrees with the naive full-state solver on tiny games") {
   struct Case {
     Rules rules;

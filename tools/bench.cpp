@@ -13,6 +13,9 @@
 //
 //   martiandice_bench --nplayer-only [--players P]   only the P-player game
 //                                                    solve (default 3)
+//   ... --nplayer-only [--players P] --probe K      the shipped (extended)
+//       solve alone, every zero-score cycle solved again from guess order K
+//       (1..3) and compared: how many reach another equilibrium
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -62,6 +65,13 @@ double CpuSeconds() {
   getrusage(RUSAGE_SELF, &usage);
   return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
          1e-6 * static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
+}
+
+// Peak resident memory of the process so far (Linux: ru_maxrss in KiB).
+double PeakRssMegabytes() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;
 }
 
 std::string CpuModel() {
@@ -170,6 +180,7 @@ md::Dice Parse(std::string_view text) { return OrDie(md::ParseDice(text), text);
 int main(int argc, char** argv) {
   bool quick = false, nplayer_only = false;
   int players = 3;
+  int probe = 0;  // NPlayerSolveOptions::probe_guess_order
   for (int i = 1; i < argc; ++i) {
     std::string_view arg = argv[i];
     if (arg == "--quick") {
@@ -183,15 +194,23 @@ int main(int argc, char** argv) {
                      md::kMaxPlayers);
         return 2;
       }
+    } else if (arg == "--probe" && i + 1 < argc && nplayer_only) {
+      probe = std::atoi(argv[++i]);
+      if (probe < 1 || probe > md::solver::kMaxGuessOrder) {
+        std::fprintf(stderr, "%s: --probe must be 1..%d\n", argv[0], md::solver::kMaxGuessOrder);
+        return 2;
+      }
     } else if (arg == "-h" || arg == "--help") {
       std::printf(
-          "usage: %s [--quick] [--nplayer-only [--players P]]\n"
+          "usage: %s [--quick] [--nplayer-only [--players P] [--probe K]]\n"
           "Times the martiandice solver and queries, loading the official policy\n"
           "table and win queries on it, and the official 2-player game solve; prints\n"
           "min and median per operation over repetitions, next to each goal.\n"
           "--quick: fewer repetitions. --nplayer-only: only the official 3-player\n"
           "game solve (2 threads; wall and CPU time, error bound); --players P after\n"
-          "it: P players instead (goals: 5 s for 3, 10 minutes for 4).\n",
+          "it: P players instead (goals: 5 s for 3, 10 minutes for 4). --probe K\n"
+          "after it: the extended solve alone, each zero-score cycle also solved from\n"
+          "guess order K (1..3) and compared (cycles that reach another equilibrium).\n",
           argv[0]);
       return 0;
     } else {
@@ -227,6 +246,7 @@ int main(int argc, char** argv) {
     options.players = players;
     options.threads = 2;
     options.arithmetic = arithmetic;
+    options.probe_guess_order = probe;
     md::solver::NPlayerReport report;
     const double cpu0 = CpuSeconds();
     auto t0 = Clock::now();
@@ -245,17 +265,33 @@ int main(int argc, char** argv) {
     std::printf(
         "  (%d-player solve: %.2f s CPU; error bound %.3g (goal <= 1e-13); %lld contexts, %lld "
         "turn solves, rounds per cycle %.2f mean, %d max; %lld tied decisions, %lld kingmaking; "
-        "start",
+        "peak RSS so far %.0f MB; start",
         players, cpu, report.error_bound, report.contexts, report.turn_solves, report.mean_rounds,
-        report.max_rounds, report.tied_decisions, report.kingmaking);
+        report.max_rounds, report.tied_decisions, report.kingmaking, PeakRssMegabytes());
     for (double w : report.start) std::printf(" %.17g", w);
     std::printf(")\n");
+    if (probe > 0) {
+      std::printf(
+          "  (probe from guess order %d: %lld of %lld cycles reach vectors more than %g "
+          "apart, largest gap %.3g",
+          probe, report.probe_apart, report.cycles, md::solver::kProbeApart, report.probe_largest);
+      for (const std::vector<int>& scores : report.probe_examples) {
+        std::printf("; at");
+        for (int v : scores) std::printf(" %d", v);
+      }
+      std::printf("; %lld did not converge from that start", report.probe_unconverged);
+      for (const std::vector<int>& scores : report.probe_unconverged_examples) {
+        std::printf("; at");
+        for (int v : scores) std::printf(" %d", v);
+      }
+      std::printf(")\n");
+    }
     figures->push_back(std::move(f));
   };
   if (nplayer_only) {
     std::printf("%-58s %11s %11s %12s  %s\n", "figure", "min", "median", "goal", "median vs goal");
     std::vector<Figure> figures;
-    nplayer(&figures, md::solver::SolveArithmetic::kDouble);
+    if (probe == 0) nplayer(&figures, md::solver::SolveArithmetic::kDouble);
     nplayer(&figures, md::solver::SolveArithmetic::kExtended);
     return 0;
   }
