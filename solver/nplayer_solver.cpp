@@ -22,6 +22,7 @@
 #include "martiandice/game.h"
 #include "mixed_cycle.h"
 #include "nplayer_checkpoint.h"
+#include "score_law_cache.h"
 
 namespace martiandice::solver {
 namespace {
@@ -43,6 +44,7 @@ struct ThreadStats {
   std::vector<std::vector<int>> probe_examples;
   long long probe_unconverged = 0;
   std::vector<std::vector<int>> probe_unconverged_examples;
+  long long settle_passes = 0, settle_reused = 0;
 };
 
 // Policy iteration that has not settled by round kWatchFrom watches the
@@ -50,6 +52,9 @@ struct ThreadStats {
 // between two then mix them (mixed_cycle.h).
 constexpr int kWatchFrom = 10;
 constexpr int kWatchRounds = 8;
+
+// Most turn-score laws the settling passes keep (about 300 bytes each: 40 MB).
+constexpr std::size_t kScoreLawEntries = std::size_t{1} << 17;
 
 // One mover's turn solved for a guess of the next context's vector: its
 // chance of a zero-score turn p, every seat's expected chance E, and its tie
@@ -78,6 +83,7 @@ class NPlayerSolver {
         index_(options.rules, options.players),
         model_(TurnModel::Get(options.rules)),
         start_(model_->Id(0, 0, 0, 0, 0)),
+        score_laws_(*model_, kScoreLawEntries),
         progress_(options.progress),
         progress_interval_(options.progress_interval),
         checkpoint_(options.checkpoint),
@@ -163,22 +169,28 @@ class NPlayerSolver {
     report->kingmaking = static_cast<long long>(all.kingmaking);
     report->kingmaking_contexts = static_cast<long long>(all.kingmaking_contexts);
     report->mixed_cycles = static_cast<long long>(all.mixed_cycles);
+    for (const Scratch& sc : scratch) {
+      report->settle_passes += sc.stats.settle_passes;
+      report->settle_reused += sc.stats.settle_reused;
+    }
     report->mixing_error = all.mixing_error;
     for (const Scratch& sc : scratch) {
       report->mixed.insert(report->mixed.end(), sc.stats.mixed.begin(), sc.stats.mixed.end());
       report->probe_apart += sc.stats.probe_apart;
       report->probe_largest = std::max(report->probe_largest, sc.stats.probe_largest);
-      report->probe_examples.insert(report->probe_examples.end(), sc.stats.probe_examples.begin(),
-                                    sc.stats.probe_examples.end());
       report->probe_unconverged += sc.stats.probe_unconverged;
-      report->probe_unconverged_examples.insert(report->probe_unconverged_examples.end(),
-                                                sc.stats.probe_unconverged_examples.begin(),
-                                                sc.stats.probe_unconverged_examples.end());
     }
-    for (auto* examples : {&report->probe_examples, &report->probe_unconverged_examples}) {
-      std::sort(examples->begin(), examples->end());
-      if (examples->size() > static_cast<size_t>(kProbeExamples)) examples->resize(kProbeExamples);
-    }
+    // Each thread's examples, then the first kProbeExamples of them all.
+    auto merge = [&](std::vector<std::vector<int>>* to,
+                     std::vector<std::vector<int>> ThreadStats::*from) {
+      for (const Scratch& sc : scratch) {
+        to->insert(to->end(), (sc.stats.*from).begin(), (sc.stats.*from).end());
+      }
+      std::sort(to->begin(), to->end());
+      if (to->size() > static_cast<size_t>(kProbeExamples)) to->resize(kProbeExamples);
+    };
+    merge(&report->probe_examples, &ThreadStats::probe_examples);
+    merge(&report->probe_unconverged_examples, &ThreadStats::probe_unconverged_examples);
     std::sort(
         report->mixed.begin(), report->mixed.end(),
         [](const MixedCycleReport& a, const MixedCycleReport& b) { return a.scores < b.scores; });
@@ -574,7 +586,8 @@ class NPlayerSolver {
   // outcome's vector. A backward solve carrying every seat would cost about
   // five times more for the same digits. Keeps the search's tie counts.
   void SettleMover(int seat, const int* s, const double* zero, Scratch& scratch, MoverTurn* out) {
-    internal::PolicyScoreLaw(*model_, scratch.policies[seat], &scratch.score_law);
+    ++scratch.stats.settle_passes;
+    scratch.stats.settle_reused += score_laws_.Law(scratch.policies[seat], &scratch.score_law);
     const std::vector<long double>& law = scratch.score_law;
     long double d = 0;
     for (int j = 0; j < n_; ++j) out->wide_e[j] = law[0] * zero[j];
@@ -882,17 +895,16 @@ class NPlayerSolver {
     // did not is counted apart (that start fails to settle there).
     const bool converged = std::isfinite(scratch.stats.error_bound);
     scratch.stats = std::move(stats);
+    auto add_example = [&](std::vector<std::vector<int>>* examples) {
+      if (examples->size() < kProbeExamples) examples->emplace_back(s, s + n_);
+    };
     if (!converged) {
       ++scratch.stats.probe_unconverged;
-      if (scratch.stats.probe_unconverged_examples.size() < kProbeExamples) {
-        scratch.stats.probe_unconverged_examples.emplace_back(s, s + n_);
-      }
+      add_example(&scratch.stats.probe_unconverged_examples);
     } else if (apart > kProbeApart) {
       ++scratch.stats.probe_apart;
       scratch.stats.probe_largest = std::max(scratch.stats.probe_largest, apart);
-      if (scratch.stats.probe_examples.size() < kProbeExamples) {
-        scratch.stats.probe_examples.emplace_back(s, s + n_);
-      }
+      add_example(&scratch.stats.probe_examples);
     }
   }
 
@@ -1034,6 +1046,7 @@ class NPlayerSolver {
   const ContextIndex index_;
   const std::shared_ptr<const TurnModel> model_;
   const int start_;
+  ScoreLawCache score_laws_;  // of the settling passes, by policy
   std::function<void(const NPlayerProgress&)> progress_;
   const double progress_interval_;
   const std::string checkpoint_;

@@ -124,6 +124,12 @@ struct NPlayerReport {
   long long tied_decisions = 0;  // decision points (per context) where the mover was tied
   long long kingmaking = 0;      // ... where the tied actions differ for another seat
   long long kingmaking_contexts = 0;  // contexts with at least one such decision point
+  // Settling passes (one per mover of a cycle settled in extended precision),
+  // and those whose policy an earlier pass had played: its turn-score law
+  // was taken from the solve's store (score_law_cache.h) instead of summed
+  // again. This run's only (not the checkpoint's).
+  long long settle_passes = 0;
+  long long settle_reused = 0;
   // Zero-score cycles without a pure equilibrium, whose movers mix, and the
   // largest share of the error bound their mixture contributes.
   long long mixed_cycles = 0;

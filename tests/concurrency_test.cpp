@@ -22,6 +22,9 @@
 #include "martiandice/state_space.h"
 #include "solved_turn.h"
 #include "turn_model.h"
+#ifdef MARTIANDICE_HAVE_GAME_SOLVER
+#include "nplayer_solver.h"
+#endif
 
 using namespace martiandice;
 
@@ -328,3 +331,27 @@ TEST_CASE("concurrency: 8 threads solve turns through the shared model cache") {
     for (int t = 1; t < kThreads; ++t) CHECK(models[t][k] == models[0][k]);
   }
 }
+
+#ifdef MARTIANDICE_HAVE_GAME_SOLVER
+// The N-player solve's threads share the score vectors of a level and the
+// settling passes' store of laws (solver/score_law_cache.h): two threads
+// give the values of one, bit for bit.
+TEST_CASE("concurrency: 2 threads of a 3-player solve share its laws' store") {
+  solver::NPlayerSolveOptions options;
+  options.rules = Rules{7, 3, 12};
+  options.players = 3;
+  solver::NPlayerReport one, two;
+  options.threads = 1;
+  auto alone = solver::SolveGameValues(options, &one);
+  options.threads = 2;
+  auto shared = solver::SolveGameValues(options, &two);
+  REQUIRE(alone.ok());
+  REQUIRE(shared.ok());
+  CHECK(alone->win == shared->win);
+  CHECK(one.error_bound == two.error_bound);
+  CHECK(two.settle_reused > 0);
+  CHECK(one.settle_passes == two.settle_passes);
+  MESSAGE(two.settle_reused << " of " << two.settle_passes << " passes reused, " << two.seconds
+                            << " s");
+}
+#endif

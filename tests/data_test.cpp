@@ -9,6 +9,7 @@
 #include "certify.h"
 #include "game_solver.h"
 #include "martiandice/game.h"
+#include "nplayer_table.h"
 #include "test_util.h"
 
 using namespace martiandice;
@@ -85,6 +86,29 @@ TEST_CASE("data: every decision of the shipped table is certified") {
 // The shipped 3-player table (format version 2, values only), read with the
 // reader: its signature (size, contexts, bound, start vector) and a query.
 // Regenerate with tools/regenerate-data.sh when the solver's arithmetic changes.
+// The 3-player solve's speed-ups must leave every byte as it was (the
+// settling passes' stored laws among them: solver/score_law_cache.h).
+TEST_CASE("data: the shipped 3-player table is regenerated bit for bit") {
+  const std::string path = std::string(MARTIANDICE_DATA_DIR) + "/" + TableFileName(Rules{}, 3);
+  const std::string shipped = ReadFile(path);
+  REQUIRE_MESSAGE(!shipped.empty(), "missing " << path);
+  solver::NPlayerSolveOptions options;
+  options.players = 3;
+  options.threads = 2;
+  solver::NPlayerReport report;
+  auto fresh = solver::SolveValuesTable(options, &report);
+  REQUIRE(fresh.ok());
+  CHECK(fresh->size() == shipped.size());
+  CHECK_MESSAGE(*fresh == shipped, "data/ is stale: run tools/regenerate-data.sh");
+  // About half the settling passes play a policy an earlier one played.
+  CHECK(report.settle_passes == 3 * report.cycles);
+  CHECK(report.settle_reused > 0);
+  CHECK(report.settle_reused < report.settle_passes);
+  MESSAGE("3-player solve: " << report.seconds << " s, " << report.turn_solves << " turn solves, "
+                             << report.settle_reused << " of " << report.settle_passes
+                             << " settling passes reused");
+}
+
 TEST_CASE("data: the shipped 3-player table reads back with its signature") {
   const std::string path = std::string(MARTIANDICE_DATA_DIR) + "/" + TableFileName(Rules{}, 3);
   auto table = GameTable::Open(path);

@@ -150,12 +150,18 @@ void CheckMoversExact(const solver::GameValues& g, const std::vector<int>& s, do
   }
 }
 
-TEST_CASE("mixed cycle: the 4-player endgame at (23, 16, 5, 20) converges by mixing") {
+// The official 4-player game's solve from `floor` on, on 2 threads.
+solver::NPlayerSolveOptions FourPlayerEndgame(std::vector<int> floor) {
   solver::NPlayerSolveOptions options;
   options.rules = Rules{13, 3, 25};
   options.players = 4;
   options.threads = 2;
-  options.floor = {23, 16, 5, 20};
+  options.floor = std::move(floor);
+  return options;
+}
+
+TEST_CASE("mixed cycle: the 4-player endgame at (23, 16, 5, 20) converges by mixing") {
+  const solver::NPlayerSolveOptions options = FourPlayerEndgame({23, 16, 5, 20});
   solver::NPlayerReport report;
   absl::StatusOr<solver::GameValues> g = solver::SolveGameValues(options, &report);
   REQUIRE(g.ok());
@@ -202,11 +208,7 @@ TEST_CASE("zero-score cycles: the 4-player endgame at (11, 14, 19, 22) has two e
   std::vector<double> start[2];
   double bound[2] = {0, 0};
   for (int k = 0; k < 2; ++k) {
-    solver::NPlayerSolveOptions options;
-    options.rules = Rules{13, 3, 25};
-    options.players = 4;
-    options.threads = 2;
-    options.floor = s;
+    solver::NPlayerSolveOptions options = FourPlayerEndgame(s);
     options.guess_order = k == 0 ? 1 : 3;
     // The linear solve also probes every cycle from the cubic start: it
     // finds this one apart, and keeps its own values.
@@ -252,11 +254,7 @@ TEST_CASE("zero-score cycles: the 4-player endgame at (11, 14, 19, 22) has two e
   // apart from the cycles where it found another equilibrium, and the values
   // kept are the linear start's, bit for bit.
   {
-    solver::NPlayerSolveOptions options;
-    options.rules = Rules{13, 3, 25};
-    options.players = 4;
-    options.threads = 2;
-    options.floor = s;
+    solver::NPlayerSolveOptions options = FourPlayerEndgame(s);
     options.probe_guess_order = 2;
     solver::NPlayerReport report;
     absl::StatusOr<solver::GameValues> g = solver::SolveGameValues(options, &report);
@@ -271,11 +269,8 @@ TEST_CASE("zero-score cycles: the 4-player endgame at (11, 14, 19, 22) has two e
     CHECK(report.error_bound == bound[0]);
   }
   // The probing solve kept the linear start's values: those of a plain one.
-  solver::NPlayerSolveOptions plain;
-  plain.rules = Rules{13, 3, 25};
-  plain.players = 4;
-  plain.threads = 2;
-  plain.floor = {22, 23, 19, 22};  // a small endgame: probing leaves every bit as it was
+  // A small endgame: probing leaves every bit as it was.
+  solver::NPlayerSolveOptions plain = FourPlayerEndgame({22, 23, 19, 22});
   solver::NPlayerReport a, b;
   absl::StatusOr<solver::GameValues> without = solver::SolveGameValues(plain, &a);
   plain.probe_guess_order = 2;

@@ -267,25 +267,26 @@ int main(int argc, char** argv) {
     std::printf(
         "  (%d-player solve: %.2f s CPU; error bound %.3g (goal <= 1e-13); %lld contexts, %lld "
         "turn solves, rounds per cycle %.2f mean, %d max; %lld tied decisions, %lld kingmaking; "
-        "peak RSS so far %.0f MB; start",
+        "%lld of %lld settling passes reused; peak RSS so far %.0f MB; start",
         players, cpu, report.error_bound, report.contexts, report.turn_solves, report.mean_rounds,
-        report.max_rounds, report.tied_decisions, report.kingmaking, PeakRssMegabytes());
+        report.max_rounds, report.tied_decisions, report.kingmaking, report.settle_reused,
+        report.settle_passes, PeakRssMegabytes());
     for (double w : report.start) std::printf(" %.17g", w);
     std::printf(")\n");
+    auto print_scores = [](const std::vector<std::vector<int>>& examples) {
+      for (const std::vector<int>& scores : examples) {
+        std::printf("; at");
+        for (int v : scores) std::printf(" %d", v);
+      }
+    };
     if (probe > 0) {
       std::printf(
           "  (probe from guess order %d: %lld of %lld cycles reach vectors more than %g "
           "apart, largest gap %.3g",
           probe, report.probe_apart, report.cycles, md::solver::kProbeApart, report.probe_largest);
-      for (const std::vector<int>& scores : report.probe_examples) {
-        std::printf("; at");
-        for (int v : scores) std::printf(" %d", v);
-      }
+      print_scores(report.probe_examples);
       std::printf("; %lld did not converge from that start", report.probe_unconverged);
-      for (const std::vector<int>& scores : report.probe_unconverged_examples) {
-        std::printf("; at");
-        for (int v : scores) std::printf(" %d", v);
-      }
+      print_scores(report.probe_unconverged_examples);
       std::printf(")\n");
     }
     figures->push_back(std::move(f));

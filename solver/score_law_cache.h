@@ -1,0 +1,50 @@
+// The turn-score laws of the settling passes, remembered by policy: about
+// half the passes of a 3-player solve repeat a policy an earlier context
+// chose (docs/SCALING.md), and a policy's law is the same wherever it is
+// played. Shared by the solve's threads.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "convention_turn.h"
+#include "turn_model.h"
+
+namespace martiandice::solver {
+
+// A policy's fingerprint: two 64-bit hashes of its arrays by two unrelated
+// algorithms (absl's and XXH64), so two policies share one with a chance
+// about 2^-128 per pair (under 1e-27 for every pair of the millions of
+// policies of a 4-player solve).
+using PolicyKey = std::pair<std::uint64_t, std::uint64_t>;
+PolicyKey FingerprintPolicy(const internal::ConventionPolicy& policy);
+// XXH64 of `len` bytes with `seed`, for the test against its published values.
+std::uint64_t Xxh64ForTest(const void* data, std::size_t len, std::uint64_t seed);
+
+class ScoreLawCache {
+ public:
+  // `max_entries` bounds the memory: once full, laws are no longer added.
+  ScoreLawCache(const internal::TurnModel& model, std::size_t max_entries);
+
+  // Sets *law to internal::PolicyScoreLaw(model, policy, law)'s result: the
+  // stored one if the policy was seen before, else computed and stored.
+  // Returns whether it was stored before. Thread-safe.
+  bool Law(const internal::ConventionPolicy& policy, std::vector<long double>* law);
+
+  // Laws stored.
+  long long entries() const;
+
+ private:
+  const internal::TurnModel& model_;
+  const std::size_t width_;  // numbers in a law: MaxScore() + 1
+  const std::size_t max_entries_;
+  mutable std::mutex mu_;
+  absl::flat_hash_map<PolicyKey, std::size_t> offset_;  // into laws_
+  std::vector<long double> laws_;
+};
+
+}  // namespace martiandice::solver
