@@ -169,12 +169,10 @@ class NPlayerSolver {
     report->kingmaking = static_cast<long long>(all.kingmaking);
     report->kingmaking_contexts = static_cast<long long>(all.kingmaking_contexts);
     report->mixed_cycles = static_cast<long long>(all.mixed_cycles);
+    report->mixing_error = all.mixing_error;
     for (const Scratch& sc : scratch) {
       report->settle_passes += sc.stats.settle_passes;
       report->settle_reused += sc.stats.settle_reused;
-    }
-    report->mixing_error = all.mixing_error;
-    for (const Scratch& sc : scratch) {
       report->mixed.insert(report->mixed.end(), sc.stats.mixed.begin(), sc.stats.mixed.end());
       report->probe_apart += sc.stats.probe_apart;
       report->probe_largest = std::max(report->probe_largest, sc.stats.probe_largest);

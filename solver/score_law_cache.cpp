@@ -1,7 +1,6 @@
 // The settling passes' laws remembered by policy fingerprint.
 #include "score_law_cache.h"
 
-#include <algorithm>
 #include <cstring>
 
 #include "absl/hash/hash.h"
