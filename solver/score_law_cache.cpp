@@ -22,6 +22,8 @@ std::uint32_t Read32(const unsigned char* p) {
   return v;
 }
 
+}  // namespace
+
 // XXH64 (Yann Collet's published algorithm, about 4 times faster here than
 // the standard library's hash of a string): four independent lanes.
 std::uint64_t Xxh64(const void* data, std::size_t len, std::uint64_t seed) {
@@ -56,12 +58,6 @@ std::uint64_t Xxh64(const void* data, std::size_t len, std::uint64_t seed) {
   h ^= h >> 29;
   h *= P3;
   return h ^ h >> 32;
-}
-
-}  // namespace
-
-std::uint64_t Xxh64ForTest(const void* data, std::size_t len, std::uint64_t seed) {
-  return Xxh64(data, len, seed);
 }
 
 PolicyKey FingerprintPolicy(const internal::ConventionPolicy& policy) {

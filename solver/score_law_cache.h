@@ -22,9 +22,10 @@ namespace martiandice::solver {
 // policies of a 4-player solve).
 using PolicyKey = std::pair<std::uint64_t, std::uint64_t>;
 PolicyKey FingerprintPolicy(const internal::ConventionPolicy& policy);
-// XXH64 of `len` bytes with `seed`, for the test against its published values.
-std::uint64_t Xxh64ForTest(const void* data, std::size_t len, std::uint64_t seed);
+// XXH64 of `len` bytes with `seed` (the fingerprint's second hash).
+std::uint64_t Xxh64(const void* data, std::size_t len, std::uint64_t seed);
 
+// Laws of the turn score by policy fingerprint, at most `max_entries` of them.
 class ScoreLawCache {
  public:
   // `max_entries` bounds the memory: once full, laws are no longer added.

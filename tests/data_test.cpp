@@ -83,9 +83,6 @@ TEST_CASE("data: every decision of the shipped table is certified") {
   CHECK(report->certified);
 }
 
-// The shipped 3-player table (format version 2, values only), read with the
-// reader: its signature (size, contexts, bound, start vector) and a query.
-// Regenerate with tools/regenerate-data.sh when the solver's arithmetic changes.
 // The 3-player solve's speed-ups must leave every byte as it was (the
 // settling passes' stored laws among them: solver/score_law_cache.h).
 TEST_CASE("data: the shipped 3-player table is regenerated bit for bit") {
@@ -109,6 +106,9 @@ TEST_CASE("data: the shipped 3-player table is regenerated bit for bit") {
                              << " settling passes reused");
 }
 
+// The shipped 3-player table (format version 2, values only), read with the
+// reader: its signature (size, contexts, bound, start vector) and a query.
+// Regenerate with tools/regenerate-data.sh when the solver's arithmetic changes.
 TEST_CASE("data: the shipped 3-player table reads back with its signature") {
   const std::string path = std::string(MARTIANDICE_DATA_DIR) + "/" + TableFileName(Rules{}, 3);
   auto table = GameTable::Open(path);
