@@ -1,206 +1,827 @@
-// Table certification: enumerates, per context, every decision over canonical
-// positions and roll outcomes, measures each margin from the stored numbers as
-// a reader sees them, and re-verifies the ties with exact rational solves.
+// Certification of a values-only N-player solution: per context, the mover's
+// turn solved in double over the stored next-context vectors with the tie
+// convention (every seat's chance carried along, every position's records
+// kept), every decision's margin measured from it, ties proven exact
+// structurally or by a rational re-solve (cached per utility).
 #include "certify.h"
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <chrono>
+#include <climits>
 #include <cmath>
-#include <map>
+#include <cstring>
+#include <string>
+#include <thread>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_format.h"
+#include "convention_turn.h"
 #include "martiandice/game.h"
-#include "table_data.h"
+#include "table_format.h"
 #include "turn_model.h"
 
 namespace martiandice::solver {
 namespace {
 
-using internal::TableData;
+using internal::CanonState;
+using internal::EarthClass;
+using internal::RollTerm;
 using internal::TurnModel;
 
+constexpr double kTie = internal::kConventionTie;
+// Another seat's stored chance this far from the reader's pure solve: the
+// context's vector is a mixture (a mixed cycle), not an error within bound.
+constexpr double kMixedGap = 1e-9;
+
+double MarginThreshold(double error_bound) { return 2 * (error_bound + kReaderTurnRounding); }
+// Exact values tracked by rank: not (yet) known.
+constexpr int kUnknown = -1, kUnset = -2;
+
+// Adds an inexact tie to the report's examples unless it is full or has the
+// same mover choosing between the same two options (in other contexts with
+// the same utility, say): the examples then show different decisions.
+void AddExample(CertificationReport::InexactTie e, CertificationReport* report) {
+  auto& examples = report->inexact_examples;
+  if (examples.size() >= CertificationReport::kInexactExamples) return;
+  const bool seen = std::any_of(examples.begin(), examples.end(), [&](const auto& o) {
+    return o.seat == e.seat && std::minmax(o.a, o.b) == std::minmax(e.a, e.b);
+  });
+  if (!seen) examples.push_back(std::move(e));
+}
+
 // A decision found tied in doubles that needs an exact look: two positions'
-// values (a position's value is max(stop, roll)), or a position's stop
-// against its roll (b == -1).
+// values (max(stop, roll)), or a position's stop against its roll (b == -1).
+// `pick`: the position the convention takes (a, b or a third tied one); for
+// stop against roll, kPickStop.
 struct NearTie {
-  int a, b;
+  int a, b, pick;
+};
+constexpr int kPickStop = -1;
+
+// An exact re-verification's verdict on a context's near ties (a function of
+// the mover's utility alone, so shared by contexts with the same utility).
+struct Verdict {
+  long long exact = 0, inexact = 0;
+  double largest_gap = 0;
+  // The inexact ones, by what the table proves of the convention's pick.
+  long long undecided = 0, pick_best = 0, pick_worse = 0;
+  double largest_loss = 0;
+  // The first inexact ties (for CertificationReport::inexact_examples).
+  std::vector<std::pair<NearTie, double>> examples;
 };
 
-class Certifier {
+// Certifies contexts one at a time; one per thread.
+class ContextCertifier {
  public:
-  Certifier(const TableData& d, CertificationReport* report)
-      : d_(d), model_(TurnModel::Get(d.rules)), report_(report) {
-    report_->tie_tolerance = d.tie_tolerance;
-    report_->error_bound = d.error_bound;
-    report_->smallest_margin = HUGE_VAL;
+  ContextCertifier(const GameValues& values, const internal::ContextNumbering& index, const TurnModel& model,
+                   int local_max_left, const std::vector<int>& floor,
+                   const std::vector<int>& ceiling)
+      : v_(values),
+        index_(index),
+        model_(model),
+        n_(values.players),
+        target_(values.rules.target),
+        max_turn_(MaxTurnScore(values.rules)),
+        start_(model.Id(0, 0, 0, 0, 0)),
+        local_max_left_(local_max_left),
+        floor_(floor),
+        ceiling_(ceiling),
+        threshold_(MarginThreshold(values.error_bound)) {
+    const int size = model.size();
+    law_group_.resize(model.LawCount());
+    for (int id = 0; id < size; ++id) {
+      for (int q = 0; q <= model.state(id).left; ++q) law_group_[model.LawIndex(id, q)] = id;
+    }
+    memo_value_.resize(size);
+    memo_roll_.resize(size);
+    memo_law_.resize(model.LawCount());
+    stamp_value_.assign(size, 0);
+    stamp_roll_.assign(size, 0);
+    stamp_law_.assign(model.LawCount(), 0);
+    node_.resize(static_cast<size_t>(size) * n_);
+    roll_.resize(static_cast<size_t>(size) * n_);
+    laws_.resize(static_cast<size_t>(model.LawCount()) * n_);
+    stop_.resize(static_cast<size_t>(max_turn_ + 1) * n_);
+    node_hi_.resize(size);
+    roll_hi_.resize(size);
+    law_hi_.resize(model.LawCount());
+    value_.resize(size);
+    split_.resize(max_turn_ + 1);
+    rank_.resize(max_turn_ + 1);
+    order_.resize(max_turn_ + 1);
+    node_known_.resize(size);
+    roll_known_.resize(size);
+    law_known_.resize(model.LawCount());
+    report.smallest_margin = HUGE_VAL;
   }
 
-  void Run() {
-    for (int seat = 0; seat < d_.players; ++seat) ForEachContext(seat);
-    report_->margin_threshold = 2 * d_.error_bound;
-    report_->certified =
-        report_->smallest_margin > report_->margin_threshold && report_->inexact_ties == 0;
+  void Certify(long long context) {
+    ++report.contexts;
+    std::vector<int>& s = scores_;
+    s.assign(n_, 0);
+    const int seat = index_.Decode(context, s.data());
+    seat_ = seat;
+    bool outside = false;
+    for (int j = 0; j < static_cast<int>(floor_.size()); ++j) outside |= s[j] < floor_[j];
+    for (int j = 0; j < static_cast<int>(ceiling_.size()); ++j) outside |= s[j] > ceiling_[j];
+    if (outside) {
+      --report.contexts;
+      return;
+    }
+    BuildUtility(seat, s.data());
+    // The record width is a compile-time constant: the inner sums unroll.
+    static constexpr void (ContextCertifier::*kSolve[])() = {
+        &ContextCertifier::SolveTurn<2>, &ContextCertifier::SolveTurn<3>,
+        &ContextCertifier::SolveTurn<4>, &ContextCertifier::SolveTurn<5>,
+        &ContextCertifier::SolveTurn<6>};
+    (this->*kSolve[n_ - 2])();
+    const double* stored = &v_.win[static_cast<size_t>(context) * n_];
+    const double* start = &roll_[static_cast<size_t>(start_) * n_];
+    double own_gap = 0, other_gap = 0;
+    for (int j = 0, k = 1; j < n_; ++j) {
+      const double gap = std::abs(stored[j] - (j == seat ? start[0] : start[k++]));
+      (j == seat ? own_gap : other_gap) = std::max(j == seat ? own_gap : other_gap, gap);
+    }
+    mixed_ = other_gap > kMixedGap;
+    report.mixed_contexts += mixed_;
+    report.largest_value_gap =
+        std::max(report.largest_value_gap, mixed_ ? own_gap : std::max(own_gap, other_gap));
+    const int size = model_.size();
+    for (int id = 0; id < size; ++id) {
+      const double stop = stop_[static_cast<size_t>(model_.state(id).score) * n_];
+      const double roll = roll_[static_cast<size_t>(id) * n_];
+      value_[id] = id == start_ ? roll : std::isnan(roll) ? stop : std::max(stop, roll);
+    }
+    near_.clear();
+    context_kingmaking_ = false;
+    for (int id = 0; id < size; ++id) {
+      const CanonState& st = model_.state(id);
+      if (id != start_ && st.left > 0 && st.rays + st.earth[0] > 0) StopOrRollDecision(id);
+      if (st.left > 0) TakeDecisions(id);
+    }
+    report.kingmaking_contexts += context_kingmaking_;
+    if (!near_.empty()) VerifyExactly();
   }
+
+  CertificationReport report;
 
  private:
-  // Visits every context of mover `seat` (docs/FORMAT.md index order).
-  void ForEachContext(int seat) {
-    const int p = d_.players;
-    std::vector<int> scores(p, 0);
-    for (;;) {
-      CertifyContext(seat, scores);
-      int j = p - 1;
-      for (; j >= 0; --j) {
-        const int radix = j < seat ? d_.score_limit : d_.rules.target;
-        if (++scores[j] < radix) break;
-        scores[j] = 0;
+  // Every seat's chance after the mover ends with x points, as a reader takes
+  // it: the next context's stored vector, or the end of the game (tied
+  // leaders split the win). Records: the mover's component first, then the
+  // other seats in seat order. split_[x] = k > 0: the mover's utility is
+  // exactly 1/k, which a double does not hold (k = 3, 5, 6).
+  void BuildUtility(int seat, const int* s) {
+    bool earlier_reached = false;
+    for (int j = 0; j < seat; ++j) earlier_reached |= s[j] >= target_;
+    int next[kMaxPlayers];
+    double over[kMaxPlayers];
+    key_.clear();
+    for (int x = 0; x <= max_turn_; ++x) {
+      std::copy(s, s + n_, next);
+      next[seat] += x;
+      const double* vec;
+      split_[x] = 0;
+      if (seat == n_ - 1 && (earlier_reached || next[seat] >= target_)) {
+        const int best = *std::max_element(next, next + n_);
+        const int leaders = static_cast<int>(std::count(next, next + n_, best));
+        for (int j = 0; j < n_; ++j) over[j] = next[j] == best ? 1.0 / leaders : 0.0;
+        if (next[seat] == best && (leaders & (leaders - 1)) != 0) split_[x] = leaders;
+        vec = over;
+      } else {
+        vec = &v_.win[static_cast<size_t>(index_.Index((seat + 1) % n_, next)) * n_];
       }
-      if (j < 0) return;
+      double* rec = &stop_[static_cast<size_t>(x) * n_];
+      rec[0] = vec[seat];
+      for (int j = 0, k = 1; j < n_; ++j) {
+        if (j != seat) rec[k++] = vec[j];
+      }
+      key_.append(reinterpret_cast<const char*>(&rec[0]), sizeof(double));
+      key_.push_back(static_cast<char>(split_[x]));
+    }
+    // Ranks: the utilities' order as exact rationals (equal rank iff equal).
+    // Doubles that differ are ordered as their rationals (1/k rounds to its
+    // nearest double); equal doubles differ exactly only beside a split win.
+    for (int x = 0; x <= max_turn_; ++x) order_[x] = x;
+    auto compare = [&](int x, int y) {
+      const double dx = stop_[static_cast<size_t>(x) * n_], dy = stop_[static_cast<size_t>(y) * n_];
+      if (dx != dy) return dx < dy ? -1 : 1;
+      if (split_[x] == split_[y]) return 0;
+      const Rational ex = ExactUtility(x), ey = ExactUtility(y);
+      return ex < ey ? -1 : ex > ey ? 1 : 0;
+    };
+    std::sort(order_.begin(), order_.end(), [&](int x, int y) { return compare(x, y) < 0; });
+    for (int i = 0, r = 0; i <= max_turn_; ++i) {
+      if (i > 0 && compare(order_[i - 1], order_[i]) != 0) ++r;
+      rank_[order_[i]] = r;
     }
   }
 
-  // u(x) for x = 0..M, as a reader computes it (docs/FORMAT.md step 1).
-  std::vector<double> Utility(int seat, const std::vector<int>& scores) const {
-    const int p = d_.players;
-    bool final_round = false;
-    for (int j = 0; j < seat; ++j) final_round |= scores[j] >= d_.rules.target;
-    std::vector<double> u;
-    for (int x = 0; x <= d_.max_turn_score; ++x) {
-      std::vector<int> s = scores;
-      s[seat] += x;
-      if (seat == p - 1 && (final_round || s[seat] >= d_.rules.target)) {
-        int top = *std::max_element(s.begin(), s.end());
-        u.push_back(s[seat] == top ? 1.0 / std::count(s.begin(), s.end(), top) : 0.0);
-      } else {
-        u.push_back(d_.Win(d_.ContextIndex(s, (seat + 1) % p))[seat]);
-      }
+  // The mover's utility of ending with x points, exactly.
+  Rational ExactUtility(int x) const {
+    Rational u = stop_[static_cast<size_t>(x) * n_];
+    if (split_[x] > 0) {
+      u = 1;
+      u /= split_[x];
     }
     return u;
   }
 
-  void CertifyContext(int seat, const std::vector<int>& scores) {
-    ++report_->contexts;
-    const std::int64_t context = d_.ContextIndex(scores, seat);
-    std::vector<double> u = Utility(seat, scores);
-    // Stop, roll and value of every canonical position, from the table.
-    const int n = model_->size();
-    stop_.assign(n, 0);
-    roll_.assign(n, NAN);
-    value_.assign(n, 0);
-    const int start = model_->Id(0, 0, 0, 0, 0);
-    for (int id = 0; id < n; ++id) {
-      const internal::CanonState& s = model_->state(id);
-      stop_[id] = u[s.score];
-      if (id == start) {
-        roll_[id] = d_.Win(context)[seat];
-      } else if (s.left > 0) {
-        int slot = d_.Slot(s.tanks, s.rays, s.earth[0], s.earth[1], s.earth[2]);
-        roll_[id] = s.tanks > s.rays + s.left ? u[0] : (slot >= 0 ? d_.Roll(context, slot) : NAN);
-      }
-      value_[id] = std::isnan(roll_[id]) ? stop_[id] : std::max(stop_[id], roll_[id]);
+  // ---- The reader's turn solve (double, the convention of docs/PLAYERS.md),
+  // with the same operations in the same order as internal::SolveConvention
+  // for the mover's component, keeping every position's roll record; the
+  // highest utility rank each position's outcomes can reach, and the exact
+  // values the utilities' order alone fixes.
+
+  template <int W>
+  void SolveTurn() {
+    for (int level = 0; level <= model_.rules().dice; ++level) {
+      OutcomeLaws<W>(level);
+      StopOrRoll<W>(level);
     }
-    near_.clear();
-    for (int id = 0; id < n; ++id) {
-      const internal::CanonState& s = model_->state(id);
-      if (id != start && s.left > 0 && s.rays + s.earth[0] > 0) {
-        Decide(std::abs(stop_[id] - roll_[id]), false, NearTie{id, -1});
-      }
-      if (s.left > 0) TakeDecisions(id);
-    }
-    if (!near_.empty()) VerifyExactly(u);
   }
 
-  // Every roll outcome's take decision at group `g` (position after the tanks):
-  // q other dice over the untaken types and blanks, rays for the rest.
+  double* Node(int id) { return &node_[static_cast<size_t>(id) * n_]; }
+  const double* StopRec(int score) const { return &stop_[static_cast<size_t>(score) * n_]; }
+
+  template <int W>
+  const double* ChooseTake(const double* const* take, const EarthClass& cls,
+                           const double* rays) const {
+    const int n = cls.takes;
+    const double* t[3] = {take[cls.take[0]], take[cls.take[1]], take[cls.take[2]]};
+    const double* best_take = t[0];
+    for (int i = 1; i < n; ++i) best_take = t[i][0] > best_take[0] ? t[i] : best_take;
+    const double best = rays != nullptr && rays[0] > best_take[0] ? rays[0] : best_take[0];
+    const double bar = best - kTie;
+    if (rays != nullptr && rays[0] >= bar) return rays;
+    for (int i = n - 1; i >= 0; --i) {
+      if (t[i][0] >= bar) return t[i];
+    }
+    return best_take;  // not reached
+  }
+
+  template <int W>
+  void OutcomeLaws(int level) {
+    const double* take[kMaxDice + 1];
+    double sums[W];
+    for (int group : model_.Level(level)) {
+      const CanonState& g = model_.state(group);
+      for (int x = 1; g.untaken > 0 && x <= g.left; ++x)
+        take[x] = Node(model_.EarthChild(group, x));
+      const double* turn_over = StopRec(g.score);
+      for (int q = 0; q <= g.left; ++q) {
+        const int ray_child = model_.RayChild(group, q);
+        const double* rays = ray_child >= 0 ? Node(ray_child) : nullptr;
+        std::fill(sums, sums + W, 0.0);
+        unsigned present = 0;
+        bool none = false;
+        int known = kUnset;  // every class's exact value, if known and the same
+        for (const EarthClass& cls : model_.Classes(g.untaken, q)) {
+          const double* chosen = cls.present != 0  ? ChooseTake<W>(take, cls, rays)
+                                 : rays != nullptr ? rays
+                                                   : turn_over;
+          present |= cls.present;
+          none |= cls.present == 0;
+          const double weight = cls.weight_d;
+          for (int k = 0; k < W; ++k) sums[k] += weight * chosen[k];
+          if (known != kUnknown) {
+            const int v = ClassKnown(group, cls.present, ray_child, g.score);
+            known = v < 0 || (known != kUnset && known != v) ? kUnknown : v;
+          }
+        }
+        const int law = model_.LawIndex(group, q);
+        law_known_[law] = known < 0 ? kUnknown : known;
+        std::copy(sums, sums + W, &laws_[static_cast<size_t>(law) * W]);
+        int hi = INT_MIN;
+        auto include = [&](int b) { hi = std::max(hi, b); };
+        if (rays != nullptr) include(node_hi_[ray_child]);
+        if (none && rays == nullptr) include(rank_[g.score]);
+        for (int x = 1; x < 32 && x <= g.left; ++x) {
+          if (present & (1u << x)) {
+            const int child = model_.EarthChild(group, x);
+            include(node_hi_[child]);
+          }
+        }
+        law_hi_[law] = hi;
+      }
+    }
+  }
+
+  // The exact value of a roll outcome class (the best of its options: rays
+  // if shown, a take of each count present; the turn's end without either),
+  // when the utilities' order fixes it: every option's value known, or one
+  // known at or above whatever any option can reach. Else kUnknown.
+  int ClassKnown(int group, unsigned present, int ray_child, int score) const {
+    if (present == 0 && ray_child < 0) return rank_[score];
+    int best = kUnknown, reach = INT_MIN;
+    bool all = true;
+    auto option = [&](int child) {
+      all = all && node_known_[child] >= 0;
+      best = std::max(best, node_known_[child]);
+      reach = std::max(reach, node_hi_[child]);
+    };
+    if (ray_child >= 0) option(ray_child);
+    for (int x = 1; x < 32 && present >> x != 0; ++x) {
+      if (present & (1u << x)) option(model_.EarthChild(group, x));
+    }
+    return all || (best >= 0 && best >= reach) ? best : kUnknown;
+  }
+
+  template <int W>
+  void RollSums(std::span<const RollTerm> terms, double* roll) const {
+    double part[4][W] = {};
+    const size_t n = terms.size();
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+      for (int j = 0; j < 4; ++j) {
+        const double* law = &laws_[static_cast<size_t>(terms[i + j].law) * W];
+        const double weight = terms[i + j].weight_d;
+        for (int k = 0; k < W; ++k) part[j][k] += weight * law[k];
+      }
+    }
+    for (; i < n; ++i) {
+      const double* law = &laws_[static_cast<size_t>(terms[i].law) * W];
+      const double weight = terms[i].weight_d;
+      for (int k = 0; k < W; ++k) part[0][k] += weight * law[k];
+    }
+    for (int k = 0; k < W; ++k) roll[k] = (part[0][k] + part[1][k]) + (part[2][k] + part[3][k]);
+  }
+
+  template <int W>
+  void StopOrRoll(int level) {
+    for (int id : model_.Level(level)) {
+      double* node = Node(id);
+      double* roll = &roll_[static_cast<size_t>(id) * W];
+      const int score = model_.state(id).score;
+      const double* stop = StopRec(score);
+      if (level == 0) {
+        std::copy(stop, stop + W, node);
+        std::fill(roll, roll + W, NAN);
+        node_hi_[id] = node_known_[id] = rank_[score];
+        roll_known_[id] = kUnknown;
+        continue;
+      }
+      RollSums<W>(model_.Terms(id), roll);
+      int hi = INT_MIN, known = kUnset;
+      for (const RollTerm& term : model_.Terms(id)) {
+        hi = std::max(hi, law_hi_[term.law]);
+        const int v = law_known_[term.law];
+        known = v < 0 || (known != kUnset && known != v) ? kUnknown : v;
+      }
+      roll_hi_[id] = hi;
+      // The roll is an average (weights summing to 1): known if every law's
+      // value is known and the same. The position's value is max(stop, roll):
+      // known if the roll's is, or if stopping reaches whatever rolling can.
+      roll_known_[id] = known < 0 ? kUnknown : known;
+      const int stop_rank = rank_[score];
+      node_known_[id] = id == start_           ? roll_known_[id]
+                        : roll_known_[id] >= 0 ? std::max(stop_rank, roll_known_[id])
+                        : stop_rank >= hi      ? stop_rank
+                                               : kUnknown;
+      const bool rolls = id == start_ || roll[0] > stop[0] + kTie;
+      std::copy(rolls ? roll : stop, (rolls ? roll : stop) + W, node);
+      node_hi_[id] = id == start_ ? hi : std::max(hi, rank_[score]);
+    }
+  }
+
+  // ---- The decisions (as solver/certify.cpp enumerates them).
+
+  // Two records differ for another seat by more than the tie tolerance.
+  bool TellsApart(const double* a, const double* b) const {
+    for (int k = 1; k < n_; ++k) {
+      if (std::abs(a[k] - b[k]) > kTie) return true;
+    }
+    return false;
+  }
+
+  // A non-tie decision's margin; at a mixed context one within the
+  // threshold is the mover's indifference, a mixing decision.
+  void Margin(double gap) {
+    if (mixed_ && gap <= threshold_) {
+      ++report.mixing_decisions;
+    } else {
+      report.smallest_margin = std::min(report.smallest_margin, gap);
+    }
+  }
+  // A tie not proven exact yet: re-verified exactly, unless the context is
+  // mixed (its mover is indifferent only up to the bound there).
+  void Unproven(const NearTie& tie) {
+    if (mixed_) {
+      --report.ties;
+      ++report.mixing_decisions;
+    } else {
+      near_.push_back(tie);
+    }
+  }
+
+  void StopOrRollDecision(int id) {
+    const int score = model_.state(id).score;
+    const double* stop = StopRec(score);
+    const double* roll = &roll_[static_cast<size_t>(id) * n_];
+    ++report.decisions;
+    const double gap = std::abs(stop[0] - roll[0]);
+    if (gap > kTie) {
+      Margin(gap);
+      return;
+    }
+    ++report.ties;
+    if (TellsApart(stop, roll)) {
+      ++report.kingmaking_ties;
+      context_kingmaking_ = true;
+    }
+    if (roll_known_[id] >= 0 && roll_known_[id] == rank_[score]) {
+      ++report.exact_ties;
+      ++report.structural_ties;
+    } else {
+      Unproven(NearTie{id, -1, kPickStop});
+    }
+  }
+
+  // Every roll outcome's take decision at group `g` (position after the
+  // tanks): q other dice over the untaken types and blanks, rays for the rest.
   void TakeDecisions(int g) {
-    const internal::CanonState& s = model_->state(g);
+    const CanonState& s = model_.state(g);
     const int j = s.untaken;
     for (int q = 0; q <= s.left; ++q) {
-      const int ray_child = model_->RayChild(g, q);
+      const int ray_child = model_.RayChild(g, q);
       for (int c0 = 0; c0 <= (j >= 1 ? q : 0); ++c0) {
         for (int c1 = 0; c1 <= (j >= 2 ? q - c0 : 0); ++c1) {
           for (int c2 = 0; c2 <= (j >= 3 ? q - c0 - c1 : 0); ++c2) {
             if (j == 3 && c0 + c1 + c2 < q) continue;  // no blanks without a taken type
-            int options[4], count = 0;
-            if (ray_child >= 0) options[count++] = ray_child;
+            // dice[i]: the dice option i takes (0 for rays).
+            int options[4], dice[4], count = 0;
+            if (ray_child >= 0) options[count] = ray_child, dice[count++] = 0;
             for (int c : {c0, c1, c2}) {
-              if (c > 0) options[count++] = model_->EarthChild(g, c);
+              if (c > 0) options[count] = model_.EarthChild(g, c), dice[count++] = c;
             }
-            if (count >= 2) CompareOptions(options, count);
+            if (count >= 2) CompareOptions(options, dice, count);
           }
         }
       }
     }
   }
 
-  void CompareOptions(const int* options, int count) {
-    const BestAndSecondOptions pick = BestAndSecond(value_, options, count);
-    const int best = options[pick.best], second = options[pick.second];
-    Decide(value_[best] - value_[second], best == second, NearTie{best, second});
-  }
-
-  void Decide(double gap, bool symmetric, NearTie tie) {
-    ++report_->decisions;
-    if (gap > d_.tie_tolerance) {
-      report_->smallest_margin = std::min(report_->smallest_margin, gap);
+  void CompareOptions(const int* options, const int* dice, int count) {
+    const BestAndSecondOptions pick_ab = BestAndSecond(value_, options, count);
+    const int a = options[pick_ab.best], b = options[pick_ab.second];
+    ++report.decisions;
+    const double gap = value_[a] - value_[b];
+    if (gap > kTie) {
+      Margin(gap);
       return;
     }
-    ++report_->ties;
-    if (symmetric) {
-      ++report_->symmetric_ties;
+    ++report.ties;
+    // Kingmaking: the convention's pick among the options tied with the best
+    // (by the positions' records, as the solve compares them: rays first,
+    // then the most dice) against the other tied ones.
+    double top = -HUGE_VAL;
+    for (int i = 0; i < count; ++i) top = std::max(top, Node(options[i])[0]);
+    int pick = -1;
+    for (int i = 0; i < count; ++i) {
+      if (Node(options[i])[0] < top - kTie) continue;
+      const bool first = dice[i] == 0 || (pick >= 0 && dice[pick] != 0 && dice[i] > dice[pick]);
+      if (pick < 0 || first) pick = i;
+    }
+    bool kingmaking = false;
+    for (int i = 0; i < count; ++i) {
+      if (i != pick && Node(options[i])[0] >= top - kTie) {
+        kingmaking = kingmaking || TellsApart(Node(options[pick]), Node(options[i]));
+      }
+    }
+    if (kingmaking) {
+      ++report.kingmaking_ties;
+      context_kingmaking_ = true;
+    }
+    if (a == b) {
+      ++report.symmetric_ties;
+    } else if (node_known_[a] >= 0 && node_known_[a] == node_known_[b]) {
+      ++report.exact_ties;
+      ++report.structural_ties;
     } else {
-      near_.push_back(tie);
+      Unproven(NearTie{a, b, options[pick]});
     }
   }
 
-  // Phase "exact re-verification": the context's turn solved with rationals
-  // from the same utilities (doubles are rationals); a tie stands if the
-  // exact values are equal.
-  void VerifyExactly(const std::vector<double>& u) {
-    auto it = exact_cache_.find(u);
-    if (it == exact_cache_.end()) {
-      ++report_->exact_solves;
-      if (exact_cache_.size() >= 64) exact_cache_.clear();  // bounded memory
-      std::vector<Rational> exact_u(u.begin(), u.end());
-      it = exact_cache_.emplace(u, internal::SolveExact(*model_, exact_u)).first;
-    }
-    const internal::ExactTurnValues& e = it->second;
-    for (const NearTie& t : near_) {
-      Rational a = t.b < 0 ? Stop(e, t.a) : Value(e, t.a);
-      Rational b = t.b < 0 ? Roll(e, t.a) : Value(e, t.b);
-      if (a == b) {
-        ++report_->exact_ties;
-      } else {
-        ++report_->inexact_ties;
-        double gap = std::abs((a - b).convert_to<double>());
-        report_->largest_inexact_gap = std::max(report_->largest_inexact_gap, gap);
+  // ---- Exact re-verification: the context's turn solved with rationals from
+  // the same utilities (stored doubles are rationals; a split win is 1/k); a
+  // tie stands if the exact values are equal. The verdict depends on the
+  // utility only: cached.
+  void VerifyExactly() {
+    auto it = verdicts_.find(key_);
+    if (it == verdicts_.end()) {
+      exact_u_.clear();
+      for (int x = 0; x <= max_turn_; ++x) {
+        exact_u_.push_back(ExactUtility(x));
       }
+      int deepest = 0;
+      for (const NearTie& t : near_) {
+        deepest = std::max<int>(deepest, model_.state(t.a).left);
+        if (t.b >= 0) deepest = std::max<int>(deepest, model_.state(t.b).left);
+      }
+      // Per tie: the two options' exact values, then the pick's.
+      std::vector<std::array<Rational, 3>> pairs;
+      if (deepest <= local_max_left_) {
+        // Few dice left: the tied positions' subtrees alone, exactly.
+        ++report.partial_exact_solves;
+        ++stamp_;
+        for (const NearTie& t : near_) {
+          const Rational a = t.b < 0 ? exact_u_[model_.state(t.a).score] : ExactValue(t.a);
+          const Rational b = t.b < 0 ? ExactRoll(t.a) : ExactValue(t.b);
+          pairs.push_back({a, b, PickValue(t, a, b, [&](int id) { return ExactValue(id); })});
+        }
+      } else {
+        ++report.exact_solves;
+        const internal::ExactTurnValues e = internal::SolveExact(model_, exact_u_);
+        for (const NearTie& t : near_) {
+          const Rational a = t.b < 0 ? Stop(e, t.a) : Value(e, t.a);
+          const Rational b = t.b < 0 ? Roll(e, t.a) : Value(e, t.b);
+          pairs.push_back({a, b, PickValue(t, a, b, [&](int id) { return Value(e, id); })});
+        }
+      }
+      Verdict verdict;
+      for (size_t i = 0; i < pairs.size(); ++i) {
+        const auto& [a, b, pick] = pairs[i];
+        if (a == b) {
+          ++verdict.exact;
+          continue;
+        }
+        ++verdict.inexact;
+        const double gap = std::abs((a - b).convert_to<double>());
+        verdict.largest_gap = std::max(verdict.largest_gap, gap);
+        JudgePick(a, b, pick, &verdict);
+        const bool seen = std::any_of(verdict.examples.begin(), verdict.examples.end(),
+                                      [&](const auto& e) {  // the same two options, in either order
+                                        return std::minmax(e.first.a, e.first.b) ==
+                                               std::minmax(near_[i].a, near_[i].b);
+                                      });
+        if (!seen && verdict.examples.size() < CertificationReport::kInexactExamples) {
+          verdict.examples.emplace_back(near_[i], gap);
+        }
+      }
+      it = verdicts_.emplace(key_, verdict).first;
     }
+    report.exact_ties += it->second.exact;
+    report.inexact_ties += it->second.inexact;
+    report.largest_inexact_gap = std::max(report.largest_inexact_gap, it->second.largest_gap);
+    report.inexact_undecided += it->second.undecided;
+    report.inexact_pick_best += it->second.pick_best;
+    report.inexact_pick_worse += it->second.pick_worse;
+    report.largest_pick_loss = std::max(report.largest_pick_loss, it->second.largest_loss);
+    for (const auto& [tie, gap] : it->second.examples) {
+      if (report.inexact_examples.size() >= CertificationReport::kInexactExamples) break;
+      CertificationReport::InexactTie e;
+      e.scores = scores_;
+      e.seat = seat_;
+      e.a = PositionText(tie.a);
+      e.b = tie.b < 0 ? "stop" : PositionText(tie.b);
+      if (tie.b < 0) e.a += " roll";
+      e.gap = gap;
+      for (int x = 0; x <= max_turn_; ++x)
+        e.utility.push_back(ExactUtility(x).convert_to<double>());
+      AddExample(std::move(e), &report);
+    }
+  }
+
+  // The exact value of the convention's pick at tie `t` whose options are
+  // worth `a` and `b` (value(id): a position's exact value).
+  template <class ValueOf>
+  static Rational PickValue(const NearTie& t, const Rational& a, const Rational& b, ValueOf value) {
+    if (t.pick == kPickStop || t.pick == t.a) return a;
+    if (t.pick == t.b) return b;
+    return value(t.pick);
+  }
+
+  // What the stored values prove of an inexact tie's pick: the true values
+  // are within the bound of these exact ones, so an order by more than the
+  // margin threshold is the truth's.
+  void JudgePick(const Rational& a, const Rational& b, const Rational& pick,
+                 Verdict* verdict) const {
+    const Rational& larger = a > b ? a : b;  // the pick may be a third option
+    const Rational& best = larger > pick ? larger : pick;
+    const double loss = (best - pick).convert_to<double>();
+    const Rational& other = pick == a ? b : a;
+    if (loss > threshold_) {
+      ++verdict->pick_worse;
+      verdict->largest_loss = std::max(verdict->largest_loss, loss);
+    } else if (loss == 0 && (pick - other).convert_to<double>() > threshold_) {
+      ++verdict->pick_best;
+    } else {
+      ++verdict->undecided;
+    }
+  }
+
+  // A position as text: what is set aside and the dice left.
+  std::string PositionText(int id) const {
+    const CanonState& s = model_.state(id);
+    return absl::StrFormat("tanks %d rays %d earthlings %d,%d,%d left %d (score %d)", s.tanks,
+                           s.rays, s.earth[0], s.earth[1], s.earth[2], s.left, s.score);
+  }
+
+  // The subtree solve, memoised for one verification (stamp_): a position's
+  // exact value under optimal play (max of stop and roll; the roll alone at
+  // the start, the stop alone with no dice left).
+  const Rational& ExactValue(int id) {
+    if (stamp_value_[id] == stamp_) return memo_value_[id];
+    const CanonState& s = model_.state(id);
+    Rational v = exact_u_[s.score];
+    if (s.left > 0) {
+      const Rational& roll = ExactRoll(id);
+      if (id == start_ || roll > v) v = roll;
+    }
+    stamp_value_[id] = stamp_;
+    return memo_value_[id] = v;
+  }
+
+  // The roll's exact value: each (tanks, rays, q) split's multinomial weight
+  // (over 6^left) times its law.
+  const Rational& ExactRoll(int id) {
+    if (stamp_roll_[id] == stamp_) return memo_roll_[id];
+    const auto terms = model_.Terms(id);
+    const auto weights = model_.ExactTerms(id);
+    Rational sum = 0;
+    for (size_t i = 0; i < terms.size(); ++i) sum += ExactLaw(terms[i].law) * weights[i].weight;
+    BigInt den = 1;
+    for (int i = model_.state(id).left; i > 0; --i) den *= 6;
+    stamp_roll_[id] = stamp_;
+    return memo_roll_[id] = sum / den;
+  }
+
+  // A law's exact sum over its classes (class counts, not divided by 3^q:
+  // the term weights hold the rest): each class's best option.
+  const Rational& ExactLaw(int law) {
+    if (stamp_law_[law] == stamp_) return memo_law_[law];
+    const int group = law_group_[law];
+    const CanonState& g = model_.state(group);
+    const int q = law - model_.LawIndex(group, 0);
+    const int ray_child = model_.RayChild(group, q);
+    Rational sum = 0, best;
+    for (const EarthClass& cls : model_.Classes(g.untaken, q)) {
+      // Rays if shown, a take of each count present; else the turn is over.
+      bool have = false;
+      auto consider = [&](const Rational& v) {
+        if (!have || v > best) best = v;
+        have = true;
+      };
+      if (ray_child >= 0) consider(ExactValue(ray_child));
+      for (int x = 1; x < 32 && cls.present >> x != 0; ++x) {
+        if (cls.present & (1u << x)) consider(ExactValue(model_.EarthChild(group, x)));
+      }
+      if (!have) best = exact_u_[g.score];
+      sum += best * cls.weight;
+    }
+    stamp_law_[law] = stamp_;
+    return memo_law_[law] = sum;
   }
 
   Rational Stop(const internal::ExactTurnValues& e, int id) const {
-    return Rational(e.utility[model_->state(id).score], e.denominator);
+    return Rational(e.utility[model_.state(id).score], e.denominator);
   }
   Rational Roll(const internal::ExactTurnValues& e, int id) const {
     BigInt den = e.denominator;
-    for (int i = TurnModel::DenominatorExponent(model_->state(id).left); i > 0; --i) den *= 6;
+    for (int i = TurnModel::DenominatorExponent(model_.state(id).left); i > 0; --i) den *= 6;
     return Rational(e.roll[id], den);
   }
   Rational Value(const internal::ExactTurnValues& e, int id) const {
     Rational stop = Stop(e, id);
-    if (model_->state(id).left == 0) return stop;
+    if (model_.state(id).left == 0) return stop;
     Rational roll = Roll(e, id);
-    return roll > stop ? roll : stop;
+    return id == start_ || roll > stop ? roll : stop;
   }
 
-  const TableData& d_;
-  std::shared_ptr<const TurnModel> model_;
-  CertificationReport* report_;
-  std::vector<double> stop_, roll_, value_;
+  const GameValues& v_;
+  const internal::ContextNumbering& index_;
+  const TurnModel& model_;
+  const int n_, target_, max_turn_, start_, local_max_left_;
+  std::vector<int> scores_;
+  int seat_ = 0;  // the context's mover
+  // Records of n_ numbers: the mover's value, then the other seats' chances.
+  std::vector<double> node_, roll_, laws_, stop_;
+  // The highest utility rank each position's (roll's, law's) outcomes can
+  // reach under any play.
+  std::vector<int> node_hi_, roll_hi_, law_hi_;
+  std::vector<double> value_;  // the mover's max(stop, roll) per position
+  std::vector<int> split_, rank_, order_;
+  // The exact value's rank when the utilities' order alone fixes it, else -1.
+  std::vector<int> node_known_, roll_known_, law_known_;
+  std::string key_;  // the mover's exact utility, as bytes
   std::vector<NearTie> near_;
-  std::map<std::vector<double>, internal::ExactTurnValues> exact_cache_;
+  bool context_kingmaking_ = false;
+  bool mixed_ = false;  // the context's stored vector is a mixture
+  const std::vector<int> floor_, ceiling_;
+  const double threshold_;  // margins at or below it are not certified
+  absl::flat_hash_map<std::string, Verdict> verdicts_;
+  // The subtree solve's state: utilities, memo and its validity stamps.
+  std::vector<Rational> exact_u_;
+  std::vector<int> law_group_;  // per law: its group (position after the tanks)
+  std::vector<Rational> memo_value_, memo_roll_, memo_law_;
+  std::vector<unsigned> stamp_value_, stamp_roll_, stamp_law_;
+  unsigned stamp_ = 0;
 };
 
+absl::Status Validate(const GameValues& values, int threads) {
+  // (threads: CertifyOptions::threads)
+  if (absl::Status s = ValidateRules(values.rules); !s.ok()) return s;
+  if (values.players < kMinPlayers || values.players > kMaxPlayers) {
+    return absl::InvalidArgumentError(absl::StrFormat("players must be %d..%d, got %d", kMinPlayers,
+                                                      kMaxPlayers, values.players));
+  }
+  if (threads < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("threads must be at least 1, got %d", threads));
+  }
+  const internal::ContextNumbering index(values.rules, values.players);
+  const auto expected = static_cast<unsigned long long>(index.size()) * values.players;
+  if (values.win.size() != expected) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("game values hold %d numbers, expected %d (%d contexts x %d players)",
+                        values.win.size(), expected, index.size(), values.players));
+  }
+  for (size_t i = 0; i < values.win.size(); ++i) {
+    if (!std::isfinite(values.win[i])) {
+      return absl::InvalidArgumentError(
+          absl::StrFormat("game value %d (context %d, seat %d) is not a number", i,
+                          i / values.players, i % values.players));
+    }
+  }
+  if (std::isnan(values.error_bound) || values.error_bound < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("error bound must be a non-negative number, got %g", values.error_bound));
+  }
+  return absl::OkStatus();
+}
+
+void Merge(const CertificationReport& r, CertificationReport* all) {
+  all->contexts += r.contexts;
+  all->decisions += r.decisions;
+  all->smallest_margin = std::min(all->smallest_margin, r.smallest_margin);
+  all->ties += r.ties;
+  all->symmetric_ties += r.symmetric_ties;
+  all->exact_ties += r.exact_ties;
+  all->inexact_ties += r.inexact_ties;
+  all->largest_inexact_gap = std::max(all->largest_inexact_gap, r.largest_inexact_gap);
+  all->inexact_undecided += r.inexact_undecided;
+  all->inexact_pick_best += r.inexact_pick_best;
+  all->inexact_pick_worse += r.inexact_pick_worse;
+  all->largest_pick_loss = std::max(all->largest_pick_loss, r.largest_pick_loss);
+  all->exact_solves += r.exact_solves;
+  all->partial_exact_solves += r.partial_exact_solves;
+  all->structural_ties += r.structural_ties;
+  all->kingmaking_ties += r.kingmaking_ties;
+  all->kingmaking_contexts += r.kingmaking_contexts;
+  all->largest_value_gap = std::max(all->largest_value_gap, r.largest_value_gap);
+  all->mixed_contexts += r.mixed_contexts;
+  all->mixing_decisions += r.mixing_decisions;
+  for (const CertificationReport::InexactTie& e : r.inexact_examples) AddExample(e, all);
+}
+
 }  // namespace
+
+absl::StatusOr<CertificationReport> CertifyGameValues(const GameValues& values,
+                                                      const CertifyOptions& options) {
+  const int threads = options.threads;
+  if (absl::Status s = Validate(values, threads); !s.ok()) return s;
+  for (const std::vector<int>* box : {&options.floor, &options.ceiling}) {
+    if (!box->empty() && static_cast<int>(box->size()) != values.players) {
+      return absl::InvalidArgumentError(
+          absl::StrFormat("a floor or ceiling needs one total per seat (%d, got %d)",
+                          values.players, static_cast<int>(box->size())));
+    }
+  }
+  const auto begin = std::chrono::steady_clock::now();
+  const internal::ContextNumbering index(values.rules, values.players);
+  const std::shared_ptr<const TurnModel> model = TurnModel::Get(values.rules);
+  const long long contexts = index.size();
+  constexpr long long kChunk = 64;
+  std::atomic<long long> next{0};
+  std::vector<CertificationReport> reports(threads);
+  auto work = [&](CertificationReport* out) {
+    ContextCertifier certifier(values, index, *model, options.local_exact_max_left, options.floor,
+                               options.ceiling);
+    for (long long c = next.fetch_add(kChunk); c < contexts; c = next.fetch_add(kChunk)) {
+      if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed)) break;
+      for (long long i = c; i < std::min(contexts, c + kChunk); ++i) certifier.Certify(i);
+    }
+    *out = certifier.report;
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(work, &reports[t]);
+  work(&reports[0]);
+  for (std::thread& t : pool) t.join();
+  if (options.stop != nullptr && options.stop->load()) {
+    return absl::CancelledError("certification interrupted");
+  }
+  CertificationReport report;
+  report.smallest_margin = HUGE_VAL;
+  for (const CertificationReport& r : reports) Merge(r, &report);
+  report.tie_tolerance = kTie;
+  report.error_bound = values.error_bound;
+  report.margin_threshold = MarginThreshold(values.error_bound);
+  report.certified = report.smallest_margin > report.margin_threshold && report.inexact_ties == 0;
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  return report;
+}
 
 BestAndSecondOptions BestAndSecond(const std::vector<double>& values, const int* options,
                                    int count) {
@@ -215,22 +836,20 @@ BestAndSecondOptions BestAndSecond(const std::vector<double>& values, const int*
   return {best, second};
 }
 
-absl::StatusOr<CertificationReport> CertifyTable(const std::string& bytes) {
-  absl::StatusOr<GameTable> table = GameTable::FromBytes(bytes);
-  if (!table.ok()) return table.status();
-  return CertifyTable(*table);
-}
-
-absl::StatusOr<CertificationReport> CertifyTable(const GameTable& table) {
-  if (table.format_version() != 1) {  // no stored roll values to certify
-    return absl::UnimplementedError(
-        "certification reads the roll values of a format version 1 table; this one has none");
+absl::StatusOr<CertificationReport> CertifyTable(const GameTable& table,
+                                                 const CertifyOptions& options) {
+  GameValues values;
+  values.rules = table.rules();
+  values.players = table.players();
+  values.error_bound = table.error_bound();
+  values.win.reserve(static_cast<size_t>(table.context_count()) * values.players);
+  for (std::int64_t c = 0; c < table.context_count(); ++c) {
+    absl::StatusOr<GameTable::ContextRecord> record = table.Context(c);
+    if (!record.ok()) return record.status();
+    values.win.insert(values.win.end(), record->win_probabilities.begin(),
+                      record->win_probabilities.end());
   }
-  auto begin = std::chrono::steady_clock::now();
-  CertificationReport report;
-  Certifier(table.data(), &report).Run();
-  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-  return report;
+  return CertifyGameValues(values, options);
 }
 
 }  // namespace martiandice::solver

@@ -1,100 +1,216 @@
-// The game-level solve: every seat's win probability at every turn-start
-// context under optimal play, and the policy table file that stores it
-// (layout: docs/FORMAT.md). Used by `martiandice solve` and the tests.
+// The game-level solve (docs/PLAYERS.md): every seat's probability of winning
+// at every turn-start context when every seat maximises its own chance, ties
+// broken by the fixed convention, for any player count 2..kMaxPlayers; and
+// the policy table file that stores it (docs/FORMAT.md).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
-#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "martiandice/rules.h"
 
 namespace martiandice::solver {
 
-// Bound assumed on the rounding error of one turn solve's values (sums of a
-// few thousand non-negative terms below 1): the largest seen against exact
-// rational solves of the same utilities is 7.8e-16 (tests/game_solver_test.cpp
-// checks 30 contexts of the official game, every roll value).
+// Arithmetic of the turn solves. kExtended (x87 long double) rounds about
+// 2,000 times less per solve but is slower; kDouble meets the 1e-13 bound for
+// 3 and 4 players too (the error bound is propagated as an expectation over
+// each turn's outcomes, game_solver.cpp), but its rounding noise leaves
+// stored values that should be equal (e.g. two certain wins) an ulp apart, so
+// some of the reader's ties are no longer exact on the stored numbers and the
+// table cannot be certified. kAuto, what the shipped tables use: for 2
+// players the pair kernel (both movers of a cycle in one double pass of the
+// plain turn solve, Newton steps along their zero-score slopes: ties cannot
+// change a value when the other seat's chance is the complement), for more
+// the convention solve in extended precision. kDouble and kExtended run the
+// convention solve for any number of players.
+enum class SolveArithmetic { kAuto, kDouble, kExtended };
+
+// Bound assumed on the rounding error of one double turn solve's values
+// (sums of a few thousand non-negative terms below 1): the largest seen
+// against exact rational solves of the same utilities is 7.8e-16
+// (tests/nplayer_solver_test.cpp checks contexts of the official game).
 inline constexpr double kTurnSolveRounding = 1e-15;
 
-// Policy iteration on a zero-score cycle (both game solvers): at most
-// kMaxCycleRounds rounds; a round is accepted once its residual r is at
-// rounding level (the largest seen for the official game is about 1e-15), or
-// once r stops halving below kCycleStallResidual (rounding noise, not a
-// policy change).
+// Policy iteration on a zero-score cycle: at most kMaxCycleRounds rounds; a
+// round is accepted once its residual r is at rounding level (the largest
+// seen for the official game is about 1e-15), or once r stops halving below
+// kCycleStallResidual (rounding noise, not a policy change).
 inline constexpr int kMaxCycleRounds = 60;
 inline constexpr double kCycleAcceptResidual = 2e-15;
 inline constexpr double kCycleStallResidual = 1e-14;
 
+// Largest table SolveGameTable writes: the reader refuses bigger files.
+inline constexpr std::uint64_t kMaxSolveTableBytes = std::uint64_t{1} << 30;
+
+// Bound assumed on the rounding of one extended-precision turn solve's values
+// once stored as doubles: the conversion (half an ulp of 1, 1.1e-16) plus the
+// extended sums (about 1e-18); checked against exact rational solves in
+// tests/nplayer_solver_test.cpp.
+inline constexpr double kExtendedTurnRounding = 2e-16;
+// The extended sums' part alone: the rounding of an extended solve's values
+// before they are stored as doubles (ConventionTurn::wide_value), which the
+// mixed cycles' indifference points use (checked there too).
+inline constexpr double kWideTurnRounding = 1e-18;
+
+// What the progress callback is told.
+struct GameSolveProgress {
+  // Fraction of the work done, 0..1, including work loaded from a checkpoint:
+  // score vectors weighted by their expected cost (a zero-score cycle about
+  // kCycleCost per seat, a final-round context far less). Never decreases;
+  // exactly 1 at the last call of a finished solve.
+  double fraction = 0;
+  double seconds = 0;  // wall time of this run so far
+  // Estimate of the wall time left, from this run's rate; negative while
+  // unknown (no work finished yet in this run).
+  double seconds_left = -1;
+};
+
 struct GameSolveOptions {
   Rules rules;
-  int players = 2;
-  // Called now and then with the fraction of the work done (0..1).
-  std::function<void(double)> progress;
+  int players = 3;
+  SolveArithmetic arithmetic = SolveArithmetic::kAuto;
+  // Worker threads (>= 1): score vectors of equal total are solved in parallel.
+  int threads = 1;
+  // Called from the calling thread after every level (score vectors of one
+  // sum), and within a level at most every progress_interval seconds (0:
+  // after every score vector the calling thread solves). May set *stop.
+  std::function<void(const GameSolveProgress&)> progress;
+  double progress_interval = 0.25;
+  // Checkpoint file (docs/PLAYERS.md "Checkpoints"); empty: none. If it
+  // exists and belongs to this solve, its finished work is loaded and not
+  // redone (the result is bit for bit that of an uninterrupted solve); if it
+  // belongs to another solve or is damaged the solve fails without touching
+  // it. Written (atomically) at the start, after a level once
+  // checkpoint_interval seconds passed since the last write (and at least
+  // 20 times the last write's duration, bounding the overhead near 5%), and
+  // when stopped. Deleted after a finished solve, unless keep_checkpoint:
+  // then rewritten with the whole solve, which solving again only loads
+  // (a caller that must still write the result deletes it once written).
+  std::string checkpoint;
+  double checkpoint_interval = 60;
+  bool keep_checkpoint = false;
+  // How the Cancelled message of a stopped solve with a checkpoint ends, after
+  // "...saved in <checkpoint>: ": how the caller's user resumes.
+  std::string resume_hint = "run the same solve with that checkpoint to resume";
+  // When set (by a signal handler, the progress callback or another thread;
+  // polled between score vectors), the solve finishes the score vectors in
+  // flight, writes the checkpoint and returns Cancelled.
+  const std::atomic<bool>* stop = nullptr;
+  // Empty, or one total per seat: only the score vectors at or above these
+  // totals (seat by seat) are solved, the others' vectors left zero: the
+  // endgame from a position, for tests and diagnosis. Not with a checkpoint.
+  std::vector<int> floor;
+  // Order (1..kMaxGuessOrder) of the extrapolation from the solved score
+  // vectors above that starts each zero-score cycle's policy iteration. It
+  // selects the equilibrium where a cycle has several (docs/PLAYERS.md): 1,
+  // linear, is what the tables hold; others are for tests and diagnosis,
+  // not with a checkpoint.
+  int guess_order = 1;
+  // Diagnosis (0: off; else 1..kMaxGuessOrder, not with a checkpoint): every
+  // zero-score cycle is solved again from a start of this order, against the
+  // same solved vectors above it, and compared (GameSolveReport::probe_*); the
+  // values kept are guess_order's. About doubles the cycles' work.
+  int probe_guess_order = 0;
+};
+inline constexpr int kMaxGuessOrder = 3;
+
+// Expected cost of one zero-score cycle per seat, in turn solves (the
+// official 3-player solve's mean rounds), against a final-round context's
+// kFinalCost (one solve, most of them reused): the progress weights.
+inline constexpr double kCycleCost = 3.2;
+inline constexpr double kFinalCost = 0.25;
+
+// A zero-score cycle whose movers mix (docs/PLAYERS.md "Mixed cycles").
+struct MixedCycleReport {
+  std::vector<int> scores;     // every seat's total
+  // Per mover: the weight of its bolder policy (the larger chance of a
+  // zero-score turn); -1 for a mover that does not mix.
+  std::vector<double> weights;
+  double error = 0;            // the mixture's share of the cycle's error bound
 };
 
-// What the solve measured; printed by `martiandice solve`.
+// What the solve measured.
 struct GameSolveReport {
-  int contexts = 0;           // turn-start contexts in the table
-  int blocks = 0;             // distinct roll-value blocks stored
-  int stored_states = 0;      // turn positions with a stored roll value
-  long long turn_solves = 0;  // turn dynamic programs run
-  int max_iterations = 0;     // most policy-iteration rounds one zero-score cycle needed
-  double max_residual = 0;    // largest |T(W) - W| of an accepted zero-score cycle guess W
-  double error_bound = 0;     // bound on every value's error (stored in the table)
-  double seconds = 0;         // wall time of the solve (not the writing)
-  double first_seat_win = 0;  // seat 0's win probability at the start of the game
+  long long contexts = 0;        // turn-start contexts (docs/FORMAT.md numbering)
+  long long turn_solves = 0;     // turn dynamic programs run
+  long long cycles = 0;          // zero-score cycles solved (score vectors below the target)
+  int max_rounds = 0;            // most policy-iteration rounds one cycle needed
+  double mean_rounds = 0;        // average rounds per cycle
+  double max_residual = 0;       // largest change of any value in the settling solve
+  double error_bound = 0;        // bound on every value's error
+  // Ties are counted by the convention solve only (not by the 2-player pair kernel).
+  long long tied_decisions = 0;  // decision points (per context) where the mover was tied
+  long long kingmaking = 0;      // ... where the tied actions differ for another seat
+  long long kingmaking_contexts = 0;  // contexts with at least one such decision point
+  // Settling passes (one per mover of a cycle settled in extended precision),
+  // and those whose policy an earlier pass had played: its turn-score law
+  // was taken from the solve's store (score_law_cache.h) instead of summed
+  // again. This run's only (not the checkpoint's).
+  long long settle_passes = 0;
+  long long settle_reused = 0;
+  // Zero-score cycles without a pure equilibrium, whose movers mix, and the
+  // largest share of the error bound their mixture contributes.
+  long long mixed_cycles = 0;
+  double mixing_error = 0;
+  // Those cycles, by score vector (this run's only: a resumed solve lists
+  // the cycles it solved, the counts above include the checkpoint's).
+  std::vector<MixedCycleReport> mixed;
+  double seconds = 0;                 // wall time of this run
+  // turn_solves counts the runs' turn solves together: a resumed solve redoes
+  // some final-round solves the reuse cache had saved, so it may exceed an
+  // uninterrupted solve's; every other counter is the same.
+  double resumed_fraction = 0;        // of the work loaded from a checkpoint
+  double earlier_seconds = 0;         // wall time of the runs before (checkpoint)
+  int checkpoints_written = 0;        // by this run
+  long long checkpoint_bytes = 0;     // size of the last one written
+  double checkpoint_seconds = 0;      // wall time of this run's checkpoint writes
+  // Every seat's chance at the start of the game (with a floor: at the
+  // floor's totals, the first seat that moves there).
+  std::vector<double> start;
+  // With probe_guess_order: the cycles whose second solve reached vectors
+  // more than kProbeApart from the kept ones (another fixed point: both
+  // converged to within their bounds), the largest such difference, and up
+  // to kProbeExamples of their score vectors (sorted).
+  long long probe_apart = 0;
+  double probe_largest = 0;
+  std::vector<std::vector<int>> probe_examples;
+  // ... and the cycles whose second solve did not converge (policy iteration
+  // from that start neither settled nor found a mixture: no value to
+  // compare), with up to kProbeExamples of their score vectors (sorted).
+  long long probe_unconverged = 0;
+  std::vector<std::vector<int>> probe_unconverged_examples;
+};
+inline constexpr double kProbeApart = 1e-9;
+inline constexpr int kProbeExamples = 32;
+
+// Every context's vector: win[index * players + seat].
+struct GameValues {
+  Rules rules;
+  int players = 0;
+  std::vector<double> win;
+  double error_bound = 0;
 };
 
-// Limits (README.md, "Limits"). Supported: 2 players; the rule ranges of
-// ValidateRules (dice 1..20, bonus 0..100, target 1..200). Within them, a
-// request is refused up front (before any work) when its estimate exceeds
-// either limit below. The table grows as blocks x stored states x 8 bytes,
-// blocks ~ 2 target^2 and stored states ~ dice^4 (76 at 6 dice, 1,316 at 13,
-// 7,766 at 20), so the table limit is what bounds large requests: e.g. 13
-// dice fit every target up to 200, 20 dice up to target 92. Peak memory while
-// solving is about twice the table.
-//
-// Largest table SolveGameTable writes: the reader refuses bigger files
-// (GameTable, kMaxTableFileSize), so a bigger one would be useless.
-inline constexpr std::uint64_t kMaxSolveTableBytes = std::uint64_t{1} << 30;
-// Longest estimated solve accepted (one thread, 2-core Xeon VM class).
-inline constexpr double kMaxSolveSeconds = 600;
-
-// Up-front estimate of a solve, from counts computed without solving. The
-// table size is an upper bound (within 5% for targets of 10 and up, 2% for
-// the official game); the time is a fit of measured solves (dice 3..20,
-// target 10..100; within about a third, mostly above, on the machine class
-// above): turn solves ~ 8.5 target^2, each ~ 0.0725 us x stored_states^1.1.
-// The fit predates the 2026-11-21 speed-up (about 6.8 target^2 solves, most
-// of them without slopes): it now overestimates (about 4x for the official
-// game), so the time limit is conservative.
-struct GameSolveEstimate {
-  long long contexts = 0;         // turn-start contexts (exact)
-  long long blocks = 0;           // roll-value blocks (upper bound)
-  long long stored_states = 0;    // turn positions per block (exact)
-  double turn_solves = 0;         // turn dynamic programs (fit)
-  double seconds = 0;             // solve time (fit)
-  std::uint64_t table_bytes = 0;  // table file size (upper bound)
-};
-
-// The estimate for valid rules and 2 players. Errors: as SolveGameTable's
-// first checks (rules, player count); never refuses for size.
-absl::StatusOr<GameSolveEstimate> EstimateGameSolve(const GameSolveOptions& options);
-
-// Solves the game and returns the table file's bytes. Errors: InvalidArgument
-// for rules out of range, or a combination whose estimate exceeds
-// kMaxSolveTableBytes or kMaxSolveSeconds (refused before any work; the
-// message gives the estimate, the limits and what to lower); Unimplemented
-// for a player count other than 2.
-absl::StatusOr<std::string> SolveGameTable(const GameSolveOptions& options,
+// Solves the game. Errors: InvalidArgument for rules out of range, a player
+// count outside 2..kMaxPlayers, threads < 1 or a negative interval;
+// a floor of the wrong size or with a checkpoint; a guess order out of range
+// or other than 1 with a checkpoint;
+// Cancelled when stopped (the message says whether and where the work was
+// saved); the checkpoint's read errors (DataLoss: damaged,
+// FailedPrecondition: of another solve) and write errors.
+absl::StatusOr<GameValues> SolveGameValues(const GameSolveOptions& options,
                                            GameSolveReport* report);
 
-// Writes `bytes` to `path` atomically: a temporary file in the same
-// directory, flushed and synced, then renamed over `path`. On error the old
-// file (if any) is intact and the temporary is removed.
-absl::Status WriteFileAtomically(const std::string& path, const std::string& bytes);
+// Solves the game (SolveGameValues with `options`) and returns the policy
+// table's bytes; `report` (may be null) gets the solve's figures. Errors: as
+// SolveGameValues's, and InvalidArgument, before any work, when the table
+// would exceed kMaxSolveTableBytes; FailedPrecondition when the solve cannot
+// bound its values (a zero-score cycle that does not converge).
+absl::StatusOr<std::string> SolveGameTable(const GameSolveOptions& options,
+                                           GameSolveReport* report);
 
 }  // namespace martiandice::solver

@@ -11,7 +11,8 @@
 
 #include "absl/strings/str_format.h"
 #include "martiandice/game.h"
-#include "table_data.h"
+#include "crc32.h"
+#include "table_format.h"
 
 namespace martiandice::solver {
 namespace {

@@ -20,7 +20,6 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "table_data.h"
 
 #if defined(__linux__)
 #include <link.h>
@@ -191,59 +190,6 @@ absl::StatusOr<std::vector<int>> ParseScores(std::string_view text) {
     scores.push_back(value);
   }
   return scores;
-}
-
-int GameTable::format_version() const { return data_->format_version; }
-
-int GameTable::tie_tolerance_exponent() const { return data_->tie_tolerance_e; }
-
-std::int64_t GameTable::context_count() const { return data_->context_count; }
-
-std::int64_t GameTable::block_count() const { return data_->block_count; }
-
-absl::StatusOr<GameTable::ContextRecord> GameTable::Context(std::int64_t index) const {
-  const internal::TableData& d = *data_;
-  if (index < 0 || index >= d.context_count) {
-    return absl::OutOfRangeError(
-        absl::StrFormat("context %d is out of range 0..%d", index, d.context_count - 1));
-  }
-  // The mover is the last seat whose contexts start at or before `index`;
-  // within it, the index is mixed radix with seat 0 most significant.
-  const int seat =
-      static_cast<int>(std::upper_bound(d.mover_offset.begin(), d.mover_offset.end(), index) -
-                       d.mover_offset.begin() - 1);
-  ContextRecord record;
-  record.context.seat = seat;
-  record.context.scores.assign(d.players, 0);
-  std::int64_t rest = index - d.mover_offset[seat];
-  for (int j = d.players - 1; j >= 0; --j) {
-    const int radix = j < seat ? d.score_limit : d.rules.target;
-    record.context.scores[j] = static_cast<int>(rest % radix);
-    rest /= radix;
-  }
-  const std::span<const double> win = d.Win(index);
-  record.win_probabilities.assign(win.begin(), win.end());
-  record.block = d.block.empty() ? std::int64_t{-1} : std::int64_t{d.block[index]};
-  return record;
-}
-
-std::vector<GameTable::StateRecord> GameTable::StoredStates() const {
-  std::vector<StateRecord> states;
-  states.reserve(data_->states.size());
-  for (const internal::StoredState& s : data_->states) {
-    states.push_back(StateRecord{s.tanks, s.rays, {s.earth[0], s.earth[1], s.earth[2]}, s.left});
-  }
-  return states;
-}
-
-absl::StatusOr<std::vector<double>> GameTable::RollBlock(std::int64_t block) const {
-  const internal::TableData& d = *data_;
-  if (block < 0 || block >= d.block_count) {
-    return absl::OutOfRangeError(
-        absl::StrFormat("block %d is out of range 0..%d", block, d.block_count - 1));
-  }
-  const auto first = d.rolls.begin() + block * static_cast<std::int64_t>(d.states.size());
-  return std::vector<double>(first, first + static_cast<std::int64_t>(d.states.size()));
 }
 
 std::string TableFileName(const Rules& rules, int players) {

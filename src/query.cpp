@@ -70,7 +70,7 @@ std::string_view ThenName(Then then) {
 }
 
 absl::StatusOr<PositionEval> EvaluatePosition(const TurnSolution& solution, const Dice& aside) {
-  const SolvedTurn& t = solution.impl();
+  const SolvedTurn& t = internal::SolvedTurnAccess::Of(solution);
   if (absl::Status s = ValidateAside(t.rules, aside); !s.ok()) return s;
   int id = t.model->IdOf(aside);
   const internal::CanonState& s = t.model->state(id);
@@ -90,7 +90,7 @@ absl::StatusOr<PositionEval> EvaluatePosition(const TurnSolution& solution, cons
 
 absl::StatusOr<RollAdvice> AdviseRoll(const TurnSolution& solution, const Dice& aside,
                                       const Dice& roll) {
-  const SolvedTurn& t = solution.impl();
+  const SolvedTurn& t = internal::SolvedTurnAccess::Of(solution);
   if (absl::Status s = ValidateRoll(t.rules, aside, roll); !s.ok()) return s;
   return internal::AdviseTakes(t.rules, aside, roll, TurnCompare{}, TurnValuesSource{t});
 }

@@ -26,4 +26,9 @@ struct SolvedTurn {
   Rational ExactRoll(int id) const;
 };
 
+// What the library's own code reads of a TurnSolution (solver.h keeps it private).
+struct SolvedTurnAccess {
+  static const SolvedTurn& Of(const TurnSolution& solution) { return *solution.impl_; }
+};
+
 }  // namespace martiandice::internal

@@ -19,12 +19,10 @@ std::shared_ptr<const std::vector<double>> TurnCache::Rolls(
   Shard& shard = shards_[static_cast<std::uint64_t>(context) % kShards];
   {
     std::lock_guard<std::mutex> lock(shard.mutex);
-    for (Entry& e : shard.entries) {
-      if (e.context == context) {
-        e.last_use = ++shard.clock;
-        hits_.fetch_add(1, std::memory_order_relaxed);
-        return e.rolls;
-      }
+    if (auto it = shard.entries.find(context); it != shard.entries.end()) {
+      it->second.last_use = ++shard.clock;
+      hits_.fetch_add(1, std::memory_order_relaxed);
+      return it->second.rolls;
     }
   }
   misses_.fetch_add(1, std::memory_order_relaxed);
@@ -33,18 +31,16 @@ std::shared_ptr<const std::vector<double>> TurnCache::Rolls(
   SolveConventionRolls(*model_, utility, Arithmetic::kDouble, rolls.get());
   std::shared_ptr<const std::vector<double>> result = std::move(rolls);
   std::lock_guard<std::mutex> lock(shard.mutex);
-  for (Entry& e : shard.entries) {
-    if (e.context == context) return e.rolls;  // another thread was first
+  if (auto it = shard.entries.find(context); it != shard.entries.end()) {
+    return it->second.rolls;  // another thread was first
   }
-  Entry entry{context, ++shard.clock, result};
-  if (static_cast<int>(shard.entries.size()) < per_shard_) {
-    shard.entries.push_back(std::move(entry));
-  } else {
-    auto oldest =
-        std::min_element(shard.entries.begin(), shard.entries.end(),
-                         [](const Entry& a, const Entry& b) { return a.last_use < b.last_use; });
-    *oldest = std::move(entry);
+  if (static_cast<int>(shard.entries.size()) >= per_shard_) {
+    auto oldest = std::min_element(
+        shard.entries.begin(), shard.entries.end(),
+        [](const auto& a, const auto& b) { return a.second.last_use < b.second.last_use; });
+    shard.entries.erase(oldest);
   }
+  shard.entries.emplace(context, Entry{++shard.clock, result});
   return result;
 }
 

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "martiandice/rules.h"
 #include "turn_model.h"
 
@@ -16,11 +17,12 @@ namespace martiandice::internal {
 
 class TurnCache {
  public:
-  // Most bytes of roll values the cache keeps (all shards together).
-  static constexpr std::size_t kMaxBytes = std::size_t{8} << 20;
+  // Most bytes of roll values the cache keeps (all shards together): every
+  // context of an official 2-player table (1,650 of 17 KB) fits.
+  static constexpr std::size_t kMaxBytes = std::size_t{32} << 20;
   static constexpr int kShards = 16;
   // Most entries per shard (small dice counts: many tiny entries).
-  static constexpr int kMaxEntriesPerShard = 64;
+  static constexpr int kMaxEntriesPerShard = 4096;
 
   explicit TurnCache(const Rules& rules);
 
@@ -41,14 +43,13 @@ class TurnCache {
 
  private:
   struct Entry {
-    std::int64_t context = -1;
     std::uint64_t last_use = 0;
     std::shared_ptr<const std::vector<double>> rolls;
   };
   struct Shard {
     std::mutex mutex;
     std::uint64_t clock = 0;
-    std::vector<Entry> entries;  // at most per_shard_
+    absl::flat_hash_map<std::int64_t, Entry> entries;  // by context; at most per_shard_
   };
 
   std::shared_ptr<const TurnModel> model_;

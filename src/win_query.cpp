@@ -1,7 +1,7 @@
 // Win queries from a policy table, exactly as docs/FORMAT.md "Answering a
-// query from the file" prescribes: the utility of ending the turn with x
-// points, stop and roll values (stored or by rule), the ranked takes, and
-// ties within 10^-tie_tolerance_e.
+// query" prescribes: the utility of ending the turn with x points, roll values
+// from the turn solved over the stored vectors (or by rule), the ranked takes,
+// ties within 10^-tie_tolerance_e and the tie convention's pick.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -10,13 +10,14 @@
 #include "absl/strings/str_format.h"
 #include "martiandice/game.h"
 #include "martiandice/state_space.h"
-#include "table_data.h"
+#include "table_format.h"
 #include "table_turns.h"
 #include "take_options.h"
 
 namespace martiandice {
 namespace {
 
+using internal::TableAccess;
 using internal::TableData;
 
 // Win probabilities compare by value; within the table's tolerance they tie.
@@ -46,7 +47,7 @@ Canon Canonicalize(const Rules& rules, const Dice& aside) {
 class WinValues {
  public:
   WinValues(const TableData& d, const GameContext& context)
-      : d_(d), seat_(context.seat), context_(d.ContextIndex(context.scores, context.seat)) {
+      : d_(d), seat_(context.seat), context_(d.contexts.Index(context.seat, context.scores)) {
     std::copy(context.scores.begin(), context.scores.end(), scores_.begin());
     for (int j = 0; j < seat_; ++j) final_ = final_ || scores_[j] >= d.rules.target;
   }
@@ -61,7 +62,7 @@ class WinValues {
       if (s[seat_] != top) return 0;
       return 1.0 / static_cast<double>(std::count(s.begin(), s.begin() + p, top));
     }
-    const std::int64_t next = d_.ContextIndex(std::span<const int>(s.data(), p), (seat_ + 1) % p);
+    const std::int64_t next = d_.contexts.Index((seat_ + 1) % p, s.data());
     return d_.Win(next)[seat_];
   }
   // The mover's chance to win at the start of this turn.
@@ -71,8 +72,7 @@ class WinValues {
     if (c.tanks + c.rays + c.e0 + c.e1 + c.e2 == 0) return StartValue();
     if (c.left == 0) return std::nullopt;
     if (c.tanks > c.rays + c.left) return Utility(0);
-    if (d_.turns) return SolvedRolls()[d_.turns->model().Id(c.tanks, c.rays, c.e0, c.e1, c.e2)];
-    return d_.Roll(context_, d_.Slot(c.tanks, c.rays, c.e0, c.e1, c.e2));
+    return SolvedRolls()[d_.turns->model().Id(c.tanks, c.rays, c.e0, c.e1, c.e2)];
   }
 
   // The interface internal::AdviseTakes uses.
@@ -89,8 +89,8 @@ class WinValues {
   }
 
  private:
-  // Version 2: the turn's roll values, solved (or cached) on first use from
-  // the utilities the stored vectors give (docs/FORMAT.md, version 2).
+  // The turn's roll values, solved (or cached) on first use from the
+  // utilities the stored vectors give (docs/FORMAT.md).
   const std::vector<double>& SolvedRolls() const {
     if (!rolls_) {
       std::vector<double> utility(d_.max_turn_score + 1);
@@ -155,7 +155,7 @@ absl::StatusOr<WinEval> EvaluateWin(const GameTable& table, const GameContext& c
                                     const Dice& aside) {
   if (absl::Status s = CheckContext(table, context); !s.ok()) return s;
   if (absl::Status s = ValidateAside(table.rules(), aside); !s.ok()) return s;
-  const TableData& d = table.data();
+  const TableData& d = TableAccess::Data(table);
   const WinValues values(d, context);
   const Canon c = Canonicalize(d.rules, aside);
   WinEval result;
@@ -178,11 +178,11 @@ absl::StatusOr<WinAdvice> AdviseWin(const GameTable& table, const GameContext& c
                                     const Dice& aside, const Dice& roll) {
   if (absl::Status s = CheckContext(table, context); !s.ok()) return s;
   if (absl::Status s = ValidateRoll(table.rules(), aside, roll); !s.ok()) return s;
-  const TableData& d = table.data();
+  const TableData& d = TableAccess::Data(table);
   const WinValues values(d, context);
   WinAdvice result;
   result.advice = internal::AdviseTakes(d.rules, aside, roll, WinCompare{d.tie_tolerance}, values);
-  if (d.turns) PickByConvention(result.advice);
+  PickByConvention(result.advice);
   result.win_probabilities = values.WinProbabilities();
   return result;
 }

@@ -3,7 +3,7 @@
 // gives the two-player table certification's figures, bad input is refused;
 // and a driver for the official 3-player game (skipped unless asked for by
 // name: -tc="*official 3-player*").
-#include "certify_nplayer.h"
+#include "certify.h"
 
 #include <doctest/doctest.h>
 
@@ -17,7 +17,7 @@
 #include "convention_turn.h"
 #include "game_solver.h"
 #include "martiandice/game.h"
-#include "nplayer_solver.h"
+#include "game_solver.h"
 #include "test_util.h"
 
 using namespace martiandice;
@@ -46,7 +46,7 @@ TEST_CASE("certify n-player: tiny 3- and 4-player solves are certified, no kingm
     CAPTURE(c.rules.dice);
     CAPTURE(c.rules.target);
     CAPTURE(c.players);
-    solver::NPlayerReport solve;
+    solver::GameSolveReport solve;
     const solver::GameValues values = SolveTinyValues(c.rules, c.players, &solve);
     auto report = solver::CertifyGameValues(values);
     REQUIRE(report.ok());
@@ -308,7 +308,7 @@ TEST_CASE("certify n-player: subtree and whole-turn exact re-solves agree") {
 TEST_CASE("certify n-player: a stop request cancels, a floor and ceiling bound the contexts") {
   solver::GameValues values = SolveTinyValues(Rules{3, 1, 4}, 3, nullptr);
   std::atomic<bool> stop{true};
-  solver::NPlayerCertifyOptions options;
+  solver::CertifyOptions options;
   options.stop = &stop;
   CHECK(absl::IsCancelled(solver::CertifyGameValues(values, options).status()));
   stop = false;
@@ -349,7 +349,7 @@ TEST_CASE("certify n-player: bad values are refused") {
 // Driver: the official 3-player solve (about 40 s on 2 threads) certified.
 // Run by name only: martiandice_tests -tc="*official 3-player*".
 TEST_CASE("certify n-player: official 3-player game" * doctest::skip()) {
-  solver::NPlayerReport solve;
+  solver::GameSolveReport solve;
   const solver::GameValues values = SolveTinyValues(Rules{}, 3, &solve);
   std::printf("solve: %lld contexts, %.1f s, bound %.3g, kingmaking %lld\n", solve.contexts,
               solve.seconds, solve.error_bound, solve.kingmaking);

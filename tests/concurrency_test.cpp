@@ -23,7 +23,7 @@
 #include "solved_turn.h"
 #include "turn_model.h"
 #ifdef MARTIANDICE_HAVE_GAME_SOLVER
-#include "nplayer_solver.h"
+#include "game_solver.h"
 #endif
 
 using namespace martiandice;
@@ -337,10 +337,10 @@ TEST_CASE("concurrency: 8 threads solve turns through the shared model cache") {
 // settling passes' store of laws (solver/score_law_cache.h): two threads
 // give the values of one, bit for bit.
 TEST_CASE("concurrency: 2 threads of a 3-player solve share its laws' store") {
-  solver::NPlayerSolveOptions options;
+  solver::GameSolveOptions options;
   options.rules = Rules{7, 3, 12};
   options.players = 3;
-  solver::NPlayerReport one, two;
+  solver::GameSolveReport one, two;
   options.threads = 1;
   auto alone = solver::SolveGameValues(options, &one);
   options.threads = 2;

@@ -89,11 +89,11 @@ TEST_CASE("data: the shipped 3-player table is regenerated bit for bit") {
   const std::string path = std::string(MARTIANDICE_DATA_DIR) + "/" + TableFileName(Rules{}, 3);
   const std::string shipped = ReadFile(path);
   REQUIRE_MESSAGE(!shipped.empty(), "missing " << path);
-  solver::NPlayerSolveOptions options;
+  solver::GameSolveOptions options;
   options.players = 3;
   options.threads = 2;
-  solver::NPlayerReport report;
-  auto fresh = solver::SolveValuesTable(options, &report);
+  solver::GameSolveReport report;
+  auto fresh = solver::SolveGameTable(options, &report);
   REQUIRE(fresh.ok());
   CHECK(fresh->size() == shipped.size());
   CHECK_MESSAGE(*fresh == shipped, "data/ is stale: run tools/regenerate-data.sh");

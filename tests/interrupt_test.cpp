@@ -10,7 +10,7 @@
 
 #include <string>
 
-#include "nplayer_solver.h"
+#include "game_solver.h"
 
 using namespace martiandice;
 
@@ -88,12 +88,12 @@ TEST_CASE("interrupt: a second signal terminates at once, the notice is written 
 
 TEST_CASE("interrupt: the flag stops an N-player solve with a clear status") {
   cli::InterruptFlag interrupt;
-  solver::NPlayerSolveOptions options;
+  solver::GameSolveOptions options;
   options.rules = Rules{4, 2, 6};
   options.players = 3;
   options.stop = interrupt.flag();
   int calls = 0;
-  options.progress = [&](const solver::NPlayerProgress& p) {
+  options.progress = [&](const solver::GameSolveProgress& p) {
     if (++calls == 20) raise(SIGINT);
     CHECK(p.fraction < 1);  // stopped before the end
   };

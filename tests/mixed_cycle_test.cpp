@@ -12,8 +12,8 @@
 #include "martiandice/solver.h"
 #include "mixed_cycle.h"
 #include "nplayer_naive.h"
-#include "certify_nplayer.h"
-#include "nplayer_solver.h"
+#include "certify.h"
+#include "game_solver.h"
 
 namespace martiandice {
 namespace {
@@ -151,8 +151,8 @@ void CheckMoversExact(const solver::GameValues& g, const std::vector<int>& s, do
 }
 
 // The official 4-player game's solve from `floor` on, on 2 threads.
-solver::NPlayerSolveOptions FourPlayerEndgame(std::vector<int> floor) {
-  solver::NPlayerSolveOptions options;
+solver::GameSolveOptions FourPlayerEndgame(std::vector<int> floor) {
+  solver::GameSolveOptions options;
   options.rules = Rules{13, 3, 25};
   options.players = 4;
   options.threads = 2;
@@ -161,8 +161,8 @@ solver::NPlayerSolveOptions FourPlayerEndgame(std::vector<int> floor) {
 }
 
 TEST_CASE("mixed cycle: the 4-player endgame at (23, 16, 5, 20) converges by mixing") {
-  const solver::NPlayerSolveOptions options = FourPlayerEndgame({23, 16, 5, 20});
-  solver::NPlayerReport report;
+  const solver::GameSolveOptions options = FourPlayerEndgame({23, 16, 5, 20});
+  solver::GameSolveReport report;
   absl::StatusOr<solver::GameValues> g = solver::SolveGameValues(options, &report);
   REQUIRE(g.ok());
   CHECK(report.mixed_cycles == 1);
@@ -185,7 +185,7 @@ TEST_CASE("mixed cycle: the 4-player endgame at (23, 16, 5, 20) converges by mix
   // The certifier, reading the values as a reader does, finds the mixing
   // movers' contexts (1 and 3) mixed and every other decision of the
   // cycle's contexts certified.
-  solver::NPlayerCertifyOptions certify;
+  solver::CertifyOptions certify;
   certify.floor = certify.ceiling = options.floor;
   absl::StatusOr<solver::CertificationReport> c = solver::CertifyGameValues(*g, certify);
   REQUIRE(c.ok());
@@ -208,12 +208,12 @@ TEST_CASE("zero-score cycles: the 4-player endgame at (11, 14, 19, 22) has two e
   std::vector<double> start[2];
   double bound[2] = {0, 0};
   for (int k = 0; k < 2; ++k) {
-    solver::NPlayerSolveOptions options = FourPlayerEndgame(s);
+    solver::GameSolveOptions options = FourPlayerEndgame(s);
     options.guess_order = k == 0 ? 1 : 3;
     // The linear solve also probes every cycle from the cubic start: it
     // finds this one apart, and keeps its own values.
     if (k == 0) options.probe_guess_order = 3;
-    solver::NPlayerReport report;
+    solver::GameSolveReport report;
     absl::StatusOr<solver::GameValues> g = solver::SolveGameValues(options, &report);
     REQUIRE(g.ok());
     CHECK(report.mixed_cycles == 0);
@@ -231,7 +231,7 @@ TEST_CASE("zero-score cycles: the 4-player endgame at (11, 14, 19, 22) has two e
     bound[k] = report.error_bound;
     start[k] = report.start;
     CheckMoversExact(*g, s, report.error_bound);
-    solver::NPlayerCertifyOptions certify;
+    solver::CertifyOptions certify;
     certify.floor = certify.ceiling = s;
     absl::StatusOr<solver::CertificationReport> c = solver::CertifyGameValues(*g, certify);
     REQUIRE(c.ok());
@@ -254,9 +254,9 @@ TEST_CASE("zero-score cycles: the 4-player endgame at (11, 14, 19, 22) has two e
   // apart from the cycles where it found another equilibrium, and the values
   // kept are the linear start's, bit for bit.
   {
-    solver::NPlayerSolveOptions options = FourPlayerEndgame(s);
+    solver::GameSolveOptions options = FourPlayerEndgame(s);
     options.probe_guess_order = 2;
-    solver::NPlayerReport report;
+    solver::GameSolveReport report;
     absl::StatusOr<solver::GameValues> g = solver::SolveGameValues(options, &report);
     REQUIRE(g.ok());
     CHECK(report.probe_unconverged >= 1);
@@ -270,8 +270,8 @@ TEST_CASE("zero-score cycles: the 4-player endgame at (11, 14, 19, 22) has two e
   }
   // The probing solve kept the linear start's values: those of a plain one.
   // A small endgame: probing leaves every bit as it was.
-  solver::NPlayerSolveOptions plain = FourPlayerEndgame({22, 23, 19, 22});
-  solver::NPlayerReport a, b;
+  solver::GameSolveOptions plain = FourPlayerEndgame({22, 23, 19, 22});
+  solver::GameSolveReport a, b;
   absl::StatusOr<solver::GameValues> without = solver::SolveGameValues(plain, &a);
   plain.probe_guess_order = 2;
   absl::StatusOr<solver::GameValues> with = solver::SolveGameValues(plain, &b);

@@ -14,7 +14,7 @@
 #include <filesystem>
 #include <string>
 
-#include "nplayer_solver.h"
+#include "game_solver.h"
 #include "table_data.h"
 #include "test_util.h"
 
@@ -29,8 +29,8 @@ using test_util::WriteFile;
 
 const Rules kRules{4, 2, 6};
 
-solver::NPlayerSolveOptions Options(int players, int threads = 1) {
-  solver::NPlayerSolveOptions options;
+solver::GameSolveOptions Options(int players, int threads = 1) {
+  solver::GameSolveOptions options;
   options.rules = kRules;
   options.players = players;
   options.threads = threads;
@@ -47,7 +47,7 @@ void CheckIdentical(const solver::GameValues& a, const solver::GameValues& b) {
 
 // Every counter but turn_solves (reused final-round solves are redone after
 // a resume) is the same; turn_solves can only grow.
-void CheckSameCounters(const solver::NPlayerReport& a, const solver::NPlayerReport& b) {
+void CheckSameCounters(const solver::GameSolveReport& a, const solver::GameSolveReport& b) {
   CHECK(a.contexts == b.contexts);
   CHECK(a.cycles == b.cycles);
   CHECK(a.max_rounds == b.max_rounds);
@@ -63,13 +63,13 @@ void CheckSameCounters(const solver::NPlayerReport& a, const solver::NPlayerRepo
 
 // Runs the solve, setting the stop flag at the `stop_at`-th progress call
 // (0: never). Returns the status; values in *out when finished.
-absl::Status RunStopping(solver::NPlayerSolveOptions options, int stop_at, solver::GameValues* out,
-                         solver::NPlayerReport* report,
-                         std::vector<solver::NPlayerProgress>* calls = nullptr) {
+absl::Status RunStopping(solver::GameSolveOptions options, int stop_at, solver::GameValues* out,
+                         solver::GameSolveReport* report,
+                         std::vector<solver::GameSolveProgress>* calls = nullptr) {
   std::atomic<bool> stop{false};
   int count = 0;
   options.stop = &stop;
-  options.progress = [&](const solver::NPlayerProgress& p) {
+  options.progress = [&](const solver::GameSolveProgress& p) {
     if (calls) calls->push_back(p);
     if (++count == stop_at) stop = true;
   };
@@ -80,11 +80,11 @@ absl::Status RunStopping(solver::NPlayerSolveOptions options, int stop_at, solve
 
 // The options of a 3-player solve with its checkpoint at `path`, stopped at
 // its 30th progress call: the checkpoint the refusal cases start from.
-solver::NPlayerSolveOptions StoppedSolve(const std::string& path) {
-  solver::NPlayerSolveOptions options = Options(3);
+solver::GameSolveOptions StoppedSolve(const std::string& path) {
+  solver::GameSolveOptions options = Options(3);
   options.checkpoint = path;
   solver::GameValues values;
-  solver::NPlayerReport report;
+  solver::GameSolveReport report;
   REQUIRE(absl::IsCancelled(RunStopping(options, 30, &values, &report)));
   return options;
 }
@@ -93,12 +93,12 @@ solver::NPlayerSolveOptions StoppedSolve(const std::string& path) {
 
 TEST_CASE("n-player checkpoint: progress is monotone, reaches 1, estimates are sane") {
   solver::GameValues values;
-  solver::NPlayerReport report;
-  std::vector<solver::NPlayerProgress> calls;
+  solver::GameSolveReport report;
+  std::vector<solver::GameSolveProgress> calls;
   REQUIRE(RunStopping(Options(3), 0, &values, &report, &calls).ok());
   REQUIRE(calls.size() > 10);
   double last = 0, last_seconds = 0;
-  for (const solver::NPlayerProgress& p : calls) {
+  for (const solver::GameSolveProgress& p : calls) {
     CHECK(p.fraction >= last);
     CHECK(p.fraction <= 1.0);
     CHECK(p.seconds >= last_seconds);
@@ -111,7 +111,7 @@ TEST_CASE("n-player checkpoint: progress is monotone, reaches 1, estimates are s
   CHECK(calls.back().seconds_left == 0.0);
   // Small steps (the top levels may be empty: no context has those totals).
   auto first = std::find_if(calls.begin(), calls.end(),
-                            [](const solver::NPlayerProgress& p) { return p.fraction > 0; });
+                            [](const solver::GameSolveProgress& p) { return p.fraction > 0; });
   REQUIRE(first != calls.end());
   CHECK(first->fraction < 0.05);
   CHECK(first->seconds_left > 0);
@@ -123,8 +123,8 @@ TEST_CASE("n-player checkpoint: interrupted and resumed, values are bit for bit 
   for (int players : {3, 4}) {
     CAPTURE(players);
     solver::GameValues reference;
-    solver::NPlayerReport reference_report;
-    std::vector<solver::NPlayerProgress> calls;
+    solver::GameSolveReport reference_report;
+    std::vector<solver::GameSolveProgress> calls;
     REQUIRE(RunStopping(Options(players), 0, &reference, &reference_report, &calls).ok());
     const int n = static_cast<int>(calls.size());
     TempDir dir;
@@ -132,7 +132,7 @@ TEST_CASE("n-player checkpoint: interrupted and resumed, values are bit for bit 
     for (int stop_at : {1, 2, n / 5, n / 3, n / 2, 2 * n / 3, n - 2}) {
       CAPTURE(stop_at);
       const std::string path = dir.File("solve.checkpoint");
-      solver::NPlayerSolveOptions options = Options(players);
+      solver::GameSolveOptions options = Options(players);
       options.checkpoint = path;
       // The message ends with the caller's resume hint (the default for some).
       const std::string hint = stop_at % 2 == 1
@@ -140,7 +140,7 @@ TEST_CASE("n-player checkpoint: interrupted and resumed, values are bit for bit 
                                    : "run the same solve with that checkpoint to resume";
       if (stop_at % 2 == 1) options.resume_hint = hint;
       solver::GameValues values;
-      solver::NPlayerReport report;
+      solver::GameSolveReport report;
       absl::Status status = RunStopping(options, stop_at, &values, &report);
       REQUIRE(absl::IsCancelled(status));
       CHECK(std::string(status.message()).find("saved in " + path) != std::string::npos);
@@ -150,8 +150,8 @@ TEST_CASE("n-player checkpoint: interrupted and resumed, values are bit for bit 
       CHECK(report.checkpoints_written == 2);  // at the start and when stopped
       // Resumed (on two threads for some: the split of the work does not matter).
       options.threads = stop_at % 2 == 0 ? 2 : 1;
-      solver::NPlayerReport resumed;
-      std::vector<solver::NPlayerProgress> resumed_calls;
+      solver::GameSolveReport resumed;
+      std::vector<solver::GameSolveProgress> resumed_calls;
       absl::Status finished = RunStopping(options, 0, &values, &resumed, &resumed_calls);
       REQUIRE_MESSAGE(finished.ok(), finished.ToString());
       CHECK(resumed.resumed_fraction >= 0);
@@ -169,14 +169,14 @@ TEST_CASE("n-player checkpoint: interrupted and resumed, values are bit for bit 
 
 TEST_CASE("n-player checkpoint: interrupted several times in a row, then finished") {
   solver::GameValues reference;
-  solver::NPlayerReport reference_report;
-  std::vector<solver::NPlayerProgress> calls;
+  solver::GameSolveReport reference_report;
+  std::vector<solver::GameSolveProgress> calls;
   REQUIRE(RunStopping(Options(3), 0, &reference, &reference_report, &calls).ok());
   TempDir dir;
-  solver::NPlayerSolveOptions options = Options(3);
+  solver::GameSolveOptions options = Options(3);
   options.checkpoint = dir.File("chain");
   solver::GameValues values;
-  solver::NPlayerReport report;
+  solver::GameSolveReport report;
   double resumed = 0;
   for (int stop_at : {3, 40, 1, 25}) {
     REQUIRE(absl::IsCancelled(RunStopping(options, stop_at, &values, &report)));
@@ -190,8 +190,8 @@ TEST_CASE("n-player checkpoint: interrupted several times in a row, then finishe
   CHECK(report.earlier_seconds > 0);
   // Kept: a finished checkpoint is all the work, nothing is solved again.
   REQUIRE(fs::exists(options.checkpoint));
-  solver::NPlayerReport again;
-  std::vector<solver::NPlayerProgress> again_calls;
+  solver::GameSolveReport again;
+  std::vector<solver::GameSolveProgress> again_calls;
   REQUIRE(RunStopping(options, 0, &values, &again, &again_calls).ok());
   CHECK(again.resumed_fraction == 1.0);
   CHECK(again.turn_solves == report.turn_solves);
@@ -203,14 +203,14 @@ TEST_CASE("n-player checkpoint: interrupted several times in a row, then finishe
 
 TEST_CASE("n-player checkpoint: stopped without a checkpoint file, the message says so") {
   solver::GameValues values;
-  solver::NPlayerReport report;
+  solver::GameSolveReport report;
   absl::Status status = RunStopping(Options(3), 5, &values, &report);
   REQUIRE(absl::IsCancelled(status));
   CHECK(std::string(status.message()).find("solve interrupted at ") == 0);
   CHECK(std::string(status.message()).find("no checkpoint file") != std::string::npos);
   // A flag set before the solve: stopped before any work.
   std::atomic<bool> stop{true};
-  solver::NPlayerSolveOptions options = Options(3);
+  solver::GameSolveOptions options = Options(3);
   options.stop = &stop;
   status = solver::SolveGameValues(options, &report).status();
   CHECK(absl::IsCancelled(status));
@@ -222,7 +222,7 @@ TEST_CASE("n-player checkpoint: another solve's checkpoint is refused and left a
   const std::string path = dir.File("other");
   StoppedSolve(path);
   const std::string bytes = ReadFile(path);
-  auto refused = [&](solver::NPlayerSolveOptions other, const char* what) {
+  auto refused = [&](solver::GameSolveOptions other, const char* what) {
     CAPTURE(what);
     other.checkpoint = path;
     absl::Status status = solver::SolveGameValues(other, nullptr).status();
@@ -234,10 +234,10 @@ TEST_CASE("n-player checkpoint: another solve's checkpoint is refused and left a
   };
   const std::string version = "solver=v" + std::to_string(solver::kNPlayerSolverVersion);
   refused(Options(4), ("players=3 arithmetic=extended " + version + " levels=").c_str());
-  solver::NPlayerSolveOptions other_rules = Options(3);
+  solver::GameSolveOptions other_rules = Options(3);
   other_rules.rules.target = 7;
   refused(other_rules, "target=6");
-  solver::NPlayerSolveOptions other_arithmetic = Options(3);
+  solver::GameSolveOptions other_arithmetic = Options(3);
   other_arithmetic.arithmetic = solver::SolveArithmetic::kDouble;
   refused(other_arithmetic, "arithmetic=double");
   // Another solver version (the parser, given the expected identity).
@@ -250,7 +250,7 @@ TEST_CASE("n-player checkpoint: another solve's checkpoint is refused and left a
 TEST_CASE("n-player checkpoint: damaged or truncated files are refused, never crash") {
   TempDir dir;
   const std::string path = dir.File("damaged");
-  const solver::NPlayerSolveOptions options = StoppedSolve(path);
+  const solver::GameSolveOptions options = StoppedSolve(path);
   const std::string good = ReadFile(path);
   REQUIRE(good.size() > 200);
   auto refused = [&](const std::string& bytes, const char* what) {
@@ -285,7 +285,7 @@ TEST_CASE("n-player checkpoint: damaged or truncated files are refused, never cr
   // The original is accepted again.
   WriteFile(path, good);
   solver::GameValues values;
-  solver::NPlayerReport report;
+  solver::GameSolveReport report;
   REQUIRE(RunStopping(options, 0, &values, &report).ok());
 }
 
@@ -293,7 +293,7 @@ TEST_CASE("n-player checkpoint: counts are checked against the solve after the c
   // A well-formed file (valid checksum) whose progress disagrees with its contents.
   TempDir dir;
   const std::string path = dir.File("forged");
-  const solver::NPlayerSolveOptions options = StoppedSolve(path);
+  const solver::GameSolveOptions options = StoppedSolve(path);
   // The identity the solve expects, read back from the file itself.
   auto id_of = [&](const std::string& bytes) {
     solver::CheckpointIdentity id{kRules, 3, true, solver::kNPlayerSolverVersion, 0};
@@ -324,10 +324,10 @@ TEST_CASE("n-player checkpoint: counts are checked against the solve after the c
 }
 
 TEST_CASE("n-player checkpoint: an unwritable checkpoint fails before the work") {
-  solver::NPlayerSolveOptions options = Options(3);
+  solver::GameSolveOptions options = Options(3);
   options.checkpoint = "/nonexistent-directory-martiandice/solve.checkpoint";
   int calls = 0;
-  options.progress = [&](const solver::NPlayerProgress&) { ++calls; };
+  options.progress = [&](const solver::GameSolveProgress&) { ++calls; };
   absl::Status status = solver::SolveGameValues(options, nullptr).status();
   CHECK(!status.ok());
   CHECK(std::string(status.message()).find("writing the checkpoint: ") == 0);

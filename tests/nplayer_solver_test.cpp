@@ -1,6 +1,6 @@
 // N-player solver: its two-player case against the two-player solver's table
 // (read back with the table reader), and properties of 3- and 4-player values.
-#include "nplayer_solver.h"
+#include "game_solver.h"
 
 #include <doctest/doctest.h>
 
@@ -51,7 +51,7 @@ double GapToTwoPlayerSolver(const Rules& rules) {
   REQUIRE(bytes.ok());
   auto table = GameTable::FromBytes(*std::move(bytes));
   REQUIRE(table.ok());
-  solver::NPlayerReport report;
+  solver::GameSolveReport report;
   solver::GameValues values = SolveTinyValues(rules, 2, &report, 2);
   CHECK(report.error_bound <= 1e-13);
   // The same bound formula and rounding as the two-player solver: close.
@@ -89,7 +89,7 @@ TEST_CASE("n-player solver: 3 and 4 players, vectors are distributions, threads 
   for (int players : {3, 4}) {
     const Rules rules{4, 2, 6};
     CAPTURE(players);
-    solver::NPlayerReport report, report2;
+    solver::GameSolveReport report, report2;
     solver::GameValues one = SolveTinyValues(rules, players, &report, 1);
     solver::GameValues two = SolveTinyValues(rules, players, &report2, 2);
     CHECK(one.win == two.win);  // bit for bit: every context is computed the same way
@@ -115,7 +115,7 @@ TEST_CASE("n-player solver: 3 and 4 players, vectors are distributions, threads 
 TEST_CASE("n-player solver: 3 players, symmetric seats and more points") {
   const Rules rules{5, 2, 8};
   const int players = 3, target = rules.target, wide = target + MaxTurnScore(rules);
-  solver::NPlayerReport report;
+  solver::GameSolveReport report;
   solver::GameValues v = SolveTinyValues(rules, players, &report, 2);
   solver::ContextIndex index(rules, players);
   auto win = [&](int seat, std::vector<int> s, int j) {
@@ -147,17 +147,17 @@ TEST_CASE("n-player solver: 3 players, symmetric seats and more points") {
 
 TEST_CASE("n-player solver: double values within their bound of extended precision") {
   // The double solve's bound is propagated as an expectation over each turn's
-  // outcomes (nplayer_solver.cpp); the extended solve rounds about 2,000
+  // outcomes (game_solver.cpp); the extended solve rounds about 2,000
   // times less per solve, so the gap between the two must stay under the sum
   // of their bounds, and the double bound must not be vacuous.
   for (int players : {3, 4}) {
     CAPTURE(players);
     const Rules rules{5, 2, 8};
-    solver::NPlayerSolveOptions options;
+    solver::GameSolveOptions options;
     options.rules = rules;
     options.players = players;
     options.threads = 2;
-    solver::NPlayerReport dbl_report, ext_report;
+    solver::GameSolveReport dbl_report, ext_report;
     options.arithmetic = solver::SolveArithmetic::kDouble;
     auto dbl = solver::SolveGameValues(options, &dbl_report);
     options.arithmetic = solver::SolveArithmetic::kExtended;
@@ -177,7 +177,7 @@ TEST_CASE("n-player solver: double values within their bound of extended precisi
 }
 
 TEST_CASE("n-player solver: bad options are refused") {
-  solver::NPlayerSolveOptions options;
+  solver::GameSolveOptions options;
   options.players = 1;
   CHECK(solver::SolveGameValues(options, nullptr).status().code() ==
         absl::StatusCode::kInvalidArgument);
@@ -251,7 +251,7 @@ TEST_CASE("n-player solver: one turn solve rounds within the bound it assumes") 
     internal::ConventionTurn ext, dbl;
     internal::SolveConvention(*model, u, carried, 1u, internal::Arithmetic::kExtended, &ext);
     internal::SolveConvention(*model, u, carried, 1u, internal::Arithmetic::kDouble, &dbl, &policy);
-    // The settling solve's way (nplayer_solver.cpp SettleMover): the double
+    // The settling solve's way (game_solver.cpp SettleMover): the double
     // solve's policy, its turn score's law, expectations in extended.
     internal::PolicyScoreLaw(*model, policy, &law);
     REQUIRE(static_cast<int>(law.size()) == m + 1);
@@ -307,7 +307,7 @@ TEST_CASE("n-player solver: one turn solve rounds within the bound it assumes") 
 }
 
 // The policy-iteration rounds skip re-solving a mover whose utility[0] moved
-// within the range its last solve reported (nplayer_solver.cpp MarkStale):
+// within the range its last solve reported (game_solver.cpp MarkStale):
 // solving again anywhere in that range must record the same actions and
 // count the same ties, which this checks by solving again.
 TEST_CASE("n-player solver: a solve's range of utility[0] keeps its actions and ties") {
@@ -422,7 +422,7 @@ TEST_CASE("n-player solver: agrees with the naive full-state solver on tiny game
     auto naive = naive::NaiveGameValues(c.rules, c.players);
     REQUIRE(naive.ok());
     REQUIRE(naive->converged);
-    solver::NPlayerReport report;
+    solver::GameSolveReport report;
     solver::GameValues fast = SolveTinyValues(c.rules, c.players, &report, 2);
     REQUIRE(static_cast<long long>(naive->values.size()) == report.contexts);
     double worst = 0;

@@ -45,7 +45,7 @@ SolvedTable Solve(const Rules& rules, int players = 2) {
     bytes = test_util::SolveTwoPlayerTable(rules, &report);
     start = {report.first_seat_win};
   } else {
-    martiandice::solver::NPlayerReport report;
+    martiandice::solver::GameSolveReport report;
     bytes = test_util::SolveTinyTable(rules, players, &report);
     start = report.start;
   }

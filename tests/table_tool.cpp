@@ -134,7 +134,7 @@ int Solve(char** argv) {
   solver::GameSolveReport report;
   // 3+ players: the N-player solve, written as a version 2 (values only) table.
   absl::StatusOr<std::string> bytes =
-      options.players > 2 ? solver::SolveValuesTable({options.rules, options.players}, nullptr)
+      options.players > 2 ? solver::SolveGameTable({options.rules, options.players}, nullptr)
                           : solver::SolveGameTable(options, &report);
   if (bytes.status().code() == absl::StatusCode::kUnimplemented) {
     std::fprintf(stderr, "table_tool: %s\n", bytes.status().ToString().c_str());

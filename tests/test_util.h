@@ -1,8 +1,7 @@
 // Helpers shared by the doctest suites: a temporary directory removed at the
 // end of its scope, whole-file reads and writes, the shipped policy tables,
-// and solves of tiny games (two-player tables, N-player values or version 2
-// tables). Failures are
-// doctest REQUIREs in the calling test case.
+// and solves of tiny games (values or tables). Failures are doctest REQUIREs
+// in the calling test case.
 #pragma once
 
 #include <doctest/doctest.h>
@@ -19,8 +18,6 @@
 #include "game_solver.h"
 #include "martiandice/game.h"
 #include "martiandice/rules.h"
-#include "nplayer_solver.h"
-#include "nplayer_table.h"
 
 namespace test_util {
 
@@ -83,21 +80,10 @@ inline martiandice::GameTable ShippedTable(int players = 2) {
 }
 #endif
 
-// The two-player solver's table (format version 1) of a tiny game, as bytes.
-inline std::string SolveTwoPlayerTable(const martiandice::Rules& rules,
-                                       martiandice::solver::GameSolveReport* report = nullptr) {
-  martiandice::solver::GameSolveOptions options;
-  options.rules = rules;
-  options.players = 2;
-  auto bytes = martiandice::solver::SolveGameTable(options, report);
-  REQUIRE(bytes.ok());
-  return *std::move(bytes);
-}
-
-// The N-player solver's options for a tiny game on `threads` threads.
-inline martiandice::solver::NPlayerSolveOptions TinyOptions(const martiandice::Rules& rules,
+// The solver's options for a tiny game on `threads` threads.
+inline martiandice::solver::GameSolveOptions TinyOptions(const martiandice::Rules& rules,
                                                             int players, int threads = 2) {
-  martiandice::solver::NPlayerSolveOptions options;
+  martiandice::solver::GameSolveOptions options;
   options.rules = rules;
   options.players = players;
   options.threads = threads;
@@ -107,16 +93,16 @@ inline martiandice::solver::NPlayerSolveOptions TinyOptions(const martiandice::R
 // Every context's values of a tiny game (solver::SolveGameValues).
 inline martiandice::solver::GameValues SolveTinyValues(
     const martiandice::Rules& rules, int players,
-    martiandice::solver::NPlayerReport* report = nullptr, int threads = 2) {
+    martiandice::solver::GameSolveReport* report = nullptr, int threads = 2) {
   auto values = martiandice::solver::SolveGameValues(TinyOptions(rules, players, threads), report);
   REQUIRE(values.ok());
   return *std::move(values);
 }
 
-// The version 2 table of a tiny game (solver::SolveValuesTable), as bytes.
+// The policy table of a tiny game (solver::SolveGameTable), as bytes.
 inline std::string SolveTinyTable(const martiandice::Rules& rules, int players,
-                                  martiandice::solver::NPlayerReport* report = nullptr) {
-  auto bytes = martiandice::solver::SolveValuesTable(TinyOptions(rules, players), report);
+                                  martiandice::solver::GameSolveReport* report = nullptr) {
+  auto bytes = martiandice::solver::SolveGameTable(TinyOptions(rules, players), report);
   REQUIRE(bytes.ok());
   return *std::move(bytes);
 }

@@ -6,10 +6,11 @@
 // Figures: the full solve of the official 13-dice turn in double precision and
 // exactly, warm queries (AdviseRoll, EvaluatePosition) on solved turns, and the
 // game: loading the shipped official policy tables (GameTable::Open; 2 and 3
-// players), warm win queries on them (AdviseWin, EvaluateWin; cold 3-player
-// ones too: the turn solved on demand), the full official 2-player solve
-// (solver::SolveGameTable, single-threaded), and the official 3-player game
-// solve on 2 threads (solver::SolveGameValues; wall and CPU time, error bound).
+// players), warm and cold win queries on them (AdviseWin, EvaluateWin; cold:
+// the mover's turn solved on demand), the full official 2-player solve
+// (solver::SolveGameTable, the pair kernel, 1 and 2 threads), and the official
+// 3-player game solve on 2 threads (solver::SolveGameValues; wall and CPU
+// time, error bound).
 //
 //   martiandice_bench --nplayer-only [--players P]   only the P-player game
 //                                                    solve (default 3)
@@ -31,7 +32,6 @@
 #include <thread>
 #include <vector>
 
-#include "game_solver.h"
 #include "martiandice/dice.h"
 #include "martiandice/exact.h"
 #include "martiandice/game.h"
@@ -39,7 +39,7 @@
 #include "martiandice/query.h"
 #include "martiandice/rules.h"
 #include "martiandice/solver.h"
-#include "nplayer_solver.h"
+#include "game_solver.h"
 
 namespace md = martiandice;
 using Clock = std::chrono::steady_clock;
@@ -180,7 +180,7 @@ md::Dice Parse(std::string_view text) { return OrDie(md::ParseDice(text), text);
 int main(int argc, char** argv) {
   bool quick = false, nplayer_only = false;
   int players = 3;
-  int probe = 0;  // NPlayerSolveOptions::probe_guess_order
+  int probe = 0;  // GameSolveOptions::probe_guess_order
   for (int i = 1; i < argc; ++i) {
     std::string_view arg = argv[i];
     if (arg == "--quick") {
@@ -240,14 +240,17 @@ int main(int argc, char** argv) {
   // seconds). Goals (issue 6) on this machine's 2 cores: 5 s for 3 players,
   // 10 minutes for 4.
   auto nplayer = [&](std::vector<Figure>* figures, md::solver::SolveArithmetic arithmetic) {
-    const bool extended = arithmetic == md::solver::SolveArithmetic::kExtended;
-    md::solver::NPlayerSolveOptions options;
+    const char* kernel = arithmetic == md::solver::SolveArithmetic::kExtended ? "extended"
+                         : arithmetic == md::solver::SolveArithmetic::kDouble
+                             ? "double"
+                             : (players == 2 ? "pair kernel" : "extended (auto)");
+    md::solver::GameSolveOptions options;
     options.rules = rules;
     options.players = players;
     options.threads = 2;
     options.arithmetic = arithmetic;
     options.probe_guess_order = probe;
-    md::solver::NPlayerReport report;
+    md::solver::GameSolveReport report;
     const double cpu0 = CpuSeconds();
     auto t0 = Clock::now();
     auto values = md::solver::SolveGameValues(options, &report);
@@ -255,12 +258,15 @@ int main(int argc, char** argv) {
     const double cpu = CpuSeconds() - cpu0;
     OrDie(std::move(values), "3-player game solve");
     Figure f;
-    f.name = "game solve, official " + std::to_string(players) + " players, 2 threads, " +
-             (extended ? "extended" : "double");
+    f.name = "game solve, official " + std::to_string(players) + " players, 2 threads, " + kernel;
     f.min = f.median = std::chrono::duration<double>(t1 - t0).count();
     if (probe > 0) f.name += ", probing";
     // A probe solves every cycle twice: the goals are for the solve alone.
-    f.goal = probe > 0 ? 0.0 : players == 3 ? 5.0 : players == 4 ? 600.0 : 0.0;
+    f.goal = probe > 0                                                          ? 0.0
+             : players == 2 && arithmetic == md::solver::SolveArithmetic::kAuto ? 0.2
+             : players == 3                                                     ? 5.0
+             : players == 4                                                     ? 600.0
+                                                                                : 0.0;
     f.reps = 1;
     f.iters = 1;
     PrintFigure(f);
@@ -294,8 +300,12 @@ int main(int argc, char** argv) {
   if (nplayer_only) {
     std::printf("%-58s %11s %11s %12s  %s\n", "figure", "min", "median", "goal", "median vs goal");
     std::vector<Figure> figures;
-    if (probe == 0) nplayer(&figures, md::solver::SolveArithmetic::kDouble);
-    nplayer(&figures, md::solver::SolveArithmetic::kExtended);
+    if (players == 2) {
+      nplayer(&figures, md::solver::SolveArithmetic::kAuto);  // as the shipped table
+    } else {
+      if (probe == 0) nplayer(&figures, md::solver::SolveArithmetic::kDouble);
+      nplayer(&figures, md::solver::SolveArithmetic::kExtended);
+    }
     return 0;
   }
 
@@ -477,6 +487,25 @@ int main(int argc, char** argv) {
       g_sink = e->position.value.approx;
     }));
   }
+  // Cold: every call at a context no query of this table has used yet (the
+  // mover's turn solved from the stored values), on a table opened afresh.
+  {
+    const md::GameTable fresh = OrDie(md::GameTable::Open(table_path), "open " + table_path);
+    std::vector<md::GameContext> contexts;
+    for (std::int64_t c = 0; c < fresh.context_count(); ++c) {
+      const md::GameContext context = OrDie(fresh.Context(c), "context").context;
+      // The first roll's dice are all left: open-round contexts, seat 0 first.
+      if (context.scores[0] < 25 && context.scores[1] < 25) contexts.push_back(context);
+    }
+    std::size_t next = 0;
+    const int cold_reps = 3;
+    const long cold_iters = static_cast<long>(contexts.size()) / (cold_reps + 1);
+    run(Measure("AdviseWin p2 cold (turn solved), first roll", cold_reps, cold_iters, 1e-3, [&] {
+      auto a = md::AdviseWin(fresh, contexts[next++ % contexts.size()], md::Dice{}, roll1);
+      DoNotOptimize(a);
+      g_sink = a->advice.value.approx;
+    }));
+  }
 
   // (4b) The shipped 3-player table (format version 2, values only): loading,
   // and win queries that solve the mover's turn on first use of a context
@@ -491,9 +520,10 @@ int main(int argc, char** argv) {
       g_sink = t.ok() ? t->error_bound() : -1;
     }));
     const md::GameTable p3 = OrDie(md::GameTable::Open(p3_path), "open " + p3_path);
-    std::vector<md::GameContext> contexts;  // 1,000 contexts of open rounds, all movers
-    for (int k = 0; static_cast<int>(contexts.size()) < 1000; ++k) {
-      md::GameContext c{{k % 25, (k / 25) % 25, (k * 7) % 25}, k % 3};
+    // 10,000 contexts of open rounds, all movers: more than the cache keeps.
+    std::vector<md::GameContext> contexts;
+    for (int k = 0; static_cast<int>(contexts.size()) < 10000; ++k) {
+      md::GameContext c{{k % 25, (k / 25) % 25, (k / 625 + k * 7) % 25}, k % 3};
       contexts.push_back(c);
     }
     std::size_t next = 0;
@@ -520,21 +550,26 @@ int main(int argc, char** argv) {
                 }));
   }
 
-  // (5) The full official 2-player game solve, single-threaded, as
-  // `martiandice solve` runs it (table bytes serialized, not written).
-  const int game_reps = quick ? 1 : 5;
-  md::solver::GameSolveReport game_report;
-  run(Measure("game solve, official 2 players, 1 thread", game_reps, 1, 200e-3, [&] {
-    md::solver::GameSolveOptions options;
-    options.rules = rules;
-    options.players = 2;
-    auto bytes = md::solver::SolveGameTable(options, &game_report);
-    DoNotOptimize(bytes);
-    g_sink = bytes.ok() ? static_cast<double>(bytes->size()) : -1;
-  }));
-  std::printf("  (game solve: %d contexts, %d blocks, %lld turn solves; seat 0 wins %.6f)\n",
-              game_report.contexts, game_report.blocks, game_report.turn_solves,
-              game_report.first_seat_win);
+  // (5) The full official 2-player game solve as `martiandice solve` runs it
+  // (the pair kernel; table bytes serialized, not written), on 1 and 2 threads.
+  const int game_reps = quick ? 3 : 7;
+  for (int threads : {1, 2}) {
+    md::solver::GameSolveReport game_report;
+    run(Measure("game solve, official 2 players, " + std::to_string(threads) + " thread" +
+                    (threads > 1 ? "s" : ""),
+                game_reps, 1, 200e-3, [&] {
+                  md::solver::GameSolveOptions options;
+                  options.rules = rules;
+                  options.players = 2;
+                  options.threads = threads;
+                  auto bytes = md::solver::SolveGameTable(options, &game_report);
+                  DoNotOptimize(bytes);
+                  g_sink = bytes.ok() ? static_cast<double>(bytes->size()) : -1;
+                }));
+    std::printf("  (game solve: %lld contexts, %lld turn solves, error bound %.3g; seat 0 wins %.6f)\n",
+                game_report.contexts, game_report.turn_solves, game_report.error_bound,
+                game_report.start[0]);
+  }
 
   nplayer(&figures, md::solver::SolveArithmetic::kDouble);
   nplayer(&figures, md::solver::SolveArithmetic::kExtended);  // as the shipped table

@@ -31,8 +31,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "certify.h"
 #include "cli_query.h"
+#include "atomic_file.h"
 #include "game_solver.h"
 #include "interrupt.h"
 #include "json_writer.h"
@@ -88,7 +88,6 @@ struct Options : QueryInputs {
   int threads = 0;
   bool no_alternate = false;
   // export
-  bool rolls = false;
   PlotOptions plot;
   // review
   std::string input;
@@ -677,20 +676,8 @@ class SolveProgress {
   SolveProgress(std::ostream& err, bool terminal, bool quiet)
       : err_(err), terminal_(terminal), quiet_(quiet), start_(std::chrono::steady_clock::now()) {}
 
-  void Update(double fraction) {
-    if (quiet_) return;
-    std::lock_guard<std::mutex> lock(mutex_);
-    fraction = std::clamp(fraction, 0.0, 1.0);
-    if (terminal_) {
-      DrawBar(fraction);
-    } else {
-      WriteLine(fraction);
-    }
-  }
-
-  // The N-player solve's progress: "solving 3 players: 42% (1m10s elapsed,
-  // about 1m30s left)", redrawn on a terminal (every percent or second),
-  // else a line at every tenth of the work.
+  // "solving 3 players: 42% (1m10s elapsed, about 1m30s left)", redrawn on a
+  // terminal (every percent or second), else a line at every tenth of the work.
   void Update(int players, double fraction, double seconds, double seconds_left) {
     if (quiet_) return;
     std::lock_guard<std::mutex> lock(mutex_);
@@ -715,41 +702,14 @@ class SolveProgress {
 
   // Shows 100% and ends the bar's line.
   void Finish() {
-    if (players_ > 0) {
-      Update(players_, 1.0, Seconds(), 0);
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (terminal_ && shown_ >= 0) err_ << "\n" << std::flush;
-      return;
-    }
-    Update(1.0);
+    Update(players_, 1.0, Seconds(), 0);
     std::lock_guard<std::mutex> lock(mutex_);
     if (terminal_ && shown_ >= 0) err_ << "\n" << std::flush;
   }
 
  private:
-  static constexpr int kBarWidth = 30;
-
   double Seconds() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  }
-
-  void DrawBar(double fraction) {
-    const int percent = static_cast<int>(fraction * 100);
-    if (percent == shown_) return;
-    shown_ = percent;
-    const int filled = static_cast<int>(fraction * kBarWidth);
-    err_ << absl::StrFormat("\r%s: solving [%s%s] %3d%%  %.1f s", kProgram,
-                            std::string(filled, '#'), std::string(kBarWidth - filled, '.'), percent,
-                            Seconds())
-         << std::flush;
-  }
-
-  void WriteLine(double fraction) {
-    const int tenth = static_cast<int>(fraction * 10);
-    if (tenth <= shown_ || tenth == 0) return;
-    shown_ = tenth;
-    err_ << absl::StrFormat("%s: solving: %d%% done (%.1f s)\n", kProgram, tenth * 10, Seconds())
-         << std::flush;
   }
 
   std::mutex mutex_;
@@ -758,7 +718,7 @@ class SolveProgress {
   const bool quiet_;
   const std::chrono::steady_clock::time_point start_;
   int shown_ = -1;    // last percent (bar) or tenth (lines) shown
-  int players_ = 0;   // > 0: the N-player solve's estimate lines
+  int players_ = 0;
   double drawn_ = 0;  // seconds, at the last redraw
   size_t last_width_ = 0;
 };
@@ -782,57 +742,6 @@ absl::StatusOr<std::string> OutputPath(const std::string& out, const std::string
   return path.string();
 }
 
-struct SolveRun {
-  Rules rules;
-  int players = 0;
-  std::string path;
-  std::size_t bytes = 0;
-  solver::GameSolveReport report;
-  std::optional<solver::CertificationReport> certification;
-};
-
-std::string SolveJson(const SolveRun& run) {
-  const solver::GameSolveReport& r = run.report;
-  return JsonObject()
-             .Raw("rules", RulesJson(run.rules))
-             .Int("players", run.players)
-             .Str("out", run.path)
-             .Int("bytes", static_cast<std::int64_t>(run.bytes))
-             .Int("contexts", r.contexts)
-             .Int("blocks", r.blocks)
-             .Int("stored_states", r.stored_states)
-             .Int("turn_solves", r.turn_solves)
-             .Int("max_iterations", r.max_iterations)
-             .Raw("max_residual", JsonDouble(r.max_residual))
-             .Raw("error_bound", JsonDouble(r.error_bound))
-             .Raw("seconds", JsonDouble(r.seconds))
-             .Raw("first_seat_win", JsonDouble(r.first_seat_win))
-             .Raw("certification",
-                  run.certification ? cli::CertificationJson(*run.certification) : "null")
-             .Build() +
-         "\n";
-}
-
-std::string SolveText(const SolveRun& run) {
-  const solver::GameSolveReport& r = run.report;
-  return absl::StrFormat(
-             "Solved the %d-player game: %s.\n"
-             "  turn-start contexts             %d\n"
-             "  roll-value blocks               %d\n"
-             "  stored turn positions           %d\n"
-             "  turn solves                     %d\n"
-             "  most iterations of one cycle    %d\n"
-             "  settled vs fixed point (max)    %.3g\n"
-             "  error bound of every value      %.3g\n"
-             "  solve time                      %.2f s\n"
-             "  seat 0 wins from the start      %s\n"
-             "Wrote %s (%d bytes).\n",
-             run.players, RulesText(run.rules), r.contexts, r.blocks, r.stored_states,
-             r.turn_solves, r.max_iterations, r.max_residual, r.error_bound, r.seconds,
-             Number(r.first_seat_win), run.path, run.bytes) +
-         (run.certification ? cli::CertificationText(*run.certification) : "");
-}
-
 absl::Status WriteTable(const std::string& path, const std::string& bytes) {
   absl::Status status = solver::WriteFileAtomically(path, bytes);
   if (status.ok()) return status;
@@ -845,54 +754,36 @@ absl::Status WriteTable(const std::string& path, const std::string& bytes) {
 int DefaultThreads() { return std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
 
 absl::StatusOr<std::string> RunSolve(const Options& options, const Io& io) {
-  SolveRun run;
   absl::StatusOr<Rules> rules = ReadRules(options);
   if (!rules.ok()) return rules.status();
-  run.rules = *rules;
-  run.players = options.players.value_or(2);
-  if (absl::Status status = CheckPlayerCount(run.players, "--players"); !status.ok()) {
+  const int players = options.players.value_or(2);
+  if (absl::Status status = CheckPlayerCount(players, "--players"); !status.ok()) {
     return status;
   }
-  absl::StatusOr<std::string> path = OutputPath(options.out, TableFileName(run.rules, run.players));
+  absl::StatusOr<std::string> path = OutputPath(options.out, TableFileName(*rules, players));
   if (!path.ok()) return path.status();
-  run.path = *path;
-  SolveProgress progress(io.err, io.environment.stderr_is_terminal, options.quiet);
-  if (run.players == 2 && !options.checkpoint.empty()) {
+  if (players == 2 && !options.checkpoint.empty()) {
     return absl::InvalidArgumentError(
         "--checkpoint goes with --players 3 or more (the 2-player solve takes under a second)");
   }
-  if (run.players > 2) {  // the N-player solve, written as a version 2 table
-    if (options.threads < 0) return absl::InvalidArgumentError("--threads must be 0 (all) or more");
-    cli::InterruptFlag interrupt(options.quiet ? "" : cli::kSolveInterruptNotice);
-    cli::NPlayerSolveRequest request;
-    request.rules = run.rules;
-    request.players = run.players;
-    request.threads = options.threads == 0 ? DefaultThreads() : options.threads;
-    request.path = run.path;
-    request.json = options.json;
-    request.certify = !options.no_certify;
-    request.checkpoint = cli::CheckpointPath(options.checkpoint, run.path);
-    request.stop = interrupt.flag();
-    request.progress = [&](const solver::NPlayerProgress& p) {
-      progress.Update(run.players, p.fraction, p.seconds, p.seconds_left);
-    };
-    request.finish = [&progress] { progress.Finish(); };
-    request.write = WriteTable;
-    return cli::RunNPlayerSolve(request);
-  }
-  solver::GameSolveOptions solve{run.rules, run.players,
-                                 [&progress](double fraction) { progress.Update(fraction); }};
-  absl::StatusOr<std::string> bytes = solver::SolveGameTable(solve, &run.report);
-  if (!bytes.ok()) return bytes.status();
-  progress.Finish();
-  if (absl::Status status = WriteTable(run.path, *bytes); !status.ok()) return status;
-  run.bytes = bytes->size();
-  if (!options.no_certify) {
-    absl::StatusOr<solver::CertificationReport> certification = solver::CertifyTable(*bytes);
-    if (!certification.ok()) return certification.status();
-    run.certification = *certification;
-  }
-  return options.json ? SolveJson(run) : SolveText(run);
+  if (options.threads < 0) return absl::InvalidArgumentError("--threads must be 0 (all) or more");
+  SolveProgress progress(io.err, io.environment.stderr_is_terminal, options.quiet);
+  cli::InterruptFlag interrupt(options.quiet ? "" : cli::kSolveInterruptNotice);
+  cli::NPlayerSolveRequest request;
+  request.rules = *rules;
+  request.players = players;
+  request.threads = options.threads == 0 ? DefaultThreads() : options.threads;
+  request.path = *path;
+  request.json = options.json;
+  request.certify = !options.no_certify;
+  if (players > 2) request.checkpoint = cli::CheckpointPath(options.checkpoint, *path);
+  request.stop = interrupt.flag();
+  request.progress = [&](const solver::GameSolveProgress& p) {
+    progress.Update(players, p.fraction, p.seconds, p.seconds_left);
+  };
+  request.finish = [&progress] { progress.Finish(); };
+  request.write = WriteTable;
+  return cli::RunNPlayerSolve(request);
 }
 
 // ---------------------------------------------------------------------------
@@ -1044,60 +935,27 @@ absl::StatusOr<std::string> ContextsJson(const GameTable& table) {
                            .Raw("scores", IntArray(record->context.scores))
                            .Bool("final_round", FinalRound(table.rules(), record->context))
                            .Raw("win_probabilities", JsonDoubleArray(record->win_probabilities))
-                           .Int("block", record->block)
                            .Build());
   }
   return JsonLines(contexts);
 }
 
-std::string StatesJson(const std::vector<GameTable::StateRecord>& states) {
-  std::vector<std::string> rows;
-  rows.reserve(states.size());
-  for (const GameTable::StateRecord& s : states) {
-    rows.push_back(
-        IntArray({s.tanks, s.rays, s.earthlings[0], s.earthlings[1], s.earthlings[2], s.left}));
-  }
-  return JsonLines(rows);
-}
-
-absl::StatusOr<std::string> RollsJson(const GameTable& table) {
-  std::vector<std::string> blocks;
-  for (std::int64_t block = 0; block < table.block_count(); ++block) {
-    absl::StatusOr<std::vector<double>> values = table.RollBlock(block);
-    if (!values.ok()) return values.status();
-    blocks.push_back(JsonDoubleArray(*values));
-  }
-  return JsonLines(blocks);
-}
-
-// The whole export: the header fields, then contexts, states and (with
-// --rolls) the roll-value blocks, in file order.
-absl::StatusOr<std::string> ExportJson(const GameTable& table, const std::string& path,
-                                       bool rolls) {
-  const std::vector<GameTable::StateRecord> states = table.StoredStates();
+// The whole export: the header fields, then every context's record in file
+// order. The table is named by its file name: an export holds no path of
+// the machine that made it.
+absl::StatusOr<std::string> ExportJson(const GameTable& table, const std::string& path) {
   absl::StatusOr<std::string> contexts = ContextsJson(table);
   if (!contexts.ok()) return contexts.status();
-  std::string blocks = "null";
-  if (rolls) {
-    absl::StatusOr<std::string> json = RollsJson(table);
-    if (!json.ok()) return json.status();
-    blocks = *std::move(json);
-  }
   return JsonObject()
              .Int("format_version", table.format_version())
-             .Str("table", path)
+             .Str("table", std::filesystem::path(path).filename().string())
              .Raw("rules", RulesJson(table.rules()))
              .Int("players", table.players())
              .Int("max_turn_score", MaxTurnScore(table.rules()))
              .Raw("error_bound", JsonDouble(table.error_bound()))
              .Int("tie_tolerance_e", table.tie_tolerance_exponent())
              .Int("context_count", table.context_count())
-             .Int("state_count", static_cast<std::int64_t>(states.size()))
-             .Int("block_count", table.block_count())
-             .Bool("rolls_included", rolls)
              .Raw("contexts", *contexts)
-             .Raw("states", StatesJson(states))
-             .Raw("rolls", blocks)
              .Build() +
          "\n";
 }
@@ -1116,15 +974,12 @@ absl::StatusOr<std::string> RunExport(const Options& options) {
   std::string table_path;
   absl::StatusOr<GameTable> table = LoadGameTable(*rules, players, options.tables, &table_path);
   if (!table.ok()) return table.status();
-  absl::StatusOr<std::string> json = ExportJson(*table, table_path, options.rolls);
+  absl::StatusOr<std::string> json = ExportJson(*table, table_path);
   if (!json.ok()) return json.status();
   if (!out) return json;
   if (absl::Status status = WriteTable(*out, *json); !status.ok()) return status;
-  return absl::StrFormat(
-      "Exported %s (%d contexts, %d stored states, %d blocks%s) to %s (%d bytes).\n", table_path,
-      table->context_count(), table->StoredStates().size(), table->block_count(),
-      options.rolls ? ", roll values included" : "; roll values left out, see --rolls", *out,
-      json->size());
+  return absl::StrFormat("Exported %s (%d contexts) to %s (%d bytes).\n", table_path,
+                         table->context_count(), *out, json->size());
 }
 
 // ---------------------------------------------------------------------------
@@ -1213,43 +1068,40 @@ ordered die results (6^dice).
 
 constexpr std::string_view kSolveFooter = R"(
 Solves the whole game for the rules and number of players given: every seat's
-probability of winning at every turn start under optimal play, and the mover's
-chance from every turn position. Writes the policy table (docs/FORMAT.md) to
---out atomically (a temporary file renamed into place); if --out is a
-directory, the table gets its usual name there. Progress goes to stderr (a bar
-on a terminal, else a line every 10%; --quiet: none).
-Report fields (same names in --json): contexts (turn-start contexts), blocks
-(distinct roll-value blocks), stored_states (turn positions per block),
-turn_solves (turn dynamic programs run), max_iterations (most rounds one
-zero-score cycle needed), max_residual (largest distance of a stored value to
-its zero-score cycle's fixed point), error_bound (bound on every stored value's
-error), seconds (solve time), first_seat_win (seat 0's chance at the start of
-the game); also out, bytes, players, rules.
+probability of winning at every turn start under optimal play (--threads
+workers, default all cores). Writes the policy table (docs/FORMAT.md: every
+seat's chances; queries solve the mover's turn from them) to --out atomically
+(a temporary file renamed into place); if --out is a directory, the table
+gets its usual name there. Progress goes to stderr (a bar on a terminal, else
+a line every 10%; --quiet: none).
+Report fields (same names in --json): rules, players, out, bytes,
+format_version, contexts (turn-start contexts), turn_solves (turn dynamic
+programs run), cycles (zero-score cycles solved), max_rounds (most rounds one
+needed), max_residual (largest distance of a stored value to its cycle's
+fixed point), error_bound (bound on every stored value's error),
+tied_decisions and kingmaking (decision points where the mover was tied, and
+where the tied actions differ for another seat; null with 2 players, where a
+tie changes no value), mixed_cycles and mixing_error (zero-score cycles
+solved as a mixed equilibrium, and their share of the bound), threads,
+seconds, start (every seat's chance at the start of the game).
 Then the table is certified (skip with --no-certify): every decision a reader
-derives from it (stop or roll; which take, per position and roll) is checked:
-non-ties must be separated by more than twice the error bound, and ties (values
-within the table's tolerance) are re-verified with exact rational solves.
-JSON field certification: decisions, smallest_margin, tie_tolerance, ties,
-symmetric_ties, exact_ties, inexact_ties, largest_inexact_gap, exact_solves,
-certified, seconds (null with --no-certify).
-With 3 or more players the N-player solver runs (--threads workers, default
-all cores) and writes a format version 2 table (every seat's chances only;
-queries solve the turn from them): JSON fields rules, players, out, bytes,
-format_version, contexts, turn_solves, cycles, max_rounds, max_residual,
-error_bound, tied_decisions, kingmaking, mixed_cycles, mixing_error (zero-score
-cycles solved as a mixed equilibrium, and their share of the bound), threads,
-seconds, start (every seat's
-chance at the start of the game), certification (as above, plus
-margin_threshold, structural_ties, partial_exact_solves, kingmaking_ties,
-kingmaking_contexts, largest_value_gap, mixed_contexts, mixing_decisions: the
-table as read back, every decision a reader derives by the turn solve of
-docs/PLAYERS.md; mixed contexts are those of a mixed cycle, where the mover
-randomises). A table over 1 GiB
-(e.g. 5 players under the official rules) is refused before solving. Progress
-shows the time left; Ctrl-C (or SIGTERM) finishes the work in flight, saves it
-in the checkpoint (--checkpoint, default OUT.checkpoint) and exits with status
-130; the same command then resumes without redoing finished work, with bit for
-bit the same result. The checkpoint is removed once the table is written.
+derives from it (stop or roll; which take, per position and roll) by the turn
+solve of docs/FORMAT.md is checked: non-ties must be separated by more than
+margin_threshold (twice the error bound plus the reader's rounding), and ties
+(values within the table's tolerance) are proven exact, structurally or by
+rational re-solves. JSON field certification: decisions, smallest_margin,
+tie_tolerance, ties, symmetric_ties, exact_ties, inexact_ties,
+largest_inexact_gap, exact_solves, margin_threshold, structural_ties,
+partial_exact_solves, kingmaking_ties, kingmaking_contexts, largest_value_gap,
+mixed_contexts, mixing_decisions (contexts of a mixed cycle, where the mover
+randomises), inexact_undecided, inexact_pick_best, inexact_pick_worse,
+largest_pick_loss, certified, seconds (null with --no-certify).
+A table over 1 GiB (e.g. 5 players under the official rules) is refused
+before solving. With 3 or more players, progress shows the time left; Ctrl-C
+(or SIGTERM) finishes the work in flight, saves it in the checkpoint
+(--checkpoint, default OUT.checkpoint) and exits with status 130; the same
+command then resumes without redoing finished work, with bit for bit the
+same result. The checkpoint is removed once the table is written.
 )";
 
 constexpr std::string_view kSimulateFooter = R"(
@@ -1285,9 +1137,8 @@ installed data directory); its rules and players must match
 --dice/--bonus/--target/--players. Exit status 0 when certified, and 3 when not (the report, on stdout, says why); 2 for bad input (options,
 rules, a missing or damaged table, as for eval), 1 for another failure, 130 if
 interrupted (Ctrl-C). JSON fields: table, rules, players, format_version,
-error_bound, certification (as in `solve --json`). With 3 or more players it
-takes about as long as the solve (44 s for the shipped 3-player table on 2
-threads).
+error_bound, certification (as in `solve --json`). It takes about as long as
+the solve or longer (docs/PERFORMANCE.md).
 )";
 
 constexpr std::string_view kExportFooter = R"(
@@ -1296,16 +1147,12 @@ stdout, or atomically to --out (a directory gets martiandice-pP-dD-bB-tT.json).
 The table is found as for `eval --objective win`: --tables FILE_OR_DIR, else
 $MARTIANDICE_DATA, the build tree's data/ and the installed data directory;
 its rules and players must match --dice/--bonus/--target/--players.
-Fields: format_version, table (file read), rules {dice, bonus, target},
-players, max_turn_score, error_bound, tie_tolerance_e (values within
-10^-e are tied), context_count, state_count, block_count, rolls_included;
-contexts: one object per context in file order, {seat (to move), scores,
-final_round, win_probabilities (seat 0 first), block}; states: the stored
-turn positions in slot order, [tanks, rays, e0, e1, e2, dice_left] with the
-earthling counts descending; rolls: with --rolls, block_count arrays of
-state_count values (the mover's win probability of rolling on from each
-state), else null. Numbers have 17 significant digits (they round-trip).
-With --out, stdout gets a one-line summary.
+Fields: format_version, table (the file's name), rules {dice, bonus,
+target}, players, max_turn_score, error_bound, tie_tolerance_e (values within
+10^-e are tied), context_count; contexts: one object per context in file
+order, {seat (to move), scores, final_round, win_probabilities (seat 0
+first)}. Numbers have 17 significant digits (they round-trip). With --out,
+stdout gets a one-line summary.
 )";
 
 // Integer options are decimal: CLI11 2.1 would read "010" as octal 8 and
@@ -1419,7 +1266,6 @@ void AddExportOptions(CLI::App& command, Options& options) {
       ->transform(Decimal());
   command.add_option("--out", options.out,
                      "JSON file to write atomically, or a directory (default: stdout)");
-  command.add_flag("--rolls", options.rolls, "Include the roll-value blocks (large)");
   AddTablesOption(command, options);
   AddRulesOnly(command, options);
 }

@@ -8,7 +8,7 @@
 namespace martiandice::cli {
 
 // While alive, SIGINT and SIGTERM set a flag instead of killing the process:
-// the job polls flag() (e.g. NPlayerSolveOptions::stop), saves its work and
+// the job polls flag() (e.g. GameSolveOptions::stop), saves its work and
 // returns. A second signal (either) terminates at once, as if no handler had
 // been installed. The destructor restores the previous handlers. One
 // instance at a time (the handlers share process-wide state); construct and

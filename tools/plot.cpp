@@ -15,7 +15,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "game_solver.h"
+#include "atomic_file.h"
 #include "martiandice/dice.h"
 #include "martiandice/distribution.h"
 #include "martiandice/objective.h"

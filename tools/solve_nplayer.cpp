@@ -11,40 +11,14 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "certify_nplayer.h"
+#include "certify.h"
 #include "cli_query.h"
 #include "json_writer.h"
 #include "martiandice/game.h"
-#include "nplayer_table.h"
 
 namespace martiandice::cli {
-namespace {
 
-// The table as a reader sees it, as values to certify.
-absl::StatusOr<solver::GameValues> ReadBack(const GameTable& table);
-absl::StatusOr<solver::GameValues> ReadBack(const std::string& bytes) {
-  absl::StatusOr<GameTable> table = GameTable::FromBytes(bytes);
-  if (!table.ok()) return table.status();
-  return ReadBack(*table);
-}
-absl::StatusOr<solver::GameValues> ReadBack(const GameTable& table) {
-  solver::GameValues values;
-  values.rules = table.rules();
-  values.players = table.players();
-  values.error_bound = table.error_bound();
-  values.win.reserve(static_cast<size_t>(table.context_count() * table.players()));
-  for (std::int64_t c = 0; c < table.context_count(); ++c) {
-    absl::StatusOr<GameTable::ContextRecord> record = table.Context(c);
-    if (!record.ok()) return record.status();
-    values.win.insert(values.win.end(), record->win_probabilities.begin(),
-                      record->win_probabilities.end());
-  }
-  return values;
-}
-
-}  // namespace
-
-std::string CertificationJson(const solver::CertificationReport& c, bool values_only) {
+std::string CertificationJson(const solver::CertificationReport& c) {
   JsonObject json;
   json.Int("decisions", c.decisions)
       .Raw("smallest_margin", JsonDouble(c.smallest_margin))
@@ -54,9 +28,8 @@ std::string CertificationJson(const solver::CertificationReport& c, bool values_
       .Int("exact_ties", c.exact_ties)
       .Int("inexact_ties", c.inexact_ties)
       .Raw("largest_inexact_gap", JsonDouble(c.largest_inexact_gap))
-      .Int("exact_solves", c.exact_solves);
-  if (values_only) {
-    json.Raw("margin_threshold", JsonDouble(c.margin_threshold))
+      .Int("exact_solves", c.exact_solves)
+      .Raw("margin_threshold", JsonDouble(c.margin_threshold))
         .Int("structural_ties", c.structural_ties)
         .Int("partial_exact_solves", c.partial_exact_solves)
         .Int("kingmaking_ties", c.kingmaking_ties)
@@ -67,8 +40,8 @@ std::string CertificationJson(const solver::CertificationReport& c, bool values_
         .Int("inexact_undecided", c.inexact_undecided)
         .Int("inexact_pick_best", c.inexact_pick_best)
         .Int("inexact_pick_worse", c.inexact_pick_worse)
-        .Raw("largest_pick_loss", JsonDouble(c.largest_pick_loss));
-    if (!c.inexact_examples.empty()) {
+      .Raw("largest_pick_loss", JsonDouble(c.largest_pick_loss));
+  if (!c.inexact_examples.empty()) {
       std::vector<std::string> examples;
       for (const solver::CertificationReport::InexactTie& e : c.inexact_examples) {
         examples.push_back(JsonObject()
@@ -80,15 +53,14 @@ std::string CertificationJson(const solver::CertificationReport& c, bool values_
                                .Raw("utility", JsonDoubleArray(e.utility))
                                .Build());
       }
-      json.Raw("inexact_examples", JsonArray(examples));
-    }
+    json.Raw("inexact_examples", JsonArray(examples));
   }
   return json.Raw("certified", c.certified ? "true" : "false")
       .Raw("seconds", JsonDouble(c.seconds))
       .Build();
 }
 
-std::string CertificationText(const solver::CertificationReport& c, bool values_only) {
+std::string CertificationText(const solver::CertificationReport& c) {
   std::string text = absl::StrFormat(
       "Certification: %s.\n"
       "  decisions checked               %d\n"
@@ -96,9 +68,9 @@ std::string CertificationText(const solver::CertificationReport& c, bool values_
       "  ties (within %.0e)             %d: %d symmetric, %d exact, %d not exact\n"
       "  exact rational re-solves        %d\n",
       c.certified ? "every decision is certified" : "NOT certified", c.decisions, c.smallest_margin,
-      values_only ? c.margin_threshold : 2 * c.error_bound, c.tie_tolerance, c.ties,
+      c.margin_threshold, c.tie_tolerance, c.ties,
       c.symmetric_ties, c.exact_ties, c.inexact_ties, c.exact_solves + c.partial_exact_solves);
-  if (values_only) {
+  {
     absl::StrAppendFormat(&text,
                           "  exact ties proven structurally  %d\n"
                           "  kingmaking ties (contexts)      %d (%d)\n"
@@ -125,7 +97,7 @@ std::string CertificationText(const solver::CertificationReport& c, bool values_
 }
 
 absl::StatusOr<std::string> RunNPlayerSolve(const NPlayerSolveRequest& request) {
-  solver::NPlayerSolveOptions options;
+  solver::GameSolveOptions options;
   options.rules = request.rules;
   options.players = request.players;
   options.threads = request.threads;
@@ -134,8 +106,8 @@ absl::StatusOr<std::string> RunNPlayerSolve(const NPlayerSolveRequest& request) 
   options.keep_checkpoint = true;  // until the table is written
   options.stop = request.stop;
   options.resume_hint = "run the same command again to resume";  // the CLI's way
-  solver::NPlayerReport report;
-  absl::StatusOr<std::string> bytes = solver::SolveValuesTable(options, &report);
+  solver::GameSolveReport report;
+  absl::StatusOr<std::string> bytes = solver::SolveGameTable(options, &report);
   if (!bytes.ok()) return bytes.status();
   if (request.finish) request.finish();
   if (absl::Status status = request.write(request.path, *bytes); !status.ok()) return status;
@@ -145,13 +117,12 @@ absl::StatusOr<std::string> RunNPlayerSolve(const NPlayerSolveRequest& request) 
   }
   std::optional<solver::CertificationReport> certification;
   if (request.certify) {
-    absl::StatusOr<solver::GameValues> values = ReadBack(*bytes);
-    if (!values.ok()) return values.status();
-    solver::NPlayerCertifyOptions options;
+    absl::StatusOr<GameTable> table = GameTable::FromBytes(*bytes);  // as a reader sees it
+    if (!table.ok()) return table.status();
+    solver::CertifyOptions options;
     options.threads = request.threads;
     options.stop = request.stop;
-    absl::StatusOr<solver::CertificationReport> report_or =
-        solver::CertifyGameValues(*values, options);
+    absl::StatusOr<solver::CertificationReport> report_or = solver::CertifyTable(*table, options);
     if (absl::IsCancelled(report_or.status())) {
       return absl::CancelledError(absl::StrCat(
           "interrupted while certifying: ", request.path,
@@ -161,28 +132,29 @@ absl::StatusOr<std::string> RunNPlayerSolve(const NPlayerSolveRequest& request) 
     certification = *report_or;
   }
   const Rules& r = request.rules;
+  const bool ties_counted = request.players > 2;  // not by the 2-player pair kernel
   if (request.json) {
     return JsonObject()
                .Raw("rules", RulesJson(r))
                .Int("players", request.players)
                .Str("out", request.path)
                .Int("bytes", static_cast<std::int64_t>(bytes->size()))
-               .Int("format_version", 2)
+               .Int("format_version", kTableFormatVersion)
                .Int("contexts", report.contexts)
                .Int("turn_solves", report.turn_solves)
                .Int("cycles", report.cycles)
                .Int("max_rounds", report.max_rounds)
                .Double("max_residual", report.max_residual)
                .Double("error_bound", report.error_bound)
-               .Int("tied_decisions", report.tied_decisions)
-               .Int("kingmaking", report.kingmaking)
+               .Raw("tied_decisions", ties_counted ? absl::StrCat(report.tied_decisions) : "null")
+               .Raw("kingmaking", ties_counted ? absl::StrCat(report.kingmaking) : "null")
                .Int("mixed_cycles", report.mixed_cycles)
                .Double("mixing_error", report.mixing_error)
                .Int("threads", request.threads)
                .Double("seconds", report.seconds)
                .Raw("start", JsonDoubleArray(report.start))
                .Raw("certification",
-                    certification ? CertificationJson(*certification, true) : "null")
+                    certification ? CertificationJson(*certification) : "null")
                .Build() +
            "\n";
   }
@@ -195,34 +167,28 @@ absl::StatusOr<std::string> RunNPlayerSolve(const NPlayerSolveRequest& request) 
       "  zero-score cycles               %d (at most %d rounds)\n"
       "  largest residual                %.3g\n"
       "  error bound of every value      %.3g\n"
-      "  tied decisions (kingmaking)     %d (%d)\n"
+      "  tied decisions (kingmaking)     %s\n"
       "  mixed cycles (their error)      %d (%.3g)\n"
       "  solve time                      %.2f s (%d threads)\n"
       "  each seat wins from the start   %s\n"
-      "Wrote %s (%d bytes, format version 2: values only).\n%s",
+      "Wrote %s (%d bytes, format version %d).\n%s",
       request.players, r.dice, r.bonus, r.target, report.contexts, report.turn_solves,
       report.cycles, report.max_rounds, report.max_residual, report.error_bound,
-      report.tied_decisions, report.kingmaking, report.mixed_cycles, report.mixing_error,
+      ties_counted ? absl::StrFormat("%d (%d)", report.tied_decisions, report.kingmaking)
+                   : std::string("not counted (2 players: a tie changes no value)"),
+      report.mixed_cycles, report.mixing_error,
       report.seconds, request.threads, absl::StrJoin(start, ", "), request.path, bytes->size(),
-      certification ? CertificationText(*certification, true) : "");
+      kTableFormatVersion, certification ? CertificationText(*certification) : "");
 }
 
 absl::StatusOr<CertifyOutcome> RunCertify(const CertifyRequest& request) {
   const GameTable* table = request.table;
-  const bool values_only = table->format_version() >= 2;
-  absl::StatusOr<solver::CertificationReport> report;
-  if (values_only) {
-    absl::StatusOr<solver::GameValues> values = ReadBack(*table);
-    if (!values.ok()) return values.status();
-    solver::NPlayerCertifyOptions options;
-    options.threads = request.threads;
-    options.stop = request.stop;
-    report = solver::CertifyGameValues(*values, options);
-    if (absl::IsCancelled(report.status())) {
-      return absl::CancelledError(absl::StrCat("certification of ", request.path, " interrupted"));
-    }
-  } else {
-    report = solver::CertifyTable(*table);
+  solver::CertifyOptions options;
+  options.threads = request.threads;
+  options.stop = request.stop;
+  absl::StatusOr<solver::CertificationReport> report = solver::CertifyTable(*table, options);
+  if (absl::IsCancelled(report.status())) {
+    return absl::CancelledError(absl::StrCat("certification of ", request.path, " interrupted"));
   }
   if (!report.ok()) return report.status();
   const Rules& r = table->rules();
@@ -235,14 +201,14 @@ absl::StatusOr<CertifyOutcome> RunCertify(const CertifyRequest& request) {
                        .Int("players", table->players())
                        .Int("format_version", table->format_version())
                        .Raw("error_bound", JsonDouble(table->error_bound()))
-                       .Raw("certification", CertificationJson(*report, values_only))
+                       .Raw("certification", CertificationJson(*report))
                        .Build() +
                    "\n";
   } else {
     outcome.text = absl::StrFormat(
         "%s: %d players, %d dice, bonus %d, target %d; format version %d, error bound %.3g.\n%s",
         request.path, table->players(), r.dice, r.bonus, r.target, table->format_version(),
-        table->error_bound(), CertificationText(*report, values_only));
+        table->error_bound(), CertificationText(*report));
   }
   return outcome;
 }

@@ -1,5 +1,5 @@
 // `martiandice solve --players N` for N >= 3: the N-player solve
-// (solver/nplayer_solver.h) written as a format version 2 table, and its
+// (solver/game_solver.h) written as a format version 2 table, and its
 // summary as text or JSON; and `martiandice certify` for any table.
 #pragma once
 
@@ -12,7 +12,7 @@
 #include "certify.h"
 #include "martiandice/game.h"
 #include "martiandice/rules.h"
-#include "nplayer_solver.h"
+#include "game_solver.h"
 
 namespace martiandice::cli {
 
@@ -22,14 +22,14 @@ struct NPlayerSolveRequest {
   int threads = 1;   // worker threads, >= 1
   std::string path;  // the table file to write
   bool json = false;
-  bool certify = true;  // certify every decision a reader derives (certify_nplayer.h)
+  bool certify = true;  // certify every decision a reader derives (certify.h)
   // Where finished work is saved and resumed from ("" for none); deleted
   // once the table is written.
   std::string checkpoint;
   const std::atomic<bool>* stop = nullptr;  // set to interrupt (Ctrl-C)
   // Progress (fraction of the work, seconds elapsed, seconds left or < 0),
   // from the calling thread.
-  std::function<void(const solver::NPlayerProgress&)> progress;
+  std::function<void(const solver::GameSolveProgress&)> progress;
   std::function<void()> finish;  // the solve is done (before writing)
   // Writes the bytes to the path atomically (errors as the CLI reports them).
   std::function<absl::Status(const std::string& path, const std::string& bytes)> write;
@@ -38,8 +38,8 @@ struct NPlayerSolveRequest {
 // A certification report as the `solve` output's "certification" JSON
 // object, and as text lines (2-player tables and N-player values alike; the
 // N-player fields only when `values_only`).
-std::string CertificationJson(const solver::CertificationReport& report, bool values_only = false);
-std::string CertificationText(const solver::CertificationReport& report, bool values_only = false);
+std::string CertificationJson(const solver::CertificationReport& report);
+std::string CertificationText(const solver::CertificationReport& report);
 
 // Solves (resuming from the checkpoint if it holds this solve's work), writes
 // the table, removes the checkpoint, certifies the table as read back

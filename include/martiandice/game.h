@@ -22,6 +22,8 @@ namespace martiandice {
 
 inline constexpr int kMinPlayers = 2;
 inline constexpr int kMaxPlayers = 6;
+// The policy table format version (docs/FORMAT.md) this library reads and writes.
+inline constexpr int kTableFormatVersion = 2;
 
 // The start of a turn: every seat's game total (seat 0 first) and the seat to
 // move. The round is final (someone reached the target) exactly when a seat
@@ -43,70 +45,54 @@ absl::StatusOr<std::vector<int>> ParseScores(std::string_view text);
 
 namespace internal {
 struct TableData;
+struct TableAccess;
 }  // namespace internal
 
-// A loaded policy table for one rule set and player count. Immutable; any
-// number of threads may query it. Cheap to copy (shared data).
-// Format version 1 (two players) stores roll values; version 2 (three or more
-// players, "values only") stores every seat's chances alone, and win queries
-// solve the mover's turn from them on first use of a context (about 0.1-0.3
-// ms for 13 dice), keeping the solved turns in a bounded cache (8 MiB) shared
-// by the table's copies and safe for concurrent queries.
+// A loaded policy table for one rule set and player count (docs/FORMAT.md):
+// every seat's win probability at every turn-start context. Win queries solve
+// the mover's turn from those values on first use of a context (a fraction of
+// a millisecond for 13 dice) and keep the solved turns in a cache shared by
+// the table's copies, bounded at 32 MiB (every context of an official
+// 2-player table fits). Any number of threads may query one table at once.
+// Cheap to copy (shared data).
 class GameTable {
  public:
-  // Reads and verifies a table file (magic, version, rules hash, sizes,
-  // checksums, exact end of file, every record). Errors, each naming the path:
-  // NotFound / PermissionDenied for an unreadable path, InvalidArgument for a
-  // directory or other non-regular file, DataLoss for a corrupt or truncated
-  // file, FailedPrecondition for a table of a newer format version, of
-  // another rules string or state layout (rules hash), or over 1 GiB (refused
-  // unread). Memory used is bounded by the file's real size (plus the turn
-  // cache of a version 2 table).
+  // Reads and verifies a table file: its header first (magic, version, rules
+  // hash, sizes against the file's length, header checksum), then the rest
+  // (payload checksum, every stored probability). Errors, each naming the
+  // path: NotFound / PermissionDenied for an unreadable path,
+  // InvalidArgument for a directory or other non-regular file, DataLoss for
+  // a corrupt or truncated file, FailedPrecondition for a table of another
+  // format version (the message names the command that regenerates it), of
+  // another rules string (rules hash), or over 1 GiB (refused unread). A file
+  // refused by its header costs 128 bytes of memory, whatever its size.
   static absl::StatusOr<GameTable> Open(const std::string& path);
   // The same from bytes already in memory.
-  static absl::StatusOr<GameTable> FromBytes(std::string bytes);
+  static absl::StatusOr<GameTable> FromBytes(std::string_view bytes);
 
   const Rules& rules() const;
   int players() const;
   // Bound on the error of every stored value (stated and checked by the solver).
   double error_bound() const;
   // Every seat's probability of winning at a context under optimal play.
+  // Errors: InvalidArgument for an invalid context (see ValidateContext).
   absl::StatusOr<std::vector<double>> WinProbabilities(const GameContext& context) const;
 
-  // Inspection of the stored records in file order (docs/FORMAT.md), for
-  // exports and tools; queries need none of it.
-  // A CONTEXTS record: the context, every seat's stored win probability and
-  // the index of its block of roll values (-1 in a version 2 table).
+  // Inspection of the stored records in file order, for exports and tools;
+  // queries need none of it.
   struct ContextRecord {
     GameContext context;
-    std::vector<double> win_probabilities;
-    std::int64_t block = 0;
+    std::vector<double> win_probabilities;  // every seat's, seat 0 first
   };
-  // A STATES record: a canonical position (earthling counts descending) whose
-  // roll value is stored, and its dice left.
-  struct StateRecord {
-    int tanks = 0;
-    int rays = 0;
-    std::array<int, 3> earthlings = {0, 0, 0};
-    int left = 0;
-  };
-  // 1 (roll-value blocks) or 2 (values only: no STATES, no blocks).
   int format_version() const;
   // Values within 10^-tie_tolerance_exponent() of each other are tied.
   int tie_tolerance_exponent() const;
   std::int64_t context_count() const;
-  std::int64_t block_count() const;
   // The record at `index`. Error: OutOfRange unless 0 <= index < context_count().
   absl::StatusOr<ContextRecord> Context(std::int64_t index) const;
-  // Every STATES record, in slot order.
-  std::vector<StateRecord> StoredStates() const;
-  // Block `block` of roll values: one per StoredStates() entry, in slot order.
-  // Error: OutOfRange unless 0 <= block < block_count().
-  absl::StatusOr<std::vector<double>> RollBlock(std::int64_t block) const;
-
-  const internal::TableData& data() const { return *data_; }
 
  private:
+  friend struct internal::TableAccess;
   explicit GameTable(std::shared_ptr<const internal::TableData> data) : data_(std::move(data)) {}
   std::shared_ptr<const internal::TableData> data_;
 };
@@ -130,9 +116,9 @@ struct WinAdvice {
 absl::StatusOr<WinEval> EvaluateWin(const GameTable& table, const GameContext& context,
                                     const Dice& aside);
 // Every take from `roll` at `aside` in `context`, ranked by the mover's chance
-// to win. advice.best is the first optimal take in face order; with a version
-// 2 table, the tie convention's (docs/PLAYERS.md: rays, then the earthling
-// type showing the most dice). Errors: invalid context, position or roll.
+// to win. advice.best is the tie convention's pick among the optimal takes
+// (docs/PLAYERS.md: rays, then the earthling type showing the most dice, then
+// Human, Cow, Chicken). Errors: invalid context, position or roll.
 absl::StatusOr<WinAdvice> AdviseWin(const GameTable& table, const GameContext& context,
                                     const Dice& aside, const Dice& roll);
 

@@ -18,6 +18,7 @@ enum class Precision {
 
 namespace internal {
 struct SolvedTurn;
+struct SolvedTurnAccess;
 }  // namespace internal
 
 // The solved turn for one rule set and objective. Immutable once built: any
@@ -37,10 +38,8 @@ class TurnSolution {
   // Optimal value of a fresh turn (before the first roll).
   double StartValue() const;
 
-  // For the query functions.
-  const internal::SolvedTurn& impl() const { return *impl_; }
-
  private:
+  friend struct internal::SolvedTurnAccess;
   explicit TurnSolution(std::shared_ptr<const internal::SolvedTurn> impl)
       : impl_(std::move(impl)) {}
   std::shared_ptr<const internal::SolvedTurn> impl_;
