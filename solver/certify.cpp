@@ -75,8 +75,8 @@ struct Verdict {
 // Certifies contexts one at a time; one per thread.
 class ContextCertifier {
  public:
-  ContextCertifier(const GameValues& values, const internal::ContextNumbering& index, const TurnModel& model,
-                   int local_max_left, const std::vector<int>& floor,
+  ContextCertifier(const GameValues& values, const internal::ContextNumbering& index,
+                   const TurnModel& model, int local_max_left, const std::vector<int>& floor,
                    const std::vector<int>& ceiling)
       : v_(values),
         index_(index),

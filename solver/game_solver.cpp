@@ -16,13 +16,13 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "convention_turn.h"
 #include "atomic_file.h"
+#include "convention_turn.h"
 #include "martiandice/game.h"
-#include "table_format.h"
 #include "mixed_cycle.h"
 #include "nplayer_checkpoint.h"
 #include "score_law_cache.h"
+#include "table_format.h"
 
 namespace martiandice::solver {
 namespace {
@@ -740,8 +740,10 @@ class GameSolver {
     // First guesses, typically within 0.3% of the fixed point: the movers'
     // chances and zero-score slopes extrapolated from the solved neighbours.
     double guess[2], b[2];
-    Extrapolate(s, [&](long long c, int seat) { return win_[c * 2 + seat]; }, 0.5, guess);
-    Extrapolate(s, [&](long long c, int) { return slope_of_[c]; }, 0.2, b);
+    Extrapolate(
+        s, [&](long long c, int seat) { return win_[c * 2 + seat]; }, 0.5, guess);
+    Extrapolate(
+        s, [&](long long c, int) { return slope_of_[c]; }, 0.2, b);
     internal::TurnValues(&values)[2] = scratch.pair;
     double a[2] = {0, 0}, residual = 0, previous = HUGE_VAL;
     bool solved_slopes = false;  // b[] are slopes of solved policies (not guesses)
@@ -790,10 +792,9 @@ class GameSolver {
     // same local-gain assumption as taking the final policies' own slopes.
     const double slope = std::max(b[0], b[1]);
     const bool converged = round < kMaxCycleRounds || residual <= kCycleStallResidual;
-    const double error =
-        converged ? std::max(DependencyError(0, s, 1), DependencyError(1, s, 1)) +
-                        (slope * residual + rounding_) / (1.0 - slope)
-                  : HUGE_VAL;
+    const double error = converged ? std::max(DependencyError(0, s, 1), DependencyError(1, s, 1)) +
+                                         (slope * residual + rounding_) / (1.0 - slope)
+                                   : HUGE_VAL;
     for (int seat = 0; seat < 2; ++seat) {
       const long long c = index_.Index(seat, s);
       const double w = Probability(values[seat].value[start_]);
@@ -1215,11 +1216,11 @@ class GameSolver {
   const std::vector<int> floor_;
   const int guess_order_;  // GameSolveOptions::guess_order
   const int probe_order_;  // GameSolveOptions::probe_guess_order
-  const bool pair_;  // two players, kAuto: the pair kernel
+  const bool pair_;        // two players, kAuto: the pair kernel
   const internal::Arithmetic arithmetic_;
-  const double rounding_;                           // of one turn solve's stored values
-  std::vector<double> win_;                         // [context * players + seat]
-  std::vector<double> error_of_;                    // per context: error bound
+  const double rounding_;         // of one turn solve's stored values
+  std::vector<double> win_;       // [context * players + seat]
+  std::vector<double> error_of_;  // per context: error bound
   std::vector<double> slope_of_;  // pair kernel, per cycle context: its mover's zero-score chance
   std::vector<double> zero_indicator_;  // pair kernel: the utility whose value is that chance
   std::vector<std::vector<std::uint64_t>> by_sum_;  // score vectors by sum of totals
@@ -1310,8 +1311,7 @@ absl::StatusOr<std::string> SolveGameTable(const GameSolveOptions& options,
         "see docs/PLAYERS.md); no table written",
         values->players, values->error_bound, kMaxCycleRounds));
   }
-  return internal::SerializeTable(values->rules, values->players, values->error_bound,
-                                  values->win);
+  return internal::SerializeTable(values->rules, values->players, values->error_bound, values->win);
 }
 
 }  // namespace martiandice::solver

@@ -32,6 +32,7 @@
 #include <thread>
 #include <vector>
 
+#include "game_solver.h"
 #include "martiandice/dice.h"
 #include "martiandice/exact.h"
 #include "martiandice/game.h"
@@ -39,7 +40,6 @@
 #include "martiandice/query.h"
 #include "martiandice/rules.h"
 #include "martiandice/solver.h"
-#include "game_solver.h"
 
 namespace md = martiandice;
 using Clock = std::chrono::steady_clock;
@@ -566,9 +566,10 @@ int main(int argc, char** argv) {
                   DoNotOptimize(bytes);
                   g_sink = bytes.ok() ? static_cast<double>(bytes->size()) : -1;
                 }));
-    std::printf("  (game solve: %lld contexts, %lld turn solves, error bound %.3g; seat 0 wins %.6f)\n",
-                game_report.contexts, game_report.turn_solves, game_report.error_bound,
-                game_report.start[0]);
+    std::printf(
+        "  (game solve: %lld contexts, %lld turn solves, error bound %.3g; seat 0 wins %.6f)\n",
+        game_report.contexts, game_report.turn_solves, game_report.error_bound,
+        game_report.start[0]);
   }
 
   nplayer(&figures, md::solver::SolveArithmetic::kDouble);

@@ -31,8 +31,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "cli_query.h"
 #include "atomic_file.h"
+#include "cli_query.h"
 #include "game_solver.h"
 #include "interrupt.h"
 #include "json_writer.h"
@@ -717,7 +717,7 @@ class SolveProgress {
   const bool terminal_;
   const bool quiet_;
   const std::chrono::steady_clock::time_point start_;
-  int shown_ = -1;    // last percent (bar) or tenth (lines) shown
+  int shown_ = -1;  // last percent (bar) or tenth (lines) shown
   int players_ = 0;
   double drawn_ = 0;  // seconds, at the last redraw
   size_t last_width_ = 0;

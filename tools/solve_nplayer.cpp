@@ -30,29 +30,29 @@ std::string CertificationJson(const solver::CertificationReport& c) {
       .Raw("largest_inexact_gap", JsonDouble(c.largest_inexact_gap))
       .Int("exact_solves", c.exact_solves)
       .Raw("margin_threshold", JsonDouble(c.margin_threshold))
-        .Int("structural_ties", c.structural_ties)
-        .Int("partial_exact_solves", c.partial_exact_solves)
-        .Int("kingmaking_ties", c.kingmaking_ties)
-        .Int("kingmaking_contexts", c.kingmaking_contexts)
-        .Raw("largest_value_gap", JsonDouble(c.largest_value_gap))
-        .Int("mixed_contexts", c.mixed_contexts)
-        .Int("mixing_decisions", c.mixing_decisions)
-        .Int("inexact_undecided", c.inexact_undecided)
-        .Int("inexact_pick_best", c.inexact_pick_best)
-        .Int("inexact_pick_worse", c.inexact_pick_worse)
+      .Int("structural_ties", c.structural_ties)
+      .Int("partial_exact_solves", c.partial_exact_solves)
+      .Int("kingmaking_ties", c.kingmaking_ties)
+      .Int("kingmaking_contexts", c.kingmaking_contexts)
+      .Raw("largest_value_gap", JsonDouble(c.largest_value_gap))
+      .Int("mixed_contexts", c.mixed_contexts)
+      .Int("mixing_decisions", c.mixing_decisions)
+      .Int("inexact_undecided", c.inexact_undecided)
+      .Int("inexact_pick_best", c.inexact_pick_best)
+      .Int("inexact_pick_worse", c.inexact_pick_worse)
       .Raw("largest_pick_loss", JsonDouble(c.largest_pick_loss));
   if (!c.inexact_examples.empty()) {
-      std::vector<std::string> examples;
-      for (const solver::CertificationReport::InexactTie& e : c.inexact_examples) {
-        examples.push_back(JsonObject()
-                               .Raw("scores", absl::StrCat("[", absl::StrJoin(e.scores, ","), "]"))
-                               .Int("seat", e.seat)
-                               .Str("a", e.a)
-                               .Str("b", e.b)
-                               .Double("gap", e.gap)
-                               .Raw("utility", JsonDoubleArray(e.utility))
-                               .Build());
-      }
+    std::vector<std::string> examples;
+    for (const solver::CertificationReport::InexactTie& e : c.inexact_examples) {
+      examples.push_back(JsonObject()
+                             .Raw("scores", absl::StrCat("[", absl::StrJoin(e.scores, ","), "]"))
+                             .Int("seat", e.seat)
+                             .Str("a", e.a)
+                             .Str("b", e.b)
+                             .Double("gap", e.gap)
+                             .Raw("utility", JsonDoubleArray(e.utility))
+                             .Build());
+    }
     json.Raw("inexact_examples", JsonArray(examples));
   }
   return json.Raw("certified", c.certified ? "true" : "false")
@@ -68,8 +68,8 @@ std::string CertificationText(const solver::CertificationReport& c) {
       "  ties (within %.0e)             %d: %d symmetric, %d exact, %d not exact\n"
       "  exact rational re-solves        %d\n",
       c.certified ? "every decision is certified" : "NOT certified", c.decisions, c.smallest_margin,
-      c.margin_threshold, c.tie_tolerance, c.ties,
-      c.symmetric_ties, c.exact_ties, c.inexact_ties, c.exact_solves + c.partial_exact_solves);
+      c.margin_threshold, c.tie_tolerance, c.ties, c.symmetric_ties, c.exact_ties, c.inexact_ties,
+      c.exact_solves + c.partial_exact_solves);
   {
     absl::StrAppendFormat(&text,
                           "  exact ties proven structurally  %d\n"
@@ -153,8 +153,7 @@ absl::StatusOr<std::string> RunNPlayerSolve(const NPlayerSolveRequest& request) 
                .Int("threads", request.threads)
                .Double("seconds", report.seconds)
                .Raw("start", JsonDoubleArray(report.start))
-               .Raw("certification",
-                    certification ? CertificationJson(*certification) : "null")
+               .Raw("certification", certification ? CertificationJson(*certification) : "null")
                .Build() +
            "\n";
   }
@@ -176,9 +175,9 @@ absl::StatusOr<std::string> RunNPlayerSolve(const NPlayerSolveRequest& request) 
       report.cycles, report.max_rounds, report.max_residual, report.error_bound,
       ties_counted ? absl::StrFormat("%d (%d)", report.tied_decisions, report.kingmaking)
                    : std::string("not counted (2 players: a tie changes no value)"),
-      report.mixed_cycles, report.mixing_error,
-      report.seconds, request.threads, absl::StrJoin(start, ", "), request.path, bytes->size(),
-      kTableFormatVersion, certification ? CertificationText(*certification) : "");
+      report.mixed_cycles, report.mixing_error, report.seconds, request.threads,
+      absl::StrJoin(start, ", "), request.path, bytes->size(), kTableFormatVersion,
+      certification ? CertificationText(*certification) : "");
 }
 
 absl::StatusOr<CertifyOutcome> RunCertify(const CertifyRequest& request) {

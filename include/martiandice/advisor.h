@@ -1,0 +1,161 @@
+// The advisor: one entry point for every front end (command line, `serve`,
+// the C API, review, simulation). A query names what the player maximises
+// (a turn objective, or the chance to win the game from every seat's total),
+// the rules and the position; the advisor checks it with messages that name
+// the offending input, and answers it from a cache of solved turns and loaded
+// policy tables.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "martiandice/dice.h"
+#include "martiandice/game.h"
+#include "martiandice/objective.h"
+#include "martiandice/query.h"
+#include "martiandice/rules.h"
+#include "martiandice/solver.h"
+
+namespace martiandice {
+
+// What a player maximises: a turn objective (a utility of the turn's score),
+// or the probability of winning the game ("win"), which needs the game's
+// context and a policy table. Immutable value type.
+class Goal {
+ public:
+  // The chance to win the game.
+  static Goal Win();
+  // A turn objective.
+  static Goal ForTurn(Objective objective);
+  // "ev", "reach:K", "capped:M" (Objective::Parse) or "win". Error
+  // (InvalidArgument): the spec is none of these; the message says what is.
+  static absl::StatusOr<Goal> Parse(std::string_view spec);
+
+  bool is_win() const { return !objective_.has_value(); }
+  // The turn objective. Precondition: !is_win().
+  const Objective& objective() const { return *objective_; }
+  // The spec: "win", or the objective's name ("ev", "reach:10", ...).
+  std::string name() const;
+  // One line for people: "expected score", "probability of winning the game, ...".
+  std::string Describe() const;
+
+ private:
+  explicit Goal(std::optional<Objective> objective) : objective_(std::move(objective)) {}
+  std::optional<Objective> objective_;
+};
+
+// A query as a front end receives it: text and numbers, not yet checked.
+struct QueryInput {
+  std::string objective = "ev";  // Goal::Parse's specs
+  bool exact = false;            // exact rational values (turn objectives only)
+  Rules rules;
+  std::string aside;  // the set-aside in dice notation; "" or "-": a fresh turn
+  // The win goal only: every seat's total ("S0,S1[,...]"), the seat to move
+  // (default 0), the number of players (default: the number of totals), and
+  // the table file or folder to use (default: the advisor's).
+  std::optional<std::string> scores;
+  std::optional<int> seat;
+  std::optional<int> players;
+  std::optional<std::string> tables;
+};
+
+// A checked query.
+struct Query {
+  Rules rules;
+  Goal goal = Goal::ForTurn(Objective::ExpectedScore());
+  Precision precision = Precision::kDouble;
+  Dice aside;
+  // The win goal only: the turn's context, the players and the table source.
+  std::optional<GameContext> context;
+  int players = 0;
+  std::optional<std::string> tables;
+};
+
+// Checks every input of `input`. Errors (InvalidArgument) name the input
+// they are about: the message starts with its name and a colon ("aside: ...",
+// "scores: ...", "objective: ...", "seat: ...", "players: ...", "exact: ...")
+// and the status carries the name (InputName); rules out of range give
+// "invalid rules: ..." without a name.
+absl::StatusOr<Query> ParseQuery(const QueryInput& input);
+
+// Checks `text` (dice notation) as the dice rolled at `query`'s set-aside.
+// Errors (InvalidArgument) named "roll", as ParseQuery's.
+absl::StatusOr<Dice> ParseRoll(const Query& query, std::string_view text);
+
+// The input a ParseQuery or ParseRoll error is about ("aside", "roll", ...),
+// or nothing for another status.
+std::optional<std::string> InputName(const absl::Status& status);
+
+// A policy table as the advisor loaded it.
+struct LoadedTable {
+  GameTable table;
+  std::string path;  // the file it was read from
+};
+
+// An answer at a position: its decision and values, and for the win goal
+// every seat's win probability at the turn's start and the table used.
+struct EvalAnswer {
+  PositionEval eval;
+  std::vector<double> win_probabilities;     // win goal only
+  std::shared_ptr<const LoadedTable> table;  // win goal only
+};
+// Every take from a roll, ranked (RollAdvice), with the same extras.
+struct BestAnswer {
+  RollAdvice advice;
+  std::vector<double> win_probabilities;
+  std::shared_ptr<const LoadedTable> table;
+};
+
+// Answers queries from a bounded cache of solved turns (by rules, objective
+// and precision) and loaded tables (by rules, players and source), each
+// dropping its least recently used entry when full. Thread-safe: any number
+// of threads may share one advisor (solves and loads happen outside its lock;
+// two threads missing the same entry may both compute it).
+class Advisor {
+ public:
+  struct Options {
+    // Where win queries find their tables when a query names none: a table
+    // file or a folder holding them, and nothing else is searched then; or
+    // unset for the default search (LocateTable).
+    std::optional<std::string> tables;
+    std::size_t max_turns = 64;  // solved turns kept
+    std::size_t max_tables = 4;  // tables kept
+  };
+  Advisor();
+  explicit Advisor(Options options);
+  ~Advisor();
+  Advisor(const Advisor&) = delete;
+  Advisor& operator=(const Advisor&) = delete;
+
+  // Stop-or-roll at query.aside. Errors: a position the rules cannot produce
+  // (InvalidArgument, named "aside"); for the win goal, the table's (Table).
+  absl::StatusOr<EvalAnswer> Evaluate(const Query& query);
+  // Every take from `roll` (see ParseRoll) at query.aside, ranked. Errors: as
+  // Evaluate's, and a roll that does not fit (named "roll").
+  absl::StatusOr<BestAnswer> Best(const Query& query, const Dice& roll);
+
+  // The solved turn for a turn objective, from the cache or solved now.
+  // Errors: rules out of range (InvalidArgument).
+  absl::StatusOr<TurnSolution> Turn(const Rules& rules, const Objective& objective,
+                                    Precision precision);
+  // The policy table for `rules` and `players` from `tables` (a file or
+  // folder; unset: the advisor's, else the default search), from the cache
+  // or located (LocateTable), read and checked against the rules and players
+  // now. Errors: LocateTable's, GameTable::Open's, and CheckTableMatches's
+  // (prefixed with the file).
+  absl::StatusOr<std::shared_ptr<const LoadedTable>> Table(
+      const Rules& rules, int players, const std::optional<std::string>& tables = std::nullopt);
+
+ private:
+  struct Caches;
+  const Options options_;
+  std::unique_ptr<Caches> caches_;
+};
+
+}  // namespace martiandice

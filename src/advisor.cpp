@@ -1,0 +1,287 @@
+// The advisor (martiandice/advisor.h): goals, the checks of a query's inputs
+// with messages naming each input, and the bounded caches of solved turns and
+// loaded tables that every front end shares.
+#include "martiandice/advisor.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <list>
+#include <mutex>
+#include <tuple>
+#include <utility>
+
+#include "absl/strings/cord.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "martiandice/state_space.h"
+
+namespace martiandice {
+namespace {
+
+constexpr char kWinSpec[] = "win";
+// The status payload that names the input an error is about.
+constexpr char kInputPayload[] = "martiandice.dev/input";
+
+// "name: why", carrying `name` as the input the error is about.
+absl::Status InputError(std::string_view name, std::string_view why) {
+  absl::Status status =
+      absl::InvalidArgumentError(absl::StrCat(std::string(name), ": ", std::string(why)));
+  status.SetPayload(kInputPayload, absl::Cord(std::string(name)));
+  return status;
+}
+
+absl::Status InputError(std::string_view name, const absl::Status& why) {
+  return InputError(name, std::string_view(why.message().data(), why.message().size()));
+}
+
+absl::StatusOr<Dice> ReadDice(std::string_view name, std::string_view text) {
+  absl::StatusOr<Dice> dice = ParseDice(text);
+  if (!dice.ok()) return InputError(name, dice.status());
+  return dice;
+}
+
+// The game options go with the win goal only; exact values with turn goals.
+absl::Status CheckGoalInputs(const QueryInput& input, const Goal& goal) {
+  if (goal.is_win()) {
+    if (input.exact) {
+      return InputError("exact",
+                        "exact values are available for turn objectives; win tables hold "
+                        "certified doubles");
+    }
+    if (!input.scores) {
+      return InputError("scores", "the win objective needs every seat's total (S0,S1,...)");
+    }
+    return absl::OkStatus();
+  }
+  const std::pair<const char*, bool> game_inputs[] = {{"scores", input.scores.has_value()},
+                                                      {"seat", input.seat.has_value()},
+                                                      {"players", input.players.has_value()},
+                                                      {"tables", input.tables.has_value()}};
+  for (const auto& [name, given] : game_inputs) {
+    if (given) {
+      return InputError(name,
+                        "goes with the win objective (scores, seat, players and tables belong "
+                        "to the game; the objective is " +
+                            goal.name() + ")");
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckPlayerCount(std::string_view name, int players) {
+  if (players >= kMinPlayers && players <= kMaxPlayers) return absl::OkStatus();
+  return InputError(name, absl::StrCat("a game has ", kMinPlayers, " to ", kMaxPlayers,
+                                       " players, not ", players));
+}
+
+// The win goal's context: the totals, the seat to move, the players.
+absl::Status ReadContext(const QueryInput& input, Query& query) {
+  absl::StatusOr<std::vector<int>> scores = ParseScores(*input.scores);
+  if (!scores.ok()) return InputError("scores", scores.status());
+  const int counted = static_cast<int>(scores->size());
+  if (input.players && *input.players != counted) {
+    return InputError("players", absl::StrCat(*input.players, " does not match the ", counted,
+                                              " totals of scores"));
+  }
+  if (absl::Status s = CheckPlayerCount(input.players ? "players" : "scores", counted); !s.ok()) {
+    return s;
+  }
+  const int seat = input.seat.value_or(0);
+  if (seat < 0 || seat >= counted) {
+    return InputError("seat", absl::StrCat("seat ", seat, " is out of range for ", counted,
+                                           " players (0..", counted - 1, ")"));
+  }
+  GameContext context{*std::move(scores), seat};
+  if (absl::Status s = ValidateContext(query.rules, counted, context); !s.ok()) {
+    return InputError("scores", s);
+  }
+  query.context = std::move(context);
+  query.players = counted;
+  query.tables = input.tables;
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+Goal Goal::Win() { return Goal(std::nullopt); }
+
+Goal Goal::ForTurn(Objective objective) { return Goal(std::move(objective)); }
+
+absl::StatusOr<Goal> Goal::Parse(std::string_view spec) {
+  if (spec == kWinSpec) return Win();
+  absl::StatusOr<Objective> objective = Objective::Parse(spec);
+  if (!objective.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        objective.status().message(), "; or win, to play for the game (with every seat's total)"));
+  }
+  return ForTurn(*std::move(objective));
+}
+
+std::string Goal::name() const { return objective_ ? objective_->name() : kWinSpec; }
+
+std::string Goal::Describe() const {
+  return objective_ ? objective_->Describe()
+                    : "probability of winning the game, for the seat to move";
+}
+
+absl::StatusOr<Query> ParseQuery(const QueryInput& input) {
+  Query query;
+  query.rules = input.rules;
+  if (absl::Status s = ValidateRules(query.rules); !s.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("invalid rules: ", s.message()));
+  }
+  absl::StatusOr<Goal> goal = Goal::Parse(input.objective);
+  if (!goal.ok()) return InputError("objective", goal.status());
+  query.goal = *std::move(goal);
+  if (absl::Status s = CheckGoalInputs(input, query.goal); !s.ok()) return s;
+  if (input.exact) query.precision = Precision::kExact;
+  absl::StatusOr<Dice> aside = ReadDice("aside", input.aside);
+  if (!aside.ok()) return aside.status();
+  if (absl::Status s = ValidateAside(query.rules, *aside); !s.ok()) return InputError("aside", s);
+  query.aside = *aside;
+  if (query.goal.is_win()) {
+    if (absl::Status s = ReadContext(input, query); !s.ok()) return s;
+  }
+  return query;
+}
+
+absl::StatusOr<Dice> ParseRoll(const Query& query, std::string_view text) {
+  absl::StatusOr<Dice> roll = ReadDice("roll", text);
+  if (!roll.ok()) return roll.status();
+  if (absl::Status s = ValidateRoll(query.rules, query.aside, *roll); !s.ok()) {
+    return InputError("roll", s);
+  }
+  return roll;
+}
+
+std::optional<std::string> InputName(const absl::Status& status) {
+  const auto name = status.GetPayload(kInputPayload);  // absl::optional on this platform
+  if (!name) return std::nullopt;
+  return std::string(*name);
+}
+
+// ------------------------------------------------------------ the caches
+
+// A small cache keeping its most recently used entries first.
+template <typename Key, typename Value>
+class RecentlyUsed {
+ public:
+  explicit RecentlyUsed(std::size_t capacity) : capacity_(std::max<std::size_t>(capacity, 1)) {}
+
+  std::optional<Value> Find(const Key& key) {
+    for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+      if (it->first == key) {
+        entries_.splice(entries_.begin(), entries_, it);
+        return entries_.front().second;
+      }
+    }
+    return std::nullopt;
+  }
+  void Add(Key key, Value value) {
+    if (Find(key)) return;  // another thread was first
+    if (entries_.size() == capacity_) entries_.pop_back();
+    entries_.emplace_front(std::move(key), std::move(value));
+  }
+
+ private:
+  std::size_t capacity_;
+  std::list<std::pair<Key, Value>> entries_;
+};
+
+struct Advisor::Caches {
+  using TurnKey = std::tuple<int, int, int, std::string, Precision>;
+  using TableKey = std::tuple<int, int, int, int, std::optional<std::string>>;
+  Caches(std::size_t turns, std::size_t tables) : turns(turns), tables(tables) {}
+
+  std::mutex mutex;
+  RecentlyUsed<TurnKey, TurnSolution> turns;
+  RecentlyUsed<TableKey, std::shared_ptr<const LoadedTable>> tables;
+};
+
+Advisor::Advisor() : Advisor(Options()) {}
+
+Advisor::Advisor(Options options)
+    : options_(std::move(options)),
+      caches_(std::make_unique<Caches>(options_.max_turns, options_.max_tables)) {}
+
+Advisor::~Advisor() = default;
+
+absl::StatusOr<TurnSolution> Advisor::Turn(const Rules& rules, const Objective& objective,
+                                           Precision precision) {
+  Caches::TurnKey key{rules.dice, rules.bonus, rules.target, objective.name(), precision};
+  {
+    std::lock_guard<std::mutex> lock(caches_->mutex);
+    if (std::optional<TurnSolution> cached = caches_->turns.Find(key)) return *std::move(cached);
+  }
+  absl::StatusOr<TurnSolution> solution = TurnSolution::Solve(rules, objective, precision);
+  if (!solution.ok()) return solution.status();
+  std::lock_guard<std::mutex> lock(caches_->mutex);
+  caches_->turns.Add(std::move(key), *solution);
+  return solution;
+}
+
+absl::StatusOr<std::shared_ptr<const LoadedTable>> Advisor::Table(
+    const Rules& rules, int players, const std::optional<std::string>& tables) {
+  const std::optional<std::string>& source = tables ? tables : options_.tables;
+  Caches::TableKey key{rules.dice, rules.bonus, rules.target, players, source};
+  {
+    std::lock_guard<std::mutex> lock(caches_->mutex);
+    if (auto cached = caches_->tables.Find(key)) return *std::move(cached);
+  }
+  absl::StatusOr<std::string> path = LocateTable(rules, players, source);
+  if (!path.ok()) return path.status();
+  absl::StatusOr<GameTable> table = GameTable::Open(*path);
+  if (!table.ok()) return table.status();
+  if (absl::Status s = CheckTableMatches(*table, rules, players); !s.ok()) {
+    return absl::Status(s.code(), absl::StrCat(*path, ": ", s.message()));
+  }
+  auto loaded =
+      std::make_shared<const LoadedTable>(LoadedTable{*std::move(table), *std::move(path)});
+  std::lock_guard<std::mutex> lock(caches_->mutex);
+  caches_->tables.Add(std::move(key), loaded);
+  return loaded;
+}
+
+absl::StatusOr<EvalAnswer> Advisor::Evaluate(const Query& query) {
+  EvalAnswer answer;
+  if (query.goal.is_win()) {
+    absl::StatusOr<std::shared_ptr<const LoadedTable>> table =
+        Table(query.rules, query.players, query.tables);
+    if (!table.ok()) return table.status();
+    absl::StatusOr<WinEval> win = EvaluateWin((*table)->table, *query.context, query.aside);
+    if (!win.ok()) return InputError("aside", win.status());
+    answer.eval = std::move(win->position);
+    answer.win_probabilities = std::move(win->win_probabilities);
+    answer.table = *std::move(table);
+    return answer;
+  }
+  absl::StatusOr<TurnSolution> turn = Turn(query.rules, query.goal.objective(), query.precision);
+  if (!turn.ok()) return turn.status();
+  absl::StatusOr<PositionEval> eval = EvaluatePosition(*turn, query.aside);
+  if (!eval.ok()) return InputError("aside", eval.status());
+  answer.eval = *std::move(eval);
+  return answer;
+}
+
+absl::StatusOr<BestAnswer> Advisor::Best(const Query& query, const Dice& roll) {
+  BestAnswer answer;
+  if (query.goal.is_win()) {
+    absl::StatusOr<std::shared_ptr<const LoadedTable>> table =
+        Table(query.rules, query.players, query.tables);
+    if (!table.ok()) return table.status();
+    absl::StatusOr<WinAdvice> win = AdviseWin((*table)->table, *query.context, query.aside, roll);
+    if (!win.ok()) return InputError("roll", win.status());
+    answer.advice = std::move(win->advice);
+    answer.win_probabilities = std::move(win->win_probabilities);
+    answer.table = *std::move(table);
+    return answer;
+  }
+  absl::StatusOr<TurnSolution> turn = Turn(query.rules, query.goal.objective(), query.precision);
+  if (!turn.ok()) return turn.status();
+  absl::StatusOr<RollAdvice> advice = AdviseRoll(*turn, query.aside, roll);
+  if (!advice.ok()) return InputError("roll", advice.status());
+  answer.advice = *std::move(advice);
+  return answer;
+}
+
+}  // namespace martiandice
