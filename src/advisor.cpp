@@ -49,7 +49,7 @@ absl::Status CheckGoalInputs(const QueryInput& input, const Goal& goal) {
                         "certified doubles");
     }
     if (!input.scores) {
-      return InputError("scores", "the win objective needs every seat's total (S0,S1,...)");
+      return InputError("scores", "the win objective needs scores, every seat's total (S0,S1,...)");
     }
     return absl::OkStatus();
   }

@@ -1,64 +1,52 @@
-// The C API (include/martiandice/martiandice_c.h) over the C++ library: input
-// checks, the handle's caches of solved turns and loaded tables, the mapping
-// of absl::Status codes to md_status, and the per-thread last error. Every
-// entry point catches every exception.
+// The C API (include/martiandice/martiandice_c.h) over the advisor
+// (martiandice/advisor.h): the md_query's fields as the advisor's inputs, the
+// mapping of absl::Status codes to md_status, the per-thread last error, and
+// the results copied into the caller's structs. Every entry point catches
+// every exception.
 #include <cstdio>
 #include <cstring>
 #include <exception>
 #include <filesystem>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <new>
 #include <optional>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "martiandice/advisor.h"
 #include "martiandice/dice.h"
-#include "martiandice/game.h"
 #include "martiandice/martiandice_c.h"
-#include "martiandice/objective.h"
-#include "martiandice/query.h"
-#include "martiandice/rules.h"
-#include "martiandice/solver.h"
 
 #ifndef MARTIANDICE_VERSION
 #error "MARTIANDICE_VERSION must be defined by the build"
 #endif
 
+// The handle is an advisor: its caches of solved turns and loaded tables,
+// and where win queries find their tables.
 struct md_handle {
-  std::optional<std::string> tables;  // md_open's path; unset: default search
-  std::mutex mutex;                   // guards the caches
-  // Solved turns by (dice, bonus, target, objective name); tables by (dice, bonus, target,
-  // players).
-  std::map<std::tuple<int, int, int, std::string>, martiandice::TurnSolution> turns;
-  struct LoadedTable {
-    martiandice::GameTable table;
-    std::string path;
-  };
-  std::map<std::tuple<int, int, int, int>, LoadedTable> tables_loaded;
+  explicit md_handle(martiandice::Advisor::Options options) : advisor(std::move(options)) {}
+  martiandice::Advisor advisor;
 };
 
 namespace {
 
 using martiandice::Dice;
-using martiandice::GameContext;
-using martiandice::GameTable;
-using martiandice::Rules;
 using martiandice::Then;
-using martiandice::TurnSolution;
 
-// Caches are bounded: past this many entries a cache is emptied before adding.
-constexpr std::size_t kMaxCachedTurns = 64;
-constexpr std::size_t kMaxCachedTables = 4;
+// Longest message md_last_error keeps (a message quotes the caller's input).
+constexpr std::size_t kMaxErrorBytes = 1024;
 
 thread_local std::string last_error;
 
 md_status Fail(md_status status, std::string message) {
+  if (message.size() > kMaxErrorBytes) {
+    message.resize(kMaxErrorBytes - 3);
+    message += "...";
+  }
   last_error = std::move(message);
   return status;
 }
@@ -104,103 +92,25 @@ md_status Guard(Body&& body) {
   }
 }
 
-absl::StatusOr<Dice> ParseArg(const char* text, const char* what) {
-  if (text == nullptr) return Dice();
-  absl::StatusOr<Dice> dice = martiandice::ParseDice(text);
-  if (!dice.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat(what, ": ", dice.status().message()));
-  }
-  return dice;
-}
-
-// A checked query: the rules, and either a turn objective or a win context.
-struct Request {
-  Rules rules;
-  std::optional<martiandice::Objective> objective;  // unset for "win"
-  GameContext context;
-  int players = 0;
-};
-
-absl::StatusOr<Request> ReadQuery(const md_query& query) {
-  Request request;
-  request.rules = Rules{query.rules.dice, query.rules.bonus, query.rules.target};
-  if (absl::Status status = martiandice::ValidateRules(request.rules); !status.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("invalid rules: ", status.message()));
-  }
+// The advisor's query from an md_query and the set-aside. The game fields
+// (scores, players, seat) are passed on when set, for the advisor to judge.
+absl::StatusOr<martiandice::Query> ReadQuery(const md_query& query, const char* aside) {
   if (query.objective == nullptr) return absl::InvalidArgumentError("objective is NULL");
-  if (std::strcmp(query.objective, "win") != 0) {
-    absl::StatusOr<martiandice::Objective> objective =
-        martiandice::Objective::Parse(query.objective);
-    if (!objective.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat("objective: ", objective.status().message(),
-                                                     "; or win, to play for the game"));
-    }
-    if (query.scores != nullptr || query.players != 0 || query.seat != 0) {
+  martiandice::QueryInput input;
+  input.objective = query.objective;
+  input.rules = martiandice::Rules{query.rules.dice, query.rules.bonus, query.rules.target};
+  input.aside = aside != nullptr ? aside : "";
+  if (query.players != 0) input.players = query.players;
+  if (query.scores != nullptr) {
+    if (query.players < martiandice::kMinPlayers || query.players > martiandice::kMaxPlayers) {
       return absl::InvalidArgumentError(
-          "scores, players and seat go with the win objective (set them to NULL, 0, 0)");
+          absl::StrCat("players: give the number of scores, ", martiandice::kMinPlayers, " to ",
+                       martiandice::kMaxPlayers, " (", query.players, " given)"));
     }
-    request.objective = *std::move(objective);
-    return request;
+    input.scores = absl::StrJoin(query.scores, query.scores + query.players, ",");
   }
-  if (query.scores == nullptr) {
-    return absl::InvalidArgumentError("the win objective needs scores (NULL given)");
-  }
-  if (query.players < martiandice::kMinPlayers || query.players > martiandice::kMaxPlayers) {
-    return absl::InvalidArgumentError(absl::StrCat("players: a game has ", martiandice::kMinPlayers,
-                                                   " to ", martiandice::kMaxPlayers,
-                                                   " players, not ", query.players));
-  }
-  if (query.seat < 0 || query.seat >= query.players) {
-    return absl::InvalidArgumentError(absl::StrCat("seat ", query.seat, " is out of range for ",
-                                                   query.players, " players (0..",
-                                                   query.players - 1, ")"));
-  }
-  request.players = query.players;
-  request.context.scores.assign(query.scores, query.scores + query.players);
-  request.context.seat = query.seat;
-  if (absl::Status status =
-          martiandice::ValidateContext(request.rules, request.players, request.context);
-      !status.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("scores: ", status.message()));
-  }
-  return request;
-}
-
-absl::StatusOr<TurnSolution> Turn(md_handle& handle, const Request& request) {
-  const Rules& rules = request.rules;
-  const auto key =
-      std::make_tuple(rules.dice, rules.bonus, rules.target, request.objective->name());
-  std::lock_guard<std::mutex> lock(handle.mutex);
-  if (auto it = handle.turns.find(key); it != handle.turns.end()) return it->second;
-  absl::StatusOr<TurnSolution> solution = TurnSolution::Solve(rules, *request.objective);
-  if (!solution.ok()) return solution.status();
-  if (handle.turns.size() >= kMaxCachedTurns) handle.turns.clear();
-  handle.turns.emplace(key, *solution);
-  return solution;
-}
-
-// The table for a win request, from the cache or loaded; `path` gets its file.
-absl::StatusOr<GameTable> Table(md_handle& handle, const Request& request,
-                                std::string* path = nullptr) {
-  const Rules& rules = request.rules;
-  const auto key = std::make_tuple(rules.dice, rules.bonus, rules.target, request.players);
-  std::lock_guard<std::mutex> lock(handle.mutex);
-  auto it = handle.tables_loaded.find(key);
-  if (it == handle.tables_loaded.end()) {
-    absl::StatusOr<std::string> located =
-        martiandice::LocateTable(rules, request.players, handle.tables);
-    if (!located.ok()) return located.status();
-    absl::StatusOr<GameTable> table = GameTable::Open(*located);
-    if (!table.ok()) return table.status();
-    if (absl::Status status = martiandice::CheckTableMatches(*table, rules, request.players);
-        !status.ok()) {
-      return absl::Status(status.code(), absl::StrCat(*located, ": ", status.message()));
-    }
-    if (handle.tables_loaded.size() >= kMaxCachedTables) handle.tables_loaded.clear();
-    it = handle.tables_loaded.emplace(key, md_handle::LoadedTable{*table, *located}).first;
-  }
-  if (path != nullptr) *path = it->second.path;
-  return it->second.table;
+  if (query.scores != nullptr || query.seat != 0) input.seat = query.seat;
+  return martiandice::ParseQuery(input);
 }
 
 md_then ToThen(Then then) {
@@ -262,16 +172,16 @@ md_status md_open(const char* tables, md_handle** out) {
   return Guard([&]() -> md_status {
     if (out == nullptr) return Fail(MD_ERR_INVALID_ARGUMENT, "md_open: out is NULL");
     *out = nullptr;
-    auto handle = std::make_unique<md_handle>();
+    martiandice::Advisor::Options options;
     if (tables != nullptr) {
       std::error_code error;
       if (!std::filesystem::exists(tables, error)) {
         return Fail(MD_ERR_NOT_FOUND,
                     absl::StrCat("tables: ", tables, ": no such file or directory"));
       }
-      handle->tables = tables;
+      options.tables = tables;
     }
-    *out = handle.release();
+    *out = new md_handle(std::move(options));
     last_error.clear();
     return MD_OK;
   });
@@ -281,7 +191,7 @@ void md_close(md_handle* handle) { delete handle; }
 
 void md_query_init(md_query* query) {
   if (query == nullptr) return;
-  const Rules rules;
+  const martiandice::Rules rules;
   query->rules = md_rules{rules.dice, rules.bonus, rules.target};
   query->objective = "ev";
   query->scores = nullptr;
@@ -296,25 +206,12 @@ md_status md_eval(md_handle* handle, const md_query* query, const char* aside,
       return Fail(MD_ERR_INVALID_ARGUMENT, "md_eval: handle, query and out must not be NULL");
     }
     *out = md_eval_result{};
-    absl::StatusOr<Request> request = ReadQuery(*query);
+    absl::StatusOr<martiandice::Query> request = ReadQuery(*query, aside);
     if (!request.ok()) return FromStatus(request.status());
-    absl::StatusOr<Dice> dice = ParseArg(aside, "aside");
-    if (!dice.ok()) return FromStatus(dice.status());
-    if (request->objective) {
-      absl::StatusOr<TurnSolution> turn = Turn(*handle, *request);
-      if (!turn.ok()) return FromStatus(turn.status());
-      absl::StatusOr<martiandice::PositionEval> eval = martiandice::EvaluatePosition(*turn, *dice);
-      if (!eval.ok()) return FromStatus(eval.status());
-      FillEval(*eval, out);
-      return FromStatus(absl::OkStatus());
-    }
-    absl::StatusOr<GameTable> table = Table(*handle, *request);
-    if (!table.ok()) return FromStatus(table.status());
-    absl::StatusOr<martiandice::WinEval> eval =
-        martiandice::EvaluateWin(*table, request->context, *dice);
-    if (!eval.ok()) return FromStatus(eval.status());
-    FillEval(eval->position, out);
-    CopyWin(eval->win_probabilities, &out->players, out->win);
+    absl::StatusOr<martiandice::EvalAnswer> answer = handle->advisor.Evaluate(*request);
+    if (!answer.ok()) return FromStatus(answer.status());
+    FillEval(answer->eval, out);
+    CopyWin(answer->win_probabilities, &out->players, out->win);
     return FromStatus(absl::OkStatus());
   });
 }
@@ -326,28 +223,14 @@ md_status md_best(md_handle* handle, const md_query* query, const char* aside, c
       return Fail(MD_ERR_INVALID_ARGUMENT, "md_best: handle, query, roll and out must not be NULL");
     }
     *out = md_best_result{};
-    absl::StatusOr<Request> request = ReadQuery(*query);
+    absl::StatusOr<martiandice::Query> request = ReadQuery(*query, aside);
     if (!request.ok()) return FromStatus(request.status());
-    absl::StatusOr<Dice> set_aside = ParseArg(aside, "aside");
-    if (!set_aside.ok()) return FromStatus(set_aside.status());
-    absl::StatusOr<Dice> rolled = ParseArg(roll, "roll");
+    absl::StatusOr<Dice> rolled = martiandice::ParseRoll(*request, roll);
     if (!rolled.ok()) return FromStatus(rolled.status());
-    if (request->objective) {
-      absl::StatusOr<TurnSolution> turn = Turn(*handle, *request);
-      if (!turn.ok()) return FromStatus(turn.status());
-      absl::StatusOr<martiandice::RollAdvice> advice =
-          martiandice::AdviseRoll(*turn, *set_aside, *rolled);
-      if (!advice.ok()) return FromStatus(advice.status());
-      FillBest(*advice, out);
-      return FromStatus(absl::OkStatus());
-    }
-    absl::StatusOr<GameTable> table = Table(*handle, *request);
-    if (!table.ok()) return FromStatus(table.status());
-    absl::StatusOr<martiandice::WinAdvice> advice =
-        martiandice::AdviseWin(*table, request->context, *set_aside, *rolled);
-    if (!advice.ok()) return FromStatus(advice.status());
-    FillBest(advice->advice, out);
-    CopyWin(advice->win_probabilities, &out->players, out->win);
+    absl::StatusOr<martiandice::BestAnswer> answer = handle->advisor.Best(*request, *rolled);
+    if (!answer.ok()) return FromStatus(answer.status());
+    FillBest(answer->advice, out);
+    CopyWin(answer->win_probabilities, &out->players, out->win);
     return FromStatus(absl::OkStatus());
   });
 }
@@ -358,14 +241,14 @@ md_status md_table_path(md_handle* handle, const md_query* query, char* buffer, 
       return Fail(MD_ERR_INVALID_ARGUMENT,
                   "md_table_path: handle, query and buffer must not be NULL");
     }
-    absl::StatusOr<Request> request = ReadQuery(*query);
+    absl::StatusOr<martiandice::Query> request = ReadQuery(*query, nullptr);
     if (!request.ok()) return FromStatus(request.status());
-    if (request->objective) {
+    if (!request->goal.is_win()) {
       return Fail(MD_ERR_INVALID_ARGUMENT, "md_table_path: tables answer the win objective only");
     }
-    std::string path;
-    absl::StatusOr<GameTable> table = Table(*handle, *request, &path);
+    auto table = handle->advisor.Table(request->rules, request->players);
     if (!table.ok()) return FromStatus(table.status());
+    const std::string& path = (*table)->path;
     if (path.size() + 1 > size) {
       return Fail(MD_ERR_INVALID_ARGUMENT, absl::StrCat("md_table_path: the path needs ",
                                                         path.size() + 1, " bytes, not ", size));
