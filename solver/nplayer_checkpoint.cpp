@@ -2,13 +2,21 @@
 // a defensive parser (docs/PLAYERS.md, "Checkpoints").
 #include "nplayer_checkpoint.h"
 
-#include <bit>
+#include <cereal/archives/portable_binary.hpp>
+#include <cereal/cereal.hpp>
 #include <cmath>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <fstream>
+#include <istream>
+#include <new>
+#include <optional>
+#include <ostream>
+#include <streambuf>
 #include <system_error>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "martiandice/game.h"
 #include "table_data.h"
@@ -16,34 +24,73 @@
 namespace martiandice::solver {
 namespace {
 
+// The file: the magic, then one cereal portable binary archive written
+// little-endian (its byte order flag, the format version, the header, the
+// records, the CRC-32 of every byte before it).
 constexpr char kMagic[8] = {'M', 'D', 'N', 'C', 'K', 'P', 'T', '\0'};
-constexpr std::uint32_t kFormatVersion = 2;
-constexpr size_t kHeaderSize = 160;
+constexpr std::uint32_t kFormatVersion = 3;
+constexpr std::uint8_t kLittleEndianFlag = 1;  // cereal's byte order flag for little-endian
+// The magic, the flag, the format version and the header's 148 bytes.
+constexpr size_t kHeaderSize = sizeof kMagic + 1 + 4 + 148;
 constexpr size_t kCrcSize = 4;
 
-void PutU32(std::string& out, std::uint32_t v) {
-  for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
-}
-void PutU64(std::string& out, std::uint64_t v) {
-  for (int i = 0; i < 8; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
-}
-void PutF64(std::string& out, double v) { PutU64(out, std::bit_cast<std::uint64_t>(v)); }
+// The header's fields, in file order.
+struct Header {
+  std::uint32_t solver_version = 0;
+  std::uint32_t dice = 0, bonus = 0, target = 0, players = 0;
+  std::uint32_t arithmetic = 0;  // 1 double, 2 x87 extended
+  std::uint32_t levels = 0;
+  std::uint64_t identity_hash = 0;
+  std::uint32_t levels_done = 0, max_rounds = 0;
+  std::uint64_t vectors_done = 0, contexts = 0;
+  std::uint64_t turn_solves = 0, cycles = 0, rounds = 0;
+  std::uint64_t tied = 0, kingmaking = 0, kingmaking_contexts = 0;
+  double max_residual = 0, error_bound = 0, seconds = 0;
+  std::uint64_t mixed_cycles = 0;
+  double mixing_error = 0;
 
-std::uint32_t GetU32(std::string_view b, size_t at) {
-  std::uint32_t v = 0;
-  for (int i = 3; i >= 0; --i) v = (v << 8) | static_cast<std::uint8_t>(b[at + i]);
-  return v;
-}
-std::uint64_t GetU64(std::string_view b, size_t at) {
-  std::uint64_t v = 0;
-  for (int i = 7; i >= 0; --i) v = (v << 8) | static_cast<std::uint8_t>(b[at + i]);
-  return v;
-}
-double GetF64(std::string_view b, size_t at) { return std::bit_cast<double>(GetU64(b, at)); }
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(solver_version, dice, bonus, target, players, arithmetic, levels, identity_hash, levels_done,
+       max_rounds, vectors_done, contexts, turn_solves, cycles, rounds, tied, kingmaking,
+       kingmaking_contexts, max_residual, error_bound, seconds, mixed_cycles, mixing_error);
+  }
+};
 
 std::uint64_t IdentityHash(const CheckpointIdentity& identity) {
   return internal::Fnv1a64(CheckpointIdentityString(identity));
 }
+
+// Appends to a string; no buffer of its own, so nothing to flush.
+class AppendBuf : public std::streambuf {
+ public:
+  explicit AppendBuf(std::string& out) : out_(out) {}
+
+ protected:
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    out_.append(s, static_cast<size_t>(n));
+    return n;
+  }
+  int_type overflow(int_type c) override {
+    if (!traits_type::eq_int_type(c, traits_type::eof())) {
+      out_.push_back(traits_type::to_char_type(c));
+    }
+    return traits_type::not_eof(c);
+  }
+
+ private:
+  std::string& out_;
+};
+
+// Reads a string_view in place (never written through).
+class ViewBuf : public std::streambuf {
+ public:
+  explicit ViewBuf(std::string_view bytes) {
+    char* begin = const_cast<char*>(bytes.data());
+    setg(begin, begin, begin + bytes.size());
+  }
+  std::uint64_t left() const { return static_cast<std::uint64_t>(egptr() - gptr()); }
+};
 
 }  // namespace
 
@@ -57,55 +104,104 @@ std::uint64_t CheckpointSize(std::uint64_t contexts, int players) {
   return kHeaderSize + contexts * (static_cast<std::uint64_t>(players) + 1) * 8 + kCrcSize;
 }
 
-std::string SerializeCheckpoint(const NPlayerCheckpoint& c) {
-  const std::uint64_t contexts = c.records.size() / (static_cast<size_t>(c.identity.players) + 1);
-  std::string out = BeginCheckpoint(c, contexts);
-  AppendCheckpointValues(out, c.records.data(), c.records.size());
-  FinishCheckpoint(out);
-  return out;
-}
-
-std::string BeginCheckpoint(const NPlayerCheckpoint& c, std::uint64_t contexts) {
-  const CheckpointIdentity& id = c.identity;
+struct CheckpointWriter::State {
   std::string out;
-  out.reserve(CheckpointSize(contexts, id.players));
-  out.append(kMagic, sizeof kMagic);
-  PutU32(out, kFormatVersion);
-  PutU32(out, id.solver_version);
-  PutU32(out, static_cast<std::uint32_t>(id.rules.dice));
-  PutU32(out, static_cast<std::uint32_t>(id.rules.bonus));
-  PutU32(out, static_cast<std::uint32_t>(id.rules.target));
-  PutU32(out, static_cast<std::uint32_t>(id.players));
-  PutU32(out, id.extended ? 2 : 1);
-  PutU32(out, id.levels);
-  PutU64(out, IdentityHash(id));
-  PutU32(out, c.levels_done);
-  PutU32(out, c.counters.max_rounds);
-  PutU64(out, c.vectors_done);
-  PutU64(out, contexts);
-  PutU64(out, c.counters.turn_solves);
-  PutU64(out, c.counters.cycles);
-  PutU64(out, c.counters.rounds);
-  PutU64(out, c.counters.tied);
-  PutU64(out, c.counters.kingmaking);
-  PutU64(out, c.counters.kingmaking_contexts);
-  PutF64(out, c.counters.max_residual);
-  PutF64(out, c.counters.error_bound);
-  PutF64(out, c.seconds);
-  PutU64(out, c.counters.mixed_cycles);
-  PutF64(out, c.counters.mixing_error);
-  return out;
-}
+  AppendBuf buf{out};
+  std::ostream stream{&buf};
+  std::optional<cereal::PortableBinaryOutputArchive> archive;
+  std::uint64_t values_left = 0;  // announced and not yet appended
+  std::uint64_t size = 0;         // of the whole file
+  absl::Status status;            // the first failure
+};
 
-void AppendCheckpointValues(std::string& out, const double* values, size_t count) {
-  if constexpr (std::endian::native == std::endian::little) {
-    out.append(reinterpret_cast<const char*>(values), count * sizeof(double));
-  } else {
-    for (size_t i = 0; i < count; ++i) PutF64(out, values[i]);
+CheckpointWriter::CheckpointWriter(const NPlayerCheckpoint& c, std::uint64_t contexts)
+    : state_(std::make_unique<State>()) {
+  const CheckpointIdentity& id = c.identity;
+  State& s = *state_;
+  s.values_left = contexts * (static_cast<std::uint64_t>(id.players) + 1);
+  s.size = CheckpointSize(contexts, id.players);
+  Header h;
+  h.solver_version = id.solver_version;
+  h.dice = static_cast<std::uint32_t>(id.rules.dice);
+  h.bonus = static_cast<std::uint32_t>(id.rules.bonus);
+  h.target = static_cast<std::uint32_t>(id.rules.target);
+  h.players = static_cast<std::uint32_t>(id.players);
+  h.arithmetic = id.extended ? 2 : 1;
+  h.levels = id.levels;
+  h.identity_hash = IdentityHash(id);
+  h.levels_done = c.levels_done;
+  h.max_rounds = c.counters.max_rounds;
+  h.vectors_done = c.vectors_done;
+  h.contexts = contexts;
+  h.turn_solves = c.counters.turn_solves;
+  h.cycles = c.counters.cycles;
+  h.rounds = c.counters.rounds;
+  h.tied = c.counters.tied;
+  h.kingmaking = c.counters.kingmaking;
+  h.kingmaking_contexts = c.counters.kingmaking_contexts;
+  h.max_residual = c.counters.max_residual;
+  h.error_bound = c.counters.error_bound;
+  h.seconds = c.seconds;
+  h.mixed_cycles = c.counters.mixed_cycles;
+  h.mixing_error = c.counters.mixing_error;
+  try {
+    s.out.reserve(s.size);
+    s.out.append(kMagic, sizeof kMagic);
+    s.archive.emplace(s.stream, cereal::PortableBinaryOutputArchive::Options::LittleEndian());
+    (*s.archive)(kFormatVersion, h);
+  } catch (const std::exception& e) {
+    s.status = absl::InternalError(absl::StrCat("serialising the checkpoint: ", e.what()));
   }
 }
 
-void FinishCheckpoint(std::string& out) { PutU32(out, internal::Crc32(out)); }
+CheckpointWriter::~CheckpointWriter() = default;
+
+void CheckpointWriter::Append(const double* values, size_t count) {
+  State& s = *state_;
+  if (!s.status.ok()) return;
+  if (count > s.values_left) {
+    s.status = absl::InternalError("serialising the checkpoint: more values than announced");
+    return;
+  }
+  try {
+    (*s.archive)(cereal::binary_data(values, count * sizeof(double)));
+    s.values_left -= count;
+  } catch (const std::exception& e) {
+    s.status = absl::InternalError(absl::StrCat("serialising the checkpoint: ", e.what()));
+  }
+}
+
+absl::StatusOr<std::string> CheckpointWriter::Finish() {
+  State& s = *state_;
+  if (!s.status.ok()) return s.status;
+  if (s.values_left != 0) {
+    return absl::InternalError(absl::StrFormat(
+        "serialising the checkpoint: %u values fewer than announced", s.values_left));
+  }
+  try {
+    (*s.archive)(internal::Crc32(s.out));
+  } catch (const std::exception& e) {
+    return absl::InternalError(absl::StrCat("serialising the checkpoint: ", e.what()));
+  }
+  if (s.out.size() != s.size) {
+    return absl::InternalError(absl::StrFormat(
+        "serialising the checkpoint: %u bytes where the layout has %u", s.out.size(), s.size));
+  }
+  s.status = absl::FailedPreconditionError("the checkpoint was already finished");
+  return std::move(s.out);
+}
+
+absl::StatusOr<std::string> SerializeCheckpoint(const NPlayerCheckpoint& c) {
+  const size_t per_context = static_cast<size_t>(c.identity.players) + 1;
+  if (c.identity.players < 0 || c.records.size() % per_context != 0) {
+    return absl::InternalError(
+        absl::StrFormat("serialising the checkpoint: %u values are not whole contexts of %u",
+                        c.records.size(), per_context));
+  }
+  CheckpointWriter writer(c, c.records.size() / per_context);
+  writer.Append(c.records.data(), c.records.size());
+  return writer.Finish();
+}
 
 absl::StatusOr<NPlayerCheckpoint> ParseCheckpoint(std::string_view b, const std::string& path,
                                                   const CheckpointIdentity& expected) {
@@ -120,87 +216,108 @@ absl::StatusOr<NPlayerCheckpoint> ParseCheckpoint(std::string_view b, const std:
   if (std::memcmp(b.data(), kMagic, sizeof kMagic) != 0) {
     return corrupt("not a martiandice N-player checkpoint (bad magic)");
   }
-  if (const std::uint32_t version = GetU32(b, 8); version != kFormatVersion) {
-    return absl::FailedPreconditionError(absl::StrFormat(
-        "checkpoint %s has format version %u, this build reads version %u; delete it to start "
-        "the solve over",
-        path, version, kFormatVersion));
+  if (const auto flag = static_cast<std::uint8_t>(b[sizeof kMagic]); flag != kLittleEndianFlag) {
+    return corrupt(absl::StrFormat("byte order flag %u, not little-endian", flag));
   }
-  NPlayerCheckpoint c;
-  CheckpointIdentity& id = c.identity;
-  id.solver_version = GetU32(b, 12);
-  const std::uint32_t dice = GetU32(b, 16), bonus = GetU32(b, 20), target = GetU32(b, 24);
-  const std::uint32_t players = GetU32(b, 28), arithmetic = GetU32(b, 32);
-  id.levels = GetU32(b, 36);
-  if (dice > 1000 || bonus > 1000 || target > 100000 || players < kMinPlayers ||
-      players > kMaxPlayers || (arithmetic != 1 && arithmetic != 2)) {
-    return corrupt(absl::StrFormat(
-        "header out of range (dice %u, bonus %u, target %u, players %u, arithmetic %u)", dice,
-        bonus, target, players, arithmetic));
-  }
-  id.rules.dice = static_cast<int>(dice);
-  id.rules.bonus = static_cast<int>(bonus);
-  id.rules.target = static_cast<int>(target);
-  id.players = static_cast<int>(players);
-  id.extended = arithmetic == 2;
-  // Every count is checked against the bytes there before anything is sized by it.
-  const std::uint64_t contexts = GetU64(b, 64);
-  const std::uint64_t per_context = (players + 1) * 8;
-  const std::uint64_t room = (b.size() - kHeaderSize - kCrcSize) / per_context;
-  if (contexts > room) {
-    return corrupt(absl::StrFormat("truncated (%u bytes, its header announces %u contexts)",
-                                   b.size(), contexts));
-  }
-  if (CheckpointSize(contexts, id.players) != b.size()) {
-    return corrupt(absl::StrFormat("%u bytes where its %u contexts take %u", b.size(), contexts,
-                                   CheckpointSize(contexts, id.players)));
-  }
-  const std::string_view body = b.substr(0, b.size() - kCrcSize);
-  if (const std::uint32_t stored = GetU32(b, b.size() - kCrcSize), computed = internal::Crc32(body);
-      stored != computed) {
-    return corrupt(
-        absl::StrFormat("checksum mismatch (stored %08x, computed %08x)", stored, computed));
-  }
-  if (GetU64(b, 40) != IdentityHash(id)) return corrupt("identity hash mismatch");
-  if (id.rules != expected.rules || id.players != expected.players ||
-      id.extended != expected.extended || id.solver_version != expected.solver_version ||
-      id.levels != expected.levels) {
-    return absl::FailedPreconditionError(absl::StrFormat(
-        "checkpoint %s belongs to another solve (%s) than this one (%s); delete it or give "
-        "another checkpoint file",
-        path, CheckpointIdentityString(id), CheckpointIdentityString(expected)));
-  }
-  c.levels_done = GetU32(b, 48);
-  c.counters.max_rounds = GetU32(b, 52);
-  c.vectors_done = GetU64(b, 56);
-  if (c.levels_done > id.levels || (c.levels_done == id.levels && c.vectors_done > 0)) {
-    return corrupt(absl::StrFormat("%u levels done (and %u score vectors) of %u", c.levels_done,
-                                   c.vectors_done, id.levels));
-  }
-  c.counters.turn_solves = GetU64(b, 72);
-  c.counters.cycles = GetU64(b, 80);
-  c.counters.rounds = GetU64(b, 88);
-  c.counters.tied = GetU64(b, 96);
-  c.counters.kingmaking = GetU64(b, 104);
-  c.counters.kingmaking_contexts = GetU64(b, 112);
-  c.counters.max_residual = GetF64(b, 120);
-  c.counters.error_bound = GetF64(b, 128);
-  c.seconds = GetF64(b, 136);
-  c.counters.mixed_cycles = GetU64(b, 144);
-  c.counters.mixing_error = GetF64(b, 152);
-  c.records.resize(contexts * (players + 1));
-  for (size_t i = 0; i < c.records.size(); ++i) {
-    const double v = GetF64(b, kHeaderSize + 8 * i);
-    // Chances are probabilities (rounding may leave them a hair outside);
-    // error bounds are non-negative (infinite for a cycle that did not converge).
-    const bool is_error = i % (players + 1) == players;
-    if (std::isnan(v) || (is_error ? v < 0 : (v < -1e-9 || v > 1 + 1e-9))) {
-      return corrupt(absl::StrFormat("record %u of context %u is %g", i % (players + 1),
-                                     i / (players + 1), v));
+  try {
+    ViewBuf buf(b.substr(sizeof kMagic));
+    std::istream stream(&buf);
+    // The option is the byte order wanted in memory (the host's); the
+    // file's is the flag the archive reads first, checked above.
+    cereal::PortableBinaryInputArchive archive(
+        stream, cereal::PortableBinaryInputArchive::Options::Default());
+    std::uint32_t version = 0;
+    archive(version);
+    if (version != kFormatVersion) {
+      return absl::FailedPreconditionError(absl::StrFormat(
+          "checkpoint %s has format version %u, this build reads version %u; delete it to start "
+          "the solve over",
+          path, version, kFormatVersion));
     }
-    c.records[i] = v;
+    Header h;
+    archive(h);
+    if (h.dice > 1000 || h.bonus > 1000 || h.target > 100000 || h.players < kMinPlayers ||
+        h.players > kMaxPlayers || (h.arithmetic != 1 && h.arithmetic != 2)) {
+      return corrupt(absl::StrFormat(
+          "header out of range (dice %u, bonus %u, target %u, players %u, arithmetic %u)", h.dice,
+          h.bonus, h.target, h.players, h.arithmetic));
+    }
+    NPlayerCheckpoint c;
+    CheckpointIdentity& id = c.identity;
+    id.rules.dice = static_cast<int>(h.dice);
+    id.rules.bonus = static_cast<int>(h.bonus);
+    id.rules.target = static_cast<int>(h.target);
+    id.players = static_cast<int>(h.players);
+    id.extended = h.arithmetic == 2;
+    id.solver_version = h.solver_version;
+    id.levels = h.levels;
+    // Every count is checked against the bytes there before anything is sized by it
+    // (at least the checksum's are left: the minimum size is checked above).
+    const std::uint64_t per_context = (std::uint64_t{h.players} + 1) * sizeof(double);
+    const std::uint64_t left = buf.left() - kCrcSize;
+    if (h.contexts > left / per_context) {
+      return corrupt(absl::StrFormat("truncated (%u bytes, its header announces %u contexts)",
+                                     b.size(), h.contexts));
+    }
+    if (h.contexts * per_context != left) {
+      return corrupt(absl::StrFormat("%u bytes where its %u contexts take %u", b.size(), h.contexts,
+                                     CheckpointSize(h.contexts, id.players)));
+    }
+    c.records.resize(h.contexts * (h.players + 1));
+    archive(cereal::binary_data(c.records.data(), c.records.size() * sizeof(double)));
+    std::uint32_t stored = 0;
+    archive(stored);
+    if (const std::uint32_t computed = internal::Crc32(b.substr(0, b.size() - kCrcSize));
+        stored != computed) {
+      return corrupt(
+          absl::StrFormat("checksum mismatch (stored %08x, computed %08x)", stored, computed));
+    }
+    if (h.identity_hash != IdentityHash(id)) return corrupt("identity hash mismatch");
+    if (id.rules != expected.rules || id.players != expected.players ||
+        id.extended != expected.extended || id.solver_version != expected.solver_version ||
+        id.levels != expected.levels) {
+      return absl::FailedPreconditionError(absl::StrFormat(
+          "checkpoint %s belongs to another solve (%s) than this one (%s); delete it or give "
+          "another checkpoint file",
+          path, CheckpointIdentityString(id), CheckpointIdentityString(expected)));
+    }
+    c.levels_done = h.levels_done;
+    c.vectors_done = h.vectors_done;
+    if (c.levels_done > id.levels || (c.levels_done == id.levels && c.vectors_done > 0)) {
+      return corrupt(absl::StrFormat("%u levels done (and %u score vectors) of %u", c.levels_done,
+                                     c.vectors_done, id.levels));
+    }
+    c.counters.turn_solves = h.turn_solves;
+    c.counters.cycles = h.cycles;
+    c.counters.rounds = h.rounds;
+    c.counters.tied = h.tied;
+    c.counters.kingmaking = h.kingmaking;
+    c.counters.kingmaking_contexts = h.kingmaking_contexts;
+    c.counters.max_rounds = h.max_rounds;
+    c.counters.max_residual = h.max_residual;
+    c.counters.error_bound = h.error_bound;
+    c.seconds = h.seconds;
+    c.counters.mixed_cycles = h.mixed_cycles;
+    c.counters.mixing_error = h.mixing_error;
+    for (size_t i = 0; i < c.records.size(); ++i) {
+      const double v = c.records[i];
+      // Chances are probabilities (rounding may leave them a hair outside);
+      // error bounds are non-negative (infinite for a cycle that did not converge).
+      const bool is_error = i % (h.players + 1) == h.players;
+      if (std::isnan(v) || (is_error ? v < 0 : (v < -1e-9 || v > 1 + 1e-9))) {
+        return corrupt(absl::StrFormat("record %u of context %u is %g", i % (h.players + 1),
+                                       i / (h.players + 1), v));
+      }
+    }
+    return c;
+  } catch (const std::bad_alloc&) {
+    return absl::ResourceExhaustedError(
+        absl::StrFormat("checkpoint %s: out of memory reading it", path));
+  } catch (const cereal::Exception& e) {
+    return corrupt(absl::StrCat("unreadable (", e.what(), ")"));
+  } catch (const std::exception& e) {
+    return corrupt(absl::StrCat("unreadable (", e.what(), ")"));
   }
-  return c;
 }
 
 absl::StatusOr<NPlayerCheckpoint> ReadCheckpoint(const std::string& path,

@@ -1,9 +1,11 @@
 // The N-player solve's checkpoint file (docs/PLAYERS.md, "Checkpoints"):
-// what an interrupted solve has finished, serialised little-endian with a
-// CRC-32, and parsed back with every count checked against the bytes left.
+// what an interrupted solve has finished, serialised with cereal's portable
+// binary archive (little-endian) inside a magic and a CRC-32, and parsed back
+// with every count checked against the bytes left.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,16 +56,30 @@ struct NPlayerCheckpoint {
 // "dice=13 bonus=3 target=25 players=3 arithmetic=extended solver=v5".
 std::string CheckpointIdentityString(const CheckpointIdentity& identity);
 
-// The file's bytes. `checkpoint.records.size()` must be a multiple of players + 1.
-std::string SerializeCheckpoint(const NPlayerCheckpoint& checkpoint);
+// The file's bytes. `checkpoint.records.size()` must be a multiple of
+// players + 1. Errors: Internal if it is not or the writing fails.
+absl::StatusOr<std::string> SerializeCheckpoint(const NPlayerCheckpoint& checkpoint);
 
 // The same in pieces, without a copy of the records (large solves): the
 // header of `checkpoint` (its records ignored) announcing `contexts`
 // contexts, then their records appended ((players + 1) values each, in
-// order), then the checksum. The caller appends exactly what it announced.
-std::string BeginCheckpoint(const NPlayerCheckpoint& checkpoint, std::uint64_t contexts);
-void AppendCheckpointValues(std::string& out, const double* values, size_t count);
-void FinishCheckpoint(std::string& out);
+// order), then the checksum.
+class CheckpointWriter {
+ public:
+  CheckpointWriter(const NPlayerCheckpoint& checkpoint, std::uint64_t contexts);
+  ~CheckpointWriter();
+  CheckpointWriter(const CheckpointWriter&) = delete;
+  CheckpointWriter& operator=(const CheckpointWriter&) = delete;
+
+  void Append(const double* values, size_t count);
+  // The file's bytes. Errors: Internal if the values appended are not the
+  // announced contexts' or the writing failed.
+  absl::StatusOr<std::string> Finish();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 // Size of a checkpoint holding `contexts` finished contexts of `players` seats.
 std::uint64_t CheckpointSize(std::uint64_t contexts, int players);
@@ -72,7 +88,8 @@ std::uint64_t CheckpointSize(std::uint64_t contexts, int players);
 // Errors: DataLoss for a truncated or corrupt file (bad magic, size,
 // checksum, counts); FailedPrecondition for a checkpoint of another solve
 // (other rules, players, arithmetic, solver version or format version),
-// naming both. Never allocates more than the bytes given.
+// naming both; ResourceExhausted if memory runs out. Never allocates more
+// than the bytes given; throws nothing.
 absl::StatusOr<NPlayerCheckpoint> ParseCheckpoint(std::string_view bytes, const std::string& path,
                                                   const CheckpointIdentity& expected);
 

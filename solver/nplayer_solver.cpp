@@ -414,20 +414,20 @@ class NPlayerSolver {
     c.seconds = report_->earlier_seconds + began;
     std::uint64_t contexts = 0;
     ForEachFinished(levels, vectors, [&](long long) { ++contexts; });
-    std::string bytes = BeginCheckpoint(c, contexts);
-    bytes.reserve(CheckpointSize(contexts, n_));
+    CheckpointWriter writer(c, contexts);
     ForEachFinished(levels, vectors, [&](long long context) {
-      AppendCheckpointValues(bytes, &win_[context * n_], n_);
-      AppendCheckpointValues(bytes, &error_of_[context], 1);
+      writer.Append(&win_[context * n_], n_);
+      writer.Append(&error_of_[context], 1);
     });
-    FinishCheckpoint(bytes);
-    if (absl::Status s = WriteFileAtomically(checkpoint_, bytes); !s.ok()) {
+    absl::StatusOr<std::string> bytes = writer.Finish();
+    if (!bytes.ok()) return bytes.status();
+    if (absl::Status s = WriteFileAtomically(checkpoint_, *bytes); !s.ok()) {
       return absl::Status(s.code(), absl::StrCat("writing the checkpoint: ", s.message()));
     }
     last_write_end_ = Seconds();
     last_write_seconds_ = last_write_end_ - began;
     ++report_->checkpoints_written;
-    report_->checkpoint_bytes = static_cast<long long>(bytes.size());
+    report_->checkpoint_bytes = static_cast<long long>(bytes->size());
     report_->checkpoint_seconds += last_write_seconds_;
     return absl::OkStatus();
   }

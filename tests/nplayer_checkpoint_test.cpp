@@ -78,6 +78,19 @@ absl::Status RunStopping(solver::NPlayerSolveOptions options, int stop_at, solve
   return values.status();
 }
 
+// Offsets in the file (docs/PLAYERS.md, "Checkpoints"): the solve's levels
+// and the context count K.
+constexpr size_t kLevelsAt = 37, kContextsAt = 65;
+
+// The identity of the 3-player test solve, its levels read back from the file itself.
+solver::CheckpointIdentity IdentityOf(const std::string& bytes) {
+  solver::CheckpointIdentity id{kRules, 3, true, solver::kNPlayerSolverVersion, 0};
+  for (int i = 3; i >= 0; --i) {
+    id.levels = id.levels << 8 | static_cast<std::uint8_t>(bytes[kLevelsAt + i]);
+  }
+  return id;
+}
+
 // The options of a 3-player solve with its checkpoint at `path`, stopped at
 // its 30th progress call: the checkpoint the refusal cases start from.
 solver::NPlayerSolveOptions StoppedSolve(const std::string& path) {
@@ -264,8 +277,8 @@ TEST_CASE("n-player checkpoint: damaged or truncated files are refused, never cr
     CHECK(message.find(what) != std::string::npos);
     CHECK(message.find("delete it") != std::string::npos);
   };
-  // Shorter than the header and checksum (148 bytes), then cut inside the body.
-  for (size_t size : {size_t{0}, size_t{7}, size_t{100}, size_t{147}, size_t{148}, good.size() / 2,
+  // Shorter than the header and checksum (165 bytes), then cut inside the body.
+  for (size_t size : {size_t{0}, size_t{7}, size_t{100}, size_t{164}, size_t{165}, good.size() / 2,
                       good.size() - 1}) {
     refused(good.substr(0, size), "truncated");
   }
@@ -276,9 +289,9 @@ TEST_CASE("n-player checkpoint: damaged or truncated files are refused, never cr
     flipped[at] ^= 0x10;
     refused(flipped, "checksum mismatch");
   }
-  // A huge context count with a valid checksum: refused before any allocation.
+  // A huge context count: refused before any allocation.
   std::string huge = good;
-  for (int i = 0; i < 8; ++i) huge[64 + i] = static_cast<char>(0xff);
+  for (int i = 0; i < 8; ++i) huge[kContextsAt + i] = static_cast<char>(0xff);
   auto reparsed = solver::ParseCheckpoint(huge, "x", {kRules, 3, true, 1, 0});
   CHECK(absl::IsDataLoss(reparsed.status()));
   CHECK(std::string(reparsed.status().message()).find("truncated") != std::string::npos);
@@ -294,20 +307,14 @@ TEST_CASE("n-player checkpoint: counts are checked against the solve after the c
   TempDir dir;
   const std::string path = dir.File("forged");
   const solver::NPlayerSolveOptions options = StoppedSolve(path);
-  // The identity the solve expects, read back from the file itself.
-  auto id_of = [&](const std::string& bytes) {
-    solver::CheckpointIdentity id{kRules, 3, true, solver::kNPlayerSolverVersion, 0};
-    std::uint32_t levels = 0;
-    std::memcpy(&levels, bytes.data() + 36, 4);  // little-endian host
-    id.levels = levels;
-    return id;
-  };
   const std::string good = ReadFile(path);
-  auto parsed = solver::ParseCheckpoint(good, path, id_of(good));
+  auto parsed = solver::ParseCheckpoint(good, path, IdentityOf(good));
   REQUIRE(parsed.ok());
   auto refused = [&](const solver::NPlayerCheckpoint& forged, const char* what) {
     CAPTURE(what);
-    WriteFile(path, solver::SerializeCheckpoint(forged));
+    absl::StatusOr<std::string> bytes = solver::SerializeCheckpoint(forged);
+    REQUIRE(bytes.ok());
+    WriteFile(path, *bytes);
     absl::Status status = solver::SolveGameValues(options, nullptr).status();
     CHECK(absl::IsDataLoss(status));
     CHECK(std::string(status.message()).find(what) != std::string::npos);
@@ -345,8 +352,10 @@ TEST_CASE("n-player checkpoint: the file layout is the documented one") {
   c.counters = {11, 12, 13, 14, 15, 16, 5, 0.25, 0.5, 17, 0.75};
   c.seconds = 55.5;
   c.records = {0.25, 0.5, 0.25, 1e-14, 0.125, 0.375, 0.5, 2e-14};
-  const std::string b = solver::SerializeCheckpoint(c);
-  REQUIRE(b.size() == 160 + 8 * 8 + 4);
+  const absl::StatusOr<std::string> serialized = solver::SerializeCheckpoint(c);
+  REQUIRE(serialized.ok());
+  const std::string& b = *serialized;
+  REQUIRE(b.size() == 161 + 8 * 8 + 4);
   CHECK(b.size() == solver::CheckpointSize(2, 3));
   auto u32 = [&](size_t at) {
     std::uint32_t v = 0;
@@ -361,29 +370,30 @@ TEST_CASE("n-player checkpoint: the file layout is the documented one") {
     return v;
   };
   CHECK(b.substr(0, 8) == std::string("MDNCKPT\0", 8));
-  CHECK(u32(8) == 2);
-  CHECK(u32(12) == solver::kNPlayerSolverVersion);
-  CHECK(u32(16) == 13);
-  CHECK(u32(20) == 3);
-  CHECK(u32(24) == 25);
-  CHECK(u32(28) == 3);
-  CHECK(u32(32) == 2);
-  CHECK(u32(36) == 121);
+  CHECK(b[8] == 1);  // cereal's byte order flag: little-endian
+  CHECK(u32(9) == 3);
+  CHECK(u32(13) == solver::kNPlayerSolverVersion);
+  CHECK(u32(17) == 13);
+  CHECK(u32(21) == 3);
+  CHECK(u32(25) == 25);
+  CHECK(u32(29) == 3);
+  CHECK(u32(33) == 2);
+  CHECK(u32(kLevelsAt) == 121);
   CHECK(solver::CheckpointIdentityString(c.identity) ==
         "dice=13 bonus=3 target=25 players=3 arithmetic=extended solver=v" +
             std::to_string(solver::kNPlayerSolverVersion) + " levels=121");
-  CHECK(u64(40) == internal::Fnv1a64(solver::CheckpointIdentityString(c.identity)));
-  CHECK(u32(48) == 85);
-  CHECK(u32(52) == 5);
-  CHECK(u64(56) == 7);
-  CHECK(u64(64) == 2);
-  for (int i = 0; i < 6; ++i) CHECK(u64(72 + 8 * i) == 11u + i);
-  CHECK(f64(120) == 0.25);
-  CHECK(f64(128) == 0.5);
-  CHECK(f64(136) == 55.5);
-  CHECK(u64(144) == 17);
-  CHECK(f64(152) == 0.75);
-  for (int i = 0; i < 8; ++i) CHECK(f64(160 + 8 * i) == c.records[i]);
+  CHECK(u64(41) == internal::Fnv1a64(solver::CheckpointIdentityString(c.identity)));
+  CHECK(u32(49) == 85);
+  CHECK(u32(53) == 5);
+  CHECK(u64(57) == 7);
+  CHECK(u64(kContextsAt) == 2);
+  for (int i = 0; i < 6; ++i) CHECK(u64(73 + 8 * i) == 11u + i);
+  CHECK(f64(121) == 0.25);
+  CHECK(f64(129) == 0.5);
+  CHECK(f64(137) == 55.5);
+  CHECK(u64(145) == 17);
+  CHECK(f64(153) == 0.75);
+  for (int i = 0; i < 8; ++i) CHECK(f64(161 + 8 * i) == c.records[i]);
   // zlib's CRC-32, by the plain bytewise reference.
   CHECK(u32(b.size() - 4) == internal::Crc32Bytewise(std::string_view(b).substr(0, b.size() - 4)));
   auto parsed = solver::ParseCheckpoint(b, "x", c.identity);
