@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -81,6 +82,20 @@ absl::Status RunStopping(solver::NPlayerSolveOptions options, int stop_at, solve
 // Offsets in the file (docs/PLAYERS.md, "Checkpoints"): the solve's levels
 // and the context count K.
 constexpr size_t kLevelsAt = 37, kContextsAt = 65;
+
+// The little-endian bytes of `v` written over `bytes` at `at`.
+void PutLittleEndian(std::string& bytes, size_t at, std::uint64_t v, int size) {
+  for (int i = 0; i < size; ++i) bytes[at + i] = static_cast<char>(v >> (8 * i) & 0xff);
+}
+
+// `bytes` with the context count set to `contexts` and the checksum made
+// valid again: only the count is wrong.
+std::string WithContexts(std::string bytes, std::uint64_t contexts) {
+  PutLittleEndian(bytes, kContextsAt, contexts, 8);
+  const std::uint32_t crc = internal::Crc32(std::string_view(bytes).substr(0, bytes.size() - 4));
+  PutLittleEndian(bytes, bytes.size() - 4, crc, 4);
+  return bytes;
+}
 
 // The identity of the 3-player test solve, its levels read back from the file itself.
 solver::CheckpointIdentity IdentityOf(const std::string& bytes) {
@@ -282,6 +297,26 @@ TEST_CASE("n-player checkpoint: damaged or truncated files are refused, never cr
                       good.size() - 1}) {
     refused(good.substr(0, size), "truncated");
   }
+  // Cut at every length, and every single bit flipped (the parser alone):
+  // never accepted; only a flipped format version is another solve's.
+  const solver::CheckpointIdentity identity = IdentityOf(good);
+  REQUIRE(solver::ParseCheckpoint(good, path, identity).ok());
+  for (size_t size = 0; size < good.size(); ++size) {
+    auto cut = solver::ParseCheckpoint(std::string_view(good).substr(0, size), path, identity);
+    CHECK_MESSAGE(absl::IsDataLoss(cut.status()), size);
+    CHECK_MESSAGE(std::string(cut.status().message()).find("truncated") != std::string::npos, size);
+  }
+  for (size_t at = 0; at < good.size(); ++at) {
+    for (int bit = 0; bit < 8; ++bit) {
+      std::string flipped = good;
+      flipped[at] ^= static_cast<char>(1 << bit);
+      auto parsed = solver::ParseCheckpoint(flipped, path, identity);
+      const bool version = at >= 9 && at < 13;
+      CHECK_MESSAGE((version ? absl::IsFailedPrecondition(parsed.status())
+                             : absl::IsDataLoss(parsed.status())),
+                    at, " bit ", bit, ": ", parsed.status());
+    }
+  }
   refused(good + "x", "bytes where its");
   refused("MDPOLICY" + good.substr(8), "bad magic");
   for (size_t at : {size_t{60}, size_t{150}, good.size() / 2, good.size() - 2}) {
@@ -289,12 +324,19 @@ TEST_CASE("n-player checkpoint: damaged or truncated files are refused, never cr
     flipped[at] ^= 0x10;
     refused(flipped, "checksum mismatch");
   }
-  // A huge context count: refused before any allocation.
+  // A huge context count: refused before any allocation (under ASan an
+  // allocation that size would abort), with or without a valid checksum.
   std::string huge = good;
   for (int i = 0; i < 8; ++i) huge[kContextsAt + i] = static_cast<char>(0xff);
   auto reparsed = solver::ParseCheckpoint(huge, "x", {kRules, 3, true, 1, 0});
   CHECK(absl::IsDataLoss(reparsed.status()));
   CHECK(std::string(reparsed.status().message()).find("truncated") != std::string::npos);
+  for (std::uint64_t contexts : {std::uint64_t{1} << 60, ~std::uint64_t{0}}) {
+    CAPTURE(contexts);
+    auto parsed = solver::ParseCheckpoint(WithContexts(good, contexts), "x", identity);
+    CHECK(absl::IsDataLoss(parsed.status()));
+    CHECK(std::string(parsed.status().message()).find("truncated") != std::string::npos);
+  }
   // The original is accepted again.
   WriteFile(path, good);
   solver::GameValues values;
@@ -405,4 +447,56 @@ TEST_CASE("n-player checkpoint: the file layout is the documented one") {
   CHECK(parsed->counters.mixed_cycles == 17);
   CHECK(parsed->counters.mixing_error == 0.75);
   CHECK(parsed->seconds == 55.5);
+}
+
+TEST_CASE("n-player checkpoint: a count one past the bytes is refused, the exact one taken") {
+  solver::NPlayerCheckpoint c;
+  c.identity = {kRules, 3, true, solver::kNPlayerSolverVersion, 9};
+  c.levels_done = 2;
+  c.records = {0.25, 0.5, 0.25, 1e-14, 0.125, 0.375, 0.5, 2e-14};  // 2 contexts
+  const absl::StatusOr<std::string> bytes = solver::SerializeCheckpoint(c);
+  REQUIRE(bytes.ok());
+  auto parse = [&](const std::string& b) { return solver::ParseCheckpoint(b, "x", c.identity); };
+  // Every count with a valid checksum: only the count is wrong.
+  auto over = parse(WithContexts(*bytes, 3));
+  CHECK(absl::IsDataLoss(over.status()));
+  CHECK(std::string(over.status().message()).find("truncated (229 bytes, its header announces 3") !=
+        std::string::npos);
+  auto under = parse(WithContexts(*bytes, 1));
+  CHECK(absl::IsDataLoss(under.status()));
+  CHECK(std::string(under.status().message()).find("229 bytes where its 1 contexts take 197") !=
+        std::string::npos);
+  auto exact = parse(WithContexts(*bytes, 2));
+  REQUIRE(exact.ok());
+  CHECK(exact->records == c.records);
+  // A third context's bytes added: 3 is then exactly right and 4 one past.
+  std::string grown = bytes->substr(0, bytes->size() - 4);
+  const double third[4] = {0.5, 0.25, 0.25, 0};
+  for (double v : third) {
+    grown.append(8, '\0');
+    PutLittleEndian(grown, grown.size() - 8, std::bit_cast<std::uint64_t>(v), 8);
+  }
+  grown.append(4, '\0');
+  auto three = parse(WithContexts(grown, 3));
+  REQUIRE_MESSAGE(three.ok(), three.status());
+  REQUIRE(three->records.size() == 12);
+  CHECK(std::equal(c.records.begin(), c.records.end(), three->records.begin()));
+  CHECK(std::equal(third, third + 4, three->records.begin() + 8));
+  auto four = parse(WithContexts(grown, 4));
+  CHECK(absl::IsDataLoss(four.status()));
+  CHECK(std::string(four.status().message()).find("truncated (261 bytes, its header announces 4") !=
+        std::string::npos);
+  // And the writer takes exactly the values it announced.
+  solver::CheckpointWriter fewer(c, 2);
+  fewer.Append(c.records.data(), 7);
+  CHECK(absl::IsInternal(fewer.Finish().status()));
+  solver::CheckpointWriter more(c, 1);
+  more.Append(c.records.data(), 8);
+  CHECK(absl::IsInternal(more.Finish().status()));
+  solver::CheckpointWriter exactly(c, 2);
+  exactly.Append(c.records.data(), 4);
+  exactly.Append(c.records.data() + 4, 4);
+  const absl::StatusOr<std::string> written = exactly.Finish();
+  REQUIRE(written.ok());
+  CHECK(*written == *bytes);
 }
