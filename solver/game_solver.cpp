@@ -20,7 +20,7 @@
 #include "convention_turn.h"
 #include "martiandice/game.h"
 #include "mixed_cycle.h"
-#include "nplayer_checkpoint.h"
+#include "checkpoint.h"
 #include "score_law_cache.h"
 #include "table_format.h"
 
@@ -133,7 +133,7 @@ class GameSolver {
     int first_level = 0;
     size_t first_vector = 0;
     if (!checkpoint_.empty()) {
-      absl::StatusOr<NPlayerCheckpoint> loaded =
+      absl::StatusOr<Checkpoint> loaded =
           ReadCheckpoint(checkpoint_, Identity(), CheckpointSize(index_.size(), n_));
       if (loaded.ok()) {
         if (absl::Status s = Load(*loaded); !s.ok()) return s;
@@ -382,7 +382,7 @@ class GameSolver {
     id.rules = rules_;
     id.players = n_;
     id.extended = arithmetic_ == internal::Arithmetic::kExtended;
-    id.solver_version = kNPlayerSolverVersion;
+    id.solver_version = kSolverVersion;
     id.levels = static_cast<std::uint32_t>(by_sum_.size());
     return id;
   }
@@ -423,7 +423,7 @@ class GameSolver {
 
   absl::Status WriteCheckpoint(int levels, size_t vectors, const std::vector<Scratch>& scratch) {
     const double began = Seconds();
-    NPlayerCheckpoint c;
+    Checkpoint c;
     c.identity = Identity();
     c.levels_done = static_cast<std::uint32_t>(levels);
     c.vectors_done = vectors;
@@ -431,26 +431,26 @@ class GameSolver {
     c.seconds = report_->earlier_seconds + began;
     std::uint64_t contexts = 0;
     ForEachFinished(levels, vectors, [&](long long) { ++contexts; });
-    std::string bytes = BeginCheckpoint(c, contexts);
-    bytes.reserve(CheckpointSize(contexts, n_));
+    CheckpointWriter writer(c, contexts);
     ForEachFinished(levels, vectors, [&](long long context) {
-      AppendCheckpointValues(bytes, &win_[context * n_], n_);
-      AppendCheckpointValues(bytes, &error_of_[context], 1);
+      writer.Append(&win_[context * n_], n_);
+      writer.Append(&error_of_[context], 1);
     });
-    FinishCheckpoint(bytes);
-    if (absl::Status s = WriteFileAtomically(checkpoint_, bytes); !s.ok()) {
+    absl::StatusOr<std::string> bytes = writer.Finish();
+    if (!bytes.ok()) return bytes.status();
+    if (absl::Status s = WriteFileAtomically(checkpoint_, *bytes); !s.ok()) {
       return absl::Status(s.code(), absl::StrCat("writing the checkpoint: ", s.message()));
     }
     last_write_end_ = Seconds();
     last_write_seconds_ = last_write_end_ - began;
     ++report_->checkpoints_written;
-    report_->checkpoint_bytes = static_cast<long long>(bytes.size());
+    report_->checkpoint_bytes = static_cast<long long>(bytes->size());
     report_->checkpoint_seconds += last_write_seconds_;
     return absl::OkStatus();
   }
 
   // Takes a parsed checkpoint's finished work.
-  absl::Status Load(const NPlayerCheckpoint& c) {
+  absl::Status Load(const Checkpoint& c) {
     const int level = static_cast<int>(c.levels_done);
     const int levels = static_cast<int>(by_sum_.size());
     if (level < levels && c.vectors_done > 0 && c.vectors_done >= Level(level).size()) {

@@ -11,7 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "crc32.h"
+#include "checksum.h"
 #include "martiandice/game.h"
 #include "table_turns.h"
 
@@ -21,15 +21,6 @@ static_assert(std::endian::native == std::endian::little || std::endian::native 
               "mixed-endian hosts are not supported");
 static_assert(std::numeric_limits<double>::is_iec559 && sizeof(double) == 8,
               "the format stores IEEE-754 binary64");
-
-std::uint64_t Fnv1a64(std::string_view bytes) {
-  std::uint64_t hash = 14695981039346656037ull;
-  for (char ch : bytes) {
-    hash ^= static_cast<std::uint8_t>(ch);
-    hash *= 1099511628211ull;
-  }
-  return hash;
-}
 
 std::string TableRulesString(const Rules& rules, int players) {
   return absl::StrFormat(

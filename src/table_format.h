@@ -33,7 +33,6 @@ inline constexpr std::uint64_t kMaxTableFileSize = std::uint64_t{1} << 30;
 // ties=stop,rays,most-dice,human-cow-chicken", and its FNV-1a 64 hash.
 std::string TableRulesString(const Rules& rules, int players);
 std::uint64_t TableRulesHash(const Rules& rules, int players);
-std::uint64_t Fnv1a64(std::string_view bytes);
 
 // The numbering of turn-start contexts (docs/FORMAT.md, "Contexts"): mover
 // major, then mixed radix over the totals, seat 0 most significant; seats

@@ -21,7 +21,7 @@
 
 #include "martiandice/game.h"
 #include "table_builder.h"
-#include "table_data.h"  // the reader's internals: CRC-32s, probability check
+#include "checksum.h"  // the reader's internals: CRC-32s, probability check
 #include "test_util.h"
 
 using namespace martiandice;

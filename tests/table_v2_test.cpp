@@ -20,7 +20,7 @@
 #include "nplayer_naive.h"
 #include "nplayer_table.h"
 #include "table_builder.h"
-#include "table_data.h"
+#include "checksum.h"
 #include "table_turns.h"
 #include "table_writer.h"
 #include "test_util.h"

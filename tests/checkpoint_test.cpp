@@ -1,21 +1,22 @@
-// N-player solve checkpoints (solver/nplayer_checkpoint.h): interrupted at
+// N-player solve checkpoints (solver/checkpoint.h): interrupted at
 // many points through the stop flag and resumed, the values are bit for bit
 // those of an uninterrupted solve; checkpoints of other solves, damaged or
 // truncated ones are refused with clear errors; progress and its estimate.
-#include "nplayer_checkpoint.h"
+#include "checkpoint.h"
 
 #include <doctest/doctest.h>
 #include <stdlib.h>
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <string>
 
 #include "game_solver.h"
-#include "table_data.h"
+#include "checksum.h"
 #include "test_util.h"
 
 using namespace martiandice;
@@ -76,6 +77,33 @@ absl::Status RunStopping(solver::GameSolveOptions options, int stop_at, solver::
   absl::StatusOr<solver::GameValues> values = solver::SolveGameValues(options, report);
   if (values.ok()) *out = *std::move(values);
   return values.status();
+}
+
+// Offsets in the file (docs/PLAYERS.md, "Checkpoints"): the solve's levels
+// and the context count K.
+constexpr size_t kLevelsAt = 37, kContextsAt = 65;
+
+// The little-endian bytes of `v` written over `bytes` at `at`.
+void PutLittleEndian(std::string& bytes, size_t at, std::uint64_t v, int size) {
+  for (int i = 0; i < size; ++i) bytes[at + i] = static_cast<char>(v >> (8 * i) & 0xff);
+}
+
+// `bytes` with the context count set to `contexts` and the checksum made
+// valid again: only the count is wrong.
+std::string WithContexts(std::string bytes, std::uint64_t contexts) {
+  PutLittleEndian(bytes, kContextsAt, contexts, 8);
+  const std::uint32_t crc = internal::Crc32(std::string_view(bytes).substr(0, bytes.size() - 4));
+  PutLittleEndian(bytes, bytes.size() - 4, crc, 4);
+  return bytes;
+}
+
+// The identity of the 3-player test solve, its levels read back from the file itself.
+solver::CheckpointIdentity IdentityOf(const std::string& bytes) {
+  solver::CheckpointIdentity id{kRules, 3, true, solver::kSolverVersion, 0};
+  for (int i = 3; i >= 0; --i) {
+    id.levels = id.levels << 8 | static_cast<std::uint8_t>(bytes[kLevelsAt + i]);
+  }
+  return id;
 }
 
 // The options of a 3-player solve with its checkpoint at `path`, stopped at
@@ -232,7 +260,7 @@ TEST_CASE("n-player checkpoint: another solve's checkpoint is refused and left a
     CHECK(message.find(what) != std::string::npos);
     CHECK(ReadFile(path) == bytes);  // untouched
   };
-  const std::string version = "solver=v" + std::to_string(solver::kNPlayerSolverVersion);
+  const std::string version = "solver=v" + std::to_string(solver::kSolverVersion);
   refused(Options(4), ("players=3 arithmetic=extended " + version + " levels=").c_str());
   solver::GameSolveOptions other_rules = Options(3);
   other_rules.rules.target = 7;
@@ -241,7 +269,7 @@ TEST_CASE("n-player checkpoint: another solve's checkpoint is refused and left a
   other_arithmetic.arithmetic = solver::SolveArithmetic::kDouble;
   refused(other_arithmetic, "arithmetic=double");
   // Another solver version (the parser, given the expected identity).
-  solver::CheckpointIdentity future{kRules, 3, true, solver::kNPlayerSolverVersion + 1, 0};
+  solver::CheckpointIdentity future{kRules, 3, true, solver::kSolverVersion + 1, 0};
   auto parsed = solver::ReadCheckpoint(path, future, 1 << 30);
   CHECK(absl::IsFailedPrecondition(parsed.status()));
   CHECK(std::string(parsed.status().message()).find(version) != std::string::npos);
@@ -264,10 +292,30 @@ TEST_CASE("n-player checkpoint: damaged or truncated files are refused, never cr
     CHECK(message.find(what) != std::string::npos);
     CHECK(message.find("delete it") != std::string::npos);
   };
-  // Shorter than the header and checksum (148 bytes), then cut inside the body.
-  for (size_t size : {size_t{0}, size_t{7}, size_t{100}, size_t{147}, size_t{148}, good.size() / 2,
+  // Shorter than the header and checksum (165 bytes), then cut inside the body.
+  for (size_t size : {size_t{0}, size_t{7}, size_t{100}, size_t{164}, size_t{165}, good.size() / 2,
                       good.size() - 1}) {
     refused(good.substr(0, size), "truncated");
+  }
+  // Cut at every length, and every single bit flipped (the parser alone):
+  // never accepted; only a flipped format version is another solve's.
+  const solver::CheckpointIdentity identity = IdentityOf(good);
+  REQUIRE(solver::ParseCheckpoint(good, path, identity).ok());
+  for (size_t size = 0; size < good.size(); ++size) {
+    auto cut = solver::ParseCheckpoint(std::string_view(good).substr(0, size), path, identity);
+    CHECK_MESSAGE(absl::IsDataLoss(cut.status()), size);
+    CHECK_MESSAGE(std::string(cut.status().message()).find("truncated") != std::string::npos, size);
+  }
+  for (size_t at = 0; at < good.size(); ++at) {
+    for (int bit = 0; bit < 8; ++bit) {
+      std::string flipped = good;
+      flipped[at] ^= static_cast<char>(1 << bit);
+      auto parsed = solver::ParseCheckpoint(flipped, path, identity);
+      const bool version = at >= 9 && at < 13;
+      CHECK_MESSAGE((version ? absl::IsFailedPrecondition(parsed.status())
+                             : absl::IsDataLoss(parsed.status())),
+                    at, " bit ", bit, ": ", parsed.status());
+    }
   }
   refused(good + "x", "bytes where its");
   refused("MDPOLICY" + good.substr(8), "bad magic");
@@ -276,12 +324,19 @@ TEST_CASE("n-player checkpoint: damaged or truncated files are refused, never cr
     flipped[at] ^= 0x10;
     refused(flipped, "checksum mismatch");
   }
-  // A huge context count with a valid checksum: refused before any allocation.
+  // A huge context count: refused before any allocation (under ASan an
+  // allocation that size would abort), with or without a valid checksum.
   std::string huge = good;
-  for (int i = 0; i < 8; ++i) huge[64 + i] = static_cast<char>(0xff);
+  for (int i = 0; i < 8; ++i) huge[kContextsAt + i] = static_cast<char>(0xff);
   auto reparsed = solver::ParseCheckpoint(huge, "x", {kRules, 3, true, 1, 0});
   CHECK(absl::IsDataLoss(reparsed.status()));
   CHECK(std::string(reparsed.status().message()).find("truncated") != std::string::npos);
+  for (std::uint64_t contexts : {std::uint64_t{1} << 60, ~std::uint64_t{0}}) {
+    CAPTURE(contexts);
+    auto parsed = solver::ParseCheckpoint(WithContexts(good, contexts), "x", identity);
+    CHECK(absl::IsDataLoss(parsed.status()));
+    CHECK(std::string(parsed.status().message()).find("truncated") != std::string::npos);
+  }
   // The original is accepted again.
   WriteFile(path, good);
   solver::GameValues values;
@@ -294,25 +349,19 @@ TEST_CASE("n-player checkpoint: counts are checked against the solve after the c
   TempDir dir;
   const std::string path = dir.File("forged");
   const solver::GameSolveOptions options = StoppedSolve(path);
-  // The identity the solve expects, read back from the file itself.
-  auto id_of = [&](const std::string& bytes) {
-    solver::CheckpointIdentity id{kRules, 3, true, solver::kNPlayerSolverVersion, 0};
-    std::uint32_t levels = 0;
-    std::memcpy(&levels, bytes.data() + 36, 4);  // little-endian host
-    id.levels = levels;
-    return id;
-  };
   const std::string good = ReadFile(path);
-  auto parsed = solver::ParseCheckpoint(good, path, id_of(good));
+  auto parsed = solver::ParseCheckpoint(good, path, IdentityOf(good));
   REQUIRE(parsed.ok());
-  auto refused = [&](const solver::NPlayerCheckpoint& forged, const char* what) {
+  auto refused = [&](const solver::Checkpoint& forged, const char* what) {
     CAPTURE(what);
-    WriteFile(path, solver::SerializeCheckpoint(forged));
+    absl::StatusOr<std::string> bytes = solver::SerializeCheckpoint(forged);
+    REQUIRE(bytes.ok());
+    WriteFile(path, *bytes);
     absl::Status status = solver::SolveGameValues(options, nullptr).status();
     CHECK(absl::IsDataLoss(status));
     CHECK(std::string(status.message()).find(what) != std::string::npos);
   };
-  solver::NPlayerCheckpoint forged = *parsed;
+  solver::Checkpoint forged = *parsed;
   forged.vectors_done += 1;  // one more vector claimed than stored
   refused(forged, "contexts stored where its progress has");
   forged = *parsed;
@@ -338,15 +387,17 @@ TEST_CASE("n-player checkpoint: an unwritable checkpoint fails before the work")
 }
 
 TEST_CASE("n-player checkpoint: the file layout is the documented one") {
-  solver::NPlayerCheckpoint c;
-  c.identity = {Rules{13, 3, 25}, 3, true, solver::kNPlayerSolverVersion, 121};
+  solver::Checkpoint c;
+  c.identity = {Rules{13, 3, 25}, 3, true, solver::kSolverVersion, 121};
   c.levels_done = 85;
   c.vectors_done = 7;
   c.counters = {11, 12, 13, 14, 15, 16, 5, 0.25, 0.5, 17, 0.75};
   c.seconds = 55.5;
   c.records = {0.25, 0.5, 0.25, 1e-14, 0.125, 0.375, 0.5, 2e-14};
-  const std::string b = solver::SerializeCheckpoint(c);
-  REQUIRE(b.size() == 160 + 8 * 8 + 4);
+  const absl::StatusOr<std::string> serialized = solver::SerializeCheckpoint(c);
+  REQUIRE(serialized.ok());
+  const std::string& b = *serialized;
+  REQUIRE(b.size() == 161 + 8 * 8 + 4);
   CHECK(b.size() == solver::CheckpointSize(2, 3));
   auto u32 = [&](size_t at) {
     std::uint32_t v = 0;
@@ -361,29 +412,30 @@ TEST_CASE("n-player checkpoint: the file layout is the documented one") {
     return v;
   };
   CHECK(b.substr(0, 8) == std::string("MDNCKPT\0", 8));
-  CHECK(u32(8) == 2);
-  CHECK(u32(12) == solver::kNPlayerSolverVersion);
-  CHECK(u32(16) == 13);
-  CHECK(u32(20) == 3);
-  CHECK(u32(24) == 25);
-  CHECK(u32(28) == 3);
-  CHECK(u32(32) == 2);
-  CHECK(u32(36) == 121);
+  CHECK(b[8] == 1);  // cereal's byte order flag: little-endian
+  CHECK(u32(9) == 3);
+  CHECK(u32(13) == solver::kSolverVersion);
+  CHECK(u32(17) == 13);
+  CHECK(u32(21) == 3);
+  CHECK(u32(25) == 25);
+  CHECK(u32(29) == 3);
+  CHECK(u32(33) == 2);
+  CHECK(u32(kLevelsAt) == 121);
   CHECK(solver::CheckpointIdentityString(c.identity) ==
         "dice=13 bonus=3 target=25 players=3 arithmetic=extended solver=v" +
-            std::to_string(solver::kNPlayerSolverVersion) + " levels=121");
-  CHECK(u64(40) == internal::Fnv1a64(solver::CheckpointIdentityString(c.identity)));
-  CHECK(u32(48) == 85);
-  CHECK(u32(52) == 5);
-  CHECK(u64(56) == 7);
-  CHECK(u64(64) == 2);
-  for (int i = 0; i < 6; ++i) CHECK(u64(72 + 8 * i) == 11u + i);
-  CHECK(f64(120) == 0.25);
-  CHECK(f64(128) == 0.5);
-  CHECK(f64(136) == 55.5);
-  CHECK(u64(144) == 17);
-  CHECK(f64(152) == 0.75);
-  for (int i = 0; i < 8; ++i) CHECK(f64(160 + 8 * i) == c.records[i]);
+            std::to_string(solver::kSolverVersion) + " levels=121");
+  CHECK(u64(41) == internal::Fnv1a64(solver::CheckpointIdentityString(c.identity)));
+  CHECK(u32(49) == 85);
+  CHECK(u32(53) == 5);
+  CHECK(u64(57) == 7);
+  CHECK(u64(kContextsAt) == 2);
+  for (int i = 0; i < 6; ++i) CHECK(u64(73 + 8 * i) == 11u + i);
+  CHECK(f64(121) == 0.25);
+  CHECK(f64(129) == 0.5);
+  CHECK(f64(137) == 55.5);
+  CHECK(u64(145) == 17);
+  CHECK(f64(153) == 0.75);
+  for (int i = 0; i < 8; ++i) CHECK(f64(161 + 8 * i) == c.records[i]);
   // zlib's CRC-32, by the plain bytewise reference.
   CHECK(u32(b.size() - 4) == internal::Crc32Bytewise(std::string_view(b).substr(0, b.size() - 4)));
   auto parsed = solver::ParseCheckpoint(b, "x", c.identity);
@@ -395,4 +447,56 @@ TEST_CASE("n-player checkpoint: the file layout is the documented one") {
   CHECK(parsed->counters.mixed_cycles == 17);
   CHECK(parsed->counters.mixing_error == 0.75);
   CHECK(parsed->seconds == 55.5);
+}
+
+TEST_CASE("n-player checkpoint: a count one past the bytes is refused, the exact one taken") {
+  solver::Checkpoint c;
+  c.identity = {kRules, 3, true, solver::kSolverVersion, 9};
+  c.levels_done = 2;
+  c.records = {0.25, 0.5, 0.25, 1e-14, 0.125, 0.375, 0.5, 2e-14};  // 2 contexts
+  const absl::StatusOr<std::string> bytes = solver::SerializeCheckpoint(c);
+  REQUIRE(bytes.ok());
+  auto parse = [&](const std::string& b) { return solver::ParseCheckpoint(b, "x", c.identity); };
+  // Every count with a valid checksum: only the count is wrong.
+  auto over = parse(WithContexts(*bytes, 3));
+  CHECK(absl::IsDataLoss(over.status()));
+  CHECK(std::string(over.status().message()).find("truncated (229 bytes, its header announces 3") !=
+        std::string::npos);
+  auto under = parse(WithContexts(*bytes, 1));
+  CHECK(absl::IsDataLoss(under.status()));
+  CHECK(std::string(under.status().message()).find("229 bytes where its 1 contexts take 197") !=
+        std::string::npos);
+  auto exact = parse(WithContexts(*bytes, 2));
+  REQUIRE(exact.ok());
+  CHECK(exact->records == c.records);
+  // A third context's bytes added: 3 is then exactly right and 4 one past.
+  std::string grown = bytes->substr(0, bytes->size() - 4);
+  const double third[4] = {0.5, 0.25, 0.25, 0};
+  for (double v : third) {
+    grown.append(8, '\0');
+    PutLittleEndian(grown, grown.size() - 8, std::bit_cast<std::uint64_t>(v), 8);
+  }
+  grown.append(4, '\0');
+  auto three = parse(WithContexts(grown, 3));
+  REQUIRE_MESSAGE(three.ok(), three.status());
+  REQUIRE(three->records.size() == 12);
+  CHECK(std::equal(c.records.begin(), c.records.end(), three->records.begin()));
+  CHECK(std::equal(third, third + 4, three->records.begin() + 8));
+  auto four = parse(WithContexts(grown, 4));
+  CHECK(absl::IsDataLoss(four.status()));
+  CHECK(std::string(four.status().message()).find("truncated (261 bytes, its header announces 4") !=
+        std::string::npos);
+  // And the writer takes exactly the values it announced.
+  solver::CheckpointWriter fewer(c, 2);
+  fewer.Append(c.records.data(), 7);
+  CHECK(absl::IsInternal(fewer.Finish().status()));
+  solver::CheckpointWriter more(c, 1);
+  more.Append(c.records.data(), 8);
+  CHECK(absl::IsInternal(more.Finish().status()));
+  solver::CheckpointWriter exactly(c, 2);
+  exactly.Append(c.records.data(), 4);
+  exactly.Append(c.records.data() + 4, 4);
+  const absl::StatusOr<std::string> written = exactly.Finish();
+  REQUIRE(written.ok());
+  CHECK(*written == *bytes);
 }

@@ -1,10 +1,10 @@
-// CRC-32/IEEE as zlib computes it (crc32.h): reflected polynomial 0xEDB88320,
+// The checksums (checksum.h). CRC-32/IEEE as zlib computes it: reflected polynomial 0xEDB88320,
 // initial value and final xor 0xFFFFFFFF. Three implementations of the same
 // function: the plain byte-at-a-time loop (the reference), slicing-by-16
 // (portable, ~16x fewer dependent steps), and PCLMULQDQ folding (x86-64,
 // checked at run time), which carries 64 bytes per step through four
 // independent lanes.
-#include "crc32.h"
+#include "checksum.h"
 
 #include <array>
 #include <cstddef>
@@ -172,6 +172,15 @@ const char* Crc32Implementation() {
   if (HavePclmul()) return "pclmulqdq folding";
 #endif
   return "slicing-by-16";
+}
+
+std::uint64_t Fnv1a64(std::string_view bytes) {
+  std::uint64_t hash = 14695981039346656037ull;
+  for (char ch : bytes) {
+    hash ^= static_cast<std::uint8_t>(ch);
+    hash *= 1099511628211ull;
+  }
+  return hash;
 }
 
 }  // namespace martiandice::internal

@@ -1,5 +1,5 @@
-// Internal: CRC-32 (IEEE 802.3, as zlib's crc32), the checksum of the policy
-// table format and of the solver's checkpoints.
+// Internal: the checksums of the policy table format and of the solver's
+// checkpoints: CRC-32 (IEEE 802.3, as zlib's crc32) and FNV-1a 64.
 #pragma once
 
 #include <cstdint>
@@ -17,5 +17,8 @@ std::uint32_t Crc32Portable(std::string_view bytes, std::uint32_t crc = 0);
 std::uint32_t Crc32Bytewise(std::string_view bytes, std::uint32_t crc = 0);
 // What Crc32 runs on this CPU: "pclmulqdq folding" or "slicing-by-16".
 const char* Crc32Implementation();
+
+// FNV-1a 64 of `bytes` (offset basis 14695981039346656037, prime 1099511628211).
+std::uint64_t Fnv1a64(std::string_view bytes);
 
 }  // namespace martiandice::internal

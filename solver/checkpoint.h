@@ -1,9 +1,11 @@
 // The N-player solve's checkpoint file (docs/PLAYERS.md, "Checkpoints"):
-// what an interrupted solve has finished, serialised little-endian with a
-// CRC-32, and parsed back with every count checked against the bytes left.
+// what an interrupted solve has finished, serialised with cereal's portable
+// binary archive (little-endian) inside a magic and a CRC-32, and parsed back
+// with every count checked against the bytes left.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,14 +18,14 @@ namespace martiandice::solver {
 // Bumped whenever the N-player solve may compute a different bit of any
 // value or counter (another level order, cycle iteration, rounding): a
 // checkpoint of another solver version is refused, never mixed in.
-inline constexpr std::uint32_t kNPlayerSolverVersion = 7;
+inline constexpr std::uint32_t kSolverVersion = 7;
 
 // The solve a checkpoint belongs to.
 struct CheckpointIdentity {
   Rules rules;
   int players = 0;
   bool extended = false;  // the turn solves' arithmetic: x87 extended, else double
-  std::uint32_t solver_version = kNPlayerSolverVersion;
+  std::uint32_t solver_version = kSolverVersion;
   std::uint32_t levels = 0;  // score-vector levels of the solve (sums of totals)
 };
 
@@ -38,7 +40,7 @@ struct CheckpointCounters {
 };
 
 // Everything a checkpoint holds.
-struct NPlayerCheckpoint {
+struct Checkpoint {
   CheckpointIdentity identity;
   // Levels finished, from the largest sum down, and the score vectors
   // finished (a prefix, in the solver's order) of the next level.
@@ -54,16 +56,30 @@ struct NPlayerCheckpoint {
 // "dice=13 bonus=3 target=25 players=3 arithmetic=extended solver=v5".
 std::string CheckpointIdentityString(const CheckpointIdentity& identity);
 
-// The file's bytes. `checkpoint.records.size()` must be a multiple of players + 1.
-std::string SerializeCheckpoint(const NPlayerCheckpoint& checkpoint);
+// The file's bytes. `checkpoint.records.size()` must be a multiple of
+// players + 1. Errors: Internal if it is not or the writing fails.
+absl::StatusOr<std::string> SerializeCheckpoint(const Checkpoint& checkpoint);
 
 // The same in pieces, without a copy of the records (large solves): the
 // header of `checkpoint` (its records ignored) announcing `contexts`
 // contexts, then their records appended ((players + 1) values each, in
-// order), then the checksum. The caller appends exactly what it announced.
-std::string BeginCheckpoint(const NPlayerCheckpoint& checkpoint, std::uint64_t contexts);
-void AppendCheckpointValues(std::string& out, const double* values, size_t count);
-void FinishCheckpoint(std::string& out);
+// order), then the checksum.
+class CheckpointWriter {
+ public:
+  CheckpointWriter(const Checkpoint& checkpoint, std::uint64_t contexts);
+  ~CheckpointWriter();
+  CheckpointWriter(const CheckpointWriter&) = delete;
+  CheckpointWriter& operator=(const CheckpointWriter&) = delete;
+
+  void Append(const double* values, size_t count);
+  // The file's bytes. Errors: Internal if the values appended are not the
+  // announced contexts' or the writing failed.
+  absl::StatusOr<std::string> Finish();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 // Size of a checkpoint holding `contexts` finished contexts of `players` seats.
 std::uint64_t CheckpointSize(std::uint64_t contexts, int players);
@@ -72,13 +88,14 @@ std::uint64_t CheckpointSize(std::uint64_t contexts, int players);
 // Errors: DataLoss for a truncated or corrupt file (bad magic, size,
 // checksum, counts); FailedPrecondition for a checkpoint of another solve
 // (other rules, players, arithmetic, solver version or format version),
-// naming both. Never allocates more than the bytes given.
-absl::StatusOr<NPlayerCheckpoint> ParseCheckpoint(std::string_view bytes, const std::string& path,
+// naming both; ResourceExhausted if memory runs out. Never allocates more
+// than the bytes given; throws nothing.
+absl::StatusOr<Checkpoint> ParseCheckpoint(std::string_view bytes, const std::string& path,
                                                   const CheckpointIdentity& expected);
 
 // Reads `path`: NotFound if it does not exist, DataLoss if larger than
 // `max_size` bytes (refused before reading), else ParseCheckpoint.
-absl::StatusOr<NPlayerCheckpoint> ReadCheckpoint(const std::string& path,
+absl::StatusOr<Checkpoint> ReadCheckpoint(const std::string& path,
                                                  const CheckpointIdentity& expected,
                                                  std::uint64_t max_size);
 

@@ -1,0 +1,355 @@
+// The N-player checkpoint file: serialisation, atomic-write-ready bytes and
+// a defensive parser (docs/PLAYERS.md, "Checkpoints").
+#include "checkpoint.h"
+
+#include <cereal/archives/portable_binary.hpp>
+#include <cereal/cereal.hpp>
+#include <cmath>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <istream>
+#include <new>
+#include <optional>
+#include <ostream>
+#include <streambuf>
+#include <system_error>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "martiandice/game.h"
+#include "checksum.h"
+
+namespace martiandice::solver {
+namespace {
+
+// The file: the magic, then one cereal portable binary archive written
+// little-endian (its byte order flag, the format version, the header, the
+// records, the CRC-32 of every byte before it).
+constexpr char kMagic[8] = {'M', 'D', 'N', 'C', 'K', 'P', 'T', '\0'};
+constexpr std::uint32_t kFormatVersion = 3;
+constexpr std::uint8_t kLittleEndianFlag = 1;  // cereal's byte order flag for little-endian
+// The magic, the flag, the format version and the header's 148 bytes.
+constexpr size_t kHeaderSize = sizeof kMagic + 1 + 4 + 148;
+constexpr size_t kCrcSize = 4;
+
+// The header's fields, in file order.
+struct Header {
+  std::uint32_t solver_version = 0;
+  std::uint32_t dice = 0, bonus = 0, target = 0, players = 0;
+  std::uint32_t arithmetic = 0;  // 1 double, 2 x87 extended
+  std::uint32_t levels = 0;
+  std::uint64_t identity_hash = 0;
+  std::uint32_t levels_done = 0, max_rounds = 0;
+  std::uint64_t vectors_done = 0, contexts = 0;
+  std::uint64_t turn_solves = 0, cycles = 0, rounds = 0;
+  std::uint64_t tied = 0, kingmaking = 0, kingmaking_contexts = 0;
+  double max_residual = 0, error_bound = 0, seconds = 0;
+  std::uint64_t mixed_cycles = 0;
+  double mixing_error = 0;
+
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(solver_version, dice, bonus, target, players, arithmetic, levels, identity_hash, levels_done,
+       max_rounds, vectors_done, contexts, turn_solves, cycles, rounds, tied, kingmaking,
+       kingmaking_contexts, max_residual, error_bound, seconds, mixed_cycles, mixing_error);
+  }
+};
+
+std::uint64_t IdentityHash(const CheckpointIdentity& identity) {
+  return internal::Fnv1a64(CheckpointIdentityString(identity));
+}
+
+// Appends to a string; no buffer of its own, so nothing to flush.
+class AppendBuf : public std::streambuf {
+ public:
+  explicit AppendBuf(std::string& out) : out_(out) {}
+
+ protected:
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    out_.append(s, static_cast<size_t>(n));
+    return n;
+  }
+  int_type overflow(int_type c) override {
+    if (!traits_type::eq_int_type(c, traits_type::eof())) {
+      out_.push_back(traits_type::to_char_type(c));
+    }
+    return traits_type::not_eof(c);
+  }
+
+ private:
+  std::string& out_;
+};
+
+// Reads a string_view in place (never written through).
+class ViewBuf : public std::streambuf {
+ public:
+  explicit ViewBuf(std::string_view bytes) {
+    char* begin = const_cast<char*>(bytes.data());
+    setg(begin, begin, begin + bytes.size());
+  }
+  std::uint64_t left() const { return static_cast<std::uint64_t>(egptr() - gptr()); }
+};
+
+}  // namespace
+
+std::string CheckpointIdentityString(const CheckpointIdentity& id) {
+  return absl::StrFormat("dice=%d bonus=%d target=%d players=%d arithmetic=%s solver=v%u levels=%u",
+                         id.rules.dice, id.rules.bonus, id.rules.target, id.players,
+                         id.extended ? "extended" : "double", id.solver_version, id.levels);
+}
+
+std::uint64_t CheckpointSize(std::uint64_t contexts, int players) {
+  return kHeaderSize + contexts * (static_cast<std::uint64_t>(players) + 1) * 8 + kCrcSize;
+}
+
+struct CheckpointWriter::State {
+  std::string out;
+  AppendBuf buf{out};
+  std::ostream stream{&buf};
+  std::optional<cereal::PortableBinaryOutputArchive> archive;
+  std::uint64_t values_left = 0;  // announced and not yet appended
+  std::uint64_t size = 0;         // of the whole file
+  absl::Status status;            // the first failure
+};
+
+CheckpointWriter::CheckpointWriter(const Checkpoint& c, std::uint64_t contexts)
+    : state_(std::make_unique<State>()) {
+  const CheckpointIdentity& id = c.identity;
+  State& s = *state_;
+  s.values_left = contexts * (static_cast<std::uint64_t>(id.players) + 1);
+  s.size = CheckpointSize(contexts, id.players);
+  Header h;
+  h.solver_version = id.solver_version;
+  h.dice = static_cast<std::uint32_t>(id.rules.dice);
+  h.bonus = static_cast<std::uint32_t>(id.rules.bonus);
+  h.target = static_cast<std::uint32_t>(id.rules.target);
+  h.players = static_cast<std::uint32_t>(id.players);
+  h.arithmetic = id.extended ? 2 : 1;
+  h.levels = id.levels;
+  h.identity_hash = IdentityHash(id);
+  h.levels_done = c.levels_done;
+  h.max_rounds = c.counters.max_rounds;
+  h.vectors_done = c.vectors_done;
+  h.contexts = contexts;
+  h.turn_solves = c.counters.turn_solves;
+  h.cycles = c.counters.cycles;
+  h.rounds = c.counters.rounds;
+  h.tied = c.counters.tied;
+  h.kingmaking = c.counters.kingmaking;
+  h.kingmaking_contexts = c.counters.kingmaking_contexts;
+  h.max_residual = c.counters.max_residual;
+  h.error_bound = c.counters.error_bound;
+  h.seconds = c.seconds;
+  h.mixed_cycles = c.counters.mixed_cycles;
+  h.mixing_error = c.counters.mixing_error;
+  try {
+    s.out.reserve(s.size);
+    s.out.append(kMagic, sizeof kMagic);
+    s.archive.emplace(s.stream, cereal::PortableBinaryOutputArchive::Options::LittleEndian());
+    (*s.archive)(kFormatVersion, h);
+  } catch (const std::exception& e) {
+    s.status = absl::InternalError(absl::StrCat("serialising the checkpoint: ", e.what()));
+  }
+}
+
+CheckpointWriter::~CheckpointWriter() = default;
+
+void CheckpointWriter::Append(const double* values, size_t count) {
+  State& s = *state_;
+  if (!s.status.ok()) return;
+  if (count > s.values_left) {
+    s.status = absl::InternalError("serialising the checkpoint: more values than announced");
+    return;
+  }
+  try {
+    (*s.archive)(cereal::binary_data(values, count * sizeof(double)));
+    s.values_left -= count;
+  } catch (const std::exception& e) {
+    s.status = absl::InternalError(absl::StrCat("serialising the checkpoint: ", e.what()));
+  }
+}
+
+absl::StatusOr<std::string> CheckpointWriter::Finish() {
+  State& s = *state_;
+  if (!s.status.ok()) return s.status;
+  if (s.values_left != 0) {
+    return absl::InternalError(absl::StrFormat(
+        "serialising the checkpoint: %u values fewer than announced", s.values_left));
+  }
+  try {
+    (*s.archive)(internal::Crc32(s.out));
+  } catch (const std::exception& e) {
+    return absl::InternalError(absl::StrCat("serialising the checkpoint: ", e.what()));
+  }
+  if (s.out.size() != s.size) {
+    return absl::InternalError(absl::StrFormat(
+        "serialising the checkpoint: %u bytes where the layout has %u", s.out.size(), s.size));
+  }
+  s.status = absl::FailedPreconditionError("the checkpoint was already finished");
+  return std::move(s.out);
+}
+
+absl::StatusOr<std::string> SerializeCheckpoint(const Checkpoint& c) {
+  const size_t per_context = static_cast<size_t>(c.identity.players) + 1;
+  if (c.identity.players < 0 || c.records.size() % per_context != 0) {
+    return absl::InternalError(
+        absl::StrFormat("serialising the checkpoint: %u values are not whole contexts of %u",
+                        c.records.size(), per_context));
+  }
+  CheckpointWriter writer(c, c.records.size() / per_context);
+  writer.Append(c.records.data(), c.records.size());
+  return writer.Finish();
+}
+
+absl::StatusOr<Checkpoint> ParseCheckpoint(std::string_view b, const std::string& path,
+                                                  const CheckpointIdentity& expected) {
+  auto corrupt = [&](const std::string& what) {
+    return absl::DataLossError(absl::StrFormat(
+        "checkpoint %s is unusable: %s; delete it to start the solve over", path, what));
+  };
+  if (b.size() < kHeaderSize + kCrcSize) {
+    return corrupt(absl::StrFormat("truncated (%u bytes, a checkpoint has at least %u)", b.size(),
+                                   kHeaderSize + kCrcSize));
+  }
+  if (std::memcmp(b.data(), kMagic, sizeof kMagic) != 0) {
+    return corrupt("not a martiandice N-player checkpoint (bad magic)");
+  }
+  if (const auto flag = static_cast<std::uint8_t>(b[sizeof kMagic]); flag != kLittleEndianFlag) {
+    return corrupt(absl::StrFormat("byte order flag %u, not little-endian", flag));
+  }
+  try {
+    ViewBuf buf(b.substr(sizeof kMagic));
+    std::istream stream(&buf);
+    // The option is the byte order wanted in memory (the host's); the
+    // file's is the flag the archive reads first, checked above.
+    cereal::PortableBinaryInputArchive archive(
+        stream, cereal::PortableBinaryInputArchive::Options::Default());
+    std::uint32_t version = 0;
+    archive(version);
+    if (version != kFormatVersion) {
+      return absl::FailedPreconditionError(absl::StrFormat(
+          "checkpoint %s has format version %u, this build reads version %u; delete it to start "
+          "the solve over",
+          path, version, kFormatVersion));
+    }
+    Header h;
+    archive(h);
+    if (h.dice > 1000 || h.bonus > 1000 || h.target > 100000 || h.players < kMinPlayers ||
+        h.players > kMaxPlayers || (h.arithmetic != 1 && h.arithmetic != 2)) {
+      return corrupt(absl::StrFormat(
+          "header out of range (dice %u, bonus %u, target %u, players %u, arithmetic %u)", h.dice,
+          h.bonus, h.target, h.players, h.arithmetic));
+    }
+    Checkpoint c;
+    CheckpointIdentity& id = c.identity;
+    id.rules.dice = static_cast<int>(h.dice);
+    id.rules.bonus = static_cast<int>(h.bonus);
+    id.rules.target = static_cast<int>(h.target);
+    id.players = static_cast<int>(h.players);
+    id.extended = h.arithmetic == 2;
+    id.solver_version = h.solver_version;
+    id.levels = h.levels;
+    // Every count is checked against the bytes there before anything is sized by it
+    // (at least the checksum's are left: the minimum size is checked above).
+    const std::uint64_t per_context = (std::uint64_t{h.players} + 1) * sizeof(double);
+    const std::uint64_t left = buf.left() - kCrcSize;
+    if (h.contexts > left / per_context) {
+      return corrupt(absl::StrFormat("truncated (%u bytes, its header announces %u contexts)",
+                                     b.size(), h.contexts));
+    }
+    if (h.contexts * per_context != left) {
+      return corrupt(absl::StrFormat("%u bytes where its %u contexts take %u", b.size(), h.contexts,
+                                     CheckpointSize(h.contexts, id.players)));
+    }
+    c.records.resize(h.contexts * (h.players + 1));
+    archive(cereal::binary_data(c.records.data(), c.records.size() * sizeof(double)));
+    std::uint32_t stored = 0;
+    archive(stored);
+    if (const std::uint32_t computed = internal::Crc32(b.substr(0, b.size() - kCrcSize));
+        stored != computed) {
+      return corrupt(
+          absl::StrFormat("checksum mismatch (stored %08x, computed %08x)", stored, computed));
+    }
+    if (h.identity_hash != IdentityHash(id)) return corrupt("identity hash mismatch");
+    if (id.rules != expected.rules || id.players != expected.players ||
+        id.extended != expected.extended || id.solver_version != expected.solver_version ||
+        id.levels != expected.levels) {
+      return absl::FailedPreconditionError(absl::StrFormat(
+          "checkpoint %s belongs to another solve (%s) than this one (%s); delete it or give "
+          "another checkpoint file",
+          path, CheckpointIdentityString(id), CheckpointIdentityString(expected)));
+    }
+    c.levels_done = h.levels_done;
+    c.vectors_done = h.vectors_done;
+    if (c.levels_done > id.levels || (c.levels_done == id.levels && c.vectors_done > 0)) {
+      return corrupt(absl::StrFormat("%u levels done (and %u score vectors) of %u", c.levels_done,
+                                     c.vectors_done, id.levels));
+    }
+    c.counters.turn_solves = h.turn_solves;
+    c.counters.cycles = h.cycles;
+    c.counters.rounds = h.rounds;
+    c.counters.tied = h.tied;
+    c.counters.kingmaking = h.kingmaking;
+    c.counters.kingmaking_contexts = h.kingmaking_contexts;
+    c.counters.max_rounds = h.max_rounds;
+    c.counters.max_residual = h.max_residual;
+    c.counters.error_bound = h.error_bound;
+    c.seconds = h.seconds;
+    c.counters.mixed_cycles = h.mixed_cycles;
+    c.counters.mixing_error = h.mixing_error;
+    for (size_t i = 0; i < c.records.size(); ++i) {
+      const double v = c.records[i];
+      // Chances are probabilities (rounding may leave them a hair outside);
+      // error bounds are non-negative (infinite for a cycle that did not converge).
+      const bool is_error = i % (h.players + 1) == h.players;
+      if (std::isnan(v) || (is_error ? v < 0 : (v < -1e-9 || v > 1 + 1e-9))) {
+        return corrupt(absl::StrFormat("record %u of context %u is %g", i % (h.players + 1),
+                                       i / (h.players + 1), v));
+      }
+    }
+    return c;
+  } catch (const std::bad_alloc&) {
+    return absl::ResourceExhaustedError(
+        absl::StrFormat("checkpoint %s: out of memory reading it", path));
+  } catch (const cereal::Exception& e) {
+    return corrupt(absl::StrCat("unreadable (", e.what(), ")"));
+  } catch (const std::exception& e) {
+    return corrupt(absl::StrCat("unreadable (", e.what(), ")"));
+  }
+}
+
+absl::StatusOr<Checkpoint> ReadCheckpoint(const std::string& path,
+                                                 const CheckpointIdentity& expected,
+                                                 std::uint64_t max_size) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  const fs::file_status status = fs::status(path, error);
+  if (!fs::exists(status)) {
+    return absl::NotFoundError(absl::StrFormat("checkpoint %s does not exist", path));
+  }
+  if (!fs::is_regular_file(status)) {
+    return absl::FailedPreconditionError(
+        absl::StrFormat("checkpoint %s is not a regular file", path));
+  }
+  const std::uintmax_t size = fs::file_size(path, error);
+  if (error) {
+    return absl::PermissionDeniedError(
+        absl::StrFormat("cannot read checkpoint %s: %s", path, error.message()));
+  }
+  if (size > max_size) {
+    return absl::DataLossError(absl::StrFormat(
+        "checkpoint %s is unusable: %u bytes, more than this solve's checkpoint can take (%u); "
+        "delete it to start the solve over",
+        path, size, max_size));
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::string bytes(size, '\0');
+  if (!in || !in.read(bytes.data(), static_cast<std::streamsize>(size))) {
+    return absl::PermissionDeniedError(absl::StrFormat("cannot read checkpoint %s", path));
+  }
+  return ParseCheckpoint(bytes, path, expected);
+}
+
+}  // namespace martiandice::solver
