@@ -444,7 +444,7 @@ absl::StatusOr<std::shared_ptr<const TableData>> ParseTable(std::string_view b,
   d->rules_hash = h.rules_hash;
   d->contexts = ContextNumbering(d->rules, d->players);
   if (absl::Status s = LoadContexts(b, h, *d, refuse); !s.ok()) return s;
-  d->turns = std::make_shared<TurnCache>(d->rules);
+  d->turns = std::make_shared<TurnCache>(d->rules, d->context_count());
   return std::shared_ptr<const TableData>(std::move(d));
 }
 

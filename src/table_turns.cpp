@@ -1,4 +1,4 @@
-// The on-demand turn solves of values-only policy tables (table_turns.h).
+// The on-demand turn solves of policy tables (table_turns.h).
 #include "table_turns.h"
 
 #include <algorithm>
@@ -7,32 +7,71 @@
 
 namespace martiandice::internal {
 
-TurnCache::TurnCache(const Rules& rules) : model_(TurnModel::Get(rules)) {
+TurnCache::TurnCache(const Rules& rules, std::int64_t contexts) : model_(TurnModel::Get(rules)) {
   const std::size_t entry_bytes = sizeof(double) * static_cast<std::size_t>(model_->size());
+  if (contexts > 0 && static_cast<std::size_t>(contexts) <= kMaxBytes / entry_bytes) {
+    slot_count_ = contexts;
+    slots_ = std::make_unique<std::atomic<const std::vector<double>*>[]>(contexts);
+    for (std::int64_t c = 0; c < contexts; ++c) slots_[c].store(nullptr);
+  }
   per_shard_ = static_cast<int>(
       std::clamp<std::size_t>(kMaxBytes / kShards / entry_bytes, 1, kMaxEntriesPerShard));
 }
 
-std::shared_ptr<const std::vector<double>> TurnCache::Rolls(
-    std::int64_t context, const std::vector<double>& utility) const {
+TurnCache::~TurnCache() {
+  for (std::int64_t c = 0; c < slot_count_; ++c) delete slots_[c].load();
+}
+
+std::int64_t TurnCache::capacity() const {
+  return slots_ ? slot_count_ : std::int64_t{kShards} * per_shard_;
+}
+
+TurnCache::Turn TurnCache::Rolls(std::int64_t context,
+                                 absl::FunctionRef<void(std::vector<double>*)> utility) const {
+  return slots_ ? FromSlots(context, utility) : FromShards(context, utility);
+}
+
+std::vector<double>* TurnCache::Solve(
+    absl::FunctionRef<void(std::vector<double>*)> utility) const {
+  misses_.fetch_add(1, std::memory_order_relaxed);
+  std::vector<double> u(model_->MaxScore() + 1);
+  utility(&u);
+  auto rolls = std::make_unique<std::vector<double>>();
+  SolveConventionRolls(*model_, u, Arithmetic::kDouble, rolls.get());
+  return rolls.release();
+}
+
+TurnCache::Turn TurnCache::FromSlots(std::int64_t context,
+                                     absl::FunctionRef<void(std::vector<double>*)> utility) const {
+  std::atomic<const std::vector<double>*>& slot = slots_[context];
+  if (const std::vector<double>* rolls = slot.load(std::memory_order_acquire)) {
+    return {rolls, nullptr};
+  }
+  const std::vector<double>* solved = Solve(utility);
+  const std::vector<double>* expected = nullptr;
+  if (!slot.compare_exchange_strong(expected, solved, std::memory_order_acq_rel)) {
+    delete solved;  // another thread was first
+    return {expected, nullptr};
+  }
+  return {solved, nullptr};
+}
+
+TurnCache::Turn TurnCache::FromShards(std::int64_t context,
+                                      absl::FunctionRef<void(std::vector<double>*)> utility) const {
   // Neighbouring contexts (one seat's total apart) land in different shards.
   Shard& shard = shards_[static_cast<std::uint64_t>(context) % kShards];
   {
     std::lock_guard<std::mutex> lock(shard.mutex);
     if (auto it = shard.entries.find(context); it != shard.entries.end()) {
       it->second.last_use = ++shard.clock;
-      hits_.fetch_add(1, std::memory_order_relaxed);
-      return it->second.rolls;
+      return {it->second.rolls.get(), it->second.rolls};
     }
   }
-  misses_.fetch_add(1, std::memory_order_relaxed);
   // Solved outside the lock: other threads keep using the shard meanwhile.
-  auto rolls = std::make_shared<std::vector<double>>();
-  SolveConventionRolls(*model_, utility, Arithmetic::kDouble, rolls.get());
-  std::shared_ptr<const std::vector<double>> result = std::move(rolls);
+  std::shared_ptr<const std::vector<double>> result(Solve(utility));
   std::lock_guard<std::mutex> lock(shard.mutex);
   if (auto it = shard.entries.find(context); it != shard.entries.end()) {
-    return it->second.rolls;  // another thread was first
+    return {it->second.rolls.get(), it->second.rolls};  // another thread was first
   }
   if (static_cast<int>(shard.entries.size()) >= per_shard_) {
     auto oldest = std::min_element(
@@ -41,7 +80,7 @@ std::shared_ptr<const std::vector<double>> TurnCache::Rolls(
     shard.entries.erase(oldest);
   }
   shard.entries.emplace(context, Entry{++shard.clock, result});
-  return result;
+  return {result.get(), result};
 }
 
 }  // namespace martiandice::internal

@@ -1,6 +1,7 @@
-// Internal: the turns of a values-only (format version 2) policy table, solved
-// on demand from the stored next-context vectors and kept in a bounded,
-// sharded LRU cache that any number of threads may share.
+// Internal: the turns of a policy table, solved on demand from the stored
+// next-context vectors and kept in a bounded cache that any number of threads
+// may share: one slot per context when every context fits the bound (a
+// lock-free lookup), else a sharded least-recently-used cache.
 #pragma once
 
 #include <atomic>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/functional/function_ref.h"
 #include "martiandice/rules.h"
 #include "turn_model.h"
 
@@ -17,28 +19,34 @@ namespace martiandice::internal {
 
 class TurnCache {
  public:
-  // Most bytes of roll values the cache keeps (all shards together): every
-  // context of an official 2-player table (1,650 of 17 KB) fits.
+  // Most bytes of roll values the cache keeps: every context of an official
+  // 2-player table (1,650 of 17 KB) fits.
   static constexpr std::size_t kMaxBytes = std::size_t{32} << 20;
   static constexpr int kShards = 16;
   // Most entries per shard (small dice counts: many tiny entries).
   static constexpr int kMaxEntriesPerShard = 4096;
 
-  explicit TurnCache(const Rules& rules);
+  // A cache for `contexts` contexts of a table under `rules`.
+  TurnCache(const Rules& rules, std::int64_t contexts);
+  ~TurnCache();
 
   const TurnModel& model() const { return *model_; }
 
-  // The mover's roll value at every position (TurnModel ids; NaN with no dice
-  // left) of the turn at `context`, whose utility of ending with x points is
-  // utility[x]: from the cache, or solved (SolveConventionRolls, double) and
-  // cached. `utility` must be a function of `context` alone. Thread-safe; two
-  // threads missing the same context may both solve it (same result).
-  std::shared_ptr<const std::vector<double>> Rolls(std::int64_t context,
-                                                   const std::vector<double>& utility) const;
+  // The mover's roll values at every position of a turn (TurnModel ids; NaN
+  // with no dice left), valid while `keep` (possibly null) or the cache lives.
+  struct Turn {
+    const std::vector<double>* rolls = nullptr;
+    std::shared_ptr<const std::vector<double>> keep;
+  };
+  // The turn at `context`: from the cache, or solved (SolveConventionRolls,
+  // double) and cached, for the utility that `utility(&u)` writes (u[x]:
+  // ending the turn with x points), called on a miss only; it must depend on
+  // `context` alone. Thread-safe; two threads missing the same context may
+  // both solve it (same result).
+  Turn Rolls(std::int64_t context, absl::FunctionRef<void(std::vector<double>*)> utility) const;
 
-  // Entries the cache keeps at most, and counters since construction.
-  int capacity() const { return kShards * per_shard_; }
-  std::int64_t hits() const { return hits_.load(std::memory_order_relaxed); }
+  // Turns the cache keeps at most, and the turns solved since construction.
+  std::int64_t capacity() const;
   std::int64_t misses() const { return misses_.load(std::memory_order_relaxed); }
 
  private:
@@ -52,10 +60,20 @@ class TurnCache {
     absl::flat_hash_map<std::int64_t, Entry> entries;  // by context; at most per_shard_
   };
 
+  std::vector<double>* Solve(absl::FunctionRef<void(std::vector<double>*)> utility) const;
+  Turn FromSlots(std::int64_t context,
+                 absl::FunctionRef<void(std::vector<double>*)> utility) const;
+  Turn FromShards(std::int64_t context,
+                  absl::FunctionRef<void(std::vector<double>*)> utility) const;
+
   std::shared_ptr<const TurnModel> model_;
+  // Every context fits: one slot each, filled once (owned, freed with the cache).
+  std::unique_ptr<std::atomic<const std::vector<double>*>[]> slots_;
+  std::int64_t slot_count_ = 0;
+  // Otherwise: the shards.
   int per_shard_ = 1;
   mutable Shard shards_[kShards];
-  mutable std::atomic<std::int64_t> hits_{0}, misses_{0};
+  mutable std::atomic<std::int64_t> misses_{0};
 };
 
 }  // namespace martiandice::internal

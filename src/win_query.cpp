@@ -92,12 +92,12 @@ class WinValues {
   // The turn's roll values, solved (or cached) on first use from the
   // utilities the stored vectors give (docs/FORMAT.md).
   const std::vector<double>& SolvedRolls() const {
-    if (!rolls_) {
-      std::vector<double> utility(d_.max_turn_score + 1);
-      for (int x = 0; x <= d_.max_turn_score; ++x) utility[x] = Utility(x);
-      rolls_ = d_.turns->Rolls(context_, utility);
+    if (!turn_.rolls) {
+      turn_ = d_.turns->Rolls(context_, [this](std::vector<double>* utility) {
+        for (int x = 0; x <= d_.max_turn_score; ++x) (*utility)[x] = Utility(x);
+      });
     }
-    return *rolls_;
+    return *turn_.rolls;
   }
 
   const TableData& d_;
@@ -105,7 +105,7 @@ class WinValues {
   std::int64_t context_;
   std::array<int, kMaxPlayers> scores_{};
   bool final_ = false;
-  mutable std::shared_ptr<const std::vector<double>> rolls_;
+  mutable internal::TurnCache::Turn turn_;
 };
 
 // The convention's pick among the optimal takes (docs/PLAYERS.md): rays, then
