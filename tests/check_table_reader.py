@@ -3,11 +3,13 @@
 
 Writes policy tables with the test tool (hand-built ones with pseudo-random values
 and near-ties, and the game solver's for small rules when the tool has it), then
-asks both sides the same random queries (valid and invalid) and requires identical
-answers: every option's take, count, stop, roll, value, then and optimal flag, the
-best take and the win probabilities, bit for bit. Also checks that the Python
-reader refuses damaged tables, and, with --cli, that the `martiandice` CLI's
---objective win --json answers agree too.
+asks both sides the same random queries (valid and invalid) and requires the same
+answers: every option's take, count, stop, then and optimal flag, the best take
+and the win probabilities bit for bit, and the values and roll values (each side
+solves the turn) within SOLVE_TOLERANCE. The shipped 2- and 3-player tables
+(data/) are checked the same way. Also checks that the Python reader refuses
+damaged tables and other format versions, and, with --cli, that the `martiandice`
+CLI's --objective win --json answers agree too.
 
     check_table_reader.py --tool martiandice_table_tool --workdir DIR [--cli martiandice]
 """
@@ -16,8 +18,10 @@ import argparse
 import json
 import os
 import random
+import struct
 import subprocess
 import sys
+import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import table_reader  # noqa: E402
@@ -33,8 +37,7 @@ SYNTHETIC = [
     (13, 3, 25, 2, 7, 1),
 ]
 # (dice, bonus, target, players) of the solver's tables.
-# 3+ players: version 2 tables (values only), whose roll values both readers solve.
-SOLVED = [(3, 0, 5, 2), (4, 3, 6, 3), (6, 3, 10, 2), (13, 3, 25, 2), (3, 2, 5, 4)]
+SOLVED = [(3, 0, 5, 2), (4, 3, 6, 3), (6, 3, 10, 2), (5, 2, 8, 3), (3, 2, 5, 4)]
 QUERIES_PER_TABLE = 600
 CLI_QUERIES_PER_TABLE = 15
 
@@ -104,31 +107,36 @@ def python_answer(t, q):
         return {"error": str(error)}
 
 
-# Version 2 roll values come from two different turn solves (summation order): equal within
-# this; every other field (stored values, decisions) must still be identical.
+# Roll values come from two different turn solves (summation order): equal within this;
+# every other field (stored values, decisions) must be identical.
 SOLVE_TOLERANCE = 1e-13
 SOLVED_KEYS = {"value", "roll"}
 
 
-def differs(key, a, b, values_only):
-    if values_only and key in SOLVED_KEYS and isinstance(a, float) and isinstance(b, float):
+def is_number(x):
+    # JSON writes an integral value such as 1 without a fraction: int or float.
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def differs(key, a, b):
+    if key in SOLVED_KEYS and is_number(a) and is_number(b):
         return abs(a - b) > SOLVE_TOLERANCE
     return a != b
 
 
-def same(kind, py, cpp, values_only=False):
+def same(kind, py, cpp):
     """None if the answers agree, else a description of the first difference."""
     if "error" in py or "error" in cpp:
         return None if ("error" in py) == ("error" in cpp) else "one side refused the query"
     for key in (EVAL_KEYS if kind == "eval" else BEST_KEYS):
-        if differs(key, py[key], cpp[key], values_only):
+        if differs(key, py[key], cpp[key]):
             return f"{key}: python {py[key]!r} c++ {cpp[key]!r}"
     if kind == "best":
         if len(py["options"]) != len(cpp["options"]):
             return "option counts differ"
         for po, co in zip(py["options"], cpp["options"]):
             for key in OPTION_KEYS:
-                if differs(key, po[key], co[key], values_only):
+                if differs(key, po[key], co[key]):
                     return f"option {po['take']} {key}: python {po[key]!r} c++ {co[key]!r}"
     return None
 
@@ -142,7 +150,7 @@ def compare(tool, path, t, rng, count):
     failures, ties = 0, 0
     for q, cpp in zip(queries, answers):
         py = python_answer(t, q)
-        problem = same(q[0], py, cpp, t.version == table_reader.VALUES_ONLY)
+        problem = same(q[0], py, cpp)
         if problem:
             failures += 1
             print(f"  MISMATCH {query_line(q)}: {problem}")
@@ -175,7 +183,7 @@ def compare_cli(cli, path, t, rng, count):
         if "error" in py:
             continue
         done += 1
-        problem = same(q[0], py, cli_json(cli, path, t, q), t.version == table_reader.VALUES_ONLY)
+        problem = same(q[0], py, cli_json(cli, path, t, q))
         if problem:
             failures += 1
             print(f"  CLI MISMATCH {query_line(q)}: {problem}")
@@ -183,8 +191,28 @@ def compare_cli(cli, path, t, rng, count):
     return failures
 
 
+def with_header_field(data, at, value):
+    """A copy of `data` with the u32 at `at` replaced and the header checksum refreshed."""
+    edited = bytearray(data)
+    struct.pack_into("<I", edited, at, value)
+    struct.pack_into("<I", edited, 124, zlib.crc32(bytes(edited[:124])))
+    return bytes(edited)
+
+
+def refused(data, kind, words):
+    """None if the Python reader refuses `data` as `kind` with `words` in its message."""
+    try:
+        table_reader.Table(data)
+    except table_reader.TableError as error:
+        if error.kind != kind or words not in str(error):
+            return f"refused as {error.kind}: {error}"
+        return None
+    return "accepted"
+
+
 def check_refusals(path, rng):
-    """Damaged copies must be refused by the Python reader."""
+    """Damaged copies, other format versions and another tie tolerance must be refused by the
+    Python reader."""
     with open(path, "rb") as f:
         data = f.read()
     failures = 0
@@ -204,6 +232,23 @@ def check_refusals(path, rng):
             print(f"  a damaged table of {len(damaged)} bytes was accepted")
         except table_reader.TableError:
             pass
+    (players,) = struct.unpack_from("<I", data, 28)
+    # The control: the header rewritten with the values it holds is accepted.
+    if refused(with_header_field(data, 112, 12), "corrupt", "") != "accepted":
+        failures += 1
+        print("  the table with tie_tolerance_e 12 rewritten was refused")
+    fields = [
+        ("version 1", 8, 1, "incompatible", f"`martiandice solve --players {players} --out FILE`"),
+        ("version 3", 8, 3, "incompatible", "newer"),
+        ("version 0", 8, 0, "corrupt", "invalid"),
+        ("tie_tolerance_e 11", 112, 11, "corrupt", "tie_tolerance_e 11"),
+        ("tie_tolerance_e 13", 112, 13, "corrupt", "tie_tolerance_e 13"),
+    ]
+    for name, at, value, kind, words in fields:
+        problem = refused(with_header_field(data, at, value), kind, words)
+        if problem:
+            failures += 1
+            print(f"  {name}: {problem}")
     return failures
 
 
@@ -215,26 +260,33 @@ def zero_sum(t):
     return 0 if ok else 1
 
 
-SHIPPED_P3 = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data",
-                          "martiandice-p3-d13-b3-t25.mdt")
+DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data")
+# (players, contexts, bytes) of the shipped tables of the official rules.
+SHIPPED = [(2, 1650, 26528), (3, 83275, 1998728)]
 
 
-def check_shipped_three_player(tool, cli, rng):
-    """The shipped 3-player table (version 2): every stored vector a distribution within the
-    bound, and a few queries (each a turn solved by both sides) against the tool and the CLI."""
-    if not os.path.exists(SHIPPED_P3):
-        print("no shipped 3-player table: skipped")
-        return 0
-    print(os.path.basename(SHIPPED_P3))
-    t = table_reader.load(SHIPPED_P3)
+def check_shipped(tool, cli, rng):
+    """The shipped tables: every stored vector a distribution within the bound, and queries
+    (each a turn solved by both sides) against the tool and the CLI."""
     failures = 0
-    if t.version != table_reader.VALUES_ONLY or t.players != 3 or t.context_count != 83275:
-        print(f"  unexpected table: version {t.version}, {t.players} players")
-        failures += 1
-    failures += zero_sum(t)
-    failures += compare(tool, SHIPPED_P3, t, rng, 40)
-    if cli:
-        failures += compare_cli(cli, SHIPPED_P3, t, rng, 8)
+    for players, contexts, size in SHIPPED:
+        path = os.path.join(DATA_DIR, f"martiandice-p{players}-d13-b3-t25.mdt")
+        print(os.path.basename(path))
+        if not os.path.exists(path):
+            print("  missing")
+            failures += 1
+            continue
+        t = table_reader.load(path)
+        if (t.version, t.players, t.context_count, os.path.getsize(path)) != (2, players,
+                                                                              contexts, size):
+            print(f"  unexpected table: version {t.version}, {t.players} players, "
+                  f"{t.context_count} contexts, {os.path.getsize(path)} bytes")
+            failures += 1
+        failures += zero_sum(t)
+        failures += compare(tool, path, t, rng, 200 if players == 2 else 40)
+        failures += check_refusals(path, rng)
+        if cli:
+            failures += compare_cli(cli, path, t, rng, 20 if players == 2 else 8)
     return failures
 
 
@@ -254,6 +306,9 @@ def main():
     os.makedirs(args.workdir, exist_ok=True)
     rng = random.Random(20240611)
     use_cli = cli_has_win(args.cli)
+    if args.cli and not use_cli:
+        print(f"{args.cli} answers no --objective win queries")
+        return 1
     tables = []
     for dice, bonus, target, players, seed, jitter in SYNTHETIC:
         path = os.path.join(args.workdir, f"synth-p{players}-d{dice}-b{bonus}-t{target}.mdt")
@@ -281,9 +336,9 @@ def main():
             failures += zero_sum(t)
         if use_cli:
             failures += compare_cli(args.cli, path, t, rng, CLI_QUERIES_PER_TABLE)
-    failures += check_shipped_three_player(args.tool, args.cli if use_cli else None, rng)
+    failures += check_shipped(args.tool, args.cli if use_cli else None, rng)
     if not use_cli:
-        print("the CLI has no --objective win: CLI comparison skipped")
+        print("no --cli: CLI comparison skipped")
     print("OK" if failures == 0 else f"{failures} FAILURES")
     return 0 if failures == 0 else 1
 

@@ -1,13 +1,16 @@
 // Tests of `martiandice export` (tools/cli.h) and the GameTable inspection
-// accessors behind it: the JSON export of a small solved table (counts, every
-// context's win probabilities against GameTable::WinProbabilities, the stored
-// states, the roll values against EvaluateWin), a 3-player table from the
-// independent test writer (tests/table_builder.h), --out, and the errors.
+// accessors behind it: the JSON export of a small solved table (its header
+// fields, no path of the machine, every context's win probabilities equal to
+// the file's bytes and to GameTable::WinProbabilities), a 3-player table from
+// the independent test writer (tests/table_builder.h), the shipped tables,
+// --out, and the errors.
 #include <doctest/doctest.h>
 #include <stdlib.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -15,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "atomic_file.h"
 #include "cli.h"
 #include "cli_test_util.h"
 #include "game_solver.h"
@@ -47,11 +51,12 @@ const std::vector<std::string> kSmallRules = {"--dice", "4", "--target", "8"};
 struct SmallTable {
   TempDir dir;
   std::string file;
+  std::string bytes;
   martiandice::solver::GameSolveReport report;
   std::optional<GameTable> table;
 
   SmallTable() {
-    const std::string bytes = test_util::SolveTwoPlayerTable(kSmall, &report);
+    bytes = test_util::SolveTinyTable(kSmall, 2, &report);
     file = (dir.path() / martiandice::TableFileName(kSmall, 2)).string();
     REQUIRE(martiandice::solver::WriteFileAtomically(file, bytes).ok());
     auto opened = GameTable::Open(file);
@@ -102,25 +107,23 @@ bool FinalRound(const Rules& rules, const GameContext& context) {
                      [&](int score) { return score >= rules.target; });
 }
 
-// The canonical position of a STATES row as dice: humans, cows, chickens in
-// the row's (descending) order.
-martiandice::Dice AsideOf(const std::vector<int>& row) {
-  martiandice::Dice aside;
-  aside.add(martiandice::Face::kTank, row[0]);
-  aside.add(martiandice::Face::kRay, row[1]);
-  aside.add(martiandice::Face::kHuman, row[2]);
-  aside.add(martiandice::Face::kCow, row[3]);
-  aside.add(martiandice::Face::kChicken, row[4]);
-  return aside;
+// The double stored at `at` in a table file's bytes (little-endian, docs/FORMAT.md).
+double StoredDouble(const std::string& bytes, std::size_t at) {
+  return table_builder::GetF64(bytes, at);
 }
+
+// The fields of format version 1 that an export no longer has.
+const char* const kGoneFields[] = {"block",       "blocks",      "states",        "rolls",
+                                   "state_count", "block_count", "rolls_included"};
 
 }  // namespace
 
 TEST_CASE("cli export header and counts of a small solved table") {
   const GameTable& table = *Small().table;
-  const Json json = RunExport(ExportArgs({}));
-  CHECK(json["format_version"].number == 1);
-  CHECK(json["table"].text == Small().file);
+  const CliRun run = Run(ExportArgs({}));
+  REQUIRE(run.code == 0);
+  const Json json = ParseJsonOrFail(run.out);
+  CHECK(json["format_version"].number == 2);
   CheckRules(json, 4, 3, 8);
   CHECK(json["players"].number == 2);
   CHECK(json["max_turn_score"].number == 7);
@@ -130,50 +133,66 @@ TEST_CASE("cli export header and counts of a small solved table") {
   // Mover 0: 8 x 8 contexts; mover 1: (8 + 7) x 8.
   CHECK(json["context_count"].number == 8 * 8 + 15 * 8);
   CHECK(json["context_count"].number == Small().report.contexts);
-  CHECK(json["state_count"].number == Small().report.stored_states);
-  CHECK(json["block_count"].number == Small().report.blocks);
   CHECK(json["contexts"].items.size() == static_cast<std::size_t>(table.context_count()));
-  CHECK(json["states"].items.size() == table.StoredStates().size());
-  CHECK(json["rolls_included"].boolean == false);
-  CHECK(json["rolls"].is_null());
-  // Key order: header first, then the three lists.
-  const std::vector<std::string> keys = {
-      "format_version", "table",           "rules",         "players",     "max_turn_score",
-      "error_bound",    "tie_tolerance_e", "context_count", "state_count", "block_count",
-      "rolls_included", "contexts",        "states",        "rolls"};
+  // Key order: the header fields, then the contexts; nothing of format version 1.
+  const std::vector<std::string> keys = {"format_version",  "table",          "rules",
+                                         "players",         "max_turn_score", "error_bound",
+                                         "tie_tolerance_e", "context_count",  "contexts"};
   CHECK(json.keys == keys);
+  for (const char* gone : kGoneFields) {
+    CHECK_MESSAGE(run.out.find(std::string("\"") + gone + "\"") == std::string::npos, gone);
+  }
 }
 
-TEST_CASE("cli export win probabilities match GameTable::WinProbabilities for every context") {
+TEST_CASE("cli export names the table by its file name: no path of the machine") {
+  const CliRun run = Run(ExportArgs({}));
+  REQUIRE(run.code == 0);
+  const Json json = ParseJsonOrFail(run.out);
+  CHECK(json["table"].text == "martiandice-p2-d4-b3-t8.mdt");
+  // The table was found through its directory, an absolute path: no part of
+  // it, nor any path separator, is in the export.
+  REQUIRE(fs::path(Small().file).is_absolute());
+  CHECK(run.out.find(Small().dir.str()) == std::string::npos);
+  CHECK(run.out.find('/') == std::string::npos);
+  CHECK(run.out.find('\\') == std::string::npos);
+  // The file given directly, through a path with more components: the same export.
+  const std::string roundabout =
+      Small().dir.str() + "/./" + fs::path(Small().file).filename().string();
+  const CliRun direct = Run({"export", "--tables", roundabout, "--dice", "4", "--target", "8"});
+  REQUIRE(direct.code == 0);
+  CHECK(direct.out == run.out);
+}
+
+TEST_CASE("cli export win probabilities round-trip: the file's doubles, bit for bit") {
   const GameTable& table = *Small().table;
+  const std::string& bytes = Small().bytes;
   const Json json = RunExport(ExportArgs({}));
-  const int blocks = static_cast<int>(json["block_count"].number);
   std::set<std::pair<int, std::vector<int>>> seen;
-  std::set<int> used_blocks;
+  std::size_t index = 0;
   for (const Json& context : json["contexts"].items) {
     CHECK(context.keys ==
-          std::vector<std::string>{"seat", "scores", "final_round", "win_probabilities", "block"});
+          std::vector<std::string>{"seat", "scores", "final_round", "win_probabilities"});
     const GameContext game = ContextOf(context);
-    CAPTURE(game.seat);
-    CAPTURE(context["scores"].items[0].number);
-    CAPTURE(context["scores"].items[1].number);
+    CAPTURE(index);
     REQUIRE(martiandice::ValidateContext(kSmall, 2, game).ok());
     CHECK(seen.insert({game.seat, game.scores}).second);
+    CHECK(table_builder::ContextIndex(kSmall, 2, game.seat, game.scores) ==
+          static_cast<std::int64_t>(index));
     CHECK(context["final_round"].boolean == FinalRound(kSmall, game));
     auto expected = table.WinProbabilities(game);
     REQUIRE(expected.ok());
     const Json& win = context["win_probabilities"];
     REQUIRE(win.items.size() == 2);
-    // 17 significant digits round-trip: equal to the last bit.
-    for (int seat = 0; seat < 2; ++seat) CHECK(win.items[seat].number == (*expected)[seat]);
-    const int block = static_cast<int>(context["block"].number);
-    CHECK(block >= 0);
-    CHECK(block < blocks);
-    used_blocks.insert(block);
+    // 17 significant digits round-trip: equal to the last bit, to the file and to the reader.
+    for (int seat = 0; seat < 2; ++seat) {
+      CHECK(std::bit_cast<std::uint64_t>(win.items[seat].number) ==
+            std::bit_cast<std::uint64_t>(StoredDouble(bytes, 128 + 16 * index + 8 * seat)));
+      CHECK(win.items[seat].number == (*expected)[seat]);
+    }
+    ++index;
   }
   // Every valid context once, in file order (mover 0 first, seat 0 most significant).
   CHECK(seen.size() == json["contexts"].items.size());
-  CHECK(static_cast<int>(used_blocks.size()) == blocks);
   const Json& first = json["contexts"].items.front();
   CHECK(first["seat"].number == 0);
   CHECK(Ints(first["scores"]) == std::vector<int>{0, 0});
@@ -183,57 +202,8 @@ TEST_CASE("cli export win probabilities match GameTable::WinProbabilities for ev
   CHECK(Ints(last["scores"]) == std::vector<int>{14, 7});
   CHECK(last["final_round"].boolean);
   // The start of the game is the solver's reported first-seat chance.
-  CHECK(first["win_probabilities"].items[0].number == Small().report.first_seat_win);
-}
-
-TEST_CASE("cli export stored states and, with --rolls, roll values match EvaluateWin") {
-  const GameTable& table = *Small().table;
-  const Json json = RunExport(ExportArgs({"--rolls"}));
-  CHECK(json["rolls_included"].boolean);
-  // States: canonical, increasing, dice left consistent, as docs/FORMAT.md lists them.
-  std::vector<std::vector<int>> rows;
-  for (const Json& state : json["states"].items) rows.push_back(Ints(state));
-  REQUIRE(!rows.empty());
-  for (std::size_t k = 0; k < rows.size(); ++k) {
-    const std::vector<int>& s = rows[k];
-    REQUIRE(s.size() == 6);
-    CHECK(s[2] >= s[3]);
-    CHECK(s[3] >= s[4]);
-    CHECK(s[5] == kSmall.dice - s[0] - s[1] - s[2] - s[3] - s[4]);
-    CHECK(s[5] > 0);
-    CHECK(s[1] + s[2] >= 1);
-    CHECK(s[0] <= s[1] + s[5]);
-    if (k > 0)
-      CHECK(std::vector<int>(rows[k - 1].begin(), rows[k - 1].begin() + 5) <
-            std::vector<int>(s.begin(), s.begin() + 5));
-    const GameTable::StateRecord record = table.StoredStates()[k];
-    CHECK(std::vector<int>{record.tanks, record.rays, record.earthlings[0], record.earthlings[1],
-                           record.earthlings[2], record.left} == s);
-  }
-  // Rolls: block_count arrays of state_count probabilities; the context's
-  // block holds the mover's value of rolling on from each stored state.
-  const Json& rolls = json["rolls"];
-  REQUIRE(rolls.items.size() == static_cast<std::size_t>(table.block_count()));
-  for (const Json& block : rolls.items) {
-    REQUIRE(block.items.size() == rows.size());
-    for (const Json& value : block.items) {
-      CHECK(value.number >= 0);
-      CHECK(value.number <= 1);
-    }
-  }
-  int checked = 0;
-  for (const Json& context : json["contexts"].items) {
-    const GameContext game = ContextOf(context);
-    const Json& block = rolls.items.at(static_cast<std::size_t>(context["block"].number));
-    for (std::size_t k = 0; k < rows.size(); ++k) {
-      auto eval = martiandice::EvaluateWin(table, game, AsideOf(rows[k]));
-      REQUIRE(eval.ok());
-      REQUIRE(eval->position.roll.has_value());
-      CHECK(block.items[k].number == eval->position.roll->approx);
-      ++checked;
-    }
-  }
-  CHECK(checked == table.context_count() * static_cast<int>(rows.size()));
+  REQUIRE(Small().report.start.size() == 2);
+  CHECK(first["win_probabilities"].items[0].number == Small().report.start[0]);
 }
 
 TEST_CASE("cli export of a 3-player table from the independent writer") {
@@ -245,17 +215,12 @@ TEST_CASE("cli export of a 3-player table from the independent writer") {
   REQUIRE(martiandice::solver::WriteFileAtomically(file.string(), table_builder::WriteTable(spec))
               .ok());
   const Json json = RunExport({"export", "--tables", file.string(), "--players", "3", "--dice", "3",
-                               "--bonus", "0", "--target", "5", "--rolls"});
+                               "--bonus", "0", "--target", "5"});
+  CHECK(json["format_version"].number == 2);
+  CHECK(json["table"].text == "martiandice-p3-d3-b0-t5.mdt");
   CHECK(json["players"].number == 3);
   CHECK(json["context_count"].number == table_builder::ContextCount(rules, 3));
-  CHECK(json["block_count"].number == spec.blocks);
-  const std::vector<table_builder::StateRecord> states = table_builder::StoredStates(3);
-  REQUIRE(json["states"].items.size() == states.size());
-  for (std::size_t k = 0; k < states.size(); ++k) {
-    const table_builder::StateRecord& s = states[k];
-    CHECK(Ints(json["states"].items[k]) ==
-          std::vector<int>{s.tanks, s.rays, s.e0, s.e1, s.e2, s.left});
-  }
+  for (const char* gone : kGoneFields) CHECK_FALSE(json.Has(gone));
   const Json& contexts = json["contexts"];
   REQUIRE(contexts.items.size() == static_cast<std::size_t>(table_builder::ContextCount(rules, 3)));
   table_builder::ForEachContext(
@@ -264,29 +229,21 @@ TEST_CASE("cli export of a 3-player table from the independent writer") {
         CHECK(context["seat"].number == mover);
         CHECK(Ints(context["scores"]) == scores);
         CHECK(context["final_round"].boolean == FinalRound(rules, GameContext{scores, mover}));
+        CHECK_FALSE(context.Has("block"));
         const std::vector<double> win = spec.win(mover, scores);
         REQUIRE(context["win_probabilities"].items.size() == 3);
         for (int seat = 0; seat < 3; ++seat) {
           CHECK(context["win_probabilities"].items[seat].number == win[seat]);
         }
-        CHECK(context["block"].number == spec.block(index));
       });
-  for (int b = 0; b < spec.blocks; ++b) {
-    for (std::size_t k = 0; k < states.size(); ++k) {
-      CHECK(json["rolls"].items.at(b).items.at(k).number == spec.roll(b, states[k]));
-    }
-  }
 }
 
 TEST_CASE("cli export inspection accessors reject indices out of range") {
   const GameTable& table = *Small().table;
-  CHECK(table.format_version() == 1);
+  CHECK(table.format_version() == 2);
   CHECK(table.tie_tolerance_exponent() == 12);
   for (std::int64_t index : {std::int64_t{-1}, table.context_count()}) {
     CHECK(table.Context(index).status().code() == absl::StatusCode::kOutOfRange);
-  }
-  for (std::int64_t block : {std::int64_t{-1}, table.block_count()}) {
-    CHECK(table.RollBlock(block).status().code() == absl::StatusCode::kOutOfRange);
   }
   auto last = table.Context(table.context_count() - 1);
   REQUIRE(last.ok());
@@ -296,26 +253,24 @@ TEST_CASE("cli export inspection accessors reject indices out of range") {
 
 TEST_CASE("cli export --out writes the file atomically and reports on stdout") {
   const TempDir out;
-  const CliRun stdout_run = Run(ExportArgs({"--rolls"}));
+  const CliRun stdout_run = Run(ExportArgs({}));
   REQUIRE(stdout_run.code == 0);
   const fs::path file = out.path() / "small.json";
-  const CliRun run = Run(ExportArgs({"--rolls", "--out", file.string()}));
+  const CliRun run = Run(ExportArgs({"--out", file.string()}));
   INFO("stderr: " << run.err);
   REQUIRE(run.code == 0);
   CHECK(run.err.empty());
   CHECK(ReadFile(file) == stdout_run.out);
-  for (const char* text :
-       {"Exported", Small().file.c_str(), file.c_str(), "bytes", "roll values included"}) {
-    CHECK(run.out.find(text) != std::string::npos);
-  }
-  CHECK(std::count(run.out.begin(), run.out.end(), '\n') == 1);
+  CHECK(run.out == "Exported " + Small().file + " (184 contexts) to " + file.string() + " (" +
+                       std::to_string(stdout_run.out.size()) + " bytes).\n");
   // A directory gets the table's name with .json; nothing else is left behind.
   const CliRun into_dir = Run(ExportArgs({"--out", out.str()}));
   REQUIRE(into_dir.code == 0);
-  CHECK(into_dir.out.find("see --rolls") != std::string::npos);
   const fs::path named = out.path() / "martiandice-p2-d4-b3-t8.json";
+  CHECK(into_dir.out == "Exported " + Small().file + " (184 contexts) to " + named.string() + " (" +
+                            std::to_string(stdout_run.out.size()) + " bytes).\n");
   REQUIRE(fs::is_regular_file(named));
-  CHECK(ParseJsonOrFail(ReadFile(named))["rolls"].is_null());
+  CHECK(ReadFile(named) == stdout_run.out);
   std::vector<std::string> names;
   for (const auto& entry : fs::directory_iterator(out.path())) {
     names.push_back(entry.path().filename().string());
@@ -325,14 +280,45 @@ TEST_CASE("cli export --out writes the file atomically and reports on stdout") {
 }
 
 #ifdef MARTIANDICE_DATA_DIR
-TEST_CASE("cli export of the shipped official table") {
-  const Json json = RunExport({"export", "--tables", MARTIANDICE_DATA_DIR});
-  CheckRules(json, 13, 3, 25);
-  CHECK(json["context_count"].number == 1650);
-  CHECK(json["contexts"].items.size() == 1650);
-  const Json& start = json["contexts"].items.front()["win_probabilities"];
-  CHECK(std::fabs(start.items[0].number - 0.48412297659) <= 1e-10);
-  CHECK(std::fabs(start.items[0].number + start.items[1].number - 1) <= 1e-12);
+TEST_CASE("cli export of the shipped official tables") {
+  struct Shipped {
+    int players;
+    double contexts;
+  };
+  for (const Shipped& shipped : {Shipped{2, 1650}, Shipped{3, 83275}}) {
+    const int p = shipped.players;
+    CAPTURE(p);
+    const std::string name = martiandice::TableFileName(Rules{}, p);
+    const std::string bytes = ReadFile(fs::path(MARTIANDICE_DATA_DIR) / name);
+    REQUIRE(!bytes.empty());
+    const CliRun run =
+        Run({"export", "--tables", MARTIANDICE_DATA_DIR, "--players", std::to_string(p)});
+    REQUIRE(run.code == 0);
+    CHECK(run.out.find('/') == std::string::npos);
+    const Json json = ParseJsonOrFail(run.out);
+    CheckRules(json, 13, 3, 25);
+    CHECK(json["format_version"].number == 2);
+    CHECK(json["table"].text == name);
+    CHECK(json["players"].number == p);
+    CHECK(json["context_count"].number == shipped.contexts);
+    REQUIRE(json["contexts"].items.size() == static_cast<std::size_t>(shipped.contexts));
+    // Every value as the file stores it.
+    for (std::size_t c = 0; c < json["contexts"].items.size(); ++c) {
+      const Json& win = json["contexts"].items[c]["win_probabilities"];
+      REQUIRE(win.items.size() == static_cast<std::size_t>(p));
+      for (int seat = 0; seat < p; ++seat) {
+        if (std::bit_cast<std::uint64_t>(win.items[seat].number) !=
+            std::bit_cast<std::uint64_t>(StoredDouble(bytes, 128 + 8 * (c * p + seat)))) {
+          FAIL("context ", c, " seat ", seat, " does not round-trip");
+        }
+      }
+    }
+    const Json& start = json["contexts"].items.front()["win_probabilities"];
+    double sum = 0;
+    for (const Json& w : start.items) sum += w.number;
+    CHECK(std::fabs(sum - 1) <= 1e-12);
+    if (p == 2) CHECK(std::fabs(start.items[0].number - 0.48412297659) <= 1e-10);
+  }
 }
 #endif
 
@@ -358,6 +344,7 @@ TEST_CASE("cli export errors: exit 2, one stderr line, nothing on stdout") {
   CheckUsageError({"export", "--dice", "0"}, "invalid rules");
   CheckUsageError(ExportArgs({"--out", (empty.path() / "no" / "such.json").string()}), "--out");
   CheckUsageError(ExportArgs({"--json"}), "--json");
+  CheckUsageError(ExportArgs({"--rolls"}), "--rolls");  // roll values are not stored
   CheckUsageError(ExportArgs({"--bogus"}), "--bogus");
   // A corrupt table file.
   const fs::path corrupt = empty.path() / martiandice::TableFileName(kSmall, 2);
@@ -377,8 +364,12 @@ TEST_CASE("cli export help describes the fields") {
   CHECK(app.out.find("export") != std::string::npos);
   const CliRun help = Run({"export", "--help"});
   CHECK(help.code == 0);
-  for (const char* word : {"--tables", "--rolls", "--out", "--players", "win_probabilities",
-                           "final_round", "tie_tolerance_e", "state_count", "block"}) {
-    CHECK(help.out.find(word) != std::string::npos);
+  for (const char* word :
+       {"--tables", "--out", "--players", "format_version", "table (the file's name)",
+        "win_probabilities", "final_round", "tie_tolerance_e", "context_count"}) {
+    CHECK_MESSAGE(help.out.find(word) != std::string::npos, word);
+  }
+  for (const char* gone : {"--rolls", "state_count", "block"}) {
+    CHECK_MESSAGE(help.out.find(gone) == std::string::npos, gone);
   }
 }

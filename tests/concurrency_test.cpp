@@ -1,7 +1,8 @@
 // Concurrency: 8 threads at once query one loaded policy table (the shipped
-// one) and one solved turn, and solve turns through the shared model cache;
-// every answer must equal, bit for bit, the single-threaded answer computed
-// beforehand. tools/test.sh also runs these cases under ThreadSanitizer.
+// ones, their turns solved on demand into the table's shared cache) and one
+// solved turn, and solve turns through the shared model cache; every answer
+// must equal, bit for bit, the single-threaded answer computed beforehand.
+// tools/test.sh also runs these cases under ThreadSanitizer.
 #include <doctest/doctest.h>
 
 #include <bit>
@@ -187,32 +188,23 @@ void CheckTurnQueriesInThreads(const TurnSolution& solution, int count, std::uin
   });
 }
 
-}  // namespace
-
-TEST_CASE("concurrency: 8 threads query one TurnSolution (double and exact)") {
+// 8 threads query the shipped table for `players` through a table whose turn
+// cache starts empty, so that threads race to solve, insert and (3 players:
+// more contexts than the cache holds) evict the same turns.
+void CheckShippedTableInThreads(int players, int queries, std::uint64_t seed) {
+  CAPTURE(players);
   const Rules rules;
-  auto ev = TurnSolution::Solve(rules, Objective::ExpectedScore(), Precision::kDouble);
-  REQUIRE(ev.ok());
-  CheckTurnQueriesInThreads(*ev, 4000, 1);
-  auto reach = TurnSolution::Solve(rules, Objective::ReachAtLeast(10), Precision::kExact);
-  REQUIRE(reach.ok());
-  CheckTurnQueriesInThreads(*reach, 1000, 2);
-}
-
-TEST_CASE("concurrency: 8 threads query the shipped GameTable") {
-  const Rules rules;
-  auto path = LocateTable(rules, 2, std::string(MARTIANDICE_DATA_DIR));
+  auto path = LocateTable(rules, players, std::string(MARTIANDICE_DATA_DIR));
   REQUIRE_MESSAGE(path.ok(), path.status());
   auto table = GameTable::Open(*path);
   REQUIRE_MESSAGE(table.ok(), table.status());
-  REQUIRE(CheckTableMatches(*table, rules, 2).ok());
+  REQUIRE(CheckTableMatches(*table, rules, players).ok());
 
   // Random stored contexts (every one a valid turn start), positions and rolls.
-  constexpr int kQueries = 4000;
-  std::mt19937_64 rng(3);
-  const std::vector<PositionQuery> positions = RandomPositionQueries(rules, kQueries, rng);
+  std::mt19937_64 rng(seed);
+  const std::vector<PositionQuery> positions = RandomPositionQueries(rules, queries, rng);
   std::vector<GameContext> contexts;
-  for (int i = 0; i < kQueries; ++i) {
+  for (int i = 0; i < queries; ++i) {
     const std::int64_t index =
         std::uniform_int_distribution<std::int64_t>(0, table->context_count() - 1)(rng);
     auto record = table->Context(index);
@@ -232,30 +224,50 @@ TEST_CASE("concurrency: 8 threads query the shipped GameTable") {
     return a;
   };
   std::vector<WinAnswers> expected;
-  for (int i = 0; i < kQueries; ++i) {
+  for (int i = 0; i < queries; ++i) {
     expected.push_back(ask(*table, i));
     REQUIRE(expected.back().win.ok());
     REQUIRE(expected.back().eval.ok());
     if (expected.back().advice) REQUIRE(expected.back().advice->ok());
   }
 
-  RunThreads(kQueries, [&](int t, ThreadReport& report) {
+  auto cold = GameTable::Open(*path);  // its own, empty cache
+  REQUIRE(cold.ok());
+  RunThreads(queries, [&](int t, ThreadReport& report) {
     std::optional<GameTable> copy;
-    if (t % 2 == 1) copy = *table;
-    const GameTable& mine = copy ? *copy : *table;
-    for (int i = 0; i < kQueries; ++i) {
-      const int k = (i + t * kQueries / kThreads) % kQueries;
+    if (t % 2 == 1) copy = *cold;
+    const GameTable& mine = copy ? *copy : *cold;
+    for (int i = 0; i < queries; ++i) {
+      const int k = (i + t * queries / kThreads) % queries;
       WinAnswers got = ask(mine, k);
       const WinAnswers& want = expected[k];
       bool same = Same(got.win, want.win) && Same(got.eval, want.eval) &&
                   got.advice.has_value() == want.advice.has_value() &&
                   (!got.advice || Same(*got.advice, *want.advice));
       std::ostringstream what;
-      what << "scores " << contexts[k].scores[0] << "," << contexts[k].scores[1] << " seat "
-           << contexts[k].seat << ", " << Describe(positions[k]);
+      what << "scores";
+      for (int score : contexts[k].scores) what << " " << score;
+      what << " seat " << contexts[k].seat << ", " << Describe(positions[k]);
       report.Compare(same, what.str());
     }
   });
+}
+
+}  // namespace
+
+TEST_CASE("concurrency: 8 threads query one TurnSolution (double and exact)") {
+  const Rules rules;
+  auto ev = TurnSolution::Solve(rules, Objective::ExpectedScore(), Precision::kDouble);
+  REQUIRE(ev.ok());
+  CheckTurnQueriesInThreads(*ev, 4000, 1);
+  auto reach = TurnSolution::Solve(rules, Objective::ReachAtLeast(10), Precision::kExact);
+  REQUIRE(reach.ok());
+  CheckTurnQueriesInThreads(*reach, 1000, 2);
+}
+
+TEST_CASE("concurrency: 8 threads query the shipped GameTables, their turn caches cold") {
+  CheckShippedTableInThreads(2, 4000, 3);
+  CheckShippedTableInThreads(3, 1000, 4);
 }
 
 TEST_CASE("concurrency: 8 threads solve turns through the shared model cache") {
@@ -311,8 +323,10 @@ TEST_CASE("concurrency: 8 threads solve turns through the shared model cache") {
       const int k = (t % 2 == 0) ? (i + t * n / kThreads) % n : n - 1 - i;
       const Job& job = jobs[k];
       auto solution = TurnSolution::Solve(job.rules, job.objective, job.precision);
-      models[t][k] = solution.ok() ? solution->impl().model.get() : nullptr;
-      report.Compare(solution.ok() && Same(solution->impl().values.value, expected[k]),
+      models[t][k] =
+          solution.ok() ? internal::SolvedTurnAccess::Of(*solution).model.get() : nullptr;
+      report.Compare(solution.ok() &&
+                         Same(internal::SolvedTurnAccess::Of(*solution).values.value, expected[k]),
                      "dice " + std::to_string(job.rules.dice) + ", bonus " +
                          std::to_string(job.rules.bonus) + ", " + job.objective.name());
     }

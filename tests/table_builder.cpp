@@ -1,15 +1,11 @@
 // Test helper: writes policy table files from docs/FORMAT.md (see table_builder.h).
 #include "table_builder.h"
 
+#include <array>
 #include <bit>
-#include <memory>
 
 namespace table_builder {
 namespace {
-
-int SpecMaxTurnScore(const martiandice::Rules& rules) {
-  return rules.dice + (rules.dice >= 3 ? rules.bonus : 0);
-}
 
 // splitmix64: a small deterministic generator.
 struct Random {
@@ -26,6 +22,77 @@ struct Random {
 std::uint64_t Mix(std::uint64_t a, std::uint64_t b) {
   Random r{a * 0x100000001B3ull ^ b};
   return r.Next();
+}
+
+// The sizes of a file's sections.
+struct Layout {
+  std::uint32_t version;
+  std::string rules_string;
+  std::uint64_t state_count, block_count, record_size;
+};
+
+// The header of `spec` with `layout` (checksums left 0) and room for the sections.
+std::string Header(const TableSpec& spec, const Layout& layout) {
+  const std::uint64_t c = static_cast<std::uint64_t>(ContextCount(spec.rules, spec.players));
+  const std::uint64_t contexts_size = c * layout.record_size;
+  const std::uint64_t states_size = layout.state_count * 8;
+  const std::uint64_t rolls_size = layout.block_count * layout.state_count * 8;
+  std::string bytes(128 + contexts_size + states_size + rolls_size, '\0');
+  bytes.replace(0, 8, "MDPOLICY");
+  const std::uint32_t u32_fields[][2] = {
+      {offset::kVersion, layout.version},
+      {offset::kHeaderSize, 128},
+      {offset::kDice, static_cast<std::uint32_t>(spec.rules.dice)},
+      {offset::kBonus, static_cast<std::uint32_t>(spec.rules.bonus)},
+      {offset::kTarget, static_cast<std::uint32_t>(spec.rules.target)},
+      {offset::kPlayers, static_cast<std::uint32_t>(spec.players)},
+      {offset::kMaxTurnScore, static_cast<std::uint32_t>(table_builder::MaxTurnScore(spec.rules))},
+      {offset::kStateCount, static_cast<std::uint32_t>(layout.state_count)},
+      {offset::kContextCount, static_cast<std::uint32_t>(c)},
+      {offset::kBlockCount, static_cast<std::uint32_t>(layout.block_count)},
+      {offset::kTieTolerance, 12}};
+  for (const auto& [at, value] : u32_fields) PutU32(bytes, at, value);
+  PutU64(bytes, offset::kRulesHash, Fnv1a64(layout.rules_string));
+  PutU64(bytes, offset::kContextsOffset, 128);
+  PutU64(bytes, offset::kContextsSize, contexts_size);
+  PutU64(bytes, offset::kStatesOffset, 128 + contexts_size);
+  PutU64(bytes, offset::kStatesSize, states_size);
+  PutU64(bytes, offset::kRollsOffset, 128 + contexts_size + states_size);
+  PutU64(bytes, offset::kRollsSize, rolls_size);
+  PutF64(bytes, offset::kErrorBound, spec.error_bound);
+  return bytes;
+}
+
+// Every context's probabilities, each record `record_size` bytes from the last.
+void PutContexts(const TableSpec& spec, std::uint64_t record_size, std::string& bytes) {
+  ForEachContext(spec.rules, spec.players,
+                 [&](std::int64_t index, int mover, const std::vector<int>& scores) {
+                   const std::vector<double> win = spec.win(mover, scores);
+                   for (int j = 0; j < spec.players; ++j) {
+                     PutF64(bytes, 128 + index * record_size + 8 * j, win[j]);
+                   }
+                 });
+}
+
+// Version 1's STATES list: the canonical positions (t, r, e0 >= e1 >= e2) with
+// dice left, a ray or earthling set aside, and no more tanks than rays could
+// still match, in increasing lexicographic order, with their dice left.
+std::vector<std::array<int, 6>> Version1States(int dice) {
+  std::vector<std::array<int, 6>> states;
+  for (int t = 0; t <= dice; ++t) {
+    for (int r = 0; r <= dice; ++r) {
+      for (int e0 = 0; e0 <= dice; ++e0) {
+        for (int e1 = 0; e1 <= e0; ++e1) {
+          for (int e2 = 0; e2 <= e1; ++e2) {
+            const int left = dice - t - r - e0 - e1 - e2;
+            if (left > 0 && r + e0 >= 1 && t <= r + left)
+              states.push_back({t, r, e0, e1, e2, left});
+          }
+        }
+      }
+    }
+  }
+  return states;
 }
 
 }  // namespace
@@ -46,22 +113,15 @@ std::uint64_t Fnv1a64(const std::string& text) {
   return hash;
 }
 
-std::vector<StateRecord> StoredStates(int dice) {
-  std::vector<StateRecord> states;
-  for (int t = 0; t <= dice; ++t) {
-    for (int r = 0; r <= dice; ++r) {
-      for (int e0 = 0; e0 <= dice; ++e0) {
-        for (int e1 = 0; e1 <= e0; ++e1) {
-          for (int e2 = 0; e2 <= e1; ++e2) {
-            int left = dice - t - r - e0 - e1 - e2;
-            if (left > 0 && r + e0 >= 1 && t <= r + left)
-              states.push_back({t, r, e0, e1, e2, left});
-          }
-        }
-      }
-    }
-  }
-  return states;
+std::string RulesString(const martiandice::Rules& rules, int players) {
+  return "martiandice-policy v2 dice=" + std::to_string(rules.dice) +
+         " bonus=" + std::to_string(rules.bonus) + " target=" + std::to_string(rules.target) +
+         " players=" + std::to_string(players) +
+         " values-only ties=stop,rays,most-dice,human-cow-chicken";
+}
+
+int MaxTurnScore(const martiandice::Rules& rules) {
+  return rules.dice + (rules.dice >= 3 ? rules.bonus : 0);
 }
 
 std::int64_t ContextCount(const martiandice::Rules& rules, int players) {
@@ -72,7 +132,7 @@ std::int64_t ContextCount(const martiandice::Rules& rules, int players) {
 
 std::int64_t ContextIndex(const martiandice::Rules& rules, int players, int mover,
                           const std::vector<int>& scores) {
-  const std::int64_t t = rules.target, a = rules.target + SpecMaxTurnScore(rules);
+  const std::int64_t t = rules.target, a = rules.target + table_builder::MaxTurnScore(rules);
   std::int64_t offset = 0;
   for (int i = 0; i < mover; ++i) {
     std::int64_t size = 1;
@@ -86,7 +146,7 @@ std::int64_t ContextIndex(const martiandice::Rules& rules, int players, int move
 
 void ForEachContext(const martiandice::Rules& rules, int players,
                     const std::function<void(std::int64_t, int, const std::vector<int>&)>& fn) {
-  const int t = rules.target, a = rules.target + SpecMaxTurnScore(rules);
+  const int t = rules.target, a = rules.target + table_builder::MaxTurnScore(rules);
   std::int64_t index = 0;
   for (int mover = 0; mover < players; ++mover) {
     std::vector<int> scores(players, 0);
@@ -120,6 +180,9 @@ std::uint64_t GetU64(const std::string& bytes, size_t at) {
     v |= std::uint64_t{static_cast<std::uint8_t>(bytes[at + k])} << (8 * k);
   return v;
 }
+double GetF64(const std::string& bytes, size_t at) {
+  return std::bit_cast<double>(GetU64(bytes, at));
+}
 
 void RefreshChecksums(std::string& bytes) {
   PutU32(bytes, offset::kPayloadCrc, Crc32(bytes, 128, bytes.size()));
@@ -127,55 +190,28 @@ void RefreshChecksums(std::string& bytes) {
 }
 
 std::string WriteTable(const TableSpec& spec) {
-  const int p = spec.players;
-  const std::vector<StateRecord> states = StoredStates(spec.rules.dice);
-  const std::int64_t c = ContextCount(spec.rules, p);
-  const std::uint64_t s = states.size(), b = spec.blocks;
-  const std::uint64_t contexts_size = c * (8 * p + 8), states_size = s * 8, rolls_size = b * s * 8;
-  std::string bytes(128 + contexts_size + states_size + rolls_size, '\0');
-  bytes.replace(0, 8, "MDPOLICY");
+  const std::uint64_t record = 8 * static_cast<std::uint64_t>(spec.players);
+  std::string bytes = Header(spec, {2, RulesString(spec.rules, spec.players), 0, 0, record});
+  PutContexts(spec, record, bytes);
+  RefreshChecksums(bytes);
+  return bytes;
+}
+
+std::string WriteVersion1Table(const TableSpec& spec, double roll_value) {
+  const std::vector<std::array<int, 6>> states = Version1States(spec.rules.dice);
+  const std::uint64_t record = 8 * static_cast<std::uint64_t>(spec.players) + 8;
   const std::string rules_string = "martiandice-policy v1 dice=" + std::to_string(spec.rules.dice) +
                                    " bonus=" + std::to_string(spec.rules.bonus) +
                                    " target=" + std::to_string(spec.rules.target) +
-                                   " players=" + std::to_string(p) + " states=canonical-v1";
-  const std::uint32_t u32_fields[][2] = {
-      {offset::kVersion, 1},
-      {offset::kHeaderSize, 128},
-      {offset::kDice, static_cast<std::uint32_t>(spec.rules.dice)},
-      {offset::kBonus, static_cast<std::uint32_t>(spec.rules.bonus)},
-      {offset::kTarget, static_cast<std::uint32_t>(spec.rules.target)},
-      {offset::kPlayers, static_cast<std::uint32_t>(p)},
-      {offset::kMaxTurnScore, static_cast<std::uint32_t>(SpecMaxTurnScore(spec.rules))},
-      {offset::kStateCount, static_cast<std::uint32_t>(s)},
-      {offset::kContextCount, static_cast<std::uint32_t>(c)},
-      {offset::kBlockCount, static_cast<std::uint32_t>(b)},
-      {offset::kTieTolerance, spec.tie_tolerance_e}};
-  for (const auto& [at, value] : u32_fields) PutU32(bytes, at, value);
-  PutU64(bytes, offset::kRulesHash, Fnv1a64(rules_string));
-  PutU64(bytes, offset::kContextsOffset, 128);
-  PutU64(bytes, offset::kContextsSize, contexts_size);
-  PutU64(bytes, offset::kStatesOffset, 128 + contexts_size);
-  PutU64(bytes, offset::kStatesSize, states_size);
-  PutU64(bytes, offset::kRollsOffset, 128 + contexts_size + states_size);
-  PutU64(bytes, offset::kRollsSize, rolls_size);
-  PutF64(bytes, offset::kErrorBound, spec.error_bound);
-  ForEachContext(spec.rules, p, [&](std::int64_t index, int mover, const std::vector<int>& sc) {
-    const size_t at = 128 + index * (8 * p + 8);
-    std::vector<double> w = spec.win(mover, sc);
-    for (int j = 0; j < p; ++j) PutF64(bytes, at + 8 * j, w[j]);
-    PutU32(bytes, at + 8 * p, spec.block(index));
-  });
-  for (size_t k = 0; k < s; ++k) {
-    const StateRecord& st = states[k];
-    const int fields[6] = {st.tanks, st.rays, st.e0, st.e1, st.e2, st.left};
-    for (int f = 0; f < 6; ++f)
-      bytes[128 + contexts_size + 8 * k + f] = static_cast<char>(fields[f]);
-  }
-  for (std::uint64_t blk = 0; blk < b; ++blk) {
-    for (size_t k = 0; k < s; ++k) {
-      PutF64(bytes, 128 + contexts_size + states_size + 8 * (blk * s + k),
-             spec.roll(static_cast<int>(blk), states[k]));
-    }
+                                   " players=" + std::to_string(spec.players) +
+                                   " states=canonical-v1";
+  std::string bytes = Header(spec, {1, rules_string, states.size(), 1, record});
+  PutContexts(spec, record, bytes);  // block index and reserved field stay 0
+  const std::uint64_t states_offset = GetU64(bytes, offset::kStatesOffset);
+  const std::uint64_t rolls_offset = GetU64(bytes, offset::kRollsOffset);
+  for (size_t k = 0; k < states.size(); ++k) {
+    for (int f = 0; f < 6; ++f) bytes[states_offset + 8 * k + f] = static_cast<char>(states[k][f]);
+    PutF64(bytes, rolls_offset + 8 * k, roll_value);
   }
   RefreshChecksums(bytes);
   return bytes;
@@ -186,8 +222,7 @@ TableSpec RandomSpec(const martiandice::Rules& rules, int players, std::uint64_t
   TableSpec spec;
   spec.rules = rules;
   spec.players = players;
-  spec.blocks = 1 + static_cast<int>(seed % 4);
-  spec.win = [players, seed](int mover, const std::vector<int>& scores) {
+  spec.win = [players, seed, jitter](int mover, const std::vector<int>& scores) {
     std::uint64_t h = Mix(seed, mover);
     for (int s : scores) h = Mix(h, s);
     Random r{h};
@@ -195,19 +230,15 @@ TableSpec RandomSpec(const martiandice::Rules& rules, int players, std::uint64_t
     for (int u = 0; u < 16; ++u) ++units[r.Below(players)];
     std::vector<double> w;
     for (int u : units) w.push_back(u / 16.0);
+    // Two seats holding at least 1/16 each: each holds at most 15/16, so moving
+    // up to 1.6e-12 between them keeps both in [0, 1] and the sum at 1.
+    const int from = r.Below(players), to = r.Below(players);
+    if (jitter && r.Below(2) == 0 && from != to && units[from] > 0 && units[to] > 0) {
+      const double moved = (1 + r.Below(4)) * 0.4e-12;
+      w[from] -= moved;
+      w[to] += moved;
+    }
     return w;
-  };
-  const int blocks = spec.blocks;
-  spec.block = [seed, blocks](std::int64_t context) {
-    return static_cast<std::uint32_t>(Mix(seed + 1, context) % blocks);
-  };
-  spec.roll = [seed, jitter](int block, const StateRecord& st) {
-    std::uint64_t h = Mix(Mix(seed + 2, block), st.tanks * 1000000 + st.rays * 10000 +
-                                                    st.e0 * 1000 + st.e1 * 100 + st.e2);
-    Random r{h};
-    double v = r.Below(17) / 16.0;
-    if (jitter && r.Below(2) == 0) v += (r.Below(9) - 4) * 0.4e-12;
-    return v < 0 ? 0 : (v > 1 ? 1 : v);
   };
   return spec;
 }

@@ -1,6 +1,7 @@
 // Test helper: an independent writer of policy table files built from
 // docs/FORMAT.md alone (own CRC-32, FNV-1a and layout arithmetic), with any
-// chosen probabilities, so reader and query tests need no game solver.
+// chosen probabilities, so reader and query tests need no game solver. It
+// also writes the layout of format version 1, which readers must refuse.
 #pragma once
 
 #include <cstdint>
@@ -12,24 +13,13 @@
 
 namespace table_builder {
 
-// A STATES record (canonical position with a stored roll value).
-struct StateRecord {
-  int tanks, rays, e0, e1, e2, left;
-};
-
-// What goes into a table. Callbacks see the context index, its mover and scores.
+// What goes into a table.
 struct TableSpec {
   martiandice::Rules rules{3, 0, 5};
   int players = 2;
-  int blocks = 1;
   double error_bound = 0;
-  std::uint32_t tie_tolerance_e = 12;
-  // Every seat's win probability at a context.
+  // Every seat's win probability at the context where `mover` moves with totals `scores`.
   std::function<std::vector<double>(int mover, const std::vector<int>& scores)> win;
-  // The block of a context (< blocks).
-  std::function<std::uint32_t(std::int64_t context)> block;
-  // The roll value stored in block b for a state.
-  std::function<double(int block, const StateRecord& state)> roll;
 };
 
 // Field offsets of the header (docs/FORMAT.md).
@@ -45,8 +35,10 @@ inline constexpr int kTieTolerance = 112, kReserved = 116, kPayloadCrc = 120, kH
 std::uint32_t Crc32(const std::string& bytes, size_t begin, size_t end);
 std::uint64_t Fnv1a64(const std::string& text);
 
-// The stored positions for `dice`, in slot order.
-std::vector<StateRecord> StoredStates(int dice);
+// The rules string of docs/FORMAT.md, and the max turn score M.
+std::string RulesString(const martiandice::Rules& rules, int players);
+int MaxTurnScore(const martiandice::Rules& rules);
+
 // Number of contexts, and the context index of (mover, scores).
 std::int64_t ContextCount(const martiandice::Rules& rules, int players);
 std::int64_t ContextIndex(const martiandice::Rules& rules, int players, int mover,
@@ -55,8 +47,15 @@ std::int64_t ContextIndex(const martiandice::Rules& rules, int players, int move
 void ForEachContext(const martiandice::Rules& rules, int players,
                     const std::function<void(std::int64_t, int, const std::vector<int>&)>& fn);
 
-// The file's bytes for `spec`.
+// The file's bytes for `spec` (format version 2).
 std::string WriteTable(const TableSpec& spec);
+
+// A file in the layout of format version 1, which readers refuse: the version
+// 1 rules string ("... states=canonical-v1"), CONTEXTS records of 8P + 8
+// bytes (P probabilities, a block index 0, a reserved 0), a STATES section
+// listing the canonical positions with stored roll values, and one ROLLS block
+// holding `roll_value` for each.
+std::string WriteVersion1Table(const TableSpec& spec, double roll_value = 0.5);
 
 // Rewrites both checksums after a deliberate edit of `bytes`.
 void RefreshChecksums(std::string& bytes);
@@ -66,10 +65,12 @@ void PutU64(std::string& bytes, size_t at, std::uint64_t value);
 void PutF64(std::string& bytes, size_t at, double value);
 std::uint32_t GetU32(const std::string& bytes, size_t at);
 std::uint64_t GetU64(const std::string& bytes, size_t at);
+double GetF64(const std::string& bytes, size_t at);
 
 // A table with pseudo-random values from `seed`: win probabilities multiples
-// of 1/16 summing to 1, roll values multiples of 1/16 (ties are common), plus
-// with `jitter` a few multiples of 0.4e-12 (near-ties around the tolerance).
+// of 1/16 summing to 1 (exact ties are common), plus with `jitter`, at about
+// half the contexts, a multiple of 0.4e-12 (up to 1.6e-12) moved from one
+// seat to another (near-ties around the tolerance 1e-12).
 TableSpec RandomSpec(const martiandice::Rules& rules, int players, std::uint64_t seed, bool jitter);
 
 }  // namespace table_builder

@@ -1,12 +1,11 @@
 #!/usr/bin/env python3
 """An independent reader of martiandice policy tables, written from docs/FORMAT.md alone.
 
-It loads a table, verifies everything the format prescribes (magic, version,
-header, rules hash, layout, checksums, exact length, STATES list, blocks,
-probabilities), and answers best-move queries with index arithmetic and
-comparisons only (version 1), or by solving the turn from the stored vectors
-(version 2, "values only": its own memoised turn solve over canonical
-positions, with the tie convention of docs/PLAYERS.md). Python 3 standard
+It loads a table (format version 2), verifies everything the format
+prescribes (magic, version, header, rules hash, layout, checksums, exact
+length, probabilities), and answers best-move queries by solving the mover's
+turn from the stored vectors: its own memoised turn solve over canonical
+positions, with the tie convention of docs/PLAYERS.md. Python 3 standard
 library only.
 
     python3 tests/table_reader.py TABLE info
@@ -19,7 +18,6 @@ take/count/aside_after/stop/roll/value/then/optimal, best, win_probabilities).
 """
 
 import argparse
-import functools
 import json
 import math
 import re
@@ -28,10 +26,9 @@ import sys
 import zlib
 
 MAGIC = b"MDPOLICY"
-VERSION = 1
-VALUES_ONLY = 2  # format version 2
-NEWEST = 2
+VERSION = 2
 HEADER_SIZE = 128
+TIE_E = 12  # values within 10^-12 of each other are tied
 FACES = "TRHCK"  # tank, ray, human, cow, chicken
 FACE_NAMES = ["tank", "ray", "human", "cow", "chicken"]
 
@@ -59,31 +56,13 @@ def fnv1a64(data):
     return h
 
 
-def rules_string(dice, bonus, target, players, version=VERSION):
-    if version == VALUES_ONLY:
-        return (f"martiandice-policy v2 dice={dice} bonus={bonus} target={target} "
-                f"players={players} values-only ties=stop,rays,most-dice,human-cow-chicken")
-    return (f"martiandice-policy v1 dice={dice} bonus={bonus} target={target} "
-            f"players={players} states=canonical-v1")
+def rules_string(dice, bonus, target, players):
+    return (f"martiandice-policy v2 dice={dice} bonus={bonus} target={target} "
+            f"players={players} values-only ties=stop,rays,most-dice,human-cow-chicken")
 
 
 def max_turn_score(dice, bonus):
     return dice + (bonus if dice >= 3 else 0)
-
-
-@functools.lru_cache(maxsize=None)
-def stored_states(dice):
-    """Canonical positions whose roll value is stored, in increasing lexicographic order."""
-    out = []
-    for t in range(dice + 1):
-        for r in range(dice - t + 1):
-            for e0 in range(dice - t - r + 1):
-                for e1 in range(min(e0, dice - t - r - e0) + 1):
-                    for e2 in range(min(e1, dice - t - r - e0 - e1) + 1):
-                        left = dice - t - r - e0 - e1 - e2
-                        if left > 0 and r + e0 >= 1 and t <= r + left:
-                            out.append((t, r, e0, e1, e2))
-    return tuple(out)
 
 
 HEADER = struct.Struct("<8sIIIIIIIIIIQQQQQQQdIIII")
@@ -111,12 +90,7 @@ class Table:
             raise corrupt("payload checksum mismatch")
         self.tolerance = 10.0 ** -self.tie_e
         self._load_contexts(data, contexts_offset)
-        if self.version == VALUES_ONLY:
-            self.slot, self.rolls = {}, []
-            self._turns = {}  # context -> its solved turn (TurnSolve)
-            return
-        self._load_states(data, states_offset)
-        self._load_rolls(data, rolls_offset)
+        self._turns = {}  # context -> its solved turn (TurnSolve)
 
     # ------------------------------------------------------------------ checks
 
@@ -129,9 +103,15 @@ class Table:
         if len(data) < 12:
             raise corrupt("truncated before the version")
         (version,) = struct.unpack_from("<I", data, 8)
-        if version > NEWEST:
-            raise TableError("incompatible", f"format version {version} is newer than {NEWEST}")
-        if version not in (VERSION, VALUES_ONLY):
+        if version > VERSION:
+            raise TableError("incompatible", f"format version {version} is newer than {VERSION}")
+        if version == 1:
+            players = struct.unpack_from("<I", data, 28)[0] if len(data) >= 32 else 0
+            count = str(players) if 2 <= players <= 6 else "P"
+            raise TableError("incompatible",
+                             "format version 1 (roll values stored) is not read; regenerate the "
+                             f"table with `martiandice solve --players {count} --out FILE`")
+        if version != VERSION:
             raise corrupt(f"format version {version} is invalid")
         if len(data) < HEADER_SIZE:
             raise corrupt("truncated inside the header")
@@ -142,14 +122,15 @@ class Table:
     def _check_rules(self, rules_hash):
         for name, value, lo, hi in (("dice", self.dice, 1, 20), ("bonus", self.bonus, 0, 100),
                                     ("target", self.target, 1, 200),
-                                    ("players", self.players, 2, 6),
-                                    ("tie_tolerance_e", self.tie_e, 1, 17)):
+                                    ("players", self.players, 2, 6)):
             if not lo <= value <= hi:
                 raise corrupt(f"{name} {value} out of range {lo}..{hi}")
+        if self.tie_e != TIE_E:
+            raise corrupt(f"tie_tolerance_e {self.tie_e}, the format fixes {TIE_E}")
         self.m = max_turn_score(self.dice, self.bonus)
         if self.max_turn_score != self.m:
             raise corrupt(f"max_turn_score {self.max_turn_score}, rules give {self.m}")
-        text = rules_string(self.dice, self.bonus, self.target, self.players, self.version)
+        text = rules_string(self.dice, self.bonus, self.target, self.players)
         if fnv1a64(text.encode("ascii")) != rules_hash:
             raise TableError("incompatible", f"rules hash differs from that of '{text}'")
         if not (math.isfinite(self.error_bound) and 0 <= self.error_bound < 1):
@@ -160,40 +141,29 @@ class Table:
         t, a, p = self.target, self.target + self.m, self.players
         return [a ** i * t ** (p - i) for i in range(p)]
 
-    def _record_size(self):
-        return 8 * self.players + (0 if self.version == VALUES_ONLY else 8)
-
     def _check_layout(self, data, c_off, c_size, s_off, s_size, r_off, r_size):
-        values_only = self.version == VALUES_ONLY
-        self.states = () if values_only else stored_states(self.dice)  # shared: not modified
-        s = len(self.states)
-        if self.state_count != s:
-            raise corrupt(f"state_count {self.state_count}, expected {s}")
         sizes = self._sizes()
         self.mover_offset = [sum(sizes[:i]) for i in range(self.players)]
         if self.context_count != sum(sizes):
             raise corrupt(f"context_count {self.context_count}, expected {sum(sizes)}")
-        if values_only and self.block_count != 0:
-            raise corrupt(f"block_count {self.block_count}, expected 0 (version 2)")
-        if not values_only and self.block_count < 1:
-            raise corrupt("block_count is 0")
-        c, b, rec = self.context_count, self.block_count, self._record_size()
+        end = HEADER_SIZE + self.context_count * 8 * self.players
         expected = {
+            "state_count": (self.state_count, 0),
+            "block_count": (self.block_count, 0),
             "contexts_offset": (c_off, HEADER_SIZE),
-            "contexts_size": (c_size, c * rec),
-            "states_offset": (s_off, HEADER_SIZE + c * rec),
-            "states_size": (s_size, s * 8),
-            "rolls_offset": (r_off, HEADER_SIZE + c * rec + s * 8),
-            "rolls_size": (r_size, b * s * 8),
+            "contexts_size": (c_size, end - HEADER_SIZE),
+            "states_offset": (s_off, end),
+            "states_size": (s_size, 0),
+            "rolls_offset": (r_off, end),
+            "rolls_size": (r_size, 0),
         }
         for name, (got, want) in expected.items():
             if got != want:
                 raise corrupt(f"{name} {got}, expected {want}")
-        length = r_off + r_size
-        if len(data) < length:
-            raise corrupt(f"truncated: {len(data)} bytes, the layout needs {length}")
-        if len(data) > length:
-            raise corrupt(f"{len(data) - length} trailing bytes")
+        if len(data) < end:
+            raise corrupt(f"truncated: {len(data)} bytes, the layout needs {end}")
+        if len(data) > end:
+            raise corrupt(f"{len(data) - end} trailing bytes")
 
     @staticmethod
     def _probability(x):
@@ -201,42 +171,15 @@ class Table:
 
     def _load_contexts(self, data, offset):
         p = self.players
-        values_only = self.version == VALUES_ONLY
-        record = struct.Struct(f"<{p}d" if values_only else f"<{p}dII")
-        self.win, self.block = [], []
+        record = struct.Struct(f"<{p}d")
+        self.win = []
         for c in range(self.context_count):
-            fields = record.unpack_from(data, offset + c * record.size)
-            probs = list(fields[:p])
-            block, reserved = (0, 0) if values_only else (fields[p], fields[p + 1])
+            probs = list(record.unpack_from(data, offset + c * record.size))
             if not all(self._probability(x) for x in probs):
                 raise corrupt(f"context {c}: a win probability is not in [0, 1]")
             if abs(math.fsum(probs) - 1) > p * (self.error_bound + 8 * sys.float_info.epsilon):
                 raise corrupt(f"context {c}: win probabilities do not sum to 1")
-            if not values_only and block >= self.block_count:
-                raise corrupt(f"context {c}: block {block} out of range")
-            if reserved != 0:
-                raise corrupt(f"context {c}: reserved field is {reserved}")
             self.win.append(probs)
-            if not values_only:
-                self.block.append(block)
-
-    def _load_states(self, data, offset):
-        self.slot = {}
-        for k, want in enumerate(self.states):
-            t, r, e0, e1, e2, left, reserved = struct.unpack_from("<6BH", data, offset + 8 * k)
-            if reserved != 0:
-                raise corrupt(f"STATES record {k}: reserved field is {reserved}")
-            if (t, r, e0, e1, e2) != want or left != self.dice - sum(want):
-                raise corrupt(f"STATES record {k} is {(t, r, e0, e1, e2, left)}, expected "
-                              f"{want} with {self.dice - sum(want)} dice left")
-            self.slot[want] = k
-
-    def _load_rolls(self, data, offset):
-        s = len(self.states)
-        values = struct.unpack_from(f"<{self.block_count * s}d", data, offset)
-        if not all(self._probability(x) for x in values):
-            raise corrupt("a roll value is not in [0, 1]")
-        self.rolls = [values[b * s:(b + 1) * s] for b in range(self.block_count)]
 
     # ------------------------------------------------------------------ queries
 
@@ -294,14 +237,12 @@ class Table:
             return None
         if t > r + left:
             return self.utility(scores, seat, 0)
-        if self.version == VALUES_ONLY:
-            turn = self._turns.get(context)
-            if turn is None:
-                if len(self._turns) > 64:  # bounded memory
-                    self._turns.clear()
-                turn = self._turns[context] = TurnSolve(self, scores, seat)
-            return turn.roll((t, r, e0, e1, e2))
-        return self.rolls[self.block[context]][self.slot[(t, r, e0, e1, e2)]]
+        turn = self._turns.get(context)
+        if turn is None:
+            if len(self._turns) > 64:  # bounded memory
+                self._turns.clear()
+            turn = self._turns[context] = TurnSolve(self, scores, seat)
+        return turn.roll((t, r, e0, e1, e2))
 
     def tied(self, a, b):
         return abs(a - b) <= self.tolerance
@@ -365,10 +306,9 @@ class Table:
             for o in options:
                 o["optimal"] = self.tied(o["value"], top)
             first = next(o for o in options if o["optimal"])
-            if self.version == VALUES_ONLY:  # the convention: rays, then most dice, H, C, K
-                for o in options:
-                    if o["optimal"] and first["take"] != "ray" and o["count"] > first["count"]:
-                        first = o
+            for o in options:  # the convention: rays, then the most dice, then H, C, K
+                if o["optimal"] and first["take"] != "ray" and o["count"] > first["count"]:
+                    first = o
             result["value"] = top
             result["best"] = {"take": first["take"], "count": first["count"],
                               "then": first["then"]}
@@ -377,8 +317,8 @@ class Table:
 
 
 class TurnSolve:
-    """Version 2: one turn of the mover solved for its utilities u(x) (docs/FORMAT.md,
-    "Answering a query from a version 2 table"), memoised over canonical positions."""
+    """One turn of the mover solved for its utilities u(x) (docs/FORMAT.md, "Answering a
+    query"), memoised over canonical positions."""
 
     def __init__(self, table, scores, seat):
         self.t = table
@@ -498,7 +438,6 @@ def main(argv=None):
         if args.command == "info":
             answer = {"dice": table.dice, "bonus": table.bonus, "target": table.target,
                       "players": table.players, "contexts": table.context_count,
-                      "states": table.state_count, "blocks": table.block_count,
                       "error_bound": table.error_bound}
         else:
             if args.scores is None:

@@ -1,10 +1,10 @@
 // Test tool for tests/check_table_reader.py: writes policy tables (hand-built
-// from tests/table_builder.h, or the game solver's when it is built in) and
+// by tests/table_builder.h, or the game solver's when it is built in) and
 // answers win queries with the C++ API as JSON, one line per query, so the
 // independent Python reader (tests/table_reader.py) can be compared with it.
 //
 //   table_tool synth DICE BONUS TARGET PLAYERS SEED JITTER(0|1) OUT
-//   table_tool solve DICE BONUS TARGET PLAYERS OUT      (exit 3: no solver for these)
+//   table_tool solve DICE BONUS TARGET PLAYERS OUT      (exit 3: built without the solver)
 //   table_tool answer TABLE < queries
 //       best|S0,S1,...|SEAT|ASIDE|ROLL   or   eval|S0,S1,...|SEAT|ASIDE
 //   table_tool bench TABLE SEAT|S0,S1,...|ASIDE|ROLL   (AdviseWin timing)
@@ -25,7 +25,6 @@
 
 #ifdef MARTIANDICE_HAVE_GAME_SOLVER
 #include "game_solver.h"
-#include "nplayer_table.h"
 #endif
 
 namespace {
@@ -131,15 +130,7 @@ int Solve(char** argv) {
   solver::GameSolveOptions options;
   options.rules = Rules{std::atoi(argv[0]), std::atoi(argv[1]), std::atoi(argv[2])};
   options.players = std::atoi(argv[3]);
-  solver::GameSolveReport report;
-  // 3+ players: the N-player solve, written as a version 2 (values only) table.
-  absl::StatusOr<std::string> bytes =
-      options.players > 2 ? solver::SolveGameTable({options.rules, options.players}, nullptr)
-                          : solver::SolveGameTable(options, &report);
-  if (bytes.status().code() == absl::StatusCode::kUnimplemented) {
-    std::fprintf(stderr, "table_tool: %s\n", bytes.status().ToString().c_str());
-    return 3;
-  }
+  absl::StatusOr<std::string> bytes = solver::SolveGameTable(options, nullptr);
   if (!bytes.ok()) return Fail(bytes.status());
   return WriteBytes(argv[4], *bytes);
 #else

@@ -1,6 +1,7 @@
-// libFuzzer target: the policy table reader, GameTable::FromBytes (every
-// section: header, CONTEXTS, STATES, ROLLS; docs/FORMAT.md, versions 1 and
-// 2), then the query and inspection calls on a table that opens.
+// libFuzzer target: the policy table reader, GameTable::FromBytes (header,
+// version, layout, checksums, every CONTEXTS record; docs/FORMAT.md), then
+// the query and inspection calls on a table that opens (each query solves the
+// mover's turn from the stored values).
 //
 // The first input byte picks a mode, the rest is the file:
 //   mode % 3 == 0  the bytes as they are (the checksums reject almost every
@@ -8,11 +9,12 @@
 //   mode % 3 == 1  both CRC-32s recomputed first, so mutations reach the
 //                  section parsing;
 //   mode % 3 == 2  the rules hash recomputed from the header's dice, bonus,
-//                  target and players, then both CRC-32s, so mutated rules
-//                  reach the layout checks.
+//                  target and players (the format's rules string), then both
+//                  CRC-32s, so mutated rules reach the layout checks.
 // The seeds (tests/fuzz/table/) are small solved tables with a mode byte in
 // front; see tests/fuzz/README.md.
 // Aborts (a finding) if a table that opened answers outside its contract.
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -20,7 +22,6 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "martiandice/dice.h"
 #include "martiandice/game.h"
@@ -44,15 +45,11 @@ bool IsProbability(double p, double slack) {
 void RecomputeHash(std::string& bytes) {
   namespace off = table_builder::offset;
   if (bytes.size() < 128) return;
-  const bool values_only = table_builder::GetU32(bytes, off::kVersion) == 2;
-  const std::string numbers = absl::StrFormat(
-      "dice=%d bonus=%d target=%d players=%d", table_builder::GetU32(bytes, off::kDice),
-      table_builder::GetU32(bytes, off::kBonus), table_builder::GetU32(bytes, off::kTarget),
-      table_builder::GetU32(bytes, off::kPlayers));
-  const std::string rules =
-      values_only ? absl::StrCat("martiandice-policy v2 ", numbers,
-                                 " values-only ties=stop,rays,most-dice,human-cow-chicken")
-                  : absl::StrCat("martiandice-policy v1 ", numbers, " states=canonical-v1");
+  const std::string rules = absl::StrFormat(
+      "martiandice-policy v2 dice=%d bonus=%d target=%d players=%d values-only "
+      "ties=stop,rays,most-dice,human-cow-chicken",
+      table_builder::GetU32(bytes, off::kDice), table_builder::GetU32(bytes, off::kBonus),
+      table_builder::GetU32(bytes, off::kTarget), table_builder::GetU32(bytes, off::kPlayers));
   table_builder::PutU64(bytes, off::kRulesHash, table_builder::Fnv1a64(rules));
 }
 
@@ -70,20 +67,11 @@ void Query(const GameTable& table) {
   Require(martiandice::ValidateRules(table.rules()).ok());
   const double slack = table.error_bound() + 1e-12;
   const std::int64_t contexts = table.context_count();
-  // Version 2 (values only): no blocks, no stored positions; turns solved on demand.
-  const bool values_only = table.format_version() == 2;
-  Require(table.format_version() == 1 || values_only);
-  Require(contexts > 0 && (values_only ? table.block_count() == 0 : table.block_count() > 0));
-  Require(!values_only || table.StoredStates().empty());
+  Require(table.format_version() == martiandice::kTableFormatVersion);
+  Require(table.tie_tolerance_exponent() == 12);
+  Require(table.error_bound() >= 0 && table.error_bound() < 1);
+  Require(contexts > 0);
   Require(!table.Context(-1).ok() && !table.Context(contexts).ok());
-  Require(!table.RollBlock(-1).ok() && !table.RollBlock(table.block_count()).ok());
-  const std::size_t states = table.StoredStates().size();
-  for (std::int64_t b : {std::int64_t{0}, table.block_count() - 1}) {
-    if (values_only) break;
-    auto block = table.RollBlock(b);
-    Require(block.ok() && block->size() == states);
-    for (double v : *block) Require(IsProbability(v, slack));
-  }
   // The first contexts, and the last ones (other movers and final rounds).
   std::vector<std::int64_t> indices;
   for (std::int64_t i = 0; i < contexts && i < 16; ++i) indices.push_back(i);
@@ -94,8 +82,7 @@ void Query(const GameTable& table) {
     auto record = table.Context(index);
     Require(record.ok());
     Require(static_cast<int>(record->win_probabilities.size()) == players);
-    Require(values_only ? record->block == -1
-                        : record->block >= 0 && record->block < table.block_count());
+    for (double p : record->win_probabilities) Require(p >= 0 && p <= 1);
     const GameContext& context = record->context;
     // Every stored context is one a game can be in: queries at it succeed.
     auto win = table.WinProbabilities(context);
@@ -108,6 +95,9 @@ void Query(const GameTable& table) {
       Require(advice.ok());
       for (double p : advice->win_probabilities) Require(IsProbability(p, slack));
       Require(IsProbability(advice->advice.value.approx, slack));
+      // The convention's pick is one of the optimal takes.
+      Require(advice->advice.turn_over ||
+              (advice->advice.best && advice->advice.options[*advice->advice.best].optimal));
     }
   }
 }
