@@ -14,8 +14,9 @@
 #include <filesystem>
 #include <string>
 
+#include "crc32.h"
 #include "game_solver.h"
-#include "table_data.h"
+#include "table_format.h"
 #include "test_util.h"
 
 using namespace martiandice;
