@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <string>
 
+#include "crc32.h"
 #include "game_solver.h"
 #include "checksum.h"
 #include "test_util.h"

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "atomic_file.h"
 #include "cli.h"
 #include "cli_test_util.h"
 #include "game_solver.h"
@@ -44,7 +45,7 @@ struct SmallTable {
   martiandice::solver::GameSolveReport report;
 
   SmallTable() {
-    const std::string bytes = test_util::SolveTwoPlayerTable(kSmall, &report);
+    const std::string bytes = test_util::SolveTinyTable(kSmall, 2, &report);
     file = (dir.path() / martiandice::TableFileName(kSmall, 2)).string();
     REQUIRE(martiandice::solver::WriteFileAtomically(file, bytes).ok());
   }
@@ -142,7 +143,7 @@ TEST_CASE("cli game eval at the start of a turn is the mover's win probability")
     CHECK(eval["final_round"].boolean == (c.seat == 1 && c.scores[0] >= 8));
   }
   const Json start = RunJson(WinArgs("eval", {"--scores", "0,0", "--json"}));
-  CHECK(Close(start["value"].number, Small().report.first_seat_win));
+  CHECK(Close(start["value"].number, Small().report.start[0]));
 }
 
 TEST_CASE("cli game eval mid turn: stop, roll and value are win probabilities") {
@@ -214,7 +215,7 @@ TEST_CASE("cli game finds the table through MARTIANDICE_DATA") {
   args.insert(args.end(), kSmallRules.begin(), kSmallRules.end());
   const Json eval = RunJson(args);
   CHECK(eval["table"].text == Small().file);
-  CHECK(Close(eval["value"].number, Small().report.first_seat_win));
+  CHECK(Close(eval["value"].number, Small().report.start[0]));
 }
 
 TEST_CASE("cli game win query errors: exit 2, one stderr line, nothing on stdout") {
@@ -279,24 +280,42 @@ TEST_CASE("cli game solve writes the table atomically and reports") {
   CheckRules(report, 4, 3, 8);
   CHECK(report["players"].number == 2);
   CHECK(report["out"].text == file);
-  for (const char* key : {"contexts", "blocks", "stored_states", "turn_solves", "max_iterations",
-                          "max_residual", "error_bound", "seconds", "first_seat_win", "bytes"}) {
+  for (const char* key :
+       {"bytes", "format_version", "contexts", "turn_solves", "cycles", "max_rounds",
+        "max_residual", "error_bound", "mixed_cycles", "mixing_error", "threads", "seconds"}) {
+    CAPTURE(key);
     CHECK(report[key].kind == Json::Kind::kNumber);
   }
+  // 2 players: the pair kernel counts no ties (a tie changes no value).
+  CHECK(report["tied_decisions"].is_null());
+  CHECK(report["kingmaking"].is_null());
+  for (const char* gone : {"blocks", "stored_states", "max_iterations", "first_seat_win"}) {
+    CAPTURE(gone);
+    CHECK_FALSE(report.Has(gone));
+  }
+  CHECK(report["format_version"].number == 2);
   CHECK(report["contexts"].number == Small().report.contexts);
+  CHECK(report["cycles"].number == Small().report.cycles);
   CHECK(report["bytes"].number == static_cast<double>(fs::file_size(file)));
-  CHECK(Close(report["first_seat_win"].number, Small().report.first_seat_win));
+  REQUIRE(report["start"].items.size() == 2);
+  CHECK(Close(report["start"].items[0].number, Small().report.start[0]));
+  CHECK(Close(report["start"].items[1].number, Small().report.start[1]));
+  // The table written is certified as read back.
+  CHECK(report["certification"]["certified"].boolean);
+  CHECK(report["certification"]["inexact_ties"].number == 0);
+  CHECK(report["certification"]["smallest_margin"].number >
+        report["certification"]["margin_threshold"].number);
   // Only the table is left in the directory: the temporary was renamed.
   CHECK(dir.Files() == std::vector<std::string>{"small.mdt"});
   // Progress went to stderr as plain lines (not a terminal).
-  CHECK(run.err.find("solving: 100% done") != std::string::npos);
+  CHECK(run.err.find("martiandice: solving 2 players: 100%") != std::string::npos);
   CHECK(run.err.find('\r') == std::string::npos);
 
   // The table answers queries; solving again replaces it in place.
   std::vector<std::string> query = {"eval", "--objective", "win", "--scores",
                                     "0,0",  "--tables",    file,  "--json"};
   query.insert(query.end(), kSmallRules.begin(), kSmallRules.end());
-  CHECK(Close(RunJson(query)["value"].number, report["first_seat_win"].number));
+  CHECK(Close(RunJson(query)["value"].number, report["start"].items[0].number));
   args.push_back("--quiet");
   const CliRun again = Run(args);
   CHECK(again.code == 0);
@@ -312,14 +331,23 @@ TEST_CASE("cli game solve into a directory, human report, progress bar on a term
   REQUIRE(run.code == 0);
   const std::string name = martiandice::TableFileName(kSmall, 2);
   CHECK(dir.Files() == std::vector<std::string>{name});
-  for (const char* text :
-       {"Solved the 2-player game", "turn-start contexts", "roll-value blocks",
-        "stored turn positions", "turn solves", "most iterations", "settled vs fixed point",
-        "error bound", "solve time", "seat 0 wins from the start", "Wrote "}) {
+  const std::string path = (dir.path() / name).string();
+  const std::string wrote =
+      "Wrote " + path + " (" + std::to_string(fs::file_size(path)) + " bytes, format version 2).";
+  for (const std::string& text :
+       {std::string("Solved the 2-player game: 4 dice, bonus 3, target 8."),
+        std::string("turn-start contexts"), std::string("turn solves"),
+        std::string("zero-score cycles"), std::string("largest residual"),
+        std::string("error bound of every value"),
+        std::string("tied decisions (kingmaking)     not counted (2 players: a tie changes no "
+                    "value)"),
+        std::string("solve time"), std::string("each seat wins from the start"), wrote,
+        std::string("Certification: every decision is certified.")}) {
+    CAPTURE(text);
     CHECK(run.out.find(text) != std::string::npos);
   }
   // The bar is redrawn in place and its line ended.
-  CHECK(run.err.find("\rmartiandice: solving [") != std::string::npos);
+  CHECK(run.err.find("\rmartiandice: solving 2 players: ") != std::string::npos);
   CHECK(run.err.find("100%") != std::string::npos);
   CHECK(run.err.back() == '\n');
 }
@@ -335,6 +363,10 @@ TEST_CASE("cli game solve errors: exit 2, one stderr line, nothing on stdout") {
   CheckUsageError({"solve", "--players", "7", "--out", file}, "--players");
   CheckUsageError({"solve", "--dice", "0", "--out", file}, "dice");
   CheckUsageError({"solve", "--target", "x", "--out", file}, "--target");
+  // The 2-player solve takes no checkpoint.
+  CheckUsageError({"solve", "--players", "2", "--dice", "4", "--target", "8", "--checkpoint",
+                   (dir.path() / "t.checkpoint").string(), "--out", file},
+                  "--checkpoint goes with --players 3 or more");
   CHECK(dir.Files().empty());
 }
 
@@ -421,7 +453,7 @@ TEST_CASE("cli game help lists the new subcommands and fields") {
   }
   const CliRun solve = Run({"solve", "--help"});
   CHECK(solve.code == 0);
-  for (const char* word : {"--out", "first_seat_win", "max_residual"}) {
+  for (const char* word : {"--out", "max_residual", "tied_decisions", "start", "certification"}) {
     CHECK(solve.out.find(word) != std::string::npos);
   }
   const CliRun simulate = Run({"simulate", "--help"});

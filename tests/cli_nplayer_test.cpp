@@ -11,9 +11,9 @@
 
 #include "cli.h"
 #include "cli_test_util.h"
-#include "context_index.h"
 #include "martiandice/game.h"
-#include "table_writer.h"
+#include "nplayer_naive.h"
+#include "table_format.h"
 #include "test_util.h"
 
 namespace fs = std::filesystem;
@@ -188,21 +188,20 @@ TEST_CASE("cli certify: a table's decisions, its verdict in the exit status") {
   CHECK(json["certification"]["mixed_contexts"].number == 0);
 
   // The same values with one chance nudged by 1e-13 where the seat's fate is
-  // sealed (certify_nplayer_test.cpp; the leader's chance down as much, so
-  // the vector still sums to 1): ties no longer exact, exit status 3.
+  // sealed (certify_test.cpp; the leader's chance down as much, so the
+  // vector still sums to 1): ties no longer exact, exit status 3.
   test_util::TempDir temp;
   const Rules rules{4, 3, 8};
   solver::GameValues values = test_util::SolveTinyValues(rules, 3);
-  const solver::ContextIndex index(rules, 3);
   const long long c =
-      index.Index(2, std::vector<int>{rules.target + MaxTurnScore(rules) - 1, 1, 0});
+      naive::NaiveContextIndex(rules, 3, 2, {rules.target + MaxTurnScore(rules) - 1, 1, 0});
+  REQUIRE(c >= 0);
   REQUIRE(values.win[static_cast<size_t>(c) * 3 + 1] == 0.0);
   REQUIRE(values.win[static_cast<size_t>(c) * 3] == 1.0);
   values.win[static_cast<size_t>(c) * 3 + 1] = 1e-13;
   values.win[static_cast<size_t>(c) * 3] = 1.0 - 1e-13;
   const std::string nudged = temp.File("nudged.mdt");
-  test_util::WriteFile(nudged,
-                       solver::SerializeValuesTable(rules, 3, values.error_bound, values.win));
+  test_util::WriteFile(nudged, internal::SerializeTable(rules, 3, values.error_bound, values.win));
   run = Run({"certify", "--players", "3", "--dice", "4", "--bonus", "3", "--target", "8",
              "--tables", nudged});
   CHECK(run.code == kCliExitNotCertified);
@@ -223,12 +222,15 @@ TEST_CASE("cli certify: a table's decisions, its verdict in the exit status") {
   CHECK(example["gap"].number <= failed["largest_inexact_gap"].number);
   CHECK(example["utility"].items.size() == static_cast<size_t>(MaxTurnScore(rules) + 1));
 
-  // A two-player (format version 1) table.
+  // A two-player table: the same certification.
   const std::string two = temp.File("two.mdt");
-  test_util::WriteFile(two, test_util::SolveTwoPlayerTable(Rules{3, 0, 5}));
+  test_util::WriteFile(two, test_util::SolveTinyTable(Rules{3, 0, 5}, 2));
   run = Run({"certify", "--dice", "3", "--bonus", "0", "--target", "5", "--tables", two});
   CHECK(run.code == 0);
-  CHECK(run.out.find("format version 1") != std::string::npos);
+  CHECK(run.out.find("2 players, 3 dice, bonus 0, target 5; format version 2") !=
+        std::string::npos);
+  CHECK(run.out.find("every decision is certified") != std::string::npos);
+  CHECK(run.out.find("kingmaking ties (contexts)      0 (0)") != std::string::npos);
 
   // A damaged file: the reader's refusal, one error line (as for eval).
   std::string bytes = test_util::ReadFile(two);

@@ -1,15 +1,21 @@
-// Shipped data: the official 2-player table in data/ is what the solver
-// produces today, bit for bit, reads back through the public reader, and every
-// decision it implies is certified.
+// Shipped data: the official 2- and 3-player tables in data/ are what the
+// solver produces today, bit for bit, read back through the public reader,
+// every decision they imply is certified, and data/SHA256SUMS lists them with
+// their checksums.
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cmath>
+#include <cstdint>
+#include <filesystem>
 #include <iomanip>
+#include <set>
+#include <sstream>
+#include <string>
 
 #include "certify.h"
 #include "game_solver.h"
 #include "martiandice/game.h"
-#include "nplayer_table.h"
 #include "test_util.h"
 
 using namespace martiandice;
@@ -22,8 +28,62 @@ namespace {
 
 using test_util::ReadFile;
 
-std::string ShippedPath() {
-  return std::string(MARTIANDICE_DATA_DIR) + "/" + TableFileName(Rules{}, 2);
+std::string ShippedPath(int players = 2) {
+  return std::string(MARTIANDICE_DATA_DIR) + "/" + TableFileName(Rules{}, players);
+}
+
+// SHA-256 (FIPS 180-4) of `bytes`, as lowercase hex: written here, so that
+// the manifest check depends on no other code.
+std::string Sha256Hex(const std::string& bytes) {
+  static constexpr std::array<std::uint32_t, 64> k = {
+      0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
+      0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
+      0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f,
+      0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
+      0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc,
+      0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+      0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116,
+      0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+      0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+      0xc67178f2};
+  std::array<std::uint32_t, 8> h = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                                    0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+  std::string m = bytes;
+  const std::uint64_t bits = static_cast<std::uint64_t>(bytes.size()) * 8;
+  m.push_back(static_cast<char>(0x80));
+  while (m.size() % 64 != 56) m.push_back('\0');
+  for (int i = 7; i >= 0; --i) m.push_back(static_cast<char>(bits >> (8 * i)));
+  auto rotr = [](std::uint32_t x, int n) { return (x >> n) | (x << (32 - n)); };
+  for (size_t block = 0; block < m.size(); block += 64) {
+    std::array<std::uint32_t, 64> w;
+    for (int i = 0; i < 16; ++i) {
+      w[i] = 0;
+      for (int j = 0; j < 4; ++j) {
+        w[i] = (w[i] << 8) | static_cast<unsigned char>(m[block + 4 * i + j]);
+      }
+    }
+    for (int i = 16; i < 64; ++i) {
+      const std::uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
+      const std::uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
+      w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    std::array<std::uint32_t, 8> v = h;
+    for (int i = 0; i < 64; ++i) {
+      const std::uint32_t s1 = rotr(v[4], 6) ^ rotr(v[4], 11) ^ rotr(v[4], 25);
+      const std::uint32_t ch = (v[4] & v[5]) ^ (~v[4] & v[6]);
+      const std::uint32_t t1 = v[7] + s1 + ch + k[i] + w[i];
+      const std::uint32_t s0 = rotr(v[0], 2) ^ rotr(v[0], 13) ^ rotr(v[0], 22);
+      const std::uint32_t maj = (v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]);
+      const std::uint32_t t2 = s0 + maj;
+      for (int j = 7; j > 0; --j) v[j] = v[j - 1];
+      v[4] += t1;
+      v[0] = t1 + t2;
+    }
+    for (int j = 0; j < 8; ++j) h[j] += v[j];
+  }
+  std::ostringstream hex;
+  for (std::uint32_t x : h) hex << std::hex << std::setw(8) << std::setfill('0') << x;
+  return hex.str();
 }
 
 }  // namespace
@@ -31,14 +91,13 @@ std::string ShippedPath() {
 TEST_CASE("data: the shipped 2-player table is regenerated bit for bit") {
   std::string shipped = ReadFile(ShippedPath());
   REQUIRE_MESSAGE(!shipped.empty(), "missing " << ShippedPath());
-  solver::GameSolveOptions options;
   solver::GameSolveReport report;
-  auto fresh = solver::SolveGameTable(options, &report);
-  REQUIRE(fresh.ok());
-  CHECK(fresh->size() == shipped.size());
-  CHECK_MESSAGE(*fresh == shipped, "data/ is stale: run tools/regenerate-data.sh");
+  const std::string fresh = test_util::SolveTinyTable(Rules{}, 2, &report);
+  CHECK(fresh.size() == shipped.size());
+  CHECK_MESSAGE(fresh == shipped, "data/ is stale: run tools/regenerate-data.sh");
+  REQUIRE(report.start.size() == 2);
   MESSAGE("solve: " << report.seconds << " s, " << report.turn_solves
-                    << " turn solves, seat 0 wins " << report.first_seat_win << ", error bound "
+                    << " turn solves, seat 0 wins " << report.start[0] << ", error bound "
                     << report.error_bound);
   CHECK(report.error_bound <= 1e-13);
 }
@@ -46,8 +105,10 @@ TEST_CASE("data: the shipped 2-player table is regenerated bit for bit") {
 TEST_CASE("data: the shipped table reads back and is consistent") {
   auto table = GameTable::Open(ShippedPath());
   REQUIRE_MESSAGE(table.ok(), table.status());
+  CHECK(table->format_version() == 2);
   CHECK(table->players() == 2);
   CHECK(table->rules() == Rules{});
+  CHECK(table->context_count() == 1650);  // 25^2 + 41 * 25
   CHECK(table->error_bound() <= 1e-13);
   CHECK(CheckTableMatches(*table, Rules{}, 2).ok());
   CHECK_FALSE(CheckTableMatches(*table, Rules{}, 3).ok());
@@ -70,17 +131,37 @@ TEST_CASE("data: the shipped table reads back and is consistent") {
   CHECK((*start)[0] < 0.5);  // the last seat's final turn is an advantage
 }
 
-TEST_CASE("data: every decision of the shipped table is certified") {
-  auto report = solver::CertifyTable(ReadFile(ShippedPath()));
+namespace {
+
+// The shipped table for `players`, read with the public reader, certified.
+void CheckShippedCertified(int players) {
+  auto table = GameTable::Open(ShippedPath(players));
+  REQUIRE_MESSAGE(table.ok(), table.status());
+  auto report = solver::CertifyTable(*table);
   REQUIRE(report.ok());
-  MESSAGE("decisions " << report->decisions << ", smallest margin " << report->smallest_margin
-                       << ", ties " << report->ties << " (" << report->symmetric_ties
-                       << " symmetric, " << report->exact_ties << " exact, "
-                       << report->inexact_ties << " not exact), " << report->seconds << " s");
-  CHECK(report->contexts == 1650);
+  MESSAGE(players << " players: decisions " << report->decisions << ", smallest margin "
+                  << report->smallest_margin << ", ties " << report->ties << " ("
+                  << report->symmetric_ties << " symmetric, " << report->exact_ties << " exact, "
+                  << report->inexact_ties << " not exact), " << report->seconds << " s");
+  CHECK(report->contexts == table->context_count());
+  CHECK(report->error_bound == table->error_bound());
   CHECK(report->inexact_ties == 0);
-  CHECK(report->smallest_margin > 2 * report->error_bound);
+  CHECK(report->kingmaking_ties == 0);
+  CHECK(report->mixed_contexts == 0);
+  CHECK(report->smallest_margin > report->margin_threshold);
+  CHECK(report->margin_threshold >= 2 * report->error_bound);
   CHECK(report->certified);
+}
+
+}  // namespace
+
+TEST_CASE("data: every decision of the shipped 2-player table is certified") {
+  CheckShippedCertified(2);
+}
+
+// About 40 s on 2 threads.
+TEST_CASE("data: every decision of the shipped 3-player table is certified") {
+  CheckShippedCertified(3);
 }
 
 // The 3-player solve's speed-ups must leave every byte as it was (the
@@ -117,14 +198,14 @@ TEST_CASE("data: the shipped 3-player table reads back with its signature") {
   CHECK(table->players() == 3);
   CHECK(table->rules() == Rules{});
   CHECK(table->context_count() == 83275);  // 25^3 + 41 * 25^2 + 41^2 * 25
-  CHECK(table->block_count() == 0);
   CHECK(table->error_bound() < 1e-13);
   CHECK(CheckTableMatches(*table, Rules{}, 3).ok());
   CHECK_FALSE(CheckTableMatches(*table, Rules{}, 2).ok());
   auto start = table->WinProbabilities(GameContext{{0, 0, 0}, 0});
   REQUIRE(start.ok());
-  MESSAGE("3-player start vector " << std::setprecision(17) << (*start)[0] << ", " << (*start)[1] << ", " << (*start)[2]
-                                   << ", error bound " << table->error_bound());
+  MESSAGE("3-player start vector " << std::setprecision(17) << (*start)[0] << ", " << (*start)[1]
+                                   << ", " << (*start)[2] << ", error bound "
+                                   << table->error_bound());
   // The N-player solve's start vector (docs/PLAYERS.md), within a few ulps of
   // rounding; later seats are favoured.
   const double expected[3] = {0.318491846082913, 0.33258283454013, 0.34892531937695653};
@@ -136,4 +217,33 @@ TEST_CASE("data: the shipped 3-player table reads back with its signature") {
   REQUIRE(eval->position.roll.has_value());
   CHECK(eval->position.action == Then::kRoll);
   CHECK(eval->position.roll->approx > (*start)[0] - 0.1);
+}
+
+TEST_CASE("data: SHA256SUMS lists every shipped table with its checksum") {
+  // The checksum itself, on the standard's examples.
+  CHECK(Sha256Hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  CHECK(Sha256Hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  CHECK(Sha256Hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq") ==
+        "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  const std::string dir = MARTIANDICE_DATA_DIR;
+  std::istringstream manifest(ReadFile(dir + "/SHA256SUMS"));
+  std::set<std::string> listed;
+  for (std::string line; std::getline(manifest, line);) {
+    CAPTURE(line);
+    // "<64 hex digits>  <name>" (sha256sum's text mode).
+    REQUIRE(line.size() > 66);
+    REQUIRE(line.substr(64, 2) == "  ");
+    const std::string name = line.substr(66);
+    const std::string bytes = ReadFile(dir + "/" + name);
+    REQUIRE_MESSAGE(!bytes.empty(), "missing " << name);
+    CHECK(Sha256Hex(bytes) == line.substr(0, 64));
+    listed.insert(name);
+  }
+  std::set<std::string> tables;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() == ".mdt") tables.insert(entry.path().filename().string());
+  }
+  CHECK(listed == tables);
+  CHECK(tables.count(TableFileName(Rules{}, 2)) == 1);
+  CHECK(tables.count(TableFileName(Rules{}, 3)) == 1);
 }

@@ -63,7 +63,7 @@ struct NaiveGameResult {
   // The mover's win probability if it rolls (on) from the concrete set-aside `aside` (tanks,
   // rays, humans, cows, chickens) at context `context` and everyone plays as above: defined where
   // a turn can roll from (the start, or after a take with dice left), else nullopt (also for a
-  // context or set-aside out of range). For comparison with the ROLLS blocks of a table.
+  // context or set-aside out of range). For comparison with a reader's roll values (EvaluateWin).
   std::optional<double> RollValue(std::int64_t context, const std::array<int, 5>& aside) const;
 
   // Storage behind RollValue: roll_values[context * aside_keys + key], key the set-aside in base

@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "game_solver.h"
-#include "nplayer_table.h"
 #include "martiandice/game.h"
 #include "martiandice/rules.h"
 #include "test_util.h"
@@ -29,29 +28,18 @@ using martiandice::SimulationResult;
 constexpr double kZ95 = 1.959963984540054;
 constexpr double kZ999 = 3.2905267314919255;  // two-sided 99.9%
 
-// A policy table solved here and every seat's chance at the start: for two
-// players the two-player solver's table (format version 1; seat 0's chance
-// only), for 3+ the N-player solver's (format version 2).
+// A policy table solved here and every seat's chance at the start.
 struct SolvedTable {
   GameTable table;
   std::vector<double> start;
 };
 
 SolvedTable Solve(const Rules& rules, int players = 2) {
-  std::string bytes;
-  std::vector<double> start;
-  if (players == 2) {
-    martiandice::solver::GameSolveReport report;
-    bytes = test_util::SolveTwoPlayerTable(rules, &report);
-    start = {report.first_seat_win};
-  } else {
-    martiandice::solver::GameSolveReport report;
-    bytes = test_util::SolveTinyTable(rules, players, &report);
-    start = report.start;
-  }
-  auto table = GameTable::FromBytes(std::move(bytes));
+  martiandice::solver::GameSolveReport report;
+  auto table = GameTable::FromBytes(test_util::SolveTinyTable(rules, players, &report));
   REQUIRE(table.ok());
-  return {*std::move(table), std::move(start)};
+  REQUIRE(static_cast<int>(report.start.size()) == players);
+  return {*std::move(table), report.start};
 }
 
 std::vector<PolicySpec> Policies(const std::string& list) {
@@ -113,9 +101,9 @@ TEST_CASE("simulate: optimal self-play of 3 and 4 players wins as every seat's c
     int players;
     std::string policies;
   };
-  for (const Case& c : {Case{Rules{4, 3, 8}, 3, "win,win,win"},
-                        Case{Rules{6, 0, 10}, 3, "win,win,win"},
-                        Case{Rules{3, 0, 5}, 4, "win,win,win,win"}}) {
+  for (const Case& c :
+       {Case{Rules{4, 3, 8}, 3, "win,win,win"}, Case{Rules{6, 0, 10}, 3, "win,win,win"},
+        Case{Rules{3, 0, 5}, 4, "win,win,win,win"}}) {
     CAPTURE(c.rules.dice);
     CAPTURE(c.players);
     const SolvedTable solved = Solve(c.rules, c.players);
@@ -127,10 +115,9 @@ TEST_CASE("simulate: optimal self-play of 3 and 4 players wins as every seat's c
     for (int seat = 0; seat < c.players; ++seat) {
       CAPTURE(seat);
       const double se = StdError(result.seat_ci95[seat]);
-      MESSAGE(c.players << " players, dice " << c.rules.dice << ": seat " << seat
-                        << " predicted " << start[seat] << ", simulated "
-                        << result.seat_win_rate[seat] << " +- " << result.seat_ci95[seat]
-                        << " (95%)");
+      MESSAGE(c.players << " players, dice " << c.rules.dice << ": seat " << seat << " predicted "
+                        << start[seat] << ", simulated " << result.seat_win_rate[seat] << " +- "
+                        << result.seat_ci95[seat] << " (95%)");
       CHECK(se > 0);
       // 99.9% per seat: the seats' checks together still fail rarely (< 0.4%).
       CHECK(std::fabs(result.seat_win_rate[seat] - start[seat]) <= kZ999 * se);
