@@ -818,7 +818,10 @@ absl::StatusOr<CertificationReport> CertifyGameValues(const GameValues& values,
   report.tie_tolerance = kTie;
   report.error_bound = values.error_bound;
   report.margin_threshold = MarginThreshold(values.error_bound);
-  report.certified = report.smallest_margin > report.margin_threshold && report.inexact_ties == 0;
+  report.certified = report.smallest_margin > report.margin_threshold &&
+                     report.inexact_ties == 0 &&
+                     report.largest_value_gap <= report.margin_threshold &&
+                     (values.players > 2 || report.mixed_contexts == 0);
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   return report;
 }

@@ -35,13 +35,17 @@ struct CertificationReport {
   long long kingmaking_contexts = 0;   // contexts with at least one such tie
   // Largest gap between a stored value (any seat) and the reader's turn solve
   // of its own context: how well the stored vectors solve their own turns.
+  // Values within error_bound of a fixed point of the turn solves are within
+  // twice that of their own solve, so a certified table has this at most
+  // margin_threshold.
   double largest_value_gap = 0;
   // Contexts whose stored vector is a mixed cycle's mixture (docs/PLAYERS.md
   // "Mixed cycles"): another seat's stored chance differs from the reader's
   // pure solve by more than 1e-9 (their gaps are left out of
   // largest_value_gap; the mover's own is in it). The mover is indifferent
   // there up to the bound: its decisions within margin_threshold are counted
-  // as mixing decisions, neither ties nor margins.
+  // as mixing decisions, neither ties nor margins. Two players never mix (the
+  // other seat's chance is the complement): a certified 2-player table has none.
   long long mixed_contexts = 0;
   long long mixing_decisions = 0;
   // Values-only certification: the inexact ties by what the table proves of
@@ -65,11 +69,13 @@ struct CertificationReport {
   };
   static constexpr int kInexactExamples = 16;
   std::vector<InexactTie> inexact_examples;
-  // Non-tie margins must exceed this: twice the error bound (plus, for a
-  // values-only table, twice the rounding of the reader's own turn solve).
+  // Non-tie margins must exceed this: twice the error bound plus twice the
+  // rounding of the reader's own turn solve.
   double margin_threshold = 0;
   // Every non-tie decision's margin exceeds margin_threshold, so the option
-  // the table ranks first is truly best; and every tie is exact.
+  // the table ranks first is truly best; every tie is exact; every stored
+  // value is within margin_threshold of its own turn solve; and a 2-player
+  // table has no mixed context.
   bool certified = false;
   double seconds = 0;
 };

@@ -199,6 +199,48 @@ TEST_CASE("certify: 2 players, a decision nudged across is not certified") {
   }
 }
 
+TEST_CASE("certify: stored values that do not solve their own turns are not certified") {
+  // Two players: two contexts' vectors swapped. Each is a valid probability
+  // vector, but neither is its turn's value any more.
+  const Rules rules{4, 3, 8};
+  const solver::GameValues values = SolveTinyValues(rules, 2);
+  auto clean = solver::CertifyGameValues(values, {.threads = 1});
+  REQUIRE(clean.ok());
+  REQUIRE(clean->certified);
+  CHECK(clean->mixed_contexts == 0);
+  CHECK(clean->largest_value_gap <= clean->margin_threshold);
+  solver::GameValues swapped = values;
+  const long long low = Index(rules, 1, {2, 0}), high = Index(rules, 1, {6, 0});
+  REQUIRE(std::abs(values.win[2 * low] - values.win[2 * high]) > 0.1);
+  std::swap(swapped.win[2 * low], swapped.win[2 * high]);
+  std::swap(swapped.win[2 * low + 1], swapped.win[2 * high + 1]);
+  auto report = solver::CertifyGameValues(swapped, {.threads = 1});
+  REQUIRE(report.ok());
+  CHECK(report->largest_value_gap > 0.1);
+  CHECK_FALSE(report->certified);
+
+  // Three players: one context's vector moved by 1e-9 between two seats (its
+  // sum still 1): the gap to its own turn solve is far above the threshold,
+  // and certification fails; moved by a tenth of the threshold, it passes.
+  const Rules three{3, 0, 5};
+  const solver::GameValues base = SolveTinyValues(three, 3);
+  auto ok = solver::CertifyGameValues(base, {.threads = 1});
+  REQUIRE(ok.ok());
+  REQUIRE(ok->certified);
+  const long long context = 3 * Index(three, 1, {2, 1, 3});
+  for (const double move : {1e-9, ok->margin_threshold / 10}) {
+    CAPTURE(move);
+    solver::GameValues moved = base;
+    REQUIRE(moved.win[context + 1] > move);
+    moved.win[context + 1] -= move;  // the mover's own chance
+    moved.win[context + 2] += move;
+    auto r = solver::CertifyGameValues(moved, {.threads = 1});
+    REQUIRE(r.ok());
+    CHECK(r->largest_value_gap >= move * 0.99);
+    CHECK(r->certified == (move < ok->margin_threshold));
+  }
+}
+
 TEST_CASE("certify: tiny 3- and 4-player solves are certified, no kingmaking") {
   struct Case {
     Rules rules;

@@ -15,7 +15,6 @@
 #include <filesystem>
 #include <string>
 
-#include "crc32.h"
 #include "game_solver.h"
 #include "checksum.h"
 #include "test_util.h"
