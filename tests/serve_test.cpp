@@ -17,7 +17,7 @@
 #include "absl/strings/str_format.h"
 #include "cli.h"
 #include "cli_test_util.h"
-#include "json_writer.h"
+#include "json.h"
 
 namespace {
 

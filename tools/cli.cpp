@@ -35,7 +35,7 @@
 #include "cli_query.h"
 #include "game_solver.h"
 #include "interrupt.h"
-#include "json_writer.h"
+#include "json.h"
 #include "martiandice/dice.h"
 #include "martiandice/exact.h"
 #include "martiandice/game.h"

@@ -22,7 +22,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "cli_query.h"
-#include "json_writer.h"
+#include "json.h"
 #include "martiandice/dice.h"
 #include "martiandice/exact.h"
 #include "martiandice/game.h"

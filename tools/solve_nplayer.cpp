@@ -13,7 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "certify.h"
 #include "cli_query.h"
-#include "json_writer.h"
+#include "json.h"
 #include "martiandice/game.h"
 
 namespace martiandice::cli {
