@@ -1,8 +1,9 @@
 // `martiandice serve` (tools/serve.h): the bounded line reader, the request
-// fields (each line read by tools/json.h's strict reader), the caches (solved turns per
-// rules and objective, policy tables per rules, players and --tables, stats
-// per rules), and the loop that answers each request through the one-shot
-// CLI's pipeline (tools/cli_query.h), so responses are the `--json` objects.
+// fields (each line read by tools/json.h's strict reader), and the loop that
+// answers each request through one advisor (martiandice/advisor.h: its solved
+// turns and tables are kept between requests) and the one-shot CLI's
+// answers (tools/answers.h), so responses are the `--json` objects; `stats`
+// answers are kept per rules.
 #include "serve.h"
 
 #include <algorithm>
@@ -20,16 +21,19 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "cli.h"
-#include "cli_query.h"
+#include "answers.h"
+#include "commands.h"
+#include "exit_codes.h"
 #include "json.h"
-#include "martiandice/solver.h"
+#include "martiandice/advisor.h"
 
 namespace martiandice {
 namespace {
 
-// Bounds on what the service keeps: a full cache is emptied, then refilled.
-constexpr std::size_t kMaxCachedSolutions = 16;
+// Bounds on what the service keeps: the advisor's solved turns and tables
+// (each dropping its least recently used), and `stats` answers (emptied when
+// full, then refilled).
+constexpr std::size_t kMaxCachedTurns = 16;
 constexpr std::size_t kMaxCachedTables = 4;
 constexpr std::size_t kMaxCachedStats = 16;
 // Responses are written in chunks of about this size (and before every wait).
@@ -159,7 +163,7 @@ constexpr char kFieldList[] =
 struct Request {
   std::string id;  // the id as JSON ("" if none)
   Command command = Command::kEval;
-  cli::QueryInputs inputs;
+  QueryInput inputs;
   std::string roll;
   bool has_roll = false;
 };
@@ -311,7 +315,7 @@ void WriteError(std::string& out, std::string_view id, std::string_view message)
 }
 
 // ---------------------------------------------------------------------------
-// The service: parses, answers through the CLI's pipeline, caches.
+// The service: parses, answers through the advisor.
 
 class Service {
  public:
@@ -342,24 +346,6 @@ class Service {
   }
 
  private:
-  struct CachedSolution {
-    Rules rules;
-    std::string objective;
-    Precision precision;
-    TurnSolution solution;
-  };
-  struct CachedTable {
-    Rules rules;
-    int players;
-    std::optional<std::string> tables;
-    GameTable table;
-    std::string path;
-  };
-
-  static bool SameRules(const Rules& a, const Rules& b) {
-    return a.dice == b.dice && a.bonus == b.bonus && a.target == b.target;
-  }
-
   absl::Status Handle(std::string_view line, const std::string** json) {
     // Not a JSON object: no id is echoed (null).
     if (absl::Status status = parser_.Parse(line); !status.ok()) return status;
@@ -385,11 +371,9 @@ class Service {
     if (absl::Status status = ReadCommand(parser_, scratch_, r.command); !status.ok()) {
       return status;
     }
-    r.inputs.objective.assign("ev");
+    r.inputs.objective.assign(QueryInput().objective);
     r.inputs.exact = false;
-    r.inputs.dice = Rules{}.dice;
-    r.inputs.bonus = Rules{}.bonus;
-    r.inputs.target = Rules{}.target;
+    r.inputs.rules = Rules{};
     r.inputs.aside.clear();
     r.inputs.scores.reset();
     r.inputs.seat.reset();
@@ -416,7 +400,7 @@ class Service {
       return FieldError(
           field, absl::StrCat("does not apply to ", std::string(CommandName(request_.command))));
     }
-    cli::QueryInputs& in = request_.inputs;
+    QueryInput& in = request_.inputs;
     const std::string_view name = spec->name;
     if (name == "id" || name == "command") return absl::OkStatus();  // read first
     if (name == "objective") return ReadString(field, in.objective);
@@ -430,52 +414,40 @@ class Service {
     if (name == "seat") return ReadInt(field, in.seat.emplace());
     if (name == "players") return ReadInt(field, in.players.emplace());
     if (name == "tables") return ReadString(field, in.tables.emplace());
-    if (name == "dice") return ReadInt(field, in.dice);
-    if (name == "bonus") return ReadInt(field, in.bonus);
-    return ReadInt(field, in.target);
+    if (name == "dice") return ReadInt(field, in.rules.dice);
+    if (name == "bonus") return ReadInt(field, in.rules.bonus);
+    return ReadInt(field, in.rules.target);
   }
 
   absl::Status Stats(const std::string** json) {
-    absl::StatusOr<Rules> rules = cli::ReadRules(request_.inputs);
-    if (!rules.ok()) return rules.status();
+    const Rules& rules = request_.inputs.rules;
     for (const auto& [cached_rules, text] : stats_) {
-      if (SameRules(cached_rules, *rules)) {
+      if (cached_rules == rules) {
         *json = &text;
         return absl::OkStatus();
       }
     }
-    absl::StatusOr<std::string> text = cli::StatsJson(*rules);
+    absl::StatusOr<std::string> text = cli::StatsJson(rules);
     if (!text.ok()) return text.status();
     if (stats_.size() == kMaxCachedStats) stats_.clear();
-    stats_.emplace_back(*rules, *std::move(text));
+    stats_.emplace_back(rules, *std::move(text));
     *json = &stats_.back().second;
     return absl::OkStatus();
   }
 
+  // eval and best, answered as the one-shot CLI answers them; the advisor's
+  // errors name the field ("aside: ...").
   absl::Status Query(const std::string** json) {
-    const cli::QueryInputs& inputs = request_.inputs;
-    absl::StatusOr<cli::Query> query = cli::ReadQuery(inputs);
+    absl::StatusOr<martiandice::Query> query = ParseQuery(request_.inputs);
     if (!query.ok()) return query.status();
-    std::optional<Dice> roll;
     if (request_.command == Command::kBest) {
-      absl::StatusOr<Dice> read = cli::ReadRoll(*query, request_.roll);
-      if (!read.ok()) return read.status();
-      roll = *read;
-    }
-    const TurnSolution* solution = nullptr;
-    if (query->game) {
-      if (absl::Status status = LoadTable(*query); !status.ok()) return status;
-    } else {
-      absl::StatusOr<const TurnSolution*> solved = Solve(*query);
-      if (!solved.ok()) return solved.status();
-      solution = *solved;
-    }
-    if (roll) {
-      absl::StatusOr<cli::BestAnswer> answer = cli::Advise(*query, *roll, solution);
+      absl::StatusOr<Dice> roll = ParseRoll(*query, request_.roll);
+      if (!roll.ok()) return roll.status();
+      absl::StatusOr<BestAnswer> answer = cli::Best(advisor_, *query, *roll);
       if (!answer.ok()) return answer.status();
       json_ = cli::BestJson(*query, *roll, *answer);
     } else {
-      absl::StatusOr<cli::EvalAnswer> answer = cli::Evaluate(*query, solution);
+      absl::StatusOr<EvalAnswer> answer = cli::Evaluate(advisor_, *query);
       if (!answer.ok()) return answer.status();
       json_ = cli::EvalJson(*query, *answer);
     }
@@ -483,48 +455,11 @@ class Service {
     return absl::OkStatus();
   }
 
-  absl::StatusOr<const TurnSolution*> Solve(const cli::Query& query) {
-    const std::string& objective = query.objective->name();
-    for (const CachedSolution& cached : solutions_) {
-      if (SameRules(cached.rules, query.rules) && cached.objective == objective &&
-          cached.precision == query.precision) {
-        return &cached.solution;
-      }
-    }
-    absl::StatusOr<TurnSolution> solution =
-        TurnSolution::Solve(query.rules, *query.objective, query.precision);
-    if (!solution.ok()) return solution.status();
-    if (solutions_.size() == kMaxCachedSolutions) solutions_.clear();
-    solutions_.push_back({query.rules, objective, query.precision, *std::move(solution)});
-    return &solutions_.back().solution;
-  }
-
-  // The table of a win query, loaded once per (rules, players, tables).
-  absl::Status LoadTable(cli::Query& query) {
-    cli::GameQuery& game = *query.game;
-    const std::optional<std::string>& tables = request_.inputs.tables;
-    for (const CachedTable& cached : tables_) {
-      if (SameRules(cached.rules, query.rules) && cached.players == game.players &&
-          cached.tables == tables) {
-        game.table = cached.table;
-        game.table_path = cached.path;
-        return absl::OkStatus();
-      }
-    }
-    if (absl::Status status = cli::LoadQueryTable(request_.inputs, query); !status.ok()) {
-      return status;
-    }
-    if (tables_.size() == kMaxCachedTables) tables_.clear();
-    tables_.push_back({query.rules, game.players, tables, *game.table, game.table_path});
-    return absl::OkStatus();
-  }
-
+  Advisor advisor_{Advisor::Options{std::nullopt, kMaxCachedTurns, kMaxCachedTables}};
   FlatJsonParser parser_;
   Request request_;
   std::string scratch_;
   std::string json_;
-  std::vector<CachedSolution> solutions_;
-  std::vector<CachedTable> tables_;
   std::vector<std::pair<Rules, std::string>> stats_;
 };
 
@@ -533,6 +468,8 @@ bool IsBlank(std::string_view line) {
 }
 
 }  // namespace
+
+namespace cli {
 
 const std::string_view kServeHelp = R"(
 Reads requests from stdin, one JSON object per line, and answers each with one
@@ -547,6 +484,8 @@ Lines over 16384 bytes are refused unread. Output is flushed whenever the
 service waits for input. Protocol and examples: docs/SERVE.md.
   echo '{"id":1,"command":"best","roll":"2T 3R 4H 3C 1K"}' | martiandice serve
 )";
+
+}  // namespace cli
 
 int Serve(std::istream& in, std::ostream& out, std::ostream& err) {
   try {
