@@ -8,8 +8,6 @@
 
 #include <doctest/doctest.h>
 
-#include <bit>
-#include <cstdint>
 #include <latch>
 #include <memory>
 #include <optional>
@@ -17,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "answer_equality.h"
 #include "martiandice/dice.h"
 #include "martiandice/game.h"
 #include "martiandice/objective.h"
@@ -30,6 +29,7 @@
 #endif
 
 using namespace martiandice;
+using answer_equality::Same;
 
 namespace {
 
@@ -63,29 +63,30 @@ void CheckAccepted(const QueryInput& input) {
   CHECK_MESSAGE(query.ok(), query.status());
 }
 
-// Refused as InvalidArgument; the message starts with "name: " and contains
-// `text`, and InputName gives `name`.
+// `status` refuses an input: InvalidArgument, the message starts with
+// `start` and contains `text`, and InputName gives `name` (none: no name).
+void CheckRefusal(const absl::Status& status, const std::string& start, const std::string& text,
+                  const std::optional<std::string>& name) {
+  const std::string message(status.message());
+  INFO("message: " << message);
+  CHECK(status.code() == absl::StatusCode::kInvalidArgument);
+  CHECK(message.rfind(start, 0) == 0);
+  CHECK(message.find(text) != std::string::npos);
+  CHECK(InputName(status) == name);
+}
+
+// Refused for the input `name`: "name: ...".
 void CheckRefused(const QueryInput& input, const std::string& name, const std::string& text) {
   const absl::StatusOr<Query> query = ParseQuery(input);
   REQUIRE_FALSE(query.ok());
-  const std::string message(query.status().message());
-  INFO("message: " << message);
-  CHECK(query.status().code() == absl::StatusCode::kInvalidArgument);
-  CHECK(message.rfind(name + ": ", 0) == 0);
-  CHECK(message.find(text) != std::string::npos);
-  CHECK(InputName(query.status()) == name);
+  CheckRefusal(query.status(), name + ": ", text, name);
 }
 
 // Refused for its rules: "invalid rules: ...", about no one input.
 void CheckRulesRefused(const Rules& rules, const std::string& text) {
   const absl::StatusOr<Query> query = ParseQuery(WithRules(Turn("ev"), rules));
   REQUIRE_FALSE(query.ok());
-  const std::string message(query.status().message());
-  INFO("message: " << message);
-  CHECK(query.status().code() == absl::StatusCode::kInvalidArgument);
-  CHECK(message.rfind("invalid rules: ", 0) == 0);
-  CHECK(message.find(text) != std::string::npos);
-  CHECK_FALSE(InputName(query.status()).has_value());
+  CheckRefusal(query.status(), "invalid rules: ", text, std::nullopt);
 }
 
 Query Parsed(const QueryInput& input) {
@@ -113,43 +114,6 @@ std::shared_ptr<const LoadedTable> TableOf(Advisor& advisor, const std::string& 
       advisor.Table(Rules{}, players, source);
   REQUIRE_MESSAGE(table.ok(), table.status());
   return *std::move(table);
-}
-
-bool Same(double a, double b) {
-  return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
-}
-
-bool Same(const Value& a, const Value& b) { return Same(a.approx, b.approx) && a.exact == b.exact; }
-
-bool Same(const std::optional<Value>& a, const std::optional<Value>& b) {
-  return a.has_value() == b.has_value() && (!a || Same(*a, *b));
-}
-
-bool Same(const PositionEval& a, const PositionEval& b) {
-  return a.aside == b.aside && a.dice_left == b.dice_left && Same(a.stop, b.stop) &&
-         Same(a.roll, b.roll) && Same(a.value, b.value) && a.action == b.action;
-}
-
-bool Same(const RollAdvice& a, const RollAdvice& b) {
-  if (a.options.size() != b.options.size() || a.best != b.best) return false;
-  for (std::size_t i = 0; i < a.options.size(); ++i) {
-    const TakeOption& x = a.options[i];
-    const TakeOption& y = b.options[i];
-    if (x.take != y.take || x.then != y.then || x.optimal != y.optimal || !Same(x.value, y.value) ||
-        !Same(x.stop, y.stop) || !Same(x.roll, y.roll)) {
-      return false;
-    }
-  }
-  return a.turn_over == b.turn_over && a.turn_over_score == b.turn_over_score &&
-         Same(a.value, b.value);
-}
-
-bool Same(const std::vector<double>& a, const std::vector<double>& b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (!Same(a[i], b[i])) return false;
-  }
-  return true;
 }
 
 }  // namespace
@@ -302,12 +266,7 @@ TEST_CASE("advisor: the roll input at its bounds") {
     CAPTURE(roll);
     const absl::StatusOr<Dice> refused = ParseRoll(seven, roll);
     REQUIRE_FALSE(refused.ok());
-    const std::string message(refused.status().message());
-    INFO("message: " << message);
-    CHECK(refused.status().code() == absl::StatusCode::kInvalidArgument);
-    CHECK(message.rfind("roll: ", 0) == 0);
-    CHECK(message.find(text) != std::string::npos);
-    CHECK(InputName(refused.status()) == "roll");
+    CheckRefusal(refused.status(), "roll: ", text, "roll");
   }
   const Query none = Parsed(Turn("ev", "6R 7H"));  // no dice left
   const absl::StatusOr<Dice> after = ParseRoll(none, "R");

@@ -112,13 +112,12 @@ std::string CertificationText(const solver::CertificationReport& c) {
 absl::StatusOr<CertifyOutcome> RunCertify(const CommandOptions& options,
                                           const CommandContext& context) {
   const Rules& rules = options.query.rules;
-  if (absl::Status status = CheckRules(rules); !status.ok()) return status;
-  const int players = options.query.players.value_or(2);
-  if (absl::Status status = CheckPlayers(players, "--players"); !status.ok()) return status;
+  absl::StatusOr<int> players = ReadTablePlayers(options.query);
+  if (!players.ok()) return players.status();
   absl::StatusOr<int> threads = ReadThreads(options.threads);
   if (!threads.ok()) return threads.status();
   absl::StatusOr<std::shared_ptr<const LoadedTable>> loaded =
-      LoadTable(context.advisor, rules, players, options.query.tables);
+      LoadTable(context.advisor, rules, *players, options.query.tables);
   if (!loaded.ok()) return loaded.status();
   const GameTable& table = (*loaded)->table;
   const std::string& path = (*loaded)->path;

@@ -86,18 +86,17 @@ stdout gets a one-line summary.
 absl::StatusOr<std::string> RunExport(const CommandOptions& options,
                                       const CommandContext& context) {
   const Rules& rules = options.query.rules;
-  if (absl::Status status = CheckRules(rules); !status.ok()) return status;
-  const int players = options.query.players.value_or(2);
-  if (absl::Status status = CheckPlayers(players, "--players"); !status.ok()) return status;
+  absl::StatusOr<int> players = ReadTablePlayers(options.query);
+  if (!players.ok()) return players.status();
   std::optional<std::string> out;
   if (!options.out.empty()) {
     absl::StatusOr<std::string> path =
-        OutputPath(options.out, ExportFileName(rules, players), Folders::kMustExist);
+        OutputPath(options.out, ExportFileName(rules, *players), Folders::kMustExist);
     if (!path.ok()) return path.status();
     out = *std::move(path);
   }
   absl::StatusOr<std::shared_ptr<const LoadedTable>> table =
-      LoadTable(context.advisor, rules, players, options.query.tables);
+      LoadTable(context.advisor, rules, *players, options.query.tables);
   if (!table.ok()) return table.status();
   absl::StatusOr<std::string> json = ExportJson((*table)->table, (*table)->path);
   if (!json.ok()) return json.status();

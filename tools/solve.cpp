@@ -37,11 +37,9 @@ struct SolveRequest {
 absl::StatusOr<SolveRequest> ReadRequest(const CommandOptions& options) {
   SolveRequest request;
   request.rules = options.query.rules;
-  if (absl::Status status = CheckRules(request.rules); !status.ok()) return status;
-  request.players = options.query.players.value_or(2);
-  if (absl::Status status = CheckPlayers(request.players, "--players"); !status.ok()) {
-    return status;
-  }
+  absl::StatusOr<int> players = ReadTablePlayers(options.query);
+  if (!players.ok()) return players.status();
+  request.players = *players;
   absl::StatusOr<std::string> path =
       OutputPath(options.out, TableFileName(request.rules, request.players), Folders::kCreate);
   if (!path.ok()) return path.status();

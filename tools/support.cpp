@@ -36,6 +36,13 @@ absl::Status CheckPlayers(int players, std::string_view option) {
                                                  " to ", kMaxPlayers, " players, not ", players));
 }
 
+absl::StatusOr<int> ReadTablePlayers(const QueryInput& input) {
+  if (absl::Status status = CheckRules(input.rules); !status.ok()) return status;
+  const int players = input.players.value_or(2);
+  if (absl::Status status = CheckPlayers(players, "--players"); !status.ok()) return status;
+  return players;
+}
+
 absl::StatusOr<int> ReadThreads(int threads) {
   if (threads < 0) return absl::InvalidArgumentError("--threads must be 0 (all) or more");
   if (threads > 0) return threads;

@@ -20,6 +20,9 @@ namespace martiandice::cli {
 absl::Status CheckRules(const Rules& rules);
 // "OPTION: a game has 2 to 6 players, not N" unless 2 <= players <= 6.
 absl::Status CheckPlayers(int players, std::string_view option);
+// The rules and --players (default 2) of a subcommand that makes or reads a
+// policy table (solve, certify, export), checked: the number of players.
+absl::StatusOr<int> ReadTablePlayers(const QueryInput& input);
 // --threads: 0 for every core, else the number given (negative: an error).
 absl::StatusOr<int> ReadThreads(int threads);
 
