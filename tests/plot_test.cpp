@@ -119,7 +119,9 @@ TEST_CASE("plot: the CLI writes atomically and refuses bad input with exit 2") {
       {{"plot", "distribution", "--scores", "1,2,3", "--out", dir.string()},
        "--scores: plot draws pictures of the 2-player game: give 2 totals, not 3"},
       {{"plot", "--out", dir.string(), "--tables", tables + "/martiandice-p3-d13-b3-t25.mdt"},
-       "plot draws pictures of the 2-player game, and"},
+       "plot draws pictures of the official 2-player game, from its table: "},
+      {{"plot", "--out", dir.string(), "--tables", tables + "/martiandice-p3-d13-b3-t25.mdt"},
+       "the table is for 3 players"},
   };
   for (const Bad& b : bad) {
     CAPTURE(b.args.at(1));

@@ -573,18 +573,6 @@ namespace {
 
 constexpr std::array<std::string_view, 3> kKinds = {"heatmap", "stop", "distribution"};
 
-// Plot draws the 2-player game: a table for another player count is refused
-// plainly (its file is opened only to say so).
-absl::Status TableForOtherPlayers(const std::optional<std::string>& tables) {
-  std::error_code error;
-  if (!tables || !std::filesystem::is_regular_file(*tables, error)) return absl::OkStatus();
-  absl::StatusOr<GameTable> table = GameTable::Open(*tables);
-  if (!table.ok() || table->players() == kPlayers) return absl::OkStatus();
-  return absl::InvalidArgumentError(
-      absl::StrCat("--tables: plot draws pictures of the 2-player game, and ", *tables,
-                   " is a table for ", table->players(), " players"));
-}
-
 }  // namespace
 
 const std::string_view kPlotHelp = R"(
@@ -657,10 +645,13 @@ absl::StatusOr<std::string> RunPlot(const CommandOptions& options, const Command
       paths.push_back(*std::move(path));
     }
   }
-  if (absl::Status status = TableForOtherPlayers(input.tables); !status.ok()) return status;
   absl::StatusOr<std::shared_ptr<const LoadedTable>> loaded =
       LoadTable(context.advisor, Rules{}, kPlayers, input.tables);
-  if (!loaded.ok()) return loaded.status();
+  if (!loaded.ok()) {  // e.g. a table of another number of players: said plainly
+    return absl::InvalidArgumentError(
+        absl::StrCat("plot draws pictures of the official 2-player game, from its table: ",
+                     loaded.status().message()));
+  }
   const GameTable& table = (*loaded)->table;
   std::string summary;
   for (std::size_t i = 0; i < kinds.size(); ++i) {
