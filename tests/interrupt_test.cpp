@@ -118,11 +118,13 @@ TEST_CASE("interrupt: durations, the progress text, the checkpoint path") {
   CHECK(cli::FormatDuration(2 * 3600 + 5 * 60 + 10) == "2h05m");
   CHECK(cli::FormatDuration(-1) == "?");
   CHECK(cli::FormatDuration(1.0 / 0.0) == "?");
-  CHECK(cli::SolveProgressText(3, 0.42, 70, 90) ==
+  CHECK(cli::ProgressText(cli::SolveProgressLabel(3), 0.42, 70, 90) ==
         "solving 3 players: 42% (1m10s elapsed, about 1m30s left)");
-  CHECK(cli::SolveProgressText(4, 0.0, 3, -1) == "solving 4 players: 0% (3s elapsed)");
-  CHECK(cli::SolveProgressText(3, 1.0, 95, 0) == "solving 3 players: 100% (1m35s elapsed)");
-  CHECK(cli::SolveProgressText(3, 0.999, 95, 0.1) ==
+  CHECK(cli::ProgressText(cli::SolveProgressLabel(4), 0.0, 3, -1) ==
+        "solving 4 players: 0% (3s elapsed)");
+  CHECK(cli::ProgressText(cli::SolveProgressLabel(3), 1.0, 95, 0) ==
+        "solving 3 players: 100% (1m35s elapsed)");
+  CHECK(cli::ProgressText(cli::SolveProgressLabel(3), 0.999, 95, 0.1) ==
         "solving 3 players: 99% (1m35s elapsed, about 0s left)");
 }
 
@@ -133,8 +135,7 @@ TEST_CASE("interrupt: the progress text of any job") {
   CHECK(cli::ProgressText("certifying", 1.0, 3, 0) == "certifying: 100% (3s elapsed)");
   CHECK(cli::ProgressText("x", 1.5, 3, 0) == "x: 100% (3s elapsed)");  // clamped
   CHECK(cli::ProgressText("x", -1, 3, 1) == "x: 0% (3s elapsed, about 1s left)");
-  CHECK(cli::SolveProgressText(3, 0.42, 70, 90) ==
-        cli::ProgressText("solving 3 players", 0.42, 70, 90));
+  CHECK(cli::SolveProgressLabel(3) == "solving 3 players");
 }
 
 TEST_CASE("interrupt: progress as a line per tenth, a bar on a terminal, or nothing") {

@@ -101,9 +101,8 @@ std::string ProgressText(std::string_view what, double fraction, double seconds,
   return text;
 }
 
-std::string SolveProgressText(int players, double fraction, double seconds, double seconds_left) {
-  return ProgressText(absl::StrFormat("solving %d players", players), fraction, seconds,
-                      seconds_left);
+std::string SolveProgressLabel(int players) {
+  return absl::StrFormat("solving %d players", players);
 }
 
 Progress::Progress(std::ostream& err, bool terminal, bool quiet, std::string what)

@@ -54,8 +54,8 @@ std::string FormatDuration(double seconds);
 // it is unknown (seconds_left < 0) or at 100%: "WHAT: 3% (3s elapsed)".
 std::string ProgressText(std::string_view what, double fraction, double seconds,
                          double seconds_left);
-// ProgressText("solving N players", ...).
-std::string SolveProgressText(int players, double fraction, double seconds, double seconds_left);
+// What a solve's progress says it does: "solving N players".
+std::string SolveProgressLabel(int players);
 
 // A long job's progress on stderr, as ProgressText lines prefixed with
 // "martiandice: ": a bar redrawn in place on a terminal (at every percent, or

@@ -161,7 +161,7 @@ absl::StatusOr<std::string> RunSolve(const CommandOptions& options, const Comman
     if (absl::Status status = CreateOutputFolders(request->path); !status.ok()) return status;
   }
   Progress progress(context.err, context.stderr_is_terminal, options.quiet,
-                    absl::StrFormat("solving %d players", request->players));
+                    SolveProgressLabel(request->players));
   InterruptFlag interrupt(options.quiet ? "" : kSolveInterruptNotice);
   solver::GameSolveOptions solve;
   solve.rules = request->rules;
