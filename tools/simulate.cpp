@@ -132,6 +132,10 @@ absl::Status PrepareSolutions(const std::vector<PolicySpec>& specs, Advisor& adv
   for (const PolicySpec& spec : specs) {
     Player player{spec, std::nullopt};
     if (spec.kind == PolicySpec::Kind::kObjective) {
+      if (!spec.objective) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("policy '", spec.name, "' has no objective (ParsePolicy sets it)"));
+      }
       absl::StatusOr<TurnSolution> solution =
           advisor.Turn(setup.rules, *spec.objective, Precision::kDouble);
       if (!solution.ok()) return solution.status();
