@@ -1,4 +1,4 @@
-// `martiandice review` (tools/review.h): the rulebook's sample turn (only the
+// `martiandice review` (tools/review.cpp): the rulebook's sample turn (only the
 // final stop loses, exactly 11/54), a deliberate blunder whose loss is derived
 // by hand, the win objective against `best`, games with `scores` lines, and
 // bad input refused with the line number (exit 2, one stderr line).
