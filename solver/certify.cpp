@@ -795,13 +795,19 @@ absl::StatusOr<CertificationReport> CertifyGameValues(const GameValues& values,
   const long long contexts = index.size();
   constexpr long long kChunk = 64;
   std::atomic<long long> next{0};
+  std::atomic<long long> done{0};  // contexts certified, for the progress
   std::vector<CertificationReport> reports(threads);
+  // Worker 0 is the calling thread: it alone reports the progress.
   auto work = [&](CertificationReport* out) {
+    const bool reports_progress = out == &reports[0] && options.progress;
     ContextCertifier certifier(values, index, *model, options.local_exact_max_left, options.floor,
                                options.ceiling);
     for (long long c = next.fetch_add(kChunk); c < contexts; c = next.fetch_add(kChunk)) {
       if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed)) break;
-      for (long long i = c; i < std::min(contexts, c + kChunk); ++i) certifier.Certify(i);
+      const long long end = std::min(contexts, c + kChunk);
+      for (long long i = c; i < end; ++i) certifier.Certify(i);
+      const long long finished = done.fetch_add(end - c) + (end - c);
+      if (reports_progress) options.progress(static_cast<double>(finished) / contexts);
     }
     *out = certifier.report;
   };
@@ -812,6 +818,7 @@ absl::StatusOr<CertificationReport> CertifyGameValues(const GameValues& values,
   if (options.stop != nullptr && options.stop->load()) {
     return absl::CancelledError("certification interrupted");
   }
+  if (options.progress) options.progress(1.0);
   CertificationReport report;
   report.smallest_margin = HUGE_VAL;
   for (const CertificationReport& r : reports) Merge(r, &report);

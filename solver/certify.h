@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -134,6 +135,10 @@ struct CertifyOptions {
   // When set (polled between chunks of 64 contexts), the certification stops
   // and returns Cancelled.
   const std::atomic<bool>* stop = nullptr;
+  // When set, told the fraction of the contexts done (0..1, not decreasing),
+  // from the calling thread: after each chunk it certifies itself, and 1 once
+  // every context is done.
+  std::function<void(double fraction)> progress;
 };
 absl::StatusOr<CertificationReport> CertifyGameValues(const GameValues& values,
                                                       const CertifyOptions& options = {});

@@ -147,7 +147,9 @@ def check_distribution(cli, path, workdir, tables, context_label):
 def check_errors(cli, workdir, tables):
     cases = [
         ["plot", "pie", "--out", workdir],
-        ["plot", "heatmap", "--out", os.path.join(workdir, "missing", "x.svg")],
+        # A folder of --out that is a file (missing folders are created).
+        ["plot", "heatmap", "--out", os.path.join(workdir, "heatmap.svg", "x.svg")],
+        ["plot", "distribution", "--scores", "1,2,3", "--out", workdir],
         ["plot", "--out", os.path.join(workdir, "heatmap.svg")],
         ["plot", "distribution", "--scores", "0,30", "--seat", "0", "--out", workdir],
         ["plot", "distribution", "--scores", "45,0", "--seat", "1", "--out", workdir],
@@ -189,6 +191,10 @@ def main():
                              "--tables", args.tables)
         check(code == 0, f"plot heatmap --seat 1: {err}")
         check_seat1_heatmap(seat1, workdir)
+        nested = os.path.join(workdir, "missing", "x.svg")
+        code, out, err = run(args.cli, "plot", "heatmap", "--out", nested, "--tables", args.tables)
+        check(code == 0 and os.path.getsize(nested) > 1000,
+              f"plot heatmap into a missing folder: exit {code}, {err}")
         check(not [f for f in os.listdir(workdir) if ".tmp." in f],
               "temporary files left behind")
         check_errors(args.cli, workdir, args.tables)

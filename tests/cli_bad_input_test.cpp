@@ -254,8 +254,11 @@ TEST_CASE("cli bad input table: game scores and seats") {
       {With(Win({"eval"}, "1,2"), {"--seat", "-1"}), "seat -1 is out of range"},
       {With(Win({"eval"}, "1,2"), {"--seat", "abc"}), "--seat"},
       {With(Win({"eval"}, "1,2"), {"--seat", "99999999999999999999"}), "--seat"},
-      {With(Win({"eval"}, "1,2"), {"--players", "3"}), "does not match the 2 entries of --scores"},
-      {{"eval", "--scores", "1,2"}, "go with --objective win"},
+      {With(Win({"eval"}, "1,2"), {"--players", "3"}),
+       "--players: 3 does not match the 2 totals of scores"},
+      {{"eval", "--scores", "1,2"}, "--scores: goes with the win objective"},
+      {{"eval", "--seat", "1"}, "--seat: goes with the win objective"},
+      {{"eval", "--tables", "/nonexistent"}, "--tables: goes with the win objective"},
   });
 }
 
@@ -277,7 +280,7 @@ TEST_CASE("cli bad input table: missing values, unknown subcommands and options"
       {{"eval", "--aside"}, "--aside"},
       {{"best"}, "--roll is required"},
       {{"best", "--roll"}, "--roll"},
-      {{"eval", "--objective", "win"}, "needs --scores"},
+      {{"eval", "--objective", "win"}, "--scores: the win objective needs every seat's total"},
       {{"eval", "--objective"}, "--objective"},
       {{}, "no subcommand given"},
       {{"frobnicate"}, "unknown subcommand 'frobnicate'"},
@@ -345,7 +348,8 @@ TEST_CASE("cli bad input table: policy tables and files") {
       {{"solve", "--players", "5", "--out", dir + "/x.mdt"},
        "more than the 1 GiB a table may have"},
       {{"solve", "--players", "7", "--out", dir + "/x.mdt"}, "2 to 6 players, not 7"},
-      {{"solve", "--out", "/nonexistent-dir/x.mdt"}, "does not exist"},
+      // Missing folders are created, but not under a file.
+      {{"solve", "--out", "/etc/passwd/sub/x.mdt"}, "--out: '/etc/passwd' is not a directory"},
       {{"solve", "--out", "/etc/passwd/x.mdt"}, "--out"},
       {{"solve"}, "--out is required"},
   });

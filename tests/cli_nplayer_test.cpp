@@ -168,7 +168,7 @@ TEST_CASE("cli 3 players: player-count mismatches are refused with a clear messa
 
 TEST_CASE("cli certify: a table's decisions, its verdict in the exit status") {
   // The tiny 3-player table `solve` wrote: certified, text and JSON.
-  std::vector<std::string> args = {"certify", "--players", "3", "--tables", Tiny().file};
+  std::vector<std::string> args = {"certify", "--players", "3", "--quiet", "--tables", Tiny().file};
   args.insert(args.end(), kTinyRules.begin(), kTinyRules.end());
   CliRun run = Run(args);
   INFO("stderr: " << run.err);

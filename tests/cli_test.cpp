@@ -10,10 +10,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli_test_util.h"
+#include "martiandice/game.h"
+#include "test_util.h"
 
 namespace {
 
@@ -241,6 +245,137 @@ TEST_CASE("cli bad input: one line on stderr, exit 2, nothing on stdout") {
   CheckUsageError({}, "eval, best, stats");  // no subcommand
   CheckUsageError({"frobnicate"}, "frobnicate");
   CheckUsageError({"--json"}, "--json");
+}
+
+TEST_CASE("cli errors about a query input name its option") {
+  struct Bad {
+    std::vector<std::string> args;
+    std::string start;  // the error line's start, after "martiandice: error: "
+  };
+  const std::vector<Bad> bad = {
+      {{"eval", "--aside", "2X"}, "--aside: "},
+      {{"best", "--roll", "2T"}, "--roll: "},
+      {{"eval", "--objective", "bogus"}, "--objective: "},
+      {{"eval", "--objective", "win"}, "--scores: "},
+      {{"eval", "--scores", "1,2"}, "--scores: "},
+      {{"eval", "--objective", "win", "--scores", "1,2", "--seat", "2"}, "--seat: "},
+      {{"eval", "--objective", "win", "--scores", "1,2", "--players", "3"}, "--players: "},
+      {{"eval", "--objective", "win", "--scores", "1,2", "--exact"}, "--exact: "},
+      {{"best", "--tables", "x", "--roll", "2T 3R 4H 3C 1K"}, "--tables: "},
+      {{"eval", "--dice", "0"}, "invalid rules: "},  // about no one option
+  };
+  for (const Bad& b : bad) {
+    CAPTURE(b.start);
+    const CliRun run = Run(b.args);
+    CHECK(run.code == 2);
+    CHECK(run.out.empty());
+    CHECK(run.err.rfind("martiandice: error: " + b.start, 0) == 0);
+  }
+}
+
+TEST_CASE("cli --version prints the version, exit 0") {
+  const CliRun run = Run({"--version"});
+  CHECK(run.code == 0);
+  CHECK(run.err.empty());
+  CHECK(run.out == std::string("martiandice ") + MARTIANDICE_VERSION + "\n");
+  CHECK(Run({"--help"}).out.find("--version") != std::string::npos);
+}
+
+namespace {
+
+// A small table written by `solve` into `dir` (2 players, 4 dice, target 8).
+std::string SolveSmall(const test_util::TempDir& dir) {
+  const std::string file = (dir.path() / "small.mdt").string();
+  const CliRun run =
+      Run({"solve", "--dice", "4", "--target", "8", "--quiet", "--no-certify", "--out", file});
+  INFO("stderr: " << run.err);
+  REQUIRE(run.code == 0);
+  return file;
+}
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream stream(text);
+  for (std::string line; std::getline(stream, line);) lines.push_back(line);
+  return lines;
+}
+
+}  // namespace
+
+TEST_CASE("cli certify shows its progress on stderr: lines, a bar on a terminal, or none") {
+  const test_util::TempDir dir;
+  const std::string table = SolveSmall(dir);
+  const std::vector<std::string> args = {"certify",   "--dice", "4",        "--target", "8",
+                                         "--threads", "1",      "--tables", table};
+  const CliRun lines = Run(args);
+  INFO("stderr: " << lines.err);
+  REQUIRE(lines.code == 0);
+  CHECK(lines.out.find("Certification: every decision is certified.") != std::string::npos);
+  CHECK(lines.err.find('\r') == std::string::npos);
+  // A line at each tenth of the work reached: increasing, the last at 100%.
+  const std::vector<std::string> progress = Lines(lines.err);
+  REQUIRE(progress.size() >= 2);
+  int previous = 0;
+  for (const std::string& line : progress) {
+    CAPTURE(line);
+    const std::string prefix = "martiandice: certifying: ";
+    REQUIRE(line.rfind(prefix, 0) == 0);
+    const int percent = std::stoi(line.substr(prefix.size()));
+    CHECK(percent / 10 > previous / 10);
+    CHECK(line.find("% (") != std::string::npos);
+    CHECK(line.back() == ')');
+    previous = percent;
+  }
+  CHECK(previous == 100);
+  // On a terminal: one bar redrawn in place, its line ended.
+  const CliRun bar = Run(args, martiandice::CliEnvironment{true});
+  REQUIRE(bar.code == 0);
+  CHECK(bar.err.rfind("\rmartiandice: certifying: ", 0) == 0);
+  CHECK(bar.err.find("100%") != std::string::npos);
+  CHECK(bar.err.find('\n') == bar.err.size() - 1);
+  CHECK(bar.out.find("Certification: every decision is certified.") != std::string::npos);
+  // --quiet: none.
+  std::vector<std::string> quiet_args = args;
+  quiet_args.push_back("--quiet");
+  const CliRun quiet = Run(quiet_args, martiandice::CliEnvironment{true});
+  CHECK(quiet.code == 0);
+  CHECK(quiet.err.empty());
+  CHECK(quiet.out.find("Certification: every decision is certified.") != std::string::npos);
+}
+
+TEST_CASE("cli solve creates missing output folders, not a file over a directory") {
+  namespace fs = std::filesystem;
+  const test_util::TempDir dir;
+  const std::vector<std::string> rules = {"--dice", "3",       "--target",
+                                          "5",      "--quiet", "--no-certify"};
+  auto solve = [&](const std::string& out) {
+    std::vector<std::string> args = {"solve", "--out", out};
+    args.insert(args.end(), rules.begin(), rules.end());
+    return Run(args);
+  };
+  const std::string name = martiandice::TableFileName(martiandice::Rules{3, 3, 5}, 2);
+  // A file in folders that do not exist yet.
+  const fs::path file = dir.path() / "a" / "b" / "t.mdt";
+  const CliRun nested = solve(file.string());
+  INFO("stderr: " << nested.err);
+  CHECK(nested.code == 0);
+  CHECK(fs::file_size(file) > 128);
+  CHECK(nested.out.find("Wrote " + file.string()) != std::string::npos);
+  // A path ending in a separator: a folder, created, with the table's name inside.
+  const CliRun folder = solve((dir.path() / "c").string() + "/");
+  CHECK(folder.code == 0);
+  CHECK(fs::file_size(dir.path() / "c" / name) > 128);
+  // Refused before solving: a directory where the table would go, a file
+  // where a folder would go.
+  fs::create_directories(dir.path() / "d" / name);
+  const CliRun taken = solve((dir.path() / "d").string());
+  CHECK(taken.code == 2);
+  CHECK(taken.err.find("--out: '" + (dir.path() / "d" / name).string() + "' is a directory") !=
+        std::string::npos);
+  const CliRun under_file = solve((dir.path() / "a" / "b" / "t.mdt" / "x.mdt").string());
+  CHECK(under_file.code == 2);
+  CHECK(under_file.err.find("is not a directory") != std::string::npos);
+  CHECK(under_file.out.empty());
 }
 
 #ifdef MARTIANDICE_CLI_PATH

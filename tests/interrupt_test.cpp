@@ -1,6 +1,6 @@
 // tools/interrupt.h: SIGINT/SIGTERM set the flag (the process lives on), a
 // second signal terminates, the previous handlers come back; the progress
-// text and durations; a solve stopped by the flag.
+// text, durations and lines or bar; a solve stopped by the flag.
 #include "interrupt.h"
 
 #include <doctest/doctest.h>
@@ -8,6 +8,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <sstream>
 #include <string>
 
 #include "game_solver.h"
@@ -116,10 +118,78 @@ TEST_CASE("interrupt: durations, the progress text, the checkpoint path") {
   CHECK(cli::FormatDuration(2 * 3600 + 5 * 60 + 10) == "2h05m");
   CHECK(cli::FormatDuration(-1) == "?");
   CHECK(cli::FormatDuration(1.0 / 0.0) == "?");
-  CHECK(cli::SolveProgressText(3, 0.42, 70, 90) ==
+  CHECK(cli::ProgressText(cli::SolveProgressLabel(3), 0.42, 70, 90) ==
         "solving 3 players: 42% (1m10s elapsed, about 1m30s left)");
-  CHECK(cli::SolveProgressText(4, 0.0, 3, -1) == "solving 4 players: 0% (3s elapsed)");
-  CHECK(cli::SolveProgressText(3, 1.0, 95, 0) == "solving 3 players: 100% (1m35s elapsed)");
-  CHECK(cli::SolveProgressText(3, 0.999, 95, 0.1) ==
+  CHECK(cli::ProgressText(cli::SolveProgressLabel(4), 0.0, 3, -1) ==
+        "solving 4 players: 0% (3s elapsed)");
+  CHECK(cli::ProgressText(cli::SolveProgressLabel(3), 1.0, 95, 0) ==
+        "solving 3 players: 100% (1m35s elapsed)");
+  CHECK(cli::ProgressText(cli::SolveProgressLabel(3), 0.999, 95, 0.1) ==
         "solving 3 players: 99% (1m35s elapsed, about 0s left)");
+}
+
+TEST_CASE("interrupt: the progress text of any job") {
+  CHECK(cli::ProgressText("certifying", 0.5, 61, 59) ==
+        "certifying: 50% (1m01s elapsed, about 59s left)");
+  CHECK(cli::ProgressText("certifying", 0.05, 1, -1) == "certifying: 5% (1s elapsed)");
+  CHECK(cli::ProgressText("certifying", 1.0, 3, 0) == "certifying: 100% (3s elapsed)");
+  CHECK(cli::ProgressText("x", 1.5, 3, 0) == "x: 100% (3s elapsed)");  // clamped
+  CHECK(cli::ProgressText("x", -1, 3, 1) == "x: 0% (3s elapsed, about 1s left)");
+  CHECK(cli::SolveProgressLabel(3) == "solving 3 players");
+}
+
+TEST_CASE("interrupt: progress as a line per tenth, a bar on a terminal, or nothing") {
+  const std::vector<double> fractions = {0.0, 0.05, 0.1, 0.15, 0.34, 0.341, 0.35, 0.99, 1.0};
+  {
+    std::ostringstream err;
+    cli::Progress progress(err, false, false, "certifying");
+    for (double f : fractions) progress.Update(f, 2, 3);
+    progress.Finish();
+    CHECK(err.str() ==
+          "martiandice: certifying: 10% (2s elapsed, about 3s left)\n"
+          "martiandice: certifying: 34% (2s elapsed, about 3s left)\n"
+          "martiandice: certifying: 99% (2s elapsed, about 3s left)\n"
+          "martiandice: certifying: 100% (2s elapsed)\n");
+  }
+  {
+    std::ostringstream err;
+    cli::Progress progress(err, true, false, "certifying");
+    for (double f : fractions) progress.Update(f, 2, 3);
+    progress.Finish();
+    const std::string bar = err.str();
+    // Redrawn in place at each new percent (34% once), the line ended at the end.
+    CHECK(std::count(bar.begin(), bar.end(), '\r') == 8);
+    CHECK(bar.rfind("\rmartiandice: certifying: 0% (2s elapsed, about 3s left)", 0) == 0);
+    const std::string last = "\rmartiandice: certifying: 100% (2s elapsed)";
+    const std::size_t at = bar.rfind('\r');
+    CHECK(bar.compare(at, last.size(), last) == 0);
+    // Padded over the longer text before it, then the newline.
+    CHECK(
+        bar.substr(at + last.size()) ==
+        std::string(std::string("martiandice: certifying: 99% (2s elapsed, about 3s left)").size() -
+                        last.size() + 1,
+                    ' ') +
+            "\n");
+  }
+  {
+    std::ostringstream err;
+    cli::Progress progress(err, true, true, "certifying");
+    for (double f : fractions) progress.Update(f, 2, 3);
+    progress.Finish();
+    CHECK(err.str().empty());
+  }
+  {
+    // Its own clock: no estimate before 5% of the work, then one.
+    std::ostringstream err;
+    cli::Progress progress(err, false, false, "job");
+    progress.Update(0.12);
+    CHECK(err.str().rfind("martiandice: job: 12% (", 0) == 0);
+    CHECK(err.str().find("left)") != std::string::npos);
+    std::ostringstream early;
+    cli::Progress first(early, true, false, "job");
+    first.Update(0.01);
+    CHECK(early.str().rfind("\rmartiandice: job: 1% (", 0) == 0);
+    CHECK(early.str().find("left") == std::string::npos);
+    CHECK(first.Seconds() >= 0);
+  }
 }

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -95,23 +96,68 @@ TEST_CASE("plot: the CLI writes atomically and refuses bad input with exit 2") {
     CHECK(fs::exists(dir / "stop.svg"));
     CHECK(fs::file_size(dir / "stop.svg") > 1000);
   }
-  const std::vector<std::vector<std::string>> bad = {
-      {"plot", "bars", "--out", dir.string()},
-      {"plot", "--out", (dir / "one.svg").string()},
-      {"plot", "heatmap", "--out", (dir / "no" / "x.svg").string()},
-      {"plot", "heatmap", "--seat", "-1", "--out", dir.string()},
-      {"plot", "distribution", "--scores", "3", "--out", dir.string()},
-      {"plot", "stop", "--seat", "1", "--out", dir.string()},
-      {"plot", "heatmap"},
-      {"plot", "heatmap", "--out", dir.string(), "--tables", (dir / "none.mdt").string()},
+  // A file where the pictures' directory, or a folder of the path, would go;
+  // a directory where the picture would go.
+  { std::ofstream(dir / "one.svg") << "not a directory"; }
+  fs::create_directories(dir / "taken" / "heatmap.svg");
+  struct Bad {
+    std::vector<std::string> args;
+    std::string names;  // part of the message
   };
-  for (const auto& args : bad) {
-    CAPTURE(args.at(1));
+  const std::vector<Bad> bad = {
+      {{"plot", "bars", "--out", dir.string()}, "unknown picture 'bars'"},
+      {{"plot", "--out", (dir / "one.svg").string()}, "all three pictures need a directory"},
+      {{"plot", "heatmap", "--out", (dir / "one.svg" / "x.svg").string()}, "is not a directory"},
+      {{"plot", "heatmap", "--out", (dir / "taken").string()}, "is a directory"},
+      {{"plot", "heatmap", "--seat", "-1", "--out", dir.string()}, "--seat: "},
+      {{"plot", "distribution", "--scores", "3", "--out", dir.string()}, "--scores: "},
+      {{"plot", "stop", "--seat", "1", "--out", dir.string()}, "--seat"},
+      {{"plot", "heatmap"}, "--out"},
+      {{"plot", "heatmap", "--out", dir.string(), "--tables", (dir / "none.mdt").string()},
+       "martiandice solve"},
+      // Pictures of the 2-player game only, said plainly.
+      {{"plot", "distribution", "--scores", "1,2,3", "--out", dir.string()},
+       "--scores: plot draws pictures of the 2-player game: give 2 totals, not 3"},
+      {{"plot", "--out", dir.string(), "--tables", tables + "/martiandice-p3-d13-b3-t25.mdt"},
+       "plot draws pictures of the official 2-player game, from its table: "},
+      {{"plot", "--out", dir.string(), "--tables", tables + "/martiandice-p3-d13-b3-t25.mdt"},
+       "the table is for 3 players"},
+  };
+  for (const Bad& b : bad) {
+    CAPTURE(b.args.at(1));
+    CAPTURE(b.names);
     std::ostringstream out, err;
-    CHECK(RunCli(args, out, err) == kCliExitUsage);
+    CHECK(RunCli(b.args, out, err) == kCliExitUsage);
     CHECK(out.str().empty());
     CHECK(err.str().rfind("martiandice: error: ", 0) == 0);
     CHECK(Count(err.str(), "\n") == 1);
+    CHECK(err.str().find(b.names) != std::string::npos);
   }
+  CHECK_FALSE(fs::exists(dir / "heatmap.svg"));  // nothing was drawn by the refused runs
   fs::remove_all(dir);
+}
+
+TEST_CASE("plot: missing output folders are created") {
+  namespace fs = std::filesystem;
+  const test_util::TempDir dir;
+  const std::string tables = MARTIANDICE_DATA_DIR;
+  {
+    const fs::path file = dir.path() / "a" / "b" / "heat.svg";
+    std::ostringstream out, err;
+    CHECK(RunCli({"plot", "heatmap", "--out", file.string(), "--tables", tables}, out, err) ==
+          kCliExitOk);
+    CHECK(err.str().empty());
+    CHECK(fs::file_size(file) > 1000);
+    CHECK(out.str().find("Wrote " + file.string()) != std::string::npos);
+  }
+  {
+    const fs::path folder = dir.path() / "c" / "d";
+    std::ostringstream out, err;
+    CHECK(RunCli({"plot", "--out", folder.string(), "--tables", tables}, out, err) == kCliExitOk);
+    CHECK(err.str().empty());
+    for (const char* name : {"heatmap.svg", "stop.svg", "distribution.svg"}) {
+      CAPTURE(name);
+      CHECK(fs::file_size(folder / name) > 1000);
+    }
+  }
 }

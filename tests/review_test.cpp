@@ -1,4 +1,4 @@
-// `martiandice review` (tools/review.h): the rulebook's sample turn (only the
+// `martiandice review` (tools/review.cpp): the rulebook's sample turn (only the
 // final stop loses, exactly 11/54), a deliberate blunder whose loss is derived
 // by hand, the win objective against `best`, games with `scores` lines, and
 // bad input refused with the line number (exit 2, one stderr line).
@@ -267,7 +267,9 @@ TEST_CASE("review: bad input is refused with the line number") {
       {"scores 1,2 seat\n", {}, "line 1: expected 'scores S0,S1"},
       {"scores 1,x\nroll 2T 3R 4H 3C 1K take H\nstop\n", {}, "line 1: scores: "},
       {"scores 1,40 seat 0\n" + take_h + "stop\n", {}, "line 1: scores: "},
-      {"scores 1,2 seat 5\n" + take_h + "stop\n", {}, "line 1: scores: "},
+      {"scores 1,2 seat 5\n" + take_h + "stop\n", {}, "line 1: seat: seat 5 is out of range"},
+      {"scores 1,2 seat x\n" + take_h + "stop\n", {}, "line 1: seat: expected a number, got 'x'"},
+      {"scores 7\n" + take_h + "stop\n", {}, "line 1: scores: a game has 2 to 6 players, not 1"},
       {take_h + "roll 3T 2R 2K take K\nroll 1R 1T 1H take R\n", {}, "line 3: roll: "},
       // 12 dice aside after line 2; the last die is a tank: no take is legal.
       {"roll 2T 3R 4H 3C 1K take H\nroll 1T 1R 3C 2K take C\nroll 1T 1R 1K take R\nroll 1T take "
@@ -281,7 +283,16 @@ TEST_CASE("review: bad input is refused with the line number") {
        "line 5: the game ended with turn 2 (totals 28,2)"},
       {take_h + "stop\n", {"--objective", "win", "--exact"}, "--exact"},
       {take_h + "stop\n", {"--objective", "bogus"}, "--objective"},
-      {take_h + "stop\n", {"--scores", "1,2"}, "--objective win"},
+      {take_h + "stop\n", {"--scores", "1,2"}, "--scores: goes with the win objective"},
+      {take_h + "stop\n",
+       {"--objective", "win", "--seat", "1"},
+       "--seat and --players go with --scores"},
+      {take_h + "stop\n",
+       {"--objective", "win", "--scores", "1,2", "--seat", "2"},
+       "--seat: seat 2 is out of range"},
+      {take_h + "stop\n",
+       {"--objective", "win", "--scores", "1,2", "--tables", "/nonexistent/t.mdt"},
+       "martiandice solve"},
       {take_h + "stop\n", {"--dice", "30"}, "invalid rules"},
       {"roll " + std::string(5000, 'T') + "\n", {}, "line 1: longer than 4096 bytes"},
   };

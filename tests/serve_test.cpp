@@ -17,7 +17,7 @@
 #include "absl/strings/str_format.h"
 #include "cli.h"
 #include "cli_test_util.h"
-#include "json_writer.h"
+#include "json.h"
 
 namespace {
 
@@ -125,7 +125,8 @@ Json ParseLine(const std::string& line) {
   return *json;
 }
 
-// An error line: {"id":ID,"error":"..."} with `id` ("null" if none).
+// An error line: {"id":ID,"error":"..."} with `id` ("null" if none). The
+// message names no command-line option: a field's name starts it.
 void CheckError(const std::string& line, const std::string& id, const std::string& names = "") {
   INFO("response: " << line);
   CHECK(line.rfind("{\"id\":" + id + ",\"error\":\"", 0) == 0);
@@ -134,6 +135,7 @@ void CheckError(const std::string& line, const std::string& id, const std::strin
   CHECK(json["error"].kind == Json::Kind::kString);
   CHECK(!json["error"].text.empty());
   CHECK(json["error"].text.find(names) != std::string::npos);
+  CHECK(json["error"].text.rfind("--", 0) == std::string::npos);
 }
 
 }  // namespace
@@ -245,23 +247,28 @@ TEST_CASE("serve: bad requests get one error line each and the service goes on")
       {R"({"id":16,"command":"eval","aside":"\u0000"})", "16", "NUL"},
       {R"({"id":17,"command":"eval","scores":[]})", "17", "at least one score"},
       {R"({"id":18,"command":"eval","objective":"win","scores":[1,2.5]})", "18", "integers"},
-      // Valid JSON requests with bad inputs: the CLI's messages.
-      {R"({"id":19,"command":"eval","aside":"2X"})", "19", "--aside"},
-      {R"({"id":20,"command":"best","roll":"2T 3R"})", "20", "--roll"},
-      {R"({"id":21,"command":"best","aside":"2T 4H","roll":"2H 6R"})", "21", "--roll"},
+      // Valid JSON requests with bad inputs: the advisor's messages, which
+      // start with the field's name.
+      {R"({"id":19,"command":"eval","aside":"2X"})", "19", "aside: "},
+      {R"({"id":20,"command":"best","roll":"2T 3R"})", "20", "roll: "},
+      {R"({"id":21,"command":"best","aside":"2T 4H","roll":"2H 6R"})", "21", "roll: "},
       {R"({"id":22,"command":"eval","dice":0})", "22", "invalid rules"},
-      {R"({"id":23,"command":"eval","objective":"max"})", "23", "--objective"},
-      {R"({"id":24,"command":"eval","objective":"win"})", "24", "--scores"},
-      {R"({"id":25,"command":"eval","scores":[1,2]})", "25", "--objective win"},
+      {R"({"id":23,"command":"eval","objective":"max"})", "23", "objective: "},
+      {R"({"id":24,"command":"eval","objective":"win"})", "24",
+       "scores: the win objective needs every seat's total"},
+      {R"({"id":25,"command":"eval","scores":[1,2]})", "25", "scores: goes with the win objective"},
       {R"({"id":26,"command":"eval","objective":"win","scores":[1,2],"exact":true})", "26",
-       "--exact"},
-      {R"({"id":27,"command":"eval","objective":"win","scores":[1,2],"seat":2})", "27", "--seat"},
+       "exact: "},
+      {R"({"id":27,"command":"eval","objective":"win","scores":[1,2],"seat":2})", "27",
+       "seat: seat 2 is out of range"},
       {R"({"id":28,"command":"eval","objective":"win","scores":[1,2],"tables":"/nonexistent/t.mdt"})",
        "28", "martiandice solve"},
       {R"({"id":29,"command":"eval","objective":"win","scores":[1,2],"dice":6})", "29",
        "martiandice solve"},
       {R"({"id":30,"command":"stats","dice":21})", "30", "invalid rules"},
-      {"{\"id\":31,\"command\":\"eval\",\"aside\":\"" + long_string + "\"}", "31", "--aside"},
+      {"{\"id\":31,\"command\":\"eval\",\"aside\":\"" + long_string + "\"}", "31", "aside: "},
+      {R"({"id":32,"command":"eval","objective":"win","scores":[1,2],"players":3})", "32",
+       "players: 3 does not match the 2 totals of scores"},
   };
   const std::string good = R"({"id":"ok","command":"best","roll":"2T 3R 4H 3C 1K"})";
   const std::string good_json = WithId(CliJson({"best", "--roll", "2T 3R 4H 3C 1K"}), "\"ok\"");

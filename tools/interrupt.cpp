@@ -1,4 +1,4 @@
-// The SIGINT/SIGTERM flag of long CLI jobs and their progress text.
+// The SIGINT/SIGTERM flag of long CLI jobs and their progress on stderr.
 #include "interrupt.h"
 
 #include <signal.h>
@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -80,15 +81,71 @@ std::string FormatDuration(double seconds) {
   return absl::StrFormat("%dh%02dm", m / 60, m % 60);
 }
 
-std::string SolveProgressText(int players, double fraction, double seconds, double seconds_left) {
-  const int percent = static_cast<int>(std::floor(std::clamp(fraction, 0.0, 1.0) * 100));
-  std::string text = absl::StrFormat("solving %d players: %d%% (%s elapsed", players, percent,
-                                     FormatDuration(seconds));
+namespace {
+
+int Percent(double fraction) {
+  return static_cast<int>(std::floor(std::clamp(fraction, 0.0, 1.0) * 100));
+}
+
+}  // namespace
+
+std::string ProgressText(std::string_view what, double fraction, double seconds,
+                         double seconds_left) {
+  const int percent = Percent(fraction);
+  std::string text =
+      absl::StrFormat("%s: %d%% (%s elapsed", what, percent, FormatDuration(seconds));
   if (seconds_left >= 0 && percent < 100) {
     absl::StrAppend(&text, ", about ", FormatDuration(seconds_left), " left");
   }
   text += ")";
   return text;
+}
+
+std::string SolveProgressLabel(int players) {
+  return absl::StrFormat("solving %d players", players);
+}
+
+Progress::Progress(std::ostream& err, bool terminal, bool quiet, std::string what)
+    : err_(err),
+      terminal_(terminal),
+      quiet_(quiet),
+      what_(std::move(what)),
+      start_(std::chrono::steady_clock::now()) {}
+
+double Progress::Seconds() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+void Progress::Update(double fraction, double seconds, double seconds_left) {
+  if (quiet_) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  const int percent = Percent(fraction);
+  const std::string text = ProgressText(what_, fraction, seconds, seconds_left);
+  if (terminal_) {
+    if (percent == shown_ && Seconds() - drawn_ < 1) return;
+    shown_ = percent;
+    drawn_ = Seconds();
+    const std::size_t width = std::max(text.size(), last_width_);
+    last_width_ = text.size();
+    err_ << "\rmartiandice: " << text << std::string(width - text.size(), ' ') << std::flush;
+  } else {
+    const int tenth = percent / 10;
+    if (tenth <= shown_ || tenth == 0) return;
+    shown_ = tenth;
+    err_ << "martiandice: " << text << "\n" << std::flush;
+  }
+}
+
+void Progress::Update(double fraction) {
+  const double seconds = Seconds();
+  const double left = fraction >= 0.05 ? seconds * (1 - fraction) / fraction : -1;
+  Update(fraction, seconds, left);
+}
+
+void Progress::Finish() {
+  Update(1.0, Seconds(), 0);
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (terminal_ && shown_ >= 0) err_ << "\n" << std::flush;
 }
 
 }  // namespace martiandice::cli

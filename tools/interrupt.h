@@ -1,9 +1,14 @@
-// Long jobs of the CLI (the N-player `solve`): stopping them cleanly on
-// Ctrl-C / SIGTERM, and the progress line with the estimated time left.
+// Long jobs of the CLI (`solve`, `certify`): stopping them cleanly on
+// Ctrl-C / SIGTERM, and their progress on stderr with the estimated time left.
 #pragma once
 
 #include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <mutex>
+#include <ostream>
 #include <string>
+#include <string_view>
 
 namespace martiandice::cli {
 
@@ -45,8 +50,41 @@ std::string CheckpointPath(const std::string& option, const std::string& out);
 // "42s", "1m10s", "2h05m": a duration for people (negative: "?").
 std::string FormatDuration(double seconds);
 
-// "solving 3 players: 42% (1m10s elapsed, about 1m30s left)"; without the
-// estimate while it is unknown (seconds_left < 0): "(3s elapsed)".
-std::string SolveProgressText(int players, double fraction, double seconds, double seconds_left);
+// "WHAT: 42% (1m10s elapsed, about 1m30s left)"; without the estimate while
+// it is unknown (seconds_left < 0) or at 100%: "WHAT: 3% (3s elapsed)".
+std::string ProgressText(std::string_view what, double fraction, double seconds,
+                         double seconds_left);
+// What a solve's progress says it does: "solving N players".
+std::string SolveProgressLabel(int players);
+
+// A long job's progress on stderr, as ProgressText lines prefixed with
+// "martiandice: ": a bar redrawn in place on a terminal (at every percent, or
+// every second), else a line at every tenth of the work; nothing when quiet.
+// Update may be called from any thread.
+class Progress {
+ public:
+  Progress(std::ostream& err, bool terminal, bool quiet, std::string what);
+
+  // `fraction` of the work done after `seconds`; `seconds_left` < 0 if unknown.
+  void Update(double fraction, double seconds, double seconds_left);
+  // Update with the seconds since construction and, after 5% of the work, a
+  // linear estimate of the time left.
+  void Update(double fraction);
+  // Shows 100% and ends the bar's line.
+  void Finish();
+  // Seconds since construction.
+  double Seconds() const;
+
+ private:
+  std::mutex mutex_;
+  std::ostream& err_;
+  const bool terminal_;
+  const bool quiet_;
+  const std::string what_;
+  const std::chrono::steady_clock::time_point start_;
+  int shown_ = -1;    // last percent (bar) or tenth (lines) shown
+  double drawn_ = 0;  // seconds, at the last redraw
+  std::size_t last_width_ = 0;
+};
 
 }  // namespace martiandice::cli

@@ -3,7 +3,6 @@
 // the subcommand's option checking and atomic file writes.
 #include "plot.h"
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -15,13 +14,14 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "atomic_file.h"
+#include "commands.h"
+#include "martiandice/advisor.h"
 #include "martiandice/dice.h"
 #include "martiandice/distribution.h"
 #include "martiandice/objective.h"
 #include "martiandice/query.h"
 #include "martiandice/solver.h"
-#include "simulate.h"
+#include "support.h"
 
 namespace martiandice {
 namespace {
@@ -568,24 +568,14 @@ absl::StatusOr<std::string> DistributionSvg(const GameTable& table, const GameCo
 // ---------------------------------------------------------------------------
 // The subcommand.
 
+namespace cli {
 namespace {
 
 constexpr std::array<std::string_view, 3> kKinds = {"heatmap", "stop", "distribution"};
 
-absl::Status WriteSvg(const std::string& path, const std::string& svg) {
-  absl::Status status = solver::WriteFileAtomically(path, svg);
-  if (status.ok()) return status;
-  const bool user_error = status.code() == absl::StatusCode::kNotFound ||
-                          status.code() == absl::StatusCode::kPermissionDenied;
-  const std::string message = absl::StrCat("--out: cannot write ", path, ": ", status.message());
-  return user_error ? absl::InvalidArgumentError(message) : absl::Status(status.code(), message);
-}
-
 }  // namespace
 
-CLI::App* AddPlotCommand(CLI::App& app, PlotOptions& options) {
-  CLI::App* plot = app.add_subcommand("plot", "SVG pictures of the strategy (2-player game)");
-  plot->footer(R"(
+const std::string_view kPlotHelp = R"(
 Draws SVG pictures of optimal play in the official 2-player game, from the
 shipped policy table (found as for `eval --objective win`: --tables, else
 $MARTIANDICE_DATA, the build tree's data/, the installed data directory):
@@ -597,19 +587,11 @@ $MARTIANDICE_DATA, the build tree's data/, the installed data directory):
                 --scores/--seat (default: the start of the game, 0,0 seat 0)
   all           (or no KIND) the three, into the directory --out as
                 heatmap.svg, stop.svg and distribution.svg
---out is the SVG file to write, or a directory (the picture gets KIND.svg).
-Files are written atomically (a temporary renamed into place).)");
-  plot->add_option("KIND", options.kind, "heatmap | stop | distribution | all (default: all)");
-  plot->add_option("--out", options.out, "SVG file to write, or a directory")->required();
-  plot->add_option("--scores", options.scores,
-                   "distribution: both seats' totals, seat 0 first (default 0,0)");
-  plot->add_option("--seat", options.seat, "heatmap, distribution: the seat to move (default 0)");
-  plot->add_option("--tables", options.tables,
-                   "Policy table file, or a directory holding it (default: search)");
-  return plot;
-}
+--out is the SVG file to write, or a directory (the picture gets KIND.svg);
+missing folders are created. Files are written atomically (a temporary
+renamed into place). Pictures of games of 3 or more players are not drawn.)";
 
-absl::StatusOr<std::string> RunPlot(const PlotOptions& options) {
+absl::StatusOr<std::string> RunPlot(const CommandOptions& options, const CommandContext& context) {
   namespace fs = std::filesystem;
   std::vector<std::string> kinds;
   if (options.kind.empty() || options.kind == "all") {
@@ -621,77 +603,79 @@ absl::StatusOr<std::string> RunPlot(const PlotOptions& options) {
                                                    "'; use heatmap, stop, distribution or all"));
   }
   const bool one = kinds.size() == 1;
-  if (options.scores && one && kinds[0] != "distribution") {
+  const QueryInput& input = options.query;
+  if (input.scores && one && kinds[0] != "distribution") {
     return absl::InvalidArgumentError(
         absl::StrCat("--scores applies to the distribution picture only, not to ", kinds[0]));
   }
-  if (options.seat && one && kinds[0] == "stop") {
+  if (input.seat && one && kinds[0] == "stop") {
     return absl::InvalidArgumentError("--seat does not apply to the stop picture");
   }
-  // The distribution's context.
-  GameContext context{{0, 0}, options.seat.value_or(0)};
-  if (options.scores) {
-    absl::StatusOr<std::vector<int>> scores = ParseScores(*options.scores);
-    if (!scores.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat("--scores: ", scores.status().message()));
-    }
-    context.scores = *std::move(scores);
+  // The distribution's (and the heat map's seat) context, checked as a win
+  // query's: the official rules, both totals (default 0,0), the seat.
+  QueryInput context_input;
+  context_input.objective = Goal::Win().name();
+  context_input.scores = input.scores.value_or("0,0");
+  context_input.seat = input.seat;
+  absl::StatusOr<Query> query = ParseQuery(context_input);
+  if (!query.ok()) return query.status();
+  if (query->players != kPlayers) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--scores: plot draws pictures of the 2-player game: give 2 totals, not ", query->players));
   }
-  if (context.seat < 0 || context.seat >= kPlayers) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--seat: ", context.seat, " is not a seat of a 2-player game (use 0 or 1)"));
-  }
-  if (absl::Status status = ValidateContext(Rules{}, kPlayers, context); !status.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("--scores/--seat: ", status.message()));
-  }
-  // Where the pictures go.
+  const GameContext& game = *query->context;
+  // Where the pictures go: one file, or a directory for all three.
   if (options.out.empty()) return absl::InvalidArgumentError("--out: give the file to write");
   std::error_code error;
-  const fs::path out(options.out);
-  const bool out_is_dir = fs::is_directory(out, error);
-  if (!one && !out_is_dir) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--out: '", options.out, "' is not a directory (all three pictures need a directory)"));
-  }
   std::vector<std::string> paths;
-  for (const std::string& kind : kinds) {
-    fs::path path = out_is_dir ? out / (kind + ".svg") : out;
-    const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
-    if (!fs::is_directory(dir, error)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--out: directory '", dir.string(), "' does not exist"));
+  if (one) {
+    absl::StatusOr<std::string> path = OutputPath(options.out, kinds[0] + ".svg", Folders::kCreate);
+    if (!path.ok()) return path.status();
+    paths.push_back(*std::move(path));
+  } else {
+    const fs::path out(options.out);
+    if (fs::exists(out, error) && !fs::is_directory(out, error)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--out: '", options.out, "' is not a directory (all three pictures need a directory)"));
     }
-    if (fs::is_directory(path, error)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--out: '", path.string(), "' is a directory"));
+    for (const std::string& kind : kinds) {
+      absl::StatusOr<std::string> path =
+          OutputPath((out / (kind + ".svg")).string(), kind + ".svg", Folders::kCreate);
+      if (!path.ok()) return path.status();
+      paths.push_back(*std::move(path));
     }
-    paths.push_back(path.string());
   }
-
-  std::string table_path;
-  absl::StatusOr<GameTable> table = LoadGameTable(Rules{}, kPlayers, options.tables, &table_path);
-  if (!table.ok()) return table.status();
+  absl::StatusOr<std::shared_ptr<const LoadedTable>> loaded =
+      LoadTable(context.advisor, Rules{}, kPlayers, input.tables);
+  if (!loaded.ok()) {  // e.g. a table of another number of players: said plainly
+    return absl::InvalidArgumentError(
+        absl::StrCat("plot draws pictures of the official 2-player game, from its table: ",
+                     loaded.status().message()));
+  }
+  const GameTable& table = (*loaded)->table;
   std::string summary;
   for (std::size_t i = 0; i < kinds.size(); ++i) {
     absl::StatusOr<std::string> svg;
     std::string what;
     if (kinds[i] == "heatmap") {
-      svg = HeatmapSvg(*table, context.seat);
-      what = absl::StrFormat("the mover's chance to win over both scores, seat %d to move",
-                             context.seat);
+      svg = HeatmapSvg(table, game.seat);
+      what =
+          absl::StrFormat("the mover's chance to win over both scores, seat %d to move", game.seat);
     } else if (kinds[i] == "stop") {
-      svg = StopChartSvg(*table);
+      svg = StopChartSvg(table);
       what = "the smallest turn score at which optimal play stops, by dice left";
     } else {
-      svg = DistributionSvg(*table, context);
-      what = absl::StrCat("the turn score's law for ev and to win at ", ContextText(context));
+      svg = DistributionSvg(table, game);
+      what = absl::StrCat("the turn score's law for ev and to win at ", ContextText(game));
     }
     if (!svg.ok()) return svg.status();
-    if (absl::Status status = WriteSvg(paths[i], *svg); !status.ok()) return status;
+    if (absl::Status status = CreateOutputFolders(paths[i]); !status.ok()) return status;
+    if (absl::Status status = WriteOutput(paths[i], *svg); !status.ok()) return status;
     absl::StrAppend(&summary, "Wrote ", paths[i], " (", svg->size(), " bytes): ", what, ".\n");
   }
-  absl::StrAppend(&summary, "Table: ", table_path, ".\n");
+  absl::StrAppend(&summary, "Table: ", (*loaded)->path, ".\n");
   return summary;
 }
 
+}  // namespace cli
 }  // namespace martiandice

@@ -4,33 +4,12 @@
 // play stops, and the law of a turn's score under the ev and the win policies.
 #pragma once
 
-#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "martiandice/game.h"
 
-namespace CLI {
-class App;
-}  // namespace CLI
-
 namespace martiandice {
-
-// Raw options of `martiandice plot`.
-struct PlotOptions {
-  std::string kind;                   // heatmap | stop | distribution | all ("" = all)
-  std::string out;                    // a file (one picture) or a directory
-  std::optional<std::string> scores;  // distribution: the context's scores
-  std::optional<int> seat;            // heatmap, distribution: the seat to move
-  std::optional<std::string> tables;  // the policy table (default: searched)
-};
-
-// Registers the `plot` subcommand on `app`, filling `options`.
-CLI::App* AddPlotCommand(CLI::App& app, PlotOptions& options);
-
-// Runs `plot`: checks every input first (InvalidArgument naming the problem),
-// loads the table, writes each picture atomically and returns a summary.
-absl::StatusOr<std::string> RunPlot(const PlotOptions& options);
 
 // The pictures, as SVG documents (for tests and other frontends). `table` must
 // be the official 2-player table.

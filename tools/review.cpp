@@ -1,14 +1,28 @@
-// `martiandice review` (tools/review.h): parses the played-turn line format,
-// replays every turn against the rules (each roll checked against the dice
-// left, each take against the legal ones), scores every decision with the
-// solved turn (turn objectives) or the policy table (win), and reports the
-// losses as text or JSON.
-#include "review.h"
-
+// `martiandice review`: reads played turns (a turn, or a game's turns with
+// their scores) in a line format, replays every turn against the rules (each
+// roll checked against the dice left, each take against the legal ones),
+// scores every decision through the advisor (the solved turn for a turn
+// objective, the policy table for the win objective) and reports what the
+// actual choices lost, as text or JSON.
+//
+// Line format (keywords are case-insensitive; `#` starts a comment; blank
+// lines are skipped):
+//   roll DICE take FACE   the dice rolled (notation, e.g. 2T 3R 4H 3C 1K) and
+//                         the face set aside: R, H, C, K, a name (ray, human,
+//                         cow, chicken) or a count and letter (4H)
+//   roll DICE             a roll with no legal take: the turn is over
+//   stop                  the player stops (after a take with dice left)
+//   scores S0,S1 [seat I] the game totals before the next turn and the seat
+//                         to move (default 0); needed before every turn with
+//                         --objective win unless --scores gives a single turn's
+// After a take with dice left, the next line is `roll` (the player rolled on)
+// or `stop`. A turn also ends when a roll has no legal take or no dice are
+// left after a take. The next `roll` starts a new turn.
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,20 +35,24 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "cli_query.h"
-#include "json_writer.h"
+#include "answers.h"
+#include "commands.h"
+#include "json.h"
+#include "martiandice/advisor.h"
 #include "martiandice/dice.h"
 #include "martiandice/exact.h"
 #include "martiandice/game.h"
-#include "martiandice/objective.h"
 #include "martiandice/query.h"
 #include "martiandice/rules.h"
-#include "martiandice/solver.h"
 #include "martiandice/state_space.h"
-#include "simulate.h"
+#include "support.h"
 
-namespace martiandice {
+namespace martiandice::cli {
 namespace {
+
+// Largest review input, in bytes, and longest line.
+constexpr std::size_t kMaxInputBytes = 1 << 20;
+constexpr std::size_t kMaxLineBytes = 4096;
 
 std::string Str(absl::string_view text) { return std::string(text.data(), text.size()); }
 
@@ -58,11 +76,6 @@ std::vector<std::string_view> Words(std::string_view text) {
     if (i > start) words.push_back(text.substr(start, i - start));
   }
   return words;
-}
-
-// "4 humans", "1 ray".
-std::string TakeLabel(Face face, int count) {
-  return absl::StrCat(count, " ", std::string(FaceName(face)), count == 1 ? "" : "s");
 }
 
 struct Choice {
@@ -113,28 +126,25 @@ struct Context {
   int players = 0;
 };
 
+// A `scores` line's context, checked as a win query's (ParseQuery); errors
+// name the input ("scores: ...", "seat: ...").
 absl::StatusOr<Context> ReadContext(const Rules& rules, std::string_view scores_text,
                                     std::optional<std::string_view> seat_text) {
-  absl::StatusOr<std::vector<int>> scores = ParseScores(scores_text);
-  if (!scores.ok()) return absl::InvalidArgumentError(Str(scores.status().message()));
-  Context context;
-  context.players = static_cast<int>(scores->size());
-  if (context.players < kMinPlayers || context.players > kMaxPlayers) {
-    return absl::InvalidArgumentError(absl::StrCat("a game has ", kMinPlayers, " to ", kMaxPlayers,
-                                                   " players, not ", context.players));
-  }
-  context.context.scores = *std::move(scores);
+  QueryInput input;
+  input.objective = Goal::Win().name();
+  input.rules = rules;
+  input.scores = std::string(scores_text);
   if (seat_text) {
     const std::string seat(*seat_text);
-    if (!absl::SimpleAtoi(seat, &context.context.seat) || seat.find('+') != std::string::npos) {
+    int value = 0;
+    if (!absl::SimpleAtoi(seat, &value) || seat.find('+') != std::string::npos) {
       return absl::InvalidArgumentError(absl::StrCat("seat: expected a number, got '", seat, "'"));
     }
+    input.seat = value;
   }
-  if (absl::Status status = ValidateContext(rules, context.players, context.context);
-      !status.ok()) {
-    return absl::InvalidArgumentError(Str(status.message()));
-  }
-  return context;
+  absl::StatusOr<Query> query = ParseQuery(input);
+  if (!query.ok()) return query.status();
+  return Context{*std::move(query->context), query->players};
 }
 
 // What a take word means: the face, and the count if the word gives one.
@@ -184,21 +194,10 @@ std::string LegalTakes(const RollAdvice& advice) {
 // Replays the turns and scores the decisions.
 class Reviewer {
  public:
-  Reviewer(const cli::QueryInputs& inputs, Rules rules, std::optional<Objective> objective,
-           Precision precision, std::optional<Context> default_context)
-      : inputs_(inputs),
-        rules_(rules),
-        objective_(std::move(objective)),
-        precision_(precision),
-        default_context_(std::move(default_context)) {}
-
-  absl::Status Prepare() {
-    if (!objective_) return absl::OkStatus();
-    absl::StatusOr<TurnSolution> solution = TurnSolution::Solve(rules_, *objective_, precision_);
-    if (!solution.ok()) return solution.status();
-    solution_ = *std::move(solution);
-    return absl::OkStatus();
-  }
+  // `query`: the rules, goal, precision and tables (its aside and context are
+  // set per decision); `default_context`: --scores, for the first turn.
+  Reviewer(Advisor& advisor, Query query, std::optional<Context> default_context)
+      : advisor_(advisor), query_(std::move(query)), default_context_(std::move(default_context)) {}
 
   absl::Status Line(int number, std::string_view text) {
     const std::vector<std::string_view> words = Words(text);
@@ -227,14 +226,11 @@ class Reviewer {
   }
 
   const std::vector<Turn>& turns() const { return turns_; }
-  bool exact() const { return precision_ == Precision::kExact; }
-  std::string ObjectiveName() const { return objective_ ? objective_->name() : "win"; }
-  std::string ObjectiveDescription() const {
-    return objective_ ? objective_->Describe()
-                      : "probability of winning the game, for the seat to move";
-  }
-  const Rules& rules() const { return rules_; }
-  const std::string& table_path() const { return table_path_; }
+  bool exact() const { return query_.precision == Precision::kExact; }
+  const Goal& goal() const { return query_.goal; }
+  const Rules& rules() const { return query_.rules; }
+  // The table used (win), or "".
+  std::string table_path() const { return table_ ? table_->path : ""; }
 
  private:
   absl::Status Scores(int number, const std::vector<std::string_view>& words) {
@@ -247,9 +243,8 @@ class Reviewer {
     } else if (words.size() != 2) {
       return LineError(number, "expected 'scores S0,S1[,...] [seat I]'");
     }
-    absl::StatusOr<Context> context = ReadContext(rules_, words[1], seat);
-    if (!context.ok())
-      return LineError(number, absl::StrCat("scores: ", Str(context.status().message())));
+    absl::StatusOr<Context> context = ReadContext(rules(), words[1], seat);
+    if (!context.ok()) return LineError(number, Str(context.status().message()));
     pending_context_ = *std::move(context);
     pending_line_ = number;
     return absl::OkStatus();
@@ -270,7 +265,7 @@ class Reviewer {
     awaiting_ = false;
     Turn& turn = turns_.back();
     Settle(turn, turn.decisions.back(), Then::kStop, number);
-    EndTurn(turn, TurnEnd::kStop, number, TurnScore(rules_, aside_));
+    EndTurn(turn, TurnEnd::kStop, number, TurnScore(rules(), aside_));
     return absl::OkStatus();
   }
 
@@ -307,7 +302,7 @@ class Reviewer {
       if (absl::Status status = StartTurn(number); !status.ok()) return status;
     }
     Turn& turn = turns_.back();
-    if (absl::Status status = ValidateRoll(rules_, aside_, *roll); !status.ok()) {
+    if (absl::Status status = ValidateRoll(rules(), aside_, *roll); !status.ok()) {
       return LineError(number, absl::StrCat("roll: ", Str(status.message()),
                                             " (set aside: ", FormatDice(aside_), ")"));
     }
@@ -358,7 +353,7 @@ class Reviewer {
     turn.decisions.push_back(std::move(decision));
     if (!option->roll) {  // no dice left: the turn ends with this take
       Settle(turn, turn.decisions.back(), Then::kStop, 0);
-      EndTurn(turn, TurnEnd::kNoDice, number, TurnScore(rules_, aside_));
+      EndTurn(turn, TurnEnd::kNoDice, number, TurnScore(rules(), aside_));
       return absl::OkStatus();
     }
     awaiting_ = true;
@@ -379,7 +374,7 @@ class Reviewer {
       turn.context = context->context;
       turn.players = context->players;
     }
-    if (!objective_) {
+    if (goal().is_win()) {
       if (!context && !turns_.empty() && turns_.back().context) {
         return LineError(number, absl::StrCat("the game ended with turn ", turns_.back().number,
                                               " (totals ", absl::StrJoin(LastTotals(), ","),
@@ -390,9 +385,11 @@ class Reviewer {
                          "with --objective win every turn needs the game's scores: a 'scores "
                          "S0,S1 [seat I]' line before it (or --scores for the first turn)");
       }
-      absl::Status status = LoadTable(context->players);
-      if (!status.ok()) return status;
-      absl::StatusOr<std::vector<double>> win = table_->WinProbabilities(context->context);
+      absl::StatusOr<std::shared_ptr<const LoadedTable>> table =
+          LoadTable(advisor_, rules(), context->players, query_.tables);
+      if (!table.ok()) return table.status();
+      table_ = *std::move(table);
+      absl::StatusOr<std::vector<double>> win = table_->table.WinProbabilities(context->context);
       if (!win.ok()) return LineError(number, Str(win.status().message()));
       turn.win = *std::move(win);
     }
@@ -416,24 +413,21 @@ class Reviewer {
     if (turns_.empty() || !turns_.back().context) return std::nullopt;
     const Turn& last = turns_.back();
     Context next{GameContext{LastTotals(), (last.context->seat + 1) % last.players}, last.players};
-    if (!ValidateContext(rules_, next.players, next.context).ok()) return std::nullopt;
+    if (!ValidateContext(rules(), next.players, next.context).ok()) return std::nullopt;
     return next;
   }
 
-  absl::Status LoadTable(int players) {
-    if (table_ && table_players_ == players) return absl::OkStatus();
-    absl::StatusOr<GameTable> table = LoadGameTable(rules_, players, inputs_.tables, &table_path_);
-    if (!table.ok()) return table.status();
-    table_ = *std::move(table);
-    table_players_ = players;
-    return absl::OkStatus();
-  }
-
+  // Every take from `roll` at the set-aside, ranked (the advisor's answer).
   absl::StatusOr<RollAdvice> Advise(const Turn& turn, const Dice& roll) {
-    if (objective_) return AdviseRoll(*solution_, aside_, roll);
-    absl::StatusOr<WinAdvice> advice = AdviseWin(*table_, *turn.context, aside_, roll);
-    if (!advice.ok()) return advice.status();
-    return advice->advice;
+    Query query = query_;
+    query.aside = aside_;
+    if (query.goal.is_win()) {
+      query.context = turn.context;
+      query.players = turn.players;
+    }
+    absl::StatusOr<BestAnswer> answer = advisor_.Best(query, roll);
+    if (!answer.ok()) return answer.status();
+    return std::move(answer->advice);
   }
 
   // The actual stop-or-roll after the decision's take: its value and loss.
@@ -462,15 +456,10 @@ class Reviewer {
     if (exact() && !turn.loss_exact) turn.loss_exact = Rational(0);
   }
 
-  const cli::QueryInputs& inputs_;
-  const Rules rules_;
-  const std::optional<Objective> objective_;
-  const Precision precision_;
+  Advisor& advisor_;
+  const Query query_;
   const std::optional<Context> default_context_;
-  std::optional<TurnSolution> solution_;
-  std::optional<GameTable> table_;
-  int table_players_ = 0;
-  std::string table_path_;
+  std::shared_ptr<const LoadedTable> table_;  // win: the last turn's table
 
   std::vector<Turn> turns_;
   Dice aside_;
@@ -483,8 +472,6 @@ class Reviewer {
 
 // ---------------------------------------------------------------------------
 // Reports.
-
-std::string Number(double x) { return absl::StrFormat("%.6f", x); }
 
 std::string ThenWord(Then then) { return then == Then::kStop ? "stop" : "roll"; }
 
@@ -551,7 +538,7 @@ std::string DecisionText(const Decision& d) {
 std::string ReportText(const Reviewer& reviewer, std::string_view name) {
   std::string text =
       absl::StrFormat("Review of %s: %s (%s); rules: %d dice, bonus %d, target %d.\n",
-                      std::string(name), reviewer.ObjectiveDescription(), reviewer.ObjectiveName(),
+                      std::string(name), reviewer.goal().Describe(), reviewer.goal().name(),
                       reviewer.rules().dice, reviewer.rules().bonus, reviewer.rules().target);
   if (!reviewer.table_path().empty()) {
     absl::StrAppend(
@@ -622,18 +609,14 @@ std::string ReportJson(const Reviewer& reviewer, std::string_view name) {
     JsonObject object;
     object.Int("turn", turn.number).Int("line", turn.line);
     if (turn.context) {
-      std::vector<std::string> scores;
-      for (const int s : turn.context->scores) scores.push_back(absl::StrCat(s));
-      object.Raw("scores", JsonArray(scores)).Int("seat", turn.context->seat);
+      object.Raw("scores", JsonIntArray(turn.context->scores)).Int("seat", turn.context->seat);
     } else {
       object.Null("scores").Null("seat");
     }
     if (turn.win.empty()) {
       object.Null("win_probabilities");
     } else {
-      std::vector<std::string> win;
-      for (const double p : turn.win) win.push_back(JsonDouble(p));
-      object.Raw("win_probabilities", JsonArray(win));
+      object.Raw("win_probabilities", JsonDoubleArray(turn.win));
     }
     std::vector<std::string> decisions;
     for (const Decision& d : turn.decisions) decisions.push_back(DecisionJson(d));
@@ -651,8 +634,8 @@ std::string ReportJson(const Reviewer& reviewer, std::string_view name) {
   const Rules& rules = reviewer.rules();
   JsonObject object;
   object.Str("input", name)
-      .Raw("rules", cli::RulesJson(rules))
-      .Str("objective", reviewer.ObjectiveName())
+      .Raw("rules", RulesJson(rules))
+      .Str("objective", reviewer.goal().name())
       .Str("precision", reviewer.exact() ? "exact" : "double");
   if (reviewer.table_path().empty()) {
     object.Null("table");
@@ -666,7 +649,7 @@ std::string ReportJson(const Reviewer& reviewer, std::string_view name) {
   return object.Build() + "\n";
 }
 
-// Reads `input` ("-": the stream), at most kReviewMaxInputBytes.
+// Reads `input` ("-": the stream), at most kMaxInputBytes.
 absl::StatusOr<std::string> ReadInput(const std::string& input, std::istream* stdin_stream) {
   std::string text;
   std::istream* stream = stdin_stream;
@@ -684,12 +667,12 @@ absl::StatusOr<std::string> ReadInput(const std::string& input, std::istream* st
     stream = &file;
   }
   if (stream == nullptr) return text;
-  text.resize(kReviewMaxInputBytes + 1);
+  text.resize(kMaxInputBytes + 1);
   stream->read(text.data(), static_cast<std::streamsize>(text.size()));
   text.resize(static_cast<std::size_t>(stream->gcount()));
-  if (text.size() > kReviewMaxInputBytes) {
-    return absl::InvalidArgumentError(absl::StrCat("the input is over ", kReviewMaxInputBytes,
-                                                   " bytes; review a game at a time"));
+  if (text.size() > kMaxInputBytes) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the input is over ", kMaxInputBytes, " bytes; review a game at a time"));
   }
   if (stream->bad()) return absl::InvalidArgumentError(absl::StrCat("cannot read '", input, "'"));
   return text;
@@ -730,45 +713,45 @@ mistakes, loss}], decisions, mistakes, total_loss; with --exact also
 value_exact, best_value_exact, loss_exact, total_loss_exact ("p/q").
 )";
 
-absl::StatusOr<std::string> ReviewText(const ReviewRequest& request, std::string_view name,
-                                       std::string_view text) {
-  const cli::QueryInputs& inputs = request.query;
-  if (!inputs.aside.empty()) {
-    return absl::InvalidArgumentError(
-        "--aside does not apply to review (the input gives the turns)");
+absl::StatusOr<std::string> RunReview(const CommandOptions& options,
+                                      const CommandContext& context) {
+  // The options, checked as eval checks them. With --objective win and no
+  // --scores every turn's context comes from the input's `scores` lines:
+  // the other options are checked with a placeholder context.
+  const QueryInput& input = options.query;
+  QueryInput checked = input;
+  const absl::StatusOr<Goal> goal = Goal::Parse(input.objective);
+  const bool contexts_from_input = goal.ok() && goal->is_win() && !input.scores;
+  if (contexts_from_input) {
+    if (input.seat || input.players) {
+      return absl::InvalidArgumentError("--seat and --players go with --scores");
+    }
+    checked.scores = "0,0";
   }
-  const bool win = inputs.objective == "win";
-  absl::StatusOr<Rules> rules = cli::ReadRules(inputs);
-  if (!rules.ok()) return rules.status();
-  std::optional<Objective> objective;
-  Precision precision = Precision::kDouble;
+  absl::StatusOr<Query> query = ParseQuery(checked);
+  if (!query.ok()) return query.status();
   std::optional<Context> default_context;
-  if (!win || inputs.scores) {
-    // The CLI's checks of the objective and game options (eval's messages).
-    absl::StatusOr<cli::Query> query = cli::ReadQuery(inputs);
-    if (!query.ok()) return query.status();
-    objective = query->objective;
-    precision = query->precision;
-    if (query->game) default_context = Context{query->game->context, query->game->players};
-  } else if (inputs.exact) {
-    return absl::InvalidArgumentError(
-        "--exact: exact values are available for turn objectives; win tables hold certified "
-        "doubles");
-  } else if (inputs.seat || inputs.players) {
-    return absl::InvalidArgumentError("--seat and --players go with --scores");
+  if (query->goal.is_win() && !contexts_from_input) {
+    default_context = Context{*query->context, query->players};
   }
-  Reviewer reviewer(inputs, *rules, objective, precision, default_context);
-  if (absl::Status status = reviewer.Prepare(); !status.ok()) return status;
+  query->context.reset();
+  query->players = 0;
+
+  absl::StatusOr<std::string> text = ReadInput(options.input, context.in);
+  if (!text.ok()) return text.status();
+  const std::string name = options.input == "-" ? "stdin" : options.input;
+  Reviewer reviewer(context.advisor, *std::move(query), std::move(default_context));
   int number = 0;
   std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(start, end - start);
+  const std::string_view all = *text;
+  while (start < all.size()) {
+    std::size_t end = all.find('\n', start);
+    if (end == std::string_view::npos) end = all.size();
+    std::string_view line = all.substr(start, end - start);
     start = end + 1;
     ++number;
-    if (line.size() > kReviewMaxLineBytes) {
-      return LineError(number, absl::StrCat("longer than ", kReviewMaxLineBytes, " bytes"));
+    if (line.size() > kMaxLineBytes) {
+      return LineError(number, absl::StrCat("longer than ", kMaxLineBytes, " bytes"));
     }
     if (const std::size_t hash = line.find('#'); hash != std::string_view::npos) {
       line = line.substr(0, hash);
@@ -776,13 +759,7 @@ absl::StatusOr<std::string> ReviewText(const ReviewRequest& request, std::string
     if (absl::Status status = reviewer.Line(number, line); !status.ok()) return status;
   }
   if (absl::Status status = reviewer.Finish(std::max(number, 1)); !status.ok()) return status;
-  return request.json ? ReportJson(reviewer, name) : ReportText(reviewer, name);
+  return options.json ? ReportJson(reviewer, name) : ReportText(reviewer, name);
 }
 
-absl::StatusOr<std::string> RunReview(const ReviewRequest& request, std::istream* stdin_stream) {
-  absl::StatusOr<std::string> text = ReadInput(request.input, stdin_stream);
-  if (!text.ok()) return text.status();
-  return ReviewText(request, request.input == "-" ? "stdin" : request.input, *text);
-}
-
-}  // namespace martiandice
+}  // namespace martiandice::cli

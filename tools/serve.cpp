@@ -1,8 +1,9 @@
-// `martiandice serve` (tools/serve.h): the bounded line reader, a strict parser
-// for flat JSON objects, the request fields, the caches (solved turns per
-// rules and objective, policy tables per rules, players and --tables, stats
-// per rules), and the loop that answers each request through the one-shot
-// CLI's pipeline (tools/cli_query.h), so responses are the `--json` objects.
+// `martiandice serve` (tools/serve.h): the bounded line reader, the request
+// fields (each line read by tools/json.h's strict reader), and the loop that
+// answers each request through one advisor (martiandice/advisor.h: its solved
+// turns and tables are kept between requests) and the one-shot CLI's
+// answers (tools/answers.h), so responses are the `--json` objects; `stats`
+// answers are kept per rules.
 #include "serve.h"
 
 #include <algorithm>
@@ -20,20 +21,19 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "cli.h"
-#include "cli_query.h"
-#include "json_writer.h"
-#include "martiandice/solver.h"
+#include "answers.h"
+#include "commands.h"
+#include "exit_codes.h"
+#include "json.h"
+#include "martiandice/advisor.h"
 
 namespace martiandice {
 namespace {
 
-// Bounds on what one request may hold (a request needs a few dozen bytes).
-constexpr std::size_t kMaxFields = 32;
-constexpr std::size_t kMaxArrayItems = 64;
-constexpr std::size_t kMaxNumberChars = 32;
-// Bounds on what the service keeps: a full cache is emptied, then refilled.
-constexpr std::size_t kMaxCachedSolutions = 16;
+// Bounds on what the service keeps: the advisor's solved turns and tables
+// (each dropping its least recently used), and `stats` answers (emptied when
+// full, then refilled).
+constexpr std::size_t kMaxCachedTurns = 16;
 constexpr std::size_t kMaxCachedTables = 4;
 constexpr std::size_t kMaxCachedStats = 16;
 // Responses are written in chunks of about this size (and before every wait).
@@ -125,352 +125,6 @@ class LineReader {
 };
 
 // ---------------------------------------------------------------------------
-// Flat JSON objects, strictly (RFC 8259): values are strings, numbers,
-// true/false/null and arrays of numbers; no nesting.
-
-enum class JsonKind { kString, kNumber, kBool, kNull, kArray };
-
-struct RawField {
-  std::string key;  // decoded
-  JsonKind kind = JsonKind::kNull;
-  // String: between the quotes, escapes not decoded (but checked); number:
-  // the token; bool: "true" or "false"; array: between the brackets.
-  std::string_view raw;
-};
-
-std::string_view KindName(JsonKind kind) {
-  switch (kind) {
-    case JsonKind::kString:
-      return "a string";
-    case JsonKind::kNumber:
-      return "a number";
-    case JsonKind::kBool:
-      return "a boolean";
-    case JsonKind::kNull:
-      return "null";
-    case JsonKind::kArray:
-      return "an array";
-  }
-  return "a value";
-}
-
-int HexDigit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-// The code unit of the 4 hex digits at `text` (already checked).
-std::uint32_t Hex4(const char* text) {
-  std::uint32_t unit = 0;
-  for (int i = 0; i < 4; ++i) unit = unit * 16 + static_cast<std::uint32_t>(HexDigit(text[i]));
-  return unit;
-}
-
-void AppendUtf8(std::string& out, std::uint32_t code) {
-  if (code < 0x80) {
-    out += static_cast<char>(code);
-  } else if (code < 0x800) {
-    out += static_cast<char>(0xc0 | (code >> 6));
-    out += static_cast<char>(0x80 | (code & 0x3f));
-  } else if (code < 0x10000) {
-    out += static_cast<char>(0xe0 | (code >> 12));
-    out += static_cast<char>(0x80 | ((code >> 6) & 0x3f));
-    out += static_cast<char>(0x80 | (code & 0x3f));
-  } else {
-    out += static_cast<char>(0xf0 | (code >> 18));
-    out += static_cast<char>(0x80 | ((code >> 12) & 0x3f));
-    out += static_cast<char>(0x80 | ((code >> 6) & 0x3f));
-    out += static_cast<char>(0x80 | (code & 0x3f));
-  }
-}
-
-// Length of the well-formed UTF-8 sequence at text[0..size), or 0.
-std::size_t Utf8Length(const unsigned char* text, std::size_t size) {
-  const unsigned char lead = text[0];
-  std::size_t length = 0;
-  std::uint32_t code = 0;
-  if (lead >= 0xc2 && lead <= 0xdf) {
-    length = 2;
-    code = lead & 0x1f;
-  } else if (lead >= 0xe0 && lead <= 0xef) {
-    length = 3;
-    code = lead & 0x0f;
-  } else if (lead >= 0xf0 && lead <= 0xf4) {
-    length = 4;
-    code = lead & 0x07;
-  } else {
-    return 0;
-  }
-  if (size < length) return 0;
-  for (std::size_t i = 1; i < length; ++i) {
-    if ((text[i] & 0xc0) != 0x80) return 0;
-    code = (code << 6) | (text[i] & 0x3f);
-  }
-  const bool overlong = (length == 3 && code < 0x800) || (length == 4 && code < 0x10000);
-  const bool surrogate = code >= 0xd800 && code <= 0xdfff;
-  if (overlong || surrogate || code > 0x10ffff) return 0;
-  return length;
-}
-
-// Decodes a checked string body (RawField::raw). Errors: lone surrogates, NUL.
-absl::Status DecodeString(std::string_view raw, std::string& out) {
-  out.clear();
-  for (std::size_t i = 0; i < raw.size();) {
-    if (raw[i] != '\\') {  // copy up to the next escape
-      const std::size_t next = std::min(raw.find('\\', i), raw.size());
-      out.append(raw.data() + i, next - i);
-      i = next;
-      continue;
-    }
-    const char e = raw[i + 1];
-    i += 2;
-    switch (e) {
-      case 'b':
-        out += '\b';
-        continue;
-      case 'f':
-        out += '\f';
-        continue;
-      case 'n':
-        out += '\n';
-        continue;
-      case 'r':
-        out += '\r';
-        continue;
-      case 't':
-        out += '\t';
-        continue;
-      case 'u':
-        break;
-      default:  // " \ /
-        out += e;
-        continue;
-    }
-    std::uint32_t code = Hex4(raw.data() + i);
-    i += 4;
-    if (code >= 0xdc00 && code <= 0xdfff) {
-      return absl::InvalidArgumentError("bad JSON: lone low surrogate in a \\u escape");
-    }
-    if (code >= 0xd800 && code <= 0xdbff) {
-      if (i + 6 > raw.size() || raw[i] != '\\' || raw[i + 1] != 'u') {
-        return absl::InvalidArgumentError("bad JSON: lone high surrogate in a \\u escape");
-      }
-      const std::uint32_t low = Hex4(raw.data() + i + 2);
-      if (low < 0xdc00 || low > 0xdfff) {
-        return absl::InvalidArgumentError("bad JSON: lone high surrogate in a \\u escape");
-      }
-      code = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
-      i += 6;
-    }
-    if (code == 0) return absl::InvalidArgumentError("strings may not contain NUL (\\u0000)");
-    AppendUtf8(out, code);
-  }
-  return absl::OkStatus();
-}
-
-// Parses one line as a flat JSON object into fields (reused between lines).
-class FlatObjectParser {
- public:
-  absl::Status Parse(std::string_view text) {
-    text_ = text;
-    pos_ = 0;
-    count_ = 0;
-    SkipSpace();
-    if (!Eat('{')) return Error("a request is one JSON object: expected '{'");
-    SkipSpace();
-    if (!Eat('}')) {
-      for (;;) {
-        if (absl::Status status = ParseField(); !status.ok()) return status;
-        SkipSpace();
-        if (Eat('}')) break;
-        if (!Eat(',')) return Error("expected ',' or '}'");
-        SkipSpace();
-      }
-    }
-    SkipSpace();
-    if (pos_ != text_.size()) return Error("unexpected text after the object");
-    return absl::OkStatus();
-  }
-
-  std::size_t size() const { return count_; }
-  const RawField& field(std::size_t i) const { return fields_[i]; }
-
- private:
-  absl::Status Error(std::string_view what) const {
-    return absl::InvalidArgumentError(
-        absl::StrCat("bad JSON at byte ", pos_ + 1, ": ", std::string(what)));
-  }
-  void SkipSpace() {
-    while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t' ||
-                                   text_[pos_] == '\r' || text_[pos_] == '\n')) {
-      ++pos_;
-    }
-  }
-  bool Eat(char c) {
-    if (pos_ < text_.size() && text_[pos_] == c) {
-      ++pos_;
-      return true;
-    }
-    return false;
-  }
-  bool EatWord(std::string_view word) {
-    if (text_.substr(pos_, word.size()) != word) return false;
-    pos_ += word.size();
-    return true;
-  }
-  bool AtDigit() const { return pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9'; }
-  void EatDigits() {
-    while (AtDigit()) ++pos_;
-  }
-
-  absl::Status ParseField() {
-    if (count_ == kMaxFields) {
-      return Error(absl::StrCat("more than ", kMaxFields, " fields"));
-    }
-    RawField& field = fields_[count_];
-    std::string_view key;
-    if (absl::Status status = ParseString(&key); !status.ok()) return status;
-    if (absl::Status status = DecodeString(key, field.key); !status.ok()) return status;
-    for (std::size_t i = 0; i < count_; ++i) {
-      if (fields_[i].key == field.key) {
-        return Error(absl::StrCat("duplicate field ", JsonString(field.key)));
-      }
-    }
-    SkipSpace();
-    if (!Eat(':')) return Error("expected ':' after a field name");
-    SkipSpace();
-    if (absl::Status status = ParseValue(field); !status.ok()) return status;
-    ++count_;
-    return absl::OkStatus();
-  }
-
-  absl::Status ParseValue(RawField& field) {
-    if (pos_ >= text_.size()) return Error("expected a value");
-    const char c = text_[pos_];
-    if (c == '"') {
-      field.kind = JsonKind::kString;
-      return ParseString(&field.raw);
-    }
-    if (c == '-' || (c >= '0' && c <= '9')) {
-      field.kind = JsonKind::kNumber;
-      return ParseNumber(&field.raw);
-    }
-    if (c == '[') return ParseArray(field);
-    if (c == '{') return Error("nested objects are not supported");
-    const std::size_t start = pos_;
-    if (EatWord("true") || EatWord("false")) {
-      field.kind = JsonKind::kBool;
-    } else if (EatWord("null")) {
-      field.kind = JsonKind::kNull;
-    } else {
-      return Error("expected a value");
-    }
-    field.raw = text_.substr(start, pos_ - start);
-    return absl::OkStatus();
-  }
-
-  // A string; `raw` gets its body (escapes checked, not decoded).
-  absl::Status ParseString(std::string_view* raw) {
-    if (!Eat('"')) return Error("expected a string");
-    const std::size_t start = pos_;
-    while (pos_ < text_.size()) {
-      const auto c = static_cast<unsigned char>(text_[pos_]);
-      if (c == '"') {
-        *raw = text_.substr(start, pos_ - start);
-        ++pos_;
-        return absl::OkStatus();
-      }
-      if (c < 0x20) return Error("control character in a string (escape it)");
-      if (c == '\\') {
-        if (pos_ + 1 >= text_.size()) break;
-        const char e = text_[pos_ + 1];
-        if (e == 'u') {
-          if (pos_ + 6 > text_.size()) return Error("bad \\u escape");
-          for (std::size_t i = pos_ + 2; i < pos_ + 6; ++i) {
-            if (HexDigit(text_[i]) < 0) return Error("bad \\u escape");
-          }
-          pos_ += 6;
-        } else if (std::strchr("\"\\/bfnrt", e) != nullptr && e != '\0') {
-          pos_ += 2;
-        } else {
-          return Error("bad escape in a string");
-        }
-        continue;
-      }
-      if (c >= 0x80) {
-        const std::size_t length = Utf8Length(
-            reinterpret_cast<const unsigned char*>(text_.data() + pos_), text_.size() - pos_);
-        if (length == 0) return Error("invalid UTF-8 in a string");
-        pos_ += length;
-        continue;
-      }
-      ++pos_;
-    }
-    return Error("unterminated string");
-  }
-
-  // A number as RFC 8259 writes it; `raw` gets the token.
-  absl::Status ParseNumber(std::string_view* raw) {
-    const std::size_t start = pos_;
-    Eat('-');
-    if (Eat('0')) {
-      if (AtDigit()) return Error("numbers have no leading zeros");
-    } else if (AtDigit()) {
-      EatDigits();
-    } else {
-      return Error("bad number");
-    }
-    if (Eat('.')) {
-      if (!AtDigit()) return Error("bad number");
-      EatDigits();
-    }
-    if (Eat('e') || Eat('E')) {
-      if (!Eat('+')) Eat('-');
-      if (!AtDigit()) return Error("bad number");
-      EatDigits();
-    }
-    if (pos_ - start > kMaxNumberChars) {
-      return Error(absl::StrCat("number longer than ", kMaxNumberChars, " characters"));
-    }
-    *raw = text_.substr(start, pos_ - start);
-    return absl::OkStatus();
-  }
-
-  absl::Status ParseArray(RawField& field) {
-    Eat('[');
-    field.kind = JsonKind::kArray;
-    const std::size_t start = pos_;
-    SkipSpace();
-    std::size_t items = 0;
-    if (!Eat(']')) {
-      for (;;) {
-        if (!(pos_ < text_.size() && (text_[pos_] == '-' || AtDigit()))) {
-          return Error("arrays may only hold numbers");
-        }
-        if (++items > kMaxArrayItems) {
-          return Error(absl::StrCat("array longer than ", kMaxArrayItems, " items"));
-        }
-        std::string_view number;
-        if (absl::Status status = ParseNumber(&number); !status.ok()) return status;
-        SkipSpace();
-        if (Eat(']')) break;
-        if (!Eat(',')) return Error("expected ',' or ']'");
-        SkipSpace();
-      }
-    }
-    field.raw = text_.substr(start, pos_ - 1 - start);
-    return absl::OkStatus();
-  }
-
-  std::string_view text_;
-  std::size_t pos_ = 0;
-  std::array<RawField, kMaxFields> fields_;
-  std::size_t count_ = 0;
-};
-
-// ---------------------------------------------------------------------------
 // Requests.
 
 enum class Command { kEval, kBest, kStats };
@@ -509,24 +163,24 @@ constexpr char kFieldList[] =
 struct Request {
   std::string id;  // the id as JSON ("" if none)
   Command command = Command::kEval;
-  cli::QueryInputs inputs;
+  QueryInput inputs;
   std::string roll;
   bool has_roll = false;
 };
 
-absl::Status FieldError(const RawField& field, std::string_view what) {
+absl::Status FieldError(const JsonField& field, std::string_view what) {
   return absl::InvalidArgumentError(
       absl::StrCat("field ", JsonString(field.key), ": ", std::string(what)));
 }
 
-absl::Status WrongKind(const RawField& field, std::string_view expected) {
+absl::Status WrongKind(const JsonField& field, std::string_view expected) {
   return FieldError(field, absl::StrCat("expected ", std::string(expected), ", got ",
-                                        std::string(KindName(field.kind))));
+                                        std::string(JsonKindName(field.kind))));
 }
 
-absl::Status ReadString(const RawField& field, std::string& out) {
+absl::Status ReadString(const JsonField& field, std::string& out) {
   if (field.kind != JsonKind::kString) return WrongKind(field, "a string");
-  if (absl::Status status = DecodeString(field.raw, out); !status.ok()) {
+  if (absl::Status status = DecodeJsonString(field.raw, out); !status.ok()) {
     return FieldError(field, View(status.message()));
   }
   return absl::OkStatus();
@@ -547,7 +201,7 @@ std::optional<int> TokenInt(std::string_view token) {
   return static_cast<int>(value);
 }
 
-absl::Status ReadInt(const RawField& field, int& out) {
+absl::Status ReadInt(const JsonField& field, int& out) {
   if (field.kind != JsonKind::kNumber) return WrongKind(field, "an integer");
   const std::optional<int> value = TokenInt(field.raw);
   if (!value) {
@@ -558,14 +212,14 @@ absl::Status ReadInt(const RawField& field, int& out) {
   return absl::OkStatus();
 }
 
-absl::Status ReadBool(const RawField& field, bool& out) {
+absl::Status ReadBool(const JsonField& field, bool& out) {
   if (field.kind != JsonKind::kBool) return WrongKind(field, "true or false");
   out = field.raw == "true";
   return absl::OkStatus();
 }
 
 // `scores`: an array of integers, or the CLI's "S0,S1" string; as the string.
-absl::Status ReadScores(const RawField& field, std::string& out) {
+absl::Status ReadScores(const JsonField& field, std::string& out) {
   if (field.kind == JsonKind::kString) return ReadString(field, out);
   if (field.kind != JsonKind::kArray) return WrongKind(field, "an array of integers");
   out.clear();
@@ -591,7 +245,7 @@ absl::Status ReadScores(const RawField& field, std::string& out) {
 }
 
 // The id as JSON: a string (re-encoded), a number (as given) or null.
-absl::Status ReadId(const RawField& field, std::string& decoded, std::string& out) {
+absl::Status ReadId(const JsonField& field, std::string& decoded, std::string& out) {
   switch (field.kind) {
     case JsonKind::kString:
       if (absl::Status status = ReadString(field, decoded); !status.ok()) return status;
@@ -607,9 +261,9 @@ absl::Status ReadId(const RawField& field, std::string& decoded, std::string& ou
   }
 }
 
-absl::Status ReadCommand(const FlatObjectParser& parser, std::string& scratch, Command& out) {
+absl::Status ReadCommand(const FlatJsonParser& parser, std::string& scratch, Command& out) {
   for (std::size_t i = 0; i < parser.size(); ++i) {
-    const RawField& field = parser.field(i);
+    const JsonField& field = parser.field(i);
     if (field.key != "command") continue;
     if (absl::Status status = ReadString(field, scratch); !status.ok()) return status;
     if (scratch == "eval") {
@@ -661,7 +315,7 @@ void WriteError(std::string& out, std::string_view id, std::string_view message)
 }
 
 // ---------------------------------------------------------------------------
-// The service: parses, answers through the CLI's pipeline, caches.
+// The service: parses, answers through the advisor.
 
 class Service {
  public:
@@ -692,24 +346,6 @@ class Service {
   }
 
  private:
-  struct CachedSolution {
-    Rules rules;
-    std::string objective;
-    Precision precision;
-    TurnSolution solution;
-  };
-  struct CachedTable {
-    Rules rules;
-    int players;
-    std::optional<std::string> tables;
-    GameTable table;
-    std::string path;
-  };
-
-  static bool SameRules(const Rules& a, const Rules& b) {
-    return a.dice == b.dice && a.bonus == b.bonus && a.target == b.target;
-  }
-
   absl::Status Handle(std::string_view line, const std::string** json) {
     // Not a JSON object: no id is echoed (null).
     if (absl::Status status = parser_.Parse(line); !status.ok()) return status;
@@ -735,11 +371,9 @@ class Service {
     if (absl::Status status = ReadCommand(parser_, scratch_, r.command); !status.ok()) {
       return status;
     }
-    r.inputs.objective.assign("ev");
+    r.inputs.objective.assign(QueryInput().objective);
     r.inputs.exact = false;
-    r.inputs.dice = Rules{}.dice;
-    r.inputs.bonus = Rules{}.bonus;
-    r.inputs.target = Rules{}.target;
+    r.inputs.rules = Rules{};
     r.inputs.aside.clear();
     r.inputs.scores.reset();
     r.inputs.seat.reset();
@@ -755,7 +389,7 @@ class Service {
     return absl::OkStatus();
   }
 
-  absl::Status ReadField(const RawField& field) {
+  absl::Status ReadField(const JsonField& field) {
     const auto spec = std::find_if(kFields.begin(), kFields.end(),
                                    [&](const FieldSpec& s) { return s.name == field.key; });
     if (spec == kFields.end()) {
@@ -766,7 +400,7 @@ class Service {
       return FieldError(
           field, absl::StrCat("does not apply to ", std::string(CommandName(request_.command))));
     }
-    cli::QueryInputs& in = request_.inputs;
+    QueryInput& in = request_.inputs;
     const std::string_view name = spec->name;
     if (name == "id" || name == "command") return absl::OkStatus();  // read first
     if (name == "objective") return ReadString(field, in.objective);
@@ -780,52 +414,40 @@ class Service {
     if (name == "seat") return ReadInt(field, in.seat.emplace());
     if (name == "players") return ReadInt(field, in.players.emplace());
     if (name == "tables") return ReadString(field, in.tables.emplace());
-    if (name == "dice") return ReadInt(field, in.dice);
-    if (name == "bonus") return ReadInt(field, in.bonus);
-    return ReadInt(field, in.target);
+    if (name == "dice") return ReadInt(field, in.rules.dice);
+    if (name == "bonus") return ReadInt(field, in.rules.bonus);
+    return ReadInt(field, in.rules.target);
   }
 
   absl::Status Stats(const std::string** json) {
-    absl::StatusOr<Rules> rules = cli::ReadRules(request_.inputs);
-    if (!rules.ok()) return rules.status();
+    const Rules& rules = request_.inputs.rules;
     for (const auto& [cached_rules, text] : stats_) {
-      if (SameRules(cached_rules, *rules)) {
+      if (cached_rules == rules) {
         *json = &text;
         return absl::OkStatus();
       }
     }
-    absl::StatusOr<std::string> text = cli::StatsJson(*rules);
+    absl::StatusOr<std::string> text = cli::StatsJson(rules);
     if (!text.ok()) return text.status();
     if (stats_.size() == kMaxCachedStats) stats_.clear();
-    stats_.emplace_back(*rules, *std::move(text));
+    stats_.emplace_back(rules, *std::move(text));
     *json = &stats_.back().second;
     return absl::OkStatus();
   }
 
+  // eval and best, answered as the one-shot CLI answers them; the advisor's
+  // errors name the field ("aside: ...").
   absl::Status Query(const std::string** json) {
-    const cli::QueryInputs& inputs = request_.inputs;
-    absl::StatusOr<cli::Query> query = cli::ReadQuery(inputs);
+    absl::StatusOr<martiandice::Query> query = ParseQuery(request_.inputs);
     if (!query.ok()) return query.status();
-    std::optional<Dice> roll;
     if (request_.command == Command::kBest) {
-      absl::StatusOr<Dice> read = cli::ReadRoll(*query, request_.roll);
-      if (!read.ok()) return read.status();
-      roll = *read;
-    }
-    const TurnSolution* solution = nullptr;
-    if (query->game) {
-      if (absl::Status status = LoadTable(*query); !status.ok()) return status;
-    } else {
-      absl::StatusOr<const TurnSolution*> solved = Solve(*query);
-      if (!solved.ok()) return solved.status();
-      solution = *solved;
-    }
-    if (roll) {
-      absl::StatusOr<cli::BestAnswer> answer = cli::Advise(*query, *roll, solution);
+      absl::StatusOr<Dice> roll = ParseRoll(*query, request_.roll);
+      if (!roll.ok()) return roll.status();
+      absl::StatusOr<BestAnswer> answer = cli::Best(advisor_, *query, *roll);
       if (!answer.ok()) return answer.status();
       json_ = cli::BestJson(*query, *roll, *answer);
     } else {
-      absl::StatusOr<cli::EvalAnswer> answer = cli::Evaluate(*query, solution);
+      absl::StatusOr<EvalAnswer> answer = cli::Evaluate(advisor_, *query);
       if (!answer.ok()) return answer.status();
       json_ = cli::EvalJson(*query, *answer);
     }
@@ -833,48 +455,11 @@ class Service {
     return absl::OkStatus();
   }
 
-  absl::StatusOr<const TurnSolution*> Solve(const cli::Query& query) {
-    const std::string& objective = query.objective->name();
-    for (const CachedSolution& cached : solutions_) {
-      if (SameRules(cached.rules, query.rules) && cached.objective == objective &&
-          cached.precision == query.precision) {
-        return &cached.solution;
-      }
-    }
-    absl::StatusOr<TurnSolution> solution =
-        TurnSolution::Solve(query.rules, *query.objective, query.precision);
-    if (!solution.ok()) return solution.status();
-    if (solutions_.size() == kMaxCachedSolutions) solutions_.clear();
-    solutions_.push_back({query.rules, objective, query.precision, *std::move(solution)});
-    return &solutions_.back().solution;
-  }
-
-  // The table of a win query, loaded once per (rules, players, tables).
-  absl::Status LoadTable(cli::Query& query) {
-    cli::GameQuery& game = *query.game;
-    const std::optional<std::string>& tables = request_.inputs.tables;
-    for (const CachedTable& cached : tables_) {
-      if (SameRules(cached.rules, query.rules) && cached.players == game.players &&
-          cached.tables == tables) {
-        game.table = cached.table;
-        game.table_path = cached.path;
-        return absl::OkStatus();
-      }
-    }
-    if (absl::Status status = cli::LoadQueryTable(request_.inputs, query); !status.ok()) {
-      return status;
-    }
-    if (tables_.size() == kMaxCachedTables) tables_.clear();
-    tables_.push_back({query.rules, game.players, tables, *game.table, game.table_path});
-    return absl::OkStatus();
-  }
-
-  FlatObjectParser parser_;
+  Advisor advisor_{Advisor::Options{std::nullopt, kMaxCachedTurns, kMaxCachedTables}};
+  FlatJsonParser parser_;
   Request request_;
   std::string scratch_;
   std::string json_;
-  std::vector<CachedSolution> solutions_;
-  std::vector<CachedTable> tables_;
   std::vector<std::pair<Rules, std::string>> stats_;
 };
 
@@ -883,6 +468,8 @@ bool IsBlank(std::string_view line) {
 }
 
 }  // namespace
+
+namespace cli {
 
 const std::string_view kServeHelp = R"(
 Reads requests from stdin, one JSON object per line, and answers each with one
@@ -897,6 +484,8 @@ Lines over 16384 bytes are refused unread. Output is flushed whenever the
 service waits for input. Protocol and examples: docs/SERVE.md.
   echo '{"id":1,"command":"best","roll":"2T 3R 4H 3C 1K"}' | martiandice serve
 )";
+
+}  // namespace cli
 
 int Serve(std::istream& in, std::ostream& out, std::ostream& err) {
   try {

@@ -15,9 +15,6 @@ namespace martiandice {
 // gets an error response and is skipped without being stored.
 inline constexpr std::size_t kServeMaxLineBytes = 16384;
 
-// Help text of `martiandice serve --help` (the protocol in brief).
-extern const std::string_view kServeHelp;
-
 // Answers every request line of `in` on `out`, one response line per request
 // line (blank lines are skipped), in order. Bad requests get an error object
 // and the service goes on. Output is flushed whenever the service is about to

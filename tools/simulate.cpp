@@ -1,6 +1,7 @@
-// Game simulation for `martiandice simulate`: parses the policies, prepares
-// what they need once (the policy table, one turn solution per objective),
-// plays seeded games on worker threads and adds up exact win shares.
+// `martiandice simulate`: parses the policies, prepares what they need once
+// (the policy table and the turn objectives' solved turns, from the advisor),
+// plays seeded games on worker threads, adds up exact win shares, and prints
+// the win rates as text or JSON.
 #include "simulate.h"
 
 #include <algorithm>
@@ -11,7 +12,7 @@
 #include <cstdint>
 #include <exception>
 #include <limits>
-#include <map>
+#include <memory>
 #include <mutex>
 #include <random>
 #include <string>
@@ -22,11 +23,16 @@
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "answers.h"
+#include "commands.h"
+#include "json.h"
 #include "martiandice/dice.h"
 #include "martiandice/objective.h"
 #include "martiandice/query.h"
 #include "martiandice/solver.h"
+#include "support.h"
 
 namespace martiandice {
 namespace {
@@ -102,7 +108,7 @@ Takes LegalTakes(const Dice& aside, const Dice& roll) {
 
 struct Player {
   PolicySpec spec;
-  const TurnSolution* solution = nullptr;  // kObjective only
+  std::optional<TurnSolution> solution;  // kObjective only
 };
 
 struct Setup {
@@ -110,9 +116,9 @@ struct Setup {
   int players = 0;
   std::uint64_t seed = 0;
   bool alternate_seats = true;
-  std::optional<GameTable> table;
-  std::map<std::string, TurnSolution> solutions;  // by objective name; stable addresses
-  std::vector<Player> policies;                   // in the order given
+  const GameTable* table = nullptr;           // win policies: the table used
+  std::shared_ptr<const LoadedTable> loaded;  // the advisor's, unless given in memory
+  std::vector<Player> policies;               // in the order given
 
   // The policy in `seat` in game `game`: seat - g mod P, or seat itself.
   int PolicyIndex(std::int64_t game, int seat) const {
@@ -121,21 +127,21 @@ struct Setup {
   }
 };
 
-absl::Status PrepareSolutions(const std::vector<PolicySpec>& specs, Setup& setup) {
+absl::Status PrepareSolutions(const std::vector<PolicySpec>& specs, Advisor& advisor,
+                              Setup& setup) {
   for (const PolicySpec& spec : specs) {
-    Player player{spec, nullptr};
+    Player player{spec, std::nullopt};
     if (spec.kind == PolicySpec::Kind::kObjective) {
-      absl::StatusOr<Objective> objective = Objective::Parse(spec.name);
-      if (!objective.ok()) return UnknownPolicy(spec.name, objective.status());
-      auto it = setup.solutions.find(objective->name());
-      if (it == setup.solutions.end()) {
-        absl::StatusOr<TurnSolution> solution = TurnSolution::Solve(setup.rules, *objective);
-        if (!solution.ok()) return solution.status();
-        it = setup.solutions.emplace(objective->name(), *std::move(solution)).first;
+      if (!spec.objective) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("policy '", spec.name, "' has no objective (ParsePolicy sets it)"));
       }
-      player.solution = &it->second;
+      absl::StatusOr<TurnSolution> solution =
+          advisor.Turn(setup.rules, *spec.objective, Precision::kDouble);
+      if (!solution.ok()) return solution.status();
+      player.solution = *std::move(solution);
     }
-    setup.policies.push_back(player);
+    setup.policies.push_back(std::move(player));
   }
   return absl::OkStatus();
 }
@@ -145,28 +151,28 @@ bool NeedsTable(const std::vector<PolicySpec>& specs) {
                      [](const PolicySpec& s) { return s.kind == PolicySpec::Kind::kWin; });
 }
 
-absl::Status PrepareTable(const SimulationOptions& options, Setup& setup,
+absl::Status PrepareTable(const SimulationOptions& options, Advisor& advisor, Setup& setup,
                           SimulationResult& result) {
   if (!NeedsTable(options.policies)) return absl::OkStatus();
   if (options.table) {
     if (absl::Status status = CheckTableMatches(*options.table, setup.rules, setup.players);
         !status.ok()) {
-      return TableError(setup.rules, setup.players, status);
+      return cli::TableError(setup.rules, setup.players, status);
     }
-    setup.table = *options.table;
+    setup.table = &*options.table;
     return absl::OkStatus();
   }
-  absl::StatusOr<GameTable> table =
-      LoadGameTable(setup.rules, setup.players, options.tables_path, &result.table_path);
-  if (!table.ok()) return table.status();
-  setup.table = *std::move(table);
+  absl::StatusOr<std::shared_ptr<const LoadedTable>> loaded =
+      cli::LoadTable(advisor, setup.rules, setup.players, options.tables_path);
+  if (!loaded.ok()) return loaded.status();
+  setup.loaded = *std::move(loaded);
+  setup.table = &setup.loaded->table;
+  result.table_path = setup.loaded->path;
   return absl::OkStatus();
 }
 
 absl::Status CheckOptions(const SimulationOptions& options) {
-  if (absl::Status status = ValidateRules(options.rules); !status.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("invalid rules: ", status.message()));
-  }
+  if (absl::Status status = cli::CheckRules(options.rules); !status.ok()) return status;
   const int players = static_cast<int>(options.policies.size());
   if (players < kMinPlayers || players > kMaxPlayers) {
     return absl::InvalidArgumentError(absl::StrCat("a game needs ", kMinPlayers, " to ",
@@ -427,7 +433,14 @@ void Summarise(const Totals& totals, std::int64_t games, SimulationResult& resul
 absl::StatusOr<PolicySpec> ParsePolicy(std::string_view spec) {
   PolicySpec policy;
   policy.name = std::string(spec);
-  if (spec == "win") return policy;
+  absl::StatusOr<Goal> goal = Goal::Parse(spec);
+  if (goal.ok()) {
+    if (goal->is_win()) return policy;
+    policy.kind = PolicySpec::Kind::kObjective;
+    policy.objective = goal->objective();
+    policy.name = goal->name();
+    return policy;
+  }
   if (spec == "random") {
     policy.kind = PolicySpec::Kind::kRandom;
     return policy;
@@ -439,11 +452,7 @@ absl::StatusOr<PolicySpec> ParsePolicy(std::string_view spec) {
     policy.param = *k;
     return policy;
   }
-  absl::StatusOr<Objective> objective = Objective::Parse(spec);
-  if (!objective.ok()) return UnknownPolicy(spec, objective.status());
-  policy.kind = PolicySpec::Kind::kObjective;
-  policy.name = objective->name();
-  return policy;
+  return UnknownPolicy(spec, goal.status());
 }
 
 absl::StatusOr<std::vector<PolicySpec>> ParsePolicies(std::string_view list) {
@@ -456,38 +465,6 @@ absl::StatusOr<std::vector<PolicySpec>> ParsePolicies(std::string_view list) {
   return policies;
 }
 
-std::string SolveCommandHint(const Rules& rules, int players) {
-  std::string command = absl::StrCat("martiandice solve --players ", players);
-  const Rules official;
-  if (rules.dice != official.dice) absl::StrAppend(&command, " --dice ", rules.dice);
-  if (rules.bonus != official.bonus) absl::StrAppend(&command, " --bonus ", rules.bonus);
-  if (rules.target != official.target) absl::StrAppend(&command, " --target ", rules.target);
-  return absl::StrCat(command, " --out ", TableFileName(rules, players));
-}
-
-absl::Status TableError(const Rules& rules, int players, const absl::Status& status) {
-  std::string message(status.message());
-  if (message.find("martiandice solve") == std::string::npos) {
-    absl::StrAppend(&message, " (generate the table with: ", SolveCommandHint(rules, players), ")");
-  }
-  return absl::InvalidArgumentError(message);
-}
-
-absl::StatusOr<GameTable> LoadGameTable(const Rules& rules, int players,
-                                        const std::optional<std::string>& path,
-                                        std::string* found_path) {
-  absl::StatusOr<std::string> located = LocateTable(rules, players, path);
-  if (!located.ok()) return TableError(rules, players, located.status());
-  absl::StatusOr<GameTable> table = GameTable::Open(*located);
-  if (!table.ok()) return TableError(rules, players, table.status());
-  if (absl::Status status = CheckTableMatches(*table, rules, players); !status.ok()) {
-    return TableError(rules, players,
-                      absl::Status(status.code(), absl::StrCat(*located, ": ", status.message())));
-  }
-  if (found_path != nullptr) *found_path = *located;
-  return table;
-}
-
 absl::StatusOr<SimulationResult> Simulate(const SimulationOptions& options) {
   if (absl::Status status = CheckOptions(options); !status.ok()) return status;
   Setup setup;
@@ -497,8 +474,14 @@ absl::StatusOr<SimulationResult> Simulate(const SimulationOptions& options) {
   setup.alternate_seats = options.alternate_seats;
   SimulationResult result;
   result.players = setup.players;
-  if (absl::Status status = PrepareTable(options, setup, result); !status.ok()) return status;
-  if (absl::Status status = PrepareSolutions(options.policies, setup); !status.ok()) return status;
+  std::optional<Advisor> own_advisor;
+  Advisor& advisor = options.advisor != nullptr ? *options.advisor : own_advisor.emplace();
+  if (absl::Status status = PrepareTable(options, advisor, setup, result); !status.ok()) {
+    return status;
+  }
+  if (absl::Status status = PrepareSolutions(options.policies, advisor, setup); !status.ok()) {
+    return status;
+  }
   const auto start = std::chrono::steady_clock::now();
   const int threads = static_cast<int>(std::min<std::int64_t>(
       options.threads, (options.games + kGamesPerBlock - 1) / kGamesPerBlock));
@@ -510,4 +493,167 @@ absl::StatusOr<SimulationResult> Simulate(const SimulationOptions& options) {
   return result;
 }
 
+// ---------------------------------------------------------------------------
+// The subcommand.
+
+namespace cli {
+namespace {
+
+absl::StatusOr<std::uint64_t> ReadSeed(const std::string& text) {
+  std::uint64_t seed = 0;
+  if (!absl::SimpleAtoi(text, &seed) || text.find('-') != std::string::npos) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--seed: expected an integer in 0..2^64-1, got '", text, "'"));
+  }
+  return seed;
+}
+
+absl::StatusOr<SimulationOptions> ReadSimulation(const CommandOptions& options,
+                                                 const CommandContext& context) {
+  SimulationOptions simulation;
+  simulation.rules = options.query.rules;
+  if (absl::Status status = CheckRules(simulation.rules); !status.ok()) return status;
+  absl::StatusOr<std::vector<PolicySpec>> policies = ParsePolicies(options.policies);
+  if (!policies.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("--policies: ", policies.status().message()));
+  }
+  simulation.policies = *std::move(policies);
+  const int counted = static_cast<int>(simulation.policies.size());
+  const std::optional<int>& players = options.query.players;
+  if (players && *players != counted) {
+    return absl::InvalidArgumentError(absl::StrCat("--players ", *players, " does not match the ",
+                                                   counted, " entries of --policies"));
+  }
+  if (absl::Status status = CheckPlayers(counted, players ? "--players" : "--policies");
+      !status.ok()) {
+    return status;
+  }
+  // A billion games take hours: larger requests are refused rather than started.
+  constexpr std::int64_t kMaxGames = 1'000'000'000;
+  std::int64_t games = 0;
+  if (!absl::SimpleAtoi(options.games, &games) || games < 1 || games > kMaxGames) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--games: expected a whole number of games in 1..", kMaxGames, ", got '",
+                     options.games, "'"));
+  }
+  simulation.games = games;
+  absl::StatusOr<std::uint64_t> seed = ReadSeed(options.seed);
+  if (!seed.ok()) return seed.status();
+  simulation.seed = *seed;
+  absl::StatusOr<int> threads = ReadThreads(options.threads);
+  if (!threads.ok()) return threads.status();
+  simulation.threads = *threads;
+  simulation.tables_path = options.query.tables;
+  simulation.alternate_seats = !options.no_alternate;
+  simulation.advisor = &context.advisor;
+  return simulation;
+}
+
+std::vector<std::string> PolicyNames(const SimulationOptions& simulation) {
+  std::vector<std::string> names;
+  for (const PolicySpec& policy : simulation.policies) names.push_back(policy.name);
+  return names;
+}
+
+std::string SimulateJson(const SimulationOptions& simulation, const SimulationResult& result) {
+  std::vector<std::string> names;
+  for (const std::string& name : PolicyNames(simulation)) names.push_back(JsonString(name));
+  const std::string ci95 = JsonObject()
+                               .Raw("seat", JsonDoubleArray(result.seat_ci95))
+                               .Raw("policy", JsonDoubleArray(result.policy_ci95))
+                               .Build();
+  JsonObject object;
+  object.Raw("rules", RulesJson(simulation.rules))
+      .Int("players", result.players)
+      .Int("games", result.games)
+      .Raw("seed", absl::StrCat(simulation.seed))
+      .Raw("policies", JsonArray(names))
+      .Bool("alternate_seats", simulation.alternate_seats)
+      .Raw("seat_win_rate", JsonDoubleArray(result.seat_win_rate))
+      .Raw("policy_win_rate", JsonDoubleArray(result.policy_win_rate))
+      .Raw("ci95", ci95)
+      .Raw("mean_turns", JsonDouble(result.mean_turns))
+      .Int("tied_games", result.tied_games);
+  if (result.table_path.empty()) {
+    object.Null("table");
+  } else {
+    object.Str("table", result.table_path);
+  }
+  return object.Build() + "\n";
+}
+
+std::string RateText(double rate, double half_width) {
+  if (!std::isfinite(half_width)) return absl::StrFormat("%.4f", rate);
+  return absl::StrFormat("%.4f ± %.4f", rate, half_width);
+}
+
+std::string SimulateText(const SimulationOptions& simulation, const SimulationResult& result) {
+  const std::vector<std::string> names = PolicyNames(simulation);
+  std::string text =
+      absl::StrFormat("Simulated %d games of %d players (%s), seed %d.\n", result.games,
+                      result.players, RulesText(simulation.rules), simulation.seed);
+  absl::StrAppend(
+      &text,
+      simulation.alternate_seats
+          ? absl::StrFormat(
+                "Seats alternate: in game g (from 0), policy k sits in seat (k + g) mod %d.\n",
+                result.players)
+          : "Seats fixed (--no-alternate): policy k sits in seat k in every game.\n",
+      "Win rates (ties split: 1/k to each of k tied leaders; ± = 95% confidence half-width):\n");
+  for (int seat = 0; seat < result.players; ++seat) {
+    absl::StrAppend(&text,
+                    absl::StrFormat("  %-22s %s\n", absl::StrCat("seat ", seat),
+                                    RateText(result.seat_win_rate[seat], result.seat_ci95[seat])));
+  }
+  for (int k = 0; k < result.players; ++k) {
+    absl::StrAppend(&text,
+                    absl::StrFormat("  %-22s %s\n", absl::StrCat("policy ", k, " ", names[k]),
+                                    RateText(result.policy_win_rate[k], result.policy_ci95[k])));
+  }
+  absl::StrAppend(&text, absl::StrFormat("Turns per game: %.2f on average (all seats). Games with "
+                                         "tied leaders: %d.\n",
+                                         result.mean_turns, result.tied_games));
+  if (!result.table_path.empty()) absl::StrAppend(&text, "Table: ", result.table_path, ".\n");
+  absl::StrAppend(
+      &text, absl::StrFormat("Time: %.2f s (%.0f games/s, %d threads).\n", result.seconds,
+                             static_cast<double>(result.games) / std::max(result.seconds, 1e-9),
+                             simulation.threads));
+  return text;
+}
+
+}  // namespace
+
+const std::string_view kSimulateHelp = R"(
+Plays whole games with seeded random dice. Policies (--policies, one per seat,
+comma-separated):
+  win        maximise the chance to win the game (needs the policy table)
+  ev         maximise the expected turn score
+  capped:M   maximise the expected min(turn score, M)
+  reach:K    maximise the chance to score at least K this turn
+  random     a uniformly random legal take, then stop or roll with chance 1/2
+  stop:K     take the biggest group (ties: rays when tanks outnumber rays,
+             else the first earthling), stop once the turn scores K or more
+Ties between stop and roll (values within 1e-12) are played as stop.
+In game g (from 0) policy k sits in seat (k + g) mod P, so each policy plays
+each seat equally often; with --no-alternate policy k sits in seat k in every
+game (one seating measured alone). Each game has its own random stream from
+(seed, g): the result depends on --seed only, not on --threads.
+Output fields (same names in --json): games, seat_win_rate (per seat),
+policy_win_rate (per policy, --policies order), ci95 {seat, policy} (95%
+half-widths, normal approximation), mean_turns (turns per game, all seats),
+tied_games, seed, policies, alternate_seats, players, rules, table (null if
+no win policy).
+A win is shared 1/k by k seats tied for the highest total.
+)";
+
+absl::StatusOr<std::string> RunSimulate(const CommandOptions& options,
+                                        const CommandContext& context) {
+  absl::StatusOr<SimulationOptions> simulation = ReadSimulation(options, context);
+  if (!simulation.ok()) return simulation.status();
+  absl::StatusOr<SimulationResult> result = Simulate(*simulation);
+  if (!result.ok()) return result.status();
+  return options.json ? SimulateJson(*simulation, *result) : SimulateText(*simulation, *result);
+}
+
+}  // namespace cli
 }  // namespace martiandice

@@ -11,7 +11,9 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "martiandice/advisor.h"
 #include "martiandice/game.h"
+#include "martiandice/objective.h"
 #include "martiandice/rules.h"
 
 namespace martiandice {
@@ -25,26 +27,16 @@ struct PolicySpec {
     kStopAt,     // `stop:K`: take the biggest group, stop once the turn scores >= K
   };
   Kind kind = Kind::kWin;
-  int param = 0;     // K of stop:K
-  std::string name;  // the spec as given ("reach:10")
+  int param = 0;                       // K of stop:K
+  std::optional<Objective> objective;  // kObjective's
+  std::string name;                    // the spec as given ("reach:10")
 };
 
-// Parses one policy spec (see PolicySpec). Errors name the bad spec.
+// Parses one policy spec: a goal (Goal::Parse: win or a turn objective), else
+// `random` or `stop:K`. Errors name the bad spec.
 absl::StatusOr<PolicySpec> ParsePolicy(std::string_view spec);
 // Parses "A,B[,...]" (at least one policy).
 absl::StatusOr<std::vector<PolicySpec>> ParsePolicies(std::string_view list);
-
-// Policy tables, shared with the CLI's win queries.
-// The command that generates the table for `rules` and `players`.
-std::string SolveCommandHint(const Rules& rules, int players);
-// `status` as InvalidArgument, ending with how to generate the table unless
-// the message already says so.
-absl::Status TableError(const Rules& rules, int players, const absl::Status& status);
-// Locates (LocateTable), opens and checks the table; errors via TableError.
-// `found_path` (optional) receives the file used.
-absl::StatusOr<GameTable> LoadGameTable(const Rules& rules, int players,
-                                        const std::optional<std::string>& path,
-                                        std::string* found_path);
 
 inline constexpr std::uint64_t kDefaultSimulationSeed = 20240613;
 
@@ -57,10 +49,13 @@ struct SimulationOptions {
   // Policies change seats from game to game (see Simulate); if false, policy
   // k sits in seat k in every game, to measure one seating alone.
   bool alternate_seats = true;
-  // The policy table for `win` policies: `table` if set, else the file that
-  // LocateTable finds from `tables_path`. Not needed without `win`.
+  // The policy table for `win` policies: `table` if set, else the advisor's
+  // (Advisor::Table) from `tables_path`. Not needed without `win`.
   std::optional<GameTable> table;
   std::optional<std::string> tables_path;
+  // Where the tables and the turn objectives' solved turns come from; null:
+  // an advisor of the simulation's own.
+  Advisor* advisor = nullptr;
 };
 
 struct SimulationResult {

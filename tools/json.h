@@ -1,13 +1,16 @@
-// A minimal JSON writer for the command line's outputs (cli.cpp, serve.cpp,
-// review.cpp): quoted strings, doubles that round-trip, and objects built one
-// field at a time with keys in insertion order. Appends in place, so a
-// response costs few allocations.
+// The command line's one JSON module. The writer, for every `--json` output:
+// quoted strings, doubles that round-trip, and objects built one field at a
+// time with keys in insertion order; it appends in place, so a response costs
+// few allocations. The reader, for `serve`'s requests: one flat object per
+// line, strictly (RFC 8259), with bounds on what it holds.
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <charconv>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -15,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-#include "absl/strings/str_cat.h"
+#include "absl/status/status.h"
 
 namespace martiandice {
 
@@ -182,5 +185,73 @@ inline std::string JsonDoubleArray(const std::vector<double>& values) {
   json += ']';
   return json;
 }
+
+// "[a,b,...]" from integers.
+inline std::string JsonIntArray(const std::vector<int>& values) {
+  std::string json = "[";
+  for (const int v : values) {
+    if (json.size() > 1) json += ',';
+    char digits[12];
+    const std::to_chars_result result = std::to_chars(digits, digits + sizeof digits, v);
+    json.append(digits, result.ptr);
+  }
+  json += ']';
+  return json;
+}
+
+// ---------------------------------------------------------------------------
+// The reader: flat JSON objects, strictly (RFC 8259). Values are strings,
+// numbers, true/false/null and arrays of numbers; no nesting.
+
+enum class JsonKind { kString, kNumber, kBool, kNull, kArray };
+
+// "a string", "a number", ...: for messages.
+std::string_view JsonKindName(JsonKind kind);
+
+// One field of a flat object, pointing into the parsed text.
+struct JsonField {
+  std::string key;  // decoded
+  JsonKind kind = JsonKind::kNull;
+  // String: between the quotes, escapes not decoded (but checked); number:
+  // the token; bool: "true" or "false"; array: between the brackets.
+  std::string_view raw;
+};
+
+// Decodes a checked string body (JsonField::raw) into `out`. Errors
+// (InvalidArgument): lone surrogates, NUL.
+absl::Status DecodeJsonString(std::string_view raw, std::string& out);
+
+// Parses one line as a flat JSON object; the fields are kept until the next
+// Parse (their `raw` points into the text, which must outlive them). Errors
+// (InvalidArgument) say "bad JSON at byte N: ..." or name the bound exceeded.
+class FlatJsonParser {
+ public:
+  static constexpr std::size_t kMaxFields = 32;
+  static constexpr std::size_t kMaxArrayItems = 64;
+  static constexpr std::size_t kMaxNumberChars = 32;
+
+  absl::Status Parse(std::string_view text);
+
+  std::size_t size() const { return count_; }
+  const JsonField& field(std::size_t i) const { return fields_[i]; }
+
+ private:
+  absl::Status Error(std::string_view what) const;
+  void SkipSpace();
+  bool Eat(char c);
+  bool EatWord(std::string_view word);
+  bool AtDigit() const { return pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9'; }
+  void EatDigits();
+  absl::Status ParseField();
+  absl::Status ParseValue(JsonField& field);
+  absl::Status ParseString(std::string_view* raw);
+  absl::Status ParseNumber(std::string_view* raw);
+  absl::Status ParseArray(JsonField& field);
+
+  std::string_view text_;
+  std::size_t pos_ = 0;
+  std::array<JsonField, kMaxFields> fields_;
+  std::size_t count_ = 0;
+};
 
 }  // namespace martiandice

@@ -1,0 +1,483 @@
+// The advisor (martiandice/advisor.h): goals; every ParseQuery and ParseRoll
+// check at its boundary (the last input accepted, the first refused), each
+// refusal naming its input in the message and in InputName; answers equal to
+// the library's own queries; the caches bounded, the (max+1)-th entry
+// evicting the least recently used; and one advisor shared by threads with
+// caches smaller than their needs (a "concurrency" case: run under TSan).
+#include "martiandice/advisor.h"
+
+#include <doctest/doctest.h>
+
+#include <latch>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "answer_equality.h"
+#include "martiandice/dice.h"
+#include "martiandice/game.h"
+#include "martiandice/objective.h"
+#include "martiandice/query.h"
+#include "martiandice/rules.h"
+#include "martiandice/solver.h"
+#include "solved_turn.h"  // white box: which solved turn the cache handed out
+
+#ifndef MARTIANDICE_DATA_DIR
+#error "MARTIANDICE_DATA_DIR must point at the source tree's data/"
+#endif
+
+using namespace martiandice;
+using answer_equality::Same;
+
+namespace {
+
+const std::string kData = MARTIANDICE_DATA_DIR;
+const std::string kTable2 = kData + "/martiandice-p2-d13-b3-t25.mdt";
+
+QueryInput Turn(const std::string& objective, const std::string& aside = "") {
+  QueryInput input;
+  input.objective = objective;
+  input.aside = aside;
+  return input;
+}
+
+QueryInput Win(const std::string& scores, std::optional<int> seat = std::nullopt,
+               const std::string& aside = "") {
+  QueryInput input;
+  input.objective = "win";
+  input.scores = scores;
+  input.seat = seat;
+  input.aside = aside;
+  return input;
+}
+
+QueryInput WithRules(QueryInput input, Rules rules) {
+  input.rules = rules;
+  return input;
+}
+
+void CheckAccepted(const QueryInput& input) {
+  const absl::StatusOr<Query> query = ParseQuery(input);
+  CHECK_MESSAGE(query.ok(), query.status());
+}
+
+// `status` refuses an input: InvalidArgument, the message starts with
+// `start` and contains `text`, and InputName gives `name` (none: no name).
+void CheckRefusal(const absl::Status& status, const std::string& start, const std::string& text,
+                  const std::optional<std::string>& name) {
+  const std::string message(status.message());
+  INFO("message: " << message);
+  CHECK(status.code() == absl::StatusCode::kInvalidArgument);
+  CHECK(message.rfind(start, 0) == 0);
+  CHECK(message.find(text) != std::string::npos);
+  CHECK(InputName(status) == name);
+}
+
+// Refused for the input `name`: "name: ...".
+void CheckRefused(const QueryInput& input, const std::string& name, const std::string& text) {
+  const absl::StatusOr<Query> query = ParseQuery(input);
+  REQUIRE_FALSE(query.ok());
+  CheckRefusal(query.status(), name + ": ", text, name);
+}
+
+// Refused for its rules: "invalid rules: ...", about no one input.
+void CheckRulesRefused(const Rules& rules, const std::string& text) {
+  const absl::StatusOr<Query> query = ParseQuery(WithRules(Turn("ev"), rules));
+  REQUIRE_FALSE(query.ok());
+  CheckRefusal(query.status(), "invalid rules: ", text, std::nullopt);
+}
+
+Query Parsed(const QueryInput& input) {
+  absl::StatusOr<Query> query = ParseQuery(input);
+  REQUIRE_MESSAGE(query.ok(), query.status());
+  return *std::move(query);
+}
+
+// The solved turn a TurnSolution shares: the same for the same cache entry.
+// (Tests hold the solutions they compare, so no address is reused.)
+const void* Identity(const TurnSolution& solution) {
+  return &internal::SolvedTurnAccess::Of(solution);
+}
+
+TurnSolution TurnOf(Advisor& advisor, const Objective& objective,
+                    Precision precision = Precision::kDouble, Rules rules = Rules{}) {
+  absl::StatusOr<TurnSolution> solution = advisor.Turn(rules, objective, precision);
+  REQUIRE_MESSAGE(solution.ok(), solution.status());
+  return *std::move(solution);
+}
+
+std::shared_ptr<const LoadedTable> TableOf(Advisor& advisor, const std::string& source,
+                                           int players = 2) {
+  absl::StatusOr<std::shared_ptr<const LoadedTable>> table =
+      advisor.Table(Rules{}, players, source);
+  REQUIRE_MESSAGE(table.ok(), table.status());
+  return *std::move(table);
+}
+
+}  // namespace
+
+TEST_CASE("advisor: goals are turn objectives or win") {
+  const absl::StatusOr<Goal> win = Goal::Parse("win");
+  REQUIRE(win.ok());
+  CHECK(win->is_win());
+  CHECK(win->name() == "win");
+  CHECK(win->Describe() == Goal::Win().Describe());
+  CHECK(win->Describe().find("winning the game") != std::string::npos);
+  for (const char* spec : {"ev", "reach:10", "capped:8"}) {
+    CAPTURE(spec);
+    const absl::StatusOr<Goal> goal = Goal::Parse(spec);
+    REQUIRE(goal.ok());
+    CHECK_FALSE(goal->is_win());
+    CHECK(goal->name() == spec);
+    CHECK(goal->objective().name() == spec);
+    CHECK(goal->Describe() == goal->objective().Describe());
+  }
+  for (const char* spec : {"Win", "win2", "", "reach:", "max"}) {
+    CAPTURE(spec);
+    const absl::StatusOr<Goal> goal = Goal::Parse(spec);
+    REQUIRE_FALSE(goal.ok());
+    CHECK(goal.status().code() == absl::StatusCode::kInvalidArgument);
+    CHECK(std::string(goal.status().message()).find("or win") != std::string::npos);
+  }
+  CHECK(Goal::ForTurn(Objective::ReachAtLeast(7)).name() == "reach:7");
+}
+
+TEST_CASE("advisor: rules at their bounds, refused without an input name") {
+  CheckAccepted(WithRules(Turn("ev"), Rules{kMinDice, 3, 25}));
+  CheckRulesRefused(Rules{kMinDice - 1, 3, 25}, "dice count 0");
+  CheckAccepted(WithRules(Turn("ev"), Rules{kMaxDice, 3, 25}));
+  CheckRulesRefused(Rules{kMaxDice + 1, 3, 25}, "dice count 21");
+  CheckAccepted(WithRules(Turn("ev"), Rules{13, 0, 25}));
+  CheckRulesRefused(Rules{13, -1, 25}, "bonus -1");
+  CheckAccepted(WithRules(Turn("ev"), Rules{13, kMaxBonus, 25}));
+  CheckRulesRefused(Rules{13, kMaxBonus + 1, 25}, "bonus 101");
+  CheckAccepted(WithRules(Turn("ev"), Rules{13, 3, kMinTarget}));
+  CheckRulesRefused(Rules{13, 3, kMinTarget - 1}, "target 0");
+  CheckAccepted(WithRules(Turn("ev"), Rules{13, 3, kMaxTarget}));
+  CheckRulesRefused(Rules{13, 3, kMaxTarget + 1}, "target 201");
+  // The rules are checked first: a bad objective with bad rules is about the rules.
+  const absl::StatusOr<Query> both = ParseQuery(WithRules(Turn("bogus"), Rules{0, 3, 25}));
+  REQUIRE_FALSE(both.ok());
+  CHECK(std::string(both.status().message()).rfind("invalid rules: ", 0) == 0);
+}
+
+TEST_CASE("advisor: the objective input at its bounds") {
+  CheckAccepted(Turn("reach:1000"));
+  CheckRefused(Turn("reach:1001"), "objective", "\"1001\" is not a whole number in 0..1000");
+  CheckAccepted(Turn("capped:0"));
+  CheckRefused(Turn("capped:-1"), "objective", "\"-1\" is not a whole number");
+  CheckRefused(Turn("reach:"), "objective", "missing its number");
+  CheckRefused(Turn(""), "objective", "unknown objective \"\"");
+  CheckRefused(Turn("Win"), "objective", "unknown objective \"Win\"");
+  const Query query = Parsed(Turn("capped:8"));
+  CHECK_FALSE(query.goal.is_win());
+  CHECK(query.goal.name() == "capped:8");
+  CHECK(query.precision == Precision::kDouble);
+  QueryInput exact = Turn("reach:10");
+  exact.exact = true;
+  CHECK(Parsed(exact).precision == Precision::kExact);
+}
+
+TEST_CASE("advisor: the aside input at its bounds") {
+  CheckAccepted(Turn("ev", ""));
+  CheckAccepted(Turn("ev", "-"));
+  CHECK(Parsed(Turn("ev", "-")).aside.empty());
+  CHECK(Parsed(Turn("ev", "2t 4h")).aside == *ParseDice("2T 4H"));
+  CheckAccepted(Turn("ev", "13H"));
+  CheckRefused(Turn("ev", "14H"), "aside", "14 dice but the rules have 13");
+  CheckAccepted(WithRules(Turn("ev", "6H"), Rules{6, 3, 25}));
+  CheckRefused(WithRules(Turn("ev", "7H"), Rules{6, 3, 25}), "aside", "the rules have 6");
+  CheckRefused(Turn("ev", "2X"), "aside", "unknown face letter 'X'");
+  CheckRefused(Turn("ev", "3T"), "aside", "set-aside 3T is impossible");
+  CheckRefused(Win("1,2", std::nullopt, "2Q"), "aside", "unknown face letter 'Q'");
+}
+
+TEST_CASE("advisor: the game's inputs belong to the win goal, exact to turn objectives") {
+  QueryInput scores = Turn("ev");
+  scores.scores = "1,2";
+  CheckRefused(scores, "scores", "goes with the win objective");
+  QueryInput seat = Turn("reach:10");
+  seat.seat = 0;
+  CheckRefused(seat, "seat", "the objective is reach:10");
+  QueryInput players = Turn("ev");
+  players.players = 2;
+  CheckRefused(players, "players", "goes with the win objective");
+  QueryInput tables = Turn("ev");
+  tables.tables = kData;
+  CheckRefused(tables, "tables", "goes with the win objective");
+  QueryInput exact = Win("1,2");
+  exact.exact = true;
+  CheckRefused(exact, "exact", "win tables hold certified doubles");
+  CheckRefused(Turn("win"), "scores", "the win objective needs every seat's total");
+}
+
+TEST_CASE("advisor: the win goal's context at its bounds") {
+  // Players: 2..6, counted from the totals, or given and matching.
+  CheckRefused(Win("5"), "scores", "a game has 2 to 6 players, not 1");
+  CheckAccepted(Win("5,6"));
+  CheckAccepted(Win("1,2,3,4,5,6"));
+  CheckRefused(Win("1,2,3,4,5,6,7"), "scores", "a game has 2 to 6 players, not 7");
+  QueryInput players = Win("1,2");
+  players.players = 2;
+  CheckAccepted(players);
+  players.players = 3;
+  CheckRefused(players, "players", "3 does not match the 2 totals");
+  QueryInput one = Win("5");
+  one.players = 1;
+  CheckRefused(one, "players", "a game has 2 to 6 players, not 1");
+  // The seat: 0..players-1, default 0.
+  CHECK(Parsed(Win("1,2")).context->seat == 0);
+  CheckAccepted(Win("1,2", 1));
+  CheckRefused(Win("1,2", 2), "seat", "seat 2 is out of range for 2 players (0..1)");
+  CheckRefused(Win("1,2", -1), "seat", "seat -1 is out of range");
+  CheckAccepted(Win("1,2,3", 2));
+  CheckRefused(Win("1,2,3", 3), "seat", "seat 3 is out of range for 3 players (0..2)");
+  // The totals: whole numbers, reachable, the game not over for the seat to move.
+  CheckRefused(Win("1,x"), "scores", "field 2 (\"x\") is not a non-negative whole number");
+  CheckRefused(Win("-1,3"), "scores", "field 1 (\"-1\")");
+  CheckAccepted(Win("24,0"));
+  CheckRefused(Win("25,0"), "scores", "the game is already over");
+  CheckRefused(Win("0,25"), "scores", "the game is already over");
+  CheckAccepted(Win("25,0", 1));  // the final round: seat 1 plays last
+  CheckAccepted(Win("40,0", 1));  // 24 + 16, the highest total
+  CheckRefused(Win("41,0", 1), "scores", "unreachable");
+  // What the query keeps of the game.
+  QueryInput full = Win("10,12,8", 1);
+  full.tables = kData;
+  const Query query = Parsed(full);
+  CHECK(query.goal.is_win());
+  CHECK(query.players == 3);
+  CHECK(query.context->scores == std::vector<int>{10, 12, 8});
+  CHECK(query.context->seat == 1);
+  CHECK(query.tables == kData);
+}
+
+TEST_CASE("advisor: the roll input at its bounds") {
+  const Query seven = Parsed(Turn("ev", "2T 4H"));  // 7 dice left
+  CHECK(ParseRoll(seven, "1T 2R 3C 1K").ok());
+  CHECK(*ParseRoll(seven, "1t2r3c1k") == *ParseDice("1T 2R 3C 1K"));
+  for (const auto& [roll, text] : std::vector<std::pair<std::string, std::string>>{
+           {"2R 3C 1K", "shows 6 dice but 7 are left to roll"},
+           {"1T 2R 3C 2K", "shows 8 dice but 7 are left to roll"},
+           {"X", "unknown face letter 'X'"},
+           {"", "shows 0 dice"}}) {
+    CAPTURE(roll);
+    const absl::StatusOr<Dice> refused = ParseRoll(seven, roll);
+    REQUIRE_FALSE(refused.ok());
+    CheckRefusal(refused.status(), "roll: ", text, "roll");
+  }
+  const Query none = Parsed(Turn("ev", "6R 7H"));  // no dice left
+  const absl::StatusOr<Dice> after = ParseRoll(none, "R");
+  REQUIRE_FALSE(after.ok());
+  CHECK(InputName(after.status()) == "roll");
+}
+
+TEST_CASE("advisor: InputName is empty for every other status") {
+  CHECK_FALSE(InputName(absl::OkStatus()).has_value());
+  CHECK_FALSE(InputName(absl::InvalidArgumentError("aside: not from the advisor")).has_value());
+  Advisor advisor;
+  QueryInput missing = Win("1,2");
+  missing.tables = "/nonexistent/martiandice.mdt";
+  const absl::StatusOr<EvalAnswer> answer = advisor.Evaluate(Parsed(missing));
+  REQUIRE_FALSE(answer.ok());
+  CHECK(answer.status().code() == absl::StatusCode::kNotFound);
+  CHECK_FALSE(InputName(answer.status()).has_value());
+}
+
+TEST_CASE("advisor: answers are the library's own queries") {
+  Advisor advisor;
+  SUBCASE("turn objectives, double and exact") {
+    for (const bool exact : {false, true}) {
+      CAPTURE(exact);
+      QueryInput input = Turn("reach:10", "2T 4H");
+      input.exact = exact;
+      const Query query = Parsed(input);
+      const absl::StatusOr<TurnSolution> solution = TurnSolution::Solve(
+          Rules{}, Objective::ReachAtLeast(10), exact ? Precision::kExact : Precision::kDouble);
+      REQUIRE(solution.ok());
+      const absl::StatusOr<EvalAnswer> eval = advisor.Evaluate(query);
+      REQUIRE(eval.ok());
+      CHECK(Same(eval->eval, *EvaluatePosition(*solution, query.aside)));
+      CHECK(eval->win_probabilities.empty());
+      CHECK(eval->table == nullptr);
+      const Dice roll = *ParseRoll(query, "1T 2R 3C 1K");
+      const absl::StatusOr<BestAnswer> best = advisor.Best(query, roll);
+      REQUIRE(best.ok());
+      CHECK(Same(best->advice, *AdviseRoll(*solution, query.aside, roll)));
+      CHECK(best->table == nullptr);
+    }
+  }
+  SUBCASE("the win goal, from the table found") {
+    const absl::StatusOr<GameTable> table = GameTable::Open(kTable2);
+    REQUIRE(table.ok());
+    QueryInput input = Win("18,22", 0, "3T 2R 4H 1K");
+    input.tables = kData;
+    const Query query = Parsed(input);
+    const absl::StatusOr<EvalAnswer> eval = advisor.Evaluate(query);
+    REQUIRE(eval.ok());
+    const absl::StatusOr<WinEval> direct = EvaluateWin(*table, *query.context, query.aside);
+    REQUIRE(direct.ok());
+    CHECK(Same(eval->eval, direct->position));
+    CHECK(Same(eval->win_probabilities, direct->win_probabilities));
+    REQUIRE(eval->table != nullptr);
+    CHECK(eval->table->path == kTable2);
+    const Dice roll = *ParseRoll(query, "1R 1H 1C");
+    const absl::StatusOr<BestAnswer> best = advisor.Best(query, roll);
+    REQUIRE(best.ok());
+    const absl::StatusOr<WinAdvice> advice = AdviseWin(*table, *query.context, query.aside, roll);
+    REQUIRE(advice.ok());
+    CHECK(Same(best->advice, advice->advice));
+    CHECK(best->table == eval->table);  // one load, from the cache
+  }
+  SUBCASE("the advisor's own table source, when the query names none") {
+    Advisor::Options options;
+    options.tables = kTable2;
+    Advisor own(options);
+    const absl::StatusOr<EvalAnswer> eval = own.Evaluate(Parsed(Win("0,0")));
+    REQUIRE(eval.ok());
+    CHECK(eval->table->path == kTable2);
+    // A table of other rules than the query's is refused, naming the file.
+    const absl::StatusOr<EvalAnswer> other =
+        own.Evaluate(Parsed(WithRules(Win("0,0"), Rules{6, 3, 25})));
+    REQUIRE_FALSE(other.ok());
+    CHECK(std::string(other.status().message()).rfind(kTable2 + ": ", 0) == 0);
+  }
+}
+
+TEST_CASE("advisor: the solved-turn cache drops its least recently used turn") {
+  Advisor::Options options;
+  options.max_turns = 2;
+  Advisor advisor(options);
+  const Objective ev = Objective::ExpectedScore();
+  const Objective reach = Objective::ReachAtLeast(10);
+  const Objective capped = Objective::Capped(8);
+  const TurnSolution first_ev = TurnOf(advisor, ev);
+  const TurnSolution first_reach = TurnOf(advisor, reach);
+  CHECK(Identity(first_ev) != Identity(first_reach));
+  CHECK(Identity(TurnOf(advisor, ev)) == Identity(first_ev));  // now the most recently used
+  const TurnSolution first_capped = TurnOf(advisor, capped);   // the third: reach goes
+  CHECK(Identity(TurnOf(advisor, ev)) == Identity(first_ev));
+  CHECK(Identity(TurnOf(advisor, reach)) != Identity(first_reach));  // solved again: capped goes
+  CHECK(Identity(TurnOf(advisor, capped)) != Identity(first_capped));
+  // Precision and rules are part of the key.
+  Advisor wide;
+  const TurnSolution double_ev = TurnOf(wide, ev);
+  const TurnSolution exact_ev = TurnOf(wide, ev, Precision::kExact);
+  CHECK(Identity(exact_ev) != Identity(double_ev));
+  CHECK(exact_ev.precision() == Precision::kExact);
+  const TurnSolution small = TurnOf(wide, ev, Precision::kDouble, Rules{6, 3, 25});
+  CHECK(Identity(small) != Identity(double_ev));
+  CHECK(small.rules() == Rules{6, 3, 25});
+  CHECK(Identity(TurnOf(wide, ev)) == Identity(double_ev));
+  // Rules out of range are refused.
+  CHECK(wide.Turn(Rules{0, 3, 25}, ev, Precision::kDouble).status().code() ==
+        absl::StatusCode::kInvalidArgument);
+}
+
+TEST_CASE("advisor: the table cache drops its least recently used table") {
+  Advisor::Options options;
+  options.max_tables = 2;
+  Advisor advisor(options);
+  // Three sources of the same file are three entries (rules, players, source).
+  const std::string dir = kData;
+  const std::string dir_slash = kData + "/";
+  const auto by_dir = TableOf(advisor, dir);
+  const auto by_file = TableOf(advisor, kTable2);
+  CHECK(by_dir != by_file);
+  CHECK(by_dir->path == by_file->path);
+  CHECK(TableOf(advisor, dir) == by_dir);             // now the most recently used
+  const auto by_slash = TableOf(advisor, dir_slash);  // the third: by_file goes
+  CHECK(TableOf(advisor, dir) == by_dir);
+  CHECK(TableOf(advisor, kTable2) != by_file);     // read again: by_slash goes
+  CHECK(TableOf(advisor, dir_slash) != by_slash);  // read again: by_dir goes
+  CHECK(TableOf(advisor, dir) != by_dir);
+  // Players are part of the key.
+  const auto three = TableOf(advisor, dir, 3);
+  CHECK(three->table.players() == 3);
+  CHECK(three->path == kData + "/martiandice-p3-d13-b3-t25.mdt");
+}
+
+TEST_CASE("advisor concurrency: threads share one advisor whose caches are smaller than needed") {
+  // Two solved turns and one table kept, for three objectives and two
+  // tables: entries are dropped and rebuilt while other threads use them.
+  Advisor::Options options;
+  options.max_turns = 2;
+  options.max_tables = 1;
+  options.tables = kData;
+  Advisor shared(options);
+  struct Ask {
+    QueryInput input;
+    std::string roll;  // "" for Evaluate
+  };
+  const std::vector<Ask> asks = {
+      {Turn("ev", "2T 4H"), ""},
+      {Turn("ev", "2T 4H"), "1T 2R 3C 1K"},
+      {Turn("reach:10", "3T 3R 4H 1K"), ""},
+      {Turn("capped:8"), "2T 3R 4H 3C 1K"},
+      {Win("18,22", 0, "3T 2R 4H 1K"), "1R 1H 1C"},
+      {Win("25,21", 1, "3T 3R 4H 1K"), ""},
+      {Win("10,12,8", 1), "2T 2R 3H 4C 2K"},
+      {Win("30,12,20", 2, "2T 3R 4H"), ""},
+  };
+  // The answers of an advisor used by one thread only.
+  struct Answer {
+    PositionEval eval;
+    RollAdvice advice;
+    std::vector<double> win;
+  };
+  auto answer = [](Advisor& advisor, const Ask& ask) -> absl::StatusOr<Answer> {
+    absl::StatusOr<Query> query = ParseQuery(ask.input);
+    if (!query.ok()) return query.status();
+    Answer a;
+    if (ask.roll.empty()) {
+      absl::StatusOr<EvalAnswer> eval = advisor.Evaluate(*query);
+      if (!eval.ok()) return eval.status();
+      a.eval = eval->eval;
+      a.win = eval->win_probabilities;
+    } else {
+      absl::StatusOr<Dice> roll = ParseRoll(*query, ask.roll);
+      if (!roll.ok()) return roll.status();
+      absl::StatusOr<BestAnswer> best = advisor.Best(*query, *roll);
+      if (!best.ok()) return best.status();
+      a.advice = best->advice;
+      a.win = best->win_probabilities;
+    }
+    return a;
+  };
+  std::vector<Answer> expected;
+  {
+    Advisor alone(options);
+    for (const Ask& ask : asks) {
+      absl::StatusOr<Answer> a = answer(alone, ask);
+      REQUIRE_MESSAGE(a.ok(), a.status());
+      expected.push_back(*std::move(a));
+    }
+  }
+  constexpr int kThreads = 4;
+  constexpr int kRounds = 6;
+  std::vector<int> mismatches(kThreads, 0);
+  std::vector<int> answered(kThreads, 0);
+  std::latch start(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      start.arrive_and_wait();
+      for (int i = 0; i < kRounds * static_cast<int>(asks.size()); ++i) {
+        const std::size_t k = (i + 3 * t) % asks.size();  // threads ask different things at once
+        const absl::StatusOr<Answer> got = answer(shared, asks[k]);
+        ++answered[t];
+        const bool same = got.ok() && Same(got->eval, expected[k].eval) &&
+                          Same(got->advice, expected[k].advice) && Same(got->win, expected[k].win);
+        if (!same) ++mismatches[t];
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (int t = 0; t < kThreads; ++t) {
+    CAPTURE(t);
+    CHECK(answered[t] == kRounds * static_cast<int>(asks.size()));
+    CHECK(mismatches[t] == 0);
+  }
+}

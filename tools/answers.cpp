@@ -1,0 +1,298 @@
+// The answers of `eval` and `best` as JSON and text (tools/answers.h).
+#include "answers.h"
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "json.h"
+#include "martiandice/exact.h"
+#include "martiandice/objective.h"
+#include "martiandice/query.h"
+#include "support.h"
+
+namespace martiandice::cli {
+namespace {
+
+// Adds `key` (a double or null) and, for exact solutions, `key_exact` ("p/q" or null).
+void AddValue(JsonObject& object, std::string_view key, const std::optional<Value>& value,
+              bool exact) {
+  if (value) {
+    object.Double(key, value->approx);
+  } else {
+    object.Null(key);
+  }
+  if (!exact) return;
+  const std::string exact_key = absl::StrCat(std::string(key), "_exact");
+  if (value && value->exact) {
+    object.Str(exact_key, FormatRational(*value->exact));
+  } else {
+    object.Null(exact_key);
+  }
+}
+
+bool IsExact(const Query& query) { return query.precision == Precision::kExact; }
+
+// The win goal's fields: the context, every seat's chances, the table.
+void AddGameJson(JsonObject& object, const Query& query, const std::vector<double>& win,
+                 const LoadedTable* table) {
+  if (!query.goal.is_win()) return;
+  const GameContext& context = *query.context;
+  object.Int("players", query.players)
+      .Int("seat", context.seat)
+      .Raw("scores", JsonIntArray(context.scores))
+      .Bool("final_round", FinalRound(query.rules, context))
+      .Raw("win_probabilities", JsonDoubleArray(win))
+      .Str("table", table->path)
+      .Raw("error_bound", JsonDouble(table->table.error_bound()));
+}
+
+// Fields every eval/best object starts with.
+JsonObject QueryHeaderJson(const Query& query, const std::vector<double>& win,
+                           const LoadedTable* table) {
+  JsonObject object(2048);  // the whole eval/best object, with room to spare
+  object.Raw("rules", RulesJson(query.rules))
+      .Str("objective", query.goal.name())
+      .Str("precision", IsExact(query) ? "exact" : "double")
+      .Str("aside", FormatDice(query.aside));
+  AddGameJson(object, query, win, table);
+  return object;
+}
+
+std::string AsideText(const Dice& aside) {
+  return aside.empty() ? "nothing (start of the turn)" : FormatDice(aside);
+}
+
+std::string ExactText(const std::optional<Value>& value) {
+  return value && value->exact ? FormatRational(*value->exact) : "-";
+}
+
+std::string ThenPhrase(Then then) {
+  switch (then) {
+    case Then::kStop:
+      return "stop";
+    case Then::kRoll:
+      return "roll on";
+    case Then::kEither:
+      return "stop or roll on (both are worth exactly the same)";
+  }
+  return "";
+}
+
+// "seat 0 0.412345 (to move), seat 1 0.587655"
+std::string WinProbabilitiesText(const std::vector<double>& win, int mover) {
+  std::vector<std::string> seats;
+  for (int seat = 0; seat < static_cast<int>(win.size()); ++seat) {
+    seats.push_back(
+        absl::StrCat("seat ", seat, " ", Number(win[seat]), seat == mover ? " (to move)" : ""));
+  }
+  return absl::StrJoin(seats, ", ");
+}
+
+// The win goal's lines: the context and every seat's chances.
+std::string GameText(const Query& query, const std::vector<double>& win, const LoadedTable* table) {
+  if (!query.goal.is_win()) return "";
+  const GameContext& context = *query.context;
+  std::string text = absl::StrFormat(
+      "Game: %d players, scores %s; seat %d to move%s.\n", query.players,
+      absl::StrJoin(context.scores, ", "), context.seat,
+      FinalRound(query.rules, context) ? " (final round: the target has been reached)" : "");
+  absl::StrAppend(&text, "Win probabilities at the start of this turn: ",
+                  WinProbabilitiesText(win, context.seat), ".\n");
+  absl::StrAppend(&text, "Values below: the mover's probability of winning. Table: ", table->path,
+                  ".\n");
+  return text;
+}
+
+std::string RulesLine(const Query& query) {
+  return absl::StrFormat("Objective: %s (%s). Rules: %s.\n", query.goal.Describe(),
+                         query.goal.name(), RulesText(query.rules));
+}
+
+std::string EvalLine(std::string_view label, const std::optional<Value>& value,
+                     std::string_view missing, bool exact) {
+  if (!value) return absl::StrFormat("  %-6s %s\n", label, missing);
+  if (!exact) return absl::StrFormat("  %-6s %s\n", label, Number(value->approx));
+  return absl::StrFormat("  %-6s %s  (exactly %s)\n", label, Number(value->approx),
+                         ExactText(value));
+}
+
+std::string EvalDecision(const PositionEval& eval) {
+  if (!eval.stop)
+    return "Decision: roll (a turn starts with a roll; stopping is not allowed yet).\n";
+  if (!eval.roll) return "Decision: stop (no dice are left; the turn is scored).\n";
+  return absl::StrCat("Decision: ", ThenPhrase(eval.action), ".\n");
+}
+
+std::string OptionJson(const TakeOption& option, bool exact) {
+  JsonObject object;
+  object.Str("take", FaceName(option.take)).Int("count", option.count);
+  object.Str("aside_after", FormatDice(option.aside_after));
+  AddValue(object, "stop", option.stop, exact);
+  AddValue(object, "roll", option.roll, exact);
+  AddValue(object, "value", option.value, exact);
+  object.Str("then", ThenName(option.then)).Bool("optimal", option.optimal);
+  return std::move(object).Build();
+}
+
+std::string BestChoiceJson(const RollAdvice& advice) {
+  if (!advice.best) return "null";
+  const TakeOption& best = advice.options.at(*advice.best);
+  JsonObject object(64);
+  object.Str("take", FaceName(best.take)).Int("count", best.count).Str("then", ThenName(best.then));
+  return std::move(object).Build();
+}
+
+std::string OptionRow(const TakeOption& option, bool exact) {
+  std::string row =
+      absl::StrFormat("  %-2s %-12s %10s %10s %10s  %s\n", option.optimal ? "*" : "",
+                      TakeLabel(option.take, option.count), Number(option.stop.approx),
+                      option.roll ? Number(option.roll->approx) : "-", Number(option.value.approx),
+                      ThenName(option.then));
+  if (exact) {
+    absl::StrAppend(
+        &row, absl::StrFormat("     exactly: stop %s, roll %s, value %s\n", ExactText(option.stop),
+                              ExactText(option.roll), ExactText(option.value)));
+  }
+  return row;
+}
+
+std::string BestVerdict(const Query& query, const RollAdvice& advice) {
+  std::string value = absl::StrCat("Value: ", Number(advice.value.approx));
+  if (IsExact(query)) absl::StrAppend(&value, " (exactly ", ExactText(advice.value), ")");
+  if (advice.turn_over || !advice.best) {
+    return absl::StrFormat("%s\nTurn over: no legal take; the turn scores %d.\n", value,
+                           advice.turn_over_score);
+  }
+  const TakeOption& best = advice.options.at(*advice.best);
+  return absl::StrFormat("%s\nBest: take %s, then %s.\n", value, TakeLabel(best.take, best.count),
+                         ThenPhrase(best.then));
+}
+
+// For the win goal: the table, loaded with support.h's errors.
+absl::Status LoadQueryTable(Advisor& advisor, const Query& query) {
+  if (!query.goal.is_win()) return absl::OkStatus();
+  return LoadTable(advisor, query.rules, query.players, query.tables).status();
+}
+
+}  // namespace
+
+absl::StatusOr<EvalAnswer> Evaluate(Advisor& advisor, const Query& query) {
+  if (absl::Status status = LoadQueryTable(advisor, query); !status.ok()) return status;
+  return advisor.Evaluate(query);
+}
+
+absl::StatusOr<BestAnswer> Best(Advisor& advisor, const Query& query, const Dice& roll) {
+  if (absl::Status status = LoadQueryTable(advisor, query); !status.ok()) return status;
+  return advisor.Best(query, roll);
+}
+
+std::string EvalJson(const Query& query, const EvalAnswer& answer) {
+  const PositionEval& eval = answer.eval;
+  const bool exact = IsExact(query);
+  JsonObject object = QueryHeaderJson(query, answer.win_probabilities, answer.table.get());
+  object.Int("dice_left", eval.dice_left);
+  AddValue(object, "value", eval.value, exact);
+  AddValue(object, "stop", eval.stop, exact);
+  AddValue(object, "roll", eval.roll, exact);
+  object.Str("action", ThenName(eval.action));
+  return std::move(object).Build() + "\n";
+}
+
+std::string BestJson(const Query& query, const Dice& roll, const BestAnswer& answer) {
+  const RollAdvice& advice = answer.advice;
+  const bool exact = IsExact(query);
+  JsonObject object = QueryHeaderJson(query, answer.win_probabilities, answer.table.get());
+  object.Str("rolled", FormatDice(roll));
+  object.Str("aside_after_tanks", FormatDice(advice.aside_after_tanks));
+  object.Bool("turn_over", advice.turn_over);
+  if (advice.turn_over) {
+    object.Int("turn_over_score", advice.turn_over_score);
+  } else {
+    object.Null("turn_over_score");
+  }
+  AddValue(object, "value", advice.value, exact);
+  object.Raw("best", BestChoiceJson(advice));
+  std::string options = "[";
+  options.reserve(320 * advice.options.size() + 2);
+  for (const TakeOption& option : advice.options) {
+    if (options.size() > 1) options += ',';
+    options += OptionJson(option, exact);
+  }
+  options += ']';
+  object.Raw("options", options);
+  return std::move(object).Build() + "\n";
+}
+
+std::string EvalText(const Query& query, const EvalAnswer& answer) {
+  const PositionEval& eval = answer.eval;
+  const bool exact = IsExact(query);
+  std::string text =
+      eval.aside.empty()
+          ? absl::StrFormat("Position: start of the turn, %s to roll.\n", DiceCount(eval.dice_left))
+          : absl::StrFormat("Position: set aside %s, %s left to roll.\n", FormatDice(eval.aside),
+                            DiceCount(eval.dice_left));
+  absl::StrAppend(&text, RulesLine(query),
+                  GameText(query, answer.win_probabilities, answer.table.get()));
+  absl::StrAppend(&text, EvalLine("stop", eval.stop, "not allowed before the first roll", exact));
+  absl::StrAppend(&text, EvalLine("roll", eval.roll, "not possible: no dice left", exact));
+  absl::StrAppend(&text, EvalLine("value", eval.value, "", exact));
+  absl::StrAppend(&text, EvalDecision(eval));
+  return text;
+}
+
+std::string BestText(const Query& query, const Dice& roll, const BestAnswer& answer) {
+  const RollAdvice& advice = answer.advice;
+  const bool exact = IsExact(query);
+  std::string text =
+      absl::StrFormat("Set aside: %s. Rolled: %s", AsideText(query.aside), FormatDice(roll));
+  if (roll.count(Face::kTank) > 0) {
+    absl::StrAppend(&text, " (tanks set aside automatically: now ",
+                    FormatDice(advice.aside_after_tanks), ")");
+  }
+  absl::StrAppend(&text, ".\n");
+  absl::StrAppend(&text, RulesLine(query),
+                  GameText(query, answer.win_probabilities, answer.table.get()));
+  if (!advice.options.empty()) {
+    absl::StrAppend(&text, absl::StrFormat("\n  %-2s %-12s %10s %10s %10s  %s\n", "", "take",
+                                           "stop", "roll", "value", "then"));
+    for (const TakeOption& option : advice.options) {
+      absl::StrAppend(&text, OptionRow(option, exact));
+    }
+    absl::StrAppend(&text, "  (* = optimal)\n\n");
+  }
+  absl::StrAppend(&text, BestVerdict(query, advice));
+  return text;
+}
+
+std::string RulesJson(const Rules& rules) {
+  JsonObject object(48);
+  object.Int("dice", rules.dice).Int("bonus", rules.bonus).Int("target", rules.target);
+  return std::move(object).Build();
+}
+
+std::string RulesText(const Rules& rules) {
+  return absl::StrFormat("%s, bonus %d, target %d", DiceCount(rules.dice), rules.bonus,
+                         rules.target);
+}
+
+std::string DiceCount(int n) { return absl::StrCat(n, n == 1 ? " die" : " dice"); }
+
+std::string Number(double x) { return absl::StrFormat("%.6f", x); }
+
+std::string TakeLabel(Face face, int count) {
+  return absl::StrCat(count, " ", std::string(FaceName(face)), count == 1 ? "" : "s");
+}
+
+bool FinalRound(const Rules& rules, const GameContext& context) {
+  return std::any_of(context.scores.begin(), context.scores.begin() + context.seat,
+                     [&](int score) { return score >= rules.target; });
+}
+
+}  // namespace martiandice::cli

@@ -1,0 +1,45 @@
+// The answers of `eval` and `best` as the command line shows them: the
+// `--json` objects (also `serve`'s responses) and the text for people, and
+// the small pieces of text other subcommands share (rules, numbers, takes).
+// The field names are documented in `martiandice eval --help` and
+// `martiandice best --help` (eval.cpp, best.cpp) and in docs/SERVE.md.
+#pragma once
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "martiandice/advisor.h"
+#include "martiandice/dice.h"
+#include "martiandice/game.h"
+#include "martiandice/rules.h"
+
+namespace martiandice::cli {
+
+// The answers, through the advisor. For the win goal the table is loaded
+// first (support.h's LoadTable), so that a missing or damaged table is bad
+// input with the command that generates it.
+absl::StatusOr<EvalAnswer> Evaluate(Advisor& advisor, const Query& query);
+absl::StatusOr<BestAnswer> Best(Advisor& advisor, const Query& query, const Dice& roll);
+
+// The `--json` outputs: one object on one line, newline included.
+std::string EvalJson(const Query& query, const EvalAnswer& answer);
+std::string BestJson(const Query& query, const Dice& roll, const BestAnswer& answer);
+// The text outputs.
+std::string EvalText(const Query& query, const EvalAnswer& answer);
+std::string BestText(const Query& query, const Dice& roll, const BestAnswer& answer);
+
+// {"dice":D,"bonus":B,"target":T}: every `--json` output's "rules" field.
+std::string RulesJson(const Rules& rules);
+// "13 dice, bonus 3, target 25".
+std::string RulesText(const Rules& rules);
+// "1 die", "13 dice".
+std::string DiceCount(int n);
+// A value for people: 6 decimals.
+std::string Number(double x);
+// "4 humans", "1 ray".
+std::string TakeLabel(Face face, int count);
+// True when a seat before the mover has reached the target: the game ends
+// after the last seat's turn of this round.
+bool FinalRound(const Rules& rules, const GameContext& context);
+
+}  // namespace martiandice::cli

@@ -1,0 +1,44 @@
+// `martiandice best`: every take from a roll, ranked, and the move to play.
+#include "answers.h"
+#include "commands.h"
+
+namespace martiandice::cli {
+
+const std::string_view kBestHelp = R"(
+Given the dice set aside (--aside) and the dice just rolled (--roll, exactly
+the dice left to roll), lists every legal take and what it is worth. Tanks in
+the roll are set aside automatically.
+Output fields per option (same names in --json "options"):
+  take      face to set aside: "ray", "human", "cow" or "chicken" (all dice of
+            it); count is how many dice that is
+  stop      value if you take it and then stop
+  roll      value if you take it and then roll on, playing optimally after
+            (null if no dice are left after the take)
+  value     the better of stop and roll
+  then      what to do after the take: "stop", "roll" or "either" (equal)
+  optimal   true if no other take is worth more (marked * in the table;
+            several takes can be optimal)
+Top level: best {take, count, then} = the first optimal option (null when the
+turn is over), value = value of this roll under optimal play, turn_over = true
+when no take is legal (the turn ends and scores turn_over_score), aside,
+rolled, aside_after_tanks (set-aside plus this roll's tanks), objective,
+precision, rules. With --exact, every value, stop and roll field also comes as
+value_exact / stop_exact / roll_exact: an exact "p/q" string, or null.
+With --objective win, values are the mover's probability of winning the game
+and JSON adds players, seat, scores, final_round, win_probabilities, table and
+error_bound (see `martiandice eval --help`).
+The text output ends with the move to play, e.g. "Best: take 4 humans, then
+roll on.", or "Turn over: no legal take; the turn scores 5."
+)";
+
+absl::StatusOr<std::string> RunBest(const CommandOptions& options, const CommandContext& context) {
+  absl::StatusOr<Query> query = ParseQuery(options.query);
+  if (!query.ok()) return query.status();
+  absl::StatusOr<Dice> roll = ParseRoll(*query, options.roll);
+  if (!roll.ok()) return roll.status();
+  absl::StatusOr<BestAnswer> answer = Best(context.advisor, *query, *roll);
+  if (!answer.ok()) return answer.status();
+  return options.json ? BestJson(*query, *roll, *answer) : BestText(*query, *roll, *answer);
+}
+
+}  // namespace martiandice::cli

@@ -1,0 +1,95 @@
+// The subcommands of the command line, one file each (tools/eval.cpp,
+// best.cpp, stats.cpp, solve.cpp, certify.cpp, simulate.cpp, export.cpp,
+// plot.cpp, review.cpp; `serve` in serve.h): their help texts and entry
+// points. cli.cpp defines the options, fills CommandOptions and dispatches
+// here; a subcommand reads the options it has and never includes cli.h.
+// Errors are InvalidArgument for bad input (the message names the option),
+// Cancelled when interrupted, anything else for an internal failure.
+#pragma once
+
+#include <istream>
+#include <ostream>
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+#include "martiandice/advisor.h"
+#include "martiandice/rules.h"
+
+namespace martiandice::solver {
+struct CertificationReport;
+}  // namespace martiandice::solver
+
+namespace martiandice::cli {
+
+// Raw option values (only one subcommand runs, each reads its own).
+struct CommandOptions {
+  // --objective, --exact, --dice/--bonus/--target, --aside, and --scores,
+  // --seat, --players, --tables: the query of eval and best; the rules,
+  // players and tables of the other subcommands.
+  QueryInput query;
+  bool json = false;
+  std::string roll;  // best
+  std::string out;   // solve, export, plot: the file or directory to write
+  bool quiet = false;
+  bool no_certify = false;
+  std::string checkpoint;  // solve, 3+ players: where finished work is saved
+  int threads = 0;         // 0: all cores
+  // simulate (numbers as text: parsed strictly, CLI11 saturates overflows)
+  std::string games;
+  std::string policies;
+  std::string seed;
+  bool no_alternate = false;
+  std::string kind;   // plot: heatmap | stop | distribution | all ("" = all)
+  std::string input;  // review: a file, or "-"
+};
+
+// What a subcommand uses besides its options.
+struct CommandContext {
+  Advisor& advisor;   // solved turns and tables, shared by the whole run
+  std::ostream& err;  // progress lines (solve, certify)
+  bool stderr_is_terminal = false;
+  std::istream* in = nullptr;  // `review -`'s input; null: empty
+};
+
+// Each returns its whole output (text, or one JSON object and a newline).
+absl::StatusOr<std::string> RunEval(const CommandOptions& options, const CommandContext& context);
+absl::StatusOr<std::string> RunBest(const CommandOptions& options, const CommandContext& context);
+absl::StatusOr<std::string> RunStats(const CommandOptions& options, const CommandContext& context);
+absl::StatusOr<std::string> RunSolve(const CommandOptions& options, const CommandContext& context);
+absl::StatusOr<std::string> RunSimulate(const CommandOptions& options,
+                                        const CommandContext& context);
+absl::StatusOr<std::string> RunExport(const CommandOptions& options, const CommandContext& context);
+absl::StatusOr<std::string> RunPlot(const CommandOptions& options, const CommandContext& context);
+absl::StatusOr<std::string> RunReview(const CommandOptions& options, const CommandContext& context);
+
+// `certify` also says whether the table is certified (exit status 3 if not).
+struct CertifyOutcome {
+  std::string text;  // the report
+  bool certified = false;
+};
+absl::StatusOr<CertifyOutcome> RunCertify(const CommandOptions& options,
+                                          const CommandContext& context);
+
+// `stats --json`'s object for `rules` (also `serve`'s answer). Errors: rules
+// out of range.
+absl::StatusOr<std::string> StatsJson(const Rules& rules);
+
+// A certification report as the "certification" JSON object of `solve --json`
+// and `certify --json`, and as text lines.
+std::string CertificationJson(const solver::CertificationReport& report);
+std::string CertificationText(const solver::CertificationReport& report);
+
+// The --help footers, each defined with its subcommand.
+extern const std::string_view kEvalHelp;
+extern const std::string_view kBestHelp;
+extern const std::string_view kStatsHelp;
+extern const std::string_view kSolveHelp;
+extern const std::string_view kCertifyHelp;
+extern const std::string_view kSimulateHelp;
+extern const std::string_view kExportHelp;
+extern const std::string_view kPlotHelp;
+extern const std::string_view kServeHelp;
+extern const std::string_view kReviewHelp;
+
+}  // namespace martiandice::cli

@@ -1,0 +1,36 @@
+// `martiandice eval`: stop or roll on, and the value of a position.
+#include "answers.h"
+#include "commands.h"
+
+namespace martiandice::cli {
+
+const std::string_view kEvalHelp = R"(
+Evaluates a position of a turn: the dice set aside so far (--aside; empty for
+the start of the turn, before the first roll).
+Output fields (same names in --json):
+  stop      value of stopping now and scoring the set-aside (null before the
+            first roll: a turn always starts with a roll)
+  roll      value of rolling the remaining dice and playing on optimally
+            (null when no dice are left)
+  value     the better of stop and roll: what the position is worth
+  action    the decision: "stop", "roll", or "either" when both are worth
+            the same (exactly with --exact; within 1e-12 relative otherwise)
+JSON also has: aside (canonical notation), dice_left, objective, precision,
+rules {dice, bonus, target}; with --exact, value_exact, stop_exact and
+roll_exact as "p/q" strings (null where the value is null).
+With --objective win, values are the mover's probability of winning the game,
+and JSON adds players, seat, scores, final_round (a seat before the mover has
+reached the target), win_probabilities (every seat's chance at the start of
+this turn, seat 0 first), table (the file used) and error_bound (the table's
+bound on every value's error).
+)";
+
+absl::StatusOr<std::string> RunEval(const CommandOptions& options, const CommandContext& context) {
+  absl::StatusOr<Query> query = ParseQuery(options.query);
+  if (!query.ok()) return query.status();
+  absl::StatusOr<EvalAnswer> answer = Evaluate(context.advisor, *query);
+  if (!answer.ok()) return answer.status();
+  return options.json ? EvalJson(*query, *answer) : EvalText(*query, *answer);
+}
+
+}  // namespace martiandice::cli

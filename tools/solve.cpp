@@ -1,0 +1,207 @@
+// `martiandice solve`: the game solved (solver/game_solver.h) for any number
+// of players, written as a policy table, certified, and its report as text or
+// JSON; progress on stderr, Ctrl-C saving a checkpoint (3+ players).
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "answers.h"
+#include "certify.h"
+#include "commands.h"
+#include "game_solver.h"
+#include "interrupt.h"
+#include "json.h"
+#include "martiandice/game.h"
+#include "support.h"
+
+namespace martiandice::cli {
+namespace {
+
+// The checked request.
+struct SolveRequest {
+  Rules rules;
+  int players = 2;
+  int threads = 1;
+  std::string path;        // the table file to write
+  std::string checkpoint;  // "" for none (2 players)
+  bool certify = true;
+  bool json = false;
+};
+
+absl::StatusOr<SolveRequest> ReadRequest(const CommandOptions& options) {
+  SolveRequest request;
+  request.rules = options.query.rules;
+  absl::StatusOr<int> players = ReadTablePlayers(options.query);
+  if (!players.ok()) return players.status();
+  request.players = *players;
+  absl::StatusOr<std::string> path =
+      OutputPath(options.out, TableFileName(request.rules, request.players), Folders::kCreate);
+  if (!path.ok()) return path.status();
+  request.path = *std::move(path);
+  if (request.players == 2 && !options.checkpoint.empty()) {
+    return absl::InvalidArgumentError(
+        "--checkpoint goes with --players 3 or more (the 2-player solve takes under a second)");
+  }
+  absl::StatusOr<int> threads = ReadThreads(options.threads);
+  if (!threads.ok()) return threads.status();
+  request.threads = *threads;
+  if (request.players > 2) request.checkpoint = CheckpointPath(options.checkpoint, request.path);
+  request.certify = !options.no_certify;
+  request.json = options.json;
+  return request;
+}
+
+std::string ReportJson(const SolveRequest& request, const solver::GameSolveReport& report,
+                       std::size_t bytes,
+                       const std::optional<solver::CertificationReport>& certification) {
+  const bool ties_counted = request.players > 2;  // not by the 2-player pair kernel
+  return JsonObject()
+             .Raw("rules", RulesJson(request.rules))
+             .Int("players", request.players)
+             .Str("out", request.path)
+             .Int("bytes", static_cast<std::int64_t>(bytes))
+             .Int("format_version", kTableFormatVersion)
+             .Int("contexts", report.contexts)
+             .Int("turn_solves", report.turn_solves)
+             .Int("cycles", report.cycles)
+             .Int("max_rounds", report.max_rounds)
+             .Double("max_residual", report.max_residual)
+             .Double("error_bound", report.error_bound)
+             .Raw("tied_decisions", ties_counted ? absl::StrCat(report.tied_decisions) : "null")
+             .Raw("kingmaking", ties_counted ? absl::StrCat(report.kingmaking) : "null")
+             .Int("mixed_cycles", report.mixed_cycles)
+             .Double("mixing_error", report.mixing_error)
+             .Int("threads", request.threads)
+             .Double("seconds", report.seconds)
+             .Raw("start", JsonDoubleArray(report.start))
+             .Raw("certification", certification ? CertificationJson(*certification) : "null")
+             .Build() +
+         "\n";
+}
+
+std::string ReportText(const SolveRequest& request, const solver::GameSolveReport& report,
+                       std::size_t bytes,
+                       const std::optional<solver::CertificationReport>& certification) {
+  const Rules& r = request.rules;
+  const bool ties_counted = request.players > 2;
+  std::vector<std::string> start;
+  for (double v : report.start) start.push_back(absl::StrFormat("%.6f", v));
+  return absl::StrFormat(
+      "Solved the %d-player game: %d dice, bonus %d, target %d.\n"
+      "  turn-start contexts             %d\n"
+      "  turn solves                     %d\n"
+      "  zero-score cycles               %d (at most %d rounds)\n"
+      "  largest residual                %.3g\n"
+      "  error bound of every value      %.3g\n"
+      "  tied decisions (kingmaking)     %s\n"
+      "  mixed cycles (their error)      %d (%.3g)\n"
+      "  solve time                      %.2f s (%d threads)\n"
+      "  each seat wins from the start   %s\n"
+      "Wrote %s (%d bytes, format version %d).\n%s",
+      request.players, r.dice, r.bonus, r.target, report.contexts, report.turn_solves,
+      report.cycles, report.max_rounds, report.max_residual, report.error_bound,
+      ties_counted ? absl::StrFormat("%d (%d)", report.tied_decisions, report.kingmaking)
+                   : std::string("not counted (2 players: a tie changes no value)"),
+      report.mixed_cycles, report.mixing_error, report.seconds, request.threads,
+      absl::StrJoin(start, ", "), request.path, bytes, kTableFormatVersion,
+      certification ? CertificationText(*certification) : "");
+}
+
+}  // namespace
+
+const std::string_view kSolveHelp = R"(
+Solves the whole game for the rules and number of players given: every seat's
+probability of winning at every turn start under optimal play (--threads
+workers, default all cores). Writes the policy table (docs/FORMAT.md: every
+seat's chances; queries solve the mover's turn from them) to --out atomically
+(a temporary file renamed into place); if --out is a directory, the table
+gets its usual name there; missing folders are created. Progress goes to
+stderr (a bar on a terminal, else a line every 10%; --quiet: none).
+Report fields (same names in --json): rules, players, out, bytes,
+format_version, contexts (turn-start contexts), turn_solves (turn dynamic
+programs run), cycles (zero-score cycles solved), max_rounds (most rounds one
+needed), max_residual (largest distance of a stored value to its cycle's
+fixed point), error_bound (bound on every stored value's error),
+tied_decisions and kingmaking (decision points where the mover was tied, and
+where the tied actions differ for another seat; null with 2 players, where a
+tie changes no value), mixed_cycles and mixing_error (zero-score cycles
+solved as a mixed equilibrium, and their share of the bound), threads,
+seconds, start (every seat's chance at the start of the game).
+Then the table is certified (skip with --no-certify): every decision a reader
+derives from it (stop or roll; which take, per position and roll) by the turn
+solve of docs/FORMAT.md is checked: non-ties must be separated by more than
+margin_threshold (twice the error bound plus the reader's rounding), and ties
+(values within the table's tolerance) are proven exact, structurally or by
+rational re-solves. JSON field certification: decisions, smallest_margin,
+tie_tolerance, ties, symmetric_ties, exact_ties, inexact_ties,
+largest_inexact_gap, exact_solves, margin_threshold, structural_ties,
+partial_exact_solves, kingmaking_ties, kingmaking_contexts, largest_value_gap,
+mixed_contexts, mixing_decisions (contexts of a mixed cycle, where the mover
+randomises), inexact_undecided, inexact_pick_best, inexact_pick_worse,
+largest_pick_loss, certified, seconds (null with --no-certify).
+A table over 1 GiB (e.g. 5 players under the official rules) is refused
+before solving. With 3 or more players, progress shows the time left; Ctrl-C
+(or SIGTERM) finishes the work in flight, saves it in the checkpoint
+(--checkpoint, default OUT.checkpoint) and exits with status 130; the same
+command then resumes without redoing finished work, with bit for bit the
+same result. The checkpoint is removed once the table is written.
+)";
+
+absl::StatusOr<std::string> RunSolve(const CommandOptions& options, const CommandContext& context) {
+  absl::StatusOr<SolveRequest> request = ReadRequest(options);
+  if (!request.ok()) return request.status();
+  // The checkpoint is written next to the table during the solve.
+  if (!request->checkpoint.empty()) {
+    if (absl::Status status = CreateOutputFolders(request->path); !status.ok()) return status;
+  }
+  Progress progress(context.err, context.stderr_is_terminal, options.quiet,
+                    SolveProgressLabel(request->players));
+  InterruptFlag interrupt(options.quiet ? "" : kSolveInterruptNotice);
+  solver::GameSolveOptions solve;
+  solve.rules = request->rules;
+  solve.players = request->players;
+  solve.threads = request->threads;
+  solve.progress = [&](const solver::GameSolveProgress& p) {
+    progress.Update(p.fraction, p.seconds, p.seconds_left);
+  };
+  solve.checkpoint = request->checkpoint;
+  solve.keep_checkpoint = true;  // until the table is written
+  solve.stop = interrupt.flag();
+  solve.resume_hint = "run the same command again to resume";  // the CLI's way
+  solver::GameSolveReport report;
+  absl::StatusOr<std::string> bytes = solver::SolveGameTable(solve, &report);
+  if (!bytes.ok()) return bytes.status();
+  progress.Finish();
+  if (absl::Status status = CreateOutputFolders(request->path); !status.ok()) return status;
+  if (absl::Status status = WriteOutput(request->path, *bytes); !status.ok()) return status;
+  if (!request->checkpoint.empty()) {
+    std::error_code ignored;  // a leftover checkpoint only costs disk space
+    std::filesystem::remove(request->checkpoint, ignored);
+  }
+  std::optional<solver::CertificationReport> certification;
+  if (request->certify) {
+    absl::StatusOr<GameTable> table = GameTable::FromBytes(*bytes);  // as a reader sees it
+    if (!table.ok()) return table.status();
+    solver::CertifyOptions certify;
+    certify.threads = request->threads;
+    certify.stop = interrupt.flag();
+    absl::StatusOr<solver::CertificationReport> checked = solver::CertifyTable(*table, certify);
+    if (absl::IsCancelled(checked.status())) {
+      return absl::CancelledError(absl::StrCat(
+          "interrupted while certifying: ", request->path,
+          " is written and complete but not certified (solve it again to certify it)"));
+    }
+    if (!checked.ok()) return checked.status();
+    certification = *std::move(checked);
+  }
+  return request->json ? ReportJson(*request, report, bytes->size(), certification)
+                       : ReportText(*request, report, bytes->size(), certification);
+}
+
+}  // namespace martiandice::cli

@@ -1,0 +1,98 @@
+// `martiandice stats`: the size of a turn's state space under the rules.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "answers.h"
+#include "commands.h"
+#include "json.h"
+#include "martiandice/state_space.h"
+#include "support.h"
+
+namespace martiandice::cli {
+namespace {
+
+struct RollCount {
+  int dice = 0;
+  std::int64_t outcomes = 0;
+  std::uint64_t ordered = 0;  // 6^dice
+};
+
+std::vector<RollCount> RollCounts(const Rules& rules) {
+  std::vector<RollCount> counts;
+  for (int n = 1; n <= rules.dice; ++n) {
+    counts.push_back({n, static_cast<std::int64_t>(RollDistribution(n).size()), PowerOfSix(n)});
+  }
+  return counts;
+}
+
+std::string StatsJson(const Rules& rules, const StateSpaceStats& stats) {
+  std::vector<std::string> rolls;
+  for (const RollCount& count : RollCounts(rules)) {
+    rolls.push_back(JsonObject()
+                        .Int("dice", count.dice)
+                        .Int("outcomes", count.outcomes)
+                        .Raw("ordered_results", absl::StrCat(count.ordered))
+                        .Build());
+  }
+  return JsonObject()
+             .Raw("rules", RulesJson(rules))
+             .Int("max_turn_score", MaxTurnScore(rules))
+             .Int("positions", stats.positions)
+             .Int("canonical_positions", stats.canonical_positions)
+             .Int("terminal_positions", stats.terminal_positions)
+             .Int("roll_pairs", stats.roll_pairs)
+             .Raw("roll_outcomes", JsonArray(rolls))
+             .Build() +
+         "\n";
+}
+
+std::string StatsText(const Rules& rules, const StateSpaceStats& stats) {
+  std::string text = absl::StrCat("Rules: ", RulesText(rules), ".\n");
+  absl::StrAppend(&text,
+                  absl::StrFormat("  highest turn score            %d\n"
+                                  "  decision positions            %d (start included)\n"
+                                  "  ... up to earthling relabels  %d\n"
+                                  "  final set-asides (scored)     %d\n"
+                                  "  (position, roll) pairs        %d\n",
+                                  MaxTurnScore(rules), stats.positions, stats.canonical_positions,
+                                  stats.terminal_positions, stats.roll_pairs));
+  absl::StrAppend(
+      &text,
+      "Distinct roll outcomes by dice rolled:\n  dice  outcomes  ordered results (6^dice)\n");
+  for (const RollCount& count : RollCounts(rules)) {
+    absl::StrAppend(&text,
+                    absl::StrFormat("  %4d  %8d  %d\n", count.dice, count.outcomes, count.ordered));
+  }
+  return text;
+}
+
+}  // namespace
+
+const std::string_view kStatsHelp = R"(
+Size of the turn under the rules: decision positions reachable from the start
+(also counted up to relabelling the three earthling types), set-asides a turn
+can end with, (position, roll outcome) pairs, the highest possible turn score,
+and for each number of dice rolled the number of distinct roll outcomes and of
+ordered die results (6^dice).
+)";
+
+absl::StatusOr<std::string> StatsJson(const Rules& rules) {
+  if (absl::Status status = CheckRules(rules); !status.ok()) return status;
+  absl::StatusOr<StateSpaceStats> stats = ComputeStateSpaceStats(rules);
+  if (!stats.ok()) return stats.status();
+  return StatsJson(rules, *stats);
+}
+
+absl::StatusOr<std::string> RunStats(const CommandOptions& options,
+                                     const CommandContext& /*context*/) {
+  const Rules& rules = options.query.rules;
+  if (absl::Status status = CheckRules(rules); !status.ok()) return status;
+  absl::StatusOr<StateSpaceStats> stats = ComputeStateSpaceStats(rules);
+  if (!stats.ok()) return stats.status();
+  return options.json ? StatsJson(rules, *stats) : StatsText(rules, *stats);
+}
+
+}  // namespace martiandice::cli

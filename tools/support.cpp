@@ -1,0 +1,124 @@
+// What several subcommands share (tools/support.h).
+#include "support.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <system_error>
+#include <thread>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "atomic_file.h"
+#include "martiandice/game.h"
+
+namespace martiandice::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The folder `path` goes in ("." for a bare name).
+fs::path FolderOf(const fs::path& path) {
+  return path.has_parent_path() ? path.parent_path() : fs::path(".");
+}
+
+}  // namespace
+
+absl::Status CheckRules(const Rules& rules) {
+  if (absl::Status status = ValidateRules(rules); !status.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("invalid rules: ", status.message()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckPlayers(int players, std::string_view option) {
+  if (players >= kMinPlayers && players <= kMaxPlayers) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(std::string(option), ": a game has ", kMinPlayers,
+                                                 " to ", kMaxPlayers, " players, not ", players));
+}
+
+absl::StatusOr<int> ReadTablePlayers(const QueryInput& input) {
+  if (absl::Status status = CheckRules(input.rules); !status.ok()) return status;
+  const int players = input.players.value_or(2);
+  if (absl::Status status = CheckPlayers(players, "--players"); !status.ok()) return status;
+  return players;
+}
+
+absl::StatusOr<int> ReadThreads(int threads) {
+  if (threads < 0) return absl::InvalidArgumentError("--threads must be 0 (all) or more");
+  if (threads > 0) return threads;
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
+std::string SolveCommandHint(const Rules& rules, int players) {
+  std::string command = absl::StrCat("martiandice solve --players ", players);
+  const Rules official;
+  if (rules.dice != official.dice) absl::StrAppend(&command, " --dice ", rules.dice);
+  if (rules.bonus != official.bonus) absl::StrAppend(&command, " --bonus ", rules.bonus);
+  if (rules.target != official.target) absl::StrAppend(&command, " --target ", rules.target);
+  return absl::StrCat(command, " --out ", TableFileName(rules, players));
+}
+
+absl::Status TableError(const Rules& rules, int players, const absl::Status& status) {
+  std::string message(status.message());
+  if (message.find("martiandice solve") == std::string::npos) {
+    absl::StrAppend(&message, " (generate the table with: ", SolveCommandHint(rules, players), ")");
+  }
+  return absl::InvalidArgumentError(message);
+}
+
+absl::StatusOr<std::shared_ptr<const LoadedTable>> LoadTable(
+    Advisor& advisor, const Rules& rules, int players, const std::optional<std::string>& tables) {
+  absl::StatusOr<std::shared_ptr<const LoadedTable>> table = advisor.Table(rules, players, tables);
+  if (!table.ok()) return TableError(rules, players, table.status());
+  return table;
+}
+
+absl::StatusOr<std::string> OutputPath(const std::string& out, const std::string& default_name,
+                                       Folders folders) {
+  if (out.empty()) return absl::InvalidArgumentError("--out: give the file to write");
+  std::error_code error;
+  fs::path path(out);
+  // An existing directory, or a path ending in a separator: the usual name inside.
+  if (fs::is_directory(path, error) || !path.has_filename()) path /= default_name;
+  if (fs::is_directory(path, error)) {
+    return absl::InvalidArgumentError(absl::StrCat("--out: '", path.string(), "' is a directory"));
+  }
+  // The nearest folder of the path that exists must be a directory, and
+  // unless missing ones are created, the path's own folder.
+  for (fs::path folder = FolderOf(path);; folder = FolderOf(folder)) {
+    if (fs::is_directory(folder, error)) break;
+    if (fs::exists(folder, error)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--out: '", folder.string(), "' is not a directory"));
+    }
+    if (folders == Folders::kMustExist) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--out: directory '", folder.string(), "' does not exist"));
+    }
+    if (!folder.has_parent_path() || folder.parent_path() == folder) break;
+  }
+  return path.string();
+}
+
+absl::Status CreateOutputFolders(const std::string& path) {
+  const fs::path folder = FolderOf(fs::path(path));
+  std::error_code error;
+  if (fs::is_directory(folder, error)) return absl::OkStatus();
+  fs::create_directories(folder, error);
+  if (error) {
+    return absl::InvalidArgumentError(absl::StrCat("--out: cannot create the directory '",
+                                                   folder.string(), "': ", error.message()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status WriteOutput(const std::string& path, const std::string& bytes) {
+  absl::Status status = solver::WriteFileAtomically(path, bytes);
+  if (status.ok()) return status;
+  const bool user_error = status.code() == absl::StatusCode::kNotFound ||
+                          status.code() == absl::StatusCode::kPermissionDenied;
+  const std::string message = absl::StrCat("--out: cannot write ", path, ": ", status.message());
+  return user_error ? absl::InvalidArgumentError(message) : absl::Status(status.code(), message);
+}
+
+}  // namespace martiandice::cli

@@ -1,0 +1,56 @@
+// What several subcommands share: the checks of options they have in common
+// (rules, players, worker threads), the policy table (the advisor's, with the
+// command that generates a missing one), and output files (the --out path,
+// its folders, atomic writes).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "martiandice/advisor.h"
+#include "martiandice/rules.h"
+
+namespace martiandice::cli {
+
+// "invalid rules: ..." unless the rules are in range.
+absl::Status CheckRules(const Rules& rules);
+// "OPTION: a game has 2 to 6 players, not N" unless 2 <= players <= 6.
+absl::Status CheckPlayers(int players, std::string_view option);
+// The rules and --players (default 2) of a subcommand that makes or reads a
+// policy table (solve, certify, export), checked: the number of players.
+absl::StatusOr<int> ReadTablePlayers(const QueryInput& input);
+// --threads: 0 for every core, else the number given (negative: an error).
+absl::StatusOr<int> ReadThreads(int threads);
+
+// The command that generates the table for `rules` and `players`.
+std::string SolveCommandHint(const Rules& rules, int players);
+// `status` (a table that cannot be found, read or used) as InvalidArgument,
+// ending with the command that generates the table unless the message
+// already gives one.
+absl::Status TableError(const Rules& rules, int players, const absl::Status& status);
+// The policy table for `rules` and `players` (Advisor::Table: from `tables`,
+// else the search). Errors: TableError's.
+absl::StatusOr<std::shared_ptr<const LoadedTable>> LoadTable(
+    Advisor& advisor, const Rules& rules, int players, const std::optional<std::string>& tables);
+
+// Whether an output's missing folders are created (solve, plot) or refused.
+enum class Folders { kMustExist, kCreate };
+// Where a subcommand writes: `out` (--out), or `default_name` inside it when
+// it is a directory or ends with a separator. Checked before the work: an
+// empty --out, a directory where the file would go, or a file where a folder
+// of the path would go are refused; so are missing folders unless created
+// (kCreate: CreateOutputFolders creates them).
+absl::StatusOr<std::string> OutputPath(const std::string& out, const std::string& default_name,
+                                       Folders folders);
+// Creates the missing folders of `path`'s directory (an error names --out).
+absl::Status CreateOutputFolders(const std::string& path);
+// Writes `bytes` to `path` atomically (a temporary renamed into place).
+// Errors name --out; a missing directory or a permission refused are
+// InvalidArgument.
+absl::Status WriteOutput(const std::string& path, const std::string& bytes);
+
+}  // namespace martiandice::cli
