@@ -210,7 +210,7 @@ TEST_CASE("advisor: the game's inputs belong to the win goal, exact to turn obje
   QueryInput exact = Win("1,2");
   exact.exact = true;
   CheckRefused(exact, "exact", "win tables hold certified doubles");
-  CheckRefused(Turn("win"), "scores", "the win objective needs every seat's total");
+  CheckRefused(Turn("win"), "scores", "the win objective needs scores, every seat's total");
 }
 
 TEST_CASE("advisor: the win goal's context at its bounds") {

@@ -280,7 +280,7 @@ TEST_CASE("cli bad input table: missing values, unknown subcommands and options"
       {{"eval", "--aside"}, "--aside"},
       {{"best"}, "--roll is required"},
       {{"best", "--roll"}, "--roll"},
-      {{"eval", "--objective", "win"}, "--scores: the win objective needs every seat's total"},
+      {{"eval", "--objective", "win"}, "--scores: the win objective needs scores, every seat's total"},
       {{"eval", "--objective"}, "--objective"},
       {{}, "no subcommand given"},
       {{"frobnicate"}, "unknown subcommand 'frobnicate'"},

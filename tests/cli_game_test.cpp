@@ -258,8 +258,9 @@ TEST_CASE("cli game win query errors: exit 2, one stderr line, nothing on stdout
   CheckUsageError(WinArgs("eval", {"--scores", "1,2", "--exact"}),
                   "exact values are available for turn objectives");
   CheckUsageError(WinArgs("eval", {}), "--scores");
-  CheckUsageError({"eval", "--scores", "1,2"}, "--objective win");
-  CheckUsageError({"best", "--roll", "13R", "--tables", "x"}, "--objective win");
+  CheckUsageError({"eval", "--scores", "1,2"}, "--scores: goes with the win objective");
+  CheckUsageError({"best", "--roll", "13R", "--tables", "x"},
+                  "--tables: goes with the win objective");
   // Positions and rolls are still checked.
   CheckUsageError(WinArgs("eval", {"--scores", "1,2", "--aside", "5R"}), "--aside");
   CheckUsageError(WinArgs("best", {"--scores", "1,2", "--aside", "1R", "--roll", "1R"}), "--roll");
@@ -342,7 +343,7 @@ TEST_CASE("cli game solve into a directory, human report, progress bar on a term
         std::string("tied decisions (kingmaking)     not counted (2 players: a tie changes no "
                     "value)"),
         std::string("solve time"), std::string("each seat wins from the start"), wrote,
-        std::string("Certification: every decision is certified.")}) {
+        std::string("Certification: every decision and value is certified.")}) {
     CAPTURE(text);
     CHECK(run.out.find(text) != std::string::npos);
   }

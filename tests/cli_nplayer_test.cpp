@@ -174,7 +174,7 @@ TEST_CASE("cli certify: a table's decisions, its verdict in the exit status") {
   INFO("stderr: " << run.err);
   CHECK(run.code == 0);
   CHECK(run.err.empty());
-  CHECK(run.out.find("every decision is certified") != std::string::npos);
+  CHECK(run.out.find("every decision and value is certified") != std::string::npos);
   CHECK(run.out.find("format version 2") != std::string::npos);
   args.push_back("--json");
   run = Run(args);
@@ -229,7 +229,7 @@ TEST_CASE("cli certify: a table's decisions, its verdict in the exit status") {
   CHECK(run.code == 0);
   CHECK(run.out.find("2 players, 3 dice, bonus 0, target 5; format version 2") !=
         std::string::npos);
-  CHECK(run.out.find("every decision is certified") != std::string::npos);
+  CHECK(run.out.find("every decision and value is certified") != std::string::npos);
   CHECK(run.out.find("kingmaking ties (contexts)      0 (0)") != std::string::npos);
 
   // A damaged file: the reader's refusal, one error line (as for eval).

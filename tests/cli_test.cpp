@@ -310,7 +310,7 @@ TEST_CASE("cli certify shows its progress on stderr: lines, a bar on a terminal,
   const CliRun lines = Run(args);
   INFO("stderr: " << lines.err);
   REQUIRE(lines.code == 0);
-  CHECK(lines.out.find("Certification: every decision is certified.") != std::string::npos);
+  CHECK(lines.out.find("Certification: every decision and value is certified.") != std::string::npos);
   CHECK(lines.err.find('\r') == std::string::npos);
   // A line at each tenth of the work reached: increasing, the last at 100%.
   const std::vector<std::string> progress = Lines(lines.err);
@@ -333,14 +333,14 @@ TEST_CASE("cli certify shows its progress on stderr: lines, a bar on a terminal,
   CHECK(bar.err.rfind("\rmartiandice: certifying: ", 0) == 0);
   CHECK(bar.err.find("100%") != std::string::npos);
   CHECK(bar.err.find('\n') == bar.err.size() - 1);
-  CHECK(bar.out.find("Certification: every decision is certified.") != std::string::npos);
+  CHECK(bar.out.find("Certification: every decision and value is certified.") != std::string::npos);
   // --quiet: none.
   std::vector<std::string> quiet_args = args;
   quiet_args.push_back("--quiet");
   const CliRun quiet = Run(quiet_args, martiandice::CliEnvironment{true});
   CHECK(quiet.code == 0);
   CHECK(quiet.err.empty());
-  CHECK(quiet.out.find("Certification: every decision is certified.") != std::string::npos);
+  CHECK(quiet.out.find("Certification: every decision and value is certified.") != std::string::npos);
 }
 
 TEST_CASE("cli solve creates missing output folders, not a file over a directory") {

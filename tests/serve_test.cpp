@@ -255,7 +255,7 @@ TEST_CASE("serve: bad requests get one error line each and the service goes on")
       {R"({"id":22,"command":"eval","dice":0})", "22", "invalid rules"},
       {R"({"id":23,"command":"eval","objective":"max"})", "23", "objective: "},
       {R"({"id":24,"command":"eval","objective":"win"})", "24",
-       "scores: the win objective needs every seat's total"},
+       "scores: the win objective needs scores, every seat's total"},
       {R"({"id":25,"command":"eval","scores":[1,2]})", "25", "scores: goes with the win objective"},
       {R"({"id":26,"command":"eval","objective":"win","scores":[1,2],"exact":true})", "26",
        "exact: "},

@@ -82,10 +82,12 @@ std::string CertificationText(const solver::CertificationReport& c) {
       "  decisions checked               %d\n"
       "  smallest margin (non-ties)      %.3g (must exceed %.3g)\n"
       "  ties (within %.0e)             %d: %d symmetric, %d exact, %d not exact\n"
-      "  exact rational re-solves        %d\n",
-      c.certified ? "every decision is certified" : "NOT certified", c.decisions, c.smallest_margin,
-      c.margin_threshold, c.tie_tolerance, c.ties, c.symmetric_ties, c.exact_ties, c.inexact_ties,
-      c.exact_solves + c.partial_exact_solves);
+      "  exact rational re-solves        %d\n"
+      "  values vs their own turn solve  %.3g at most (must not exceed %.3g)\n",
+      c.certified ? "every decision and value is certified" : "NOT certified", c.decisions,
+      c.smallest_margin, c.margin_threshold, c.tie_tolerance, c.ties, c.symmetric_ties,
+      c.exact_ties, c.inexact_ties, c.exact_solves + c.partial_exact_solves, c.largest_value_gap,
+      c.margin_threshold);
   absl::StrAppendFormat(&text,
                         "  exact ties proven structurally  %d\n"
                         "  kingmaking ties (contexts)      %d (%d)\n"
