@@ -26,8 +26,8 @@ std::int64_t TurnCache::capacity() const {
   return slots_ ? slot_count_ : std::int64_t{kShards} * per_shard_;
 }
 
-TurnCache::Turn TurnCache::Rolls(std::int64_t context,
-                                 absl::FunctionRef<void(std::vector<double>*)> utility) const {
+TurnCache::Turn TurnCache::Find(std::int64_t context,
+                                absl::FunctionRef<void(std::vector<double>*)> utility) const {
   return slots_ ? FromSlots(context, utility) : FromShards(context, utility);
 }
 

@@ -43,7 +43,14 @@ class TurnCache {
   // ending the turn with x points), called on a miss only; it must depend on
   // `context` alone. Thread-safe; two threads missing the same context may
   // both solve it (same result).
-  Turn Rolls(std::int64_t context, absl::FunctionRef<void(std::vector<double>*)> utility) const;
+  Turn Rolls(std::int64_t context, absl::FunctionRef<void(std::vector<double>*)> utility) const {
+    if (slots_) {  // the warm lookup inline: one atomic load
+      if (const std::vector<double>* rolls = slots_[context].load(std::memory_order_acquire)) {
+        return {rolls, nullptr};
+      }
+    }
+    return Find(context, utility);
+  }
 
   // Turns the cache keeps at most, and the turns solved since construction.
   std::int64_t capacity() const;
@@ -60,6 +67,7 @@ class TurnCache {
     absl::flat_hash_map<std::int64_t, Entry> entries;  // by context; at most per_shard_
   };
 
+  Turn Find(std::int64_t context, absl::FunctionRef<void(std::vector<double>*)> utility) const;
   std::vector<double>* Solve(absl::FunctionRef<void(std::vector<double>*)> utility) const;
   Turn FromSlots(std::int64_t context,
                  absl::FunctionRef<void(std::vector<double>*)> utility) const;

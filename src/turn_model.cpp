@@ -64,12 +64,6 @@ TurnModel::TurnModel(const Rules& rules) : rules_(rules) {
   BuildTerms();
 }
 
-int TurnModel::Id(int tanks, int rays, int e0, int e1, int e2) const {
-  const int n = rules_.dice;
-  if (tanks + rays + e0 + e1 + e2 > n) return -1;
-  return index_.Id(tanks, rays, e0, e1, e2);
-}
-
 int TurnModel::IdOf(const Dice& aside) const {
   int e[3] = {aside.count(Face::kHuman), aside.count(Face::kCow), aside.count(Face::kChicken)};
   if (e[0] < e[1]) std::swap(e[0], e[1]);

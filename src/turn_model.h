@@ -64,7 +64,10 @@ class TurnModel {
   int size() const { return static_cast<int>(states_.size()); }
   const CanonState& state(int id) const { return states_[id]; }
   // Id of a canonical tuple (earth sorted descending); -1 if past the dice count.
-  int Id(int tanks, int rays, int e0, int e1, int e2) const;
+  int Id(int tanks, int rays, int e0, int e1, int e2) const {
+    if (tanks + rays + e0 + e1 + e2 > rules_.dice) return -1;
+    return index_.Id(tanks, rays, e0, e1, e2);
+  }
   // Id of a concrete set-aside (any earthling order).
   int IdOf(const Dice& aside) const;
   // Position after taking x dice of an untaken earthling type at `group`.
