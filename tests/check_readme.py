@@ -23,7 +23,7 @@ import shutil
 import subprocess
 import sys
 
-VOLATILE = re.compile(r"time|elapsed|seconds|turn solves|re-solves")
+VOLATILE = re.compile(r"time|elapsed|seconds|turn solves|re-solves", re.IGNORECASE)
 NUMBER = re.compile(r"\d+(\.\d+)?(e[-+]?\d+)?")
 SCRATCH = "/tmp/martiandice-readme"
 
