@@ -17,10 +17,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "atomic_file.h"
+#include "checkpoint.h"
 #include "convention_turn.h"
 #include "martiandice/game.h"
 #include "mixed_cycle.h"
-#include "checkpoint.h"
 #include "score_law_cache.h"
 #include "table_format.h"
 
@@ -803,10 +803,14 @@ class GameSolver {
       error_of_[c] = error;
       slope_of_[c] = b[seat];
     }
-    ThreadStats& st = scratch.stats;
+    RecordCycle(round, residual, error, scratch.stats);
+  }
+
+  // Adds a solved cycle's figures to its thread's.
+  static void RecordCycle(int rounds, double residual, double error, ThreadStats& st) {
     ++st.cycles;
-    st.rounds += round;
-    st.max_rounds = std::max(st.max_rounds, round);
+    st.rounds += rounds;
+    st.max_rounds = std::max(st.max_rounds, rounds);
     st.max_residual = std::max(st.max_residual, residual);
     st.error_bound = std::max(st.error_bound, error);
   }
@@ -979,11 +983,7 @@ class GameSolver {
         converged ? deps + (slope * residual + rounding_) / (1 - slope) + mixing : HUGE_VAL;
     for (int i = 0; i < n_; ++i) error_of_[index_.Index(i, s)] = error;
     ThreadStats& st = scratch.stats;
-    ++st.cycles;
-    st.rounds += round;
-    st.max_rounds = std::max(st.max_rounds, round);
-    st.max_residual = std::max(st.max_residual, residual);
-    st.error_bound = std::max(st.error_bound, error);
+    RecordCycle(round, residual, error, st);
     if (mixed) {
       ++st.mixed_cycles;
       st.mixing_error = std::max(st.mixing_error, mixing);
