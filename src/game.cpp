@@ -44,17 +44,6 @@ absl::Status CheckScore(const Rules& rules, int seat, int score, int limit) {
   return absl::OkStatus();
 }
 
-// The command that generates the table for `rules` and `players` into `out`.
-std::string SolveCommand(const Rules& rules, int players, const std::string& out) {
-  std::string command = absl::StrFormat("martiandice solve --players %d", players);
-  const Rules official;
-  if (rules.dice != official.dice) absl::StrAppend(&command, " --dice ", rules.dice);
-  if (rules.bonus != official.bonus) absl::StrAppend(&command, " --bonus ", rules.bonus);
-  if (rules.target != official.target) absl::StrAppend(&command, " --target ", rules.target);
-  absl::StrAppend(&command, " --out ", out);
-  return command;
-}
-
 bool IsFile(const fs::path& path) {
   std::error_code ec;
   return fs::is_regular_file(path, ec);
@@ -82,7 +71,7 @@ absl::Status NotFound(const Rules& rules, int players, const std::string& looked
       "Generate it with `%s` (takes a while) and pass its path with --tables or "
       "$MARTIANDICE_DATA",
       TableFileName(rules, players), players, rules.dice, rules.bonus, rules.target, looked,
-      SolveCommand(rules, players, out)));
+      TableSolveCommand(rules, players, out)));
 }
 
 #if defined(__linux__)
@@ -195,6 +184,16 @@ absl::StatusOr<std::vector<int>> ParseScores(std::string_view text) {
 std::string TableFileName(const Rules& rules, int players) {
   return absl::StrFormat("martiandice-p%d-d%d-b%d-t%d.mdt", players, rules.dice, rules.bonus,
                          rules.target);
+}
+
+std::string TableSolveCommand(const Rules& rules, int players, const std::string& out) {
+  std::string command = absl::StrFormat("martiandice solve --players %d", players);
+  const Rules official;
+  if (rules.dice != official.dice) absl::StrAppend(&command, " --dice ", rules.dice);
+  if (rules.bonus != official.bonus) absl::StrAppend(&command, " --bonus ", rules.bonus);
+  if (rules.target != official.target) absl::StrAppend(&command, " --target ", rules.target);
+  absl::StrAppend(&command, " --out ", out.empty() ? TableFileName(rules, players) : out);
+  return command;
 }
 
 absl::StatusOr<std::string> LocateTable(const Rules& rules, int players,

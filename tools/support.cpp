@@ -49,19 +49,10 @@ absl::StatusOr<int> ReadThreads(int threads) {
   return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
-std::string SolveCommandHint(const Rules& rules, int players) {
-  std::string command = absl::StrCat("martiandice solve --players ", players);
-  const Rules official;
-  if (rules.dice != official.dice) absl::StrAppend(&command, " --dice ", rules.dice);
-  if (rules.bonus != official.bonus) absl::StrAppend(&command, " --bonus ", rules.bonus);
-  if (rules.target != official.target) absl::StrAppend(&command, " --target ", rules.target);
-  return absl::StrCat(command, " --out ", TableFileName(rules, players));
-}
-
 absl::Status TableError(const Rules& rules, int players, const absl::Status& status) {
   std::string message(status.message());
   if (message.find("martiandice solve") == std::string::npos) {
-    absl::StrAppend(&message, " (generate the table with: ", SolveCommandHint(rules, players), ")");
+    absl::StrAppend(&message, " (generate the table with: ", TableSolveCommand(rules, players), ")");
   }
   return absl::InvalidArgumentError(message);
 }

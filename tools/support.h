@@ -26,8 +26,6 @@ absl::StatusOr<int> ReadTablePlayers(const QueryInput& input);
 // --threads: 0 for every core, else the number given (negative: an error).
 absl::StatusOr<int> ReadThreads(int threads);
 
-// The command that generates the table for `rules` and `players`.
-std::string SolveCommandHint(const Rules& rules, int players);
 // `status` (a table that cannot be found, read or used) as InvalidArgument,
 // ending with the command that generates the table unless the message
 // already gives one.

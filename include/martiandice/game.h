@@ -138,4 +138,8 @@ absl::StatusOr<std::string> LocateTable(const Rules& rules, int players,
 // File name of the table for `rules` and `players`: "martiandice-p2-d13-b3-t25.mdt".
 std::string TableFileName(const Rules& rules, int players);
 
+// The command that generates that table into `out` (default: TableFileName):
+// "martiandice solve --players 2 --target 30 --out martiandice-p2-d13-b3-t30.mdt".
+std::string TableSolveCommand(const Rules& rules, int players, const std::string& out = "");
+
 }  // namespace martiandice
