@@ -599,8 +599,9 @@ class GameSolver {
   // The settling round's solve of `seat`'s turn at `s` (zero-score outcome
   // `zero`, as the search's last round had it): the policy that round chose,
   // valued in extended precision as the law of its turn score times each
-  // outcome's vector. A backward solve carrying every seat would cost about
-  // five times more for the same digits. Keeps the search's tie counts.
+  // outcome's vector: one pass of one number per position, where a backward
+  // solve would carry every seat in x87 through every position and outcome
+  // class for the same digits. Keeps the search's tie counts.
   void SettleMover(int seat, const int* s, const double* zero, Scratch& scratch, MoverTurn* out) {
     ++scratch.stats.settle_passes;
     scratch.stats.settle_reused += score_laws_.Law(scratch.policies[seat], &scratch.score_law);
@@ -737,8 +738,8 @@ class GameSolver {
     for (int seat = 0; seat < 2; ++seat) {
       for (int x = 1; x <= max_turn_; ++x) u[seat][x] = AfterTurn(seat, s, x, scratch)[seat];
     }
-    // First guesses, typically within 0.3% of the fixed point: the movers'
-    // chances and zero-score slopes extrapolated from the solved neighbours.
+    // First guesses, usually close to the fixed point: the movers' chances
+    // and zero-score slopes extrapolated from the solved neighbours.
     double guess[2], b[2];
     Extrapolate(
         s, [&](long long c, int seat) { return win_[c * 2 + seat]; }, 0.5, guess);
@@ -1302,8 +1303,8 @@ absl::StatusOr<std::string> SolveGameTable(const GameSolveOptions& options,
   absl::StatusOr<GameValues> values = SolveGameValues(options, report ? report : &local);
   if (!values.ok()) return values.status();
   // A zero-score cycle that did not converge leaves values without a bound
-  // (docs/PLAYERS.md, "An open problem with 4 players"): no table a reader
-  // would refuse, or worse trust, is written.
+  // (docs/PLAYERS.md, "Zero-score cycles" and "Mixed cycles"): no table a
+  // reader would refuse, or worse trust, is written.
   if (!(values->error_bound < 1e-9)) {
     return absl::FailedPreconditionError(absl::StrFormat(
         "the %d-player solve could not bound its values (error bound %g): a zero-score cycle "

@@ -118,9 +118,10 @@ struct GameSolveOptions {
 };
 inline constexpr int kMaxGuessOrder = 3;
 
-// Expected cost of one zero-score cycle per seat, in turn solves (the
-// official 3-player solve's mean rounds), against a final-round context's
-// kFinalCost (one solve, most of them reused): the progress weights.
+// Expected cost of one zero-score cycle per seat, in turn solves (its
+// search rounds' solves and its settling pass, about three), against a
+// final-round context's kFinalCost (one solve, most of them reused): the
+// progress weights, of which only the ratio matters.
 inline constexpr double kCycleCost = 3.2;
 inline constexpr double kFinalCost = 0.25;
 

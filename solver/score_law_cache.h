@@ -1,7 +1,7 @@
-// The turn-score laws of the settling passes, remembered by policy: about
-// half the passes of a 3-player solve repeat a policy an earlier context
-// chose (docs/SCALING.md), and a policy's law is the same wherever it is
-// played. Shared by the solve's threads.
+// The turn-score laws of the settling passes, remembered by policy: many
+// passes repeat a policy an earlier context chose (docs/SCALING.md counts
+// them), and a policy's law is the same wherever it is played. Shared by the
+// solve's threads.
 #pragma once
 
 #include <cstddef>

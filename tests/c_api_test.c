@@ -1,5 +1,5 @@
 /* The C API (martiandice_c.h) from C11: every query kind against values worked
- * out by hand from the rules (RULES.md), and every error path: bad notation,
+ * out by hand from the rules (docs/RULES.md), and every error path: bad notation,
  * bad rules, objective, scores and seat, missing, mismatched and corrupt
  * tables, NULL arguments. Exits 0 if every check passed. */
 #include <math.h>

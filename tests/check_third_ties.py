@@ -5,7 +5,7 @@ docs/PLAYERS.md ("Where the readings part: 4 players"): at totals (25, 25, 14, x
 (25, 25, 18, x), seat 2 to move in the final round, scoring exactly the points that tie the lead
 three ways is worth 1/3, which a table stores as the double nearest 1/3. The certifier found
 pairs of the mover's options whose exact values on the stored numbers differ by a few 1e-18.
-This brute force over individual dice (written from ../shared/RULES.md alone, in rationals)
+This brute force over individual dice (written from docs/RULES.md alone, in rationals)
 checks that each pair is worth exactly the same with the true 1/3, and that the stored double
 splits it by exactly the gap the certifier reported.
 """
@@ -50,7 +50,7 @@ def after_take(tanks, rays, earth, left, utility):
 
 
 # (points that tie the lead, option a, option b, the certifier's gap on the stored numbers, as
-# `martiandice certify --players 4 --json` printed it on 2026-11-22)
+# `martiandice certify --players 4 --json` prints it for the official 4-player table)
 CASES = [
     (11, (1, 0, (9, 1, 0), 2), (1, 0, (9, 2, 0), 1), 6.1679056923619804e-18),  # (25, 25, 14, x)
     (7, (2, 3, (6, 1, 0), 1), (2, 1, (6, 1, 1), 2), 1.5419764230904953e-17),  # (25, 25, 18, x)

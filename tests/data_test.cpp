@@ -1,5 +1,5 @@
 // Shipped data: the official 2- and 3-player tables in data/ are what the
-// solver produces today, bit for bit, read back through the public reader,
+// solver produces, bit for bit, read back through the public reader,
 // every decision they imply is certified, and data/SHA256SUMS lists them with
 // their checksums.
 #include <doctest/doctest.h>
@@ -159,7 +159,7 @@ TEST_CASE("data: every decision of the shipped 2-player table is certified") {
   CheckShippedCertified(2);
 }
 
-// About 40 s on 2 threads.
+// The suite's largest certification: every decision of 83,275 contexts.
 TEST_CASE("data: every decision of the shipped 3-player table is certified") {
   CheckShippedCertified(3);
 }

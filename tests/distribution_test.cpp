@@ -35,7 +35,7 @@ double Sum(const std::vector<double>& p) {
 
 using test_util::ShippedTable;
 
-// Rolls `n` dice one by one with the face law of RULES.md (not RollDistribution).
+// Rolls `n` dice one by one with the face law of docs/RULES.md (not RollDistribution).
 Dice RollDice(int n, std::mt19937_64& rng) {
   static constexpr Face kSides[6] = {Face::kTank,  Face::kRay, Face::kRay,
                                      Face::kHuman, Face::kCow, Face::kChicken};

@@ -2,7 +2,7 @@
 // kernel) and the table reader (martiandice/game.h: its turn solves over the stored values) on
 // tiny rule variants, two players.
 //
-// The reference here shares no code with the library: it applies RULES.md itself to FULL game
+// The reference here shares no code with the library: it applies docs/RULES.md itself to FULL game
 // states (both seats' totals, the seat to move, the final-round flag, the turn's set-aside with
 // concrete per-type counts -- earthling types are NOT merged -- and the phase: about to roll, or
 // just took and may stop), enumerates every roll as 6^m ordered die results (faces 0..5, sides 1
@@ -12,7 +12,7 @@
 // The library is only called through its public API to obtain the values under test.
 //
 // Variants (dice, bonus, target): (2,0,3) (2,3,5) (3,1,4) (3,3,7) (4,0,5) (4,2,6) (4,3,8) (5,1,4);
-// about 4 s in a Release build, most of it the reference value iteration.
+// most of the test's time goes into the reference value iteration.
 #include <doctest/doctest.h>
 
 #include <algorithm>

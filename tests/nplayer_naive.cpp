@@ -28,7 +28,7 @@ using Counts = std::array<int, 5>;  // tanks, rays, humans, cows, chickens
 
 int Total(const Counts& c) { return c[0] + c[1] + c[2] + c[3] + c[4]; }
 
-// RULES.md "Scoring a turn".
+// docs/RULES.md "Scoring a turn".
 int Score(const Counts& aside, int bonus) {
   if (aside[kTank] > aside[kRay]) return 0;
   int points = aside[2] + aside[3] + aside[4];
@@ -136,7 +136,7 @@ class TurnGraph {
     Counts after = aside;
     after[kTank] += roll[kTank];
     out.after_tanks = Index(after);
-    // RULES.md step 3: rays whenever shown; an earthling type if shown and not set aside yet.
+    // docs/RULES.md step 3: rays whenever shown; an earthling type if shown and not set aside yet.
     if (roll[kRay] > 0) {
       Counts next = after;
       next[kRay] += roll[kRay];
@@ -199,7 +199,7 @@ std::int64_t IndexIn(const Layout& l, int mover, const std::vector<int>& scores)
   return l.offset[mover] + index;
 }
 
-// The game is over with these totals: the leaders split the win (RULES.md, the symmetric duel).
+// The game is over with these totals: the leaders split the win (docs/RULES.md, the symmetric duel).
 void GameOver(const std::vector<int>& totals, double* out) {
   const int best = *std::max_element(totals.begin(), totals.end());
   const int leaders = static_cast<int>(std::count(totals.begin(), totals.end(), best));

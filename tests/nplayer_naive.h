@@ -1,6 +1,6 @@
 // A naive, independent N-player reference solver for tiny Martian Dice variants (tests only).
 //
-// Written from ../shared/RULES.md, docs/PLAYERS.md (solution concept and tie convention) and the
+// Written from docs/RULES.md, docs/PLAYERS.md (solution concept and tie convention) and the
 // context numbering of docs/FORMAT.md alone; it shares no code with src/ or solver/ (only the
 // public Rules struct). It models FULL concrete turn states (tanks, rays, humans, cows, chickens
 // set aside, earthling types not merged), every roll as a multiset with its multinomial

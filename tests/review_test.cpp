@@ -33,7 +33,7 @@ Json ReviewJson(const std::string& text, std::vector<std::string> options = {}) 
   return cli_test::ParseJsonOrFail(run.out);
 }
 
-// The rulebook's sample turn (RULES.md), with comments and blank lines.
+// The rulebook's sample turn (docs/RULES.md), with comments and blank lines.
 const char kSampleTurn[] = R"(# The rulebook's sample turn (RULES.md)
 
 roll 2T 3R 4H 3C 1K take H     # 13 dice

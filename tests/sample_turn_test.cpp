@@ -1,4 +1,4 @@
-// The rulebook's sample turn (RULES.md) played through the API, and small positions whose
+// The rulebook's sample turn (docs/RULES.md) played through the API, and small positions whose
 // exact values are worked out by hand in the comments.
 #include <doctest/doctest.h>
 

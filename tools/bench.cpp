@@ -237,8 +237,7 @@ int main(int argc, char** argv) {
   const md::Objective ev = md::Objective::ExpectedScore();
 
   // The official P-player game solve on 2 threads (one run: it takes
-  // seconds). Goals (issue 6) on this machine's 2 cores: 5 s for 3 players,
-  // 10 minutes for 4.
+  // seconds). Goals on 2 cores: 5 s for 3 players, 10 minutes for 4.
   auto nplayer = [&](std::vector<Figure>* figures, md::solver::SolveArithmetic arithmetic) {
     const char* kernel = arithmetic == md::solver::SolveArithmetic::kExtended ? "extended"
                          : arithmetic == md::solver::SolveArithmetic::kDouble

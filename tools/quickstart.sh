@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the dependencies, builds martiandice in build/ (Release), then asks
-# it for the best move at each roll of the rulebook's sample turn (RULES.md)
+# it for the best move at each roll of the rulebook's sample turn (docs/RULES.md)
 # and for the value of a fresh turn, then plays a roll to win the game (the
 # shipped 2-player table in data/).
 set -euo pipefail

@@ -50,10 +50,10 @@ struct TableAccess;
 
 // A loaded policy table for one rule set and player count (docs/FORMAT.md):
 // every seat's win probability at every turn-start context. Win queries solve
-// the mover's turn from those values on first use of a context (a fraction of
-// a millisecond for 13 dice) and keep the solved turns in a cache shared by
-// the table's copies, bounded at 32 MiB (every context of an official
-// 2-player table fits). Any number of threads may query one table at once.
+// the mover's turn from the next contexts' values on first use of a context
+// and keep the solved turns in a cache shared by the table's copies, bounded
+// at 32 MiB (every context of an official 2-player table fits). Any number of
+// threads may query one table at once.
 // Cheap to copy (shared data).
 class GameTable {
  public:

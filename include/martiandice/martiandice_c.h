@@ -152,10 +152,11 @@ MD_API const char* md_version(void);
 /* Opens a handle into *out (set to NULL on failure). `tables` is where win
  * queries find their policy tables: a table file or a directory holding them,
  * and nothing else is searched then; or NULL for the default search
- * ($MARTIANDICE_DATA, the installed data directory, the source tree's data/;
- * see the README, "Where the table is found"). Tables are loaded by the first
- * win query that needs them. Errors: MD_ERR_INVALID_ARGUMENT (out is NULL),
- * MD_ERR_NOT_FOUND (`tables` does not exist). */
+ * ($MARTIANDICE_DATA, the installed data directory, the source tree's data/:
+ * LocateTable in martiandice/game.h; see the README, "Where the tables are
+ * found"). Tables are loaded by the first win query that needs them. Errors:
+ * MD_ERR_INVALID_ARGUMENT (out is NULL), MD_ERR_NOT_FOUND (`tables` does not
+ * exist). */
 MD_API md_status md_open(const char* tables, md_handle** out);
 
 /* Frees the handle and everything it cached. NULL is allowed. The handle must

@@ -1,5 +1,5 @@
 // Rules of Martian Dice: the five faces, the rule constants users may vary, and
-// the scoring of a finished turn. See RULES.md for the rulings implemented.
+// the scoring of a finished turn. See docs/RULES.md for the rulings implemented.
 #pragma once
 
 #include <array>

@@ -17,15 +17,15 @@
 //
 // Excluded (the input is skipped, not run) because it is legitimately slow:
 //   * `solve` unless --dice <= 6 and --target <= 12 are given explicitly (the
-//     default rules take minutes to solve and certify), or with --players
-//     above 2;
-//   * `certify` likewise (the shipped tables take about a minute each);
+//     default rules' solve and certification are far too long for one fuzz
+//     input under the sanitizers and coverage), or with --players above 2;
+//   * `certify` likewise (it solves the turn of every context of the table);
 //   * `simulate` with --games above 50, or --threads above 4;
-//   * `stats` with --dice above 10 (it enumerates every position and roll: 12
-//     dice take 2 s, 14 dice 6 s under the sanitizers and coverage);
-//   * `--exact` with --dice above 16 (exact rationals: 20 dice take 4 s).
+//   * `stats` with --dice above 10 (it enumerates every position and roll,
+//     whose count grows steeply with the dice);
+//   * `--exact` with --dice above 16 (exact rationals grow with the dice).
 // Everything else runs, including the default rules (13 dice) and win queries
-// that load the shipped 13 MB table (about 0.4 s each under the sanitizers).
+// on the shipped tables.
 // The scan is conservative: an option given several times counts with its
 // largest value; a value CLI11 would refuse anyway (not a decimal number) does
 // not cause a skip.
