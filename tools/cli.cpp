@@ -42,8 +42,10 @@ constexpr char kSubcommandList[] =
 
 constexpr std::string_view kAppFooter = R"(
 Dice notation (--aside, --roll): face letters T Tank, R Death Ray, H Human,
-C Cow, K Chicken, each optionally preceded by a count: "2T 3R 4H", "TTRRRHHHH",
-"2t3r4h". "-" or "" means no dice. Quote it in the shell: --aside '2T 4H'.
+C Cow, K Chicken, or words (tank, ray, human, cow, chicken, plurals too), each
+optionally preceded by a count: "2T 3R 4H", "TTRRRHHHH", "2t3r4h",
+"2 tanks 3 rays 4 humans". "-" or "" means no dice. Quote it in the shell:
+--aside '2T 4H'.
 
 Objectives (--objective): "ev" maximises the expected turn score; "reach:K"
 maximises the probability of scoring at least K this turn; "capped:M"

@@ -8,8 +8,8 @@
 // Line format (keywords are case-insensitive; `#` starts a comment; blank
 // lines are skipped):
 //   roll DICE take FACE   the dice rolled (notation, e.g. 2T 3R 4H 3C 1K) and
-//                         the face set aside: R, H, C, K, a name (ray, human,
-//                         cow, chicken) or a count and letter (4H)
+//                         the face set aside (ParseTake: R, H, C, K, a word
+//                         such as ray or humans, or with its count: 4H)
 //   roll DICE             a roll with no legal take: the turn is over
 //   stop                  the player stops (after a take with dice left)
 //   scores S0,S1 [seat I] the game totals before the next turn and the seat
@@ -147,43 +147,6 @@ absl::StatusOr<Context> ReadContext(const Rules& rules, std::string_view scores_
   return Context{*std::move(query->context), query->players};
 }
 
-// What a take word means: the face, and the count if the word gives one.
-absl::StatusOr<std::pair<Face, std::optional<int>>> ReadTake(std::string_view word) {
-  const std::string lower = Lower(word);
-  const std::pair<const char*, Face> names[] = {
-      {"ray", Face::kRay},         {"rays", Face::kRay},        {"human", Face::kHuman},
-      {"humans", Face::kHuman},    {"cow", Face::kCow},         {"cows", Face::kCow},
-      {"chicken", Face::kChicken}, {"chickens", Face::kChicken}};
-  for (const auto& [name, face] : names) {
-    if (lower == name) return std::make_pair(face, std::optional<int>());
-  }
-  if (lower == "tank" || lower == "tanks") {
-    return absl::InvalidArgumentError("tanks are set aside automatically; take R, H, C or K");
-  }
-  absl::StatusOr<Dice> dice = ParseDice(word);
-  if (!dice.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("take: ", Str(dice.status().message())));
-  }
-  int faces = 0;
-  Face face = Face::kRay;
-  for (const Face f : kAllFaces) {
-    if (dice->count(f) > 0) {
-      ++faces;
-      face = f;
-    }
-  }
-  if (faces != 1) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("take one face (R, H, C or K), not '", std::string(word), "'"));
-  }
-  if (face == Face::kTank) {
-    return absl::InvalidArgumentError("tanks are set aside automatically; take R, H, C or K");
-  }
-  const bool counted = std::any_of(
-      word.begin(), word.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
-  return std::make_pair(face, counted ? std::optional<int>(dice->count(face)) : std::nullopt);
-}
-
 std::string LegalTakes(const RollAdvice& advice) {
   std::vector<std::string> takes;
   for (const TakeOption& option : advice.options)
@@ -279,7 +242,13 @@ class Reviewer {
       }
     }
     if (take_at == 1) return LineError(number, "roll: give the dice rolled before 'take'");
-    if (take_at < words.size() && take_at + 2 != words.size()) {
+    // One face after `take`, alone or after its count ("H", "4H", "4 humans").
+    const std::size_t after_take = words.size() - std::min(words.size(), take_at + 1);
+    const bool counted_word =
+        after_take == 2 &&
+        std::all_of(words[take_at + 1].begin(), words[take_at + 1].end(),
+                    [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    if (take_at < words.size() && after_take != 1 && !counted_word) {
       return LineError(number, "expected 'roll DICE take FACE' (one face after 'take')");
     }
     std::string dice_text;
@@ -287,9 +256,12 @@ class Reviewer {
       absl::StrAppend(&dice_text, i > 1 ? " " : "", std::string(words[i]));
     absl::StatusOr<Dice> roll = ParseDice(dice_text);
     if (!roll.ok()) return LineError(number, absl::StrCat("roll: ", Str(roll.status().message())));
-    std::optional<std::pair<Face, std::optional<int>>> take;
+    std::optional<TakeInput> take;
     if (take_at < words.size()) {
-      absl::StatusOr<std::pair<Face, std::optional<int>>> read = ReadTake(words[take_at + 1]);
+      std::string take_text;
+      for (std::size_t i = take_at + 1; i < words.size(); ++i)
+        absl::StrAppend(&take_text, i > take_at + 1 ? " " : "", std::string(words[i]));
+      absl::StatusOr<TakeInput> read = ParseTake(take_text);
       if (!read.ok()) return LineError(number, Str(read.status().message()));
       take = *read;
     }
@@ -324,16 +296,16 @@ class Reviewer {
           absl::StrCat("say what was taken: 'take FACE' (legal: ", LegalTakes(*advice), ")"));
     }
     const auto option = std::find_if(advice->options.begin(), advice->options.end(),
-                                     [&](const TakeOption& o) { return o.take == take->first; });
+                                     [&](const TakeOption& o) { return o.take == take->face; });
     if (option == advice->options.end()) {
       return LineError(number,
-                       absl::StrCat("take ", std::string(FaceName(take->first)),
+                       absl::StrCat("take ", std::string(FaceName(take->face)),
                                     " is not legal here (legal: ", LegalTakes(*advice), ")"));
     }
-    if (take->second && *take->second != option->count) {
+    if (take->count && *take->count != option->count) {
       return LineError(number, absl::StrCat("take: the roll shows ", option->count, " ",
-                                            std::string(FaceName(take->first)), "s, not ",
-                                            *take->second, " (every die of the face is taken)"));
+                                            std::string(FaceName(take->face)), "s, not ",
+                                            *take->count, " (every die of the face is taken)"));
     }
     Decision decision;
     decision.line = number;
@@ -687,7 +659,8 @@ roll on) the optimal choice and what the actual one lost, in expected score
 probability of winning; then a summary. INPUT is a file, or - for stdin.
 Line format (keywords case-insensitive, # starts a comment, blank lines skipped):
   roll DICE take FACE    the dice rolled and the face set aside (R, H, C, K,
-                         ray, human, cow, chicken, or a count: 4H)
+                         ray, human, cow, chicken, plurals too, or with its
+                         count: 4H, 4 humans)
   roll DICE              a roll with no legal take (the turn is over)
   stop                   the player stops
   scores S0,S1 [seat I]  game totals before the next turn, seat to move
