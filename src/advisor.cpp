@@ -124,13 +124,18 @@ std::string Goal::Describe() const {
                     : "probability of winning the game, for the seat to move";
 }
 
+std::string QueryObjective(const QueryInput& input) {
+  if (input.objective) return *input.objective;
+  return input.scores ? kWinSpec : "ev";
+}
+
 absl::StatusOr<Query> ParseQuery(const QueryInput& input) {
   Query query;
   query.rules = input.rules;
   if (absl::Status s = ValidateRules(query.rules); !s.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("invalid rules: ", s.message()));
   }
-  absl::StatusOr<Goal> goal = Goal::Parse(input.objective);
+  absl::StatusOr<Goal> goal = Goal::Parse(QueryObjective(input));
   if (!goal.ok()) return InputError("objective", goal.status());
   query.goal = *std::move(goal);
   if (absl::Status s = CheckGoalInputs(input, query.goal); !s.ok()) return s;

@@ -213,6 +213,28 @@ TEST_CASE("advisor: the game's inputs belong to the win goal, exact to turn obje
   CheckRefused(Turn("win"), "scores", "the win objective needs scores, every seat's total");
 }
 
+TEST_CASE("advisor: scores without an objective play to win; without scores, ev") {
+  QueryInput scores;
+  scores.scores = "18,22";
+  CHECK(QueryObjective(scores) == "win");
+  const Query win = Parsed(scores);
+  CHECK(win.goal.is_win());
+  REQUIRE(win.context.has_value());
+  CHECK(win.context->scores == std::vector<int>{18, 22});
+  CHECK(win.players == 2);
+  QueryInput none;
+  CHECK(QueryObjective(none) == "ev");
+  CHECK(Parsed(none).goal.name() == "ev");
+  QueryInput seat;
+  seat.seat = 1;
+  CheckRefused(seat, "seat", "goes with the win objective");
+  // An objective given is kept: ev with scores is still refused.
+  QueryInput ev = scores;
+  ev.objective = "ev";
+  CHECK(QueryObjective(ev) == "ev");
+  CheckRefused(ev, "scores", "goes with the win objective");
+}
+
 TEST_CASE("advisor: the win goal's context at its bounds") {
   // Players: 2..6, counted from the totals, or given and matching.
   CheckRefused(Win("5"), "scores", "a game has 2 to 6 players, not 1");

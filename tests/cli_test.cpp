@@ -257,7 +257,7 @@ TEST_CASE("cli errors about a query input name its option") {
       {{"best", "--roll", "2T"}, "--roll: "},
       {{"eval", "--objective", "bogus"}, "--objective: "},
       {{"eval", "--objective", "win"}, "--scores: "},
-      {{"eval", "--scores", "1,2"}, "--scores: "},
+      {{"eval", "--objective", "ev", "--scores", "1,2"}, "--scores: "},
       {{"eval", "--objective", "win", "--scores", "1,2", "--seat", "2"}, "--seat: "},
       {{"eval", "--objective", "win", "--scores", "1,2", "--players", "3"}, "--players: "},
       {{"eval", "--objective", "win", "--scores", "1,2", "--exact"}, "--exact: "},

@@ -52,6 +52,7 @@ maximises the probability of scoring at least K this turn; "capped:M"
 maximises the expected value of min(score, M); "win" maximises the mover's
 probability of winning the game, given every seat's total (--scores) and the
 seat to move (--seat), from a policy table made by `martiandice solve`.
+--scores without --objective plays to win; the default is otherwise "ev".
 
 Values are measured in the objective: points for ev and capped:M, a
 probability for reach:K and win. With --exact (turn objectives only) every
@@ -129,8 +130,8 @@ void AddQueryOptions(CLI::App& command, CommandOptions& options) {
   QueryInput& query = options.query;
   command.add_option("--aside", query.aside,
                      "Dice set aside so far, e.g. '2T 4H' (default: start of the turn)");
-  command.add_option("--objective", query.objective, "ev | reach:K | capped:M | win")
-      ->capture_default_str();
+  command.add_option("--objective", query.objective,
+                     "ev | reach:K | capped:M | win (default: win with --scores, else ev)");
   command.add_flag("--exact", query.exact, "Solve in exact fractions (also prints p/q)");
   command.add_option("--scores", query.scores,
                      "win: every seat's game total, seat 0 first, e.g. '12,20'");
@@ -199,8 +200,8 @@ void AddReviewOptions(CLI::App& command, CommandOptions& options) {
   QueryInput& query = options.query;
   command.add_option("input", options.input, "The played turns (see below), or - for stdin")
       ->required();
-  command.add_option("--objective", query.objective, "ev | reach:K | capped:M | win")
-      ->capture_default_str();
+  command.add_option("--objective", query.objective,
+                     "ev | reach:K | capped:M | win (default: win with --scores, else ev)");
   command.add_flag("--exact", query.exact, "Exact fractions (losses as p/q)");
   command.add_option("--scores", query.scores, "win: the game totals before the first turn");
   command.add_option("--seat", query.seat, "win: the seat to move in the first turn");

@@ -693,7 +693,7 @@ absl::StatusOr<std::string> RunReview(const CommandOptions& options,
   // the other options are checked with a placeholder context.
   const QueryInput& input = options.query;
   QueryInput checked = input;
-  const absl::StatusOr<Goal> goal = Goal::Parse(input.objective);
+  const absl::StatusOr<Goal> goal = Goal::Parse(QueryObjective(input));
   const bool contexts_from_input = goal.ok() && goal->is_win() && !input.scores;
   if (contexts_from_input) {
     if (input.seat || input.players) {

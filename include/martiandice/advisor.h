@@ -52,8 +52,10 @@ class Goal {
 
 // A query as a front end receives it: text and numbers, not yet checked.
 struct QueryInput {
-  std::string objective = "ev";  // Goal::Parse's specs
-  bool exact = false;            // exact rational values (turn objectives only)
+  // Goal::Parse's specs; unset: "win" when scores are given, else "ev"
+  // (QueryObjective).
+  std::optional<std::string> objective;
+  bool exact = false;  // exact rational values (turn objectives only)
   Rules rules;
   std::string aside;  // the set-aside in dice notation; "" or "-": a fresh turn
   // The win goal only: every seat's total ("S0,S1[,...]"), the seat to move
@@ -76,6 +78,10 @@ struct Query {
   int players = 0;
   std::optional<std::string> tables;
 };
+
+// The goal spec `input` asks for: its objective, or when that is unset
+// "win" if it gives scores and "ev" if not.
+std::string QueryObjective(const QueryInput& input);
 
 // Checks every input of `input`. Errors (InvalidArgument) name the input
 // they are about: the message starts with its name and a colon ("aside: ...",
