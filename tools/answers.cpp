@@ -163,6 +163,26 @@ std::string OptionRow(const TakeOption& option, bool exact) {
   return row;
 }
 
+// What the best take leaves: "Next: 3T 3R 4H 1K set aside, roll 2 dice."
+std::string NextText(const Rules& rules, const TakeOption& best) {
+  const std::string aside = FormatDice(best.aside_after);
+  const int left = rules.dice - best.aside_after.total();
+  const int score = TurnScore(rules, best.aside_after);
+  if (left == 0) {
+    return absl::StrFormat("Next: %s set aside, no dice left: the turn scores %d.", aside, score);
+  }
+  switch (best.then) {
+    case Then::kRoll:
+      return absl::StrFormat("Next: %s set aside, roll %s.", aside, DiceCount(left));
+    case Then::kStop:
+      return absl::StrFormat("Next: %s set aside, stop: the turn scores %d.", aside, score);
+    case Then::kEither:
+      break;
+  }
+  return absl::StrFormat("Next: %s set aside, stop (the turn scores %d) or roll %s.", aside, score,
+                         DiceCount(left));
+}
+
 std::string BestVerdict(const Query& query, const RollAdvice& advice) {
   std::string value = absl::StrCat("Value: ", Number(advice.value.approx));
   if (IsExact(query)) absl::StrAppend(&value, " (exactly ", ExactText(advice.value), ")");
@@ -171,8 +191,9 @@ std::string BestVerdict(const Query& query, const RollAdvice& advice) {
                            advice.turn_over_score);
   }
   const TakeOption& best = advice.options.at(*advice.best);
-  return absl::StrFormat("%s\nBest: take %s, then %s.\n", value, TakeLabel(best.take, best.count),
-                         ThenPhrase(best.then));
+  return absl::StrFormat("%s\nBest: take %s, then %s.\n%s\n", value,
+                         TakeLabel(best.take, best.count), ThenPhrase(best.then),
+                         NextText(query.rules, best));
 }
 
 // For the win goal: the table, loaded with support.h's errors.
