@@ -319,8 +319,7 @@ class Reviewer {
       if (o.then != Then::kRoll) decision.optimal_choices.push_back({o.take, o.count, Then::kStop});
       if (o.then != Then::kStop) decision.optimal_choices.push_back({o.take, o.count, Then::kRoll});
     }
-    options_ = advice->options;
-    option_index_ = static_cast<int>(option - advice->options.begin());
+    advice_ = *advice;
     aside_ = option->aside_after;
     turn.decisions.push_back(std::move(decision));
     if (!option->roll) {  // no dice left: the turn ends with this take
@@ -404,19 +403,15 @@ class Reviewer {
 
   // The actual stop-or-roll after the decision's take: its value and loss.
   void Settle(Turn& turn, Decision& decision, Then then, int then_line) {
-    const TakeOption& option = options_.at(option_index_);
+    // The take was found legal and `then` follows the rules: no error.
+    const ChoiceReview review = *ReviewChoice(advice_, decision.actual.take, then);
     decision.actual.then = then;
     decision.then_line = then_line;
-    decision.value = then == Then::kStop ? option.stop : *option.roll;
-    decision.optimal = option.optimal && (option.then == Then::kEither || option.then == then);
-    if (decision.optimal) {
-      decision.loss = 0;
-      if (exact()) decision.loss_exact = Rational(0);
-    } else {
-      decision.loss = decision.best_value.approx - decision.value.approx;
-      if (exact()) decision.loss_exact = *decision.best_value.exact - *decision.value.exact;
-      ++turn.mistakes;
-    }
+    decision.value = review.value;
+    decision.optimal = review.optimal;
+    decision.loss = review.loss.approx;
+    decision.loss_exact = review.loss.exact;
+    if (!decision.optimal) ++turn.mistakes;
     turn.loss += decision.loss;
     if (exact()) turn.loss_exact = turn.loss_exact.value_or(Rational(0)) + *decision.loss_exact;
   }
@@ -435,9 +430,8 @@ class Reviewer {
 
   std::vector<Turn> turns_;
   Dice aside_;
-  bool awaiting_ = false;            // a take with dice left: `stop` or `roll` must follow
-  std::vector<TakeOption> options_;  // the last roll's takes
-  int option_index_ = 0;
+  bool awaiting_ = false;  // a take with dice left: `stop` or `roll` must follow
+  RollAdvice advice_;      // the last roll's takes
   std::optional<Context> pending_context_;
   int pending_line_ = 0;
 };
