@@ -196,9 +196,10 @@ std::string BestVerdict(const Query& query, const RollAdvice& advice) {
                          NextText(query.rules, best));
 }
 
-// For the win goal: the table, loaded with support.h's errors.
+// For the win goal: the table, loaded with support.h's errors (where none can
+// exist, the advisor's answer says so).
 absl::Status LoadQueryTable(Advisor& advisor, const Query& query) {
-  if (!query.goal.is_win()) return absl::OkStatus();
+  if (!query.goal.is_win() || !TableCanExist(query.rules, query.players)) return absl::OkStatus();
   return LoadTable(advisor, query.rules, query.players, query.tables).status();
 }
 

@@ -51,8 +51,9 @@ absl::StatusOr<int> ReadThreads(int threads) {
 
 absl::Status TableError(const Rules& rules, int players, const absl::Status& status) {
   std::string message(status.message());
-  if (message.find("martiandice solve") == std::string::npos) {
-    absl::StrAppend(&message, " (generate the table with: ", TableSolveCommand(rules, players), ")");
+  if (message.find("martiandice solve") == std::string::npos && TableCanExist(rules, players)) {
+    absl::StrAppend(&message, " (generate the table with: ", TableSolveCommand(rules, players),
+                    ")");
   }
   return absl::InvalidArgumentError(message);
 }
