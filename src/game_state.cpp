@@ -267,18 +267,19 @@ DiceRng SeededRng(std::uint64_t seed, std::int64_t game) {
   return DiceRng(z ^ (z >> 31));
 }
 
+std::uint64_t UniformBelow(DiceRng& rng, std::uint64_t n) {
+  constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
+  const std::uint64_t limit = kMax - kMax % n;
+  std::uint64_t r = rng();
+  while (r >= limit) r = rng();
+  return r % n;
+}
+
 Dice RollDice(int dice, DiceRng& rng) {
   static constexpr std::array<Face, kDieSides> kSides = {Face::kTank,  Face::kRay, Face::kRay,
                                                          Face::kHuman, Face::kCow, Face::kChicken};
-  // Draws below 6 without bias: values at or above the largest multiple of 6 are drawn again.
-  constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
-  constexpr std::uint64_t kLimit = kMax - kMax % kDieSides;
   Dice roll;
-  for (int i = 0; i < dice; ++i) {
-    std::uint64_t r = rng();
-    while (r >= kLimit) r = rng();
-    roll.add(kSides[r % kDieSides], 1);
-  }
+  for (int i = 0; i < dice; ++i) roll.add(kSides[UniformBelow(rng, kDieSides)], 1);
   return roll;
 }
 

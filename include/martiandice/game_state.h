@@ -162,8 +162,11 @@ using DiceRng = std::mt19937_64;
 // The random stream of game `game` (from 0) of a series seeded `seed`
 // (SplitMix64's finaliser over both): `simulate`'s game g, `play`'s game 0.
 DiceRng SeededRng(std::uint64_t seed, std::int64_t game = 0);
+// A number drawn uniformly below `n` (n >= 1) from `rng`, without bias: a
+// draw at or above the largest multiple of n is drawn again.
+std::uint64_t UniformBelow(DiceRng& rng, std::uint64_t n);
 // Rolls `dice` dice: each shows one of its six sides (a tank, two rays, a
-// human, a cow, a chicken) uniformly, drawn from `rng` without bias.
+// human, a cow, a chicken), UniformBelow(rng, 6).
 Dice RollDice(int dice, DiceRng& rng);
 
 // The points the mover of `context` still needs: to reach rules.target, or
