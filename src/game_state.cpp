@@ -267,7 +267,10 @@ DiceRng SeededRng(std::uint64_t seed, std::int64_t game) {
   return DiceRng(z ^ (z >> 31));
 }
 
-std::uint64_t UniformBelow(DiceRng& rng, std::uint64_t n) {
+namespace {
+
+// UniformBelow, inlined (with a constant `n`, the divisions are multiplications).
+inline std::uint64_t DrawBelow(DiceRng& rng, std::uint64_t n) {
   constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
   const std::uint64_t limit = kMax - kMax % n;
   std::uint64_t r = rng();
@@ -275,11 +278,15 @@ std::uint64_t UniformBelow(DiceRng& rng, std::uint64_t n) {
   return r % n;
 }
 
+}  // namespace
+
+std::uint64_t UniformBelow(DiceRng& rng, std::uint64_t n) { return DrawBelow(rng, n); }
+
 Dice RollDice(int dice, DiceRng& rng) {
   static constexpr std::array<Face, kDieSides> kSides = {Face::kTank,  Face::kRay, Face::kRay,
                                                          Face::kHuman, Face::kCow, Face::kChicken};
   Dice roll;
-  for (int i = 0; i < dice; ++i) roll.add(kSides[UniformBelow(rng, kDieSides)], 1);
+  for (int i = 0; i < dice; ++i) roll.add(kSides[DrawBelow(rng, kDieSides)], 1);
   return roll;
 }
 

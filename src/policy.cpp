@@ -298,36 +298,38 @@ absl::StatusOr<bool> Bot::ChooseStop(const GameState& state, DiceRng& rng) const
   return absl::InternalError("unknown policy kind");
 }
 
-absl::StatusOr<Bot::Step> Bot::PlayStep(GameState& state, DiceRng& rng) const {
-  Step step;
-  absl::StatusOr<MoveResult> result;
+absl::StatusOr<MoveResult> Bot::Advance(GameState& state, DiceRng& rng, Step* step) const {
   switch (state.phase()) {
     case Phase::kOver:
       return absl::InvalidArgumentError(
           absl::StrCat("policy ", policy_.name, ": the game is over"));
-    case Phase::kRoll:
-      step.move = Move::Roll(RollDice(state.dice_left(), rng));
-      result = state.Apply(step.move);
-      break;
+    case Phase::kRoll: {
+      const Dice roll = RollDice(state.dice_left(), rng);
+      if (step != nullptr) step->move = Move::Roll(roll);
+      return state.Roll(roll);
+    }
     case Phase::kTake: {
       absl::StatusOr<Choice> choice = ChooseTake(state, rng);
       if (!choice.ok()) return choice.status();
-      step.move = Move::Take(choice->take);
-      result = state.Apply(step.move);
-      if (result.ok() && state.phase() == Phase::kStopOrRoll) {
-        step.then = choice->stop ? Move::Stop() : Move::RollOn();
-        result = state.Apply(*step.then);
-      }
-      break;
+      if (step != nullptr) step->move = Move::Take(choice->take);
+      absl::StatusOr<MoveResult> result = state.Take(choice->take);
+      if (!result.ok() || state.phase() != Phase::kStopOrRoll) return result;
+      if (step != nullptr) step->then = choice->stop ? Move::Stop() : Move::RollOn();
+      return choice->stop ? state.Stop() : state.RollOn();
     }
     case Phase::kStopOrRoll: {
       absl::StatusOr<bool> stop = ChooseStop(state, rng);
       if (!stop.ok()) return stop.status();
-      step.move = *stop ? Move::Stop() : Move::RollOn();
-      result = state.Apply(step.move);
-      break;
+      if (step != nullptr) step->move = *stop ? Move::Stop() : Move::RollOn();
+      return *stop ? state.Stop() : state.RollOn();
     }
   }
+  return absl::InternalError("unknown phase");
+}
+
+absl::StatusOr<Bot::Step> Bot::PlayStep(GameState& state, DiceRng& rng) const {
+  Step step;
+  absl::StatusOr<MoveResult> result = Advance(state, rng, &step);
   if (!result.ok()) return result.status();
   step.result = *std::move(result);
   return step;
@@ -335,9 +337,9 @@ absl::StatusOr<Bot::Step> Bot::PlayStep(GameState& state, DiceRng& rng) const {
 
 absl::StatusOr<TurnEnd> Bot::PlayTurn(GameState& state, DiceRng& rng) const {
   while (true) {
-    absl::StatusOr<Step> step = PlayStep(state, rng);
-    if (!step.ok()) return step.status();
-    if (step->result.turn_end) return *step->result.turn_end;
+    absl::StatusOr<MoveResult> result = Advance(state, rng, nullptr);
+    if (!result.ok()) return result.status();
+    if (result->turn_end) return *result->turn_end;
   }
 }
 

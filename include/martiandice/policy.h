@@ -129,6 +129,8 @@ class Bot {
  private:
   Bot() = default;
   absl::Status CheckState(const GameState& state, Phase phase) const;
+  // PlayStep's move on `state`, recorded in `step` unless null.
+  absl::StatusOr<MoveResult> Advance(GameState& state, DiceRng& rng, Step* step) const;
   // The solved turn a turn-objective policy plays at `context`.
   const TurnSolution& Solution(const GameContext& context) const;
 
