@@ -293,6 +293,74 @@ std::string BestText(const Query& query, const Dice& roll, const BestAnswer& ans
   return text;
 }
 
+void AddGameAdviceJson(JsonObject& object, const GameAdvice& advice) {
+  object.Str("decision", PhaseName(advice.phase)).Str("values", advice.goal.name());
+  object.Bool("fallback", advice.fallback);
+  if (advice.fallback) {
+    object.Str("fallback_reason", advice.fallback_reason);
+  } else {
+    object.Null("fallback_reason");
+  }
+  if (advice.win_probabilities.empty()) {
+    object.Null("win_probabilities");
+  } else {
+    object.Raw("win_probabilities", JsonDoubleArray(advice.win_probabilities));
+  }
+  if (advice.takes) {
+    AddValue(object, "value", advice.takes->value, false);
+    object.Raw("best", BestChoiceJson(*advice.takes));
+    std::vector<std::string> options;
+    for (const TakeOption& option : advice.takes->options) {
+      options.push_back(OptionJson(option, false));
+    }
+    object.Raw("options", JsonArray(options));
+    return;
+  }
+  if (!advice.position) return;
+  AddValue(object, "value", advice.position->value, false);
+  AddValue(object, "stop", advice.position->stop, false);
+  AddValue(object, "roll", advice.position->roll, false);
+  object.Str("action", ThenName(advice.position->action));
+  if (advice.zero_chance) {
+    object.Double("zero_chance", *advice.zero_chance);
+  } else {
+    object.Null("zero_chance");
+  }
+}
+
+std::string AdviceValuesText(const GameAdvice& advice) {
+  if (!advice.fallback) return "the mover's chance to win";
+  return absl::StrCat("the fallback, ", std::string(kFallbackName), ": ", advice.goal.Describe());
+}
+
+std::string GameAdviceText(const GameAdvice& advice) {
+  std::string text = absl::StrCat("  Values: ", AdviceValuesText(advice), ".\n");
+  if (advice.takes) {
+    const RollAdvice& takes = *advice.takes;
+    absl::StrAppend(&text, absl::StrFormat("  %-2s %-12s %10s %10s %10s  %s\n", "", "take", "stop",
+                                           "roll", "value", "then"));
+    for (const TakeOption& option : takes.options) {
+      absl::StrAppend(&text, OptionRow(option, false));
+    }
+    if (takes.best) {
+      const TakeOption& best = takes.options.at(*takes.best);
+      absl::StrAppend(&text, "  Best: take ", TakeLabel(best.take, best.count), ", then ",
+                      ThenPhrase(best.then), ".\n");
+    }
+    return text;
+  }
+  if (!advice.position) return text;
+  const PositionEval& eval = *advice.position;
+  if (eval.stop) absl::StrAppend(&text, "  stop      ", Number(eval.stop->approx), "\n");
+  if (eval.roll) absl::StrAppend(&text, "  roll on   ", Number(eval.roll->approx), "\n");
+  if (advice.zero_chance) {
+    absl::StrAppend(&text, "  Rolling on ends the turn with 0 points with chance ",
+                    Number(*advice.zero_chance), ".\n");
+  }
+  if (eval.stop) absl::StrAppend(&text, "  Best: ", ThenPhrase(eval.action), ".\n");
+  return text;
+}
+
 std::string RulesJson(const Rules& rules) {
   JsonObject object(48);
   object.Int("dice", rules.dice).Int("bonus", rules.bonus).Int("target", rules.target);

@@ -35,7 +35,7 @@ using cli::CommandOptions;
 // no std::string_view: keep those out of StrCat calls.
 constexpr char kProgram[] = "martiandice";
 constexpr char kSubcommandList[] =
-    "eval, best, stats, solve, certify, simulate, export, plot, serve, review";
+    "eval, best, stats, solve, certify, simulate, export, plot, serve, review, play";
 
 // ---------------------------------------------------------------------------
 // Command-line definition (CLI11).
@@ -65,8 +65,8 @@ the build tree's data/ and the installed data directory are searched.
 `martiandice export` prints a table as JSON, for inspection.
 
 Exit status: 0 success, 2 bad input (one line on stderr), 1 internal error,
-3 a table `certify` finds not certified, 130 a long solve interrupted
-(Ctrl-C) with its work saved.
+3 a table `certify` finds not certified, 4 a `play` game left unfinished,
+130 a long solve interrupted (Ctrl-C) with its work saved.
 )";
 
 // Integer options are decimal: CLI11 2.1 would read "010" as octal 8 and
@@ -210,6 +210,19 @@ void AddReviewOptions(CLI::App& command, CommandOptions& options) {
   AddRuleOptions(command, options);
 }
 
+void AddPlayOptions(CLI::App& command, CommandOptions& options) {
+  AddPlayersOption(command, options, "Number of seats, 2 to 6 (default 2)");
+  command.add_option("--humans", options.humans,
+                     "The seats you play, e.g. '0,2', or 'none' (default 0)");
+  command.add_option("--bots", options.bots,
+                     "The bots' policy, or one per bot seat in seat order (default win)");
+  command.add_option("--seed", options.play_seed, "Random seed (0..2^64-1; default: random)");
+  command.add_flag("--hints", options.hints, "Every option's value before each of your moves");
+  command.add_option("--log", options.log, "Write the game log there (default: on stdout)");
+  AddTablesOption(command, options);
+  AddRuleOptions(command, options);
+}
+
 // The app and the subcommand the user picked (null if none).
 struct CommandLine {
   CLI::App app{
@@ -226,6 +239,7 @@ struct CommandLine {
   CLI::App* plot = nullptr;
   CLI::App* serve = nullptr;
   CLI::App* review = nullptr;
+  CLI::App* play = nullptr;
 };
 
 CLI::App* AddCommand(CLI::App& app, const std::string& name, const std::string& description,
@@ -269,6 +283,9 @@ void DefineCommandLine(CommandLine& cli, CommandOptions& options) {
   cli.review =
       AddCommand(cli.app, "review", "What the choices of played turns lost", cli::kReviewHelp);
   AddReviewOptions(*cli.review, options);
+  cli.play = AddCommand(cli.app, "play", "Play a game against the bots, with hints and a review",
+                        cli::kPlayHelp);
+  AddPlayOptions(*cli.play, options);
 }
 
 // ---------------------------------------------------------------------------
@@ -316,7 +333,7 @@ int FailWith(std::ostream& err, const absl::Status& status) {
 bool IsSubcommand(const std::string& word) {
   return word == "eval" || word == "best" || word == "stats" || word == "solve" ||
          word == "certify" || word == "simulate" || word == "export" || word == "plot" ||
-         word == "serve" || word == "review";
+         word == "serve" || word == "review" || word == "play";
 }
 
 // An error for a first argument that is neither an option nor a subcommand.
@@ -357,6 +374,12 @@ std::string ParseErrorMessage(const CLI::ParseError& e, const CLI::App& app,
 int Dispatch(const CommandLine& cli, const CommandOptions& options, std::ostream& out,
              const cli::CommandContext& context) {
   absl::StatusOr<std::string> output;
+  if (cli.play->parsed()) {
+    absl::StatusOr<int> code = cli::RunPlay(options, context, out);
+    out.flush();
+    if (!code.ok()) return FailWith(context.err, code.status());
+    return *code;
+  }
   if (cli.certify->parsed()) {
     absl::StatusOr<cli::CertifyOutcome> outcome = cli::RunCertify(options, context);
     if (!outcome.ok()) return FailWith(context.err, outcome.status());

@@ -291,7 +291,6 @@ absl::StatusOr<SimulationResult> Simulate(const SimulationOptions& options) {
 // The subcommand.
 
 namespace cli {
-namespace {
 
 absl::StatusOr<std::uint64_t> ReadSeed(const std::string& text) {
   std::uint64_t seed = 0;
@@ -301,6 +300,8 @@ absl::StatusOr<std::uint64_t> ReadSeed(const std::string& text) {
   }
   return seed;
 }
+
+namespace {
 
 absl::StatusOr<SimulationOptions> ReadSimulation(const CommandOptions& options,
                                                  const CommandContext& context) {

@@ -62,4 +62,9 @@ struct SimulationResult {
 // (message says how to generate it), or policies under which a game never ends.
 absl::StatusOr<SimulationResult> Simulate(const SimulationOptions& options);
 
+namespace cli {
+// --seed (simulate, play): a decimal integer in 0..2^64-1.
+absl::StatusOr<std::uint64_t> ReadSeed(const std::string& text);
+}  // namespace cli
+
 }  // namespace martiandice
