@@ -334,7 +334,7 @@ std::string AdviceValuesText(const GameAdvice& advice) {
 }
 
 std::string GameAdviceText(const GameAdvice& advice) {
-  std::string text = absl::StrCat("  Values: ", AdviceValuesText(advice), ".\n");
+  std::string text;
   if (advice.takes) {
     const RollAdvice& takes = *advice.takes;
     absl::StrAppend(&text, absl::StrFormat("  %-2s %-12s %10s %10s %10s  %s\n", "", "take", "stop",
@@ -351,13 +351,17 @@ std::string GameAdviceText(const GameAdvice& advice) {
   }
   if (!advice.position) return text;
   const PositionEval& eval = *advice.position;
-  if (eval.stop) absl::StrAppend(&text, "  stop      ", Number(eval.stop->approx), "\n");
-  if (eval.roll) absl::StrAppend(&text, "  roll on   ", Number(eval.roll->approx), "\n");
+  if (!eval.stop) {
+    absl::StrAppend(&text, "  roll ", Number(eval.value.approx), "\n");
+    return text;
+  }
+  absl::StrAppend(&text, "  stop ", Number(eval.stop->approx));
+  if (eval.roll) absl::StrAppend(&text, ", roll on ", Number(eval.roll->approx));
+  absl::StrAppend(&text, ": best ", ThenPhrase(eval.action), ".\n");
   if (advice.zero_chance) {
     absl::StrAppend(&text, "  Rolling on ends the turn with 0 points with chance ",
                     Number(*advice.zero_chance), ".\n");
   }
-  if (eval.stop) absl::StrAppend(&text, "  Best: ", ThenPhrase(eval.action), ".\n");
   return text;
 }
 

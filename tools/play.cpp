@@ -519,6 +519,7 @@ class Game {
       Event("hint", std::move(fields));
       return;
     }
+    if (advice.fallback) Line(absl::StrCat("  Values: ", AdviceValuesText(advice), "."));
     out_ << GameAdviceText(advice);
   }
 
