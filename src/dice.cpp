@@ -140,8 +140,7 @@ absl::StatusOr<Dice> ParseDice(std::string_view text) {
     if (!face) {
       return ErrorAt(text, i,
                      absl::StrCat("unknown face letter '", Printable(text[i]),
-                                  "' (use T tank, R ray, H human, C cow, K chicken, or the "
-                                  "words, e.g. \"2 tanks 3 rays\")"));
+                                  "' (use T tank, R ray, H human, C cow, K chicken)"));
     }
     counts[static_cast<int>(*face)] += static_cast<int>(count);
     total += static_cast<int>(count);
