@@ -33,22 +33,6 @@ std::string FaceList(const std::vector<Face>& faces) {
   return absl::StrJoin(names, ", ");
 }
 
-std::string_view MoveName(Move::Kind kind) {
-  switch (kind) {
-    case Move::Kind::kRoll:
-      return "roll";
-    case Move::Kind::kTake:
-      return "take";
-    case Move::Kind::kStop:
-      return "stop";
-    case Move::Kind::kRollOn:
-      return "roll on";
-    case Move::Kind::kEndTurn:
-      return "enter a whole turn";
-  }
-  return "move";
-}
-
 // Whether a turn can score `points`: 0 to `dice` earthlings without the
 // bonus, 3 to `dice` with it.
 bool IsTurnScore(const Rules& rules, int points) {
@@ -105,6 +89,10 @@ bool GameState::final_round() const {
   const auto& s = context_.scores;
   return std::any_of(s.begin(), s.begin() + std::min<std::size_t>(context_.seat, s.size()),
                      [&](int score) { return score >= rules_.target; });
+}
+
+bool GameState::can_take(Face face) const {
+  return phase_ == Phase::kTake && IsLegal(aside_, roll_, face);
 }
 
 std::vector<Face> GameState::legal_takes() const {
@@ -255,8 +243,7 @@ absl::StatusOr<MoveResult> GameState::Apply(const Move& move) {
     case Move::Kind::kEndTurn:
       return EndTurn(move.points);
   }
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown move: ", std::string(MoveName(move.kind))));
+  return absl::InvalidArgumentError("unknown move kind");
 }
 
 DiceRng SeededRng(std::uint64_t seed, std::int64_t game) {

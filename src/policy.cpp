@@ -30,7 +30,7 @@ absl::StatusOr<int> ParseStopThreshold(std::string_view spec, std::string_view n
   return k;
 }
 
-// The faces that may be set aside from `roll` at `aside`, in face order.
+// The faces `state` allows to take, in face order.
 struct Takes {
   std::array<Face, 4> faces{};
   int size = 0;
@@ -39,11 +39,10 @@ struct Takes {
   }
 };
 
-Takes LegalTakes(const Dice& aside, const Dice& roll) {
+Takes LegalTakes(const GameState& state) {
   Takes takes;
-  if (roll.count(Face::kRay) > 0) takes.faces[takes.size++] = Face::kRay;
-  for (Face face : kEarthlings) {
-    if (roll.count(face) > 0 && aside.count(face) == 0) takes.faces[takes.size++] = face;
+  for (Face face : {Face::kRay, Face::kHuman, Face::kCow, Face::kChicken}) {
+    if (state.can_take(face)) takes.faces[takes.size++] = face;
   }
   return takes;
 }
@@ -233,7 +232,7 @@ absl::StatusOr<Bot::Choice> Bot::ChooseTake(const GameState& state, DiceRng& rng
   const Dice& before = state.aside_before_roll();
   const Dice& roll = state.roll();
   const Dice& after_tanks = state.aside();
-  const Takes legal = LegalTakes(before, roll);
+  const Takes legal = LegalTakes(state);
   switch (policy_.kind) {
     case PolicySpec::Kind::kWin:
       if (!fallback_) {

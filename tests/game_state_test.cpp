@@ -123,6 +123,10 @@ TEST_CASE("game state: the rulebook's sample turn, move by move") {
   Ok(state.RollOn());
   Ok(state.Roll(D("2H 1C 1K")));
   CHECK(state.legal_takes() == std::vector<Face>{Face::kCow, Face::kChicken});  // humans taken
+  CHECK(state.can_take(Face::kCow));
+  CHECK_FALSE(state.can_take(Face::kHuman));
+  CHECK_FALSE(state.can_take(Face::kRay));  // none rolled
+  CHECK_FALSE(state.can_take(Face::kTank));
   Ok(state.Take(Face::kChicken));
   Ok(state.RollOn());
   Ok(state.Roll(D("1R 1H 1C")));

@@ -118,6 +118,8 @@ class GameState {
   // kTake: the faces that may be taken from roll(), in face order (ray,
   // human, cow, chicken); otherwise none.
   std::vector<Face> legal_takes() const;
+  // kTake: whether `face` may be taken from roll(); otherwise false.
+  bool can_take(Face face) const;
 
   // Once over: the seats with the highest total, in seat order. Tied seats
   // share the win (each wins the symmetric duel with chance 1/k). Empty
