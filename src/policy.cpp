@@ -297,46 +297,50 @@ absl::StatusOr<bool> Bot::ChooseStop(const GameState& state, DiceRng& rng) const
   return absl::InternalError("unknown policy kind");
 }
 
-absl::StatusOr<MoveResult> Bot::Advance(GameState& state, DiceRng& rng, Step* step) const {
+absl::Status Bot::Next(const GameState& state, DiceRng& rng, Step& step) const {
   switch (state.phase()) {
     case Phase::kOver:
       return absl::InvalidArgumentError(
           absl::StrCat("policy ", policy_.name, ": the game is over"));
-    case Phase::kRoll: {
-      const Dice roll = RollDice(state.dice_left(), rng);
-      if (step != nullptr) step->move = Move::Roll(roll);
-      return state.Roll(roll);
-    }
+    case Phase::kRoll:
+      step.move = Move::Roll(RollDice(state.dice_left(), rng));
+      return absl::OkStatus();
     case Phase::kTake: {
       absl::StatusOr<Choice> choice = ChooseTake(state, rng);
       if (!choice.ok()) return choice.status();
-      if (step != nullptr) step->move = Move::Take(choice->take);
-      absl::StatusOr<MoveResult> result = state.Take(choice->take);
-      if (!result.ok() || state.phase() != Phase::kStopOrRoll) return result;
-      if (step != nullptr) step->then = choice->stop ? Move::Stop() : Move::RollOn();
-      return choice->stop ? state.Stop() : state.RollOn();
+      step.move = Move::Take(choice->take);
+      if (state.dice_left() > state.roll().count(choice->take)) {
+        step.then = choice->stop ? Move::Stop() : Move::RollOn();
+      }
+      return absl::OkStatus();
     }
     case Phase::kStopOrRoll: {
       absl::StatusOr<bool> stop = ChooseStop(state, rng);
       if (!stop.ok()) return stop.status();
-      if (step != nullptr) step->move = *stop ? Move::Stop() : Move::RollOn();
-      return *stop ? state.Stop() : state.RollOn();
+      step.move = *stop ? Move::Stop() : Move::RollOn();
+      return absl::OkStatus();
     }
   }
   return absl::InternalError("unknown phase");
 }
 
-absl::StatusOr<Bot::Step> Bot::PlayStep(GameState& state, DiceRng& rng) const {
+absl::StatusOr<Bot::Step> Bot::NextStep(const GameState& state, DiceRng& rng) const {
   Step step;
-  absl::StatusOr<MoveResult> result = Advance(state, rng, &step);
-  if (!result.ok()) return result.status();
-  step.result = *std::move(result);
+  if (absl::Status status = Next(state, rng, step); !status.ok()) return status;
   return step;
+}
+
+absl::StatusOr<MoveResult> Bot::PlayStep(GameState& state, DiceRng& rng) const {
+  Step step;
+  if (absl::Status status = Next(state, rng, step); !status.ok()) return status;
+  absl::StatusOr<MoveResult> result = state.Apply(step.move);
+  if (!result.ok() || !step.then) return result;
+  return state.Apply(*step.then);
 }
 
 absl::StatusOr<TurnEnd> Bot::PlayTurn(GameState& state, DiceRng& rng) const {
   while (true) {
-    absl::StatusOr<MoveResult> result = Advance(state, rng, nullptr);
+    absl::StatusOr<MoveResult> result = PlayStep(state, rng);
     if (!result.ok()) return result.status();
     if (result->turn_end) return *result->turn_end;
   }

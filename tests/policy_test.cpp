@@ -235,19 +235,44 @@ TEST_CASE("policy: a bot's steps and turns, reproducible for a seed") {
   };
   CHECK(play(5) == play(5));
   CHECK(play(5) != play(6));
-  // A step: a roll, then a take with its stop or roll on.
+  // A step: a roll, then a take with its stop or roll on; NextStep applies nothing.
+  const Bot ev = MakeBot(advisor, "ev");
   DiceRng rng = SeededRng(3);
   GameState state = Rolled(2, GameContext{{0, 0}, 0}, {});
-  auto roll = MakeBot(advisor, "ev").PlayStep(state, rng);
+  auto roll = ev.NextStep(state, rng);
   REQUIRE(roll.ok());
   CHECK(roll->move.kind == Move::Kind::kRoll);
   CHECK(roll->move.dice.total() == 13);
+  CHECK_FALSE(roll->then.has_value());
+  CHECK(state.phase() == Phase::kRoll);
+  REQUIRE(state.Apply(roll->move).ok());
   if (state.phase() == Phase::kTake) {
-    auto take = MakeBot(advisor, "ev").PlayStep(state, rng);
+    const GameState before = state;
+    auto take = ev.NextStep(state, rng);
     REQUIRE(take.ok());
     CHECK(take->move.kind == Move::Kind::kTake);
     CHECK(take->then.has_value());  // a first take never takes all 13 dice
+    CHECK(state.aside() == before.aside());
+    // PlayStep plays the same step: the take, then its stop or roll on.
+    DiceRng again = SeededRng(3);
+    GameState played = Rolled(2, GameContext{{0, 0}, 0}, {});
+    REQUIRE(ev.PlayStep(played, again).ok());
+    REQUIRE(ev.PlayStep(played, again).ok());
+    REQUIRE(state.Apply(take->move).ok());
+    REQUIRE(state.Apply(*take->then).ok());
+    CHECK(played.aside() == state.aside());
+    CHECK(played.phase() == state.phase());
+    CHECK(played.scores() == state.scores());
   }
+  // A take that leaves no dice has no `then`: 5 dice, all cows.
+  const Bot bold = MakeBot(advisor, "bold", 2, Rules{5, 3, 25});
+  auto last = GameState::New(Rules{5, 3, 25}, 2);
+  REQUIRE(last.ok());
+  REQUIRE(last->Roll(D("5C")).ok());
+  auto all = bold.NextStep(*last, rng);
+  REQUIRE(all.ok());
+  CHECK(all->move.face == Face::kCow);
+  CHECK_FALSE(all->then.has_value());
 }
 
 TEST_CASE("policy: the fallback plays capped where no table covers the game") {

@@ -368,18 +368,12 @@ class Game {
     Line(text);
   }
 
+  // The bot's step, its moves applied one by one.
   absl::Status BotMove(const Bot& bot) {
-    if (state_.phase() == Phase::kTake) {
-      absl::StatusOr<Bot::Choice> choice = bot.ChooseTake(state_, rng_);
-      if (!choice.ok()) return choice.status();
-      absl::StatusOr<MoveResult> taken = Apply(Move::Take(choice->take));
-      if (!taken.ok()) return taken.status();
-      if (state_.phase() != Phase::kStopOrRoll) return absl::OkStatus();
-      return Apply(choice->stop ? Move::Stop() : Move::RollOn()).status();
-    }
-    absl::StatusOr<bool> stop = bot.ChooseStop(state_, rng_);
-    if (!stop.ok()) return stop.status();
-    return Apply(*stop ? Move::Stop() : Move::RollOn()).status();
+    absl::StatusOr<Bot::Step> step = bot.NextStep(state_, rng_);
+    if (!step.ok()) return step.status();
+    if (absl::Status status = Apply(step->move).status(); !status.ok()) return status;
+    return step->then ? Apply(*step->then).status() : absl::OkStatus();
   }
 
   // A human decision: the advice (hints, review), the prompt, entries until

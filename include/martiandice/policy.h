@@ -113,24 +113,26 @@ class Bot {
   // ChooseTake's.
   absl::StatusOr<bool> ChooseStop(const GameState& state, DiceRng& rng) const;
 
-  // One step of the seat to move, played on `state`: in phase kRoll a roll
-  // of RollDice(dice_left, rng); in kTake the chosen take, then (with dice
-  // left) its stop or roll on; in kStopOrRoll the stop or roll on. Errors: a
-  // game that is over; ChooseTake's.
+  // The next step of the seat to move at `state`, not applied: in phase
+  // kRoll a roll of RollDice(dice_left, rng); in kTake the chosen take and,
+  // when it leaves dice, its stop or roll on (chosen with the take); in
+  // kStopOrRoll the stop or roll on. A front end that shows every move
+  // applies them one by one. Errors: a game that is over; ChooseTake's.
   struct Step {
     Move move;                 // the roll, the take, or the stop or roll on
-    std::optional<Move> then;  // after a take with dice left: Stop or RollOn
-    MoveResult result;         // what the step's last move did (turn_end)
+    std::optional<Move> then;  // after a take that leaves dice: Stop or RollOn
   };
-  absl::StatusOr<Step> PlayStep(GameState& state, DiceRng& rng) const;
+  absl::StatusOr<Step> NextStep(const GameState& state, DiceRng& rng) const;
+  // NextStep's moves applied to `state`; the last one's result (turn_end).
+  absl::StatusOr<MoveResult> PlayStep(GameState& state, DiceRng& rng) const;
   // Steps until the turn of the seat to move ends; returns its end.
   absl::StatusOr<TurnEnd> PlayTurn(GameState& state, DiceRng& rng) const;
 
  private:
   Bot() = default;
   absl::Status CheckState(const GameState& state, Phase phase) const;
-  // PlayStep's move on `state`, recorded in `step` unless null.
-  absl::StatusOr<MoveResult> Advance(GameState& state, DiceRng& rng, Step* step) const;
+  // NextStep's moves into `step`.
+  absl::Status Next(const GameState& state, DiceRng& rng, Step& step) const;
   // The solved turn a turn-objective policy plays at `context`.
   const TurnSolution& Solution(const GameContext& context) const;
 
