@@ -220,7 +220,8 @@ void AddPlayOptions(CLI::App& command, CommandOptions& options) {
   command.add_flag("--hints", options.hints, "Every option's value before each of your moves");
   command.add_option("--log", options.log, "Write the game log there (default: on stdout)");
   AddTablesOption(command, options);
-  AddRuleOptions(command, options);
+  AddRulesOnly(command, options);
+  command.add_flag("--json", options.json, "One JSON object per event, one a line");
 }
 
 // The app and the subcommand the user picked (null if none).
