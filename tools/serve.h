@@ -1,10 +1,13 @@
 // `martiandice serve`: a long-lived process for frontends that answers
 // JSON-lines requests (one JSON object per line: `eval`, `best` or `stats`
-// with the CLI's inputs) with JSON-lines responses (the subcommand's `--json`
-// object, or an error object), until end of input. Protocol: docs/SERVE.md.
+// with the CLI's inputs, or a game session's `open`, `enter` and `close`) with
+// JSON-lines responses (the subcommand's `--json` object, a game's state and
+// advice, or an error object), until end of input. Protocol: docs/SERVE.md.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
+#include <functional>
 #include <istream>
 #include <ostream>
 #include <string_view>
@@ -15,6 +18,18 @@ namespace martiandice {
 // gets an error response and is skipped without being stored.
 inline constexpr std::size_t kServeMaxLineBytes = 16384;
 
+// The bounds on `serve`'s game sessions (`open`, `enter`, `close`), and its
+// clock (tests set one).
+struct ServeOptions {
+  std::size_t max_games = 64;  // open games at once
+  // A game not used for this long is closed (checked at every request).
+  std::chrono::seconds max_idle{3600};
+  std::size_t max_undo = 64;  // entries each game keeps for `undo`
+  // A game whose log (review's lines) is longer takes no more entries.
+  std::size_t max_log_bytes = 1 << 18;
+  std::function<std::chrono::steady_clock::time_point()> now = std::chrono::steady_clock::now;
+};
+
 // Answers every request line of `in` on `out`, one response line per request
 // line (blank lines are skipped), in order. Bad requests get an error object
 // and the service goes on. Output is flushed whenever the service is about to
@@ -22,6 +37,7 @@ inline constexpr std::size_t kServeMaxLineBytes = 16384;
 // answer, while a batch already in the pipe is answered without a flush per
 // line. Returns kCliExitOk at end of input, kCliExitInternal (with one line
 // "martiandice: error: ..." on `err`) if `out` fails. Never throws.
-int Serve(std::istream& in, std::ostream& out, std::ostream& err);
+int Serve(std::istream& in, std::ostream& out, std::ostream& err,
+          const ServeOptions& options = ServeOptions());
 
 }  // namespace martiandice
