@@ -360,3 +360,18 @@ TEST_CASE("coach: bad options are refused before the game, exit 2") {
   cli_test::CheckUsageError({"coach", "--log", "/nonexistent/dir/x.log"}, "--log: ");
   cli_test::CheckUsageError({"coach", "--dice", "0"}, "invalid rules");
 }
+
+TEST_CASE("coach: --log writes the finished turns atomically, the lines it prints otherwise") {
+  test_util::TempDir dir;
+  const std::string file = dir.str() + "/coached.log";
+  const std::string input = std::string(kSampleTurn) + "score 7\nroll 2T 3R 4H 3C 1K\n";
+  const CliRun run = Coach({"--log", file}, input);
+  REQUIRE(run.code == 0);
+  CHECK(run.out.find("Game log written to " + file) != std::string::npos);
+  const CliRun json = Coach({"--json"}, input);
+  REQUIRE(json.code == 0);
+  // The turn in progress is left out: review reads whole turns.
+  CHECK(test_util::ReadFile(file) == LogText(Events(json)));
+  CHECK(test_util::ReadFile(file).find("scores 5,7 seat 0") == std::string::npos);
+  CHECK(test_util::ReadFile(file).rfind("stop\n") + 5 == test_util::ReadFile(file).size());
+}
