@@ -107,10 +107,9 @@ TEST_CASE("coach: the rulebook's sample turn gets best's and eval's advice") {
       // The set-aside before the roll: the previous entry's.
       const std::string roll = state["roll"].text;
       const std::size_t index = static_cast<std::size_t>(&event - applied.data());
-      const std::string aside_before =
-          index == 0 ? "-" : applied[index - 1]["state"]["aside"].text;
-      const Json best = cli_test::RunJson({"best", "--json", "--scores", "0,0", "--aside",
-                                           aside_before, "--roll", roll});
+      const std::string aside_before = index == 0 ? "-" : applied[index - 1]["state"]["aside"].text;
+      const Json best = cli_test::RunJson(
+          {"best", "--json", "--scores", "0,0", "--aside", aside_before, "--roll", roll});
       REQUIRE(best["options"].items.size() == advice["options"].items.size());
       for (std::size_t i = 0; i < best["options"].items.size(); ++i) {
         const Json& want = best["options"].items[i];
@@ -204,9 +203,8 @@ TEST_CASE("coach: a whole 3-player game typed in, the winner and totals by hand"
     }
   }
   CHECK(scores == std::vector<int>{5, 8, 10, 12, 16, 0, 8, 1, 16});
-  CHECK(reasons == std::vector<std::string>{"stop", "entered", "no_dice_left", "entered",
-                                            "entered", "no_legal_take", "entered", "entered",
-                                            "no_dice_left"});
+  CHECK(reasons == std::vector<std::string>{"stop", "entered", "no_dice_left", "entered", "entered",
+                                            "no_legal_take", "entered", "entered", "no_dice_left"});
   const Json last = Named(events, "applied").back();
   CHECK(last["state"]["phase"].text == "over");
   CHECK(last["advice"].is_null());
@@ -223,14 +221,14 @@ TEST_CASE("coach: a whole 3-player game typed in, the winner and totals by hand"
   CHECK(final_round);
   // Over: a further entry is refused.
   const CliRun more = Coach({"--players", "3"}, game + "roll 13R\n");
-  CHECK(more.out.find("Refused: cannot roll: the game is over (undo takes back the last entry).") != std::string::npos);
+  CHECK(more.out.find("Refused: cannot roll: the game is over (undo takes back the last entry).") !=
+        std::string::npos);
   CHECK(more.out.find("Game over. Scores: 25, 25, 26. Seat 2 wins.") != std::string::npos);
   // `review` replays the log: the turns played move by move, their scores.
   std::istringstream in(LogText(events));
   martiandice::CliEnvironment environment;
   environment.in = &in;
-  const CliRun review =
-      cli_test::Run({"review", "-", "--json", "--objective", "win"}, environment);
+  const CliRun review = cli_test::Run({"review", "-", "--json", "--objective", "win"}, environment);
   INFO("review: " << review.err);
   REQUIRE(review.code == 0);
   const Json reviewed = cli_test::ParseJsonOrFail(review.out);

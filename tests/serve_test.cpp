@@ -9,9 +9,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <memory>
 #include <optional>
-#include <cstdint>
 #include <random>
 #include <sstream>
 #include <string>
@@ -631,14 +631,14 @@ std::string Enter(int game, const std::string& entry) {
 TEST_CASE("serve games: interleaved games by id, each followed as coach follows it") {
   // Game 1: the rulebook's sample turn; game 2 (3 players): seat 0 enters 9;
   // their entries interleaved, and each answer the game's state and advice.
-  const std::string input =
-      std::string(R"({"id":"a","command":"open"})") + "\n" +
-      R"({"id":"b","command":"open","players":3,"scores":[4,0,2],"seat":1})" + "\n" +
-      Enter(1, "roll 2T 3R 4H 3C 1K") + Enter(2, "score 9") + Enter(1, "take humans") +
-      Enter(1, "roll 1T 2R 3C 1K take R") + Enter(2, "roll 13R") + Enter(1, "take cows") +
-      Enter(1, "roll 2H 1C 1K take K") + Enter(1, "roll 1R 1H 1C take R") + Enter(1, "stop") +
-      R"({"command":"close","game":1})" + "\n" + Enter(1, "roll 13R") +
-      R"({"command":"close","game":2})" + "\n";
+  const std::string input = std::string(R"({"id":"a","command":"open"})") + "\n" +
+                            R"({"id":"b","command":"open","players":3,"scores":[4,0,2],"seat":1})" +
+                            "\n" + Enter(1, "roll 2T 3R 4H 3C 1K") + Enter(2, "score 9") +
+                            Enter(1, "take humans") + Enter(1, "roll 1T 2R 3C 1K take R") +
+                            Enter(2, "roll 13R") + Enter(1, "take cows") +
+                            Enter(1, "roll 2H 1C 1K take K") + Enter(1, "roll 1R 1H 1C take R") +
+                            Enter(1, "stop") + R"({"command":"close","game":1})" + "\n" +
+                            Enter(1, "roll 13R") + R"({"command":"close","game":2})" + "\n";
   const ServeRun run = RunServe(input);
   REQUIRE(run.code == 0);
   const std::vector<Json> r = ParseAll(run);
@@ -732,10 +732,10 @@ TEST_CASE("serve games: a game idle too long is closed") {
     const int n = ++*reads;
     return *clock + std::chrono::seconds(n <= 2 ? 0 : n == 3 ? 30 : 80);
   };
-  const ServeRun run = RunServeWith(std::string(R"({"command":"open"})") + "\n" +
-                                        R"({"command":"open"})" + "\n" + Enter(2, "score 5") +
-                                        Enter(1, "score 5") + Enter(2, "state"),
-                                    options);
+  const ServeRun run =
+      RunServeWith(std::string(R"({"command":"open"})") + "\n" + R"({"command":"open"})" + "\n" +
+                       Enter(2, "score 5") + Enter(1, "score 5") + Enter(2, "state"),
+                   options);
   const std::vector<Json> r = ParseAll(run);
   REQUIRE(r.size() == 5);
   CHECK(r[2]["step"].text == "applied");  // game 2 used at 30 s
@@ -746,8 +746,8 @@ TEST_CASE("serve games: a game idle too long is closed") {
 }
 
 TEST_CASE("serve games: a bad entry changes nothing; undo; the game's end") {
-  const std::string input = std::string(R"({"command":"open","scores":[20,24],"seat":1})") +
-                            "\n" + Enter(1, "roll 2T 3R 4H 3C 1K") + Enter(1, "take tanks") +
+  const std::string input = std::string(R"({"command":"open","scores":[20,24],"seat":1})") + "\n" +
+                            Enter(1, "roll 2T 3R 4H 3C 1K") + Enter(1, "take tanks") +
                             Enter(1, "stop") + Enter(1, "take H") + Enter(1, "undo") +
                             Enter(1, "state") + Enter(1, "help") + Enter(1, "quit") +
                             Enter(1, "score 16");

@@ -34,8 +34,8 @@
 #include <vector>
 
 #include "game_solver.h"
-#include "martiandice/dice.h"
 #include "martiandice/advisor.h"
+#include "martiandice/dice.h"
 #include "martiandice/exact.h"
 #include "martiandice/game.h"
 #include "martiandice/game_state.h"

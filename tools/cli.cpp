@@ -301,9 +301,9 @@ void DefineCommandLine(CommandLine& cli, CommandOptions& options) {
   cli.play = AddCommand(cli.app, "play", "Play a game against the bots, with hints and a review",
                         cli::kPlayHelp);
   AddPlayOptions(*cli.play, options);
-  cli.coach = AddCommand(cli.app, "coach",
-                         "Follow a game played with real dice and advise every decision",
-                         cli::kCoachHelp);
+  cli.coach =
+      AddCommand(cli.app, "coach", "Follow a game played with real dice and advise every decision",
+                 cli::kCoachHelp);
   AddCoachOptions(*cli.coach, options);
 }
 

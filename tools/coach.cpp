@@ -6,7 +6,6 @@
 // (Advisor::Advise: chances to win, or the fallback where no table covers
 // the game); the entries' bookkeeping (a copy per entry, the log, `undo`) is
 // GameSession's (game_session.h), shared with `serve`'s game sessions.
-#include <cctype>
 #include <istream>
 #include <optional>
 #include <ostream>
@@ -17,21 +16,17 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "absl/strings/strip.h"
-#include "absl/strings/ascii.h"
 #include "answers.h"
-#include "game_session.h"
 #include "commands.h"
 #include "exit_codes.h"
+#include "game_session.h"
 #include "json.h"
 #include "martiandice/advisor.h"
 #include "martiandice/dice.h"
 #include "martiandice/game.h"
-#include "martiandice/game_log.h"
 #include "martiandice/game_state.h"
 #include "support.h"
 
@@ -69,13 +64,13 @@ absl::StatusOr<Setup> ReadSetup(const CommandOptions& options, Advisor& advisor)
     }
     context.scores = *std::move(scores);
   }
-  const int players = query.players.value_or(
-      context.scores.empty() ? 2 : static_cast<int>(context.scores.size()));
+  const int players =
+      query.players.value_or(context.scores.empty() ? 2 : static_cast<int>(context.scores.size()));
   if (absl::Status status = CheckPlayers(players, "--players"); !status.ok()) return status;
   if (context.scores.empty()) context.scores.assign(players, 0);
   if (static_cast<int>(context.scores.size()) != players) {
-    return absl::InvalidArgumentError(absl::StrCat("--scores: ", context.scores.size(),
-                                                   " totals for ", players, " players"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--scores: ", context.scores.size(), " totals for ", players, " players"));
   }
   context.seat = query.seat.value_or(0);
   absl::StatusOr<GameState> start = GameState::AtTurnStart(query.rules, players, context);
@@ -199,15 +194,16 @@ class Coach {
       Line(absl::StrCat("Martian Dice coach: ", players(), " players (", RulesText(setup_.rules),
                         ")."));
       if (setup_.coverage.table) {
-        Line(absl::StrCat("Values: the mover's chance to win (table ",
-                          setup_.coverage.table->path, ")."));
+        Line(absl::StrCat("Values: the mover's chance to win (table ", setup_.coverage.table->path,
+                          ")."));
       } else {
         Line(absl::StrCat("No policy table covers this game: ", setup_.coverage.reason, "."));
         Line(absl::StrCat("The advice plays the fallback: ", std::string(kFallbackName),
                           " (values: expected points, capped)."));
       }
-      Line("Enter what happens, one a line: roll DICE, take FACE, stop, score N (a whole turn), "
-           "undo; help.");
+      Line(
+          "Enter what happens, one a line: roll DICE, take FACE, stop, score N (a whole turn), "
+          "undo; help.");
     }
     return Show("state", "", SessionStep());
   }
@@ -216,8 +212,8 @@ class Coach {
     const std::string now = session_.EntriesNow();
     if (setup_.json) {
       Event("help", std::move(JsonObject().Str(
-                        "message", absl::StrCat("entries now: ", now,
-                                                "; always: undo, state, help, quit"))));
+                        "message",
+                        absl::StrCat("entries now: ", now, "; always: undo, state, help, quit"))));
     } else {
       Line(absl::StrCat("Entries now: ", now, "; always: undo, state, help, quit."));
     }
@@ -269,16 +265,15 @@ class Coach {
                         " left: enter them (roll DICE)."));
     } else {
       if (event != "applied") {
-        Line(absl::StrCat("Seat ", state().seat(), ": ",
-                          state().aside().empty()
-                              ? std::string("nothing set aside")
-                              : absl::StrCat("set aside ", FormatDice(state().aside())),
-                          ", ", DiceCount(state().dice_left()), " left, ",
-                          Points(state().turn_score()), " so far",
-                          state().phase() == Phase::kTake
-                              ? absl::StrCat("; rolled ", FormatDice(state().roll()))
-                              : "",
-                          "."));
+        Line(absl::StrCat(
+            "Seat ", state().seat(), ": ",
+            state().aside().empty() ? std::string("nothing set aside")
+                                    : absl::StrCat("set aside ", FormatDice(state().aside())),
+            ", ", DiceCount(state().dice_left()), " left, ", Points(state().turn_score()),
+            " so far",
+            state().phase() == Phase::kTake ? absl::StrCat("; rolled ", FormatDice(state().roll()))
+                                            : "",
+            "."));
       }
       if ((*advice)->fallback && !fallback_said_) {
         Line(absl::StrCat("  Values: ", AdviceValuesText(**advice), "."));
@@ -308,8 +303,8 @@ class Coach {
       return;
     }
     for (const TurnEnd& end : ends) {
-      const std::string scores = absl::StrCat("Scores: ", absl::StrJoin(state().scores(), ", "),
-                                              ".");
+      const std::string scores =
+          absl::StrCat("Scores: ", absl::StrJoin(state().scores(), ", "), ".");
       switch (end.reason) {
         case TurnEndReason::kStopped:
           Line(absl::StrCat("Seat ", end.seat, " stops with ", FormatDice(end.aside),
@@ -331,9 +326,9 @@ class Coach {
   }
 
   void TurnStart(const GameAdvice& advice) {
-    std::string text = absl::StrCat("\nSeat ", state().seat(), " to roll ",
-                                    DiceCount(state().dice_left()),
-                                    ". Scores: ", absl::StrJoin(state().scores(), ", "), ".");
+    std::string text =
+        absl::StrCat("\nSeat ", state().seat(), " to roll ", DiceCount(state().dice_left()),
+                     ". Scores: ", absl::StrJoin(state().scores(), ", "), ".");
     if (state().final_round()) {
       absl::StrAppend(&text, " Final round: the game ends after seat ", players() - 1, "'s turn.");
     }
@@ -352,10 +347,9 @@ class Coach {
     if (winners.size() == 1) {
       absl::StrAppend(&text, "Seat ", winners[0], " wins.");
     } else {
-      absl::StrAppend(&text, "Seats ", absl::StrJoin(winners, ", "), " tie with ",
-                      state().scores()[winners[0]],
-                      " and share the win (a duel decides: each wins it with chance 1/",
-                      winners.size(), ").");
+      absl::StrAppend(
+          &text, "Seats ", absl::StrJoin(winners, ", "), " tie with ", state().scores()[winners[0]],
+          " and share the win (a duel decides: each wins it with chance 1/", winners.size(), ").");
     }
     Line(text);
   }

@@ -62,8 +62,8 @@ absl::StatusOr<Entry> ReadEntry(std::string_view line) {
   if (words.empty()) return entry;
   const std::string& first = words[0];
   const std::size_t n = words.size();
-  if (n == 1 && (first == "undo" || first == "state" || first == "help" || first == "?" ||
-                 first == "quit")) {
+  if (n == 1 &&
+      (first == "undo" || first == "state" || first == "help" || first == "?" || first == "quit")) {
     entry.kind = first == "undo"    ? Entry::Kind::kUndo
                  : first == "state" ? Entry::Kind::kState
                  : first == "quit"  ? Entry::Kind::kQuit
@@ -181,8 +181,8 @@ absl::StatusOr<SessionStep> GameSession::Enter(std::string_view line) {
       GameContext context = entry.context;
       if (!entry.seat_given) context.seat = 0;
       if (static_cast<int>(context.scores.size()) != players) {
-        return Bad(absl::StrCat("scores: ", context.scores.size(), " totals for ", players,
-                                " players"));
+        return Bad(
+            absl::StrCat("scores: ", context.scores.size(), " totals for ", players, " players"));
       }
       absl::StatusOr<GameState> next = GameState::AtTurnStart(state_.rules(), players, context);
       if (!next.ok()) return Bad(absl::StrCat("scores: ", next.status().message()));
@@ -255,8 +255,7 @@ std::string GameSession::EntriesNow() const {
     case Phase::kTake:
       return "take FACE (ray, human, cow, chicken, or R, H, C, K)";
     case Phase::kStopOrRoll:
-      return absl::StrCat("stop, or roll DICE (the ", DiceCount(state_.dice_left()),
-                          " rolled on)");
+      return absl::StrCat("stop, or roll DICE (the ", DiceCount(state_.dice_left()), " rolled on)");
     case Phase::kOver:
       return "none: the game is over (undo takes back the last entry)";
   }

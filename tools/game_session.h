@@ -35,8 +35,8 @@ struct SessionStep {
     kQuit,     // `quit`: nothing changed
   };
   Kind kind = Kind::kNone;
-  std::string entry;              // kApplied: the line; kUndone: the line taken back
-  std::optional<Dice> roll;       // kApplied: the dice the entry rolled
+  std::string entry;               // kApplied: the line; kUndone: the line taken back
+  std::optional<Dice> roll;        // kApplied: the dice the entry rolled
   std::vector<TurnEnd> turn_ends;  // kApplied: the turns it ended
 };
 

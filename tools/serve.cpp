@@ -429,8 +429,9 @@ class Service {
       return absl::InvalidArgumentError("best: missing field \"roll\" (the dice just rolled)");
     }
     if ((r.command == Command::kEnter || r.command == Command::kClose) && !r.has_game) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          std::string(CommandName(r.command)), ": missing field \"game\" (the id `open` answered)"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(std::string(CommandName(r.command)),
+                       ": missing field \"game\" (the id `open` answered)"));
     }
     if (r.command == Command::kEnter && !r.has_entry) {
       return absl::InvalidArgumentError(
@@ -531,9 +532,9 @@ class Service {
   absl::StatusOr<Game*> Find(int id) {
     const auto it = games_.find(id);
     if (it == games_.end()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("game: no open game ", id, " (never opened, closed, or idle for over ",
-                       options_.max_idle.count(), " s)"));
+      return absl::InvalidArgumentError(absl::StrCat("game: no open game ", id,
+                                                     " (never opened, closed, or idle for over ",
+                                                     options_.max_idle.count(), " s)"));
     }
     return &it->second;
   }
@@ -560,8 +561,9 @@ class Service {
     GameContext context;
     if (in.scores) {
       absl::StatusOr<std::vector<int>> scores = ParseScores(*in.scores);
-      if (!scores.ok()) return absl::InvalidArgumentError(absl::StrCat("scores: ",
-                                                                       scores.status().message()));
+      if (!scores.ok()) {
+        return absl::InvalidArgumentError(absl::StrCat("scores: ", scores.status().message()));
+      }
       context.scores = *std::move(scores);
     }
     const int players =
@@ -585,10 +587,9 @@ class Service {
     const auto now = options_.now();
     Expire(now);
     if (games_.size() >= options_.max_games) {
-      return absl::ResourceExhaustedError(
-          absl::StrCat("open: ", games_.size(), " games are open, the most this service keeps: ",
-                       "close one first (games idle for over ", options_.max_idle.count(),
-                       " s are closed)"));
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "open: ", games_.size(), " games are open, the most this service keeps: ",
+          "close one first (games idle for over ", options_.max_idle.count(), " s are closed)"));
     }
     const int id = ++last_game_;
     Game& game = games_
@@ -619,15 +620,17 @@ class Service {
     if (!game.ok()) return game.status();
     (*game)->used = now;
     if ((*game)->session.log().text().size() > options_.max_log_bytes) {
-      return absl::ResourceExhaustedError(
-          absl::StrCat("entry: the game's log is over ", options_.max_log_bytes,
-                       " bytes, the most a game keeps: close it"));
+      return absl::ResourceExhaustedError(absl::StrCat("entry: the game's log is over ",
+                                                       options_.max_log_bytes,
+                                                       " bytes, the most a game keeps: close it"));
     }
     if (request_.entry.find('\n') != std::string::npos) {
       return absl::InvalidArgumentError("entry: one line, without a newline");
     }
     absl::StatusOr<cli::SessionStep> step = (*game)->session.Enter(request_.entry);
-    if (!step.ok()) return absl::InvalidArgumentError(absl::StrCat("entry: ", step.status().message()));
+    if (!step.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("entry: ", step.status().message()));
+    }
     JsonObject object;
     if (step->kind == cli::SessionStep::Kind::kQuit) {
       return absl::InvalidArgumentError("entry: quit is not an entry here: close the game");
@@ -638,13 +641,13 @@ class Service {
           .Str("message", absl::StrCat("entries now: ", (*game)->session.EntriesNow(),
                                        "; always: undo, state"));
       json_ = std::move(object).Build();
-    json_ += '\n';
+      json_ += '\n';
       *json = &json_;
       return absl::OkStatus();
     }
     const char* name = step->kind == cli::SessionStep::Kind::kApplied  ? "applied"
                        : step->kind == cli::SessionStep::Kind::kUndone ? "undone"
-                                                                        : "state";
+                                                                       : "state";
     object.Int("game", request_.game)
         .Str("step", name)
         .Str("entry", step->entry)

@@ -13,10 +13,9 @@
 // Safety: at start-up the harness makes a private directory under $TMPDIR
 // (tools/fuzz.sh points it into the build tree), writes a tiny policy table
 // into it (3 dice, bonus 3, target 5, 2 players) and points $MARTIANDICE_DATA
-// at it. Every --out, --checkpoint and --log value is confined to the private work directory: a plain
-// name N becomes WORK/N, anything else (a '/' in it, "..", empty) WORK/out;
-// whatever a run wrote there is deleted after it. --tables is only read from,
-// so it is left alone.
+// at it. Every --out, --checkpoint and --log value is confined to the private work directory: a
+// plain name N becomes WORK/N, anything else (a '/' in it, "..", empty) WORK/out; whatever a run
+// wrote there is deleted after it. --tables is only read from, so it is left alone.
 //
 // Excluded (the input is skipped, not run) because it is legitimately slow:
 //   * `solve` unless --dice <= 6 and --target <= 12 are given explicitly (the
