@@ -145,7 +145,8 @@ void AddSolveOptions(CLI::App& command, CommandOptions& options) {
   command.add_flag("--quiet", options.quiet, "No progress on stderr");
   command.add_flag("--no-certify", options.no_certify,
                    "Skip certifying the table's decisions (about a minute for the official game)");
-  AddThreadsOption(command, options, "3+ players: worker threads (default 0: all)");
+  AddThreadsOption(command, options,
+                   "3+ players: worker threads, at most 256 (default 0: all cores)");
   command.add_option("--checkpoint", options.checkpoint,
                      "3+ players: where Ctrl-C saves the work (default OUT.checkpoint)");
   AddRuleOptions(command, options);
@@ -153,7 +154,8 @@ void AddSolveOptions(CLI::App& command, CommandOptions& options) {
 
 void AddCertifyOptions(CLI::App& command, CommandOptions& options) {
   AddPlayersOption(command, options, "Number of players (default 2)");
-  AddThreadsOption(command, options, "3+ players: worker threads (default 0: all)");
+  AddThreadsOption(command, options,
+                   "3+ players: worker threads, at most 256 (default 0: all cores)");
   command.add_flag("--quiet", options.quiet, "No progress on stderr");
   AddTablesOption(command, options);
   AddRuleOptions(command, options);
@@ -166,7 +168,9 @@ void AddSimulateOptions(CLI::App& command, CommandOptions& options) {
   AddPlayersOption(command, options, "Number of players (default: number of policies)");
   options.seed = std::to_string(kDefaultSimulationSeed);
   command.add_option("--seed", options.seed, "Random seed (0..2^64-1)")->capture_default_str();
-  command.add_option("--threads", options.threads, "Worker threads (default 0: all cores)")
+  command
+      .add_option("--threads", options.threads,
+                  "Worker threads, at most 256 (default 0: all cores)")
       ->capture_default_str()
       ->transform(Decimal());
   command.add_flag("--no-alternate", options.no_alternate,

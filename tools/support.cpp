@@ -44,15 +44,19 @@ absl::StatusOr<int> ReadTablePlayers(const QueryInput& input) {
 }
 
 absl::StatusOr<int> ReadThreads(int threads) {
-  if (threads < 0) return absl::InvalidArgumentError("--threads must be 0 (all) or more");
+  if (threads < 0 || threads > kMaxThreads) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--threads must be 0 (all) or more, and at most ", kMaxThreads, "; got ", threads));
+  }
   if (threads > 0) return threads;
-  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  return std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, kMaxThreads);
 }
 
 absl::Status TableError(const Rules& rules, int players, const absl::Status& status) {
   std::string message(status.message());
   if (message.find("martiandice solve") == std::string::npos) {
-    absl::StrAppend(&message, " (generate the table with: ", TableSolveCommand(rules, players), ")");
+    absl::StrAppend(&message, " (generate the table with: ", TableSolveCommand(rules, players),
+                    ")");
   }
   return absl::InvalidArgumentError(message);
 }

@@ -23,7 +23,10 @@ absl::Status CheckPlayers(int players, std::string_view option);
 // The rules and --players (default 2) of a subcommand that makes or reads a
 // policy table (solve, certify, export), checked: the number of players.
 absl::StatusOr<int> ReadTablePlayers(const QueryInput& input);
-// --threads: 0 for every core, else the number given (negative: an error).
+// The most worker threads a subcommand starts (--threads).
+inline constexpr int kMaxThreads = 256;
+// --threads: 0 for every core (at most kMaxThreads), else the number given;
+// negative or over kMaxThreads: an error.
 absl::StatusOr<int> ReadThreads(int threads);
 
 // `status` (a table that cannot be found, read or used) as InvalidArgument,
