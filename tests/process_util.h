@@ -33,7 +33,7 @@ struct ProcessOptions {
   std::optional<std::string> stdout_path;
   // Resource limits set in the child (soft and hard) before exec.
   std::vector<std::pair<int, rlim_t>> limits;
-  // Standard input; /dev/null when empty.
+  // Standard input (empty: at its end at once).
   std::string input;
 };
 

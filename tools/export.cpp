@@ -101,7 +101,9 @@ absl::StatusOr<std::string> RunExport(const CommandOptions& options,
   absl::StatusOr<std::string> json = ExportJson((*table)->table, (*table)->path);
   if (!json.ok()) return json.status();
   if (!out) return json;
-  if (absl::Status status = WriteOutput(*out, *json); !status.ok()) return status;
+  if (absl::Status status = WriteOutput(*out, *json, {(*table)->path}); !status.ok()) {
+    return status;
+  }
   return absl::StrFormat("Exported %s (%d contexts) to %s (%d bytes).\n", (*table)->path,
                          (*table)->table.context_count(), *out, json->size());
 }

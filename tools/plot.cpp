@@ -670,7 +670,9 @@ absl::StatusOr<std::string> RunPlot(const CommandOptions& options, const Command
     }
     if (!svg.ok()) return svg.status();
     if (absl::Status status = CreateOutputFolders(paths[i]); !status.ok()) return status;
-    if (absl::Status status = WriteOutput(paths[i], *svg); !status.ok()) return status;
+    if (absl::Status status = WriteOutput(paths[i], *svg, {(*loaded)->path}); !status.ok()) {
+      return status;
+    }
     absl::StrAppend(&summary, "Wrote ", paths[i], " (", svg->size(), " bytes): ", what, ".\n");
   }
   absl::StrAppend(&summary, "Table: ", (*loaded)->path, ".\n");
