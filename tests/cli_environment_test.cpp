@@ -1,7 +1,8 @@
 // The command line in a hostile environment (issue 21), in process or as the
 // real `martiandice` executable: worker threads the system refuses to start
 // and --threads' bound; --out naming a device, a FIFO, a symbolic link, the
-// input table or a folder that cannot be written. Each case says what the
+// input table or a folder that cannot be written; standard output full
+// (/dev/full) or closed. Each case says what the
 // command must do: a clear error line and an exit status, never an abort, and
 // nothing but a regular file or a new path written.
 #include <doctest/doctest.h>
@@ -17,6 +18,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <functional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -251,6 +253,53 @@ TEST_CASE("environment: a folder that cannot be written is --out's error, for 2 
   }
   CHECK(dir.Files().size() == 1);
   CHECK(fs::is_empty(folder));
+}
+
+// Every subcommand's results, to a full disk (/dev/full) or a closed
+// standard output: exit 1 and one line, never a silent truncation.
+TEST_CASE("environment: results that cannot be written to standard output are an error") {
+  TempDir dir;
+  const std::string review = dir.File("turn.txt");
+  test_util::WriteFile(review, "roll 2T 3R 4H 3C 1K take H\nstop\n");
+  const std::vector<std::vector<std::string>> commands = {
+      {"eval"},
+      {"eval", "--objective", "win", "--scores", "0,0", "--tables", kData},
+      {"best", "--json", "--roll", "2T 3R 4H 3C 1K"},
+      {"stats", "--dice", "20"},
+      {"review", review},
+      {"simulate", "--games", "200", "--policies", "ev,ev"},
+      {"certify", "--quiet", "--dice", "2", "--target", "3", "--tables", dir.str()},
+      {"export", "--tables", kData},
+      {"--help"},
+  };
+  // A table for certify, written by solve.
+  REQUIRE(cli_test::Run({"solve", "--dice", "2", "--target", "3", "--quiet", "--no-certify",
+                         "--out", dir.str()})
+              .code == 0);
+  for (const std::vector<std::string>& args : commands) {
+    CAPTURE(args.front());
+    CAPTURE(args.back());
+    const ProcessRun fine = RunCliProcess(args);
+    INFO("stderr: " << fine.err);
+    REQUIRE(fine.Exited(0));
+    REQUIRE(!fine.out.empty());
+    ProcessOptions full;
+    full.stdout_path = "/dev/full";
+    const ProcessRun on_full = RunCliProcess(args, full);
+    CHECK(on_full.Exited(1));
+    CheckOneErrorLine(on_full, "cannot write the results to standard output: No space left");
+    ProcessOptions closed;
+    closed.stdout_closed = true;
+    const ProcessRun on_closed = RunCliProcess(args, closed);
+    CHECK(on_closed.Exited(1));
+    CheckOneErrorLine(on_closed, "cannot write the results to standard output: Bad file");
+  }
+  // In process: a stream that fails.
+  std::ostringstream failing;
+  failing.setstate(std::ios::badbit);
+  std::ostringstream err;
+  CHECK(martiandice::RunCli({"eval"}, failing, err) == 1);
+  CHECK(err.str().rfind("martiandice: error: cannot write the results to standard output", 0) == 0);
 }
 
 #endif  // MARTIANDICE_CLI_PATH

@@ -6,6 +6,8 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <exception>
 #include <optional>
 #include <sstream>
@@ -18,6 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "commands.h"
+#include "json.h"
 #include "martiandice/advisor.h"
 #include "serve.h"
 #include "simulate.h"
@@ -61,9 +64,11 @@ the rules given; --tables FILE_OR_DIR points at it, else $MARTIANDICE_DATA,
 the build tree's data/ and the installed data directory are searched.
 `martiandice export` prints a table as JSON, for inspection.
 
-Exit status: 0 success, 2 bad input (one line on stderr), 1 internal error,
-3 a table `certify` finds not certified, 130 a long solve interrupted
-(Ctrl-C) with its work saved.
+Exit status: 0 success; 2 bad input (one line on stderr); 1 a failure of the
+system or an internal error (one line on stderr): a full disk, results that
+cannot be written to standard output, threads that cannot be started; 3 a
+table `certify` finds not certified; 130 a long solve interrupted (Ctrl-C)
+with its work saved.
 )";
 
 // Integer options are decimal: CLI11 2.1 would read "010" as octal 8 and
@@ -275,25 +280,67 @@ void DefineCommandLine(CommandLine& cli, CommandOptions& options) {
 // ---------------------------------------------------------------------------
 // Running and error reporting.
 
-// Collapses a message to one line.
+// A message as one printable line: line breaks become spaces; control
+// characters (C0, DEL, C1) and bytes that are not UTF-8, which may come from
+// arguments and input files, are shown escaped ("\x1b"), never sent to a
+// terminal.
 std::string OneLine(std::string_view message) {
-  std::string line(message);
-  std::replace(line.begin(), line.end(), '\n', ' ');
-  std::replace(line.begin(), line.end(), '\r', ' ');
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string line;
+  const auto* bytes = reinterpret_cast<const unsigned char*>(message.data());
+  for (std::size_t i = 0; i < message.size();) {
+    const unsigned char byte = bytes[i];
+    std::size_t length = byte < 0x80 ? 1 : Utf8Length(bytes + i, message.size() - i);
+    const bool c1 = length == 2 && byte == 0xc2 && bytes[i + 1] < 0xa0;
+    if (byte == '\n' || byte == '\r') {
+      line += ' ';
+    } else if (length == 0 || c1 || byte < 0x20 || byte == 0x7f) {
+      length = std::max<std::size_t>(length, 1);
+      for (std::size_t j = i; j < i + length; ++j) {
+        line += "\\x";
+        line += kHex[bytes[j] >> 4];
+        line += kHex[bytes[j] & 15];
+      }
+    } else {
+      line.append(message.substr(i, length));
+    }
+    i += length;
+  }
   const auto first = line.find_first_not_of(' ');
   if (first == std::string::npos) return "unknown error";
   return line.substr(first, line.find_last_not_of(' ') - first + 1);
 }
 
+// The one place error lines are printed.
 int Fail(std::ostream& err, int code, const std::string& message) {
   err << kProgram << ": error: " << OneLine(message) << "\n";
   err.flush();
   return code;
 }
 
+// `code`, once what was written to `out` (since errno was cleared) has
+// reached it: a failed write or flush (a full disk, a closed standard output)
+// is an error line and exit 1.
+int Flushed(std::ostream& out, std::ostream& err, int code) {
+  out.flush();
+  if (out) return code;
+  const int error = errno;
+  return Fail(err, kCliExitInternal,
+              absl::StrCat("cannot write the results to standard output",
+                           error != 0 ? absl::StrCat(": ", std::strerror(error)) : ""));
+}
+
+// The one place results are written to standard output.
+int WriteResult(std::ostream& out, std::ostream& err, std::string_view text, int code) {
+  errno = 0;
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  return Flushed(out, err, code);
+}
+
 // A failed command's exit status: 130 when interrupted, 2 for bad input (a
 // request outside what is supported, e.g. 7 players, or a file that is not
-// there), 1 for anything else (an internal error).
+// there), 1 for anything else (the system's refusal, e.g. a full disk or
+// threads that cannot start, or an internal error).
 int ExitCodeFor(const absl::Status& status) {
   if (absl::IsCancelled(status)) return kCliExitInterrupted;
   switch (status.code()) {
@@ -361,9 +408,8 @@ int Dispatch(const CommandLine& cli, const CommandOptions& options, std::ostream
   if (cli.certify->parsed()) {
     absl::StatusOr<cli::CertifyOutcome> outcome = cli::RunCertify(options, context);
     if (!outcome.ok()) return FailWith(context.err, outcome.status());
-    out << outcome->text;
-    out.flush();
-    return outcome->certified ? kCliExitOk : kCliExitNotCertified;
+    return WriteResult(out, context.err, outcome->text,
+                       outcome->certified ? kCliExitOk : kCliExitNotCertified);
   }
   if (cli.eval->parsed()) {
     output = cli::RunEval(options, context);
@@ -386,9 +432,7 @@ int Dispatch(const CommandLine& cli, const CommandOptions& options, std::ostream
         absl::StrCat("no subcommand given; use one of: ", kSubcommandList, " (see --help)"));
   }
   if (!output.ok()) return FailWith(context.err, output.status());
-  out << *output;
-  out.flush();
-  return kCliExitOk;
+  return WriteResult(out, context.err, *output, kCliExitOk);
 }
 
 int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
@@ -403,7 +447,8 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     cli.app.parse(std::vector<std::string>(args.rbegin(), args.rend()));
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) {
-      return cli.app.exit(e, out, err);  // --help, --version: on `out`, exit 0
+      errno = 0;  // --help, --version: on `out`, exit 0
+      return Flushed(out, err, cli.app.exit(e, out, err));
     }
     return Fail(err, kCliExitUsage, ParseErrorMessage(e, cli.app, args));
   }
