@@ -163,7 +163,25 @@ std::optional<fs::path> RelocatedDataDir() {
 #endif
 }
 
+// The directories of the default search (without $MARTIANDICE_DATA), in order.
+std::vector<std::string> DefaultDataDirs() {
+  static const std::optional<fs::path> relocated = RelocatedDataDir();
+  std::vector<std::string> dirs;
+  if (relocated) dirs.push_back(relocated->string());
+  for (const char* dir : {MARTIANDICE_SOURCE_DATA_DIR, MARTIANDICE_INSTALL_DATA_DIR}) {
+    if (std::find(dirs.begin(), dirs.end(), dir) == dirs.end()) dirs.push_back(dir);
+  }
+  return dirs;
+}
+
 }  // namespace
+
+std::vector<std::string> TableSearchPath() {
+  if (const char* env = std::getenv("MARTIANDICE_DATA"); env != nullptr && *env != '\0') {
+    return {env};
+  }
+  return DefaultDataDirs();
+}
 
 absl::Status ValidateContext(const Rules& rules, int players, const GameContext& context) {
   if (absl::Status s = ValidateRules(rules); !s.ok()) return s;
@@ -245,12 +263,7 @@ absl::StatusOr<std::string> LocateTable(const Rules& rules, int players,
                         : absl::StrFormat("%s (%s)", *explicit_path, lookup.why),
                     lookup.out);
   }
-  static const std::optional<fs::path> relocated = RelocatedDataDir();
-  std::vector<std::string> dirs;
-  if (relocated) dirs.push_back(relocated->string());
-  for (const char* dir : {MARTIANDICE_SOURCE_DATA_DIR, MARTIANDICE_INSTALL_DATA_DIR}) {
-    if (std::find(dirs.begin(), dirs.end(), dir) == dirs.end()) dirs.push_back(dir);
-  }
+  const std::vector<std::string> dirs = DefaultDataDirs();
   // $MARTIANDICE_DATA, when set, is the only place searched: a table that is
   // not there is not looked for elsewhere.
   if (const char* env = std::getenv("MARTIANDICE_DATA"); env != nullptr && *env != '\0') {

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -272,6 +273,8 @@ void DefineCommandLine(CommandLine& cli, CommandOptions& options) {
   AddPlotOptions(*cli.plot, options);
   cli.serve = AddCommand(cli.app, "serve", "Answer JSON-lines requests on stdin (frontends)",
                          cli::kServeHelp);
+  cli.serve->add_option("--tables-dir", options.tables_dirs,
+                        "A folder whose tables requests may name (repeatable)");
   cli.review =
       AddCommand(cli.app, "review", "What the choices of played turns lost", cli::kReviewHelp);
   AddReviewOptions(*cli.review, options);
@@ -453,8 +456,16 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     return Fail(err, kCliExitUsage, ParseErrorMessage(e, cli.app, args));
   }
   if (cli.serve->parsed()) {
+    ServeOptions serve;
+    for (const std::string& dir : options.tables_dirs) {
+      std::error_code error;
+      if (!std::filesystem::is_directory(dir, error)) {
+        return Fail(err, kCliExitUsage, absl::StrCat("--tables-dir: ", dir, " is not a directory"));
+      }
+      serve.tables_dirs.push_back(dir);
+    }
     std::istringstream no_input;
-    return Serve(environment.in ? *environment.in : no_input, out, err);
+    return Serve(environment.in ? *environment.in : no_input, out, err, serve);
   }
   Advisor advisor;
   const cli::CommandContext context{advisor, err, environment.stderr_is_terminal, environment.in};

@@ -138,6 +138,11 @@ absl::StatusOr<WinAdvice> AdviseWin(const GameTable& table, const GameContext& c
 absl::StatusOr<std::string> LocateTable(const Rules& rules, int players,
                                         const std::optional<std::string>& explicit_path);
 
+// The places LocateTable searches when no path is given: $MARTIANDICE_DATA
+// alone when set (a file or a directory), else the data directories of the
+// default search, in order. Looks at nothing on disk.
+std::vector<std::string> TableSearchPath();
+
 // File name of the table for `rules` and `players`: "martiandice-p2-d13-b3-t25.mdt".
 std::string TableFileName(const Rules& rules, int players);
 
