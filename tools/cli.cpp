@@ -74,10 +74,18 @@ with its work saved.
 
 // Integer options are decimal: CLI11 2.1 would read "010" as octal 8 and
 // "0x10" as 16. This transform refuses anything but an optional '-' and decimal
-// digits, and drops leading zeros so that "010" is read as ten.
-CLI::Validator Decimal() {
+// digits, and drops leading zeros so that "010" is read as ten. With
+// `spaces_around`, spaces and tabs around the number are dropped first, as
+// --scores drops them around each total (--seat goes with --scores).
+CLI::Validator Decimal(bool spaces_around = false) {
   return CLI::Validator(
-      [](std::string& value) -> std::string {
+      [spaces_around](std::string& value) -> std::string {
+        if (spaces_around) {
+          const std::size_t first = value.find_first_not_of(" \t");
+          value = first == std::string::npos
+                      ? std::string()
+                      : value.substr(first, value.find_last_not_of(" \t") - first + 1);
+        }
         const std::size_t digits = !value.empty() && value.front() == '-' ? 1 : 0;
         if (value.size() == digits ||
             value.find_first_not_of("0123456789", digits) != std::string::npos) {
@@ -139,7 +147,7 @@ void AddQueryOptions(CLI::App& command, CommandOptions& options) {
   command.add_option("--scores", query.scores,
                      "win: every seat's game total, seat 0 first, e.g. '12,20'");
   command.add_option("--seat", query.seat, "win: the seat to move (default 0)")
-      ->transform(Decimal());
+      ->transform(Decimal(true));
   AddPlayersOption(command, options, "win: number of players (default: number of scores)");
   AddTablesOption(command, options);
   AddRuleOptions(command, options);
@@ -198,8 +206,10 @@ void AddPlotOptions(CLI::App& command, CommandOptions& options) {
   command.add_option("--out", options.out, "SVG file to write, or a directory")->required();
   command.add_option("--scores", options.query.scores,
                      "distribution: both seats' totals, seat 0 first (default 0,0)");
-  command.add_option("--seat", options.query.seat,
-                     "heatmap, distribution: the seat to move (default 0)");
+  command
+      .add_option("--seat", options.query.seat,
+                  "heatmap, distribution: the seat to move (default 0)")
+      ->transform(Decimal(true));
   AddTablesOption(command, options);
 }
 
@@ -211,7 +221,8 @@ void AddReviewOptions(CLI::App& command, CommandOptions& options) {
       ->capture_default_str();
   command.add_flag("--exact", query.exact, "Exact fractions (losses as p/q)");
   command.add_option("--scores", query.scores, "win: the game totals before the first turn");
-  command.add_option("--seat", query.seat, "win: the seat to move in the first turn");
+  command.add_option("--seat", query.seat, "win: the seat to move in the first turn")
+      ->transform(Decimal(true));
   AddPlayersOption(command, options, "win: number of players (with --scores)");
   AddTablesOption(command, options);
   AddRuleOptions(command, options);
