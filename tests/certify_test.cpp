@@ -243,7 +243,7 @@ TEST_CASE("certify: stored values that do not solve their own turns are not cert
   }
 }
 
-// A table someone gave you (issue 21): the shipped 2-player table altered at
+// A table someone gave you: the shipped 2-player table altered at
 // one context, both checksums recomputed by the test's own writer from
 // docs/FORMAT.md (tests/table_builder.h), and certified through the command
 // line. The reader accepts it and `eval` answers from it; `certify --tables`

@@ -1,4 +1,4 @@
-// The command line in a hostile environment (issue 21), in process or as the
+// The command line in a hostile environment, in process or as the
 // real `martiandice` executable: worker threads the system refuses to start
 // and --threads' bound; --out naming a device, a FIFO, a symbolic link, the
 // input table or a folder that cannot be written; standard output full

@@ -487,7 +487,7 @@ std::string WinRequest(const std::string& tables) {
 
 // Varying the target or the bonus of `stats` costs no enumeration: the size
 // of a turn depends on the dice alone, and each number of dice is enumerated
-// once in a process (issue 21: 20 such requests once took seconds).
+// once in a process.
 TEST_CASE("serve: stats floods are answered from one enumeration per number of dice") {
   std::string input;
   for (int i = 1; i <= 20; ++i) {

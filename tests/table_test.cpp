@@ -811,16 +811,12 @@ TEST_CASE("table: a large file that is no table is refused from its header, unre
     REQUIRE(std::filesystem::file_size(path) == kSize);
     g_largest_allocation = 0;
     const std::int64_t read_before = BytesRead();
-    const auto start = std::chrono::steady_clock::now();
     auto table = GameTable::Open(path);
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const std::int64_t read_after = BytesRead();
     REQUIRE_FALSE(table.ok());
     CHECK(table.status().code() == c.code);
     CHECK_MESSAGE(Contains(table.status(), "policy table " + path + ": " + c.words),
                   table.status());
-    CHECK(seconds < 0.5);
     CHECK(g_largest_allocation.load() < (1u << 20));
     if (read_before >= 0 && read_after >= 0) {
       CHECK(read_after - read_before < (1 << 20));  // far from the file's 200 MB
