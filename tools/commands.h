@@ -7,10 +7,12 @@
 // Cancelled when interrupted, anything else for an internal failure.
 #pragma once
 
+#include <cstdint>
 #include <istream>
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "martiandice/advisor.h"
@@ -40,8 +42,9 @@ struct CommandOptions {
   std::string policies;
   std::string seed;
   bool no_alternate = false;
-  std::string kind;   // plot: heatmap | stop | distribution | all ("" = all)
-  std::string input;  // review: a file, or "-"
+  std::string kind;                      // plot: heatmap | stop | distribution | all ("" = all)
+  std::string input;                     // review: a file, or "-"
+  std::vector<std::string> tables_dirs;  // serve: folders whose tables requests may name
 };
 
 // What a subcommand uses besides its options.
@@ -72,8 +75,13 @@ absl::StatusOr<CertifyOutcome> RunCertify(const CommandOptions& options,
                                           const CommandContext& context);
 
 // `stats --json`'s object for `rules` (also `serve`'s answer). Errors: rules
-// out of range.
+// out of range. The turn is enumerated (at most about a second, for 20 dice)
+// once per number of dice in the process: the size of a turn does not depend
+// on the bonus or the target.
 absl::StatusOr<std::string> StatsJson(const Rules& rules);
+// The turns enumerated so far by `stats` and StatsJson in this process (at
+// most one per number of dice).
+std::int64_t TurnEnumerations();
 
 // A certification report as the "certification" JSON object of `solve --json`
 // and `certify --json`, and as text lines.

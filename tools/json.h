@@ -22,6 +22,10 @@
 
 namespace martiandice {
 
+// Length of the well-formed UTF-8 sequence at text[0..size) (size >= 1) of
+// two to four bytes, or 0 (ASCII, or not well-formed).
+std::size_t Utf8Length(const unsigned char* text, std::size_t size);
+
 // True for the characters a JSON string must escape (here: also DEL).
 inline bool JsonEscaped(char c) {
   const auto byte = static_cast<unsigned char>(c);

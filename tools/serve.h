@@ -7,9 +7,18 @@
 #include <cstddef>
 #include <istream>
 #include <ostream>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace martiandice {
+
+// What `serve` is started with.
+struct ServeOptions {
+  // Folders a request's `tables` may name (or name a file inside), besides
+  // the data search path (TableSearchPath, martiandice/game.h): --tables-dir.
+  std::vector<std::string> tables_dirs;
+};
 
 // Longest request line accepted, in bytes (newline excluded); a longer line
 // gets an error response and is skipped without being stored.
@@ -21,7 +30,9 @@ inline constexpr std::size_t kServeMaxLineBytes = 16384;
 // wait for input, so a frontend that writes one request and waits gets its
 // answer, while a batch already in the pipe is answered without a flush per
 // line. Returns kCliExitOk at end of input, kCliExitInternal (with one line
-// "martiandice: error: ..." on `err`) if `out` fails. Never throws.
-int Serve(std::istream& in, std::ostream& out, std::ostream& err);
+// "martiandice: error: ..." on `err`) if `out` fails. A request's `tables` outside the data search
+// path and options.tables_dirs is refused by its name alone, without looking at the file system.
+// Never throws.
+int Serve(std::istream& in, std::ostream& out, std::ostream& err, const ServeOptions& options = {});
 
 }  // namespace martiandice

@@ -16,7 +16,6 @@
 #include <mutex>
 #include <random>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -33,6 +32,7 @@
 #include "martiandice/query.h"
 #include "martiandice/solver.h"
 #include "support.h"
+#include "workers.h"
 
 namespace martiandice {
 namespace {
@@ -347,10 +347,10 @@ class GameRunner {
 
   absl::StatusOr<Totals> Run(int threads) {
     std::vector<Totals> partial(threads, Totals(setup_.players));
-    std::vector<std::thread> workers;
-    for (int t = 1; t < threads; ++t) workers.emplace_back([&, t] { Work(partial[t]); });
-    Work(partial[0]);
-    for (std::thread& worker : workers) worker.join();
+    if (absl::Status status = solver::RunWorkers(threads, [&](int t) { Work(partial[t]); });
+        !status.ok()) {
+      return status;
+    }
     if (!error_.ok()) return error_;
     Totals totals(setup_.players);
     for (const Totals& part : partial) totals.Add(part);

@@ -10,8 +10,8 @@
 #   3. build-tsan/ RelWithDebInfo under TSan (MARTIANDICE_SANITIZE=thread): the
 #                  concurrency tests (ctest -R concurrency); any data race fails;
 #   4. build-fuzz/ tools/fuzz.sh: the libFuzzer targets (dice notation, CLI,
-#                  table reader) for $MARTIANDICE_FUZZ_SECONDS each (default 60);
-#                  any finding fails.
+#                  table reader, certifier) for $MARTIANDICE_FUZZ_SECONDS each
+#                  (default 45: three minutes in all); any finding fails.
 # A failing build stops the script at once; failing tests do not stop the later
 # stages. Exits 0 if every stage passed, else with the first failing ctest's status.
 set -euo pipefail
@@ -77,7 +77,7 @@ timings+=("tsan (build-tsan/): $((SECONDS - start)) s")
 
 start=$SECONDS
 rc=0
-./tools/fuzz.sh "${MARTIANDICE_FUZZ_SECONDS:-60}" || rc=$?
+./tools/fuzz.sh "${MARTIANDICE_FUZZ_SECONDS:-45}" || rc=$?
 if [[ $rc -ne 0 ]]; then
   failed+=("fuzz (build-fuzz/)")
   if [[ $status -eq 0 ]]; then status=$rc; fi
