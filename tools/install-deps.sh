@@ -31,6 +31,7 @@ WEB_PACKAGES=(
   node-acorn  # emscripten's JavaScript optimizer
   dpkg-dev    # apt-get source: Abseil built for wasm from Debian's source package
   node-typescript  # the package's TypeScript declarations, checked
+  chromium    # the browser tests (driven by playwright-core from npm)
 )
 if ! command -v npm >/dev/null 2>&1; then WEB_PACKAGES+=(npm); fi
 

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The JavaScript package's tests (tools/test.sh's web stage): builds the
-# WebAssembly module (build.sh), then runs the Node tests of web/test/ against
-# the native command line, $1 (default: build/bin/martiandice, which
-# tools/test.sh's first stage builds).
+# WebAssembly module (build.sh), installs the test tools from npm (npm ci:
+# playwright-core, which drives Debian's Chromium), then runs the tests of
+# web/test/ with Node's test runner against the native command line, $1
+# (default: build/bin/martiandice, which tools/test.sh's first stage builds).
+# The browser tests must run here (MARTIANDICE_REQUIRE_BROWSER): no Chromium
+# or playwright-core fails them.
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cli="$(realpath "${1:-$repo/build/bin/martiandice}")"
@@ -13,4 +16,5 @@ fi
 
 "$repo/web/scripts/build.sh"
 cd "$repo/web"
-MARTIANDICE_CLI="$cli" node --test test/*.test.mjs
+npm ci --no-audit --no-fund --prefer-offline
+MARTIANDICE_CLI="$cli" MARTIANDICE_REQUIRE_BROWSER=1 node --test test/*.test.mjs

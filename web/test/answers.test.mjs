@@ -11,73 +11,14 @@ import { after, before, describe, test } from 'node:test';
 
 import { MartianDice, MartianDiceError, officialTableUrl } from '../src/martiandice.js';
 import { runCli, startServe, tableNamed } from './cli.mjs';
+import { Positions } from './positions.mjs';
 
 const seed = Number(process.env.MARTIANDICE_WEB_SEED ?? Date.now() % 1000000);
 console.log(`answers.test: seed ${seed} (MARTIANDICE_WEB_SEED=${seed} repeats this run)`);
-
-// mulberry32: a small seeded generator.
-function generator(state) {
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = generator(seed);
-const pick = (items) => items[Math.floor(random() * items.length)];
-const between = (lo, hi) => lo + Math.floor(random() * (hi - lo + 1));
-
-// A die's faces: 1 Tank, 2 Death Rays, 1 Human, 1 Cow, 1 Chicken (docs/RULES.md).
-const DIE = ['T', 'R', 'R', 'H', 'C', 'K'];
-function rollDice(n) {
-  const counts = { T: 0, R: 0, H: 0, C: 0, K: 0 };
-  for (let i = 0; i < n; i++) counts[pick(DIE)]++;
-  return Object.entries(counts).filter(([, c]) => c > 0).map(([f, c]) => `${c}${f}`).join(' ');
-}
-function diceIn(notation) {
-  if (notation === '-' || notation === '') return 0;
-  return notation.split(' ').reduce((sum, group) => sum + parseInt(group, 10), 0);
-}
-
-// Positions met by random play under `rules`: {aside, roll} (roll absent when
-// no dice are left), walked with the package's own `best` answers.
-function randomPositions(md, rules, count) {
-  const dice = rules.dice ?? 13;
-  const positions = [];
-  let aside = '-';
-  while (positions.length < count) {
-    const left = dice - diceIn(aside);
-    if (left === 0) {
-      positions.push({ aside });
-      aside = '-';
-      continue;
-    }
-    const roll = rollDice(left);
-    positions.push({ aside, roll });
-    const answer = md.best({ ...rules, aside, roll });
-    if (answer.turn_over || random() < 0.15) {
-      aside = '-';
-    } else {
-      aside = pick(answer.options).aside_after;
-    }
-  }
-  return positions;
-}
-
-// A random turn-start context of a game of `players` that is not over.
-function randomContext(md, players) {
-  for (;;) {
-    const seat = between(0, players - 1);
-    const scores = Array.from({ length: players }, (_, s) => (s < seat ? between(0, 38) : between(0, 24)));
-    try {
-      md.eval({ objective: 'win', scores, seat });
-      return { scores, seat };
-    } catch (error) {
-      if (!(error instanceof MartianDiceError)) throw error;
-    }
-  }
-}
+const positions = new Positions(seed);
+const between = (lo, hi) => positions.between(lo, hi);
+const randomPositions = (md, rules, count) => positions.turn(md, rules, count);
+const randomContext = (md, players) => positions.context(md, players);
 
 let md;
 let serve;
