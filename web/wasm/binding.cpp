@@ -4,7 +4,7 @@
 // the answers are the command line's `--json` objects, written by the same
 // code (tools/answers.h), so the package and `martiandice eval/best --json`
 // cannot differ. Tables are registered from bytes: checked, then kept in the
-// module's in-memory file system under kTableFolder, where the advisor finds
+// module's in-memory file system (TableFolder()), where the advisor finds
 // them as it finds tables in a folder given to --tables.
 //
 // Calling convention: every mdw_* function that can fail returns 0 on
@@ -13,11 +13,18 @@
 // {"error":"message","input":"aside"|null,"code":"InvalidArgument"}.
 // The module is single-threaded: one call at a time.
 //
+// Built natively too, for the benchmark's figures (web/bench/native.cpp).
+//
 // The game state of `play` and `coach` will come as more mdw_* functions in
 // the same convention (a file of their own beside this one).
+#ifdef __EMSCRIPTEN__
 #include <emscripten/emscripten.h>
+#else  // the native build of the benchmark (web/bench/native.cpp): the same code
+#define EMSCRIPTEN_KEEPALIVE
+#endif
 
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -43,8 +50,19 @@ namespace {
 using martiandice::Advisor;
 using martiandice::JsonObject;
 
-// Where registered tables live in the module's in-memory file system.
-constexpr char kTableFolder[] = "/tables";
+// Where registered tables live: the module's in-memory file system; natively
+// (the benchmark), the folder $MARTIANDICE_WEB_TABLES.
+const std::string& TableFolder() {
+#ifdef __EMSCRIPTEN__
+  static const std::string folder = "/tables";
+#else
+  static const std::string folder = [] {
+    const char* env = std::getenv("MARTIANDICE_WEB_TABLES");
+    return std::string(env != nullptr ? env : "martiandice-web-tables");
+  }();
+#endif
+  return folder;
+}
 
 // Which optional inputs a query has (mdw_query's `present`); the others
 // keep QueryInput's defaults.
@@ -62,7 +80,7 @@ std::unique_ptr<Advisor> advisor;
 Advisor& TheAdvisor() {
   if (!advisor) {
     Advisor::Options options;
-    options.tables = kTableFolder;
+    options.tables = TableFolder();
     advisor = std::make_unique<Advisor>(options);
   }
   return *advisor;
@@ -133,7 +151,7 @@ EMSCRIPTEN_KEEPALIVE int mdw_query(int command, const char* objective, int exact
 }
 
 // Registers a policy table from its `size` bytes: checked as the library
-// reads a file (GameTable::FromBytes), then stored as kTableFolder/<its
+// reads a file (GameTable::FromBytes), then stored as TableFolder()/<its
 // usual name>, replacing a table of the same rules and players. Result:
 // {"table":PATH,"players":N,"rules":{...},"error_bound":E,"format_version":V}.
 EMSCRIPTEN_KEEPALIVE int mdw_add_table(const std::uint8_t* bytes, std::size_t size) {
@@ -141,9 +159,9 @@ EMSCRIPTEN_KEEPALIVE int mdw_add_table(const std::uint8_t* bytes, std::size_t si
   absl::StatusOr<martiandice::GameTable> table = martiandice::GameTable::FromBytes(data);
   if (!table.ok()) return Fail(table.status());
   std::error_code error;
-  std::filesystem::create_directories(kTableFolder, error);
+  std::filesystem::create_directories(TableFolder(), error);
   const std::string path =
-      absl::StrCat(kTableFolder, "/", martiandice::TableFileName(table->rules(), table->players()));
+      absl::StrCat(TableFolder(), "/", martiandice::TableFileName(table->rules(), table->players()));
   const bool replaced = std::filesystem::exists(path, error);
   {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
