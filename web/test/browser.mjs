@@ -22,6 +22,13 @@ const TYPES = {
   '.svg': 'image/svg+xml',
 };
 
+// Cross-origin isolation: performance.now() in the page is then precise to
+// 5 µs instead of 100 µs (the benchmark's figures).
+const ISOLATION = {
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-embedder-policy': 'require-corp',
+};
+
 /**
  * Serves web/'s files (and `routes`: path -> text) on 127.0.0.1, an unused
  * port. Resolves to {url, close()}.
@@ -30,7 +37,7 @@ export function serveWeb(routes = {}) {
   const server = createServer(async (request, response) => {
     const path = decodeURIComponent(new URL(request.url, 'http://x').pathname);
     if (path in routes) {
-      response.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'text/plain' });
+      response.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'text/plain', ...ISOLATION });
       response.end(routes[path]);
       return;
     }
@@ -44,6 +51,7 @@ export function serveWeb(routes = {}) {
       response.writeHead(200, {
         'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
         'cache-control': 'no-store',
+        ...ISOLATION,
       });
       response.end(body);
     } catch {
