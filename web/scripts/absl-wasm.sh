@@ -14,7 +14,8 @@ if [[ -z "$version" ]]; then
   echo "absl-wasm: libabsl-dev is not installed (tools/install-deps.sh installs it)" >&2
   exit 1
 fi
-cache="${MARTIANDICE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/martiandice}"
+home="${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}"
+cache="${MARTIANDICE_CACHE:-${XDG_CACHE_HOME:-$home/.cache}/martiandice}"
 prefix="$cache/absl-wasm-$version"
 if [[ -f "$prefix/.complete" ]]; then
   echo "absl-wasm: cached at $prefix" >&2

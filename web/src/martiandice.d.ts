@@ -144,7 +144,7 @@ export class MartianDice {
   readonly tables: TableInfo[];
   /** Registers a table from its bytes; throws MartianDiceError unless they are a valid table. */
   addTable(bytes: Uint8Array | ArrayBuffer | ArrayBufferView): TableInfo;
-  /** Registers a table from bytes or a URL (fetched; file: URLs read from the disk under Node). */
+  /** Registers a table from bytes or a URL (fetched; under Node, file: URLs and file paths are read from the disk). */
   loadTable(source: TableSource): Promise<TableInfo>;
   /** Stop or roll on at a position. Throws MartianDiceError for bad inputs. */
   eval(query?: EvalQuery): EvalAnswer;

@@ -147,7 +147,8 @@ export class MartianDice {
 
   /**
    * Registers a policy table from bytes, or from a URL (a string or URL
-   * object: fetched; a file: URL is read from the disk under Node).
+   * object: fetched; under Node, a file: URL or a file path is read from the
+   * disk).
    */
   async loadTable(source) {
     const bytes = asBytes(source);

@@ -38,14 +38,25 @@ export function distUrl(file) {
   return new URL(`../dist/${file}`, import.meta.url);
 }
 
-/** The bytes at `url`: fetched, or read from the disk for a file: URL under Node. */
+function absoluteUrl(text) {
+  try {
+    return new URL(text);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The bytes at `url`: fetched; under Node, a file: URL, or a string that is
+ * no absolute URL (a file path), is read from the disk.
+ */
 export async function fetchBytes(url) {
-  const resolved = url instanceof URL ? url : null;
-  const fileUrl = resolved?.protocol === 'file:' ||
-    (typeof url === 'string' && url.startsWith('file:'));
-  if (fileUrl && isNode()) {
-    const fs = await nodeFs();
-    return new Uint8Array(await fs.readFile(resolved ?? new URL(url)));
+  if (isNode()) {
+    const parsed = url instanceof URL ? url : absoluteUrl(url);
+    if (!parsed || parsed.protocol === 'file:') {
+      const fs = await nodeFs();
+      return new Uint8Array(await fs.readFile(parsed ?? url));
+    }
   }
   const response = await fetch(url);
   if (!response.ok) {

@@ -170,6 +170,12 @@ describe('tables', () => {
     const { readFile } = await import('node:fs/promises');
     fresh.addTable(await readFile(officialTableUrl(2)));
     assert.equal(fresh.tables.length, 1);
+    // And from a file path, and a URL string.
+    const { fileURLToPath } = await import('node:url');
+    await fresh.loadTable(fileURLToPath(officialTableUrl(2)));
+    await fresh.loadTable(String(officialTableUrl(2)));
+    assert.equal(fresh.tables.length, 1);
+    await assert.rejects(fresh.loadTable('/nonexistent/table.mdt'), /ENOENT/);
     assert.deepEqual(fresh.eval({ objective: 'win', scores: [0, 0] }), first);
   });
   test('the version', () => {
