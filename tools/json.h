@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -94,9 +95,13 @@ inline void AppendJsonDouble(std::string& out, double x) {
     return;
   }
   char buffer[40];
+#if defined(__cpp_lib_to_chars)
   const std::to_chars_result result =
       std::to_chars(buffer, buffer + sizeof buffer, x, std::chars_format::general, 17);
   out.append(buffer, result.ptr);
+#else  // libc++ without floating-point to_chars (emscripten 3.1.6): the same digits
+  out.append(buffer, static_cast<std::size_t>(std::snprintf(buffer, sizeof buffer, "%.17g", x)));
+#endif
 }
 
 inline std::string JsonDouble(double x) {

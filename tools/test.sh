@@ -4,6 +4,10 @@
 #                  tools/check-package.sh installs it into a temporary prefix
 #                  and builds and runs tests/consumer against it (find_package,
 #                  pkg-config) and against the source tree (add_subdirectory);
+#   web:           web/scripts/test.sh: the library in WebAssembly (build-wasm/)
+#                  and its JavaScript package (web/), whose answers must equal
+#                  build/'s CLI's; skipped, with a message, only when apt could
+#                  not install emscripten;
 #   2. build-asan/ RelWithDebInfo under ASan+UBSan (MARTIANDICE_SANITIZE=address):
 #                  the whole test suite again; any finding (memory error, leak,
 #                  undefined behaviour) aborts the test, which fails;
@@ -59,6 +63,21 @@ if [[ $package_rc -ne 0 ]]; then
   if [[ $status -eq 0 ]]; then status=$package_rc; fi
 fi
 timings+=("package (tools/check-package.sh): $((SECONDS - start)) s")
+
+start=$SECONDS
+if command -v emcc >/dev/null 2>&1; then
+  web_rc=0
+  ./web/scripts/test.sh build/bin/martiandice || web_rc=$?
+  if [[ $web_rc -ne 0 ]]; then
+    failed+=("web (web/scripts/test.sh)")
+    if [[ $status -eq 0 ]]; then status=$web_rc; fi
+  fi
+  timings+=("web (web/scripts/test.sh): $((SECONDS - start)) s")
+else
+  echo "test.sh: web stage SKIPPED: emscripten is not installed and apt could not install it" \
+    "(see tools/install-deps.sh's warning)" >&2
+  timings+=("web (web/scripts/test.sh): SKIPPED (no emscripten)")
+fi
 
 start=$SECONDS
 configure build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMARTIANDICE_SANITIZE=address
