@@ -169,7 +169,9 @@ function renderState() {
   diceChips($('rolled'), take ? s.roll : '-');
   $('turn-score').textContent = String(s.turn_score);
   $('dice-left').textContent = String(s.dice_left);
-  $('turn-title').textContent = s.over ? 'Turn' : `Turn ${Math.max(s.turn, 1)}: ${who(s.seat)}`;
+  $('turn-title').textContent = `Turn ${Math.max(s.turn, 1)}: ${who(s.seat)}`;
+  $('turn-facts').hidden = s.over;
+  $('turn-title').hidden = s.over;
 
   const human = !s.over && s.player === 'human';
   $('roll').hidden = !(human && s.phase === 'roll');
@@ -193,12 +195,14 @@ function renderState() {
   }
   document.body.dataset.phase = s.over ? 'over' : `${s.player}-${s.phase}`;
   // Focus the first control when the set of controls changes (keyboard play).
-  const controls = human ? `${s.phase}:${s.legal.join()}:${s.aside}` : '';
-  if (controls && controls !== lastControls) {
+  const controls = human ? `${s.phase}:${s.legal.join()}:${s.aside}:${s.turn}` : '';
+  if (!controls) {
+    lastControls = '';
+  } else if (controls !== lastControls && !busy) {
     const first = [...document.querySelectorAll('#controls button')].find((b) => !b.hidden);
     first?.focus({ preventScroll: true });
+    lastControls = controls;
   }
-  lastControls = controls;
 }
 
 function renderHint(advice) {
@@ -223,8 +227,10 @@ function renderHint(advice) {
     for (const o of advice.options) {
       const row = body.insertRow();
       row.dataset.face = o.take;
-      if (o.optimal) row.className = 'optimal';
-      row.insertCell().textContent = `${plural(o.count, o.take)}${o.optimal ? ' (best)' : ''}`;
+      // Every optimal take is highlighted; the advice's first one is "best".
+      const isBest = o.take === advice.best.take;
+      row.className = [o.optimal ? 'optimal' : '', isBest ? 'best' : ''].join(' ').trim();
+      row.insertCell().textContent = `${plural(o.count, o.take)}${isBest ? ' (best)' : o.optimal ? ' (as good)' : ''}`;
       for (const x of [o.stop, o.roll, o.value]) row.insertCell().textContent = value(x);
     }
     const b = advice.best;
@@ -236,7 +242,7 @@ function renderHint(advice) {
     for (const [label, x] of rows) {
       const row = body.insertRow();
       row.dataset.move = label;
-      if (x === advice.value) row.className = 'optimal';
+      if (x === advice.value) row.className = 'optimal best';
       row.insertCell().textContent = label + (x === advice.value && rows.length > 1 ? ' (best)' : '');
       row.insertCell().textContent = value(x);
     }
@@ -394,9 +400,11 @@ $('hints').addEventListener('change', async () => {
   hintsOn = $('hints').checked;
   if (state && !busy) announce(await showHint());
 });
+// Another game with the same settings and new dice.
 $('again').addEventListener('click', () => {
-  $('setup').scrollIntoView();
-  $('new-game').focus();
+  $('seed').value = '';
+  window.scrollTo(0, 0);
+  newGame();
 });
 
 try {
