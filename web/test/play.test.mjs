@@ -173,3 +173,21 @@ test('with 4 players the page plays the fallback, as the CLI does', { skip: miss
   assert.match(await page.textContent('#status'), /no table: the bots play the fallback/);
   await page.close();
 });
+
+test('without a worker (?worker=0) the page runs the package on its thread', { skip: missing ?? false }, async () => {
+  const page = await browser.newPage({ viewport: { width: 800, height: 900 } });
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(`${server.url}play/index.html?delay=0&worker=0`);
+  await page.waitForSelector('body[data-ready="true"]');
+  assert.equal(await page.getAttribute('body', 'data-thread'), 'page');
+  await page.check('#hints');
+  await page.fill('#seed', String(positions.between(1, 2 ** 31)));
+  await page.click('#new-game');
+  await page.waitForSelector(SETTLED);
+  await page.click('#roll');
+  await page.waitForSelector(SETTLED);
+  if (await page.getAttribute('body', 'data-phase') === 'human-take') await checkHint(page);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
