@@ -180,9 +180,10 @@ class Game {
     if (!take.ok()) return take.status();
     if (state_.phase() == Phase::kTake && take->count &&
         state_.roll().count(take->face) != *take->count) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "the roll shows ", state_.roll().count(take->face), " ", std::string(FaceName(take->face)),
-          "s, not ", *take->count, " (every die of the face is taken)"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("the roll shows ", state_.roll().count(take->face), " ",
+                       std::string(FaceName(take->face)), "s, not ", *take->count,
+                       " (every die of the face is taken)"));
     }
     std::optional<GameAdvice> advice;
     if (state_.phase() == Phase::kTake) {
@@ -245,7 +246,8 @@ class Game {
   absl::Status Expect(Phase phase, std::string_view move) const {
     if (state_.over()) return absl::InvalidArgumentError("the game is over");
     if (state_.phase() != phase) {
-      return absl::InvalidArgumentError(absl::StrCat("cannot ", std::string(move), " now: the game waits for ",
+      return absl::InvalidArgumentError(absl::StrCat("cannot ", std::string(move),
+                                                     " now: the game waits for ",
                                                      std::string(PhaseName(state_.phase()))));
     }
     return absl::OkStatus();
@@ -322,7 +324,9 @@ class Game {
     switch (move.kind) {
       case Move::Kind::kRoll: {
         JsonObject fields;
-        fields.Int("seat", seat).Str("rolled", FormatDice(move.dice)).Str("aside", FormatDice(aside));
+        fields.Int("seat", seat)
+            .Str("rolled", FormatDice(move.dice))
+            .Str("aside", FormatDice(aside));
         fields.Raw("legal", FaceNamesJson(state_.legal_takes()));
         Emit(Event("roll", std::move(fields)));
         break;
@@ -457,8 +461,8 @@ absl::StatusOr<std::vector<bool>> ReadHumans(const std::string& text, int player
   for (absl::string_view piece : absl::StrSplit(text, ',')) {
     int seat = 0;
     if (!absl::SimpleAtoi(piece, &seat) || Str(piece).find('+') != std::string::npos) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "humans: expected seat numbers such as '0,2', or 'none'; got '", text, "'"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("humans: expected seat numbers such as '0,2', or 'none'; got '", text, "'"));
     }
     if (seat < 0 || seat >= players) {
       return absl::InvalidArgumentError(absl::StrCat("humans: seat ", seat, " is out of range for ",
