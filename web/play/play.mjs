@@ -401,6 +401,26 @@ $('hints').addEventListener('change', async () => {
   if (state && !busy) announce(await showHint());
 });
 // Another game with the same settings and new dice.
+// Keys: in a take, R H C K take that face; S stops; R rolls (or rolls on).
+document.addEventListener('keydown', (event) => {
+  if (event.ctrlKey || event.metaKey || event.altKey || busy || !state || state.over) return;
+  if (event.target.closest?.('input, select, textarea')) return;
+  const key = event.key.toLowerCase();
+  let button = null;
+  if (state.phase === 'take') {
+    const face = { r: 'ray', h: 'human', c: 'cow', k: 'chicken' }[key];
+    button = face ? document.querySelector(`#takes button[data-face="${face}"]`) : null;
+  } else if (key === 's') {
+    button = $('stop');
+  } else if (key === 'r') {
+    button = state.phase === 'roll' ? $('roll') : $('roll-on');
+  }
+  if (button && !button.hidden && !button.disabled) {
+    event.preventDefault();
+    button.click();
+  }
+});
+
 $('again').addEventListener('click', () => {
   $('seed').value = '';
   window.scrollTo(0, 0);

@@ -4,8 +4,8 @@
 // hint shown is checked against the CLI's values for its position
 // (`martiandice best/eval --objective win --json`); the game's moves are then
 // replayed by `martiandice play --seed S --humans 0 --json` and its final
-// scores and review must be what the page shows. One move is made from the
-// keyboard (Enter on the focused button). Screenshots of a decision with its
+// scores and review must be what the page shows. Some moves are made from
+// the keyboard (Enter on the focused button, the page's keys R and H C K). Screenshots of a decision with its
 // hint and of the end go to build-wasm/screenshots/ (or
 // $MARTIANDICE_SCREENSHOTS). A 4-player game (no table: the fallback) too.
 // Seeded: $MARTIANDICE_WEB_SEED (printed).
@@ -74,6 +74,8 @@ async function playGame(page, { players, shot, fallback = false }) {
   const lines = [];
   let hints = 0;
   let usedKeyboard = false;
+  let usedKey = false;
+  let usedTakeKey = false;
   let shotTaken = false;
   for (let moves = 0; ; ++moves) {
     assert.ok(moves < 500, 'the game ends');
@@ -86,6 +88,10 @@ async function playGame(page, { players, shot, fallback = false }) {
         assert.equal(await page.evaluate(() => document.activeElement?.id), 'roll');
         await page.keyboard.press('Enter');
         usedKeyboard = true;
+      } else if (!usedKey) {
+        // The page's key for a roll.
+        await page.keyboard.press('r');
+        usedKey = true;
       } else {
         await page.click('#roll');
       }
@@ -109,7 +115,12 @@ async function playGame(page, { players, shot, fallback = false }) {
       // Mostly the best take, sometimes another (the review then has something to say).
       const face = positions.random() < 0.75 ? best : positions.pick(faces);
       lines.push(`take ${face}`);
-      await page.click(`#takes button[data-face="${face}"]`);
+      if (!usedTakeKey) {
+        usedTakeKey = true;
+        await page.keyboard.press({ ray: 'r', human: 'h', cow: 'c', chicken: 'k' }[face]);
+      } else {
+        await page.click(`#takes button[data-face="${face}"]`);
+      }
     } else {
       const best = await page.$eval('#hint-table tr.best', (tr) => tr.dataset.move);
       const stop = positions.random() < 0.8 ? best === 'stop' : positions.random() < 0.5;
