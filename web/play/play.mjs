@@ -402,9 +402,10 @@ $('hints').addEventListener('change', async () => {
 });
 // Another game with the same settings and new dice.
 // Keys: in a take, R H C K take that face; S stops; R rolls (or rolls on).
-document.addEventListener('keydown', (event) => {
+// Only while the focus is in the game (the move's buttons have it), so that
+// a screen reader's own single keys elsewhere stay its own (WCAG 2.1.4).
+$('game').addEventListener('keydown', (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey || busy || !state || state.over) return;
-  if (event.target.closest?.('input, select, textarea')) return;
   const key = event.key.toLowerCase();
   let button = null;
   if (state.phase === 'take') {
