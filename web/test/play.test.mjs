@@ -107,6 +107,9 @@ async function playGame(page, { players, shot, fallback = false }) {
     assert.match(announced, /Hint: Best/, 'the live region says the hint');
     if (phase === 'human-take') {
       if (!shotTaken && shot && lines.length >= 2) {
+        const [width, viewport] = await page.evaluate(() =>
+          [document.documentElement.scrollWidth, window.innerWidth]);
+        assert.ok(width <= viewport, `with the hint, the page is ${width} px wide in ${viewport} px`);
         await page.screenshot({ path: `${screenshots}/${shot}-hint.png`, fullPage: true });
         shotTaken = true;
       }
