@@ -12,7 +12,9 @@
 
 #include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "martiandice/distribution.h"
 #include "martiandice/state_space.h"
 
 namespace martiandice {
@@ -101,6 +103,33 @@ absl::Status ReadContext(const QueryInput& input, Query& query) {
   return absl::OkStatus();
 }
 
+// Why no table can exist for `rules` and `players`; with a context, the
+// fallback's objective there.
+absl::Status NoTableError(const Rules& rules, int players, const GameContext* context) {
+  std::string message = absl::StrFormat(
+      "no policy table can exist for %d players with %d dice, bonus %d, target %d: it would take "
+      "%.1f GiB, more than the 1 GiB a table may have. The fallback without a table: %s",
+      players, rules.dice, rules.bonus, rules.target,
+      static_cast<double>(TableBytes(rules, players)) / static_cast<double>(kMaxTableBytes),
+      std::string(kFallbackName));
+  if (context != nullptr) {
+    absl::StrAppend(&message, ", the objective ", FallbackObjective(rules, *context).name(),
+                    " here");
+  } else {
+    absl::StrAppend(&message,
+                    " (the objective capped:M, M the points the mover needs; the policy capped)");
+  }
+  return absl::InvalidArgumentError(message);
+}
+
+// The fallback's solved turn: capped at min(M, the highest turn score), the
+// same decisions and values as capped:M.
+absl::StatusOr<TurnSolution> FallbackTurn(Advisor& advisor, const Rules& rules,
+                                          const GameContext& context) {
+  const int m = std::min(PointsNeeded(rules, context), MaxTurnScore(rules));
+  return advisor.Turn(rules, Objective::Capped(m), Precision::kDouble);
+}
+
 }  // namespace
 
 Goal Goal::Win() { return Goal(std::nullopt); }
@@ -124,13 +153,18 @@ std::string Goal::Describe() const {
                     : "probability of winning the game, for the seat to move";
 }
 
+std::string QueryObjective(const QueryInput& input) {
+  if (input.objective) return *input.objective;
+  return input.scores ? kWinSpec : "ev";
+}
+
 absl::StatusOr<Query> ParseQuery(const QueryInput& input) {
   Query query;
   query.rules = input.rules;
   if (absl::Status s = ValidateRules(query.rules); !s.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("invalid rules: ", s.message()));
   }
-  absl::StatusOr<Goal> goal = Goal::Parse(input.objective);
+  absl::StatusOr<Goal> goal = Goal::Parse(QueryObjective(input));
   if (!goal.ok()) return InputError("objective", goal.status());
   query.goal = *std::move(goal);
   if (absl::Status s = CheckGoalInputs(input, query.goal); !s.ok()) return s;
@@ -158,6 +192,22 @@ std::optional<std::string> InputName(const absl::Status& status) {
   const auto name = status.GetPayload(kInputPayload);  // absl::optional on this platform
   if (!name) return std::nullopt;
   return std::string(*name);
+}
+
+Query DecisionQuery(const GameState& state, const Goal& goal) {
+  Query query;
+  query.rules = state.rules();
+  query.goal = goal;
+  query.aside = state.aside_before_roll();
+  if (goal.is_win()) {
+    query.context = state.context();
+    query.players = state.players();
+  }
+  return query;
+}
+
+Objective FallbackObjective(const Rules& rules, const GameContext& context) {
+  return Objective::Capped(PointsNeeded(rules, context));
 }
 
 // ------------------------------------------------------------ the caches
@@ -223,6 +273,7 @@ absl::StatusOr<TurnSolution> Advisor::Turn(const Rules& rules, const Objective& 
 absl::StatusOr<std::shared_ptr<const LoadedTable>> Advisor::Table(
     const Rules& rules, int players, const std::optional<std::string>& tables) {
   const std::optional<std::string>& source = tables ? tables : options_.tables;
+  if (!TableCanExist(rules, players)) return NoTableError(rules, players, nullptr);
   Caches::TableKey key{rules.dice, rules.bonus, rules.target, players, source};
   {
     std::lock_guard<std::mutex> lock(caches_->mutex);
@@ -242,8 +293,80 @@ absl::StatusOr<std::shared_ptr<const LoadedTable>> Advisor::Table(
   return loaded;
 }
 
+absl::StatusOr<TableCoverage> Advisor::Coverage(const Rules& rules, int players,
+                                                const std::optional<std::string>& tables) {
+  TableCoverage coverage;
+  if (!TableCanExist(rules, players)) {
+    coverage.reason = std::string(NoTableError(rules, players, nullptr).message());
+    return coverage;
+  }
+  absl::StatusOr<std::shared_ptr<const LoadedTable>> table = Table(rules, players, tables);
+  if (absl::IsNotFound(table.status())) {
+    coverage.reason = std::string(table.status().message());
+    return coverage;
+  }
+  if (!table.ok()) return table.status();
+  coverage.table = *std::move(table);
+  return coverage;
+}
+
+absl::StatusOr<GameAdvice> Advisor::Advise(const GameState& state,
+                                           const std::optional<std::string>& tables) {
+  if (state.over()) return absl::InvalidArgumentError("no decision: the game is over");
+  absl::StatusOr<TableCoverage> coverage = Coverage(state.rules(), state.players(), tables);
+  if (!coverage.ok()) return coverage.status();
+  GameAdvice advice;
+  advice.phase = state.phase();
+  const Dice& aside = state.aside_before_roll();
+  if (coverage->table) {
+    const GameTable& table = coverage->table->table;
+    advice.table = coverage->table;
+    absl::StatusOr<std::vector<double>> win = table.WinProbabilities(state.context());
+    if (!win.ok()) return win.status();
+    advice.win_probabilities = *std::move(win);
+    if (state.phase() == Phase::kTake) {
+      absl::StatusOr<WinAdvice> takes = AdviseWin(table, state.context(), aside, state.roll());
+      if (!takes.ok()) return takes.status();
+      advice.takes = std::move(takes->advice);
+      return advice;
+    }
+    absl::StatusOr<WinEval> eval = EvaluateWin(table, state.context(), aside);
+    if (!eval.ok()) return eval.status();
+    advice.position = std::move(eval->position);
+    if (state.phase() == Phase::kStopOrRoll) {
+      absl::StatusOr<ScoreDistribution> law = TurnScoreDistribution(table, state.context(), aside);
+      if (!law.ok()) return law.status();
+      advice.zero_chance = law->probability[0];
+    }
+    return advice;
+  }
+  advice.goal = Goal::ForTurn(FallbackObjective(state.rules(), state.context()));
+  advice.fallback = true;
+  advice.fallback_reason = std::move(coverage->reason);
+  absl::StatusOr<TurnSolution> turn = FallbackTurn(*this, state.rules(), state.context());
+  if (!turn.ok()) return turn.status();
+  if (state.phase() == Phase::kTake) {
+    absl::StatusOr<RollAdvice> takes = AdviseRoll(*turn, aside, state.roll());
+    if (!takes.ok()) return takes.status();
+    advice.takes = *std::move(takes);
+    return advice;
+  }
+  absl::StatusOr<PositionEval> eval = EvaluatePosition(*turn, aside);
+  if (!eval.ok()) return eval.status();
+  advice.position = *std::move(eval);
+  if (state.phase() == Phase::kStopOrRoll) {
+    absl::StatusOr<ScoreDistribution> law = TurnScoreDistribution(*turn, aside);
+    if (!law.ok()) return law.status();
+    advice.zero_chance = law->probability[0];
+  }
+  return advice;
+}
+
 absl::StatusOr<EvalAnswer> Advisor::Evaluate(const Query& query) {
   EvalAnswer answer;
+  if (query.goal.is_win() && !TableCanExist(query.rules, query.players)) {
+    return NoTableError(query.rules, query.players, query.context ? &*query.context : nullptr);
+  }
   if (query.goal.is_win()) {
     absl::StatusOr<std::shared_ptr<const LoadedTable>> table =
         Table(query.rules, query.players, query.tables);
@@ -265,6 +388,9 @@ absl::StatusOr<EvalAnswer> Advisor::Evaluate(const Query& query) {
 
 absl::StatusOr<BestAnswer> Advisor::Best(const Query& query, const Dice& roll) {
   BestAnswer answer;
+  if (query.goal.is_win() && !TableCanExist(query.rules, query.players)) {
+    return NoTableError(query.rules, query.players, query.context ? &*query.context : nullptr);
+  }
   if (query.goal.is_win()) {
     absl::StatusOr<std::shared_ptr<const LoadedTable>> table =
         Table(query.rules, query.players, query.tables);

@@ -1,8 +1,12 @@
 // Dice notation: parsing the compact forms players type, printing the canonical one.
 #include "martiandice/dice.h"
 
+#include <algorithm>
+#include <array>
 #include <cctype>
 #include <optional>
+#include <string>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -28,6 +32,37 @@ std::optional<Face> FaceOfLetter(char c) {
 }
 
 bool IsSeparator(char c) { return c == ' ' || c == '\t' || c == ','; }
+
+bool IsLetter(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
+
+// The face a whole word names ("tank", "Rays", ...), or nothing.
+std::optional<Face> FaceOfWord(std::string_view word) {
+  static constexpr std::array<std::pair<std::string_view, Face>, kFaceCount> kWords = {
+      {{"tank", Face::kTank},
+       {"ray", Face::kRay},
+       {"human", Face::kHuman},
+       {"cow", Face::kCow},
+       {"chicken", Face::kChicken}}};
+  std::string lower(word);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (lower.size() > 1 && lower.back() == 's') {
+    const std::string singular = lower.substr(0, lower.size() - 1);
+    for (const auto& [name, face] : kWords) {
+      if (singular == name) return face;
+    }
+  }
+  for (const auto& [name, face] : kWords) {
+    if (lower == name) return face;
+  }
+  return std::nullopt;
+}
+
+// The run of letters starting at `i`.
+std::string_view LetterRun(std::string_view text, size_t i) {
+  size_t end = i;
+  while (end < text.size() && IsLetter(text[end])) ++end;
+  return text.substr(i, end - i);
+}
 
 std::string Printable(char c) {
   if (std::isprint(static_cast<unsigned char>(c))) return std::string(1, c);
@@ -84,11 +119,24 @@ absl::StatusOr<Dice> ParseDice(std::string_view text) {
         ++i;
       }
       if (count == 0) return ErrorAt(text, start, "a count must be at least 1");
+      // Spaces may separate a count from a face word ("2 tanks"), not from a letter.
+      size_t word = i;
+      while (word < text.size() && (text[word] == ' ' || text[word] == '\t')) ++word;
+      if (word > i && word < text.size() && FaceOfWord(LetterRun(text, word))) i = word;
       if (i == text.size() || IsSeparator(text[i])) {
-        return ErrorAt(text, start, "count is not followed by a face letter (T R H C K)");
+        return ErrorAt(text, start,
+                       "count is not followed by a face letter (T R H C K) or a face word "
+                       "(tank, ray, human, cow, chicken)");
       }
     }
-    std::optional<Face> face = FaceOfLetter(text[i]);
+    // A run of letters that is a face word is one face; any other run is letters.
+    const std::string_view run = LetterRun(text, i);
+    std::optional<Face> face = FaceOfWord(run);
+    size_t length = run.size();
+    if (!face) {
+      face = FaceOfLetter(text[i]);
+      length = 1;
+    }
     if (!face) {
       return ErrorAt(text, i,
                      absl::StrCat("unknown face letter '", Printable(text[i]),
@@ -99,9 +147,42 @@ absl::StatusOr<Dice> ParseDice(std::string_view text) {
     if (total > kMaxNotationDice) {
       return ErrorAt(text, start, absl::StrFormat("more than %d dice in total", kMaxNotationDice));
     }
-    ++i;
+    i += length;
   }
   return Dice(counts[0], counts[1], counts[2], counts[3], counts[4]);
+}
+
+std::optional<Face> ParseFace(std::string_view word) {
+  if (word.size() == 1) return FaceOfLetter(word[0]);
+  return FaceOfWord(word);
+}
+
+absl::StatusOr<TakeInput> ParseTake(std::string_view text) {
+  constexpr char kTanks[] = "tanks are set aside automatically; take R, H, C or K";
+  absl::StatusOr<Dice> dice = ParseDice(text);
+  if (!dice.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("take: ", std::string(dice.status().message())));
+  }
+  int faces = 0;
+  Face face = Face::kRay;
+  for (const Face f : kAllFaces) {
+    if (dice->count(f) > 0) {
+      ++faces;
+      face = f;
+    }
+  }
+  if (faces == 1 && face == Face::kTank) return absl::InvalidArgumentError(kTanks);
+  if (faces != 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("take one face (R, H, C or K), not '", std::string(text), "'"));
+  }
+  TakeInput take;
+  take.face = face;
+  const bool counted = std::any_of(text.begin(), text.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c)) != 0;
+  });
+  if (counted) take.count = dice->count(face);
+  return take;
 }
 
 std::string FormatDice(const Dice& dice) {

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "martiandice/dice.h"
 #include "martiandice/query.h"
 #include "martiandice/state_space.h"
@@ -17,10 +18,10 @@
 namespace martiandice {
 namespace {
 
-// D(m) = m + (m-1) + ... + 1: a position with m dice left was reached by rolls
-// of at most N + (N-1) + ... + (m+1) = D(N) - D(m) dice in all, so its
-// probability is an integer over 6^(D(N) - D(m)); the final scores (level 0)
-// are integers over 6^D(N).
+// D(m) = m + (m-1) + ... + 1: from a start with L dice left, a position with m
+// dice left was reached by rolls of at most L + (L-1) + ... + (m+1) = D(L) -
+// D(m) dice in all, so its probability is an integer over 6^(D(L) - D(m)); the
+// final scores (level 0) are integers over 6^D(L).
 int Triangle(int m) { return m * (m + 1) / 2; }
 
 std::uint32_t Key(const Dice& dice) {
@@ -47,27 +48,29 @@ struct Level {
   }
 };
 
+// The flow from `start` (a valid set-aside with dice left), rolled at once.
 // `advise(aside, roll)` returns the StatusOr<RollAdvice> of the policy followed.
 template <typename Advise>
-absl::StatusOr<ScoreDistribution> ForwardPass(const Rules& rules, bool exact_mode,
-                                              const Advise& advise) {
+absl::StatusOr<ScoreDistribution> ForwardPass(const Rules& rules, const Dice& start_aside,
+                                              bool exact_mode, const Advise& advise) {
   const int n = rules.dice;
+  const int first = n - start_aside.total();
   const int max_score = MaxTurnScore(rules);
-  std::vector<BigInt> six_power(Triangle(n) + 1);
+  std::vector<BigInt> six_power(Triangle(first) + 1);
   six_power[0] = 1;
   for (std::size_t i = 1; i < six_power.size(); ++i) six_power[i] = six_power[i - 1] * 6;
 
   std::vector<Level> levels(n + 1);
   {
-    Level& start = levels[n];
-    const int slot = start.Slot(Dice(), exact_mode);
+    Level& start = levels[first];
+    const int slot = start.Slot(start_aside, exact_mode);
     start.mass[slot] = 1;
     if (exact_mode) start.exact[slot] = 1;
   }
   std::vector<double> final_mass(max_score + 1, 0.0);
   std::vector<BigInt> final_exact(exact_mode ? max_score + 1 : 0);
 
-  for (int left = n; left >= 1; --left) {
+  for (int left = first; left >= 1; --left) {
     Level& level = levels[left];
     const std::vector<RollOutcome> outcomes = RollDistribution(left);
     const double total = static_cast<double>(PowerOfSix(left));
@@ -114,7 +117,7 @@ absl::StatusOr<ScoreDistribution> ForwardPass(const Rules& rules, bool exact_mod
   ScoreDistribution result;
   result.probability = std::move(final_mass);
   if (exact_mode) {
-    const BigInt& denominator = six_power[Triangle(n)];
+    const BigInt& denominator = six_power[Triangle(first)];
     result.exact.reserve(final_exact.size());
     for (std::size_t s = 0; s < final_exact.size(); ++s) {
       result.exact.emplace_back(final_exact[s], denominator);
@@ -159,11 +162,27 @@ bool Clear(const RollAdvice& advice) {
   return true;
 }
 
+// A set-aside to roll from: a valid position with dice left.
+absl::Status CheckStart(const Rules& rules, const Dice& aside) {
+  if (absl::Status status = ValidateAside(rules, aside); !status.ok()) return status;
+  if (aside.total() >= rules.dice) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("set-aside ", FormatDice(aside), " leaves no dice to roll: the turn is over"));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<ScoreDistribution> TurnScoreDistribution(const TurnSolution& solution) {
+  return TurnScoreDistribution(solution, Dice());
+}
+
+absl::StatusOr<ScoreDistribution> TurnScoreDistribution(const TurnSolution& solution,
+                                                        const Dice& start) {
+  if (absl::Status status = CheckStart(solution.rules(), start); !status.ok()) return status;
   if (solution.precision() != Precision::kExact) {
-    return ForwardPass(solution.rules(), false, [&](const Dice& aside, const Dice& roll) {
+    return ForwardPass(solution.rules(), start, false, [&](const Dice& aside, const Dice& roll) {
       return AdviseRoll(solution, aside, roll);
     });
   }
@@ -174,7 +193,7 @@ absl::StatusOr<ScoreDistribution> TurnScoreDistribution(const TurnSolution& solu
   absl::StatusOr<TurnSolution> fast =
       TurnSolution::Solve(solution.rules(), solution.objective(), Precision::kDouble);
   if (!fast.ok()) return fast.status();
-  return ForwardPass(solution.rules(), true,
+  return ForwardPass(solution.rules(), start, true,
                      [&](const Dice& aside, const Dice& roll) -> absl::StatusOr<RollAdvice> {
                        absl::StatusOr<RollAdvice> advice = AdviseRoll(*fast, aside, roll);
                        if (!advice.ok() || Clear(*advice)) return advice;
@@ -184,11 +203,18 @@ absl::StatusOr<ScoreDistribution> TurnScoreDistribution(const TurnSolution& solu
 
 absl::StatusOr<ScoreDistribution> TurnScoreDistribution(const GameTable& table,
                                                         const GameContext& context) {
+  return TurnScoreDistribution(table, context, Dice());
+}
+
+absl::StatusOr<ScoreDistribution> TurnScoreDistribution(const GameTable& table,
+                                                        const GameContext& context,
+                                                        const Dice& start) {
   if (absl::Status status = ValidateContext(table.rules(), table.players(), context);
       !status.ok()) {
     return status;
   }
-  return ForwardPass(table.rules(), false,
+  if (absl::Status status = CheckStart(table.rules(), start); !status.ok()) return status;
+  return ForwardPass(table.rules(), start, false,
                      [&](const Dice& aside, const Dice& roll) -> absl::StatusOr<RollAdvice> {
                        absl::StatusOr<WinAdvice> advice = AdviseWin(table, context, aside, roll);
                        if (!advice.ok()) return advice.status();

@@ -2,8 +2,11 @@
 // take from a roll (the option logic is shared with the win queries).
 #include "martiandice/query.h"
 
+#include <algorithm>
 #include <cmath>
+#include <string>
 
+#include "absl/strings/str_cat.h"
 #include "martiandice/state_space.h"
 #include "solved_turn.h"
 #include "take_options.h"
@@ -86,6 +89,39 @@ absl::StatusOr<PositionEval> EvaluatePosition(const TurnSolution& solution, cons
   eval.stop = StopValue(t, s.score);
   eval.action = internal::Decide(TurnCompare{}, *eval.stop, eval.roll, eval.value);
   return eval;
+}
+
+absl::StatusOr<ChoiceReview> ReviewChoice(const RollAdvice& advice, Face take, Then then) {
+  if (advice.turn_over) {
+    return absl::InvalidArgumentError("no take is legal from this roll: the turn is over");
+  }
+  if (then == Then::kEither) {
+    return absl::InvalidArgumentError("a choice either stops or rolls on, not either");
+  }
+  const auto option = std::find_if(advice.options.begin(), advice.options.end(),
+                                   [&](const TakeOption& o) { return o.take == take; });
+  if (option == advice.options.end()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("take ", std::string(FaceName(take)), " is not a legal take from this roll"));
+  }
+  if (then == Then::kRoll && !option->roll) {
+    return absl::InvalidArgumentError(absl::StrCat("no dice are left after taking ",
+                                                   std::string(FaceName(take)),
+                                                   ": the turn ends, it cannot roll on"));
+  }
+  ChoiceReview review;
+  review.value = then == Then::kStop ? option->stop : *option->roll;
+  review.best = advice.value;
+  review.optimal = option->optimal && (option->then == Then::kEither || option->then == then);
+  const bool exact = review.best.exact && review.value.exact;
+  if (review.optimal) {
+    review.loss.approx = 0;
+    if (exact) review.loss.exact = Rational(0);
+  } else {
+    review.loss.approx = review.best.approx - review.value.approx;
+    if (exact) review.loss.exact = *review.best.exact - *review.value.exact;
+  }
+  return review;
 }
 
 absl::StatusOr<RollAdvice> AdviseRoll(const TurnSolution& solution, const Dice& aside,

@@ -399,6 +399,25 @@ absl::Status LoadContexts(std::string_view b, const Header& h, TableData& d,
 
 }  // namespace
 
+}  // namespace martiandice::internal
+
+namespace martiandice {
+
+std::uint64_t TableBytes(const Rules& rules, int players) {
+  const auto contexts =
+      static_cast<std::uint64_t>(internal::ContextNumbering(rules, players).size());
+  return internal::FileLength(internal::LayoutHeader(rules, players, contexts, 0));
+}
+
+bool TableCanExist(const Rules& rules, int players) {
+  if (!ValidateRules(rules).ok() || players < kMinPlayers || players > kMaxPlayers) return true;
+  return TableBytes(rules, players) <= kMaxTableBytes;
+}
+
+}  // namespace martiandice
+
+namespace martiandice::internal {
+
 std::string SerializeTable(const Rules& rules, int players, double error_bound,
                            std::span<const double> win) {
   const std::uint64_t contexts = win.size() / static_cast<std::uint64_t>(players);

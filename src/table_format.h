@@ -27,7 +27,7 @@ inline constexpr std::uint32_t kTableHeaderSize = 128;
 // Values within 10^-kTableTieExponent of each other are tied.
 inline constexpr std::uint32_t kTableTieExponent = 12;
 // Files larger than this are refused unread (no valid table comes near).
-inline constexpr std::uint64_t kMaxTableFileSize = std::uint64_t{1} << 30;
+inline constexpr std::uint64_t kMaxTableFileSize = kMaxTableBytes;
 
 // "martiandice-policy v2 dice=13 bonus=3 target=25 players=3 values-only
 // ties=stop,rays,most-dice,human-cow-chicken", and its FNV-1a 64 hash.

@@ -8,6 +8,7 @@
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <latch>
 #include <memory>
 #include <optional>
@@ -17,7 +18,9 @@
 
 #include "answer_equality.h"
 #include "martiandice/dice.h"
+#include "martiandice/distribution.h"
 #include "martiandice/game.h"
+#include "martiandice/game_state.h"
 #include "martiandice/objective.h"
 #include "martiandice/query.h"
 #include "martiandice/rules.h"
@@ -213,6 +216,28 @@ TEST_CASE("advisor: the game's inputs belong to the win goal, exact to turn obje
   CheckRefused(Turn("win"), "scores", "the win objective needs scores, every seat's total");
 }
 
+TEST_CASE("advisor: scores without an objective play to win; without scores, ev") {
+  QueryInput scores;
+  scores.scores = "18,22";
+  CHECK(QueryObjective(scores) == "win");
+  const Query win = Parsed(scores);
+  CHECK(win.goal.is_win());
+  REQUIRE(win.context.has_value());
+  CHECK(win.context->scores == std::vector<int>{18, 22});
+  CHECK(win.players == 2);
+  QueryInput none;
+  CHECK(QueryObjective(none) == "ev");
+  CHECK(Parsed(none).goal.name() == "ev");
+  QueryInput seat;
+  seat.seat = 1;
+  CheckRefused(seat, "seat", "goes with the win objective");
+  // An objective given is kept: ev with scores is still refused.
+  QueryInput ev = scores;
+  ev.objective = "ev";
+  CHECK(QueryObjective(ev) == "ev");
+  CheckRefused(ev, "scores", "goes with the win objective");
+}
+
 TEST_CASE("advisor: the win goal's context at its bounds") {
   // Players: 2..6, counted from the totals, or given and matching.
   CheckRefused(Win("5"), "scores", "a game has 2 to 6 players, not 1");
@@ -344,6 +369,180 @@ TEST_CASE("advisor: answers are the library's own queries") {
     REQUIRE_FALSE(other.ok());
     CHECK(std::string(other.status().message()).rfind(kTable2 + ": ", 0) == 0);
   }
+}
+
+TEST_CASE("advisor: which games a table can cover, and the 1 GiB limit") {
+  // The shipped tables' sizes: the header and 8 bytes per seat and context.
+  CHECK(TableBytes(Rules{}, 2) == 26528);
+  CHECK(TableBytes(Rules{}, 2) == std::filesystem::file_size(kTable2));
+  CHECK(TableBytes(Rules{}, 3) ==
+        std::filesystem::file_size(kData + "/martiandice-p3-d13-b3-t25.mdt"));
+  CHECK(TableCanExist(Rules{}, 4));
+  CHECK_FALSE(TableCanExist(Rules{}, 5));
+  CHECK_FALSE(TableCanExist(Rules{}, 6));
+  CHECK(TableCanExist(Rules{13, 3, 15}, 5));  // lower targets fit
+  CHECK_FALSE(TableCanExist(Rules{13, 3, 16}, 5));
+  CHECK(TableCanExist(Rules{0, 3, 25}, 5));  // invalid rules: other checks refuse them
+
+  // No table can exist: said so, with the fallback, and never a solve.
+  Advisor advisor;
+  const absl::Status five = advisor.Table(Rules{}, 5).status();
+  CHECK(five.code() == absl::StatusCode::kInvalidArgument);
+  const std::string message(five.message());
+  CHECK(message.find("no policy table can exist for 5 players") != std::string::npos);
+  CHECK(message.find("capped at the points still needed") != std::string::npos);
+  CHECK(message.find("solve") == std::string::npos);
+  QueryInput input = Win("3,0,0,0,0", 1);
+  const absl::Status eval = advisor.Evaluate(Parsed(input)).status();
+  CHECK(std::string(eval.message()).find("the objective capped:25 here") != std::string::npos);
+  const absl::StatusOr<Dice> roll = ParseRoll(Parsed(input), "13R");
+  REQUIRE(roll.ok());
+  CHECK(std::string(advisor.Best(Parsed(input), *roll).status().message())
+            .find("no policy table can exist") != std::string::npos);
+
+  // Coverage: the table, or why there is none.
+  const absl::StatusOr<TableCoverage> two = advisor.Coverage(Rules{}, 2, kData);
+  REQUIRE(two.ok());
+  REQUIRE(two->table != nullptr);
+  CHECK(two->table->table.players() == 2);
+  const absl::StatusOr<TableCoverage> none = advisor.Coverage(Rules{}, 5);
+  REQUIRE(none.ok());
+  CHECK(none->table == nullptr);
+  CHECK(none->reason.find("can exist") != std::string::npos);
+  const absl::StatusOr<TableCoverage> four = advisor.Coverage(Rules{}, 4, kData);
+  REQUIRE(four.ok());
+  CHECK(four->table == nullptr);
+  CHECK(four->reason.find("martiandice solve --players 4") != std::string::npos);
+  // A table that is there but unusable is an error, not a fallback.
+  CHECK_FALSE(advisor.Coverage(Rules{}, 3, kTable2).ok());
+}
+
+namespace {
+
+GameState Game(int players, const GameContext& context) {
+  absl::StatusOr<GameState> state = GameState::AtTurnStart(Rules{}, players, context);
+  REQUIRE_MESSAGE(state.ok(), state.status());
+  return *std::move(state);
+}
+
+void Play(GameState& state, const Move& move) {
+  const absl::StatusOr<MoveResult> result = state.Apply(move);
+  REQUIRE_MESSAGE(result.ok(), result.status());
+}
+
+}  // namespace
+
+TEST_CASE("advisor: a game's advice is the win query of its decision") {
+  Advisor advisor;
+  // Behind 18 to 22 (the README's example): the cow, then roll on.
+  GameState state = Game(2, GameContext{{18, 22}, 0});
+  const absl::StatusOr<GameAdvice> start = advisor.Advise(state, kData);
+  REQUIRE_MESSAGE(start.ok(), start.status());
+  CHECK(start->phase == Phase::kRoll);
+  CHECK(start->goal.is_win());
+  CHECK_FALSE(start->fallback);
+  REQUIRE(start->position.has_value());
+  REQUIRE(start->win_probabilities.size() == 2);
+  CHECK(start->position->value.approx == start->win_probabilities[0]);
+  CHECK_FALSE(start->zero_chance.has_value());
+  for (const Move& move :
+       {Move::Roll(*ParseDice("2T 3R 4H 3C 1K")), Move::Take(Face::kHuman), Move::RollOn(),
+        Move::Roll(*ParseDice("1T 2R 3C 1K")), Move::Take(Face::kRay), Move::RollOn(),
+        Move::Roll(*ParseDice("2H 1C 1K")), Move::Take(Face::kChicken), Move::RollOn(),
+        Move::Roll(*ParseDice("1R 1H 1C"))}) {
+    Play(state, move);
+  }
+  const Query query = DecisionQuery(state, Goal::Win());
+  CHECK(query.aside == *ParseDice("3T 2R 4H 1K"));
+  CHECK(query.context->scores == std::vector<int>{18, 22});
+  CHECK(query.players == 2);
+  const absl::StatusOr<GameAdvice> takes = advisor.Advise(state, kData);
+  REQUIRE(takes.ok());
+  REQUIRE(takes->takes.has_value());
+  Query with_table = query;
+  with_table.tables = kData;
+  const absl::StatusOr<BestAnswer> best = advisor.Best(with_table, *ParseDice("1R 1H 1C"));
+  REQUIRE(best.ok());
+  CHECK(Same(*takes->takes, best->advice));
+  CHECK(takes->takes->options[*takes->takes->best].take == Face::kCow);
+  CHECK(takes->table->path == best->table->path);
+
+  // The README's final round: at 3T 3R 4H 1K, stopping wins; rolling on
+  // loses everything 7 times in 36 (distribution_test's hand count).
+  GameState final_round = Game(2, GameContext{{25, 21}, 1});
+  for (const Move& move :
+       {Move::Roll(*ParseDice("2T 3R 4H 3C 1K")), Move::Take(Face::kHuman), Move::RollOn(),
+        Move::Roll(*ParseDice("1T 2R 3C 1K")), Move::Take(Face::kRay), Move::RollOn(),
+        Move::Roll(*ParseDice("2H 1C 1K")), Move::Take(Face::kChicken), Move::RollOn(),
+        Move::Roll(*ParseDice("1R 1H 1C")), Move::Take(Face::kRay)}) {
+    Play(final_round, move);
+  }
+  const absl::StatusOr<GameAdvice> stop = advisor.Advise(final_round, kData);
+  REQUIRE(stop.ok());
+  CHECK(stop->phase == Phase::kStopOrRoll);
+  REQUIRE(stop->position.has_value());
+  CHECK(stop->position->action == Then::kStop);
+  CHECK(stop->position->stop->approx == 1.0);
+  REQUIRE(stop->zero_chance.has_value());
+  CHECK(*stop->zero_chance == doctest::Approx(7.0 / 36));
+  CHECK(stop->position->roll->approx == doctest::Approx(29.0 / 36));
+
+  Play(final_round, Move::Stop());
+  REQUIRE(final_round.over());
+  CHECK(advisor.Advise(final_round, kData).status().code() == absl::StatusCode::kInvalidArgument);
+}
+
+TEST_CASE("advisor: where no table covers the game, the advice plays the fallback, saying so") {
+  Advisor advisor;
+  // 5 players: seat 2 at 10, nobody at the target: capped:15.
+  GameState state = Game(5, GameContext{{12, 3, 10, 0, 7}, 2});
+  const absl::StatusOr<GameAdvice> start = advisor.Advise(state);
+  REQUIRE_MESSAGE(start.ok(), start.status());
+  CHECK(start->fallback);
+  CHECK(start->goal.name() == "capped:15");
+  CHECK(start->fallback_reason.find("no policy table can exist for 5 players") !=
+        std::string::npos);
+  CHECK(start->win_probabilities.empty());
+  CHECK(start->table == nullptr);
+  Play(state, Move::Roll(*ParseDice("2T 3R 4H 3C 1K")));
+  const absl::StatusOr<GameAdvice> takes = advisor.Advise(state);
+  REQUIRE(takes.ok());
+  QueryInput capped = Turn("capped:15");
+  const absl::StatusOr<BestAnswer> best =
+      advisor.Best(Parsed(capped), *ParseDice("2T 3R 4H 3C 1K"));
+  REQUIRE(best.ok());
+  CHECK(Same(*takes->takes, best->advice));
+  Play(state, Move::Take(Face::kRay));
+  const absl::StatusOr<GameAdvice> stop = advisor.Advise(state);
+  REQUIRE(stop.ok());
+  capped.aside = "2T 3R";
+  const absl::StatusOr<EvalAnswer> eval = advisor.Evaluate(Parsed(capped));
+  REQUIRE(eval.ok());
+  CHECK(Same(*stop->position, eval->eval));
+  const absl::StatusOr<TurnSolution> turn =
+      advisor.Turn(Rules{}, Objective::Capped(15), Precision::kDouble);
+  REQUIRE(turn.ok());
+  const absl::StatusOr<ScoreDistribution> law = TurnScoreDistribution(*turn, *ParseDice("2T 3R"));
+  REQUIRE(law.ok());
+  CHECK(*stop->zero_chance == law->probability[0]);
+  CHECK(*stop->zero_chance > 0);
+
+  // Needing more than a turn can score plays as ev, named as what is needed.
+  const absl::StatusOr<GameAdvice> fresh =
+      advisor.Advise(Game(6, GameContext{{0, 0, 0, 0, 0, 0}, 0}));
+  REQUIRE(fresh.ok());
+  CHECK(fresh->goal.name() == "capped:25");
+  const absl::StatusOr<TurnSolution> ev =
+      advisor.Turn(Rules{}, Objective::ExpectedScore(), Precision::kDouble);
+  REQUIRE(ev.ok());
+  CHECK(fresh->position->value.approx == ev->StartValue());
+  // 4 players without a table in the folder given: the fallback, and the
+  // reason names the command that makes the table.
+  const absl::StatusOr<GameAdvice> four =
+      advisor.Advise(Game(4, GameContext{{0, 0, 0, 0}, 0}), kData);
+  REQUIRE(four.ok());
+  CHECK(four->fallback);
+  CHECK(four->fallback_reason.find("martiandice solve --players 4") != std::string::npos);
 }
 
 TEST_CASE("advisor: the solved-turn cache drops its least recently used turn") {

@@ -256,7 +256,7 @@ TEST_CASE("cli bad input table: game scores and seats") {
       {With(Win({"eval"}, "1,2"), {"--seat", "99999999999999999999"}), "--seat"},
       {With(Win({"eval"}, "1,2"), {"--players", "3"}),
        "--players: 3 does not match the 2 totals of scores"},
-      {{"eval", "--scores", "1,2"}, "--scores: goes with the win objective"},
+      {{"eval", "--objective", "ev", "--scores", "1,2"}, "--scores: goes with the win objective"},
       {{"eval", "--seat", "1"}, "--seat: goes with the win objective"},
       {{"eval", "--tables", "/nonexistent"}, "--tables: goes with the win objective"},
   });

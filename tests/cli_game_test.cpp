@@ -187,6 +187,20 @@ TEST_CASE("cli game best ranks the takes by the mover's chance to win") {
   CheckBestConsistent(over, false);
 }
 
+TEST_CASE("cli game: --scores without --objective plays to win, in eval, best and review") {
+  std::vector<std::string> implied = WinArgs(
+      "best", {"--scores", "3,5", "--seat", "1", "--aside", "1R", "--roll", "1T 1H 1C", "--json"});
+  implied.erase(implied.begin() + 1, implied.begin() + 3);  // drops --objective win
+  const Json best = RunJson(implied);
+  const Json named = RunJson(WinArgs(
+      "best", {"--scores", "3,5", "--seat", "1", "--aside", "1R", "--roll", "1T 1H 1C", "--json"}));
+  CHECK(best["objective"].text == "win");
+  CHECK(best["value"].number == named["value"].number);
+  const Json eval = RunJson({"eval", "--scores", "18,22", "--json"});
+  CHECK(eval["objective"].text == "win");
+  CHECK(eval["win_probabilities"].items.size() == 2);
+}
+
 TEST_CASE("cli game human output shows every seat's win probability") {
   const CliRun eval = Run(WinArgs("eval", {"--scores", "3,5", "--seat", "1"}));
   INFO(eval.err);
@@ -281,7 +295,8 @@ TEST_CASE("cli game win query errors: exit 2, one stderr line, nothing on stdout
   CheckUsageError(WinArgs("eval", {"--scores", "1,2", "--exact"}),
                   "exact values are available for turn objectives");
   CheckUsageError(WinArgs("eval", {}), "--scores");
-  CheckUsageError({"eval", "--scores", "1,2"}, "--scores: goes with the win objective");
+  CheckUsageError({"eval", "--objective", "ev", "--scores", "1,2"},
+                  "--scores: goes with the win objective");
   CheckUsageError({"best", "--roll", "13R", "--tables", "x"},
                   "--tables: goes with the win objective");
   // Positions and rolls are still checked.

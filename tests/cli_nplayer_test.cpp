@@ -244,3 +244,28 @@ TEST_CASE("cli certify: a table's decisions, its verdict in the exit status") {
   CheckUsageError({"certify", "--players", "3", "--threads", "-1", "--tables", Tiny().file},
                   "--threads");
 }
+
+TEST_CASE("cli: 5 and 6 players have no table and never send to a solve that refuses") {
+  // eval and best name the fallback for the position; simulate's `win` too.
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"eval", "--scores", "0,0,0,0,0"},
+        std::vector<std::string>{"best", "--scores", "3,0,0,0,0,0", "--seat", "1", "--roll", "13R"},
+        std::vector<std::string>{"simulate", "--games", "1", "--policies", "win,ev,ev,ev,ev"}}) {
+    CAPTURE(args[0]);
+    const CliRun run = Run(args);
+    CHECK(run.code == 2);
+    CHECK(run.out.empty());
+    CHECK(run.err.find("no policy table can exist") != std::string::npos);
+    CHECK(run.err.find("capped at the points still needed") != std::string::npos);
+    CHECK(run.err.find("solve") == std::string::npos);
+  }
+  CHECK(Run({"eval", "--scores", "0,0,0,0,0"}).err.find("the objective capped:25 here") !=
+        std::string::npos);
+  // The fallback's objective answers.
+  const Json fallback = RunJson({"eval", "--objective", "capped:25", "--json"});
+  CHECK(fallback["objective"].text == "capped:25");
+  // Lower targets fit: 5 players up to target 15 get the usual command.
+  const CliRun fits = Run({"eval", "--scores", "0,0,0,0,0", "--target", "15"});
+  CHECK(fits.code == 2);
+  CHECK(fits.err.find("martiandice solve --players 5 --target 15") != std::string::npos);
+}

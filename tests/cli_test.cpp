@@ -188,6 +188,22 @@ TEST_CASE("cli human output names the best move") {
   CHECK(over.out.find("Turn over: no legal take; the turn scores 9.") != std::string::npos);
 }
 
+TEST_CASE("cli best's text ends with the set-aside and the dice the best take leaves") {
+  // The rulebook's last roll: the ray, then roll the last 2 dice.
+  const CliRun roll = Run({"best", "--aside", "3T 2R 4H 1K", "--roll", "1R 1H 1C"});
+  CHECK(roll.out.size() > 0);
+  CHECK(roll.out.substr(roll.out.rfind('\n', roll.out.size() - 2) + 1) ==
+        "Next: 3T 3R 4H 1K set aside, roll 2 dice.\n");
+  // Taking the chicken and stopping scores 4 + 3 + 1 + 3 = 11 (review's blunder turn).
+  const CliRun stop = Run({"best", "--aside", "2T 2R 4H 3C", "--roll", "1R 1K"});
+  CHECK(stop.out.find("Best: take 1 chicken, then stop.\nNext: 2T 2R 4H 3C 1K set aside, stop: "
+                      "the turn scores 11.\n") != std::string::npos);
+  // The cows take the last 2 dice: 7 earthlings of the three types, 7 + 3 = 10 points.
+  const CliRun last = Run({"best", "--aside", "3T 3R 4H 1K", "--roll", "2C"});
+  CHECK(last.out.find("Next: 3T 3R 4H 2C 1K set aside, no dice left: the turn scores 10.\n") !=
+        std::string::npos);
+}
+
 TEST_CASE("cli human eval shows stop, roll and the decision") {
   const CliRun start = Run({"eval"});
   CHECK(start.code == 0);
@@ -257,7 +273,7 @@ TEST_CASE("cli errors about a query input name its option") {
       {{"best", "--roll", "2T"}, "--roll: "},
       {{"eval", "--objective", "bogus"}, "--objective: "},
       {{"eval", "--objective", "win"}, "--scores: "},
-      {{"eval", "--scores", "1,2"}, "--scores: "},
+      {{"eval", "--objective", "ev", "--scores", "1,2"}, "--scores: "},
       {{"eval", "--objective", "win", "--scores", "1,2", "--seat", "2"}, "--seat: "},
       {{"eval", "--objective", "win", "--scores", "1,2", "--players", "3"}, "--players: "},
       {{"eval", "--objective", "win", "--scores", "1,2", "--exact"}, "--exact: "},

@@ -85,3 +85,54 @@ TEST_CASE("dice: totals and sums") {
   CHECK(d.count(Face::kCow) == 2);
   CHECK(d + Dice(1, 0, 0, 0, 0) == Dice(2, 2, 3, 2, 1));
 }
+
+TEST_CASE("notation: faces as words, singular or plural, any case") {
+  const Dice expected(2, 3, 4, 0, 0);
+  for (const char* text : {"2 tanks 3 rays 4 humans", "2tanks3rays4humans", "2 Tanks, 3 RAYS, 4H",
+                           "tank tank 3 ray 4 human", "2T 3 rays 4h", "2 tank 3 ray 4 human"}) {
+    auto parsed = ParseDice(text);
+    REQUIRE_MESSAGE(parsed.ok(), text << ": " << parsed.status().message());
+    CHECK_MESSAGE(*parsed == expected, text);
+  }
+  CHECK(*ParseDice("cow chickens") == Dice(0, 0, 0, 1, 1));
+  CHECK(*ParseDice("1 chicken 2 cows 3 humans") == Dice(0, 0, 3, 2, 1));
+  // A run of letters that is no face word is read letter by letter.
+  CHECK(*ParseDice("TRHCK") == Dice(1, 1, 1, 1, 1));
+  CHECK(Contains(ErrorOf("2 tankz"), "not followed by a face letter"));
+  CHECK(Contains(ErrorOf("tankz"), "unknown face letter 'a'"));
+  CHECK(Contains(ErrorOf("2 T"), "not followed by a face letter"));
+  CHECK(Contains(ErrorOf("0 tanks"), "at least 1"));
+  CHECK(Contains(ErrorOf("11 rays 10 cows"), "more than 20 dice in total"));
+}
+
+TEST_CASE("notation: a face and a take as people type them") {
+  using martiandice::ParseFace;
+  using martiandice::ParseTake;
+  CHECK(ParseFace("T") == Face::kTank);
+  CHECK(ParseFace("k") == Face::kChicken);
+  CHECK(ParseFace("Rays") == Face::kRay);
+  CHECK(ParseFace("cow") == Face::kCow);
+  CHECK(ParseFace("HUMANS") == Face::kHuman);
+  CHECK_FALSE(ParseFace("x").has_value());
+  CHECK_FALSE(ParseFace("").has_value());
+  CHECK_FALSE(ParseFace("rr").has_value());
+  CHECK_FALSE(ParseFace("s").has_value());
+
+  CHECK(ParseTake("h")->face == Face::kHuman);
+  CHECK_FALSE(ParseTake("h")->count.has_value());
+  CHECK(ParseTake("chickens")->face == Face::kChicken);
+  CHECK(ParseTake("4H")->count == 4);
+  CHECK(ParseTake("4 humans")->count == 4);
+  CHECK(ParseTake("4 humans")->face == Face::kHuman);
+  auto message = [](std::string_view text) {
+    auto take = ParseTake(text);
+    REQUIRE_FALSE(take.ok());
+    CHECK(take.status().code() == absl::StatusCode::kInvalidArgument);
+    return std::string(take.status().message());
+  };
+  CHECK(Contains(message("T"), "tanks are set aside automatically"));
+  CHECK(Contains(message("2 tanks"), "tanks are set aside automatically"));
+  CHECK(Contains(message("HC"), "take one face (R, H, C or K), not 'HC'"));
+  CHECK(Contains(message("-"), "take one face"));
+  CHECK(Contains(message("Q"), "take: bad dice"));
+}

@@ -215,3 +215,61 @@ TEST_CASE("distribution: an invalid context is refused") {
   auto e = TurnScoreDistribution(table, GameContext{{0, 0, 0}, 0});
   CHECK(e.status().code() == absl::StatusCode::kInvalidArgument);
 }
+
+TEST_CASE("distribution: from a position, rolling on (the rulebook's last 2 dice, by hand)") {
+  // 3T 3R 4H 1K set aside, 2 dice rolled (ev, optimal). A tank without a ray
+  // leaves the tanks ahead: TT, TH, TK (no take), TC (the cow must be taken,
+  // no die left): 1 + 2 + 2 + 2 = 7 of 36 ordered results score 0. TR takes
+  // the ray (4T 4R: 5 points); every other roll keeps at least 5 points.
+  auto exact = TurnSolution::Solve(Rules{}, Objective::ExpectedScore(), Precision::kExact);
+  REQUIRE(exact.ok());
+  const Dice start(3, 3, 4, 0, 1);
+  auto law = TurnScoreDistribution(*exact, start);
+  REQUIRE(law.ok());
+  REQUIRE(law->exact.size() == law->probability.size());
+  CHECK(law->exact[0] == Rational(7, 36));
+  CHECK(law->ExactMean() == Rational(281, 54));  // the roll value of eval's README example
+  Rational total = 0;
+  for (const Rational& p : law->exact) total += p;
+  CHECK(total == 1);
+  for (int s = 1; s < 5; ++s) CHECK(law->exact[s] == 0);
+  auto approx = TurnScoreDistribution(
+      *TurnSolution::Solve(Rules{}, Objective::ExpectedScore(), Precision::kDouble), start);
+  REQUIRE(approx.ok());
+  CHECK(approx->probability[0] == doctest::Approx(7.0 / 36));
+  CHECK(approx->exact.empty());
+  // A fresh turn: the same as the one-argument form.
+  auto fresh = TurnScoreDistribution(*exact, Dice());
+  auto whole = TurnScoreDistribution(*exact);
+  REQUIRE(fresh.ok());
+  REQUIRE(whole.ok());
+  CHECK(fresh->exact == whole->exact);
+  // Errors: no dice left, not a position.
+  CHECK(TurnScoreDistribution(*exact, Dice(0, 0, 13, 0, 0)).status().code() ==
+        absl::StatusCode::kInvalidArgument);
+  CHECK(TurnScoreDistribution(*exact, Dice(3, 0, 0, 0, 0)).status().code() ==
+        absl::StatusCode::kInvalidArgument);
+}
+
+TEST_CASE("distribution: from a position, played to win (the README's final round)") {
+  // Seat 1 at 21 against 25 in the final round wins with 5 points or more;
+  // from 3T 3R 4H 1K rolling on scores 0 or at least 5, so its roll value
+  // (0.805556 = 29/36) is 1 - P(0): P(0) = 7/36, as for ev.
+  const GameTable& table = ShippedTable(2);
+  const GameContext context{{25, 21}, 1};
+  const Dice start(3, 3, 4, 0, 1);
+  auto law = TurnScoreDistribution(table, context, start);
+  REQUIRE(law.ok());
+  CHECK(Sum(law->probability) == doctest::Approx(1.0));
+  CHECK(law->probability[0] == doctest::Approx(7.0 / 36));
+  auto eval = EvaluateWin(table, context, start);
+  REQUIRE(eval.ok());
+  CHECK(eval->position.roll->approx == doctest::Approx(1 - law->probability[0]));
+  auto fresh = TurnScoreDistribution(table, context, Dice());
+  auto whole = TurnScoreDistribution(table, context);
+  REQUIRE(fresh.ok());
+  REQUIRE(whole.ok());
+  CHECK(fresh->probability == whole->probability);
+  CHECK(TurnScoreDistribution(table, GameContext{{25, 21}, 0}, start).status().code() ==
+        absl::StatusCode::kInvalidArgument);
+}

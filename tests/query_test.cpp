@@ -94,3 +94,60 @@ TEST_CASE("query: exact and double solutions agree on the fresh turn") {
   REQUIRE(exact.has_value());
   CHECK(d.StartValue() == doctest::Approx(exact->convert_to<double>()).epsilon(1e-14));
 }
+
+TEST_CASE("query: a choice's review is its loss against the best choice") {
+  // The rulebook's last roll: 3T 2R 4H 1K set aside, 1R 1H 1C rolled. The ray
+  // then roll on is worth 281/54 (eval's README example), the ray then stop
+  // 5; the cow then stop scores 0 (3 tanks, 2 rays), the cow then roll on
+  // less than the best.
+  TurnSolution s = SolveOrDie(Objective::ExpectedScore(), Precision::kExact);
+  auto advice = AdviseRoll(s, Dice(3, 2, 4, 0, 1), Dice(0, 1, 1, 1, 0));
+  REQUIRE(advice.ok());
+  auto ray_roll = ReviewChoice(*advice, Face::kRay, Then::kRoll);
+  REQUIRE(ray_roll.ok());
+  CHECK(ray_roll->optimal);
+  CHECK(*ray_roll->loss.exact == 0);
+  CHECK(*ray_roll->value.exact == Rational(281, 54));
+  auto ray_stop = ReviewChoice(*advice, Face::kRay, Then::kStop);
+  REQUIRE(ray_stop.ok());
+  CHECK_FALSE(ray_stop->optimal);
+  CHECK(*ray_stop->value.exact == 5);
+  CHECK(*ray_stop->best.exact == Rational(281, 54));
+  CHECK(*ray_stop->loss.exact == Rational(11, 54));
+  CHECK(ray_stop->loss.approx == doctest::Approx(11.0 / 54));
+  auto cow_stop = ReviewChoice(*advice, Face::kCow, Then::kStop);
+  REQUIRE(cow_stop.ok());
+  CHECK(*cow_stop->value.exact == 0);
+  CHECK(*cow_stop->loss.exact == Rational(281, 54));
+  auto cow_roll = ReviewChoice(*advice, Face::kCow, Then::kRoll);
+  REQUIRE(cow_roll.ok());
+  CHECK(*cow_roll->loss.exact == Rational(281, 54) - *cow_roll->value.exact);
+  CHECK(*cow_roll->value.exact < Rational(281, 54));
+
+  // Errors: a take not offered, "either", rolling on with no dice left, a turn over.
+  CHECK(ReviewChoice(*advice, Face::kHuman, Then::kRoll).status().code() ==
+        absl::StatusCode::kInvalidArgument);
+  CHECK(ReviewChoice(*advice, Face::kTank, Then::kStop).status().code() ==
+        absl::StatusCode::kInvalidArgument);
+  CHECK(ReviewChoice(*advice, Face::kRay, Then::kEither).status().code() ==
+        absl::StatusCode::kInvalidArgument);
+  auto last = AdviseRoll(s, Dice(3, 3, 4, 0, 1), Dice(0, 0, 0, 2, 0));
+  REQUIRE(last.ok());
+  CHECK(ReviewChoice(*last, Face::kCow, Then::kStop)->optimal);
+  CHECK(ReviewChoice(*last, Face::kCow, Then::kRoll).status().code() ==
+        absl::StatusCode::kInvalidArgument);
+  auto over = AdviseRoll(s, Dice(3, 3, 4, 0, 1), Dice(1, 0, 1, 0, 0));
+  REQUIRE(over.ok());
+  REQUIRE(over->turn_over);
+  CHECK(ReviewChoice(*over, Face::kRay, Then::kStop).status().code() ==
+        absl::StatusCode::kInvalidArgument);
+
+  // Double precision: no exact values, the same losses.
+  TurnSolution d = SolveOrDie(Objective::ExpectedScore(), Precision::kDouble);
+  auto approx = AdviseRoll(d, Dice(3, 2, 4, 0, 1), Dice(0, 1, 1, 1, 0));
+  REQUIRE(approx.ok());
+  auto approx_stop = ReviewChoice(*approx, Face::kRay, Then::kStop);
+  REQUIRE(approx_stop.ok());
+  CHECK_FALSE(approx_stop->loss.exact.has_value());
+  CHECK(approx_stop->loss.approx == doctest::Approx(11.0 / 54));
+}

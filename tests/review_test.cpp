@@ -151,6 +151,26 @@ TEST_CASE("review: a deliberate blunder loses what the hand computation says") {
   CHECK(other["turns"].items[0]["score"].number == 7);
 }
 
+TEST_CASE("review: faces may be written as words, in the rolls and the takes") {
+  const std::string words =
+      "roll 2 tanks 3 rays 4 humans 3 cows 1 chicken take 4 humans\n"
+      "roll 1 tank 2 rays 3 cows 1 chicken take rays\n"
+      "roll 2H 1C 1K take chicken\n"
+      "roll 1 ray 1 human 1 cow take 1 ray\n"
+      "stop\n";
+  const Json review = ReviewJson(words, {"--exact"});
+  const Json letters = ReviewJson(kSampleTurn, {"--exact"});
+  CHECK(review["total_loss_exact"].text == "11/54");
+  REQUIRE(review["turns"].items.size() == 1);
+  for (int i = 0; i < 4; ++i) {
+    CHECK(Decision(review, 0, i)["rolled"].text == Decision(letters, 0, i)["rolled"].text);
+    CHECK(Decision(review, 0, i)["take"].text == Decision(letters, 0, i)["take"].text);
+  }
+  const cli_test::CliRun wrong = Review("roll 2T 3R 4H 3C 1K take 3 humans\n");
+  CHECK(wrong.code == 2);
+  CHECK(wrong.err.find("line 1: take: the roll shows 4 humans, not 3") != std::string::npos);
+}
+
 TEST_CASE("review: the win objective reads the table, and games give scores per turn") {
   // The README's example: behind 18 to 22, the cow (then roll) beats the ray.
   const Json review = ReviewJson(kSampleTurn, {"--objective", "win", "--scores", "18,22"});
@@ -285,7 +305,8 @@ TEST_CASE("review: bad input is refused with the line number") {
        "line 5: the game ended with turn 2 (totals 28,2)"},
       {take_h + "stop\n", {"--objective", "win", "--exact"}, "--exact"},
       {take_h + "stop\n", {"--objective", "bogus"}, "--objective"},
-      {take_h + "stop\n", {"--scores", "1,2"}, "--scores: goes with the win objective"},
+      {take_h + "stop\n", {"--objective", "ev", "--scores", "1,2"},
+       "--scores: goes with the win objective"},
       {take_h + "stop\n",
        {"--objective", "win", "--seat", "1"},
        "--seat and --players go with --scores"},

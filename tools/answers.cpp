@@ -163,6 +163,26 @@ std::string OptionRow(const TakeOption& option, bool exact) {
   return row;
 }
 
+// What the best take leaves: "Next: 3T 3R 4H 1K set aside, roll 2 dice."
+std::string NextText(const Rules& rules, const TakeOption& best) {
+  const std::string aside = FormatDice(best.aside_after);
+  const int left = rules.dice - best.aside_after.total();
+  const int score = TurnScore(rules, best.aside_after);
+  if (left == 0) {
+    return absl::StrFormat("Next: %s set aside, no dice left: the turn scores %d.", aside, score);
+  }
+  switch (best.then) {
+    case Then::kRoll:
+      return absl::StrFormat("Next: %s set aside, roll %s.", aside, DiceCount(left));
+    case Then::kStop:
+      return absl::StrFormat("Next: %s set aside, stop: the turn scores %d.", aside, score);
+    case Then::kEither:
+      break;
+  }
+  return absl::StrFormat("Next: %s set aside, stop (the turn scores %d) or roll %s.", aside, score,
+                         DiceCount(left));
+}
+
 std::string BestVerdict(const Query& query, const RollAdvice& advice) {
   std::string value = absl::StrCat("Value: ", Number(advice.value.approx));
   if (IsExact(query)) absl::StrAppend(&value, " (exactly ", ExactText(advice.value), ")");
@@ -171,13 +191,15 @@ std::string BestVerdict(const Query& query, const RollAdvice& advice) {
                            advice.turn_over_score);
   }
   const TakeOption& best = advice.options.at(*advice.best);
-  return absl::StrFormat("%s\nBest: take %s, then %s.\n", value, TakeLabel(best.take, best.count),
-                         ThenPhrase(best.then));
+  return absl::StrFormat("%s\nBest: take %s, then %s.\n%s\n", value,
+                         TakeLabel(best.take, best.count), ThenPhrase(best.then),
+                         NextText(query.rules, best));
 }
 
-// For the win goal: the table, loaded with support.h's errors.
+// For the win goal: the table, loaded with support.h's errors (where none can
+// exist, the advisor's answer says so).
 absl::Status LoadQueryTable(Advisor& advisor, const Query& query) {
-  if (!query.goal.is_win()) return absl::OkStatus();
+  if (!query.goal.is_win() || !TableCanExist(query.rules, query.players)) return absl::OkStatus();
   return LoadTable(advisor, query.rules, query.players, query.tables).status();
 }
 
@@ -268,6 +290,78 @@ std::string BestText(const Query& query, const Dice& roll, const BestAnswer& ans
     absl::StrAppend(&text, "  (* = optimal)\n\n");
   }
   absl::StrAppend(&text, BestVerdict(query, advice));
+  return text;
+}
+
+void AddGameAdviceJson(JsonObject& object, const GameAdvice& advice) {
+  object.Str("decision", PhaseName(advice.phase)).Str("values", advice.goal.name());
+  object.Bool("fallback", advice.fallback);
+  if (advice.fallback) {
+    object.Str("fallback_reason", advice.fallback_reason);
+  } else {
+    object.Null("fallback_reason");
+  }
+  if (advice.win_probabilities.empty()) {
+    object.Null("win_probabilities");
+  } else {
+    object.Raw("win_probabilities", JsonDoubleArray(advice.win_probabilities));
+  }
+  if (advice.takes) {
+    AddValue(object, "value", advice.takes->value, false);
+    object.Raw("best", BestChoiceJson(*advice.takes));
+    std::vector<std::string> options;
+    for (const TakeOption& option : advice.takes->options) {
+      options.push_back(OptionJson(option, false));
+    }
+    object.Raw("options", JsonArray(options));
+    return;
+  }
+  if (!advice.position) return;
+  AddValue(object, "value", advice.position->value, false);
+  AddValue(object, "stop", advice.position->stop, false);
+  AddValue(object, "roll", advice.position->roll, false);
+  object.Str("action", ThenName(advice.position->action));
+  if (advice.zero_chance) {
+    object.Double("zero_chance", *advice.zero_chance);
+  } else {
+    object.Null("zero_chance");
+  }
+}
+
+std::string AdviceValuesText(const GameAdvice& advice) {
+  if (!advice.fallback) return "the mover's chance to win";
+  return absl::StrCat("the fallback, ", std::string(kFallbackName), ": ", advice.goal.Describe());
+}
+
+std::string GameAdviceText(const GameAdvice& advice) {
+  std::string text;
+  if (advice.takes) {
+    const RollAdvice& takes = *advice.takes;
+    absl::StrAppend(&text, absl::StrFormat("  %-2s %-12s %10s %10s %10s  %s\n", "", "take", "stop",
+                                           "roll", "value", "then"));
+    for (const TakeOption& option : takes.options) {
+      absl::StrAppend(&text, OptionRow(option, false));
+    }
+    if (takes.best) {
+      const TakeOption& best = takes.options.at(*takes.best);
+      absl::StrAppend(&text, "  Best: take ", TakeLabel(best.take, best.count), ", then ",
+                      ThenPhrase(best.then), ".\n");
+    }
+    return text;
+  }
+  if (!advice.position) return text;
+  const PositionEval& eval = *advice.position;
+  if (!eval.stop) {
+    absl::StrAppend(&text, "  roll ", Number(eval.value.approx), "\n");
+    return text;
+  }
+  absl::StrAppend(&text, "  stop ", Number(eval.stop->approx));
+  if (eval.roll) absl::StrAppend(&text, ", roll on ", Number(eval.roll->approx));
+  absl::StrAppend(&text, ": best ", ThenPhrase(eval.action), ".\n");
+  if (advice.zero_chance) {
+    absl::StrAppend(&text, "  Rolling on ends the turn with 0 points with chance ",
+                    Number(*advice.zero_chance), ".\n");
+  }
   return text;
 }
 

@@ -1,6 +1,7 @@
 // The answers of `eval` and `best` as the command line shows them: the
-// `--json` objects (also `serve`'s responses) and the text for people, and
-// the small pieces of text other subcommands share (rules, numbers, takes).
+// `--json` objects (also `serve`'s responses) and the text for people; the
+// advice at a game's decision (`play`'s hints); and the small pieces of text
+// other subcommands share (rules, numbers, takes).
 // The field names are documented in `martiandice eval --help` and
 // `martiandice best --help` (eval.cpp, best.cpp) and in docs/SERVE.md.
 #pragma once
@@ -8,6 +9,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "json.h"
 #include "martiandice/advisor.h"
 #include "martiandice/dice.h"
 #include "martiandice/game.h"
@@ -27,6 +29,22 @@ std::string BestJson(const Query& query, const Dice& roll, const BestAnswer& ans
 // The text outputs.
 std::string EvalText(const Query& query, const EvalAnswer& answer);
 std::string BestText(const Query& query, const Dice& roll, const BestAnswer& answer);
+
+// The advice at a game's decision (Advisor::Advise). Its JSON fields, added
+// to `object`: decision ("take", "stop_or_roll" or "roll"), values ("win",
+// or the fallback's objective, e.g. "capped:15"), fallback, fallback_reason
+// (null with a table), win_probabilities (null without a table); for a take
+// value, best {take, count, then} and options (best's option objects); else
+// value, stop, roll (null when not allowed), action and zero_chance (the
+// chance that rolling on ends the turn with 0 points; null before a take).
+void AddGameAdviceJson(JsonObject& object, const GameAdvice& advice);
+// The same for people: lines indented by two spaces (a take's table is
+// best's), ending with the best move; what the values measure is the
+// caller's to say (AdviceValuesText).
+std::string GameAdviceText(const GameAdvice& advice);
+// What the values of `advice` measure: "the mover's chance to win", or "the
+// fallback, capped at the points still needed: expected min(score, 15)".
+std::string AdviceValuesText(const GameAdvice& advice);
 
 // {"dice":D,"bonus":B,"target":T}: every `--json` output's "rules" field.
 std::string RulesJson(const Rules& rules);

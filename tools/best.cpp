@@ -27,8 +27,9 @@ value_exact / stop_exact / roll_exact: an exact "p/q" string, or null.
 With --objective win, values are the mover's probability of winning the game
 and JSON adds players, seat, scores, final_round, win_probabilities, table and
 error_bound (see `martiandice eval --help`).
-The text output ends with the move to play, e.g. "Best: take 4 humans, then
-roll on.", or "Turn over: no legal take; the turn scores 5."
+The text output ends with the move to play and what it leaves, e.g. "Best:
+take 4 humans, then roll on." and "Next: 2T 4H set aside, roll 7 dice.", or
+"Turn over: no legal take; the turn scores 5."
 )";
 
 absl::StatusOr<std::string> RunBest(const CommandOptions& options, const CommandContext& context) {

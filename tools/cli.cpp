@@ -39,21 +39,24 @@ using cli::CommandOptions;
 // no std::string_view: keep those out of StrCat calls.
 constexpr char kProgram[] = "martiandice";
 constexpr char kSubcommandList[] =
-    "eval, best, stats, solve, certify, simulate, export, plot, serve, review";
+    "eval, best, stats, solve, certify, simulate, export, plot, serve, review, play";
 
 // ---------------------------------------------------------------------------
 // Command-line definition (CLI11).
 
 constexpr std::string_view kAppFooter = R"(
 Dice notation (--aside, --roll): face letters T Tank, R Death Ray, H Human,
-C Cow, K Chicken, each optionally preceded by a count: "2T 3R 4H", "TTRRRHHHH",
-"2t3r4h". "-" or "" means no dice. Quote it in the shell: --aside '2T 4H'.
+C Cow, K Chicken, or words (tank, ray, human, cow, chicken, plurals too), each
+optionally preceded by a count: "2T 3R 4H", "TTRRRHHHH", "2t3r4h",
+"2 tanks 3 rays 4 humans". "-" or "" means no dice. Quote it in the shell:
+--aside '2T 4H'.
 
 Objectives (--objective): "ev" maximises the expected turn score; "reach:K"
 maximises the probability of scoring at least K this turn; "capped:M"
 maximises the expected value of min(score, M); "win" maximises the mover's
 probability of winning the game, given every seat's total (--scores) and the
 seat to move (--seat), from a policy table made by `martiandice solve`.
+--scores without --objective plays to win; the default is otherwise "ev".
 
 Values are measured in the objective: points for ev and capped:M, a
 probability for reach:K and win. With --exact (turn objectives only) every
@@ -69,8 +72,8 @@ directory are searched.
 Exit status: 0 success; 2 bad input (one line on stderr); 1 a failure of the
 system or an internal error (one line on stderr): a full disk, results that
 cannot be written to standard output, threads that cannot be started; 3 a
-table `certify` finds not certified; 130 a long solve interrupted (Ctrl-C)
-with its work saved.
+table `certify` finds not certified; 4 a `play` game left unfinished; 130 a
+long solve interrupted (Ctrl-C) with its work saved.
 )";
 
 // Integer options are decimal: CLI11 2.1 would read "010" as octal 8 and
@@ -142,8 +145,8 @@ void AddQueryOptions(CLI::App& command, CommandOptions& options) {
   QueryInput& query = options.query;
   command.add_option("--aside", query.aside,
                      "Dice set aside so far, e.g. '2T 4H' (default: start of the turn)");
-  command.add_option("--objective", query.objective, "ev | reach:K | capped:M | win")
-      ->capture_default_str();
+  command.add_option("--objective", query.objective,
+                     "ev | reach:K | capped:M | win (default: win with --scores, else ev)");
   command.add_flag("--exact", query.exact, "Solve in exact fractions (also prints p/q)");
   command.add_option("--scores", query.scores,
                      "win: every seat's game total, seat 0 first, e.g. '12,20'");
@@ -218,8 +221,8 @@ void AddReviewOptions(CLI::App& command, CommandOptions& options) {
   QueryInput& query = options.query;
   command.add_option("input", options.input, "The played turns (see below), or - for stdin")
       ->required();
-  command.add_option("--objective", query.objective, "ev | reach:K | capped:M | win")
-      ->capture_default_str();
+  command.add_option("--objective", query.objective,
+                     "ev | reach:K | capped:M | win (default: win with --scores, else ev)");
   command.add_flag("--exact", query.exact, "Exact fractions (losses as p/q)");
   command.add_option("--scores", query.scores, "win: the game totals before the first turn");
   command.add_option("--seat", query.seat, "win: the seat to move in the first turn")
@@ -227,6 +230,20 @@ void AddReviewOptions(CLI::App& command, CommandOptions& options) {
   AddPlayersOption(command, options, "win: number of players (with --scores)");
   AddTablesOption(command, options);
   AddRuleOptions(command, options);
+}
+
+void AddPlayOptions(CLI::App& command, CommandOptions& options) {
+  AddPlayersOption(command, options, "Number of seats, 2 to 6 (default 2)");
+  command.add_option("--humans", options.humans,
+                     "The seats you play, e.g. '0,2', or 'none' (default 0)");
+  command.add_option("--bots", options.bots,
+                     "The bots' policy, or one per bot seat in seat order (default win)");
+  command.add_option("--seed", options.play_seed, "Random seed (0..2^64-1; default: random)");
+  command.add_flag("--hints", options.hints, "Every option's value before each of your moves");
+  command.add_option("--log", options.log, "Write the game log there (default: on stdout)");
+  AddTablesOption(command, options);
+  AddRulesOnly(command, options);
+  command.add_flag("--json", options.json, "One JSON object per event, one a line");
 }
 
 // The app and the subcommand the user picked (null if none).
@@ -245,6 +262,7 @@ struct CommandLine {
   CLI::App* plot = nullptr;
   CLI::App* serve = nullptr;
   CLI::App* review = nullptr;
+  CLI::App* play = nullptr;
 };
 
 CLI::App* AddCommand(CLI::App& app, const std::string& name, const std::string& description,
@@ -290,6 +308,9 @@ void DefineCommandLine(CommandLine& cli, CommandOptions& options) {
   cli.review =
       AddCommand(cli.app, "review", "What the choices of played turns lost", cli::kReviewHelp);
   AddReviewOptions(*cli.review, options);
+  cli.play = AddCommand(cli.app, "play", "Play a game against the bots, with hints and a review",
+                        cli::kPlayHelp);
+  AddPlayOptions(*cli.play, options);
 }
 
 // ---------------------------------------------------------------------------
@@ -379,7 +400,7 @@ int FailWith(std::ostream& err, const absl::Status& status) {
 bool IsSubcommand(const std::string& word) {
   return word == "eval" || word == "best" || word == "stats" || word == "solve" ||
          word == "certify" || word == "simulate" || word == "export" || word == "plot" ||
-         word == "serve" || word == "review";
+         word == "serve" || word == "review" || word == "play";
 }
 
 // An error for a first argument that is neither an option nor a subcommand.
@@ -420,6 +441,12 @@ std::string ParseErrorMessage(const CLI::ParseError& e, const CLI::App& app,
 int Dispatch(const CommandLine& cli, const CommandOptions& options, std::ostream& out,
              const cli::CommandContext& context) {
   absl::StatusOr<std::string> output;
+  if (cli.play->parsed()) {
+    absl::StatusOr<int> code = cli::RunPlay(options, context, out);
+    out.flush();
+    if (!code.ok()) return FailWith(context.err, code.status());
+    return *code;
+  }
   if (cli.certify->parsed()) {
     absl::StatusOr<cli::CertifyOutcome> outcome = cli::RunCertify(options, context);
     if (!outcome.ok()) return FailWith(context.err, outcome.status());

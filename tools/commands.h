@@ -1,6 +1,6 @@
 // The subcommands of the command line, one file each (tools/eval.cpp,
 // best.cpp, stats.cpp, solve.cpp, certify.cpp, simulate.cpp, export.cpp,
-// plot.cpp, review.cpp; `serve` in serve.h): their help texts and entry
+// plot.cpp, review.cpp, play.cpp; `serve` in serve.h): their help texts and entry
 // points. cli.cpp defines the options, fills CommandOptions and dispatches
 // here; a subcommand reads the options it has and never includes cli.h.
 // Errors are InvalidArgument for bad input (the message names the option),
@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <istream>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -45,6 +46,13 @@ struct CommandOptions {
   std::string kind;                      // plot: heatmap | stop | distribution | all ("" = all)
   std::string input;                     // review: a file, or "-"
   std::vector<std::string> tables_dirs;  // serve: folders whose tables requests may name
+  // play: the human seats ("0,2" or "none"), the bots' policies (one, or one
+  // per bot seat), --seed (unset: a random one), --hints, --log FILE.
+  std::string humans = "0";
+  std::string bots = "win";
+  std::optional<std::string> play_seed;
+  bool hints = false;
+  std::string log;
 };
 
 // What a subcommand uses besides its options.
@@ -52,7 +60,7 @@ struct CommandContext {
   Advisor& advisor;   // solved turns and tables, shared by the whole run
   std::ostream& err;  // progress lines (solve, certify)
   bool stderr_is_terminal = false;
-  std::istream* in = nullptr;  // `review -`'s input; null: empty
+  std::istream* in = nullptr;  // `review -`'s and `play`'s input; null: empty
 };
 
 // Each returns its whole output (text, or one JSON object and a newline).
@@ -65,6 +73,14 @@ absl::StatusOr<std::string> RunSimulate(const CommandOptions& options,
 absl::StatusOr<std::string> RunExport(const CommandOptions& options, const CommandContext& context);
 absl::StatusOr<std::string> RunPlot(const CommandOptions& options, const CommandContext& context);
 absl::StatusOr<std::string> RunReview(const CommandOptions& options, const CommandContext& context);
+
+// `play` writes the game to `out` as it goes, reading the human moves from
+// context.in, and returns its exit status: kCliExitOk when the game ended,
+// kCliExitUnfinished when the input ended (or `quit` came) first. Errors
+// found before the game starts (bad options, a damaged table) are returned
+// with nothing written; a failure later is returned after the lines written.
+absl::StatusOr<int> RunPlay(const CommandOptions& options, const CommandContext& context,
+                            std::ostream& out);
 
 // `certify` also says whether the table is certified (exit status 3 if not).
 struct CertifyOutcome {
@@ -99,5 +115,6 @@ extern const std::string_view kExportHelp;
 extern const std::string_view kPlotHelp;
 extern const std::string_view kServeHelp;
 extern const std::string_view kReviewHelp;
+extern const std::string_view kPlayHelp;
 
 }  // namespace martiandice::cli

@@ -14,5 +14,7 @@ inline constexpr int kCliExitUsage = 2;  // bad input: options, notation, rules,
 inline constexpr int kCliExitInterrupted = 130;
 // `certify`: the table was read and checked, and some decision is not certified.
 inline constexpr int kCliExitNotCertified = 3;
+// `play`: the input ended (or `quit` was entered) before the game did.
+inline constexpr int kCliExitUnfinished = 4;
 
 }  // namespace martiandice

@@ -18,7 +18,8 @@ OUTPUT = ROOT / "docs" / "API.md"
 
 # Headers in reading order: the turn first, then the game, then the C API.
 ORDER = ["rules.h", "dice.h", "state_space.h", "objective.h", "exact.h", "solver.h", "query.h",
-         "distribution.h", "game.h", "advisor.h", "martiandice_c.h"]
+         "distribution.h", "game.h", "game_state.h", "advisor.h", "policy.h", "game_log.h",
+         "martiandice_c.h"]
 
 SKIP_PREFIXES = ("#", "namespace", "}", "extern \"C\"", "using namespace", "private:", "public:",
                  "protected:")

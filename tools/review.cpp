@@ -8,8 +8,8 @@
 // Line format (keywords are case-insensitive; `#` starts a comment; blank
 // lines are skipped):
 //   roll DICE take FACE   the dice rolled (notation, e.g. 2T 3R 4H 3C 1K) and
-//                         the face set aside: R, H, C, K, a name (ray, human,
-//                         cow, chicken) or a count and letter (4H)
+//                         the face set aside (ParseTake: R, H, C, K, a word
+//                         such as ray or humans, or with its count: 4H)
 //   roll DICE             a roll with no legal take: the turn is over
 //   stop                  the player stops (after a take with dice left)
 //   scores S0,S1 [seat I] the game totals before the next turn and the seat
@@ -147,43 +147,6 @@ absl::StatusOr<Context> ReadContext(const Rules& rules, std::string_view scores_
   return Context{*std::move(query->context), query->players};
 }
 
-// What a take word means: the face, and the count if the word gives one.
-absl::StatusOr<std::pair<Face, std::optional<int>>> ReadTake(std::string_view word) {
-  const std::string lower = Lower(word);
-  const std::pair<const char*, Face> names[] = {
-      {"ray", Face::kRay},         {"rays", Face::kRay},        {"human", Face::kHuman},
-      {"humans", Face::kHuman},    {"cow", Face::kCow},         {"cows", Face::kCow},
-      {"chicken", Face::kChicken}, {"chickens", Face::kChicken}};
-  for (const auto& [name, face] : names) {
-    if (lower == name) return std::make_pair(face, std::optional<int>());
-  }
-  if (lower == "tank" || lower == "tanks") {
-    return absl::InvalidArgumentError("tanks are set aside automatically; take R, H, C or K");
-  }
-  absl::StatusOr<Dice> dice = ParseDice(word);
-  if (!dice.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("take: ", Str(dice.status().message())));
-  }
-  int faces = 0;
-  Face face = Face::kRay;
-  for (const Face f : kAllFaces) {
-    if (dice->count(f) > 0) {
-      ++faces;
-      face = f;
-    }
-  }
-  if (faces != 1) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("take one face (R, H, C or K), not '", std::string(word), "'"));
-  }
-  if (face == Face::kTank) {
-    return absl::InvalidArgumentError("tanks are set aside automatically; take R, H, C or K");
-  }
-  const bool counted = std::any_of(
-      word.begin(), word.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
-  return std::make_pair(face, counted ? std::optional<int>(dice->count(face)) : std::nullopt);
-}
-
 std::string LegalTakes(const RollAdvice& advice) {
   std::vector<std::string> takes;
   for (const TakeOption& option : advice.options)
@@ -279,7 +242,13 @@ class Reviewer {
       }
     }
     if (take_at == 1) return LineError(number, "roll: give the dice rolled before 'take'");
-    if (take_at < words.size() && take_at + 2 != words.size()) {
+    // One face after `take`, alone or after its count ("H", "4H", "4 humans").
+    const std::size_t after_take = words.size() - std::min(words.size(), take_at + 1);
+    const bool counted_word =
+        after_take == 2 &&
+        std::all_of(words[take_at + 1].begin(), words[take_at + 1].end(),
+                    [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    if (take_at < words.size() && after_take != 1 && !counted_word) {
       return LineError(number, "expected 'roll DICE take FACE' (one face after 'take')");
     }
     std::string dice_text;
@@ -287,9 +256,12 @@ class Reviewer {
       absl::StrAppend(&dice_text, i > 1 ? " " : "", std::string(words[i]));
     absl::StatusOr<Dice> roll = ParseDice(dice_text);
     if (!roll.ok()) return LineError(number, absl::StrCat("roll: ", Str(roll.status().message())));
-    std::optional<std::pair<Face, std::optional<int>>> take;
+    std::optional<TakeInput> take;
     if (take_at < words.size()) {
-      absl::StatusOr<std::pair<Face, std::optional<int>>> read = ReadTake(words[take_at + 1]);
+      std::string take_text;
+      for (std::size_t i = take_at + 1; i < words.size(); ++i)
+        absl::StrAppend(&take_text, i > take_at + 1 ? " " : "", std::string(words[i]));
+      absl::StatusOr<TakeInput> read = ParseTake(take_text);
       if (!read.ok()) return LineError(number, Str(read.status().message()));
       take = *read;
     }
@@ -324,16 +296,16 @@ class Reviewer {
           absl::StrCat("say what was taken: 'take FACE' (legal: ", LegalTakes(*advice), ")"));
     }
     const auto option = std::find_if(advice->options.begin(), advice->options.end(),
-                                     [&](const TakeOption& o) { return o.take == take->first; });
+                                     [&](const TakeOption& o) { return o.take == take->face; });
     if (option == advice->options.end()) {
       return LineError(number,
-                       absl::StrCat("take ", std::string(FaceName(take->first)),
+                       absl::StrCat("take ", std::string(FaceName(take->face)),
                                     " is not legal here (legal: ", LegalTakes(*advice), ")"));
     }
-    if (take->second && *take->second != option->count) {
+    if (take->count && *take->count != option->count) {
       return LineError(number, absl::StrCat("take: the roll shows ", option->count, " ",
-                                            std::string(FaceName(take->first)), "s, not ",
-                                            *take->second, " (every die of the face is taken)"));
+                                            std::string(FaceName(take->face)), "s, not ",
+                                            *take->count, " (every die of the face is taken)"));
     }
     Decision decision;
     decision.line = number;
@@ -347,8 +319,7 @@ class Reviewer {
       if (o.then != Then::kRoll) decision.optimal_choices.push_back({o.take, o.count, Then::kStop});
       if (o.then != Then::kStop) decision.optimal_choices.push_back({o.take, o.count, Then::kRoll});
     }
-    options_ = advice->options;
-    option_index_ = static_cast<int>(option - advice->options.begin());
+    advice_ = *advice;
     aside_ = option->aside_after;
     turn.decisions.push_back(std::move(decision));
     if (!option->roll) {  // no dice left: the turn ends with this take
@@ -432,19 +403,15 @@ class Reviewer {
 
   // The actual stop-or-roll after the decision's take: its value and loss.
   void Settle(Turn& turn, Decision& decision, Then then, int then_line) {
-    const TakeOption& option = options_.at(option_index_);
+    // The take was found legal and `then` follows the rules: no error.
+    const ChoiceReview review = *ReviewChoice(advice_, decision.actual.take, then);
     decision.actual.then = then;
     decision.then_line = then_line;
-    decision.value = then == Then::kStop ? option.stop : *option.roll;
-    decision.optimal = option.optimal && (option.then == Then::kEither || option.then == then);
-    if (decision.optimal) {
-      decision.loss = 0;
-      if (exact()) decision.loss_exact = Rational(0);
-    } else {
-      decision.loss = decision.best_value.approx - decision.value.approx;
-      if (exact()) decision.loss_exact = *decision.best_value.exact - *decision.value.exact;
-      ++turn.mistakes;
-    }
+    decision.value = review.value;
+    decision.optimal = review.optimal;
+    decision.loss = review.loss.approx;
+    decision.loss_exact = review.loss.exact;
+    if (!decision.optimal) ++turn.mistakes;
     turn.loss += decision.loss;
     if (exact()) turn.loss_exact = turn.loss_exact.value_or(Rational(0)) + *decision.loss_exact;
   }
@@ -463,9 +430,8 @@ class Reviewer {
 
   std::vector<Turn> turns_;
   Dice aside_;
-  bool awaiting_ = false;            // a take with dice left: `stop` or `roll` must follow
-  std::vector<TakeOption> options_;  // the last roll's takes
-  int option_index_ = 0;
+  bool awaiting_ = false;  // a take with dice left: `stop` or `roll` must follow
+  RollAdvice advice_;      // the last roll's takes
   std::optional<Context> pending_context_;
   int pending_line_ = 0;
 };
@@ -690,7 +656,8 @@ roll on) the optimal choice and what the actual one lost, in expected score
 probability of winning; then a summary. INPUT is a file, or - for stdin.
 Line format (keywords case-insensitive, # starts a comment, blank lines skipped):
   roll DICE take FACE    the dice rolled and the face set aside (R, H, C, K,
-                         ray, human, cow, chicken, or a count: 4H)
+                         ray, human, cow, chicken, plurals too, or with its
+                         count: 4H, 4 humans)
   roll DICE              a roll with no legal take (the turn is over)
   stop                   the player stops
   scores S0,S1 [seat I]  game totals before the next turn, seat to move
@@ -723,7 +690,7 @@ absl::StatusOr<std::string> RunReview(const CommandOptions& options,
   // the other options are checked with a placeholder context.
   const QueryInput& input = options.query;
   QueryInput checked = input;
-  const absl::StatusOr<Goal> goal = Goal::Parse(input.objective);
+  const absl::StatusOr<Goal> goal = Goal::Parse(QueryObjective(input));
   const bool contexts_from_input = goal.ok() && goal->is_win() && !input.scores;
   if (contexts_from_input) {
     if (input.seat || input.players) {

@@ -425,7 +425,7 @@ class Service {
     if (absl::Status status = ReadCommand(parser_, scratch_, r.command); !status.ok()) {
       return status;
     }
-    r.inputs.objective.assign(QueryInput().objective);
+    r.inputs.objective.reset();
     r.inputs.exact = false;
     r.inputs.rules = Rules{};
     r.inputs.aside.clear();
@@ -457,7 +457,7 @@ class Service {
     QueryInput& in = request_.inputs;
     const std::string_view name = spec->name;
     if (name == "id" || name == "command") return absl::OkStatus();  // read first
-    if (name == "objective") return ReadString(field, in.objective);
+    if (name == "objective") return ReadString(field, in.objective.emplace());
     if (name == "exact") return ReadBool(field, in.exact);
     if (name == "aside") return ReadString(field, in.aside);
     if (name == "roll") {

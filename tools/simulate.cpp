@@ -1,11 +1,10 @@
-// `martiandice simulate`: parses the policies, prepares what they need once
-// (the policy table and the turn objectives' solved turns, from the advisor),
-// plays seeded games on worker threads, adds up exact win shares, and prints
-// the win rates as text or JSON.
+// `martiandice simulate`: parses the policies, prepares the bots once (the
+// policy table and the solved turns, from the advisor; martiandice/policy.h),
+// plays seeded games (martiandice/game_state.h) on worker threads, adds up
+// exact win shares, and prints the win rates as text or JSON.
 #include "simulate.h"
 
 #include <algorithm>
-#include <array>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -14,7 +13,6 @@
 #include <limits>
 #include <memory>
 #include <mutex>
-#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,14 +21,11 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "absl/strings/str_split.h"
 #include "answers.h"
 #include "commands.h"
 #include "json.h"
-#include "martiandice/dice.h"
-#include "martiandice/objective.h"
-#include "martiandice/query.h"
-#include "martiandice/solver.h"
+#include "martiandice/game_state.h"
+#include "martiandice/policy.h"
 #include "support.h"
 #include "workers.h"
 
@@ -48,77 +43,15 @@ constexpr std::int64_t kGamesPerBlock = 128;
 constexpr double kZ95 = 1.959963984540054;
 
 // ---------------------------------------------------------------------------
-// Policies.
-
-absl::StatusOr<int> ParseStopThreshold(std::string_view spec, std::string_view number) {
-  int k = 0;
-  if (!absl::SimpleAtoi(std::string(number), &k) || k < 0 || k > 1000) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("policy '", std::string(spec), "': stop:K needs an integer K in 0..1000"));
-  }
-  return k;
-}
-
-absl::Status UnknownPolicy(std::string_view spec, const absl::Status& why) {
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown policy '", std::string(spec),
-                   "' (use win, ev, capped:M, reach:K, random or stop:K): ", why.message()));
-}
-
-// ---------------------------------------------------------------------------
-// Dice and legal takes.
-
-// Draws below `n` without bias.
-std::uint64_t UniformBelow(std::mt19937_64& rng, std::uint64_t n) {
-  const std::uint64_t limit =
-      std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % n;
-  std::uint64_t r = rng();
-  while (r >= limit) r = rng();
-  return r % n;
-}
-
-Dice RollDice(int n, std::mt19937_64& rng) {
-  static constexpr std::array<Face, kDieSides> kSides = {Face::kTank,  Face::kRay, Face::kRay,
-                                                         Face::kHuman, Face::kCow, Face::kChicken};
-  Dice roll;
-  for (int i = 0; i < n; ++i) roll.add(kSides[UniformBelow(rng, kDieSides)], 1);
-  return roll;
-}
-
-// The faces that may be set aside from `roll`, in face order.
-struct Takes {
-  std::array<Face, 4> faces{};
-  int size = 0;
-  bool Contains(Face face) const {
-    return std::find(faces.begin(), faces.begin() + size, face) != faces.begin() + size;
-  }
-};
-
-Takes LegalTakes(const Dice& aside, const Dice& roll) {
-  Takes takes;
-  if (roll.count(Face::kRay) > 0) takes.faces[takes.size++] = Face::kRay;
-  for (Face face : kEarthlings) {
-    if (roll.count(face) > 0 && aside.count(face) == 0) takes.faces[takes.size++] = face;
-  }
-  return takes;
-}
-
-// ---------------------------------------------------------------------------
-// What every game shares: the rules, the table and turn solutions.
-
-struct Player {
-  PolicySpec spec;
-  std::optional<TurnSolution> solution;  // kObjective only
-};
+// What every game shares: the rules, the table and the bots.
 
 struct Setup {
   Rules rules;
   int players = 0;
   std::uint64_t seed = 0;
   bool alternate_seats = true;
-  const GameTable* table = nullptr;           // win policies: the table used
-  std::shared_ptr<const LoadedTable> loaded;  // the advisor's, unless given in memory
-  std::vector<Player> policies;               // in the order given
+  std::optional<GameTable> table;  // win policies: the table used
+  std::vector<Bot> bots;           // the policies, in the order given
 
   // The policy in `seat` in game `game`: seat - g mod P, or seat itself.
   int PolicyIndex(std::int64_t game, int seat) const {
@@ -126,25 +59,6 @@ struct Setup {
     return static_cast<int>((seat - game % players + players) % players);
   }
 };
-
-absl::Status PrepareSolutions(const std::vector<PolicySpec>& specs, Advisor& advisor,
-                              Setup& setup) {
-  for (const PolicySpec& spec : specs) {
-    Player player{spec, std::nullopt};
-    if (spec.kind == PolicySpec::Kind::kObjective) {
-      if (!spec.objective) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("policy '", spec.name, "' has no objective (ParsePolicy sets it)"));
-      }
-      absl::StatusOr<TurnSolution> solution =
-          advisor.Turn(setup.rules, *spec.objective, Precision::kDouble);
-      if (!solution.ok()) return solution.status();
-      player.solution = *std::move(solution);
-    }
-    setup.policies.push_back(std::move(player));
-  }
-  return absl::OkStatus();
-}
 
 bool NeedsTable(const std::vector<PolicySpec>& specs) {
   return std::any_of(specs.begin(), specs.end(),
@@ -159,15 +73,26 @@ absl::Status PrepareTable(const SimulationOptions& options, Advisor& advisor, Se
         !status.ok()) {
       return cli::TableError(setup.rules, setup.players, status);
     }
-    setup.table = &*options.table;
+    setup.table = options.table;
     return absl::OkStatus();
   }
   absl::StatusOr<std::shared_ptr<const LoadedTable>> loaded =
       cli::LoadTable(advisor, setup.rules, setup.players, options.tables_path);
   if (!loaded.ok()) return loaded.status();
-  setup.loaded = *std::move(loaded);
-  setup.table = &setup.loaded->table;
-  result.table_path = setup.loaded->path;
+  setup.table = (*loaded)->table;
+  result.table_path = (*loaded)->path;
+  return absl::OkStatus();
+}
+
+// The bots, with the table PrepareTable found for `win`.
+absl::Status PrepareBots(const std::vector<PolicySpec>& specs, Advisor& advisor, Setup& setup) {
+  BotOptions options;
+  options.table = setup.table;
+  for (const PolicySpec& spec : specs) {
+    absl::StatusOr<Bot> bot = Bot::Create(spec, advisor, setup.rules, setup.players, options);
+    if (!bot.ok()) return bot.status();
+    setup.bots.push_back(*std::move(bot));
+  }
   return absl::OkStatus();
 }
 
@@ -182,89 +107,6 @@ absl::Status CheckOptions(const SimulationOptions& options) {
   if (options.games < 1) return absl::InvalidArgumentError("--games must be at least 1");
   if (options.threads < 1) return absl::InvalidArgumentError("--threads must be at least 1");
   return absl::OkStatus();
-}
-
-// ---------------------------------------------------------------------------
-// Playing a turn.
-
-struct Decision {
-  Face take = Face::kRay;
-  bool stop = false;
-};
-
-// The advised move, checked against our own reading of the rules.
-absl::StatusOr<Decision> FromAdvice(const RollAdvice& advice, const Takes& legal) {
-  if (advice.turn_over || !advice.best || *advice.best >= static_cast<int>(advice.options.size())) {
-    return absl::InternalError("the library found no legal take where the rules allow one");
-  }
-  const TakeOption& option = advice.options[*advice.best];
-  if (!legal.Contains(option.take)) {
-    return absl::InternalError("the library advised a take the rules do not allow");
-  }
-  return Decision{option.take, option.then != Then::kRoll};
-}
-
-// stop:K's take: the biggest group; among equal groups rays when the tanks
-// outnumber the rays, else the first earthling (human, cow, chicken).
-Face BiggestGroup(const Dice& after_tanks, const Dice& roll, const Takes& legal) {
-  int most = 0;
-  for (int i = 0; i < legal.size; ++i) most = std::max(most, roll.count(legal.faces[i]));
-  const bool rays_tied = legal.Contains(Face::kRay) && roll.count(Face::kRay) == most;
-  const bool danger = after_tanks.count(Face::kTank) > after_tanks.count(Face::kRay);
-  if (rays_tied && danger) return Face::kRay;
-  for (int i = 0; i < legal.size; ++i) {
-    if (legal.faces[i] != Face::kRay && roll.count(legal.faces[i]) == most) return legal.faces[i];
-  }
-  return Face::kRay;
-}
-
-absl::StatusOr<Decision> Decide(const Setup& setup, const Player& player,
-                                const GameContext& context, const Dice& aside, const Dice& roll,
-                                const Takes& legal, std::mt19937_64& rng) {
-  switch (player.spec.kind) {
-    case PolicySpec::Kind::kWin: {
-      absl::StatusOr<WinAdvice> advice = AdviseWin(*setup.table, context, aside, roll);
-      if (!advice.ok()) return advice.status();
-      return FromAdvice(advice->advice, legal);
-    }
-    case PolicySpec::Kind::kObjective: {
-      absl::StatusOr<RollAdvice> advice = AdviseRoll(*player.solution, aside, roll);
-      if (!advice.ok()) return advice.status();
-      return FromAdvice(*advice, legal);
-    }
-    case PolicySpec::Kind::kRandom: {
-      const Face take = legal.faces[UniformBelow(rng, legal.size)];
-      return Decision{take, UniformBelow(rng, 2) == 0};
-    }
-    case PolicySpec::Kind::kStopAt: {
-      Dice after = aside;
-      after.add(Face::kTank, roll.count(Face::kTank));
-      const Face take = BiggestGroup(after, roll, legal);
-      after.add(take, roll.count(take));
-      return Decision{take, TurnScore(setup.rules, after) >= player.spec.param};
-    }
-  }
-  return absl::InternalError("unknown policy kind");
-}
-
-// Plays the turn of `context.seat`; returns its score.
-absl::StatusOr<int> PlayTurn(const Setup& setup, const Player& player, const GameContext& context,
-                             std::mt19937_64& rng) {
-  Dice aside;
-  while (true) {
-    const int left = setup.rules.dice - aside.total();
-    if (left == 0) return TurnScore(setup.rules, aside);
-    const Dice roll = RollDice(left, rng);
-    const Takes legal = LegalTakes(aside, roll);
-    Dice after = aside;
-    after.add(Face::kTank, roll.count(Face::kTank));
-    if (legal.size == 0) return TurnScore(setup.rules, after);
-    absl::StatusOr<Decision> decision = Decide(setup, player, context, aside, roll, legal, rng);
-    if (!decision.ok()) return decision.status();
-    after.add(decision->take, roll.count(decision->take));
-    aside = after;
-    if (decision->stop) return TurnScore(setup.rules, aside);
-  }
 }
 
 // ---------------------------------------------------------------------------
@@ -290,14 +132,6 @@ struct Totals {
   }
 };
 
-std::uint64_t GameSeed(std::uint64_t seed, std::int64_t game) {
-  // SplitMix64's finaliser over the seed and the game number.
-  std::uint64_t z = seed + 0x9E3779B97F4A7C15ULL * (static_cast<std::uint64_t>(game) + 1);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-
 // Splits the win among the seats with the highest total.
 void Score(const Setup& setup, const std::vector<int>& scores, std::int64_t game, Totals& totals) {
   const int players = static_cast<int>(scores.size());
@@ -316,27 +150,22 @@ void Score(const Setup& setup, const std::vector<int>& scores, std::int64_t game
 }
 
 absl::Status PlayGame(const Setup& setup, std::int64_t game, Totals& totals) {
-  std::mt19937_64 rng(GameSeed(setup.seed, game));
-  const int players = setup.players;
-  GameContext context;
-  context.scores.assign(players, 0);
-  bool final_round = false;
-  for (int round = 0; !final_round; ++round) {
-    if (round == kMaxRounds) {
+  DiceRng rng = SeededRng(setup.seed, game);
+  absl::StatusOr<GameState> state = GameState::New(setup.rules, setup.players);
+  if (!state.ok()) return state.status();
+  std::int64_t turns = 0;
+  while (!state->over()) {
+    if (state->seat() == 0 && turns == std::int64_t{kMaxRounds} * setup.players) {
       return absl::InvalidArgumentError(absl::StrCat(
           "a game did not end in ", kMaxRounds, " rounds: these policies never reach the target"));
     }
-    for (int seat = 0; seat < players; ++seat) {
-      context.seat = seat;
-      const Player& player = setup.policies[setup.PolicyIndex(game, seat)];
-      absl::StatusOr<int> score = PlayTurn(setup, player, context, rng);
-      if (!score.ok()) return score.status();
-      context.scores[seat] += *score;
-      ++totals.turns;
-      if (context.scores[seat] >= setup.rules.target) final_round = true;
-    }
+    const Bot& bot = setup.bots[setup.PolicyIndex(game, state->seat())];
+    absl::StatusOr<TurnEnd> turn = bot.PlayTurn(*state, rng);
+    if (!turn.ok()) return turn.status();
+    ++turns;
   }
-  Score(setup, context.scores, game, totals);
+  totals.turns += turns;
+  Score(setup, state->scores(), game, totals);
   return absl::OkStatus();
 }
 
@@ -430,41 +259,6 @@ void Summarise(const Totals& totals, std::int64_t games, SimulationResult& resul
 
 // ---------------------------------------------------------------------------
 
-absl::StatusOr<PolicySpec> ParsePolicy(std::string_view spec) {
-  PolicySpec policy;
-  policy.name = std::string(spec);
-  absl::StatusOr<Goal> goal = Goal::Parse(spec);
-  if (goal.ok()) {
-    if (goal->is_win()) return policy;
-    policy.kind = PolicySpec::Kind::kObjective;
-    policy.objective = goal->objective();
-    policy.name = goal->name();
-    return policy;
-  }
-  if (spec == "random") {
-    policy.kind = PolicySpec::Kind::kRandom;
-    return policy;
-  }
-  if (spec.substr(0, 5) == "stop:") {
-    absl::StatusOr<int> k = ParseStopThreshold(spec, spec.substr(5));
-    if (!k.ok()) return k.status();
-    policy.kind = PolicySpec::Kind::kStopAt;
-    policy.param = *k;
-    return policy;
-  }
-  return UnknownPolicy(spec, goal.status());
-}
-
-absl::StatusOr<std::vector<PolicySpec>> ParsePolicies(std::string_view list) {
-  std::vector<PolicySpec> policies;
-  for (absl::string_view piece : absl::StrSplit(absl::string_view(list.data(), list.size()), ',')) {
-    absl::StatusOr<PolicySpec> policy = ParsePolicy(std::string_view(piece.data(), piece.size()));
-    if (!policy.ok()) return policy.status();
-    policies.push_back(*std::move(policy));
-  }
-  return policies;
-}
-
 absl::StatusOr<SimulationResult> Simulate(const SimulationOptions& options) {
   if (absl::Status status = CheckOptions(options); !status.ok()) return status;
   Setup setup;
@@ -479,7 +273,7 @@ absl::StatusOr<SimulationResult> Simulate(const SimulationOptions& options) {
   if (absl::Status status = PrepareTable(options, advisor, setup, result); !status.ok()) {
     return status;
   }
-  if (absl::Status status = PrepareSolutions(options.policies, advisor, setup); !status.ok()) {
+  if (absl::Status status = PrepareBots(options.policies, advisor, setup); !status.ok()) {
     return status;
   }
   const auto start = std::chrono::steady_clock::now();
@@ -497,7 +291,6 @@ absl::StatusOr<SimulationResult> Simulate(const SimulationOptions& options) {
 // The subcommand.
 
 namespace cli {
-namespace {
 
 absl::StatusOr<std::uint64_t> ReadSeed(const std::string& text) {
   std::uint64_t seed = 0;
@@ -507,6 +300,8 @@ absl::StatusOr<std::uint64_t> ReadSeed(const std::string& text) {
   }
   return seed;
 }
+
+namespace {
 
 absl::StatusOr<SimulationOptions> ReadSimulation(const CommandOptions& options,
                                                  const CommandContext& context) {
@@ -629,10 +424,18 @@ comma-separated):
   win        maximise the chance to win the game (needs the policy table)
   ev         maximise the expected turn score
   capped:M   maximise the expected min(turn score, M)
+  capped     capped:M with M the points the mover still needs: to reach the
+             target, or in the final round to overtake the leader (the
+             fallback where no table covers the game)
   reach:K    maximise the chance to score at least K this turn
   random     a uniformly random legal take, then stop or roll with chance 1/2
   stop:K     take the biggest group (ties: rays when tanks outnumber rays,
              else the first earthling), stop once the turn scores K or more
+  cautious   take the rays while tanks are set aside and level with them or
+             ahead, else the biggest new earthling group; stop as soon as
+             the turn scores 5 or more
+  bold       take the biggest new earthling group whenever there is one,
+             rays otherwise; roll on until the turn scores 10 or more
 Ties between stop and roll (values within 1e-12) are played as stop.
 In game g (from 0) policy k sits in seat (k + g) mod P, so each policy plays
 each seat equally often; with --no-alternate policy k sits in seat k in every

@@ -1,6 +1,7 @@
 // Game simulation for `martiandice simulate`: complete games of Martian Dice
-// played with real (pseudo-random, seeded) dice by a mix of policies, and the
-// win rates per seat and per policy with 95% confidence half-widths.
+// played with real (pseudo-random, seeded) dice by a mix of the library's
+// policies (martiandice/policy.h), and the win rates per seat and per policy
+// with 95% confidence half-widths.
 #pragma once
 
 #include <cstdint>
@@ -13,30 +14,10 @@
 #include "absl/status/statusor.h"
 #include "martiandice/advisor.h"
 #include "martiandice/game.h"
-#include "martiandice/objective.h"
+#include "martiandice/policy.h"
 #include "martiandice/rules.h"
 
 namespace martiandice {
-
-// A way of playing a turn.
-struct PolicySpec {
-  enum class Kind {
-    kWin,        // `win`: maximise the chance to win the game (policy table)
-    kObjective,  // `ev`, `capped:M`, `reach:K`: optimal for that turn objective
-    kRandom,     // `random`: uniform legal take, then stop or roll with chance 1/2
-    kStopAt,     // `stop:K`: take the biggest group, stop once the turn scores >= K
-  };
-  Kind kind = Kind::kWin;
-  int param = 0;                       // K of stop:K
-  std::optional<Objective> objective;  // kObjective's
-  std::string name;                    // the spec as given ("reach:10")
-};
-
-// Parses one policy spec: a goal (Goal::Parse: win or a turn objective), else
-// `random` or `stop:K`. Errors name the bad spec.
-absl::StatusOr<PolicySpec> ParsePolicy(std::string_view spec);
-// Parses "A,B[,...]" (at least one policy).
-absl::StatusOr<std::vector<PolicySpec>> ParsePolicies(std::string_view list);
 
 inline constexpr std::uint64_t kDefaultSimulationSeed = 20240613;
 
@@ -81,5 +62,10 @@ struct SimulationResult {
 // (message says how to generate it), or policies under which a game never ends;
 // ResourceExhausted when the worker threads cannot be started.
 absl::StatusOr<SimulationResult> Simulate(const SimulationOptions& options);
+
+namespace cli {
+// --seed (simulate, play): a decimal integer in 0..2^64-1.
+absl::StatusOr<std::uint64_t> ReadSeed(const std::string& text);
+}  // namespace cli
 
 }  // namespace martiandice

@@ -54,7 +54,7 @@ absl::StatusOr<int> ReadThreads(int threads) {
 
 absl::Status TableError(const Rules& rules, int players, const absl::Status& status) {
   std::string message(status.message());
-  if (message.find("martiandice solve") == std::string::npos) {
+  if (message.find("martiandice solve") == std::string::npos && TableCanExist(rules, players)) {
     absl::StrAppend(&message, " (generate the table with: ", TableSolveCommand(rules, players),
                     ")");
   }

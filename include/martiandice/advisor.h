@@ -17,6 +17,7 @@
 #include "absl/status/statusor.h"
 #include "martiandice/dice.h"
 #include "martiandice/game.h"
+#include "martiandice/game_state.h"
 #include "martiandice/objective.h"
 #include "martiandice/query.h"
 #include "martiandice/rules.h"
@@ -52,8 +53,10 @@ class Goal {
 
 // A query as a front end receives it: text and numbers, not yet checked.
 struct QueryInput {
-  std::string objective = "ev";  // Goal::Parse's specs
-  bool exact = false;            // exact rational values (turn objectives only)
+  // Goal::Parse's specs; unset: "win" when scores are given, else "ev"
+  // (QueryObjective).
+  std::optional<std::string> objective;
+  bool exact = false;  // exact rational values (turn objectives only)
   Rules rules;
   std::string aside;  // the set-aside in dice notation; "" or "-": a fresh turn
   // The win goal only: every seat's total ("S0,S1[,...]"), the seat to move
@@ -77,6 +80,10 @@ struct Query {
   std::optional<std::string> tables;
 };
 
+// The goal spec `input` asks for: its objective, or when that is unset
+// "win" if it gives scores and "ev" if not.
+std::string QueryObjective(const QueryInput& input);
+
 // Checks every input of `input`. Errors (InvalidArgument) name the input
 // they are about: the message starts with its name and a colon ("aside: ...",
 // "scores: ...", "objective: ...", "seat: ...", "players: ...", "exact: ...")
@@ -92,10 +99,55 @@ absl::StatusOr<Dice> ParseRoll(const Query& query, std::string_view text);
 // or nothing for another status.
 std::optional<std::string> InputName(const absl::Status& status);
 
+// The query for the decision of `state` (its phase kRoll, kTake or
+// kStopOrRoll): its rules, `goal`, double precision, the set-aside the
+// decision is about (GameState::aside_before_roll), and for the win goal the
+// turn's context and players (no table source: the advisor's).
+Query DecisionQuery(const GameState& state, const Goal& goal);
+
+// Where no policy table covers a game, the advice plays "capped at the points
+// still needed": the turn objective capped:M, M = PointsNeeded (a turn
+// scoring more than the highest turn score plays as ev). Its policy name
+// (policy.h) is "capped".
+inline constexpr std::string_view kFallbackName = "capped at the points still needed";
+Objective FallbackObjective(const Rules& rules, const GameContext& context);
+
 // A policy table as the advisor loaded it.
 struct LoadedTable {
   GameTable table;
   std::string path;  // the file it was read from
+};
+
+// Whether a policy table answers win queries for a game's rules and players.
+struct TableCoverage {
+  std::shared_ptr<const LoadedTable> table;  // null when none does
+  // Without a table, why: none can exist (over kMaxTableBytes), or the
+  // search found none (LocateTable's message: where it looked and the
+  // command that generates it).
+  std::string reason;
+};
+
+// The advice at the decision of a game (Advisor::Advise).
+struct GameAdvice {
+  Phase phase = Phase::kRoll;
+  // How the values are measured: the win goal (the mover's chance to win,
+  // from a policy table), or the fallback's turn objective capped:M where no
+  // table covers the game (`fallback` set, `fallback_reason` saying why).
+  Goal goal = Goal::Win();
+  bool fallback = false;
+  std::string fallback_reason;
+  // kTake: every take from the roll, ranked (advice.best: the take to play).
+  std::optional<RollAdvice> takes;
+  // kRoll and kStopOrRoll: stop and roll on at the set-aside (kRoll: rolling
+  // is the only move; its value is the position's).
+  std::optional<PositionEval> position;
+  // kStopOrRoll: the chance that rolling on ends the turn with 0 points,
+  // playing on as the advice does: probability[0] of TurnScoreDistribution
+  // from the set-aside (a forward pass over the rest of the turn).
+  std::optional<double> zero_chance;
+  // The win goal: every seat's chance to win at the turn's start, the table.
+  std::vector<double> win_probabilities;
+  std::shared_ptr<const LoadedTable> table;
 };
 
 // An answer at a position: its decision and values, and for the win goal
@@ -134,7 +186,9 @@ class Advisor {
   Advisor& operator=(const Advisor&) = delete;
 
   // Stop-or-roll at query.aside. Errors: a position the rules cannot produce
-  // (InvalidArgument, named "aside"); for the win goal, the table's (Table).
+  // (InvalidArgument, named "aside"); for the win goal, the table's (Table;
+  // where none can exist, the message names the fallback's objective for the
+  // query's context, capped:M).
   absl::StatusOr<EvalAnswer> Evaluate(const Query& query);
   // Every take from `roll` (see ParseRoll) at query.aside, ranked. Errors: as
   // Evaluate's, and a roll that does not fit (named "roll").
@@ -147,10 +201,24 @@ class Advisor {
   // The policy table for `rules` and `players` from `tables` (a file or
   // folder; unset: the advisor's, else the default search), from the cache
   // or located (LocateTable), read and checked against the rules and players
-  // now. Errors: LocateTable's, GameTable::Open's, and CheckTableMatches's
+  // now. Errors: InvalidArgument when no table can exist (TableBytes over
+  // kMaxTableBytes: the message says so and names the fallback, never a
+  // solve), LocateTable's, GameTable::Open's, and CheckTableMatches's
   // (prefixed with the file).
   absl::StatusOr<std::shared_ptr<const LoadedTable>> Table(
       const Rules& rules, int players, const std::optional<std::string>& tables = std::nullopt);
+  // Table's answer, with "no table" as an answer rather than an error when
+  // none can exist or none is found. Errors: a table found but unusable
+  // (unreadable, damaged, another version or rules): Table's.
+  absl::StatusOr<TableCoverage> Coverage(const Rules& rules, int players,
+                                         const std::optional<std::string>& tables = std::nullopt);
+
+  // The advice at `state`'s decision, for its mover playing to win: every
+  // option's chance to win from the table (Coverage), or where no table
+  // covers the game the fallback's values (FallbackObjective, `fallback`
+  // set). Errors: InvalidArgument for a game that is over; Coverage's.
+  absl::StatusOr<GameAdvice> Advise(const GameState& state,
+                                    const std::optional<std::string>& tables = std::nullopt);
 
  private:
   struct Caches;

@@ -1,9 +1,11 @@
 // Dice multisets (counts per face) and the compact notation people type at the
-// table: "2T 3R 4H", "TTRRRHHHH", "2t3r4h"; "-" or "" for nothing.
+// table: "2T 3R 4H", "TTRRRHHHH", "2t3r4h", "2 tanks 3 rays"; "-" or "" for
+// nothing. Takes as people type them: "H", "humans", "4H".
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -47,13 +49,32 @@ class Dice {
 // Largest count the notation accepts for one face or in total (kMaxDice).
 inline constexpr int kMaxNotationDice = kMaxDice;
 
-// Parses the notation: face letters T R H C K (any case), each optionally
-// preceded by a decimal count; groups may be separated by spaces or commas and
-// repeated letters add up ("TTR" == "2T 1R"). "-" or blank means no dice.
-// Errors (InvalidArgument, message names the problem and its position):
-// unknown letter, count without a letter, count of zero or a sign, count
-// overflow, more than kMaxNotationDice dice in total.
+// Parses the notation. A group is a face, optionally preceded by a decimal
+// count (default 1). A face is a letter T R H C K, or a word: tank, ray,
+// human, cow, chicken, or its plural (tanks, rays, ...); any case. A word is a
+// whole run of letters ("2tanks3rays", "2 tanks, 3 rays"); a run of letters
+// that is not a face word is read letter by letter ("TTR" == "2T 1R"). Spaces
+// may separate a count from a word ("2 tanks"), never from a letter ("2 T" is
+// refused). Groups may be separated by spaces or commas, and repeated faces
+// add up. "-" or blank means no dice. Errors (InvalidArgument, message names
+// the problem and its position): unknown letter, count without a face, count
+// of zero or a sign, count overflow, more than kMaxNotationDice dice in total.
 absl::StatusOr<Dice> ParseDice(std::string_view text);
+
+// The face a letter (T R H C K) or a word (tank, ray, human, cow, chicken,
+// or a plural) names, in any case; nothing for anything else.
+std::optional<Face> ParseFace(std::string_view word);
+
+// A take as people type it: a face (letter or word, as ParseFace), or a
+// count and its face ("4H", "4 humans"; ParseDice's notation).
+struct TakeInput {
+  Face face = Face::kRay;
+  std::optional<int> count;  // set when the text gives one
+};
+// Errors (InvalidArgument): tanks ("tanks are set aside automatically; take R,
+// H, C or K"), more than one face ("take one face (R, H, C or K), not ..."),
+// and ParseDice's, prefixed "take: ".
+absl::StatusOr<TakeInput> ParseTake(std::string_view text);
 
 // Prints the canonical form, faces in T R H C K order: "2T 3R 4H", or "-" if empty.
 std::string FormatDice(const Dice& dice);

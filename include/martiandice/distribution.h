@@ -45,7 +45,20 @@ absl::StatusOr<ScoreDistribution> TurnScoreDistribution(const TurnSolution& solu
 absl::StatusOr<ScoreDistribution> TurnScoreDistribution(const GameTable& table,
                                                         const GameContext& context);
 
-// Thread safety: both functions only read their arguments; any number of
+// The law of the rest of a turn from the set-aside `start` (a valid position
+// with dice left; empty: a fresh turn, as above), when the player rolls at
+// once and then plays as above: what a roll on from `start` leads to.
+// probability[0] is the chance that rolling on ends the turn with no points.
+// Cost: the forward pass over the positions reachable from `start`. Errors
+// (InvalidArgument): `start` is not a position (ValidateAside) or leaves no
+// dice; the context's, as above.
+absl::StatusOr<ScoreDistribution> TurnScoreDistribution(const TurnSolution& solution,
+                                                        const Dice& start);
+absl::StatusOr<ScoreDistribution> TurnScoreDistribution(const GameTable& table,
+                                                        const GameContext& context,
+                                                        const Dice& start);
+
+// Thread safety: these functions only read their arguments; any number of
 // threads may call them.
 
 }  // namespace martiandice

@@ -143,6 +143,20 @@ absl::StatusOr<std::string> LocateTable(const Rules& rules, int players,
 // default search, in order. Looks at nothing on disk.
 std::vector<std::string> TableSearchPath();
 
+// The largest table file a reader accepts (GameTable::Open refuses larger
+// ones unread): 1 GiB.
+inline constexpr std::uint64_t kMaxTableBytes = std::uint64_t{1} << 30;
+// The size in bytes of the table for `rules` and `players` (docs/FORMAT.md:
+// its header and every seat's chance at every turn-start context), valid or
+// not. Preconditions: ValidateRules(rules) is OK and players is in
+// kMinPlayers..kMaxPlayers. Over kMaxTableBytes no table can exist (5 and 6
+// players under the official rules): `solve` refuses to make it.
+std::uint64_t TableBytes(const Rules& rules, int players);
+// False when the table for valid `rules` and `players` would exceed
+// kMaxTableBytes; true otherwise (also for invalid rules or players, which
+// other checks refuse).
+bool TableCanExist(const Rules& rules, int players);
+
 // File name of the table for `rules` and `players`: "martiandice-p2-d13-b3-t25.mdt".
 std::string TableFileName(const Rules& rules, int players);
 

@@ -57,6 +57,24 @@ struct RollAdvice {
   std::optional<int> best;  // index of the first optimal option; unset if turn over
 };
 
+// What one choice from a roll (a take, then stop or roll on) is worth against
+// the best choice: the loss a review reports.
+struct ChoiceReview {
+  Value value;  // of the choice: the take's stop value, or its roll value
+  Value best;   // of the roll under optimal play (RollAdvice::value)
+  // best - value, or exactly 0 for an optimal choice; `exact` is set when
+  // the advice is exact.
+  Value loss;
+  // Worth as much as the best: the take is optimal and `then` is its
+  // decision (or either is), within the advice's comparison of values.
+  bool optimal = false;
+};
+
+// Reviews the choice `take` then `then` (kStop or kRoll) from the roll
+// `advice` ranks. Errors (InvalidArgument): a roll with no legal take, a take
+// that is not among advice.options, kEither, or rolling on with no dice left.
+absl::StatusOr<ChoiceReview> ReviewChoice(const RollAdvice& advice, Face take, Then then);
+
 // Stop-or-roll values at `aside`. Errors (InvalidArgument): `aside` is not a
 // position the rules can produce (see ValidateAside).
 absl::StatusOr<PositionEval> EvaluatePosition(const TurnSolution& solution, const Dice& aside);

@@ -215,6 +215,9 @@ const files = [
   ['loader (dist/martiandice-wasm.mjs)', 'dist/martiandice-wasm.mjs'],
   ['package (src/martiandice.js)', 'src/martiandice.js'],
   ['package (src/wasm.js)', 'src/wasm.js'],
+  ['package (src/game.js)', 'src/game.js'],
+  ['page (play/: html, css, 3 modules)', ['play/index.html', 'play/play.css', 'play/play.mjs',
+    'play/engine.mjs', 'play/worker.mjs']],
   ['2-player table', 'dist/tables/martiandice-p2-d13-b3-t25.mdt'],
   ['3-player table', 'dist/tables/martiandice-p3-d13-b3-t25.mdt'],
 ];
@@ -222,7 +225,7 @@ console.log('\nDownload size (gzip -9):');
 let raw = 0;
 let packed = 0;
 for (const [label, file] of files) {
-  const bytes = readFileSync(join(web, file));
+  const bytes = Buffer.concat([file].flat().map((f) => readFileSync(join(web, f))));
   const gz = gzipSync(bytes, { level: 9 }).length;
   raw += bytes.length;
   packed += gz;

@@ -134,6 +134,118 @@ export const OFFICIAL_TABLE_PLAYERS: readonly number[];
 /** The URL of a shipped official table (13 dice, bonus 3, target 25). */
 export function officialTableUrl(players: number): URL;
 
+/** What a game waits for. */
+export type Phase = 'roll' | 'take' | 'stop_or_roll' | 'over';
+
+/** Options of MartianDice#newGame (`martiandice play`'s). */
+export interface GameOptions {
+  /** Seats: 2 (default) to 6. */
+  players?: number;
+  /** The human seats ([0] by default), or "none" (bots only). */
+  humans?: number[] | 'none' | string;
+  /** One policy for every bot ("win" by default) or one per bot seat: win, ev, capped, capped:M, reach:K, random, stop:K, cautious, bold. */
+  bots?: string | string[];
+  /** The dice's seed, 0..2^64-1 (random by default): `play --seed` rolls the same dice. */
+  seed?: number | bigint | string;
+  /** Human decisions carry play's hint event. */
+  hints?: boolean;
+  dice?: number;
+  bonus?: number;
+  target?: number;
+}
+
+/** The state of a game now. */
+export interface GameStateInfo {
+  phase: Phase;
+  over: boolean;
+  /** The seat to move (once over: the seat that played the last turn). */
+  seat: number;
+  player: 'human' | 'bot';
+  scores: number[];
+  final_round: boolean;
+  /** Turns started so far. */
+  turn: number;
+  /** The set-aside (dice notation, "-" for none). */
+  aside: string;
+  /** In phase take: the set-aside before the roll. */
+  aside_before_roll: string;
+  /** In phase take: the roll waiting for its take; else "-". */
+  roll: string;
+  /** In phase take: the faces that may be taken. */
+  legal: FaceName[];
+  dice_left: number;
+  turn_score: number;
+  /** Once over: the seats with the highest total; else []. */
+  winners: number[];
+}
+
+/** The advice at a decision: `martiandice play --hints`'s hint event. */
+export interface GameAdvice {
+  event: 'hint';
+  seat: number;
+  decision: 'take' | 'stop_or_roll' | 'roll';
+  /** "win", or the fallback's objective ("capped:15") where no table covers the game. */
+  values: string;
+  fallback: boolean;
+  fallback_reason: string | null;
+  win_probabilities: number[] | null;
+  value: number;
+  /** decision "take": the take to play, and every take ranked (best's option objects). */
+  best?: { take: FaceName; count: number; then: Action };
+  options?: TakeOption[];
+  /** decision "stop_or_roll" or "roll". */
+  stop?: number | null;
+  roll?: number | null;
+  action?: Action;
+  /** The chance that rolling on ends the turn with 0 points (null before a take). */
+  zero_chance?: number | null;
+}
+
+/**
+ * One event of `martiandice play --json` (its --help lists them): start,
+ * turn, roll, take, roll_on, turn_end, hint, prompt, game_over, review, log.
+ */
+export interface GameEvent {
+  event: string;
+  seat?: number;
+  [field: string]: unknown;
+}
+
+/** A game in progress (`martiandice play`, move by move). Moves return their events. */
+export class Game {
+  private constructor();
+  /** The start event: rules, players, seed, seats, table (or why none: no_table). */
+  readonly start: GameEvent;
+  /** The seed as a decimal string. */
+  readonly seed: string;
+  /** Every event so far. */
+  readonly events: GameEvent[];
+  readonly state: GameStateInfo;
+  readonly over: boolean;
+  /** The mover rolls: the seed's dice, or `dice` given (notation). */
+  roll(dice?: string): GameEvent[];
+  /** A human takes a face ("ray", "R", "humans", "4H"). */
+  take(face: string): GameEvent[];
+  stop(): GameEvent[];
+  rollOn(): GameEvent[];
+  /** The bot to move plays its next step. */
+  botStep(): GameEvent[];
+  /** Bots play until a human is to move or the game is over. */
+  playBots(): GameEvent[];
+  /** The advice at the decision now. */
+  advice(): GameAdvice;
+  /** The log in `martiandice review`'s lines. */
+  readonly log: string;
+  /** The log of the turns that ended. */
+  readonly finishedLog: string;
+  /** Once over: the game_over event ({turns, scores, winners}); else null. */
+  readonly result: GameEvent | null;
+  /** Once over: each human seat's review event ({seat, decisions, mistakes, total_loss}). */
+  readonly reviews: GameEvent[];
+  /** Frees the game in the module. */
+  free(): void;
+}
+
 /** The advisor in WebAssembly; it keeps solved turns and loaded tables. */
 export class MartianDice {
   private constructor(core: unknown);
@@ -154,6 +266,8 @@ export class MartianDice {
   evalJson(query?: EvalQuery): string;
   /** best's answer as the command line prints it (one line, newline included). */
   bestJson(query: BestQuery): string;
+  /** A new game (`martiandice play`). Throws MartianDiceError for bad options. */
+  newGame(options?: GameOptions): Game;
   /** Forgets solved turns and loaded tables (registered tables stay). */
   clearCaches(): void;
 }

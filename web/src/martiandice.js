@@ -3,9 +3,10 @@
 // `martiandice eval --json` and `martiandice best --json`, for every
 // objective: ev, reach:K, capped:M (double or exact) and win, from policy
 // tables given as bytes or a URL. Works in Node and in browsers.
+import { Game } from './game.js';
 import { MartianDiceError, distUrl, fetchBytes, loadWasm } from './wasm.js';
 
-export { MartianDiceError };
+export { Game, MartianDiceError };
 
 /** Player counts whose official tables (13 dice, bonus 3, target 25) ship in the package. */
 export const OFFICIAL_TABLE_PLAYERS = Object.freeze([2, 3]);
@@ -182,6 +183,16 @@ export class MartianDice {
   /** best's answer as the command line prints it (one line, newline included). */
   bestJson(query) {
     return this.#core.call('query', ...readQuery('best', query));
+  }
+
+  /**
+   * A new game (`martiandice play`): options players (2), humans (the human
+   * seats, [0] by default, or "none"), bots (a policy for every bot, "win"
+   * by default, or one per bot seat), seed (dice; random by default), hints
+   * (human decisions carry the hint event), dice, bonus, target.
+   */
+  newGame(options = {}) {
+    return new Game(this.#core, options);
   }
 
   /** Forgets the solved turns and loaded tables kept so far (registered tables stay). */

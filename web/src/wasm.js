@@ -1,8 +1,7 @@
 // The WebAssembly module and its calling convention (web/wasm/binding.cpp):
 // loading it in Node or a browser, strings in, a JSON result or an error out.
-// Internal to the package: martiandice.js builds the public API on it, and so
-// will the game state of `play` and `coach` (more mdw_* functions, the same
-// convention).
+// Internal to the package: martiandice.js builds the public API on it, and
+// game.js the game of `play` (binding.cpp's and game.cpp's mdw_* functions).
 import createMartianDiceWasm from '../dist/martiandice-wasm.mjs';
 
 const WASM_FILE = 'martiandice-wasm.wasm';

@@ -68,3 +68,12 @@ export function startServe() {
 export function tableNamed(json) {
   return json.replace(/"table":"[^"]*\/([^"/]+)"/, '"table":"$1"');
 }
+
+/**
+ * `martiandice play --json ARGS` with `input` (a human's moves, one a line):
+ * its events, parsed.
+ */
+export function runPlay(args, input = '') {
+  const out = execFileSync(cliPath, ['play', '--json', ...args], { env, encoding: 'utf8', input });
+  return out.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line));
+}

@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
+import { runPlay } from './cli.mjs';
+
 const web = fileURLToPath(new URL('../', import.meta.url));
 const tsc = ['/usr/bin/tsc', '/usr/share/nodejs/typescript/bin/tsc'].find((p) => existsSync(p));
 
@@ -22,10 +24,10 @@ before(() => {
   for (const file of ['LICENSE', 'README.md', 'dist/martiandice-wasm.mjs',
     'dist/martiandice-wasm.wasm', 'dist/tables/martiandice-p2-d13-b3-t25.mdt',
     'dist/tables/martiandice-p3-d13-b3-t25.mdt', 'package.json', 'src/martiandice.d.ts',
-    'src/martiandice.js', 'src/wasm.js']) {
+    'src/game.js', 'src/martiandice.js', 'src/wasm.js']) {
     assert.ok(files.includes(file), `the tarball holds ${file} (it holds ${files.join(', ')})`);
   }
-  assert.equal(files.length, 10, `only the package's files: ${files.join(', ')}`);
+  assert.equal(files.length, 11, `only the package's files: ${files.join(', ')}`);
   writeFileSync(join(project, 'package.json'), '{"name":"consumer","private":true,"type":"module"}\n');
   execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', join(project, packed[0].filename)],
     { cwd: project, stdio: 'inherit' });
@@ -38,14 +40,21 @@ import { MartianDice, officialTableUrl } from 'martiandice';
 const md = await MartianDice.create({ tables: [officialTableUrl(2)] });
 const answer = md.best({ objective: 'win', scores: [18, 22], aside: '3T 2R 4H 1K', roll: '1R 1H 1C' });
 console.log(answer.best.take, answer.value.toFixed(6));
+const game = md.newGame({ humans: 'none', seed: 7 });
+game.playBots();
+console.log(game.result.scores.join(','));
 `);
   const out = execFileSync('node', ['main.mjs'], { cwd: project, encoding: 'utf8' });
-  assert.equal(out, 'cow 0.348276\n');
+  const [first, scores] = out.trim().split('\n');
+  assert.equal(first, 'cow 0.348276');
+  // The same seed's game as the command line plays it.
+  const cli = runPlay(['--players', '2', '--humans', 'none', '--seed', '7']);
+  assert.equal(scores, cli.find((e) => e.event === 'game_over').scores.join(','));
 });
 
 test('TypeScript: the declarations check a consumer', { skip: !tsc && 'tsc not installed (Debian node-typescript)' }, () => {
   writeFileSync(join(project, 'main.ts'), `
-import { MartianDice, MartianDiceError, officialTableUrl, BestAnswer, EvalAnswer } from 'martiandice';
+import { MartianDice, MartianDiceError, officialTableUrl, BestAnswer, EvalAnswer, Game, GameAdvice } from 'martiandice';
 export async function main(): Promise<string> {
   const md: MartianDice = await MartianDice.create({ tables: [officialTableUrl(3)] });
   const e: EvalAnswer = md.eval({ objective: 'capped:6', exact: true, aside: '3T 3R 4H 1K' });
@@ -55,7 +64,13 @@ export async function main(): Promise<string> {
   try { md.eval({ aside: 'Z' }); } catch (error) {
     if (error instanceof MartianDiceError) return error.input ?? error.code;
   }
-  return [exact, win?.length, b.best?.take, b.options[0].aside_after, md.tables[0].players].join();
+  const game: Game = md.newGame({ players: 3, humans: [0], bots: 'win', seed: 5n });
+  game.playBots();
+  game.roll();
+  const advice: GameAdvice = game.advice();
+  const take: string | undefined = advice.best?.take;
+  return [exact, win?.length, b.best?.take, b.options[0].aside_after, md.tables[0].players,
+    take, game.state.phase, game.state.legal.join(' ')].join();
 }
 `);
   writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({

@@ -15,8 +15,8 @@
 //
 // Built natively too, for the benchmark's figures (web/bench/native.cpp).
 //
-// The game state of `play` and `coach` will come as more mdw_* functions in
-// the same convention (a file of their own beside this one).
+// The game of `play` (a GameState with seats and bots) is game.cpp's mdw_game_*
+// functions, in the same convention, sharing this file's advisor (binding.h).
 #ifdef __EMSCRIPTEN__
 #include <emscripten/emscripten.h>
 #else  // the native build of the benchmark (web/bench/native.cpp): the same code
@@ -37,6 +37,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "answers.h"
+#include "binding.h"
 #include "json.h"
 #include "martiandice/advisor.h"
 #include "martiandice/game.h"
@@ -49,6 +50,10 @@ namespace {
 
 using martiandice::Advisor;
 using martiandice::JsonObject;
+
+}  // namespace
+
+namespace martiandice::web {
 
 // Where registered tables live: the module's in-memory file system; natively
 // (the benchmark), the folder $MARTIANDICE_WEB_TABLES.
@@ -75,7 +80,11 @@ constexpr unsigned kHasTarget = 32;
 
 std::string result;  // mdw_result()
 
+namespace {
+
 std::unique_ptr<Advisor> advisor;
+
+}  // namespace
 
 Advisor& TheAdvisor() {
   if (!advisor) {
@@ -106,7 +115,9 @@ int Succeed(std::string json) {
   return 0;
 }
 
-}  // namespace
+}  // namespace martiandice::web
+
+using namespace martiandice::web;  // NOLINT: this file's own helpers
 
 extern "C" {
 

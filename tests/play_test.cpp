@@ -1,0 +1,319 @@
+// `martiandice play` (tools/play.cpp), driven through its input like a pipe:
+// bots-only games reproduce bit for bit and are simulate's game 0; the log is
+// what `review` replays, the win bots' decisions optimal in it; a human game
+// to its end with hints and a review that agrees with `review`; every kind of
+// bad entry refused with one line and nothing changed; the end of input mid
+// game (exit 4); the fallback where no table covers the game; bad options.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli.h"
+#include "cli_test_util.h"
+#include "test_util.h"
+
+namespace {
+
+using cli_test::CliRun;
+using cli_test::Json;
+
+// Runs `play` with `options`, the human entries `input` on its stdin.
+CliRun Play(std::vector<std::string> options, const std::string& input = "") {
+  std::istringstream in(input);
+  martiandice::CliEnvironment environment;
+  environment.in = &in;
+  options.insert(options.begin(), "play");
+  return cli_test::Run(options, environment);
+}
+
+// The events of a `play --json` run, one object per line.
+std::vector<Json> Events(const CliRun& run) {
+  std::vector<Json> events;
+  std::istringstream lines(run.out);
+  std::string line;
+  while (std::getline(lines, line)) events.push_back(cli_test::ParseJsonOrFail(line));
+  return events;
+}
+
+std::vector<Json> Named(const std::vector<Json>& events, const std::string& name) {
+  std::vector<Json> found;
+  for (const Json& event : events) {
+    if (event["event"].text == name) found.push_back(event);
+  }
+  return found;
+}
+
+// The log's lines from the "log" event.
+std::string LogText(const std::vector<Json>& events) {
+  const std::vector<Json> logs = Named(events, "log");
+  REQUIRE(logs.size() == 1);
+  std::string text;
+  for (const Json& line : logs[0]["lines"].items) text += line.text + "\n";
+  return text;
+}
+
+// `review --json` of `log` with `options`.
+Json Review(const std::string& log, std::vector<std::string> options) {
+  std::istringstream in(log);
+  martiandice::CliEnvironment environment;
+  environment.in = &in;
+  options.insert(options.begin(), {"review", "-", "--json"});
+  const CliRun run = cli_test::Run(options, environment);
+  INFO("stderr: " << run.err);
+  REQUIRE(run.code == 0);
+  return cli_test::ParseJsonOrFail(run.out);
+}
+
+// Entries that always lead somewhere: one of the four takes is legal at any
+// roll, and a decision after a take gets `stop` or `roll`.
+std::string Stubborn(int repeats, const std::string& after_take = "stop") {
+  std::string input;
+  for (int i = 0; i < repeats; ++i) input += "human\ncow\nchicken\nray\n" + after_take + "\n";
+  return input;
+}
+
+}  // namespace
+
+TEST_CASE("play: a bots-only game replays bit for bit from its seed") {
+  const std::vector<std::string> options = {"--humans", "none",   "--seed",
+                                            "7",        "--bots", "win,cautious"};
+  const CliRun first = Play(options);
+  INFO("stderr: " << first.err);
+  REQUIRE(first.code == 0);
+  CHECK(first.err.empty());
+  CHECK(Play(options).out == first.out);
+  CHECK(first.out.find("Game over after") != std::string::npos);
+  std::vector<std::string> other = options;
+  other[3] = "8";
+  CHECK(Play(other).out != first.out);
+  // 6 seats of every style, in JSON: the same for the same seed.
+  const std::vector<std::string> six = {
+      "--humans", "none", "--players", "6",
+      "--seed",   "11",   "--bots",    "ev,capped,random,stop:8,cautious,bold",
+      "--json"};
+  const CliRun a = Play(six);
+  REQUIRE(a.code == 0);
+  CHECK(Play(six).out == a.out);
+  const std::vector<Json> events = Events(a);
+  REQUIRE(Named(events, "game_over").size() == 1);
+  CHECK(Named(events, "review").empty());  // no human
+}
+
+TEST_CASE("play: a bots-only game is simulate's game 0 with the same seed") {
+  for (const std::string& seed : {"1", "2", "3", "20240613"}) {
+    for (const std::string& bots : {std::string("win,ev"), std::string("random,stop:6,capped")}) {
+      CAPTURE(seed);
+      CAPTURE(bots);
+      const int players = static_cast<int>(std::count(bots.begin(), bots.end(), ',')) + 1;
+      const CliRun play = Play({"--humans", "none", "--players", std::to_string(players), "--bots",
+                                bots, "--seed", seed, "--json"});
+      REQUIRE(play.code == 0);
+      const Json over = Named(Events(play), "game_over").at(0);
+      const Json simulated = cli_test::RunJson({"simulate", "--games", "1", "--no-alternate",
+                                                "--policies", bots, "--seed", seed, "--json"});
+      CHECK(simulated["mean_turns"].number == over["turns"].number);
+      for (int seat = 0; seat < players; ++seat) {
+        const auto& winners = over["winners"].items;
+        const bool won = std::any_of(winners.begin(), winners.end(),
+                                     [&](const Json& w) { return w.number == seat; });
+        const double share = won ? 1.0 / static_cast<double>(winners.size()) : 0.0;
+        CHECK(simulated["seat_win_rate"].items[seat].number == doctest::Approx(share));
+      }
+    }
+  }
+}
+
+TEST_CASE("play: the log replays in review, where the win bots make no mistake") {
+  const CliRun run = Play({"--humans", "none", "--players", "3", "--seed", "5", "--json"});
+  REQUIRE(run.code == 0);
+  const std::vector<Json> events = Events(run);
+  const std::string log = LogText(events);
+  const Json review = Review(log, {"--objective", "win"});
+  const Json over = Named(events, "game_over").at(0);
+  CHECK(review["turns"].items.size() == static_cast<std::size_t>(over["turns"].number));
+  CHECK(review["decisions"].number > 10);
+  CHECK(review["mistakes"].number == 0);
+  // Every turn's score in the log is the game's.
+  const std::vector<Json> ends = Named(events, "turn_end");
+  REQUIRE(ends.size() == review["turns"].items.size());
+  for (std::size_t i = 0; i < ends.size(); ++i) {
+    CHECK(review["turns"].items[i]["score"].number == ends[i]["score"].number);
+  }
+  // The text form prints the same log after its header line.
+  const CliRun text = Play({"--humans", "none", "--players", "3", "--seed", "5"});
+  REQUIRE(text.code == 0);
+  const std::string header = "Game log (martiandice review --objective win - replays it):\n";
+  const std::size_t at = text.out.find(header);
+  REQUIRE(at != std::string::npos);
+  CHECK(text.out.substr(at + header.size()) == log);
+}
+
+TEST_CASE("play: a human game to its end, with hints and a review that agrees with review") {
+  const CliRun run = Play({"--seed", "3", "--hints", "--json"}, Stubborn(200));
+  INFO("stderr: " << run.err);
+  REQUIRE(run.code == 0);
+  const std::vector<Json> events = Events(run);
+  const std::vector<Json> hints = Named(events, "hint");
+  const std::vector<Json> prompts = Named(events, "prompt");
+  CHECK(hints.size() == prompts.size());  // a hint before each human decision
+  REQUIRE(!hints.empty());
+  for (const Json& hint : hints) {
+    CHECK(hint["seat"].number == 0);
+    CHECK(hint["values"].text == "win");
+    if (hint["decision"].text == "stop_or_roll") {
+      CHECK(hint["zero_chance"].number >= 0);
+      CHECK(hint["zero_chance"].number <= 1);
+    } else {
+      CHECK(hint["options"].items.size() >= 1);
+    }
+  }
+  const std::vector<Json> reviews = Named(events, "review");
+  REQUIRE(reviews.size() == 1);
+  const Json& mine = reviews[0];
+  CHECK(mine["seat"].number == 0);
+  // `review` on the log: seat 0's decisions lose what play's review says.
+  const Json review = Review(LogText(events), {"--objective", "win"});
+  std::vector<double> losses;
+  for (const Json& turn : review["turns"].items) {
+    if (turn["seat"].number != 0) continue;
+    for (const Json& d : turn["decisions"].items) losses.push_back(d["loss"].number);
+  }
+  REQUIRE(losses.size() == mine["decisions"].items.size());
+  double total = 0;
+  for (std::size_t i = 0; i < losses.size(); ++i) {
+    CHECK(mine["decisions"].items[i]["loss"].number == doctest::Approx(losses[i]).epsilon(1e-12));
+    total += losses[i];
+  }
+  CHECK(mine["total_loss"].number == doctest::Approx(total));
+  CHECK(mine["mistakes"].number > 0);  // stopping after every first take is no way to win
+  // The text form of the same game ends with the review and the log.
+  const CliRun text = Play({"--seed", "3"}, Stubborn(200));
+  REQUIRE(text.code == 0);
+  CHECK(text.out.find("Review of seat 0 (you): ") != std::string::npos);
+  CHECK(text.out.find("in chance to win.") != std::string::npos);
+}
+
+TEST_CASE("play: every kind of bad entry gets one line and changes nothing") {
+  // Seed 3: seat 0 first rolls 1T 5R 3H 4K (no cow); the take decision waits.
+  const std::string bad =
+      "roll\n"           // roll on before a take
+      "stop\n"           // stop before a take
+      "take tank\n"      // tanks go aside by themselves
+      "take cow\n"       // not in the roll
+      "take 2 humans\n"  // the roll shows 3
+      "take humans cows\n"
+      "jump\n"
+      "\n"               // blank: ignored
+      "take 3 humans\n"  // legal at last
+      "take ray\n"       // after the take: stop or roll
+      "ray\n"
+      "stop\n";
+  const CliRun run = Play({"--seed", "3", "--json"}, bad);
+  REQUIRE(run.code == 4);  // the input ends before the game
+  const std::vector<Json> events = Events(run);
+  const std::vector<Json> refused = Named(events, "refused");
+  const std::vector<std::string> expected = {
+      "cannot roll on now: the game waits for seat 0 to take from the roll 1T 5R 3H 4K",
+      "cannot stop now",
+      "tanks are set aside automatically",
+      "the roll 1T 5R 3H 4K shows no cows",
+      "the roll shows 3 humans, not 2",
+      "take one face",
+      "unknown entry 'jump'",
+      "cannot take now: the game waits for seat 0 to stop or roll on",
+      "cannot take now"};
+  REQUIRE(refused.size() == expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    CAPTURE(i);
+    CHECK(refused[i]["message"].text.find(expected[i]) != std::string::npos);
+  }
+  // Refusals changed nothing: the take of 3 humans, then the stop (1T 3H
+  // scores 0: a tank, no ray).
+  const std::vector<Json> takes = Named(events, "take");
+  REQUIRE(takes.size() >= 1);
+  CHECK(takes[0]["take"].text == "human");
+  CHECK(takes[0]["aside"].text == "1T 3H");
+  const std::vector<Json> ends = Named(events, "turn_end");
+  REQUIRE(ends.size() >= 1);
+  CHECK(ends[0]["reason"].text == "stop");
+  CHECK(ends[0]["score"].number == 0);
+  // Text: one "Refused:" line per bad entry.
+  const CliRun text = Play({"--seed", "3"}, bad);
+  std::size_t lines = 0;
+  for (std::size_t at = text.out.find("Refused: "); at != std::string::npos;
+       at = text.out.find("Refused: ", at + 1)) {
+    ++lines;
+  }
+  CHECK(lines == expected.size());
+}
+
+TEST_CASE("play: the end of input or quit mid game ends cleanly, exit 4") {
+  const CliRun ended = Play({"--seed", "3"}, "h\nroll\nr\nstop\n");
+  CHECK(ended.code == 4);
+  CHECK(ended.err.empty());
+  CHECK(ended.out.find("The input ended in turn 3, before the game ended") != std::string::npos);
+  // The log holds the turns that ended: review reads it.
+  const CliRun json = Play({"--seed", "3", "--json"}, "h\nroll\nr\nstop\n");
+  REQUIRE(json.code == 4);
+  const std::vector<Json> events = Events(json);
+  REQUIRE(Named(events, "abandoned").size() == 1);
+  CHECK(Named(events, "abandoned")[0]["reason"].text == "end of input");
+  const Json review = Review(LogText(events), {"--objective", "win"});
+  CHECK(review["turns"].items.size() >= 1);
+  const CliRun quit = Play({"--seed", "3", "--json"}, "quit\nh\n");
+  CHECK(quit.code == 4);
+  CHECK(Named(Events(quit), "abandoned")[0]["reason"].text == "quit");
+  CHECK(Play({"--seed", "3"}).code == 4);  // no input at all
+}
+
+TEST_CASE("play: where no table covers the game, the fallback, said once") {
+  const CliRun run = Play({"--players", "5", "--humans", "none", "--seed", "4"});
+  REQUIRE(run.code == 0);
+  const std::string note = "No policy table covers this game: no policy table can exist";
+  CHECK(run.out.find(note) != std::string::npos);
+  CHECK(run.out.find(note, run.out.find(note) + 1) == std::string::npos);
+  CHECK(run.out.find("play the fallback: capped at the points still needed") != std::string::npos);
+  CHECK(run.out.find("solve") == std::string::npos);
+  // Hints for a human in the fallback, and the review in its values.
+  const CliRun human =
+      Play({"--players", "5", "--seed", "4", "--hints", "--json"}, Stubborn(300, "roll"));
+  REQUIRE(human.code == 0);
+  const std::vector<Json> events = Events(human);
+  const Json start = Named(events, "start").at(0);
+  CHECK(start["table"].is_null());
+  CHECK(start["seats"].items[1]["fallback"].boolean);
+  for (const Json& hint : Named(events, "hint")) {
+    CHECK(hint["fallback"].boolean);
+    CHECK(hint["values"].text.rfind("capped:", 0) == 0);
+  }
+  CHECK(Named(events, "review").size() == 1);
+}
+
+TEST_CASE("play: --log writes the log atomically, the same lines") {
+  test_util::TempDir dir;
+  const std::string file = dir.str() + "/game.log";
+  const CliRun run = Play({"--humans", "none", "--seed", "9", "--log", file, "--json"});
+  REQUIRE(run.code == 0);
+  const std::vector<Json> events = Events(run);
+  REQUIRE(Named(events, "log").size() == 1);
+  CHECK(Named(events, "log")[0]["path"].text == file);
+  const CliRun inline_log = Play({"--humans", "none", "--seed", "9", "--json"});
+  CHECK(test_util::ReadFile(file) == LogText(Events(inline_log)));
+}
+
+TEST_CASE("play: bad options are refused before the game, exit 2") {
+  cli_test::CheckUsageError({"play", "--humans", "2"}, "--humans: seat 2 is out of range");
+  cli_test::CheckUsageError({"play", "--humans", "0,0"}, "--humans: seat 0 is given twice");
+  cli_test::CheckUsageError({"play", "--humans", "x"}, "--humans");
+  cli_test::CheckUsageError({"play", "--players", "7"}, "--players");
+  cli_test::CheckUsageError({"play", "--bots", "bogus"}, "--bots: unknown policy 'bogus'");
+  cli_test::CheckUsageError({"play", "--players", "3", "--bots", "ev,ev,ev"},
+                            "--bots: 3 policies for 2 bot seats");
+  cli_test::CheckUsageError({"play", "--seed", "-1"}, "--seed");
+  cli_test::CheckUsageError({"play", "--log", "/nonexistent/dir/x.log"}, "--log: ");
+  cli_test::CheckUsageError({"play", "--dice", "0"}, "invalid rules");
+}
