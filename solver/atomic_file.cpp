@@ -9,12 +9,47 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "absl/strings/str_format.h"
 
 namespace martiandice::solver {
 
+namespace {
+
+// What a file of mode `mode` is, for a message ("a FIFO"); "" for a regular file.
+const char* KindOf(mode_t mode) {
+  if (S_ISREG(mode)) return "";
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISLNK(mode)) return "a symbolic link";
+  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+}  // namespace
+
+absl::Status CheckReplaceable(const std::string& path) {
+  struct stat info;
+  if (lstat(path.c_str(), &info) != 0) {
+    const int err = errno;
+    if (err == ENOENT) return absl::OkStatus();
+    const std::string why = absl::StrFormat("cannot check %s: %s", path, std::strerror(err));
+    if (err == EACCES || err == EPERM) return absl::PermissionDeniedError(why);
+    if (err == ENOTDIR) return absl::NotFoundError(why);
+    return absl::FailedPreconditionError(why);
+  }
+  const char* kind = KindOf(info.st_mode);
+  if (*kind == '\0') return absl::OkStatus();
+  return absl::FailedPreconditionError(absl::StrFormat(
+      "%s is %s: only a regular file or a new path is written, anything else is left alone", path,
+      kind));
+}
+
 absl::Status WriteFileAtomically(const std::string& path, const std::string& bytes) {
+  if (absl::Status status = CheckReplaceable(path); !status.ok()) return status;
   std::string temp = path + ".tmp.XXXXXX";
   int fd = mkstemp(temp.data());
   if (fd < 0) {
@@ -43,6 +78,10 @@ absl::Status WriteFileAtomically(const std::string& path, const std::string& byt
     std::remove(temp.c_str());
     return absl::DataLossError(
         absl::StrFormat("closing %s failed: %s", temp, std::strerror(errno)));
+  }
+  if (absl::Status status = CheckReplaceable(path); !status.ok()) {
+    std::remove(temp.c_str());
+    return status;
   }
   if (std::rename(temp.c_str(), path.c_str()) != 0) {
     int err = errno;

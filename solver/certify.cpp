@@ -13,7 +13,6 @@
 #include <cmath>
 #include <cstring>
 #include <string>
-#include <thread>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_format.h"
@@ -21,6 +20,7 @@
 #include "martiandice/game.h"
 #include "table_format.h"
 #include "turn_model.h"
+#include "workers.h"
 
 namespace martiandice::solver {
 namespace {
@@ -798,8 +798,9 @@ absl::StatusOr<CertificationReport> CertifyGameValues(const GameValues& values,
   std::atomic<long long> done{0};  // contexts certified, for the progress
   std::vector<CertificationReport> reports(threads);
   // Worker 0 is the calling thread: it alone reports the progress.
-  auto work = [&](CertificationReport* out) {
-    const bool reports_progress = out == &reports[0] && options.progress;
+  auto work = [&](int thread) {
+    CertificationReport* out = &reports[thread];
+    const bool reports_progress = thread == 0 && options.progress;
     ContextCertifier certifier(values, index, *model, options.local_exact_max_left, options.floor,
                                options.ceiling);
     for (long long c = next.fetch_add(kChunk); c < contexts; c = next.fetch_add(kChunk)) {
@@ -811,10 +812,7 @@ absl::StatusOr<CertificationReport> CertifyGameValues(const GameValues& values,
     }
     *out = certifier.report;
   };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(work, &reports[t]);
-  work(&reports[0]);
-  for (std::thread& t : pool) t.join();
+  if (absl::Status s = RunWorkers(threads, work); !s.ok()) return s;
   if (options.stop != nullptr && options.stop->load()) {
     return absl::CancelledError("certification interrupted");
   }
@@ -825,8 +823,7 @@ absl::StatusOr<CertificationReport> CertifyGameValues(const GameValues& values,
   report.tie_tolerance = kTie;
   report.error_bound = values.error_bound;
   report.margin_threshold = MarginThreshold(values.error_bound);
-  report.certified = report.smallest_margin > report.margin_threshold &&
-                     report.inexact_ties == 0 &&
+  report.certified = report.smallest_margin > report.margin_threshold && report.inexact_ties == 0 &&
                      report.largest_value_gap <= report.margin_threshold &&
                      (values.players > 2 || report.mixed_contexts == 0);
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();

@@ -118,7 +118,8 @@ inline constexpr double kReaderTurnRounding = 1e-15;
 //
 // Errors: Cancelled when stopped; InvalidArgument for rules out of range, a player count outside
 // 2..kMaxPlayers, a value vector of the wrong size, a value or bound that is
-// not a number, or threads < 1. Thread-safe (reads `values` only).
+// not a number, or threads < 1; ResourceExhausted when the worker threads
+// cannot be started (RunWorkers, workers.h). Thread-safe (reads `values` only).
 struct CertifyOptions {
   // Worker threads (>= 1) sharing the contexts. Every figure but the counts
   // of re-solves (each thread caches its verdicts per utility) and the time

@@ -11,7 +11,6 @@
 #include <cmath>
 #include <filesystem>
 #include <string>
-#include <thread>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
@@ -23,6 +22,7 @@
 #include "mixed_cycle.h"
 #include "score_law_cache.h"
 #include "table_format.h"
+#include "workers.h"
 
 namespace martiandice::solver {
 namespace {
@@ -154,9 +154,10 @@ class GameSolver {
     for (int k = first_level; k < levels; ++k) {
       const size_t from = k == first_level ? first_vector : 0;
       if (Stopped()) return Interrupt(k, from, scratch);
-      const size_t finished =
+      absl::StatusOr<size_t> finished =
           SolveLevel(Level(k), from, done + (k == first_level ? prefix : 0), scratch);
-      if (finished < Level(k).size()) return Interrupt(k, finished, scratch);
+      if (!finished.ok()) return SaveAfter(finished.status(), k, from, scratch);
+      if (*finished < Level(k).size()) return Interrupt(k, *finished, scratch);
       done += level_cost[k];
       Progress(done);
       const double since = Seconds() - last_write_end_;
@@ -302,12 +303,15 @@ class GameSolver {
   // the threads, each taking the next vector left, from vector `from` on.
   // Unless stopped, every thread finishes the vector it took: the vectors
   // done are a prefix, whose length is returned. `done` is the cost of the
-  // work before the level and its vectors before `from` (progress).
-  size_t SolveLevel(const std::vector<std::uint64_t>& level, size_t from, long long done,
-                    std::vector<Scratch>& scratch) {
+  // work before the level and its vectors before `from` (progress). Errors:
+  // RunWorkers's (no vector solved then).
+  absl::StatusOr<size_t> SolveLevel(const std::vector<std::uint64_t>& level, size_t from,
+                                    long long done, std::vector<Scratch>& scratch) {
     std::atomic<size_t> next{from};
     std::atomic<long long> level_done{0};
-    auto work = [&](Scratch& mine, bool caller) {
+    auto work = [&](int thread) {
+      Scratch& mine = scratch[thread];
+      const bool caller = thread == 0;
       std::vector<int> s(n_);
       while (!Stopped()) {
         const size_t k = next++;
@@ -320,11 +324,8 @@ class GameSolver {
         }
       }
     };
-    const int helpers = static_cast<int>(std::min<size_t>(threads_, level.size() - from)) - 1;
-    std::vector<std::thread> pool;
-    for (int t = 1; t <= helpers; ++t) pool.emplace_back(work, std::ref(scratch[t]), false);
-    work(scratch[0], true);
-    for (std::thread& t : pool) t.join();
+    const int workers = static_cast<int>(std::min<size_t>(threads_, level.size() - from));
+    if (absl::Status s = RunWorkers(std::max(workers, 1), work); !s.ok()) return s;
     return std::min(next.load(), level.size());
   }
 
@@ -496,6 +497,17 @@ class GameSolver {
     return absl::CancelledError(absl::StrCat("solve interrupted at ", where,
                                              "; the finished work is saved in ", checkpoint_, ": ",
                                              resume_hint_));
+  }
+
+  // `status` (the solve stopped before level `level`'s vector `vectors`),
+  // saying where the finished work is saved if there is a checkpoint.
+  absl::Status SaveAfter(const absl::Status& status, int level, size_t vectors,
+                         const std::vector<Scratch>& scratch) {
+    if (checkpoint_.empty()) return status;
+    if (absl::Status s = WriteCheckpoint(level, vectors, scratch); !s.ok()) return status;
+    return absl::Status(status.code(),
+                        absl::StrCat(status.message(), "; the finished work is saved in ",
+                                     checkpoint_, ": ", resume_hint_));
   }
 
   void SolveScoreVector(const int* s, Scratch& scratch) {

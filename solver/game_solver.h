@@ -201,7 +201,9 @@ struct GameValues {
 // a floor of the wrong size or with a checkpoint; a guess order out of range
 // or other than 1 with a checkpoint;
 // Cancelled when stopped (the message says whether and where the work was
-// saved); the checkpoint's read errors (DataLoss: damaged,
+// saved); ResourceExhausted when worker threads cannot be started
+// (RunWorkers, workers.h; the finished work is saved in the checkpoint, if
+// any); the checkpoint's read errors (DataLoss: damaged,
 // FailedPrecondition: of another solve) and write errors.
 absl::StatusOr<GameValues> SolveGameValues(const GameSolveOptions& options,
                                            GameSolveReport* report);

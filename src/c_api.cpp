@@ -44,7 +44,10 @@ thread_local std::string last_error;
 
 md_status Fail(md_status status, std::string message) {
   if (message.size() > kMaxErrorBytes) {
-    message.resize(kMaxErrorBytes - 3);
+    std::size_t cut = kMaxErrorBytes - 3;
+    // Not inside a UTF-8 character: back over its continuation bytes.
+    while (cut > 0 && (static_cast<unsigned char>(message[cut]) & 0xc0) == 0x80) --cut;
+    message.resize(cut);
     message += "...";
   }
   last_error = std::move(message);

@@ -20,6 +20,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "file_kind.h"
 
 #if defined(__linux__)
 #include <link.h>
@@ -49,19 +50,52 @@ bool IsFile(const fs::path& path) {
   return fs::is_regular_file(path, ec);
 }
 
-bool IsDirectory(const fs::path& path) {
-  std::error_code ec;
-  return fs::is_directory(path, ec);
+// A table looked for at `location`: a file is taken as is; a directory must
+// hold `name`. Else why not, and where `solve --out` would put the table.
+struct Lookup {
+  std::optional<std::string> path;  // the table file
+  bool directory = false;           // `location` is a directory
+  bool missing = true;              // nothing there (NotFound); else something unusable is
+  std::string why;                  // "no NAME there", "no such file"; or "a FIFO (named pipe)"
+  std::string unusable;             // the path that is `why` (not missing)
+  std::string out;
+};
+
+Lookup LookIn(const std::string& location, const std::string& name) {
+  using internal::FileKind;
+  const FileKind kind = internal::InspectPath(location);
+  Lookup lookup;
+  lookup.out = location;
+  if (kind.type == FileKind::Type::kRegular) {
+    lookup.path = location;
+  } else if (kind.type == FileKind::Type::kDirectory) {
+    lookup.directory = true;
+    lookup.out = (fs::path(location) / name).string();
+    const FileKind inside = internal::InspectPath(lookup.out);
+    if (inside.type == FileKind::Type::kRegular) {
+      lookup.path = lookup.out;
+    } else if (inside.type == FileKind::Type::kMissing) {
+      lookup.why = absl::StrFormat("no %s there", name);
+    } else {
+      lookup.missing = false;
+      lookup.why = inside.what;
+      lookup.unusable = lookup.out;
+    }
+  } else if (kind.type == FileKind::Type::kMissing) {
+    lookup.why = kind.what == "missing" ? "no such file" : kind.what;
+  } else {
+    lookup.missing = false;
+    lookup.why = kind.what;
+    lookup.unusable = location;
+  }
+  return lookup;
 }
 
-// `location` as a table: a file is taken as is; a directory must hold `name`.
-std::optional<std::string> FindIn(const fs::path& location, const std::string& name) {
-  if (IsDirectory(location)) {
-    if (IsFile(location / name)) return (location / name).string();
-    return std::nullopt;
-  }
-  if (IsFile(location)) return location.string();
-  return std::nullopt;
+// A location that is there but cannot hold a table (InvalidArgument):
+// "WHERE is a FIFO (named pipe): ...".
+absl::Status Unusable(const std::string& where, const Lookup& lookup, const std::string& name) {
+  return absl::InvalidArgumentError(absl::StrFormat(
+      "%s is %s: give a policy table file, or a directory holding %s", where, lookup.why, name));
 }
 
 absl::Status NotFound(const Rules& rules, int players, const std::string& looked,
@@ -129,7 +163,25 @@ std::optional<fs::path> RelocatedDataDir() {
 #endif
 }
 
+// The directories of the default search (without $MARTIANDICE_DATA), in order.
+std::vector<std::string> DefaultDataDirs() {
+  static const std::optional<fs::path> relocated = RelocatedDataDir();
+  std::vector<std::string> dirs;
+  if (relocated) dirs.push_back(relocated->string());
+  for (const char* dir : {MARTIANDICE_SOURCE_DATA_DIR, MARTIANDICE_INSTALL_DATA_DIR}) {
+    if (std::find(dirs.begin(), dirs.end(), dir) == dirs.end()) dirs.push_back(dir);
+  }
+  return dirs;
+}
+
 }  // namespace
+
+std::vector<std::string> TableSearchPath() {
+  if (const char* env = std::getenv("MARTIANDICE_DATA"); env != nullptr && *env != '\0') {
+    return {env};
+  }
+  return DefaultDataDirs();
+}
 
 absl::Status ValidateContext(const Rules& rules, int players, const GameContext& context) {
   if (absl::Status s = ValidateRules(rules); !s.ok()) return s;
@@ -200,32 +252,40 @@ absl::StatusOr<std::string> LocateTable(const Rules& rules, int players,
                                         const std::optional<std::string>& explicit_path) {
   const std::string name = TableFileName(rules, players);
   if (explicit_path) {
-    if (auto found = FindIn(*explicit_path, name)) return *found;
-    const std::string looked =
-        IsDirectory(*explicit_path)
-            ? absl::StrFormat("directory %s (no %s there)", *explicit_path, name)
-            : absl::StrFormat("%s (no such file)", *explicit_path);
-    const std::string out =
-        IsDirectory(*explicit_path) ? (fs::path(*explicit_path) / name).string() : *explicit_path;
-    return NotFound(rules, players, looked, out);
+    const Lookup lookup = LookIn(*explicit_path, name);
+    if (lookup.path) return *lookup.path;
+    if (!lookup.missing) {
+      return Unusable(absl::StrCat("policy table path ", lookup.unusable), lookup, name);
+    }
+    return NotFound(rules, players,
+                    lookup.directory
+                        ? absl::StrFormat("directory %s (%s)", *explicit_path, lookup.why)
+                        : absl::StrFormat("%s (%s)", *explicit_path, lookup.why),
+                    lookup.out);
   }
-  std::vector<std::string> looked;
+  const std::vector<std::string> dirs = DefaultDataDirs();
+  // $MARTIANDICE_DATA, when set, is the only place searched: a table that is
+  // not there is not looked for elsewhere.
   if (const char* env = std::getenv("MARTIANDICE_DATA"); env != nullptr && *env != '\0') {
-    if (auto found = FindIn(env, name)) return *found;
-    looked.push_back(absl::StrCat("$MARTIANDICE_DATA=", env));
-  } else {
-    looked.push_back("$MARTIANDICE_DATA (unset)");
+    const Lookup lookup = LookIn(env, name);
+    if (lookup.path) return *lookup.path;
+    if (!lookup.missing) {
+      return Unusable(lookup.unusable == env
+                          ? absl::StrCat("$MARTIANDICE_DATA=", env)
+                          : absl::StrCat("$MARTIANDICE_DATA's ", lookup.unusable),
+                      lookup, name);
+    }
+    return NotFound(rules, players,
+                    absl::StrFormat("$MARTIANDICE_DATA=%s (%s; nothing else is searched while it "
+                                    "is set; unset, the search is %s)",
+                                    env, lookup.why, absl::StrJoin(dirs, ", ")),
+                    lookup.out);
   }
-  static const std::optional<fs::path> relocated = RelocatedDataDir();
-  std::vector<std::string> dirs;
-  if (relocated) dirs.push_back(relocated->string());
-  dirs.push_back(MARTIANDICE_SOURCE_DATA_DIR);
-  dirs.push_back(MARTIANDICE_INSTALL_DATA_DIR);
   for (const std::string& dir : dirs) {
     if (IsFile(fs::path(dir) / name)) return (fs::path(dir) / name).string();
-    if (std::find(looked.begin(), looked.end(), dir) == looked.end()) looked.push_back(dir);
   }
-  return NotFound(rules, players, absl::StrJoin(looked, ", "), name);
+  return NotFound(rules, players,
+                  absl::StrCat("$MARTIANDICE_DATA (unset), ", absl::StrJoin(dirs, ", ")), name);
 }
 
 }  // namespace martiandice

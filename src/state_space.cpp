@@ -134,6 +134,8 @@ absl::StatusOr<StateSpaceStats> ComputeStateSpaceStats(const Rules& rules) {
   if (!positions.ok()) return positions.status();
   StateSpaceStats stats;
   absl::flat_hash_set<std::uint64_t> canonical, terminal;
+  std::vector<std::vector<RollOutcome>> rolls(rules.dice + 1);
+  for (int m = 1; m <= rules.dice; ++m) rolls[m] = RollDistribution(m);
   std::vector<Dice> takes;
   Dice turn_over;
   bool is_turn_over = false;
@@ -146,9 +148,8 @@ absl::StatusOr<StateSpaceStats> ComputeStateSpaceStats(const Rules& rules) {
     if (!aside.empty()) terminal.insert(PackKey(aside));  // stopping, or no dice left
     int left = rules.dice - aside.total();
     if (left == 0) continue;
-    std::vector<RollOutcome> rolls = RollDistribution(left);
-    stats.roll_pairs += static_cast<std::int64_t>(rolls.size());
-    for (const RollOutcome& roll : rolls) {
+    stats.roll_pairs += static_cast<std::int64_t>(rolls[left].size());
+    for (const RollOutcome& roll : rolls[left]) {
       Successors(aside, roll.faces, takes, turn_over, is_turn_over);
       if (is_turn_over) terminal.insert(PackKey(turn_over));
     }

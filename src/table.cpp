@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "file_kind.h"
 #include "martiandice/game.h"
 #include "table_format.h"
 
@@ -25,20 +26,26 @@ absl::Status OpenError(const std::string& path, int error) {
 }
 
 // Checks that `path` is a regular file of at most kMaxTableFileSize bytes;
-// returns its size.
+// returns its size. Anything else is named as what it is (file_kind.h).
 absl::StatusOr<std::uint64_t> CheckFile(const std::string& path) {
+  const FileKind kind = InspectPath(path);
+  switch (kind.type) {
+    case FileKind::Type::kRegular:
+      break;
+    case FileKind::Type::kMissing:
+      return OpenError(path, ENOENT);
+    case FileKind::Type::kDirectory:
+      return absl::InvalidArgumentError(
+          absl::StrFormat("policy table path %s is a directory, not a file", path));
+    case FileKind::Type::kOther:
+      if (kind.error == EACCES || kind.error == EPERM) {
+        return absl::PermissionDeniedError(
+            absl::StrFormat("cannot read policy table %s: it is %s", path, kind.what));
+      }
+      return absl::InvalidArgumentError(
+          absl::StrFormat("policy table path %s is not a regular file: it is %s", path, kind.what));
+  }
   std::error_code ec;
-  const std::filesystem::file_status status = std::filesystem::status(path, ec);
-  if (status.type() == std::filesystem::file_type::not_found) return OpenError(path, ENOENT);
-  if (ec) return OpenError(path, ec.value());
-  if (std::filesystem::is_directory(status)) {
-    return absl::InvalidArgumentError(
-        absl::StrFormat("policy table path %s is a directory, not a file", path));
-  }
-  if (!std::filesystem::is_regular_file(status)) {
-    return absl::InvalidArgumentError(
-        absl::StrFormat("policy table path %s is not a regular file", path));
-  }
   const std::uintmax_t size = std::filesystem::file_size(path, ec);
   if (ec) return OpenError(path, ec.value());
   if (size > kMaxTableFileSize) {

@@ -147,6 +147,34 @@ static void TestTurnBest(md_handle* md) {
   CHECK(best.turn_over && best.turn_over_score == 0);
 }
 
+/* A take after which no dice are left: 2T 3R 4H 1K aside (10 dice), the last
+ * 3 dice rolled all cows. The only take is the 3 cows (humans and chickens are
+ * aside, no ray): 13 dice aside, so the player can only stop, with
+ * 4 + 3 + 1 earthlings (3 rays hold off 2 tanks) and the bonus 3: 11. */
+static void TestNoDiceLeft(md_handle* md) {
+  md_query query;
+  md_query_init(&query);
+  md_best_result best;
+  CHECK(md_best(md, &query, "2T 3R 4H 1K", "3C", &best) == MD_OK);
+  CHECK(!best.turn_over && best.take_count == 1);
+  if (best.take_count == 1) {
+    const md_take* cows = &best.takes[0];
+    CHECK(cows->take == MD_COW && cows->count == 3);
+    CHECK(strcmp(cows->aside_after, "2T 3R 4H 3C 1K") == 0);
+    CHECK(!cows->can_roll);
+    CHECK(Near(cows->stop, 11.0) && Near(cows->value, 11.0) && cows->then == MD_STOP);
+    CHECK(cows->optimal);
+  }
+  CHECK(best.best == 0 && Near(best.value, 11.0));
+  md_eval_result eval;
+  CHECK(md_eval(md, &query, "2T 3R 4H 3C 1K", &eval) == MD_OK);
+  CHECK(eval.dice_left == 0 && !eval.can_roll && eval.can_stop);
+  CHECK(Near(eval.stop, 11.0) && Near(eval.value, 11.0) && eval.action == MD_STOP);
+  /* One die short of the end: rolling is still possible (the control). */
+  CHECK(md_best(md, &query, "2T 3R 4H 1K", "2C 1K", &best) == MD_OK);
+  CHECK(best.take_count == 1 && best.takes[0].can_roll);
+}
+
 /* Win queries from the shipped table. Final round, seat 1 with 21 against 25
  * and 3T 3R 4H 1K aside (5 points): stopping wins for sure (26 > 25); rolling
  * loses exactly when a tank comes with no ray: TT (1), TH, TK (4), TC (2):
@@ -276,6 +304,51 @@ static void TestInputErrors(md_handle* md) {
   EXPECT_ERROR(md_best(md, &query, "-", "14H", &best), MD_ERR_INVALID_ARGUMENT, "13 are left");
 }
 
+/* md_last_error keeps at most 1024 bytes of a message that quotes the
+ * caller's input: a message of exactly 1024 bytes whole, one of 1025 cut to
+ * 1021 and "...", a 100 KB objective likewise, and a cut never inside a UTF-8
+ * character (a 2-byte "\xc3\xa9" repeated). */
+static char long_objective[100 * 1024 + 1];
+
+static size_t ErrorLengthFor(md_handle* md, size_t objective_length, char fill) {
+  md_query query;
+  md_query_init(&query);
+  md_eval_result eval;
+  memset(long_objective, fill, objective_length);
+  long_objective[objective_length] = '\0';
+  query.objective = long_objective;
+  CHECK(md_eval(md, &query, NULL, &eval) == MD_ERR_INVALID_ARGUMENT);
+  return strlen(md_last_error());
+}
+
+static void TestLongErrors(md_handle* md) {
+  /* The message is a fixed text around the objective, quoted once. */
+  const size_t overhead = ErrorLengthFor(md, 10, 'x') - 10;
+  CHECK(ErrorLengthFor(md, 11, 'x') == overhead + 11);
+  CHECK(ErrorLengthFor(md, 1024 - overhead, 'x') == 1024);
+  CHECK(strstr(md_last_error(), "...") == NULL);
+  CHECK(ErrorLengthFor(md, 1025 - overhead, 'x') == 1024);
+  CHECK(strcmp(md_last_error() + 1021, "...") == 0);
+  CHECK(ErrorLengthFor(md, sizeof long_objective - 1, 'x') == 1024);
+  CHECK(strncmp(md_last_error(), "objective: ", 11) == 0);
+  /* Two-byte characters: the cut is after a whole one. */
+  md_query query;
+  md_query_init(&query);
+  md_eval_result eval;
+  for (size_t i = 0; i + 1 < sizeof long_objective - 1; i += 2) {
+    long_objective[i] = (char)0xc3;
+    long_objective[i + 1] = (char)0xa9;
+  }
+  long_objective[sizeof long_objective - 1] = '\0';
+  query.objective = long_objective;
+  CHECK(md_eval(md, &query, NULL, &eval) == MD_ERR_INVALID_ARGUMENT);
+  const char* message = md_last_error();
+  const size_t length = strlen(message);
+  CHECK(length <= 1024 && length >= 1020);
+  CHECK(strcmp(message + length - 3, "...") == 0);
+  CHECK((unsigned char)message[length - 4] == 0xa9);
+}
+
 static void TestNullArguments(md_handle* md) {
   md_query query;
   md_query_init(&query);
@@ -356,8 +429,10 @@ int main(void) {
   }
   TestTurnEval(md);
   TestTurnBest(md);
+  TestNoDiceLeft(md);
   TestWin(md);
   TestInputErrors(md);
+  TestLongErrors(md);
   TestNullArguments(md);
   md_close(md);
   TestTableErrors();

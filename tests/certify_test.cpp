@@ -15,10 +15,12 @@
 #include <string>
 #include <vector>
 
+#include "cli_test_util.h"
 #include "convention_turn.h"
 #include "game_solver.h"
 #include "martiandice/game.h"
 #include "nplayer_naive.h"
+#include "table_builder.h"
 #include "test_util.h"
 #include "turn_model.h"
 
@@ -238,6 +240,61 @@ TEST_CASE("certify: stored values that do not solve their own turns are not cert
     REQUIRE(r.ok());
     CHECK(r->largest_value_gap >= move * 0.99);
     CHECK(r->certified == (move < ok->margin_threshold));
+  }
+}
+
+// A table someone gave you: the shipped 2-player table altered at
+// one context, both checksums recomputed by the test's own writer from
+// docs/FORMAT.md (tests/table_builder.h), and certified through the command
+// line. The reader accepts it and `eval` answers from it; `certify --tables`
+// refuses it (exit 3, NOT certified): two win probabilities swapped, or a
+// value moved by 5e-13 between the seats. Moved by 5e-14 (below the margin
+// threshold, 1.7e-13) it is certified, as the table unaltered is.
+TEST_CASE("certify: altered tables with recomputed checksums are not certified (CLI)") {
+  namespace tb = table_builder;
+  const std::string name = "martiandice-p2-d13-b3-t25.mdt";
+  const std::string shipped = test_util::ReadFile(std::string(MARTIANDICE_DATA_DIR) + "/" + name);
+  REQUIRE(shipped.size() == 26528);
+  const std::int64_t context = tb::ContextIndex(Rules{}, 2, 0, {10, 12});
+  const std::size_t at =
+      static_cast<std::size_t>(tb::GetU64(shipped, tb::offset::kContextsOffset) + 16 * context);
+  const double seat0 = tb::GetF64(shipped, at), seat1 = tb::GetF64(shipped, at + 8);
+  REQUIRE(std::abs(seat0 - seat1) > 0.1);
+  const test_util::TempDir dir;
+  const std::string file = dir.File(name);
+  auto run = [&](const std::string& bytes, std::vector<std::string> args) {
+    test_util::WriteFile(file, bytes);
+    args.insert(args.end(), {"--tables", file});
+    return cli_test::Run(args);
+  };
+  auto certify = [&](const std::string& bytes) { return run(bytes, {"certify", "--quiet"}); };
+
+  const cli_test::CliRun clean = certify(shipped);
+  INFO("stderr: " << clean.err);
+  REQUIRE(clean.code == 0);
+  CHECK(clean.out.find("every decision and value is certified") != std::string::npos);
+
+  std::string swapped = shipped;
+  tb::PutF64(swapped, at, seat1);
+  tb::PutF64(swapped, at + 8, seat0);
+  tb::RefreshChecksums(swapped);
+  const cli_test::Json eval = cli_test::ParseJsonOrFail(
+      run(swapped, {"eval", "--objective", "win", "--scores", "10,12", "--json"}).out);
+  CHECK(eval["win_probabilities"].items[0].number == seat1);  // read as altered
+  const cli_test::CliRun refused = certify(swapped);
+  CHECK(refused.code == 3);
+  CHECK(refused.err.empty());
+  CHECK(refused.out.find("Certification: NOT certified") != std::string::npos);
+
+  for (const double move : {5e-13, 5e-14}) {
+    CAPTURE(move);
+    std::string moved = shipped;
+    tb::PutF64(moved, at, seat0 + move);
+    tb::PutF64(moved, at + 8, seat1 - move);
+    tb::RefreshChecksums(moved);
+    REQUIRE(moved != shipped);
+    const cli_test::CliRun checked = certify(moved);
+    CHECK(checked.code == (move > 1.73e-13 ? 3 : 0));
   }
 }
 

@@ -97,9 +97,10 @@ def main():
     failures = 0
     for check in (check_play, check_coach):
         try:
-            check(cli, socket)
+            # Each check has its own tmux server.
+            check(cli, f"{socket}-{check.__name__}")
             print(f"check_terminal: {check.__name__}: ok")
-        except AssertionError as e:
+        except (AssertionError, subprocess.CalledProcessError) as e:
             failures += 1
             print(f"check_terminal: {check.__name__}: FAILED: {e}")
     return 1 if failures else 0

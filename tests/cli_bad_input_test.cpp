@@ -280,7 +280,8 @@ TEST_CASE("cli bad input table: missing values, unknown subcommands and options"
       {{"eval", "--aside"}, "--aside"},
       {{"best"}, "--roll is required"},
       {{"best", "--roll"}, "--roll"},
-      {{"eval", "--objective", "win"}, "--scores: the win objective needs scores, every seat's total"},
+      {{"eval", "--objective", "win"},
+       "--scores: the win objective needs scores, every seat's total"},
       {{"eval", "--objective"}, "--objective"},
       {{}, "no subcommand given"},
       {{"frobnicate"}, "unknown subcommand 'frobnicate'"},
@@ -371,6 +372,32 @@ TEST_CASE("cli bad input table: simulate") {
       {{"simulate", "--games", "10", "--policies", "ev,ev", "--seed", "-1"}, "--seed"},
       {{"simulate", "--games", "10"}, "--policies"},
   });
+}
+
+// Control characters of arguments and input files are shown escaped in the
+// error line, never sent raw to a terminal: ESC, BEL, DEL, a C1 control
+// (U+009B, a CSI) and a byte that is not UTF-8; UTF-8 text stays as it is.
+TEST_CASE("cli bad input table: control characters are escaped in error lines") {
+  CheckRows({
+      {{"eval", "--aside", "\x1b[2J\a"}, "bad dice \"\\x1b[2J\\x07\""},
+      {{"eval", "--objective", "reach:\x7f"}, "\\x7f"},
+      {{"eval", "--aside",
+        "\xc2\x9b"
+        "2J\xff"},
+       "\"\\xc2\\x9b2J\\xff\""},
+      {{"eval", "--aside", "2T \xe2\x80\x93 \t"}, "\"2T \xe2\x80\x93 \\x09\""},
+      {{"eval", "--objective", "win", "--scores", "1,\x1b]0;title\a"}, "\\x1b]0;title\\x07"},
+  });
+  TempDir dir;
+  const std::string file = dir.str() + "/turn.txt";
+  test_util::WriteFile(file, std::string("roll 2T 3R 4H 3C 1K take \x1b[31m\0\n", 32));
+  CheckRows({{{"review", file}, "\\x1b[31m\\x00"}});
+  // Nothing below 0x20 but the final newline, in any of them.
+  const Outcome run = RunReal({"eval", "--aside", "\x1b\x07\x08\x0b\x0c\x7f"});
+  for (std::size_t i = 0; i + 1 < run.err.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(run.err[i]);
+    CHECK_MESSAGE((byte >= 0x20 && byte != 0x7f), "raw byte " << int(byte) << " at " << i);
+  }
 }
 
 // An overflowing count must be refused, not clamped to a huge number of games.

@@ -223,6 +223,29 @@ TEST_CASE("cli game human output shows every seat's win probability") {
   CHECK(final_round.out.find("final round") != std::string::npos);
 }
 
+// --seat goes with --scores: spaces around the number are dropped as around
+// each total (eval, best, plot, review); anything else still is no number.
+TEST_CASE("cli game --seat takes spaces around its number, as --scores does") {
+  const CliRun plain = Run(WinArgs("eval", {"--scores", "3,5", "--seat", "1"}));
+  REQUIRE(plain.code == 0);
+  for (const char* seat : {" 1", "1 ", "\t1 "}) {
+    CAPTURE(seat);
+    const CliRun spaced = Run(WinArgs("eval", {"--scores", " 3, 5", "--seat", seat}));
+    CHECK(spaced.code == 0);
+    CHECK(spaced.out == plain.out);
+  }
+  const CliRun heatmap_plain = Run({"plot", "heatmap", "--seat", "1", "--out", "/dev/null/x"});
+  const CliRun heatmap_spaced = Run({"plot", "heatmap", "--seat", "1 ", "--out", "/dev/null/x"});
+  CHECK(heatmap_spaced.err == heatmap_plain.err);  // the same --out error, not --seat's
+  CHECK(heatmap_spaced.err.find("--seat") == std::string::npos);
+  for (const char* bad : {"", " ", "1 1", "0x1", "+1"}) {
+    CheckUsageError(WinArgs("eval", {"--scores", "3,5", "--seat", bad}), "--seat");
+    CheckUsageError({"plot", "heatmap", "--seat", bad, "--out", "x.svg"}, "--seat");
+    CheckUsageError({"review", "--objective", "win", "--scores", "3,5", "--seat", bad, "-"},
+                    "--seat");
+  }
+}
+
 TEST_CASE("cli game finds the table through MARTIANDICE_DATA") {
   const ScopedEnv data("MARTIANDICE_DATA", Small().dir.str());
   std::vector<std::string> args = {"eval", "--objective", "win", "--scores", "0,0", "--json"};

@@ -3,6 +3,7 @@
 // by hand, the win objective against `best`, games with `scores` lines, and
 // bad input refused with the line number (exit 2, one stderr line).
 #include <doctest/doctest.h>
+#include <sys/stat.h>
 
 #include <sstream>
 #include <string>
@@ -10,6 +11,7 @@
 
 #include "cli.h"
 #include "cli_test_util.h"
+#include "test_util.h"
 
 namespace {
 
@@ -330,6 +332,19 @@ TEST_CASE("review: bad input is refused with the line number") {
   // Files: missing, a directory, too large.
   CHECK(cli_test::Run({"review", "/nonexistent/turn.txt"}).code == 2);
   CHECK(cli_test::Run({"review", "/"}).err.find("not a regular file") != std::string::npos);
+  // A FIFO or a device is named as what it is, never as missing.
+  for (const char* special : {"/dev/zero", "/dev/null"}) {
+    const cli_test::CliRun device = cli_test::Run({"review", special});
+    CHECK(device.code == 2);
+    CHECK(device.err.find("it is a character device, not a regular file") != std::string::npos);
+  }
+  test_util::TempDir fifo_dir;
+  const std::string fifo = fifo_dir.File("turns");
+  REQUIRE(::mkfifo(fifo.c_str(), 0644) == 0);
+  const cli_test::CliRun from_fifo = cli_test::Run({"review", fifo});
+  CHECK(from_fifo.code == 2);
+  CHECK(from_fifo.err.find("it is a FIFO (named pipe)") != std::string::npos);
+  CHECK(from_fifo.err.find("no such file") == std::string::npos);
   const cli_test::CliRun huge = Review(std::string((1 << 20) + 10, '\n'));
   CHECK(huge.code == 2);
   CHECK(huge.err.find("over 1048576 bytes") != std::string::npos);

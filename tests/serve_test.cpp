@@ -10,17 +10,23 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_format.h"
 #include "cli.h"
 #include "cli_test_util.h"
+#include "commands.h"
 #include "json.h"
+#include "martiandice/state_space.h"
+#include "test_util.h"
 
 namespace {
 
@@ -457,6 +463,185 @@ TEST_CASE("serve: output is flushed before every wait for input, not per line of
     CHECK(std::count(written.begin(), written.end(), '\n') == 200);
     CHECK(out_buffer.syncs <= 3);  // before the first read, at the end of input, at exit
   }
+}
+
+namespace {
+
+// Serve with `args` (after "serve") over `input`, in process.
+ServeRun RunServeWith(const std::vector<std::string>& args, const std::string& input) {
+  std::istringstream in(input);
+  martiandice::CliEnvironment environment;
+  environment.in = &in;
+  std::vector<std::string> command = {"serve"};
+  command.insert(command.end(), args.begin(), args.end());
+  const cli_test::CliRun cli = cli_test::Run(command, environment);
+  ServeRun run{cli.code, {}, cli.out, cli.err};
+  std::istringstream lines(run.out);
+  for (std::string line; std::getline(lines, line);) run.lines.push_back(line);
+  return run;
+}
+
+std::string WinRequest(const std::string& tables) {
+  std::string request = R"({"command":"eval","objective":"win","scores":[1,2],"tables":)";
+  martiandice::AppendJsonString(request, tables);
+  return request + "}\n";
+}
+
+}  // namespace
+
+// Varying the target or the bonus of `stats` costs no enumeration: the size
+// of a turn depends on the dice alone, and each number of dice is enumerated
+// once in a process.
+TEST_CASE("serve: stats floods are answered from one enumeration per number of dice") {
+  std::string input;
+  for (int i = 1; i <= 20; ++i) {
+    input += absl::StrFormat(R"({"id":%d,"command":"stats","dice":20,"target":%d,"bonus":%d})", i,
+                             5 * i, i % 7) +
+             "\n";
+  }
+  const std::int64_t before = martiandice::cli::TurnEnumerations();
+  const ServeRun run = RunServe(input);
+  CHECK(martiandice::cli::TurnEnumerations() - before <= 1);
+  REQUIRE(run.lines.size() == 20);
+  const Json first = ParseLine(run.lines[0]);
+  for (int i = 1; i <= 20; ++i) {
+    const Json json = ParseLine(run.lines[i - 1]);
+    CHECK(json["rules"]["target"].number == 5 * i);
+    CHECK(json["rules"]["bonus"].number == i % 7);
+    CHECK(json["positions"].number == first["positions"].number);
+    CHECK(json["roll_pairs"].number == first["roll_pairs"].number);
+  }
+  // Every number of dice, twice over: at most one enumeration each.
+  input.clear();
+  for (int round = 0; round < 2; ++round) {
+    for (int dice = 1; dice <= 20; ++dice) {
+      input +=
+          absl::StrFormat(R"({"command":"stats","dice":%d,"target":%d})", dice, 7 + round) + "\n";
+    }
+  }
+  const std::int64_t all_before = martiandice::cli::TurnEnumerations();
+  CHECK(RunServe(input).lines.size() == 40);
+  CHECK(martiandice::cli::TurnEnumerations() - all_before <= 20);
+  CHECK(martiandice::cli::TurnEnumerations() <= 20);
+}
+
+// The size of a turn does not depend on the bonus or the target: what the
+// stats cache relies on.
+TEST_CASE("serve: a turn's size depends on the number of dice alone") {
+  for (int dice : {1, 4, 7}) {
+    const auto official = martiandice::ComputeStateSpaceStats({dice, 3, 25});
+    for (const martiandice::Rules rules :
+         {martiandice::Rules{dice, 0, 1}, martiandice::Rules{dice, 100, 200}}) {
+      const auto other = martiandice::ComputeStateSpaceStats(rules);
+      REQUIRE(other.ok());
+      CHECK(other->positions == official->positions);
+      CHECK(other->canonical_positions == official->canonical_positions);
+      CHECK(other->terminal_positions == official->terminal_positions);
+      CHECK(other->roll_pairs == official->roll_pairs);
+    }
+  }
+}
+
+// A request's `tables` is read only from the data search path and the
+// --tables-dir folders; outside them it is refused by its name alone, with
+// the same message whether the path exists or not.
+TEST_CASE("serve: tables only from the data search path and --tables-dir") {
+  test_util::TempDir allowed;
+  test_util::TempDir outside;
+  const std::string name = "martiandice-p2-d13-b3-t25.mdt";
+  std::filesystem::copy_file(MARTIANDICE_DATA_DIR "/" + name, allowed.File(name));
+  std::filesystem::copy_file(MARTIANDICE_DATA_DIR "/" + name, outside.File(name));
+  std::filesystem::create_directory(allowed.File("sub"));
+  const std::vector<std::string> refused = {
+      outside.File(name),                                           // a table, outside
+      outside.str(),                                                // its folder
+      outside.File("missing.mdt"),                                  // nothing there
+      "/etc/passwd",                                                // any file
+      allowed.str() + "/../" + outside.path().filename().string(),  // out by ".."
+      allowed.str() + "x/" + name,                                  // a sibling sharing the prefix
+  };
+  std::string input;
+  for (const std::string& path : refused) input += WinRequest(path);
+  input += WinRequest(allowed.str()) + WinRequest(allowed.File(name)) +
+           WinRequest(MARTIANDICE_DATA_DIR) + WinRequest(allowed.str() + "/./sub/../" + name);
+  const ServeRun run = RunServeWith({"--tables-dir", allowed.str()}, input);
+  CHECK(run.code == 0);
+  REQUIRE(run.lines.size() == refused.size() + 4);
+  std::string message;  // the refusal, with the path taken out
+  for (std::size_t i = 0; i < refused.size(); ++i) {
+    INFO("tables: " << refused[i]);
+    CheckError(run.lines[i], "null", "is outside the folders this service reads tables from");
+    std::string text = ParseLine(run.lines[i])["error"].text;
+    const std::size_t at = text.find(refused[i]);
+    REQUIRE(at != std::string::npos);
+    text.erase(at, refused[i].size());
+    if (i == 0) message = text;
+    CHECK(text == message);
+  }
+  for (std::size_t i = refused.size(); i < run.lines.size(); ++i) {
+    INFO("response: " << run.lines[i]);
+    CHECK(!ParseLine(run.lines[i]).Has("error"));
+  }
+  // Without --tables-dir the folder is refused too; a --tables-dir that is no folder is an error.
+  CheckError(RunServeWith({}, WinRequest(allowed.str())).lines.at(0), "null",
+             "is outside the folders");
+  const ServeRun bad = RunServeWith({"--tables-dir", allowed.File(name)}, "");
+  CHECK(bad.code == 2);
+  CHECK(bad.err.find("--tables-dir: " + allowed.File(name) + " is not a directory") !=
+        std::string::npos);
+}
+
+// Input given one line at a time, calling `between(i)` before line i > 0 is
+// read: the service has answered the lines before (it flushes before waiting).
+class LineFeeder : public std::streambuf {
+ public:
+  LineFeeder(std::vector<std::string> lines, std::function<void(std::size_t)> between)
+      : lines_(std::move(lines)), between_(std::move(between)) {}
+
+ private:
+  int_type underflow() override {
+    if (next_ >= lines_.size()) return traits_type::eof();
+    if (next_ > 0) between_(next_);
+    current_ = lines_[next_++];
+    setg(current_.data(), current_.data(), current_.data() + current_.size());
+    return traits_type::to_int_type(current_[0]);
+  }
+
+  std::vector<std::string> lines_;
+  std::function<void(std::size_t)> between_;
+  std::size_t next_ = 0;
+  std::string current_;
+};
+
+// A table that cannot be loaded is remembered: asked again, the answer is the
+// same failure, without reading the file again (a table put in its place
+// needs a new service, as a changed table does).
+TEST_CASE("serve: a table that fails to load is not read again") {
+  test_util::TempDir dir;
+  const std::string name = "martiandice-p2-d13-b3-t25.mdt";
+  const std::string table = dir.File(name);
+  const std::string good = test_util::ReadFile(MARTIANDICE_DATA_DIR "/" + name);
+  REQUIRE(good.size() > 1000);
+  std::string damaged = good;
+  damaged[damaged.size() / 2] ^= 1;  // a checksum now fails
+  test_util::WriteFile(table, damaged);
+  LineFeeder feeder({WinRequest(table), WinRequest(table), WinRequest(dir.str())},
+                    [&](std::size_t line) {
+                      if (line == 1) test_util::WriteFile(table, good);
+                    });
+  std::istream in(&feeder);
+  martiandice::CliEnvironment environment;
+  environment.in = &in;
+  const cli_test::CliRun run = cli_test::Run({"serve", "--tables-dir", dir.str()}, environment);
+  CHECK(run.code == 0);
+  std::istringstream lines(run.out);
+  std::vector<std::string> responses;
+  for (std::string line; std::getline(lines, line);) responses.push_back(line);
+  REQUIRE(responses.size() == 3);
+  CheckError(responses[0], "null", "checksum");
+  CHECK(responses[1] == responses[0]);  // remembered, though the file is good now
+  // The same file asked by its folder is another request: read, and good.
+  CHECK(!ParseLine(responses[2]).Has("error"));
 }
 
 TEST_CASE("serve: a failing output stream ends the service with exit 1") {

@@ -23,8 +23,8 @@ Certifies a policy table as `solve` certifies the table it writes: every
 decision a reader derives from it (stop or roll; which take from every roll)
 is checked against the table's error bound, and ties are re-verified with
 exact rational solves. The table is found as for `eval --objective win`
-(--tables FILE_OR_DIR, else $MARTIANDICE_DATA, the build tree's data/ and the
-installed data directory); its rules and players must match
+(--tables FILE_OR_DIR, else $MARTIANDICE_DATA alone when set, else the build
+tree's data/ and the installed data directory); its rules and players must match
 --dice/--bonus/--target/--players. Progress goes to stderr (a bar on a
 terminal, else a line every 10%; --quiet: none). Exit status 0 when
 certified, and 3 when not (the report, on stdout, says why); 2 for bad input

@@ -6,7 +6,10 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <exception>
+#include <filesystem>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -18,6 +21,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "commands.h"
+#include "json.h"
 #include "martiandice/advisor.h"
 #include "serve.h"
 #include "simulate.h"
@@ -60,21 +64,32 @@ value is also given as an exact fraction p/q. Run `martiandice eval --help`
 or `martiandice best --help` for the meaning of each output field.
 
 Policy tables: `martiandice solve --players 2 --out DIR` writes the table for
-the rules given; --tables FILE_OR_DIR points at it, else $MARTIANDICE_DATA,
-the build tree's data/ and the installed data directory are searched.
+the rules given; --tables FILE_OR_DIR points at it, else $MARTIANDICE_DATA
+(alone, when set), else the build tree's data/ and the installed data
+directory are searched.
 `martiandice export` prints a table as JSON, for inspection.
 
-Exit status: 0 success, 2 bad input (one line on stderr), 1 internal error,
-3 a table `certify` finds not certified, 4 a `play` game left unfinished,
-130 a long solve interrupted (Ctrl-C) with its work saved.
+Exit status: 0 success; 2 bad input (one line on stderr); 1 a failure of the
+system or an internal error (one line on stderr): a full disk, results that
+cannot be written to standard output, threads that cannot be started; 3 a
+table `certify` finds not certified; 4 a `play` game left unfinished; 130 a
+long solve interrupted (Ctrl-C) with its work saved.
 )";
 
 // Integer options are decimal: CLI11 2.1 would read "010" as octal 8 and
 // "0x10" as 16. This transform refuses anything but an optional '-' and decimal
-// digits, and drops leading zeros so that "010" is read as ten.
-CLI::Validator Decimal() {
+// digits, and drops leading zeros so that "010" is read as ten. With
+// `spaces_around`, spaces and tabs around the number are dropped first, as
+// --scores drops them around each total (--seat goes with --scores).
+CLI::Validator Decimal(bool spaces_around = false) {
   return CLI::Validator(
-      [](std::string& value) -> std::string {
+      [spaces_around](std::string& value) -> std::string {
+        if (spaces_around) {
+          const std::size_t first = value.find_first_not_of(" \t");
+          value = first == std::string::npos
+                      ? std::string()
+                      : value.substr(first, value.find_last_not_of(" \t") - first + 1);
+        }
         const std::size_t digits = !value.empty() && value.front() == '-' ? 1 : 0;
         if (value.size() == digits ||
             value.find_first_not_of("0123456789", digits) != std::string::npos) {
@@ -136,7 +151,7 @@ void AddQueryOptions(CLI::App& command, CommandOptions& options) {
   command.add_option("--scores", query.scores,
                      "win: every seat's game total, seat 0 first, e.g. '12,20'");
   command.add_option("--seat", query.seat, "win: the seat to move (default 0)")
-      ->transform(Decimal());
+      ->transform(Decimal(true));
   AddPlayersOption(command, options, "win: number of players (default: number of scores)");
   AddTablesOption(command, options);
   AddRuleOptions(command, options);
@@ -148,7 +163,8 @@ void AddSolveOptions(CLI::App& command, CommandOptions& options) {
   command.add_flag("--quiet", options.quiet, "No progress on stderr");
   command.add_flag("--no-certify", options.no_certify,
                    "Skip certifying the table's decisions (about a minute for the official game)");
-  AddThreadsOption(command, options, "3+ players: worker threads (default 0: all)");
+  AddThreadsOption(command, options,
+                   "3+ players: worker threads, at most 256 (default 0: all cores)");
   command.add_option("--checkpoint", options.checkpoint,
                      "3+ players: where Ctrl-C saves the work (default OUT.checkpoint)");
   AddRuleOptions(command, options);
@@ -156,7 +172,8 @@ void AddSolveOptions(CLI::App& command, CommandOptions& options) {
 
 void AddCertifyOptions(CLI::App& command, CommandOptions& options) {
   AddPlayersOption(command, options, "Number of players (default 2)");
-  AddThreadsOption(command, options, "3+ players: worker threads (default 0: all)");
+  AddThreadsOption(command, options,
+                   "3+ players: worker threads, at most 256 (default 0: all cores)");
   command.add_flag("--quiet", options.quiet, "No progress on stderr");
   AddTablesOption(command, options);
   AddRuleOptions(command, options);
@@ -169,7 +186,9 @@ void AddSimulateOptions(CLI::App& command, CommandOptions& options) {
   AddPlayersOption(command, options, "Number of players (default: number of policies)");
   options.seed = std::to_string(kDefaultSimulationSeed);
   command.add_option("--seed", options.seed, "Random seed (0..2^64-1)")->capture_default_str();
-  command.add_option("--threads", options.threads, "Worker threads (default 0: all cores)")
+  command
+      .add_option("--threads", options.threads,
+                  "Worker threads, at most 256 (default 0: all cores)")
       ->capture_default_str()
       ->transform(Decimal());
   command.add_flag("--no-alternate", options.no_alternate,
@@ -191,8 +210,10 @@ void AddPlotOptions(CLI::App& command, CommandOptions& options) {
   command.add_option("--out", options.out, "SVG file to write, or a directory")->required();
   command.add_option("--scores", options.query.scores,
                      "distribution: both seats' totals, seat 0 first (default 0,0)");
-  command.add_option("--seat", options.query.seat,
-                     "heatmap, distribution: the seat to move (default 0)");
+  command
+      .add_option("--seat", options.query.seat,
+                  "heatmap, distribution: the seat to move (default 0)")
+      ->transform(Decimal(true));
   AddTablesOption(command, options);
 }
 
@@ -204,7 +225,8 @@ void AddReviewOptions(CLI::App& command, CommandOptions& options) {
                      "ev | reach:K | capped:M | win (default: win with --scores, else ev)");
   command.add_flag("--exact", query.exact, "Exact fractions (losses as p/q)");
   command.add_option("--scores", query.scores, "win: the game totals before the first turn");
-  command.add_option("--seat", query.seat, "win: the seat to move in the first turn");
+  command.add_option("--seat", query.seat, "win: the seat to move in the first turn")
+      ->transform(Decimal(true));
   AddPlayersOption(command, options, "win: number of players (with --scores)");
   AddTablesOption(command, options);
   AddRuleOptions(command, options);
@@ -295,6 +317,8 @@ void DefineCommandLine(CommandLine& cli, CommandOptions& options) {
   AddPlotOptions(*cli.plot, options);
   cli.serve = AddCommand(cli.app, "serve", "Answer JSON-lines requests on stdin (frontends)",
                          cli::kServeHelp);
+  cli.serve->add_option("--tables-dir", options.tables_dirs,
+                        "A folder whose tables requests may name (repeatable)");
   cli.review =
       AddCommand(cli.app, "review", "What the choices of played turns lost", cli::kReviewHelp);
   AddReviewOptions(*cli.review, options);
@@ -310,25 +334,67 @@ void DefineCommandLine(CommandLine& cli, CommandOptions& options) {
 // ---------------------------------------------------------------------------
 // Running and error reporting.
 
-// Collapses a message to one line.
+// A message as one printable line: line breaks become spaces; control
+// characters (C0, DEL, C1) and bytes that are not UTF-8, which may come from
+// arguments and input files, are shown escaped ("\x1b"), never sent to a
+// terminal.
 std::string OneLine(std::string_view message) {
-  std::string line(message);
-  std::replace(line.begin(), line.end(), '\n', ' ');
-  std::replace(line.begin(), line.end(), '\r', ' ');
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string line;
+  const auto* bytes = reinterpret_cast<const unsigned char*>(message.data());
+  for (std::size_t i = 0; i < message.size();) {
+    const unsigned char byte = bytes[i];
+    std::size_t length = byte < 0x80 ? 1 : Utf8Length(bytes + i, message.size() - i);
+    const bool c1 = length == 2 && byte == 0xc2 && bytes[i + 1] < 0xa0;
+    if (byte == '\n' || byte == '\r') {
+      line += ' ';
+    } else if (length == 0 || c1 || byte < 0x20 || byte == 0x7f) {
+      length = std::max<std::size_t>(length, 1);
+      for (std::size_t j = i; j < i + length; ++j) {
+        line += "\\x";
+        line += kHex[bytes[j] >> 4];
+        line += kHex[bytes[j] & 15];
+      }
+    } else {
+      line.append(message.substr(i, length));
+    }
+    i += length;
+  }
   const auto first = line.find_first_not_of(' ');
   if (first == std::string::npos) return "unknown error";
   return line.substr(first, line.find_last_not_of(' ') - first + 1);
 }
 
+// The one place error lines are printed.
 int Fail(std::ostream& err, int code, const std::string& message) {
   err << kProgram << ": error: " << OneLine(message) << "\n";
   err.flush();
   return code;
 }
 
+// `code`, once what was written to `out` (since errno was cleared) has
+// reached it: a failed write or flush (a full disk, a closed standard output)
+// is an error line and exit 1.
+int Flushed(std::ostream& out, std::ostream& err, int code) {
+  out.flush();
+  if (out) return code;
+  const int error = errno;
+  return Fail(err, kCliExitInternal,
+              absl::StrCat("cannot write the results to standard output",
+                           error != 0 ? absl::StrCat(": ", std::strerror(error)) : ""));
+}
+
+// The one place results are written to standard output.
+int WriteResult(std::ostream& out, std::ostream& err, std::string_view text, int code) {
+  errno = 0;
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  return Flushed(out, err, code);
+}
+
 // A failed command's exit status: 130 when interrupted, 2 for bad input (a
 // request outside what is supported, e.g. 7 players, or a file that is not
-// there), 1 for anything else (an internal error).
+// there), 1 for anything else (the system's refusal, e.g. a full disk or
+// threads that cannot start, or an internal error).
 int ExitCodeFor(const absl::Status& status) {
   if (absl::IsCancelled(status)) return kCliExitInterrupted;
   switch (status.code()) {
@@ -408,9 +474,8 @@ int Dispatch(const CommandLine& cli, const CommandOptions& options, std::ostream
   if (cli.certify->parsed()) {
     absl::StatusOr<cli::CertifyOutcome> outcome = cli::RunCertify(options, context);
     if (!outcome.ok()) return FailWith(context.err, outcome.status());
-    out << outcome->text;
-    out.flush();
-    return outcome->certified ? kCliExitOk : kCliExitNotCertified;
+    return WriteResult(out, context.err, outcome->text,
+                       outcome->certified ? kCliExitOk : kCliExitNotCertified);
   }
   if (cli.eval->parsed()) {
     output = cli::RunEval(options, context);
@@ -433,9 +498,7 @@ int Dispatch(const CommandLine& cli, const CommandOptions& options, std::ostream
         absl::StrCat("no subcommand given; use one of: ", kSubcommandList, " (see --help)"));
   }
   if (!output.ok()) return FailWith(context.err, output.status());
-  out << *output;
-  out.flush();
-  return kCliExitOk;
+  return WriteResult(out, context.err, *output, kCliExitOk);
 }
 
 int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
@@ -450,13 +513,22 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     cli.app.parse(std::vector<std::string>(args.rbegin(), args.rend()));
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) {
-      return cli.app.exit(e, out, err);  // --help, --version: on `out`, exit 0
+      errno = 0;  // --help, --version: on `out`, exit 0
+      return Flushed(out, err, cli.app.exit(e, out, err));
     }
     return Fail(err, kCliExitUsage, ParseErrorMessage(e, cli.app, args));
   }
   if (cli.serve->parsed()) {
+    ServeOptions serve;
+    for (const std::string& dir : options.tables_dirs) {
+      std::error_code error;
+      if (!std::filesystem::is_directory(dir, error)) {
+        return Fail(err, kCliExitUsage, absl::StrCat("--tables-dir: ", dir, " is not a directory"));
+      }
+      serve.tables_dirs.push_back(dir);
+    }
     std::istringstream no_input;
-    return Serve(environment.in ? *environment.in : no_input, out, err);
+    return Serve(environment.in ? *environment.in : no_input, out, err, serve);
   }
   Advisor advisor;
   const cli::CommandContext context{advisor, err, environment.stderr_is_terminal, environment.in};

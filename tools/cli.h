@@ -27,8 +27,11 @@ struct CliEnvironment {
 // Runs the command line `args` (argv without the program name). Results go to
 // `out`; on error exactly one line "martiandice: error: <message>" goes to
 // `err` and nothing at all to `out` (`play` and `coach` excepted: a failure during a game
-// comes after the game's lines so far). `solve` and `certify` also report their
-// progress on `err` (unless --quiet) before their result or error. Returns
+// comes after the game's lines so far; and unless the error is `out` failing:
+// results that cannot be written or flushed are an error, exit 1). Control
+// characters in the message are shown escaped ("\x1b"). `solve` and `certify`
+// also report their progress on `err` (unless --quiet) before their result or
+// error. Returns
 // one of the exit codes of exit_codes.h. Never throws.
 int RunCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
            const CliEnvironment& environment = CliEnvironment());

@@ -7,11 +7,13 @@
 // Cancelled when interrupted, anything else for an internal failure.
 #pragma once
 
+#include <cstdint>
 #include <istream>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "martiandice/advisor.h"
@@ -41,8 +43,9 @@ struct CommandOptions {
   std::string policies;
   std::string seed;
   bool no_alternate = false;
-  std::string kind;   // plot: heatmap | stop | distribution | all ("" = all)
-  std::string input;  // review: a file, or "-"
+  std::string kind;                      // plot: heatmap | stop | distribution | all ("" = all)
+  std::string input;                     // review: a file, or "-"
+  std::vector<std::string> tables_dirs;  // serve: folders whose tables requests may name
   // play: the human seats ("0,2" or "none"), the bots' policies (one, or one
   // per bot seat), --seed (unset: a random one), --hints, --log FILE.
   std::string humans = "0";
@@ -92,8 +95,13 @@ absl::StatusOr<CertifyOutcome> RunCertify(const CommandOptions& options,
                                           const CommandContext& context);
 
 // `stats --json`'s object for `rules` (also `serve`'s answer). Errors: rules
-// out of range.
+// out of range. The turn is enumerated (at most about a second, for 20 dice)
+// once per number of dice in the process: the size of a turn does not depend
+// on the bonus or the target.
 absl::StatusOr<std::string> StatsJson(const Rules& rules);
+// The turns enumerated so far by `stats` and StatsJson in this process (at
+// most one per number of dice).
+std::int64_t TurnEnumerations();
 
 // A certification report as the "certification" JSON object of `solve --json`
 // and `certify --json`, and as text lines.

@@ -5,9 +5,11 @@
 
 namespace martiandice {
 
-inline constexpr int kCliExitOk = 0;        // success, or --help / --version
-inline constexpr int kCliExitInternal = 1;  // unexpected failure inside the solver
-inline constexpr int kCliExitUsage = 2;     // bad input: options, notation, rules, positions
+inline constexpr int kCliExitOk = 0;  // success, or --help / --version
+// The system refused what the run needs (a full disk, standard output that
+// cannot be written, threads that cannot start), or an internal error.
+inline constexpr int kCliExitInternal = 1;
+inline constexpr int kCliExitUsage = 2;  // bad input: options, notation, rules, positions
 // Interrupted (Ctrl-C, SIGTERM) with the work saved: 128 + SIGINT, as shells expect.
 inline constexpr int kCliExitInterrupted = 130;
 // `certify`: the table was read and checked, and some decision is not certified.

@@ -73,7 +73,8 @@ const std::string_view kExportHelp = R"(
 Writes a policy table (docs/FORMAT.md) as one JSON object, for inspection: to
 stdout, or atomically to --out (a directory gets martiandice-pP-dD-bB-tT.json).
 The table is found as for `eval --objective win`: --tables FILE_OR_DIR, else
-$MARTIANDICE_DATA, the build tree's data/ and the installed data directory;
+$MARTIANDICE_DATA alone when set, else the build tree's data/ and the
+installed data directory;
 its rules and players must match --dice/--bonus/--target/--players.
 Fields: format_version, table (the file's name), rules {dice, bonus,
 target}, players, max_turn_score, error_bound, tie_tolerance_e (values within
@@ -101,7 +102,9 @@ absl::StatusOr<std::string> RunExport(const CommandOptions& options,
   absl::StatusOr<std::string> json = ExportJson((*table)->table, (*table)->path);
   if (!json.ok()) return json.status();
   if (!out) return json;
-  if (absl::Status status = WriteOutput(*out, *json); !status.ok()) return status;
+  if (absl::Status status = WriteOutput(*out, *json, {(*table)->path}); !status.ok()) {
+    return status;
+  }
   return absl::StrFormat("Exported %s (%d contexts) to %s (%d bytes).\n", (*table)->path,
                          (*table)->table.context_count(), *out, json->size());
 }

@@ -3,8 +3,8 @@
 # coverage instrumentation, ASan and UBSan) and runs each one for a bounded
 # time on a copy of its seed corpus (tests/fuzz/<target>/ is never written).
 #   tools/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
-# SECONDS_PER_TARGET: default 60 ($MARTIANDICE_FUZZ_SECONDS overrides it too);
-# TARGET: dice, cli, table (default: all three).
+# SECONDS_PER_TARGET: default 45 ($MARTIANDICE_FUZZ_SECONDS overrides it too);
+# TARGET: dice, cli, table, certify (default: all four).
 # Exits non-zero on any finding (a crash, sanitizer report, abort of a
 # harness check, timeout or out-of-memory: libFuzzer's non-zero exit); the
 # reproducer is then in build-fuzz/fuzz/<target>/artifacts/. Replay one with
@@ -13,10 +13,10 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root="$PWD"
 
-seconds="${1:-${MARTIANDICE_FUZZ_SECONDS:-60}}"
+seconds="${1:-${MARTIANDICE_FUZZ_SECONDS:-45}}"
 shift || true
 targets=("$@")
-if [[ ${#targets[@]} -eq 0 ]]; then targets=(dice cli table); fi
+if [[ ${#targets[@]} -eq 0 ]]; then targets=(dice cli table certify); fi
 if ! [[ "$seconds" =~ ^[1-9][0-9]*$ ]]; then
   echo "fuzz.sh: error: SECONDS_PER_TARGET must be a positive whole number, got '$seconds'" >&2
   exit 2
@@ -38,9 +38,9 @@ cmake -S . -B build-fuzz "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 binaries=()
 for target in "${targets[@]}"; do
   case "$target" in
-    dice | cli | table) binaries+=("martiandice_fuzz_$target") ;;
+    dice | cli | table | certify) binaries+=("martiandice_fuzz_$target") ;;
     *)
-      echo "fuzz.sh: error: unknown target '$target' (dice, cli, table)" >&2
+      echo "fuzz.sh: error: unknown target '$target' (dice, cli, table, certify)" >&2
       exit 2
       ;;
   esac

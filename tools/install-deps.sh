@@ -23,32 +23,56 @@ PACKAGES=(
   libclang-rt-14-dev
 )
 
-missing=()
-for pkg in "${PACKAGES[@]}"; do
-  status="$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)"
-  if [[ "$status" != "install ok installed" ]]; then
-    missing+=("$pkg")
-  fi
-done
+# The web stage of tools/test.sh (web/scripts/test.sh: the library in
+# WebAssembly, its JavaScript package and their tests). Installed when apt can;
+# without them that stage is skipped with a message. npm only when there is no
+# npm command (a Node.js from elsewhere brings its own).
+WEB_PACKAGES=(
+  emscripten
+  node-acorn  # emscripten's JavaScript optimizer
+  dpkg-dev    # apt-get source: Abseil built for wasm from Debian's source package
+  node-typescript  # the package's TypeScript declarations, checked
+  chromium    # the browser tests (driven by playwright-core from npm)
+)
+if ! command -v npm >/dev/null 2>&1; then WEB_PACKAGES+=(npm); fi
 
-if [[ ${#missing[@]} -eq 0 ]]; then
-  echo "install-deps: all dependencies present (${PACKAGES[*]})"
+missing_of() {
+  local pkg status
+  for pkg in "$@"; do
+    status="$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)"
+    if [[ "$status" != "install ok installed" ]]; then
+      echo "$pkg"
+    fi
+  done
+}
+mapfile -t missing < <(missing_of "${PACKAGES[@]}")
+mapfile -t web_missing < <(missing_of "${WEB_PACKAGES[@]}")
+
+if [[ ${#missing[@]} -eq 0 && ${#web_missing[@]} -eq 0 ]]; then
+  echo "install-deps: all dependencies present (${PACKAGES[*]} ${WEB_PACKAGES[*]})"
   exit 0
 fi
 
-echo "install-deps: installing missing packages: ${missing[*]}"
+echo "install-deps: installing missing packages: ${missing[*]} ${web_missing[*]}"
 
 if [[ "$(id -u)" -eq 0 ]]; then
   SUDO=()
 elif command -v sudo >/dev/null 2>&1; then
   SUDO=(sudo)
 else
-  echo "install-deps: error: missing packages (${missing[*]}) and not root, and sudo is not available." >&2
-  echo "install-deps: run as root, or install them yourself: apt-get install ${missing[*]}" >&2
+  echo "install-deps: error: missing packages (${missing[*]} ${web_missing[*]}) and not root, and sudo is not available." >&2
+  echo "install-deps: run as root, or install them yourself: apt-get install ${missing[*]} ${web_missing[*]}" >&2
   exit 1
 fi
 
 export DEBIAN_FRONTEND=noninteractive
 "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
-"${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+if [[ ${#missing[@]} -gt 0 ]]; then
+  "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+if [[ ${#web_missing[@]} -gt 0 ]]; then
+  if ! "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${web_missing[@]}"; then
+    echo "install-deps: warning: could not install ${web_missing[*]}: tools/test.sh will skip its web stage" >&2
+  fi
+fi
 echo "install-deps: done"

@@ -40,7 +40,8 @@ void AppendUtf8(std::string& out, std::uint32_t code) {
   }
 }
 
-// Length of the well-formed UTF-8 sequence at text[0..size), or 0.
+}  // namespace
+
 std::size_t Utf8Length(const unsigned char* text, std::size_t size) {
   const unsigned char lead = text[0];
   std::size_t length = 0;
@@ -67,8 +68,6 @@ std::size_t Utf8Length(const unsigned char* text, std::size_t size) {
   if (overlong || surrogate || code > 0x10ffff) return 0;
   return length;
 }
-
-}  // namespace
 
 std::string_view JsonKindName(JsonKind kind) {
   switch (kind) {

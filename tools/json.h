@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -21,6 +22,10 @@
 #include "absl/status/status.h"
 
 namespace martiandice {
+
+// Length of the well-formed UTF-8 sequence at text[0..size) (size >= 1) of
+// two to four bytes, or 0 (ASCII, or not well-formed).
+std::size_t Utf8Length(const unsigned char* text, std::size_t size);
 
 // True for the characters a JSON string must escape (here: also DEL).
 inline bool JsonEscaped(char c) {
@@ -90,9 +95,13 @@ inline void AppendJsonDouble(std::string& out, double x) {
     return;
   }
   char buffer[40];
+#if defined(__cpp_lib_to_chars)
   const std::to_chars_result result =
       std::to_chars(buffer, buffer + sizeof buffer, x, std::chars_format::general, 17);
   out.append(buffer, result.ptr);
+#else  // libc++ without floating-point to_chars (emscripten 3.1.6): the same digits
+  out.append(buffer, static_cast<std::size_t>(std::snprintf(buffer, sizeof buffer, "%.17g", x)));
+#endif
 }
 
 inline std::string JsonDouble(double x) {

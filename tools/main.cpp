@@ -1,14 +1,35 @@
 // The `martiandice` executable: hands argv to RunCli (tools/cli.h), which owns
 // every subcommand, and returns its exit code.
+#include <fcntl.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "cli.h"
 
+namespace {
+
+// A standard stream the caller closed (`>&-`) is held by /dev/null opened
+// read-only: no file the program opens takes its number, and writing the
+// results there fails as it would on the closed stream (RunCli reports it).
+void HoldClosedStandardStreams() {
+  for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; ++fd) {
+    if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    const int held = open("/dev/null", O_RDONLY);
+    if (held >= 0 && held != fd) {
+      dup2(held, fd);
+      close(held);
+    }
+  }
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  HoldClosedStandardStreams();
   const std::vector<std::string> args(argv + 1, argv + argc);
   // Streams unsynchronised from C stdio: buffered reads and writes (`serve`
   // answers many requests per system call; RunCli flushes what it must).

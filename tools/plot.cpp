@@ -578,7 +578,8 @@ constexpr std::array<std::string_view, 3> kKinds = {"heatmap", "stop", "distribu
 const std::string_view kPlotHelp = R"(
 Draws SVG pictures of optimal play in the official 2-player game, from the
 shipped policy table (found as for `eval --objective win`: --tables, else
-$MARTIANDICE_DATA, the build tree's data/, the installed data directory):
+$MARTIANDICE_DATA alone when set, else the build tree's data/, the installed
+data directory):
   heatmap       the mover's chance to win at the start of a turn, over both
                 scores (--seat: the seat to move, default 0)
   stop          the smallest turn score at which optimal play stops, by dice
@@ -670,7 +671,9 @@ absl::StatusOr<std::string> RunPlot(const CommandOptions& options, const Command
     }
     if (!svg.ok()) return svg.status();
     if (absl::Status status = CreateOutputFolders(paths[i]); !status.ok()) return status;
-    if (absl::Status status = WriteOutput(paths[i], *svg); !status.ok()) return status;
+    if (absl::Status status = WriteOutput(paths[i], *svg, {(*loaded)->path}); !status.ok()) {
+      return status;
+    }
     absl::StrAppend(&summary, "Wrote ", paths[i], " (", svg->size(), " bytes): ", what, ".\n");
   }
   absl::StrAppend(&summary, "Table: ", (*loaded)->path, ".\n");

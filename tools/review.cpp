@@ -20,7 +20,6 @@
 // left after a take. The next `roll` starts a new turn.
 #include <algorithm>
 #include <cctype>
-#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <optional>
@@ -37,6 +36,7 @@
 #include "absl/strings/str_join.h"
 #include "answers.h"
 #include "commands.h"
+#include "file_kind.h"
 #include "json.h"
 #include "martiandice/advisor.h"
 #include "martiandice/dice.h"
@@ -621,12 +621,15 @@ absl::StatusOr<std::string> ReadInput(const std::string& input, std::istream* st
   std::istream* stream = stdin_stream;
   std::ifstream file;
   if (input != "-") {
-    namespace fs = std::filesystem;
-    std::error_code error;
-    if (!fs::is_regular_file(input, error)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("cannot read '", input,
-                       "': ", fs::exists(input, error) ? "not a regular file" : "no such file"));
+    using internal::FileKind;
+    const FileKind kind = internal::InspectPath(input);
+    if (kind.type == FileKind::Type::kMissing) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "cannot read '", input, "': ", kind.what == "missing" ? "no such file" : kind.what));
+    }
+    if (kind.type != FileKind::Type::kRegular) {
+      return absl::InvalidArgumentError(absl::StrCat("cannot read '", input, "': it is ", kind.what,
+                                                     ", not a regular file (- reads stdin)"));
     }
     file.open(input, std::ios::binary);
     if (!file) return absl::InvalidArgumentError(absl::StrCat("cannot read '", input, "'"));

@@ -12,10 +12,13 @@
 #include <cstdint>
 #include <cstring>
 #include <exception>
+#include <filesystem>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -29,7 +32,9 @@
 #include "game_session.h"
 #include "json.h"
 #include "martiandice/advisor.h"
+#include "martiandice/game.h"
 #include "martiandice/game_state.h"
+#include "support.h"
 
 namespace martiandice {
 namespace {
@@ -40,6 +45,9 @@ namespace {
 constexpr std::size_t kMaxCachedTurns = 16;
 constexpr std::size_t kMaxCachedTables = 4;
 constexpr std::size_t kMaxCachedStats = 16;
+// Tables that could not be loaded, per (rules, players, tables): answered from
+// here, not looked for again (emptied when full).
+constexpr std::size_t kMaxCachedTableFailures = 64;
 // Responses are written in chunks of about this size (and before every wait).
 constexpr std::size_t kServeWriteBytes = 1 << 16;
 
@@ -347,11 +355,56 @@ void WriteError(std::string& out, std::string_view id, std::string_view message)
 }
 
 // ---------------------------------------------------------------------------
+// Where tables may be read from.
+
+// `path` absolute (from the working directory) and normalised, by its text alone.
+std::filesystem::path Lexical(const std::string& path) {
+  std::error_code ignored;  // the working directory only
+  return std::filesystem::absolute(path, ignored).lexically_normal();
+}
+
+// The folders (or files) a request's `tables` may name or name a path inside,
+// compared by name: the data search path and --tables-dir.
+class TableRoots {
+ public:
+  explicit TableRoots(const std::vector<std::string>& dirs) {
+    for (const std::string& place : TableSearchPath()) roots_.push_back(Lexical(place));
+    for (const std::string& dir : dirs) roots_.push_back(Lexical(dir));
+  }
+
+  // Whether `tables`, once normalised (".." resolved), is a root or inside one.
+  bool Allows(const std::string& tables) const {
+    const std::filesystem::path path = Lexical(tables);
+    for (const std::filesystem::path& root : roots_) {
+      auto r = root.begin(), p = path.begin();
+      for (; r != root.end() && p != path.end() && *r == *p; ++r, ++p) {
+      }
+      // A trailing separator leaves an empty last element in the root.
+      if (r == root.end() || (std::next(r) == root.end() && r->empty())) return true;
+    }
+    return false;
+  }
+
+ private:
+  std::vector<std::filesystem::path> roots_;
+};
+
+absl::Status OutsideRoots(const std::string& tables, int players) {
+  return absl::InvalidArgumentError(absl::StrCat(
+      "tables: ", tables,
+      " is outside the folders this service reads tables from (its data search path and its "
+      "--tables-dir folders); generate the table in one of them with `martiandice solve "
+      "--players ",
+      players, " --out DIR`, or start the service with --tables-dir"));
+}
+
+// ---------------------------------------------------------------------------
 // The service: parses, answers through the advisor.
 
 class Service {
  public:
-  explicit Service(const ServeOptions& options) : options_(options) {}
+  explicit Service(const ServeOptions& options)
+      : options_(options), roots_(options.tables_dirs) {}
 
   // Appends the response line (newline included) to one request line to `out`.
   void Answer(std::string_view line, std::string& out) {
@@ -499,6 +552,9 @@ class Service {
   absl::Status Query(const std::string** json) {
     absl::StatusOr<martiandice::Query> query = ParseQuery(request_.inputs);
     if (!query.ok()) return query.status();
+    if (query->goal.is_win()) {
+      if (absl::Status status = LoadTable(*query); !status.ok()) return status;
+    }
     if (request_.command == Command::kBest) {
       absl::StatusOr<Dice> roll = ParseRoll(*query, request_.roll);
       if (!roll.ok()) return roll.status();
@@ -582,6 +638,7 @@ class Service {
     if (!start.ok()) {
       return absl::InvalidArgumentError(absl::StrCat("scores: ", start.status().message()));
     }
+    if (in.tables && !roots_.Allows(*in.tables)) return OutsideRoots(*in.tables, players);
     absl::StatusOr<TableCoverage> coverage = advisor_.Coverage(in.rules, players, in.tables);
     if (!coverage.ok()) return coverage.status();
     const auto now = options_.now();
@@ -681,6 +738,30 @@ class Service {
   ServeOptions options_;
   std::map<int, Game> games_;
   int last_game_ = 0;
+
+  // A win query's table: refused by name outside the roots; a failure is
+  // kept, so that a bad `tables` costs the file system once.
+  absl::Status LoadTable(const martiandice::Query& query) {
+    if (query.tables && !roots_.Allows(*query.tables)) {
+      return OutsideRoots(*query.tables, query.players);
+    }
+    const TableKey key{query.rules.dice, query.rules.bonus, query.rules.target, query.players,
+                       query.tables};
+    for (const auto& [failed, status] : table_failures_) {
+      if (failed == key) return status;
+    }
+    absl::Status status =
+        cli::LoadTable(advisor_, query.rules, query.players, query.tables).status();
+    if (!status.ok()) {
+      if (table_failures_.size() == kMaxCachedTableFailures) table_failures_.clear();
+      table_failures_.emplace_back(key, status);
+    }
+    return status;
+  }
+
+  using TableKey = std::tuple<int, int, int, int, std::optional<std::string>>;
+  const TableRoots roots_;
+  std::vector<std::pair<TableKey, absl::Status>> table_failures_;
   Advisor advisor_{Advisor::Options{std::nullopt, kMaxCachedTurns, kMaxCachedTables}};
   FlatJsonParser parser_;
   Request request_;
@@ -712,7 +793,10 @@ seat, tables, rules) answers a game id with the game's state and advice;
 open; a game idle for an hour is closed. A bad request gets
 {"id":...,"error":"message"} (id null if unknown) and the service goes on.
 Lines over 16384 bytes are refused unread. Output is flushed whenever the
-service waits for input. Protocol and examples: docs/SERVE.md.
+service waits for input. A request's tables must be inside the data search
+path or a folder named by --tables-dir (repeatable); outside them it is
+refused by its name alone. A table that fails to load is remembered (restart
+to pick up a repaired one). Protocol, caches and limits: docs/SERVE.md.
   echo '{"id":1,"command":"best","roll":"2T 3R 4H 3C 1K"}' | martiandice serve
 )";
 

@@ -10,7 +10,9 @@
 #include <functional>
 #include <istream>
 #include <ostream>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace martiandice {
 
@@ -18,9 +20,13 @@ namespace martiandice {
 // gets an error response and is skipped without being stored.
 inline constexpr std::size_t kServeMaxLineBytes = 16384;
 
-// The bounds on `serve`'s game sessions (`open`, `enter`, `close`), and its
-// clock (tests set one).
+// What `serve` is started with: the tables requests may name, and the
+// bounds on its game sessions (`open`, `enter`, `close`) and their clock
+// (tests set one).
 struct ServeOptions {
+  // Folders a request's `tables` may name (or name a file inside), besides
+  // the data search path (TableSearchPath, martiandice/game.h): --tables-dir.
+  std::vector<std::string> tables_dirs;
   std::size_t max_games = 64;  // open games at once
   // A game not used for this long is closed (checked at every request).
   std::chrono::seconds max_idle{3600};
@@ -36,8 +42,9 @@ struct ServeOptions {
 // wait for input, so a frontend that writes one request and waits gets its
 // answer, while a batch already in the pipe is answered without a flush per
 // line. Returns kCliExitOk at end of input, kCliExitInternal (with one line
-// "martiandice: error: ..." on `err`) if `out` fails. Never throws.
-int Serve(std::istream& in, std::ostream& out, std::ostream& err,
-          const ServeOptions& options = ServeOptions());
+// "martiandice: error: ..." on `err`) if `out` fails. A request's `tables` outside the data search
+// path and options.tables_dirs is refused by its name alone, without looking at the file system.
+// Never throws.
+int Serve(std::istream& in, std::ostream& out, std::ostream& err, const ServeOptions& options = {});
 
 }  // namespace martiandice

@@ -14,7 +14,6 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -28,6 +27,7 @@
 #include "martiandice/game_state.h"
 #include "martiandice/policy.h"
 #include "support.h"
+#include "workers.h"
 
 namespace martiandice {
 namespace {
@@ -176,10 +176,10 @@ class GameRunner {
 
   absl::StatusOr<Totals> Run(int threads) {
     std::vector<Totals> partial(threads, Totals(setup_.players));
-    std::vector<std::thread> workers;
-    for (int t = 1; t < threads; ++t) workers.emplace_back([&, t] { Work(partial[t]); });
-    Work(partial[0]);
-    for (std::thread& worker : workers) worker.join();
+    if (absl::Status status = solver::RunWorkers(threads, [&](int t) { Work(partial[t]); });
+        !status.ok()) {
+      return status;
+    }
     if (!error_.ok()) return error_;
     Totals totals(setup_.players);
     for (const Totals& part : partial) totals.Add(part);

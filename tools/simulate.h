@@ -59,7 +59,8 @@ struct SimulationResult {
 // derived from (seed, g), so the result is reproducible and independent of the
 // number of threads.
 // Errors: InvalidArgument for bad options, a missing or mismatched table
-// (message says how to generate it), or policies under which a game never ends.
+// (message says how to generate it), or policies under which a game never ends;
+// ResourceExhausted when the worker threads cannot be started.
 absl::StatusOr<SimulationResult> Simulate(const SimulationOptions& options);
 
 namespace cli {

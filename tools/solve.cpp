@@ -12,6 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "answers.h"
+#include "atomic_file.h"
 #include "certify.h"
 #include "commands.h"
 #include "game_solver.h"
@@ -34,6 +35,12 @@ struct SolveRequest {
   bool json = false;
 };
 
+// The option that names the checkpoint file: --checkpoint, else --out (its
+// default is next to the table).
+std::string CheckpointOption(const CommandOptions& options) {
+  return options.checkpoint.empty() ? "--out" : "--checkpoint";
+}
+
 absl::StatusOr<SolveRequest> ReadRequest(const CommandOptions& options) {
   SolveRequest request;
   request.rules = options.query.rules;
@@ -52,6 +59,16 @@ absl::StatusOr<SolveRequest> ReadRequest(const CommandOptions& options) {
   if (!threads.ok()) return threads.status();
   request.threads = *threads;
   if (request.players > 2) request.checkpoint = CheckpointPath(options.checkpoint, request.path);
+  if (!request.checkpoint.empty()) {
+    if (request.checkpoint == request.path) {
+      return absl::InvalidArgumentError(
+          "--checkpoint: the checkpoint cannot be the table itself (--out); give another file");
+    }
+    if (absl::Status status = solver::CheckReplaceable(request.checkpoint); !status.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(CheckpointOption(options), ": ", status.message()));
+    }
+  }
   request.certify = !options.no_certify;
   request.json = options.json;
   return request;
@@ -176,6 +193,11 @@ absl::StatusOr<std::string> RunSolve(const CommandOptions& options, const Comman
   solve.resume_hint = "run the same command again to resume";  // the CLI's way
   solver::GameSolveReport report;
   absl::StatusOr<std::string> bytes = solver::SolveGameTable(solve, &report);
+  if (absl::IsPermissionDenied(bytes.status()) || absl::IsNotFound(bytes.status())) {
+    // The checkpoint cannot be written or read: a folder or file of the user's.
+    return absl::InvalidArgumentError(
+        absl::StrCat(CheckpointOption(options), ": ", bytes.status().message()));
+  }
   if (!bytes.ok()) return bytes.status();
   progress.Finish();
   if (absl::Status status = CreateOutputFolders(request->path); !status.ok()) return status;

@@ -1,6 +1,11 @@
-// `martiandice stats`: the size of a turn's state space under the rules.
+// `martiandice stats`: the size of a turn's state space under the rules,
+// enumerated once per number of dice in a process.
+#include <array>
 #include <cstdint>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -20,17 +25,41 @@ struct RollCount {
   std::uint64_t ordered = 0;  // 6^dice
 };
 
-std::vector<RollCount> RollCounts(const Rules& rules) {
-  std::vector<RollCount> counts;
-  for (int n = 1; n <= rules.dice; ++n) {
-    counts.push_back({n, static_cast<std::int64_t>(RollDistribution(n).size()), PowerOfSix(n)});
+// The size of a turn: it depends on the number of dice alone (which
+// set-asides a turn reaches, and from which rolls), not on the bonus or the
+// target, which only score them.
+struct TurnSize {
+  StateSpaceStats stats;
+  std::vector<RollCount> rolls;  // by dice rolled, 1..dice
+};
+
+std::mutex turn_sizes_mutex;
+std::int64_t turn_enumerations = 0;  // guarded by turn_sizes_mutex
+
+// The turn's size for `rules` (in range), computed once per number of dice in
+// the process: at most kMaxDice enumerations, whatever the requests.
+absl::StatusOr<TurnSize> TurnSizeOf(const Rules& rules) {
+  static std::array<std::optional<TurnSize>, kMaxDice + 1> sizes;
+  std::lock_guard<std::mutex> lock(turn_sizes_mutex);
+  std::optional<TurnSize>& size = sizes.at(static_cast<std::size_t>(rules.dice));
+  if (!size) {
+    absl::StatusOr<StateSpaceStats> stats = ComputeStateSpaceStats(rules);
+    if (!stats.ok()) return stats.status();
+    ++turn_enumerations;
+    TurnSize computed{*stats, {}};
+    for (int n = 1; n <= rules.dice; ++n) {
+      computed.rolls.push_back(
+          {n, static_cast<std::int64_t>(RollDistribution(n).size()), PowerOfSix(n)});
+    }
+    size = std::move(computed);
   }
-  return counts;
+  return *size;
 }
 
-std::string StatsJson(const Rules& rules, const StateSpaceStats& stats) {
+std::string StatsJson(const Rules& rules, const TurnSize& size) {
+  const StateSpaceStats& stats = size.stats;
   std::vector<std::string> rolls;
-  for (const RollCount& count : RollCounts(rules)) {
+  for (const RollCount& count : size.rolls) {
     rolls.push_back(JsonObject()
                         .Int("dice", count.dice)
                         .Int("outcomes", count.outcomes)
@@ -49,7 +78,8 @@ std::string StatsJson(const Rules& rules, const StateSpaceStats& stats) {
          "\n";
 }
 
-std::string StatsText(const Rules& rules, const StateSpaceStats& stats) {
+std::string StatsText(const Rules& rules, const TurnSize& size) {
+  const StateSpaceStats& stats = size.stats;
   std::string text = absl::StrCat("Rules: ", RulesText(rules), ".\n");
   absl::StrAppend(&text,
                   absl::StrFormat("  highest turn score            %d\n"
@@ -62,7 +92,7 @@ std::string StatsText(const Rules& rules, const StateSpaceStats& stats) {
   absl::StrAppend(
       &text,
       "Distinct roll outcomes by dice rolled:\n  dice  outcomes  ordered results (6^dice)\n");
-  for (const RollCount& count : RollCounts(rules)) {
+  for (const RollCount& count : size.rolls) {
     absl::StrAppend(&text,
                     absl::StrFormat("  %4d  %8d  %d\n", count.dice, count.outcomes, count.ordered));
   }
@@ -81,18 +111,23 @@ ordered die results (6^dice).
 
 absl::StatusOr<std::string> StatsJson(const Rules& rules) {
   if (absl::Status status = CheckRules(rules); !status.ok()) return status;
-  absl::StatusOr<StateSpaceStats> stats = ComputeStateSpaceStats(rules);
-  if (!stats.ok()) return stats.status();
-  return StatsJson(rules, *stats);
+  absl::StatusOr<TurnSize> size = TurnSizeOf(rules);
+  if (!size.ok()) return size.status();
+  return StatsJson(rules, *size);
+}
+
+std::int64_t TurnEnumerations() {
+  std::lock_guard<std::mutex> lock(turn_sizes_mutex);
+  return turn_enumerations;
 }
 
 absl::StatusOr<std::string> RunStats(const CommandOptions& options,
                                      const CommandContext& /*context*/) {
   const Rules& rules = options.query.rules;
   if (absl::Status status = CheckRules(rules); !status.ok()) return status;
-  absl::StatusOr<StateSpaceStats> stats = ComputeStateSpaceStats(rules);
-  if (!stats.ok()) return stats.status();
-  return options.json ? StatsJson(rules, *stats) : StatsText(rules, *stats);
+  absl::StatusOr<TurnSize> size = TurnSizeOf(rules);
+  if (!size.ok()) return size.status();
+  return options.json ? StatsJson(rules, *size) : StatsText(rules, *size);
 }
 
 }  // namespace martiandice::cli

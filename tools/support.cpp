@@ -44,9 +44,12 @@ absl::StatusOr<int> ReadTablePlayers(const QueryInput& input) {
 }
 
 absl::StatusOr<int> ReadThreads(int threads) {
-  if (threads < 0) return absl::InvalidArgumentError("--threads must be 0 (all) or more");
+  if (threads < 0 || threads > kMaxThreads) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--threads must be 0 (all) or more, and at most ", kMaxThreads, "; got ", threads));
+  }
   if (threads > 0) return threads;
-  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  return std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, kMaxThreads);
 }
 
 absl::Status TableError(const Rules& rules, int players, const absl::Status& status) {
@@ -89,6 +92,9 @@ absl::StatusOr<std::string> OutputPath(const std::string& out, const std::string
     }
     if (!folder.has_parent_path() || folder.parent_path() == folder) break;
   }
+  if (absl::Status status = solver::CheckReplaceable(path.string()); !status.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("--out: ", status.message()));
+  }
   return path.string();
 }
 
@@ -104,11 +110,20 @@ absl::Status CreateOutputFolders(const std::string& path) {
   return absl::OkStatus();
 }
 
-absl::Status WriteOutput(const std::string& path, const std::string& bytes) {
+absl::Status WriteOutput(const std::string& path, const std::string& bytes,
+                         const std::vector<std::string>& inputs) {
+  for (const std::string& input : inputs) {
+    std::error_code error;
+    if (fs::equivalent(path, input, error)) {
+      return absl::InvalidArgumentError(absl::StrCat("--out: ", path, " is the input ", input,
+                                                     ": it would be overwritten; write elsewhere"));
+    }
+  }
   absl::Status status = solver::WriteFileAtomically(path, bytes);
   if (status.ok()) return status;
   const bool user_error = status.code() == absl::StatusCode::kNotFound ||
-                          status.code() == absl::StatusCode::kPermissionDenied;
+                          status.code() == absl::StatusCode::kPermissionDenied ||
+                          status.code() == absl::StatusCode::kFailedPrecondition;
   const std::string message = absl::StrCat("--out: cannot write ", path, ": ", status.message());
   return user_error ? absl::InvalidArgumentError(message) : absl::Status(status.code(), message);
 }

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -23,7 +24,10 @@ absl::Status CheckPlayers(int players, std::string_view option);
 // The rules and --players (default 2) of a subcommand that makes or reads a
 // policy table (solve, certify, export), checked: the number of players.
 absl::StatusOr<int> ReadTablePlayers(const QueryInput& input);
-// --threads: 0 for every core, else the number given (negative: an error).
+// The most worker threads a subcommand starts (--threads).
+inline constexpr int kMaxThreads = 256;
+// --threads: 0 for every core (at most kMaxThreads), else the number given;
+// negative or over kMaxThreads: an error.
 absl::StatusOr<int> ReadThreads(int threads);
 
 // `status` (a table that cannot be found, read or used) as InvalidArgument,
@@ -39,16 +43,20 @@ absl::StatusOr<std::shared_ptr<const LoadedTable>> LoadTable(
 enum class Folders { kMustExist, kCreate };
 // Where a subcommand writes: `out` (--out), or `default_name` inside it when
 // it is a directory or ends with a separator. Checked before the work: an
-// empty --out, a directory where the file would go, or a file where a folder
-// of the path would go are refused; so are missing folders unless created
-// (kCreate: CreateOutputFolders creates them).
+// empty --out, a directory where the file would go, anything there but a
+// regular file (a device, a FIFO, a symbolic link: never replaced), or a file
+// where a folder of the path would go are refused; so are missing folders
+// unless created (kCreate: CreateOutputFolders creates them).
 absl::StatusOr<std::string> OutputPath(const std::string& out, const std::string& default_name,
                                        Folders folders);
 // Creates the missing folders of `path`'s directory (an error names --out).
 absl::Status CreateOutputFolders(const std::string& path);
-// Writes `bytes` to `path` atomically (a temporary renamed into place).
-// Errors name --out; a missing directory or a permission refused are
-// InvalidArgument.
-absl::Status WriteOutput(const std::string& path, const std::string& bytes);
+// Writes `bytes` to `path` atomically (a temporary renamed into place),
+// unless `path` is one of the files `inputs` the output was made from (the
+// same file: device and inode). Errors name --out; a missing directory, a
+// permission refused, an input or anything but a regular file at `path` are
+// InvalidArgument; a failed write (e.g. a full disk) is DataLoss.
+absl::Status WriteOutput(const std::string& path, const std::string& bytes,
+                         const std::vector<std::string>& inputs = {});
 
 }  // namespace martiandice::cli

@@ -4,14 +4,18 @@
 #                  tools/check-package.sh installs it into a temporary prefix
 #                  and builds and runs tests/consumer against it (find_package,
 #                  pkg-config) and against the source tree (add_subdirectory);
+#   web:           web/scripts/test.sh: the library in WebAssembly (build-wasm/)
+#                  and its JavaScript package (web/), whose answers must equal
+#                  build/'s CLI's; skipped, with a message, only when apt could
+#                  not install emscripten;
 #   2. build-asan/ RelWithDebInfo under ASan+UBSan (MARTIANDICE_SANITIZE=address):
 #                  the whole test suite again; any finding (memory error, leak,
 #                  undefined behaviour) aborts the test, which fails;
 #   3. build-tsan/ RelWithDebInfo under TSan (MARTIANDICE_SANITIZE=thread): the
 #                  concurrency tests (ctest -R concurrency); any data race fails;
 #   4. build-fuzz/ tools/fuzz.sh: the libFuzzer targets (dice notation, CLI,
-#                  table reader) for $MARTIANDICE_FUZZ_SECONDS each (default 60);
-#                  any finding fails.
+#                  table reader, certifier) for $MARTIANDICE_FUZZ_SECONDS each
+#                  (default 45: three minutes in all); any finding fails.
 # A failing build stops the script at once; failing tests do not stop the later
 # stages. Exits 0 if every stage passed, else with the first failing ctest's status.
 set -euo pipefail
@@ -61,6 +65,21 @@ fi
 timings+=("package (tools/check-package.sh): $((SECONDS - start)) s")
 
 start=$SECONDS
+if command -v emcc >/dev/null 2>&1; then
+  web_rc=0
+  ./web/scripts/test.sh build/bin/martiandice || web_rc=$?
+  if [[ $web_rc -ne 0 ]]; then
+    failed+=("web (web/scripts/test.sh)")
+    if [[ $status -eq 0 ]]; then status=$web_rc; fi
+  fi
+  timings+=("web (web/scripts/test.sh): $((SECONDS - start)) s")
+else
+  echo "test.sh: web stage SKIPPED: emscripten is not installed and apt could not install it" \
+    "(see tools/install-deps.sh's warning)" >&2
+  timings+=("web (web/scripts/test.sh): SKIPPED (no emscripten)")
+fi
+
+start=$SECONDS
 configure build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMARTIANDICE_SANITIZE=address
 cmake --build build-asan -j "$(nproc)"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -77,7 +96,7 @@ timings+=("tsan (build-tsan/): $((SECONDS - start)) s")
 
 start=$SECONDS
 rc=0
-./tools/fuzz.sh "${MARTIANDICE_FUZZ_SECONDS:-60}" || rc=$?
+./tools/fuzz.sh "${MARTIANDICE_FUZZ_SECONDS:-45}" || rc=$?
 if [[ $rc -ne 0 ]]; then
   failed+=("fuzz (build-fuzz/)")
   if [[ $status -eq 0 ]]; then status=$rc; fi

@@ -124,16 +124,24 @@ absl::StatusOr<WinAdvice> AdviseWin(const GameTable& table, const GameContext& c
 
 // Where to find the table for `rules` and `players`: `explicit_path` if given
 // (a file, or a directory holding the table; nothing else is searched then),
-// else $MARTIANDICE_DATA (file or directory), else the data directory of the
+// else $MARTIANDICE_DATA if set (likewise), else the data directory of the
 // installed tree the running executable or shared library belongs to
 // (<prefix>/share/martiandice, wherever the prefix was installed), else the
 // source tree's data/, else the installed data directory the build was
 // configured with. A file is returned as is (Open and
 // CheckTableMatches check it); a directory must hold TableFileName(). Errors:
 // NotFound with a message saying where it looked and how to generate the
-// table (`martiandice solve --players N --out FILE`).
+// table (`martiandice solve --players N --out FILE`); InvalidArgument for a
+// path given (or the file in its directory) that is there but no file: a
+// FIFO, a device, a symbolic link loop, or unreachable (a folder on its path
+// cannot be searched), each named.
 absl::StatusOr<std::string> LocateTable(const Rules& rules, int players,
                                         const std::optional<std::string>& explicit_path);
+
+// The places LocateTable searches when no path is given: $MARTIANDICE_DATA
+// alone when set (a file or a directory), else the data directories of the
+// default search, in order. Looks at nothing on disk.
+std::vector<std::string> TableSearchPath();
 
 // The largest table file a reader accepts (GameTable::Open refuses larger
 // ones unread): 1 GiB.

@@ -186,8 +186,10 @@ MD_API md_status md_best(md_handle* handle, const md_query* query, const char* a
  * errors of md_eval. */
 MD_API md_status md_table_path(md_handle* handle, const md_query* query, char* buffer, size_t size);
 
-/* The message of the calling thread's last failed call ("" if it succeeded).
- * Valid until the thread's next call into this library. Never NULL. */
+/* The message of the calling thread's last failed call ("" if it succeeded),
+ * at most 1024 bytes (a longer one is cut at a UTF-8 character boundary and
+ * ends with "..."). Valid until the thread's next call into this library.
+ * Never NULL. */
 MD_API const char* md_last_error(void);
 
 /* Names, for messages: "MD_OK", "MD_ERR_INVALID_ARGUMENT", ...; "ray",

@@ -12,10 +12,11 @@
 //
 // Safety: at start-up the harness makes a private directory under $TMPDIR
 // (tools/fuzz.sh points it into the build tree), writes a tiny policy table
-// into it (3 dice, bonus 3, target 5, 2 players) and points $MARTIANDICE_DATA
-// at it. Every --out, --checkpoint and --log value is confined to the private work directory: a
-// plain name N becomes WORK/N, anything else (a '/' in it, "..", empty) WORK/out; whatever a run
-// wrote there is deleted after it. --tables is only read from, so it is left alone.
+// into it (3 dice, bonus 3, target 5, 2 players) with copies of the shipped
+// tables, and points $MARTIANDICE_DATA at it. Every --out, --checkpoint and --log value is confined
+// to the private work directory: a plain name N becomes WORK/N, anything else (a '/' in it, "..",
+// empty) WORK/out; whatever a run wrote there is deleted after it. --tables is only read from, so
+// it is left alone.
 //
 // Excluded (the input is skipped, not run) because it is legitimately slow:
 //   * `solve` unless --dice <= 6 and --target <= 12 are given explicitly (the
@@ -47,6 +48,7 @@
 
 #include "absl/strings/numbers.h"
 #include "cli.h"
+#include "martiandice/game.h"
 
 namespace {
 
@@ -71,6 +73,13 @@ void SetUp() {
       {"solve", "--dice", "3", "--target", "5", "--quiet", "--out", (root / "tables").string()},
       out, err);
   Require(code == 0);
+  // $MARTIANDICE_DATA is the only place searched: the shipped tables go there too.
+  for (int players : {2, 3}) {
+    absl::StatusOr<std::string> shipped =
+        martiandice::LocateTable(martiandice::Rules{}, players, std::nullopt);
+    Require(shipped.ok());
+    fs::copy_file(*shipped, root / "tables" / fs::path(*shipped).filename());
+  }
   setenv("MARTIANDICE_DATA", (root / "tables").c_str(), 1);
   static const fs::path to_remove = root;
   std::atexit([] {

@@ -3,14 +3,8 @@
 // the query and inspection calls on a table that opens (each query solves the
 // mover's turn from the stored values).
 //
-// The first input byte picks a mode, the rest is the file:
-//   mode % 3 == 0  the bytes as they are (the checksums reject almost every
-//                  mutation, so this mostly exercises the header checks);
-//   mode % 3 == 1  both CRC-32s recomputed first, so mutations reach the
-//                  section parsing;
-//   mode % 3 == 2  the rules hash recomputed from the header's dice, bonus,
-//                  target and players (the format's rules string), then both
-//                  CRC-32s, so mutated rules reach the layout checks.
+// The first input byte picks what is recomputed (table_input.h), the rest is
+// the file.
 // The seeds (tests/fuzz/table/) are small solved tables with a mode byte in
 // front; see tests/fuzz/README.md.
 // Aborts (a finding) if a table that opened answers outside its contract.
@@ -22,11 +16,10 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/str_format.h"
 #include "martiandice/dice.h"
 #include "martiandice/game.h"
 #include "martiandice/rules.h"
-#include "table_builder.h"
+#include "table_input.h"
 
 namespace {
 
@@ -40,17 +33,6 @@ void Require(bool condition) {
 
 bool IsProbability(double p, double slack) {
   return std::isfinite(p) && p >= -slack && p <= 1 + slack;
-}
-
-void RecomputeHash(std::string& bytes) {
-  namespace off = table_builder::offset;
-  if (bytes.size() < 128) return;
-  const std::string rules = absl::StrFormat(
-      "martiandice-policy v2 dice=%d bonus=%d target=%d players=%d values-only "
-      "ties=stop,rays,most-dice,human-cow-chicken",
-      table_builder::GetU32(bytes, off::kDice), table_builder::GetU32(bytes, off::kBonus),
-      table_builder::GetU32(bytes, off::kTarget), table_builder::GetU32(bytes, off::kPlayers));
-  table_builder::PutU64(bytes, off::kRulesHash, table_builder::Fnv1a64(rules));
 }
 
 // A few rolls for the dice left at the start of a turn: all rays, and a mix.
@@ -106,11 +88,7 @@ void Query(const GameTable& table) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
-  const int mode = data[0] % 3;
-  std::string bytes(reinterpret_cast<const char*>(data) + 1, size - 1);
-  if (mode == 2) RecomputeHash(bytes);
-  if (mode >= 1 && bytes.size() >= 128) table_builder::RefreshChecksums(bytes);
-  absl::StatusOr<GameTable> table = GameTable::FromBytes(std::move(bytes));
+  absl::StatusOr<GameTable> table = GameTable::FromBytes(fuzz_input::TableBytes(data, size));
   if (!table.ok()) {
     Require(!table.status().message().empty());
     return 0;

@@ -1,0 +1,305 @@
+// The command line in a hostile environment, in process or as the
+// real `martiandice` executable: worker threads the system refuses to start
+// and --threads' bound; --out naming a device, a FIFO, a symbolic link, the
+// input table or a folder that cannot be written; standard output full
+// (/dev/full) or closed. Each case says what the
+// command must do: a clear error line and an exit status, never an abort, and
+// nothing but a regular file or a new path written.
+#include <doctest/doctest.h>
+
+#ifdef MARTIANDICE_CLI_PATH
+
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli_test_util.h"
+#include "process_util.h"
+#include "test_util.h"
+
+namespace {
+
+using process_util::ProcessOptions;
+using process_util::ProcessRun;
+using test_util::ReadFile;
+using test_util::TempDir;
+
+namespace fs = std::filesystem;
+
+ProcessRun RunCliProcess(const std::vector<std::string>& args, const ProcessOptions& options = {}) {
+  return process_util::RunProcess(MARTIANDICE_CLI_PATH, args, options);
+}
+
+// One error line, "martiandice: error: ...", holding `text`.
+void CheckOneErrorLine(const ProcessRun& run, const std::string& text) {
+  INFO("stderr: " << run.err);
+  CHECK(run.err.rfind("martiandice: error: ", 0) == 0);
+  CHECK(std::count(run.err.begin(), run.err.end(), '\n') == 1);
+  CHECK(run.err.find(text) != std::string::npos);
+}
+
+// 1 GiB of address space and 64 MiB thread stacks (a thread's default stack
+// is RLIMIT_STACK's size): about a dozen threads fit, 64 do not.
+ProcessOptions FewThreads() {
+  ProcessOptions options;
+  options.limits = {{RLIMIT_STACK, rlim_t{64} << 20}, {RLIMIT_AS, rlim_t{1} << 30}};
+  return options;
+}
+
+// A 3-player solve of small rules whose levels have dozens of score vectors.
+const std::vector<std::string> kThreePlayers = {"--players", "3",  "--dice", "6",
+                                                "--target",  "15", "--quiet"};
+
+}  // namespace
+
+TEST_CASE("environment: threads that cannot start are an error, not an abort (simulate)") {
+  if (process_util::kSanitized) {
+    MESSAGE("skipped under a sanitizer: it needs far more address space than the limit");
+    return;
+  }
+  const ProcessRun run = RunCliProcess(
+      {"simulate", "--games", "100000", "--policies", "ev,ev", "--threads", "64"}, FewThreads());
+  CHECK(run.Exited(1));
+  CHECK(run.out.empty());
+  CheckOneErrorLine(run, "worker thread");
+  CheckOneErrorLine(run, "use fewer threads (--threads ");
+}
+
+TEST_CASE("environment: threads that cannot start are an error, not an abort (solve, certify)") {
+  if (process_util::kSanitized) {
+    MESSAGE("skipped under a sanitizer: it needs far more address space than the limit");
+    return;
+  }
+  TempDir dir;
+  std::vector<std::string> solve = {"solve", "--threads", "64", "--out", dir.str()};
+  solve.insert(solve.end(), kThreePlayers.begin(), kThreePlayers.end());
+  const ProcessRun failed = RunCliProcess(solve, FewThreads());
+  CHECK(failed.Exited(1));
+  CheckOneErrorLine(failed, "use fewer threads (--threads ");
+  // The work finished before is saved, and the same command with threads that
+  // can start resumes it.
+  CheckOneErrorLine(failed, "the finished work is saved in ");
+  solve[2] = "2";
+  const ProcessRun solved = RunCliProcess(solve);
+  INFO("stderr: " << solved.err);
+  REQUIRE(solved.Exited(0));
+  CHECK(solved.out.find("Certification: every decision and value is certified.") !=
+        std::string::npos);
+  std::vector<std::string> certify = {"certify", "--threads", "64", "--tables", dir.str()};
+  certify.insert(certify.end(), kThreePlayers.begin(), kThreePlayers.end());
+  const ProcessRun refused = RunCliProcess(certify, FewThreads());
+  CHECK(refused.Exited(1));
+  CHECK(refused.out.empty());
+  CheckOneErrorLine(refused, "use fewer threads (--threads ");
+}
+
+TEST_CASE("environment: --threads is at most 256") {
+  for (const char* command : {"simulate", "solve", "certify"}) {
+    CAPTURE(command);
+    std::vector<std::string> args = {command, "--threads", "257"};
+    if (std::string(command) == "simulate") {
+      args.insert(args.end(), {"--games", "10", "--policies", "ev,ev"});
+    } else {
+      args.insert(args.end(), {"--players", "3", "--dice", "2", "--target", "3"});
+      if (std::string(command) == "solve") args.insert(args.end(), {"--out", "x.mdt"});
+    }
+    cli_test::CheckUsageError(args, "--threads must be 0 (all) or more, and at most 256; got 257");
+  }
+  // The bound itself is accepted.
+  const cli_test::CliRun run =
+      cli_test::Run({"simulate", "--games", "10", "--policies", "ev,ev", "--threads", "256"});
+  INFO("stderr: " << run.err);
+  CHECK(run.code == 0);
+}
+
+namespace {
+
+const std::string kData = MARTIANDICE_DATA_DIR;
+
+// `path`'s lstat mode and device number (st_rdev), without following a link.
+struct stat Lstat(const std::string& path) {
+  struct stat info {};
+  REQUIRE(lstat(path.c_str(), &info) == 0);
+  return info;
+}
+
+// An --out that must be refused and left as it was: exit 2, one line naming
+// --out and `what`, no suggestion to write to a device.
+void CheckOutRefused(const std::vector<std::string>& args, const std::string& out,
+                     const std::string& what) {
+  const struct stat before = Lstat(out);
+  const std::string bytes = S_ISREG(before.st_mode) ? ReadFile(out) : "";
+  cli_test::CheckUsageError(args, "--out: ");
+  const cli_test::CliRun run = cli_test::Run(args);
+  CHECK(run.err.find(what) != std::string::npos);
+  CHECK(run.err.find("/dev/null") == std::string::npos);
+  const struct stat after = Lstat(out);
+  CHECK((after.st_mode & S_IFMT) == (before.st_mode & S_IFMT));
+  CHECK(after.st_ino == before.st_ino);
+  CHECK(after.st_rdev == before.st_rdev);
+  if (S_ISREG(before.st_mode)) CHECK(ReadFile(out) == bytes);
+}
+
+std::vector<std::string> Export(const std::string& out) {
+  return {"export", "--tables", kData, "--out", out};
+}
+
+// Runs `body` in a child process without root's right to write anywhere
+// (as user nobody when run as root) and returns its exit status.
+int RunUnprivileged(const std::function<int()>& body) {
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0)) _exit(100);
+    _exit(body());
+  }
+  int status = 0;
+  REQUIRE(waitpid(pid, &status, 0) == pid);
+  REQUIRE(WIFEXITED(status));
+  return WEXITSTATUS(status);
+}
+
+}  // namespace
+
+TEST_CASE("environment: --out never replaces a character device") {
+  // A device node of our own when allowed (root), so that a regression
+  // replaces it and not the system's; /dev/null otherwise (no rights to replace it).
+  TempDir dir;
+  std::string device = "/dev/null";
+  if (mknod(dir.File("null").c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0) {
+    device = dir.File("null");
+  }
+  CheckOutRefused(Export(device), device, "is a character device");
+  CheckOutRefused({"plot", "heatmap", "--tables", kData, "--out", device}, device,
+                  "is a character device");
+  CheckOutRefused({"solve", "--dice", "2", "--target", "3", "--out", device}, device,
+                  "is a character device");
+  CHECK(S_ISCHR(Lstat("/dev/null").st_mode));
+  CHECK(Lstat("/dev/null").st_rdev == makedev(1, 3));
+}
+
+TEST_CASE("environment: --out never replaces a FIFO or a symbolic link") {
+  TempDir dir;
+  const std::string fifo = dir.File("fifo");
+  REQUIRE(mkfifo(fifo.c_str(), 0644) == 0);
+  CheckOutRefused(Export(fifo), fifo, "is a FIFO");
+  // A link to a regular file, to standard output, and a loop.
+  const std::string target = dir.File("target.json");
+  test_util::WriteFile(target, "kept");
+  const std::string link = dir.File("link.json");
+  fs::create_symlink(target, link);
+  CheckOutRefused(Export(link), link, "is a symbolic link");
+  CHECK(ReadFile(target) == "kept");
+  const std::string to_stdout = dir.File("stdout");
+  fs::create_symlink("/proc/self/fd/1", to_stdout);
+  CheckOutRefused(Export(to_stdout), to_stdout, "is a symbolic link");
+  const std::string loop = dir.File("loop");
+  fs::create_symlink(loop, loop);
+  CheckOutRefused(Export(loop), loop, "is a symbolic link");
+  // A checkpoint is written the same way.
+  cli_test::CheckUsageError({"solve", "--players", "3", "--dice", "2", "--target", "3", "--out",
+                             dir.File("t.mdt"), "--checkpoint", fifo},
+                            "--checkpoint: " + fifo + " is a FIFO");
+  // The only files in the folder are the ones made here: nothing written.
+  CHECK(dir.Files().size() == 5);
+}
+
+TEST_CASE("environment: --out never overwrites the input table") {
+  TempDir dir;
+  const std::string table = dir.File("martiandice-p2-d13-b3-t25.mdt");
+  fs::copy_file(kData + "/martiandice-p2-d13-b3-t25.mdt", table);
+  const std::string hard_link = dir.File("same.mdt");
+  fs::create_hard_link(table, hard_link);
+  for (const std::string& out : {table, hard_link, dir.str() + "/./same.mdt"}) {
+    CheckOutRefused({"export", "--tables", table, "--out", out}, table, "is the input ");
+    CheckOutRefused({"plot", "stop", "--tables", table, "--out", out}, table, "is the input ");
+  }
+  CHECK(ReadFile(table) == ReadFile(kData + "/martiandice-p2-d13-b3-t25.mdt"));
+  // The same folder, another name: written.
+  const cli_test::CliRun run = cli_test::Run({"export", "--tables", table, "--out", dir.str()});
+  INFO("stderr: " << run.err);
+  CHECK(run.code == 0);
+  CHECK(fs::is_regular_file(dir.File("martiandice-p2-d13-b3-t25.json")));
+}
+
+TEST_CASE("environment: a folder that cannot be written is --out's error, for 2 and 3 players") {
+  TempDir dir;
+  const std::string folder = dir.File("read-only");
+  fs::create_directory(folder);
+  fs::permissions(dir.path(),
+                  fs::perms::owner_all | fs::perms::others_read | fs::perms::others_exec);
+  fs::permissions(folder, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::others_read |
+                              fs::perms::others_exec);
+  for (const char* players : {"2", "3"}) {
+    CAPTURE(players);
+    const int status = RunUnprivileged([&] {
+      const cli_test::CliRun run = cli_test::Run({"solve", "--players", players, "--dice", "2",
+                                                  "--target", "3", "--quiet", "--out", folder});
+      if (run.code != 2) return 1;
+      if (run.err.rfind("martiandice: error: --out: ", 0) != 0) return 2;
+      if (run.err.find("Permission denied") == std::string::npos) return 3;
+      return 0;
+    });
+    CHECK(status == 0);
+  }
+  CHECK(dir.Files().size() == 1);
+  CHECK(fs::is_empty(folder));
+}
+
+// Every subcommand's results, to a full disk (/dev/full) or a closed
+// standard output: exit 1 and one line, never a silent truncation.
+TEST_CASE("environment: results that cannot be written to standard output are an error") {
+  TempDir dir;
+  const std::string review = dir.File("turn.txt");
+  test_util::WriteFile(review, "roll 2T 3R 4H 3C 1K take H\nstop\n");
+  const std::vector<std::vector<std::string>> commands = {
+      {"eval"},
+      {"eval", "--objective", "win", "--scores", "0,0", "--tables", kData},
+      {"best", "--json", "--roll", "2T 3R 4H 3C 1K"},
+      {"stats", "--dice", "20"},
+      {"review", review},
+      {"simulate", "--games", "200", "--policies", "ev,ev"},
+      {"certify", "--quiet", "--dice", "2", "--target", "3", "--tables", dir.str()},
+      {"export", "--tables", kData},
+      {"--help"},
+  };
+  // A table for certify, written by solve.
+  REQUIRE(cli_test::Run({"solve", "--dice", "2", "--target", "3", "--quiet", "--no-certify",
+                         "--out", dir.str()})
+              .code == 0);
+  for (const std::vector<std::string>& args : commands) {
+    CAPTURE(args.front());
+    CAPTURE(args.back());
+    const ProcessRun fine = RunCliProcess(args);
+    INFO("stderr: " << fine.err);
+    REQUIRE(fine.Exited(0));
+    REQUIRE(!fine.out.empty());
+    ProcessOptions full;
+    full.stdout_path = "/dev/full";
+    const ProcessRun on_full = RunCliProcess(args, full);
+    CHECK(on_full.Exited(1));
+    CheckOneErrorLine(on_full, "cannot write the results to standard output: No space left");
+    ProcessOptions closed;
+    closed.stdout_closed = true;
+    const ProcessRun on_closed = RunCliProcess(args, closed);
+    CHECK(on_closed.Exited(1));
+    CheckOneErrorLine(on_closed, "cannot write the results to standard output: Bad file");
+  }
+  // In process: a stream that fails.
+  std::ostringstream failing;
+  failing.setstate(std::ios::badbit);
+  std::ostringstream err;
+  CHECK(martiandice::RunCli({"eval"}, failing, err) == 1);
+  CHECK(err.str().rfind("martiandice: error: cannot write the results to standard output", 0) == 0);
+}
+
+#endif  // MARTIANDICE_CLI_PATH

@@ -1,0 +1,20 @@
+// The page's Web Worker: the engine (engine.mjs) off the page's thread, so a
+// first solve never stalls the page. Messages: {id, op, args} in;
+// {id, value} or {id, error} out; {ready, version} once loaded.
+import { createEngine } from './engine.mjs';
+
+let engine;
+try {
+  engine = await createEngine();
+  postMessage({ ready: true, version: engine.version });
+} catch (error) {
+  postMessage({ ready: false, error: String(error?.message ?? error) });
+}
+
+onmessage = async ({ data: { id, op, args } }) => {
+  try {
+    postMessage({ id, value: await engine.call(op, args) });
+  } catch (error) {
+    postMessage({ id, error: String(error?.message ?? error) });
+  }
+};

@@ -1,0 +1,276 @@
+// Type declarations of martiandice.js. The answers' fields are those of
+// `martiandice eval --help` and `martiandice best --help` (and docs/SERVE.md).
+
+/** The rules: 13 dice, bonus 3, target 25 unless varied. */
+export interface Rules {
+  dice: number;
+  bonus: number;
+  target: number;
+}
+
+/** A query's inputs, as the command line's options (all optional). */
+export interface EvalQuery {
+  /** "ev" (default), "reach:K", "capped:M" or "win". */
+  objective?: string;
+  /** Exact rational values too (turn objectives only). */
+  exact?: boolean;
+  /** The dice set aside, in the notation ("3T 2R 4H 1K"); "" or "-": the start of the turn. */
+  aside?: string;
+  /** Win goal: every seat's game total, seat 0 first ([18, 22] or "18,22"). */
+  scores?: number[] | string;
+  /** Win goal: the seat to move (default 0). */
+  seat?: number;
+  /** Win goal: the number of players (default: the number of scores). */
+  players?: number;
+  dice?: number;
+  bonus?: number;
+  target?: number;
+}
+
+/** A `best` query: the position and the dice just rolled. */
+export interface BestQuery extends EvalQuery {
+  /** The dice just rolled, in the notation ("1R 1H 1C"). */
+  roll: string;
+}
+
+export type Action = 'stop' | 'roll' | 'either';
+export type FaceName = 'tank' | 'ray' | 'human' | 'cow' | 'chicken';
+
+/** The fields every answer starts with. */
+export interface AnswerHeader {
+  rules: Rules;
+  objective: string;
+  precision: 'double' | 'exact';
+  aside: string;
+  // Win goal only:
+  players?: number;
+  seat?: number;
+  scores?: number[];
+  /** A seat before the mover has reached the target: the game ends after this round. */
+  final_round?: boolean;
+  /** Every seat's chance to win at the start of this turn, seat 0 first. */
+  win_probabilities?: number[];
+  /** The table used: its path in the module's file system ("/tables/<name>.mdt"). */
+  table?: string;
+  /** The table's bound on the error of every value. */
+  error_bound?: number;
+}
+
+/** `martiandice eval --json`. Exact fields are present with `exact: true` only. */
+export interface EvalAnswer extends AnswerHeader {
+  dice_left: number;
+  value: number;
+  value_exact?: string | null;
+  /** null before the first roll (a turn starts with a roll). */
+  stop: number | null;
+  stop_exact?: string | null;
+  /** null when no dice are left. */
+  roll: number | null;
+  roll_exact?: string | null;
+  action: Action;
+}
+
+export interface TakeOption {
+  take: FaceName;
+  count: number;
+  aside_after: string;
+  stop: number;
+  stop_exact?: string | null;
+  roll: number | null;
+  roll_exact?: string | null;
+  value: number;
+  value_exact?: string | null;
+  then: Action;
+  optimal: boolean;
+}
+
+/** `martiandice best --json`: every take from the roll, ranked. */
+export interface BestAnswer extends AnswerHeader {
+  rolled: string;
+  aside_after_tanks: string;
+  /** No legal take: the turn is over and scores turn_over_score. */
+  turn_over: boolean;
+  turn_over_score: number | null;
+  value: number;
+  value_exact?: string | null;
+  best: { take: FaceName; count: number; then: Action } | null;
+  options: TakeOption[];
+}
+
+/** A registered policy table. */
+export interface TableInfo {
+  /** Its path in the module's file system, as answers name it. */
+  table: string;
+  players: number;
+  rules: Rules;
+  error_bound: number;
+  format_version: number;
+}
+
+/** Bytes of a table, or where to fetch them. */
+export type TableSource = Uint8Array | ArrayBuffer | ArrayBufferView | URL | string;
+
+export interface CreateOptions {
+  /** The .wasm file's bytes (default: read or fetched from the package's dist/). */
+  wasmBinary?: Uint8Array | ArrayBuffer;
+  /** Where to fetch the .wasm file (default: the package's dist/). */
+  wasmUrl?: URL | string;
+  /** Tables to load at once (see loadTable). */
+  tables?: TableSource[];
+}
+
+/** A bad input (named by `input`), or a table that cannot be used. */
+export class MartianDiceError extends Error {
+  constructor(message: string, input?: string | null, code?: string);
+  /** The input the message is about ("aside", "roll", "scores", ...), or null. */
+  input: string | null;
+  /** The status code: "INVALID_ARGUMENT", "DATA_LOSS", "NOT_FOUND", ... */
+  code: string;
+}
+
+/** Player counts whose official tables ship in the package: [2, 3]. */
+export const OFFICIAL_TABLE_PLAYERS: readonly number[];
+
+/** The URL of a shipped official table (13 dice, bonus 3, target 25). */
+export function officialTableUrl(players: number): URL;
+
+/** What a game waits for. */
+export type Phase = 'roll' | 'take' | 'stop_or_roll' | 'over';
+
+/** Options of MartianDice#newGame (`martiandice play`'s). */
+export interface GameOptions {
+  /** Seats: 2 (default) to 6. */
+  players?: number;
+  /** The human seats ([0] by default), or "none" (bots only). */
+  humans?: number[] | 'none' | string;
+  /** One policy for every bot ("win" by default) or one per bot seat: win, ev, capped, capped:M, reach:K, random, stop:K, cautious, bold. */
+  bots?: string | string[];
+  /** The dice's seed, 0..2^64-1 (random by default): `play --seed` rolls the same dice. */
+  seed?: number | bigint | string;
+  /** Human decisions carry play's hint event. */
+  hints?: boolean;
+  dice?: number;
+  bonus?: number;
+  target?: number;
+}
+
+/** The state of a game now. */
+export interface GameStateInfo {
+  phase: Phase;
+  over: boolean;
+  /** The seat to move (once over: the seat that played the last turn). */
+  seat: number;
+  player: 'human' | 'bot';
+  scores: number[];
+  final_round: boolean;
+  /** Turns started so far. */
+  turn: number;
+  /** The set-aside (dice notation, "-" for none). */
+  aside: string;
+  /** In phase take: the set-aside before the roll. */
+  aside_before_roll: string;
+  /** In phase take: the roll waiting for its take; else "-". */
+  roll: string;
+  /** In phase take: the faces that may be taken. */
+  legal: FaceName[];
+  dice_left: number;
+  turn_score: number;
+  /** Once over: the seats with the highest total; else []. */
+  winners: number[];
+}
+
+/** The advice at a decision: `martiandice play --hints`'s hint event. */
+export interface GameAdvice {
+  event: 'hint';
+  seat: number;
+  decision: 'take' | 'stop_or_roll' | 'roll';
+  /** "win", or the fallback's objective ("capped:15") where no table covers the game. */
+  values: string;
+  fallback: boolean;
+  fallback_reason: string | null;
+  win_probabilities: number[] | null;
+  value: number;
+  /** decision "take": the take to play, and every take ranked (best's option objects). */
+  best?: { take: FaceName; count: number; then: Action };
+  options?: TakeOption[];
+  /** decision "stop_or_roll" or "roll". */
+  stop?: number | null;
+  roll?: number | null;
+  action?: Action;
+  /** The chance that rolling on ends the turn with 0 points (null before a take). */
+  zero_chance?: number | null;
+}
+
+/**
+ * One event of `martiandice play --json` (its --help lists them): start,
+ * turn, roll, take, roll_on, turn_end, hint, prompt, game_over, review, log.
+ */
+export interface GameEvent {
+  event: string;
+  seat?: number;
+  [field: string]: unknown;
+}
+
+/** A game in progress (`martiandice play`, move by move). Moves return their events. */
+export class Game {
+  private constructor();
+  /** The start event: rules, players, seed, seats, table (or why none: no_table). */
+  readonly start: GameEvent;
+  /** The seed as a decimal string. */
+  readonly seed: string;
+  /** Every event so far. */
+  readonly events: GameEvent[];
+  readonly state: GameStateInfo;
+  readonly over: boolean;
+  /** The mover rolls: the seed's dice, or `dice` given (notation). */
+  roll(dice?: string): GameEvent[];
+  /** A human takes a face ("ray", "R", "humans", "4H"). */
+  take(face: string): GameEvent[];
+  stop(): GameEvent[];
+  rollOn(): GameEvent[];
+  /** The bot to move plays its next step. */
+  botStep(): GameEvent[];
+  /** Bots play until a human is to move or the game is over. */
+  playBots(): GameEvent[];
+  /** The advice at the decision now. */
+  advice(): GameAdvice;
+  /** The log in `martiandice review`'s lines. */
+  readonly log: string;
+  /** The log of the turns that ended. */
+  readonly finishedLog: string;
+  /** Once over: the game_over event ({turns, scores, winners}); else null. */
+  readonly result: GameEvent | null;
+  /** Once over: each human seat's review event ({seat, decisions, mistakes, total_loss}). */
+  readonly reviews: GameEvent[];
+  /** Frees the game in the module. */
+  free(): void;
+}
+
+/** The advisor in WebAssembly; it keeps solved turns and loaded tables. */
+export class MartianDice {
+  private constructor(core: unknown);
+  static create(options?: CreateOptions): Promise<MartianDice>;
+  /** The library's version. */
+  readonly version: string;
+  /** The registered tables, oldest first. */
+  readonly tables: TableInfo[];
+  /** Registers a table from its bytes; throws MartianDiceError unless they are a valid table. */
+  addTable(bytes: Uint8Array | ArrayBuffer | ArrayBufferView): TableInfo;
+  /** Registers a table from bytes or a URL (fetched; under Node, file: URLs and file paths are read from the disk). */
+  loadTable(source: TableSource): Promise<TableInfo>;
+  /** Stop or roll on at a position. Throws MartianDiceError for bad inputs. */
+  eval(query?: EvalQuery): EvalAnswer;
+  /** Every take from a roll, ranked. Throws MartianDiceError for bad inputs. */
+  best(query: BestQuery): BestAnswer;
+  /** eval's answer as the command line prints it (one line, newline included). */
+  evalJson(query?: EvalQuery): string;
+  /** best's answer as the command line prints it (one line, newline included). */
+  bestJson(query: BestQuery): string;
+  /** A new game (`martiandice play`). Throws MartianDiceError for bad options. */
+  newGame(options?: GameOptions): Game;
+  /** Forgets solved turns and loaded tables (registered tables stay). */
+  clearCaches(): void;
+}
+
+/** Shorthand for MartianDice.create(options). */
+export function createMartianDice(options?: CreateOptions): Promise<MartianDice>;

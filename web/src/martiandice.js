@@ -1,0 +1,207 @@
+// martiandice for JavaScript: the library compiled to WebAssembly, answering
+// the command line's `eval` and `best` queries with the same JSON objects as
+// `martiandice eval --json` and `martiandice best --json`, for every
+// objective: ev, reach:K, capped:M (double or exact) and win, from policy
+// tables given as bytes or a URL. Works in Node and in browsers.
+import { Game } from './game.js';
+import { MartianDiceError, distUrl, fetchBytes, loadWasm } from './wasm.js';
+
+export { Game, MartianDiceError };
+
+/** Player counts whose official tables (13 dice, bonus 3, target 25) ship in the package. */
+export const OFFICIAL_TABLE_PLAYERS = Object.freeze([2, 3]);
+
+/** The URL of a shipped official table (dist/tables/), for `loadTable`. */
+export function officialTableUrl(players) {
+  if (!OFFICIAL_TABLE_PLAYERS.includes(players)) {
+    throw new MartianDiceError(
+      `players: the package ships the official tables for ${OFFICIAL_TABLE_PLAYERS.join(' and ')} ` +
+        `players, not ${players}`, 'players');
+  }
+  return distUrl(`tables/martiandice-p${players}-d13-b3-t25.mdt`);
+}
+
+// The query's inputs, as the command line's options and `serve`'s fields.
+const QUERY_FIELDS = Object.freeze({
+  objective: 'string',
+  exact: 'boolean',
+  aside: 'string',
+  roll: 'string',
+  scores: 'scores',
+  seat: 'integer',
+  players: 'integer',
+  dice: 'integer',
+  bonus: 'integer',
+  target: 'integer',
+});
+// The bits of binding.cpp's `present`.
+const HAS = Object.freeze({ scores: 1, seat: 2, players: 4, dice: 8, bonus: 16, target: 32 });
+
+function fieldError(name, what) {
+  return new MartianDiceError(`${name}: ${what}`, name);
+}
+
+function isInt32(value) {
+  return Number.isInteger(value) && value >= -(2 ** 31) && value < 2 ** 31;
+}
+
+// Checks the query's fields: known names, the right types; the values are
+// checked by the library (its messages).
+function readQuery(command, query) {
+  if (query === null || typeof query !== 'object') {
+    throw new MartianDiceError(`${command}: the query must be an object`);
+  }
+  const q = {};
+  for (const [name, value] of Object.entries(query)) {
+    const kind = QUERY_FIELDS[name];
+    if (!kind || (name === 'roll' && command !== 'best')) {
+      const fields = Object.keys(QUERY_FIELDS).filter((f) => f !== 'roll' || command === 'best');
+      throw fieldError(name, `unknown field (fields: ${fields.join(', ')})`);
+    }
+    if (value === undefined) continue;
+    if (kind === 'scores') {
+      if (typeof value === 'string') {
+        q.scores = value;
+      } else if (Array.isArray(value) && value.length > 0 && value.every(isInt32)) {
+        q.scores = value.join(',');
+      } else {
+        throw fieldError(name, 'expected an array of integers or "S0,S1[,...]"');
+      }
+    } else if (kind === 'integer') {
+      if (!isInt32(value)) throw fieldError(name, `expected an integer, got ${String(value)}`);
+      q[name] = value;
+    } else {
+      if (typeof value !== kind) throw fieldError(name, `expected a ${kind}, got ${typeof value}`);
+      q[name] = value;
+    }
+  }
+  if (command === 'best' && q.roll === undefined) {
+    throw fieldError('roll', 'missing: the dice just rolled (e.g. "1R 1H 1C")');
+  }
+  let present = 0;
+  for (const [name, bit] of Object.entries(HAS)) if (q[name] !== undefined) present |= bit;
+  return [
+    command === 'best' ? 1 : 0, q.objective ?? null, Boolean(q.exact), q.aside ?? null,
+    q.roll ?? null, q.scores ?? null, present, q.seat ?? 0, q.players ?? 0, q.dice ?? 0,
+    q.bonus ?? 0, q.target ?? 0,
+  ];
+}
+
+function asBytes(source) {
+  if (source instanceof Uint8Array) return source;
+  if (source instanceof ArrayBuffer) return new Uint8Array(source);
+  if (ArrayBuffer.isView(source)) {
+    return new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
+  }
+  return null;
+}
+
+/**
+ * The advisor in WebAssembly: one per page or process is enough. It keeps the
+ * turns it solved and the tables it loaded, so later queries are fast.
+ */
+export class MartianDice {
+  #core;
+  #tables = [];
+
+  constructor(core) {
+    this.#core = core;
+  }
+
+  /**
+   * Loads the module. Options: `wasmBinary` (the .wasm file's bytes) or
+   * `wasmUrl` (where to fetch it), by default the package's dist/ folder;
+   * `tables`: sources to load at once (see loadTable), e.g.
+   * `[officialTableUrl(2), officialTableUrl(3)]`.
+   */
+  static async create(options = {}) {
+    const dice = new MartianDice(await loadWasm(options));
+    for (const source of options.tables ?? []) await dice.loadTable(source);
+    return dice;
+  }
+
+  /** The library's version. */
+  get version() {
+    return this.#core.version();
+  }
+
+  /** The tables registered so far (addTable's answers), oldest first. */
+  get tables() {
+    return this.#tables.map((table) => ({ ...table }));
+  }
+
+  /**
+   * Registers a policy table from its bytes (a `.mdt` file, docs/FORMAT.md):
+   * checked as the library checks a file, then used by win queries of its
+   * rules and player count (replacing a table registered for the same).
+   * Returns {table, players, rules, error_bound, format_version}; throws
+   * MartianDiceError for bytes that are not a valid table.
+   */
+  addTable(bytes) {
+    const data = asBytes(bytes);
+    if (!data) throw new MartianDiceError('addTable: expected a Uint8Array or an ArrayBuffer');
+    const info = JSON.parse(this.#core.callWithBytes('add_table', data));
+    this.#tables = this.#tables.filter((table) => table.table !== info.table);
+    this.#tables.push(info);
+    return { ...info };
+  }
+
+  /**
+   * Registers a policy table from bytes, or from a URL (a string or URL
+   * object: fetched; under Node, a file: URL or a file path is read from the
+   * disk).
+   */
+  async loadTable(source) {
+    const bytes = asBytes(source);
+    if (bytes) return this.addTable(bytes);
+    if (typeof source === 'string' || source instanceof URL) {
+      return this.addTable(await fetchBytes(source));
+    }
+    throw new MartianDiceError('loadTable: expected bytes, a URL or a URL string');
+  }
+
+  /**
+   * Stop or roll on at a position: `martiandice eval --json`'s object.
+   * Query fields (all optional), as the command's options: objective ("ev",
+   * "reach:K", "capped:M", "win"), exact, aside (dice notation), scores
+   * (array or "S0,S1"), seat, players, dice, bonus, target.
+   */
+  eval(query = {}) {
+    return JSON.parse(this.evalJson(query));
+  }
+
+  /** Every take from a roll, ranked: `martiandice best --json`'s object. Needs `roll`. */
+  best(query) {
+    return JSON.parse(this.bestJson(query));
+  }
+
+  /** eval's answer as the command line prints it (one line, newline included). */
+  evalJson(query = {}) {
+    return this.#core.call('query', ...readQuery('eval', query));
+  }
+
+  /** best's answer as the command line prints it (one line, newline included). */
+  bestJson(query) {
+    return this.#core.call('query', ...readQuery('best', query));
+  }
+
+  /**
+   * A new game (`martiandice play`): options players (2), humans (the human
+   * seats, [0] by default, or "none"), bots (a policy for every bot, "win"
+   * by default, or one per bot seat), seed (dice; random by default), hints
+   * (human decisions carry the hint event), dice, bonus, target.
+   */
+  newGame(options = {}) {
+    return new Game(this.#core, options);
+  }
+
+  /** Forgets the solved turns and loaded tables kept so far (registered tables stay). */
+  clearCaches() {
+    this.#core.module._mdw_reset();
+  }
+}
+
+/** Shorthand for MartianDice.create(options). */
+export function createMartianDice(options) {
+  return MartianDice.create(options);
+}

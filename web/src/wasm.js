@@ -1,0 +1,156 @@
+// The WebAssembly module and its calling convention (web/wasm/binding.cpp):
+// loading it in Node or a browser, strings in, a JSON result or an error out.
+// Internal to the package: martiandice.js builds the public API on it, and
+// game.js the game of `play` (binding.cpp's and game.cpp's mdw_* functions).
+import createMartianDiceWasm from '../dist/martiandice-wasm.mjs';
+
+const WASM_FILE = 'martiandice-wasm.wasm';
+
+/** An error from the library: a bad input (named by `input`) or a table that cannot be used. */
+export class MartianDiceError extends Error {
+  /**
+   * @param {string} message the library's message (as the CLI prints it)
+   * @param {string|null} input the input it is about ("aside", "roll", "scores", ...) or null
+   * @param {string} code the status code ("INVALID_ARGUMENT", "DATA_LOSS", ...)
+   */
+  constructor(message, input = null, code = 'INVALID_ARGUMENT') {
+    super(message);
+    this.name = 'MartianDiceError';
+    this.input = input;
+    this.code = code;
+  }
+}
+
+function isNode() {
+  return typeof process === 'object' && typeof process.versions?.node === 'string' &&
+    typeof window === 'undefined';
+}
+
+// node:fs/promises, imported only under Node (a name bundlers leave alone).
+async function nodeFs() {
+  const name = 'node:fs/promises';
+  return import(/* @vite-ignore */ /* webpackIgnore: true */ name);
+}
+
+/** The URL of a file of the package's dist/ folder. */
+export function distUrl(file) {
+  return new URL(`../dist/${file}`, import.meta.url);
+}
+
+function absoluteUrl(text) {
+  try {
+    return new URL(text);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The bytes at `url`: fetched; under Node, a file: URL, or a string that is
+ * no absolute URL (a file path), is read from the disk.
+ */
+export async function fetchBytes(url) {
+  if (isNode()) {
+    const parsed = url instanceof URL ? url : absoluteUrl(url);
+    if (!parsed || parsed.protocol === 'file:') {
+      const fs = await nodeFs();
+      return new Uint8Array(await fs.readFile(parsed ?? url));
+    }
+  }
+  const response = await fetch(url);
+  if (!response.ok) {
+    throw new MartianDiceError(`cannot fetch ${url}: HTTP ${response.status}`, null, 'NOT_FOUND');
+  }
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+/**
+ * Instantiates the module. `options.wasmBinary` (bytes) or `options.wasmUrl`
+ * say where the .wasm file is; by default, the package's own dist/ folder
+ * (read from the disk under Node, fetched by the browser).
+ */
+export async function loadWasm(options = {}) {
+  const moduleOptions = {
+    print: (text) => console.log(text),
+    printErr: (text) => console.error(text),
+  };
+  if (options.wasmBinary) {
+    moduleOptions.wasmBinary = options.wasmBinary;
+  } else if (isNode()) {
+    // Emscripten 3.1.6's loader would fetch a file path under Node: hand it the bytes.
+    moduleOptions.wasmBinary = await fetchBytes(options.wasmUrl ?? distUrl(WASM_FILE));
+  } else {
+    const url = options.wasmUrl ?? distUrl(WASM_FILE);
+    moduleOptions.locateFile = () => String(url);
+  }
+  return new WasmCore(await createMartianDiceWasm(moduleOptions));
+}
+
+/** The module's mdw_* functions with JavaScript values. */
+export class WasmCore {
+  constructor(module) {
+    this.module = module;
+  }
+
+  /** A NUL-terminated copy of `text` in the module's memory (null stays 0). */
+  string(text) {
+    if (text === null || text === undefined) return 0;
+    const size = this.module.lengthBytesUTF8(text) + 1;
+    const pointer = this.module._malloc(size);
+    this.module.stringToUTF8(text, pointer, size);
+    return pointer;
+  }
+
+  /** The result text of the last call. */
+  result() {
+    return this.module.UTF8ToString(this.module._mdw_result());
+  }
+
+  /**
+   * Calls `mdw_<name>` with `args` (strings are copied in and freed after;
+   * numbers and booleans pass as they are); returns the result text, or
+   * throws MartianDiceError with the library's message.
+   */
+  call(name, ...args) {
+    const allocated = [];
+    const values = args.map((arg) => {
+      if (typeof arg === 'string' || arg === null) {
+        const pointer = this.string(arg);
+        if (pointer) allocated.push(pointer);
+        return pointer;
+      }
+      return typeof arg === 'boolean' ? Number(arg) : arg;
+    });
+    let status;
+    try {
+      status = this.module[`_mdw_${name}`](...values);
+    } finally {
+      for (const pointer of allocated) this.module._free(pointer);
+    }
+    return this.#outcome(status);
+  }
+
+  /** Calls `mdw_<name>(bytes, size)` with a copy of `bytes` in the module's memory. */
+  callWithBytes(name, bytes) {
+    const pointer = this.module._malloc(Math.max(bytes.length, 1));
+    let status;
+    try {
+      this.module.HEAPU8.set(bytes, pointer);
+      status = this.module[`_mdw_${name}`](pointer, bytes.length);
+    } finally {
+      this.module._free(pointer);
+    }
+    return this.#outcome(status);
+  }
+
+  version() {
+    return this.module.UTF8ToString(this.module._mdw_version());
+  }
+
+  #outcome(status) {
+    const text = this.result();
+    if (status === 0) return text;
+    const error = JSON.parse(text);
+    throw new MartianDiceError(error.error, error.input, error.code);
+  }
+}

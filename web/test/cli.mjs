@@ -1,0 +1,79 @@
+// The native command line, for comparing the package's answers with it:
+// one-shot `martiandice eval/best --json` runs, and a `martiandice serve`
+// process for many queries. The binary: $MARTIANDICE_CLI, else the
+// repository's build/bin/martiandice.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
+
+export const repo = fileURLToPath(new URL('../../', import.meta.url));
+export const cliPath = process.env.MARTIANDICE_CLI ?? `${repo}build/bin/martiandice`;
+export const dataDir = `${repo}data`;
+
+if (!existsSync(cliPath)) {
+  throw new Error(`no martiandice CLI at ${cliPath}: build it (cmake --build build) ` +
+    'or set MARTIANDICE_CLI');
+}
+
+const env = { ...process.env, MARTIANDICE_DATA: dataDir };
+
+// The query's fields as the CLI's options.
+function options(query) {
+  const args = [];
+  for (const [name, value] of Object.entries(query)) {
+    if (name === 'exact') {
+      if (value) args.push('--exact');
+    } else {
+      args.push(`--${name}`, Array.isArray(value) ? value.join(',') : String(value));
+    }
+  }
+  return args;
+}
+
+/** `martiandice COMMAND --json OPTIONS`: its stdout. */
+export function runCli(command, query) {
+  return execFileSync(cliPath, [command, '--json', ...options(query)], { env, encoding: 'utf8' });
+}
+
+/** A `martiandice serve` process: `ask(command, query)` resolves to the response line without its id. */
+export function startServe() {
+  const child = spawn(cliPath, ['serve'], { env, stdio: ['pipe', 'pipe', 'inherit'] });
+  const waiting = new Map();
+  let next = 0;
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    const match = /^\{"id":(\d+),?/.exec(line);
+    if (!match) throw new Error(`serve: unexpected line ${line}`);
+    const id = Number(match[1]);
+    const resolve = waiting.get(id);
+    waiting.delete(id);
+    resolve(`{${line.slice(match[0].length)}\n`);
+  });
+  return {
+    ask(command, query) {
+      const id = next++;
+      return new Promise((resolve) => {
+        waiting.set(id, resolve);
+        child.stdin.write(`${JSON.stringify({ id, command, ...query })}\n`);
+      });
+    },
+    close() {
+      child.stdin.end();
+      return new Promise((resolve) => child.on('close', resolve));
+    },
+  };
+}
+
+/** A JSON answer with its "table" field reduced to the file's name (the CLI's path differs). */
+export function tableNamed(json) {
+  return json.replace(/"table":"[^"]*\/([^"/]+)"/, '"table":"$1"');
+}
+
+/**
+ * `martiandice play --json ARGS` with `input` (a human's moves, one a line):
+ * its events, parsed.
+ */
+export function runPlay(args, input = '') {
+  const out = execFileSync(cliPath, ['play', '--json', ...args], { env, encoding: 'utf8', input });
+  return out.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line));
+}

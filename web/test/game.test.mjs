@@ -1,0 +1,151 @@
+// The package's games against `martiandice play --json`: the same seed and
+// the same human moves must give the same events (every roll, take, stop,
+// hint, prompt, turn end, the result, the review and the log), compared as
+// parsed objects, but for the start event's table path (the module's
+// in-memory file system against data/, and where the table search looked). Bots-only games of 2 and 3 players
+// with the shipped tables and of 4 with the fallback, mixed policies, and
+// games with a human seat playing random legal moves (with hints, so every
+// decision's advice is compared too). Also: dice given (a coach's real dice),
+// refused moves that change nothing. Seeded: $MARTIANDICE_WEB_SEED (printed).
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+
+import { MartianDice, MartianDiceError, officialTableUrl } from '../src/martiandice.js';
+import { runPlay } from './cli.mjs';
+import { Positions } from './positions.mjs';
+
+const seed = Number(process.env.MARTIANDICE_WEB_SEED ?? Date.now() % 1000000);
+console.log(`game.test: seed ${seed} (MARTIANDICE_WEB_SEED=${seed} repeats this run)`);
+const positions = new Positions(seed);
+const gameSeed = () => String(positions.between(0, 2 ** 31));
+
+let md;
+before(async () => {
+  md = await MartianDice.create({ tables: [officialTableUrl(2), officialTableUrl(3)] });
+});
+
+// The events with the table named by its file name, and where no table
+// covers the game, the reason's first clause (where the search looked differs).
+function named(events) {
+  const where = (text) => text.replace(/; looked in .*$/, '');
+  return events.map((e) => {
+    const n = { ...e };
+    if (typeof n.table === 'string') n.table = n.table.replace(/^.*\//, '');
+    if (typeof n.no_table === 'string') n.no_table = where(n.no_table);
+    if (typeof n.fallback_reason === 'string') n.fallback_reason = where(n.fallback_reason);
+    return n;
+  });
+}
+
+function cliArgs({ players, humans, bots, seed: s, hints }) {
+  const args = ['--players', String(players), '--humans', humans, '--seed', s];
+  if (bots) args.push('--bots', bots);
+  if (hints) args.push('--hints');
+  return args;
+}
+
+// A whole game through the package: bots play, a human plays random legal
+// moves (rolls are automatic, as in play). Returns the events and the
+// human's moves as play's input lines.
+function playThrough(options) {
+  const game = md.newGame(options);
+  const lines = [];
+  let moves = 0;
+  while (!game.over) {
+    assert.ok(++moves < 2000, 'the game ends');
+    const state = game.state;
+    if (state.player === 'bot') {
+      game.botStep();
+    } else if (state.phase === 'roll') {
+      game.roll();
+    } else if (state.phase === 'take') {
+      const face = positions.pick(state.legal);
+      lines.push(`take ${face}`);
+      game.take(face);
+    } else {
+      const stop = positions.random() < 0.4;
+      lines.push(stop ? 'stop' : 'roll');
+      if (stop) game.stop(); else game.rollOn();
+    }
+  }
+  const events = game.events;
+  game.free();
+  return { events, input: lines.map((l) => `${l}\n`).join('') };
+}
+
+describe('games equal martiandice play --json', () => {
+  const bots = [
+    { players: 2 }, { players: 3 }, { players: 2, bots: 'win,ev' },
+    { players: 3, bots: 'cautious,random,win' }, { players: 4, bots: 'win' },
+  ];
+  for (const setup of bots) {
+    test(`bots only: ${JSON.stringify(setup)}`, () => {
+      const options = { ...setup, humans: 'none', seed: gameSeed() };
+      const { events } = playThrough(options);
+      const cli = runPlay(cliArgs({ ...options, humans: 'none' }));
+      assert.deepEqual(named(events), named(cli), `seed ${options.seed}`);
+      const over = events.find((e) => e.event === 'game_over');
+      assert.ok(over && over.winners.length >= 1);
+      if (setup.players === 4) {
+        assert.equal(events[0].table, null);
+        assert.match(events[0].no_table, /^no policy table martiandice-p4-d13-b3-t25\.mdt/);
+      }
+      else assert.match(events[0].table, /^\/tables\/martiandice-p\d-d13-b3-t25\.mdt$/);
+    });
+  }
+
+  for (const players of [2, 3, 4]) {
+    test(`a human at seat 0 with hints, random moves, ${players} players`, () => {
+      const options = { players, humans: [0], hints: true, seed: gameSeed() };
+      const { events, input } = playThrough(options);
+      const cli = runPlay(cliArgs({ ...options, humans: '0' }), input);
+      assert.deepEqual(named(events), named(cli), `seed ${options.seed}`);
+      const review = events.find((e) => e.event === 'review');
+      assert.equal(review.seat, 0);
+      assert.equal(review.decisions.length, input.split('\n').filter((l) => l.startsWith('take')).length);
+      assert.ok(events.some((e) => e.event === 'hint'));
+    });
+  }
+});
+
+describe('moves', () => {
+  test('refused moves change nothing; dice can be given; advice is the hint', () => {
+    const game = md.newGame({ players: 2, humans: [0, 1], seed: '12345' });
+    assert.equal(game.seed, '12345');
+    const before = game.state;
+    assert.equal(before.phase, 'roll');
+    assert.throws(() => game.take('ray'), MartianDiceError);
+    assert.throws(() => game.stop(), /waits for roll|stop/);
+    assert.throws(() => game.roll('1R 1H'), /roll: .* not the 13 left/);
+    assert.deepEqual(game.state, before);
+    const events = game.roll('3T 2R 4H 1C 3K');
+    assert.deepEqual(events.map((e) => e.event), ['turn', 'roll', 'prompt']);
+    assert.equal(game.state.aside, '3T');
+    assert.deepEqual(game.state.legal, ['ray', 'human', 'cow', 'chicken']);
+    assert.throws(() => game.take('tank'), /tanks are set aside/);
+    assert.throws(() => game.take('3H'), /shows 4 humans, not 3/);
+    const hint = game.advice();
+    assert.equal(hint.event, 'hint');
+    assert.equal(hint.decision, 'take');
+    assert.equal(hint.options.length, 4);
+    assert.ok(hint.options.every((o) => o.value <= hint.value + 1e-12));
+    game.take('H');
+    assert.equal(game.state.phase, 'stop_or_roll');
+    assert.equal(game.state.turn_score, 0); // 3 tanks, no rays
+    assert.throws(() => game.take('cow'), MartianDiceError);
+    game.stop();
+    assert.deepEqual(game.state.scores, [0, 0]);
+    assert.equal(game.state.seat, 1);
+    assert.equal(game.log, 'scores 0,0 seat 0\nroll 3T 2R 4H 1C 3K take H\nstop\n');
+    assert.throws(() => game.botStep(), /human/);
+    game.free();
+    assert.throws(() => game.state && game.advice(), /no game/);
+  });
+
+  test('bad options name the option', () => {
+    assert.throws(() => md.newGame({ players: 2, humans: [2] }), /humans: seat 2 is out of range/);
+    assert.throws(() => md.newGame({ players: 7 }), MartianDiceError);
+    assert.throws(() => md.newGame({ bots: 'nonsense' }), /bots: /);
+    assert.throws(() => md.newGame({ seed: -1 }), /seed: /);
+  });
+});

@@ -1,0 +1,82 @@
+// The package as a user gets it: `npm pack` makes a tarball, which installs
+// into a fresh project (no registry needed: the package has no dependencies)
+// and answers from there, in an ES module and in TypeScript checked against
+// the declarations (tsc from Debian's node-typescript, when installed).
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { runPlay } from './cli.mjs';
+
+const web = fileURLToPath(new URL('../', import.meta.url));
+const tsc = ['/usr/bin/tsc', '/usr/share/nodejs/typescript/bin/tsc'].find((p) => existsSync(p));
+
+let project;
+before(() => {
+  project = mkdtempSync(join(tmpdir(), 'martiandice-web-'));
+  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', project],
+    { cwd: web, encoding: 'utf8' }));
+  const files = packed[0].files.map((f) => f.path).sort();
+  for (const file of ['LICENSE', 'README.md', 'dist/martiandice-wasm.mjs',
+    'dist/martiandice-wasm.wasm', 'dist/tables/martiandice-p2-d13-b3-t25.mdt',
+    'dist/tables/martiandice-p3-d13-b3-t25.mdt', 'package.json', 'src/martiandice.d.ts',
+    'src/game.js', 'src/martiandice.js', 'src/wasm.js']) {
+    assert.ok(files.includes(file), `the tarball holds ${file} (it holds ${files.join(', ')})`);
+  }
+  assert.equal(files.length, 11, `only the package's files: ${files.join(', ')}`);
+  writeFileSync(join(project, 'package.json'), '{"name":"consumer","private":true,"type":"module"}\n');
+  execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', join(project, packed[0].filename)],
+    { cwd: project, stdio: 'inherit' });
+});
+after(() => rmSync(project, { recursive: true, force: true }));
+
+test('the installed package answers from an ES module', () => {
+  writeFileSync(join(project, 'main.mjs'), `
+import { MartianDice, officialTableUrl } from 'martiandice';
+const md = await MartianDice.create({ tables: [officialTableUrl(2)] });
+const answer = md.best({ objective: 'win', scores: [18, 22], aside: '3T 2R 4H 1K', roll: '1R 1H 1C' });
+console.log(answer.best.take, answer.value.toFixed(6));
+const game = md.newGame({ humans: 'none', seed: 7 });
+game.playBots();
+console.log(game.result.scores.join(','));
+`);
+  const out = execFileSync('node', ['main.mjs'], { cwd: project, encoding: 'utf8' });
+  const [first, scores] = out.trim().split('\n');
+  assert.equal(first, 'cow 0.348276');
+  // The same seed's game as the command line plays it.
+  const cli = runPlay(['--players', '2', '--humans', 'none', '--seed', '7']);
+  assert.equal(scores, cli.find((e) => e.event === 'game_over').scores.join(','));
+});
+
+test('TypeScript: the declarations check a consumer', { skip: !tsc && 'tsc not installed (Debian node-typescript)' }, () => {
+  writeFileSync(join(project, 'main.ts'), `
+import { MartianDice, MartianDiceError, officialTableUrl, BestAnswer, EvalAnswer, Game, GameAdvice } from 'martiandice';
+export async function main(): Promise<string> {
+  const md: MartianDice = await MartianDice.create({ tables: [officialTableUrl(3)] });
+  const e: EvalAnswer = md.eval({ objective: 'capped:6', exact: true, aside: '3T 3R 4H 1K' });
+  const b: BestAnswer = md.best({ objective: 'win', scores: [1, 2, 3], roll: '2T 3R 4H 3C 1K' });
+  const exact: string | null | undefined = e.value_exact;
+  const win: number[] | undefined = b.win_probabilities;
+  try { md.eval({ aside: 'Z' }); } catch (error) {
+    if (error instanceof MartianDiceError) return error.input ?? error.code;
+  }
+  const game: Game = md.newGame({ players: 3, humans: [0], bots: 'win', seed: 5n });
+  game.playBots();
+  game.roll();
+  const advice: GameAdvice = game.advice();
+  const take: string | undefined = advice.best?.take;
+  return [exact, win?.length, b.best?.take, b.options[0].aside_after, md.tables[0].players,
+    take, game.state.phase, game.state.legal.join(' ')].join();
+}
+`);
+  writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'es2022',
+      moduleResolution: 'node', lib: ['es2022', 'dom'], types: [] },
+    files: ['main.ts'],
+  }));
+  execFileSync(tsc, ['-p', 'tsconfig.json'], { cwd: project, stdio: 'inherit' });
+});

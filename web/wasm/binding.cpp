@@ -1,0 +1,196 @@
+// The WebAssembly module's C functions, called by the JavaScript package
+// (web/src/martiandice.js): a thin layer over the advisor. A query's inputs
+// are the command line's (QueryInput, checked by ParseQuery and ParseRoll);
+// the answers are the command line's `--json` objects, written by the same
+// code (tools/answers.h), so the package and `martiandice eval/best --json`
+// cannot differ. Tables are registered from bytes: checked, then kept in the
+// module's in-memory file system (TableFolder()), where the advisor finds
+// them as it finds tables in a folder given to --tables.
+//
+// Calling convention: every mdw_* function that can fail returns 0 on
+// success, else 1; either way mdw_result() is the text of the call's result
+// (a JSON object), kept until the next call. On failure it is
+// {"error":"message","input":"aside"|null,"code":"InvalidArgument"}.
+// The module is single-threaded: one call at a time.
+//
+// Built natively too, for the benchmark's figures (web/bench/native.cpp).
+//
+// The game of `play` (a GameState with seats and bots) is game.cpp's mdw_game_*
+// functions, in the same convention, sharing this file's advisor (binding.h).
+#ifdef __EMSCRIPTEN__
+#include <emscripten/emscripten.h>
+#else  // the native build of the benchmark (web/bench/native.cpp): the same code
+#define EMSCRIPTEN_KEEPALIVE
+#endif
+
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <system_error>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "answers.h"
+#include "binding.h"
+#include "json.h"
+#include "martiandice/advisor.h"
+#include "martiandice/game.h"
+
+#ifndef MARTIANDICE_VERSION
+#error "MARTIANDICE_VERSION must be defined by the build"
+#endif
+
+namespace {
+
+using martiandice::Advisor;
+using martiandice::JsonObject;
+
+}  // namespace
+
+namespace martiandice::web {
+
+// Where registered tables live: the module's in-memory file system; natively
+// (the benchmark), the folder $MARTIANDICE_WEB_TABLES.
+const std::string& TableFolder() {
+#ifdef __EMSCRIPTEN__
+  static const std::string folder = "/tables";
+#else
+  static const std::string folder = [] {
+    const char* env = std::getenv("MARTIANDICE_WEB_TABLES");
+    return std::string(env != nullptr ? env : "martiandice-web-tables");
+  }();
+#endif
+  return folder;
+}
+
+// Which optional inputs a query has (mdw_query's `present`); the others
+// keep QueryInput's defaults.
+constexpr unsigned kHasScores = 1;
+constexpr unsigned kHasSeat = 2;
+constexpr unsigned kHasPlayers = 4;
+constexpr unsigned kHasDice = 8;
+constexpr unsigned kHasBonus = 16;
+constexpr unsigned kHasTarget = 32;
+
+std::string result;  // mdw_result()
+
+namespace {
+
+std::unique_ptr<Advisor> advisor;
+
+}  // namespace
+
+Advisor& TheAdvisor() {
+  if (!advisor) {
+    Advisor::Options options;
+    options.tables = TableFolder();
+    advisor = std::make_unique<Advisor>(options);
+  }
+  return *advisor;
+}
+
+std::string_view View(absl::string_view text) { return {text.data(), text.size()}; }
+
+int Fail(const absl::Status& status) {
+  JsonObject object;
+  object.Str("error", View(status.message()));
+  if (const std::optional<std::string> input = martiandice::InputName(status)) {
+    object.Str("input", *input);
+  } else {
+    object.Null("input");
+  }
+  object.Str("code", absl::StatusCodeToString(status.code()));
+  result = std::move(object).Build();
+  return 1;
+}
+
+int Succeed(std::string json) {
+  result = std::move(json);
+  return 0;
+}
+
+}  // namespace martiandice::web
+
+using namespace martiandice::web;  // NOLINT: this file's own helpers
+
+extern "C" {
+
+// The result of the last call (see the calling convention above).
+EMSCRIPTEN_KEEPALIVE const char* mdw_result() { return result.c_str(); }
+
+// The library's version ("0.1.0").
+EMSCRIPTEN_KEEPALIVE const char* mdw_version() { return MARTIANDICE_VERSION; }
+
+// An `eval` (command 0) or `best` (command 1) query: its result is the CLI's
+// `--json` object. A null string keeps QueryInput's default (objective "ev",
+// a fresh turn); the numbers count only when their bit is set in `present`
+// (kHas*), `exact` always; `roll` only for `best`.
+EMSCRIPTEN_KEEPALIVE int mdw_query(int command, const char* objective, int exact, const char* aside,
+                                   const char* roll, const char* scores, unsigned present,
+                                   int seat, int players, int dice, int bonus, int target) {
+  martiandice::QueryInput input;
+  if (objective != nullptr) input.objective = objective;
+  input.exact = exact != 0;
+  if (aside != nullptr) input.aside = aside;
+  if (present & kHasScores) input.scores = scores != nullptr ? scores : "";
+  if (present & kHasSeat) input.seat = seat;
+  if (present & kHasPlayers) input.players = players;
+  if (present & kHasDice) input.rules.dice = dice;
+  if (present & kHasBonus) input.rules.bonus = bonus;
+  if (present & kHasTarget) input.rules.target = target;
+  absl::StatusOr<martiandice::Query> query = martiandice::ParseQuery(input);
+  if (!query.ok()) return Fail(query.status());
+  if (command == 0) {
+    absl::StatusOr<martiandice::EvalAnswer> answer =
+        martiandice::cli::Evaluate(TheAdvisor(), *query);
+    if (!answer.ok()) return Fail(answer.status());
+    return Succeed(martiandice::cli::EvalJson(*query, *answer));
+  }
+  absl::StatusOr<martiandice::Dice> dice_rolled =
+      martiandice::ParseRoll(*query, roll != nullptr ? roll : "");
+  if (!dice_rolled.ok()) return Fail(dice_rolled.status());
+  absl::StatusOr<martiandice::BestAnswer> answer =
+      martiandice::cli::Best(TheAdvisor(), *query, *dice_rolled);
+  if (!answer.ok()) return Fail(answer.status());
+  return Succeed(martiandice::cli::BestJson(*query, *dice_rolled, *answer));
+}
+
+// Registers a policy table from its `size` bytes: checked as the library
+// reads a file (GameTable::FromBytes), then stored as TableFolder()/<its
+// usual name>, replacing a table of the same rules and players. Result:
+// {"table":PATH,"players":N,"rules":{...},"error_bound":E,"format_version":V}.
+EMSCRIPTEN_KEEPALIVE int mdw_add_table(const std::uint8_t* bytes, std::size_t size) {
+  const std::string_view data(reinterpret_cast<const char*>(bytes), size);
+  absl::StatusOr<martiandice::GameTable> table = martiandice::GameTable::FromBytes(data);
+  if (!table.ok()) return Fail(table.status());
+  std::error_code error;
+  std::filesystem::create_directories(TableFolder(), error);
+  const std::string path =
+      absl::StrCat(TableFolder(), "/", martiandice::TableFileName(table->rules(), table->players()));
+  const bool replaced = std::filesystem::exists(path, error);
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(data.data(), static_cast<std::streamsize>(data.size()));
+    if (!out) return Fail(absl::InternalError(absl::StrCat("cannot write ", path)));
+  }
+  // The advisor keeps loaded tables by source: a replaced one must be reread.
+  if (replaced) advisor.reset();
+  JsonObject object;
+  object.Str("table", path)
+      .Int("players", table->players())
+      .Raw("rules", martiandice::cli::RulesJson(table->rules()))
+      .Raw("error_bound", martiandice::JsonDouble(table->error_bound()))
+      .Int("format_version", table->format_version());
+  return Succeed(std::move(object).Build());
+}
+
+// Forgets every solved turn and loaded table (the registered tables stay).
+EMSCRIPTEN_KEEPALIVE void mdw_reset() { advisor.reset(); }
+
+}  // extern "C"
