@@ -880,10 +880,11 @@ TEST_CASE("serve games: the open games and their idle time are bounded; unknown 
                          R"({"command":"enter","game":1})" + "\n" +
                          R"({"command":"open","entry":"stop"})" + "\n" +
                          R"({"command":"open","players":7})" + "\n" +
-                         R"({"command":"open","scores":[30,30]})" + "\n",
+                         R"({"command":"open","scores":[30,30]})" + "\n" +
+                         R"({"command":"open","tables":"/etc"})" + "\n",
                      options);
   r = ParseAll(run);
-  REQUIRE(r.size() == 7);
+  REQUIRE(r.size() == 8);
   CHECK(r[0]["error"].text.find("game: no open game 7") == 0);
   CHECK(r[1]["error"].text.find("game: no open game 7") == 0);
   CHECK(r[2]["error"].text.find("enter: missing field \"game\"") == 0);
@@ -891,6 +892,8 @@ TEST_CASE("serve games: the open games and their idle time are bounded; unknown 
   CHECK(r[4]["error"].text.find("field \"entry\": does not apply to open") == 0);
   CHECK(r[5]["error"].text.find("players: a game has 2 to 6 players") == 0);
   CHECK(r[6]["error"].text.find("scores: ") == 0);
+  // A game's tables, as every request's, only from the service's folders.
+  CHECK(r[7]["error"].text.find("tables: /etc is outside the folders this service reads") == 0);
 }
 
 TEST_CASE("serve games: a game's log is bounded") {
