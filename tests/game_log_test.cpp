@@ -1,6 +1,6 @@
 // A game's moves as review's lines (martiandice/game_log.h): the rulebook's
 // sample turn, a turn over without a take, a whole turn entered, and the
-// finished turns of a game stopped half way.
+// finished turns of a game stopped half way; a checkpoint restored.
 #include "martiandice/game_log.h"
 
 #include <doctest/doctest.h>
@@ -70,4 +70,23 @@ TEST_CASE("game log: a take that leaves no dice ends the turn's lines") {
   Play(*state, log, {Move::Roll(D("5C")), Move::Take(Face::kCow)});
   CHECK(log.text() == "scores 0,0 seat 0\nroll 5C take C\n");
   CHECK(log.finished_text() == log.text());
+}
+
+TEST_CASE("game log: a checkpoint restored undoes the records after it") {
+  auto state = GameState::New(Rules{}, 2);
+  REQUIRE(state.ok());
+  GameLog log;
+  Play(*state, log, {Move::Roll(D("2T 3R 4H 3C 1K"))});
+  const GameLog::Checkpoint point = log.checkpoint();
+  const GameState at = *state;
+  const std::string text = log.text();
+  Play(*state, log, {Move::Take(Face::kHuman), Move::Stop()});
+  CHECK(log.text() != text);
+  log.Restore(point);
+  *state = at;
+  CHECK(log.text() == text);
+  CHECK(log.finished_text().empty());
+  // The roll waiting for its take is restored too.
+  Play(*state, log, {Move::Take(Face::kCow), Move::Stop()});
+  CHECK(log.text() == "scores 0,0 seat 0\nroll 2T 3R 4H 3C 1K take C\nstop\n");
 }

@@ -7,10 +7,13 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -778,3 +781,175 @@ TEST_CASE("serve: the executable answers each request as soon as it is written")
   CHECK(serve.Finish() == 0);
 }
 #endif  // MARTIANDICE_CLI_PATH
+
+namespace {
+
+ServeRun RunServeWith(const std::string& input, const martiandice::ServeOptions& options) {
+  std::istringstream in(input);
+  std::ostringstream out;
+  std::ostringstream err;
+  ServeRun run;
+  run.code = martiandice::Serve(in, out, err, options);
+  run.out = out.str();
+  run.err = err.str();
+  std::istringstream lines(run.out);
+  for (std::string line; std::getline(lines, line);) run.lines.push_back(line);
+  return run;
+}
+
+std::vector<Json> ParseAll(const ServeRun& run) {
+  std::vector<Json> responses;
+  for (const std::string& line : run.lines) {
+    std::optional<Json> json = JsonParser(line).ParseDocument();
+    REQUIRE_MESSAGE(json.has_value(), line);
+    responses.push_back(*json);
+  }
+  return responses;
+}
+
+std::string Enter(int game, const std::string& entry) {
+  return absl::StrFormat(R"({"command":"enter","game":%d,"entry":"%s"})", game, entry) + "\n";
+}
+
+}  // namespace
+
+TEST_CASE("serve games: interleaved games by id, each followed as coach follows it") {
+  // Game 1: the rulebook's sample turn; game 2 (3 players): seat 0 enters 9;
+  // their entries interleaved, and each answer the game's state and advice.
+  const std::string input = std::string(R"({"id":"a","command":"open"})") + "\n" +
+                            R"({"id":"b","command":"open","players":3,"scores":[4,0,2],"seat":1})" +
+                            "\n" + Enter(1, "roll 2T 3R 4H 3C 1K") + Enter(2, "score 9") +
+                            Enter(1, "take humans") + Enter(1, "roll 1T 2R 3C 1K take R") +
+                            Enter(2, "roll 13R") + Enter(1, "take cows") +
+                            Enter(1, "roll 2H 1C 1K take K") + Enter(1, "roll 1R 1H 1C take R") +
+                            Enter(1, "stop") + R"({"command":"close","game":1})" + "\n" +
+                            Enter(1, "roll 13R") + R"({"command":"close","game":2})" + "\n";
+  const ServeRun run = RunServe(input);
+  REQUIRE(run.code == 0);
+  const std::vector<Json> r = ParseAll(run);
+  REQUIRE(r.size() == 14);
+  CHECK(r[0]["id"].text == "a");
+  CHECK(r[0]["game"].number == 1);
+  CHECK(r[1]["game"].number == 2);
+  CHECK(r[1]["state"]["seat"].number == 1);
+  CHECK(!r[1]["table"].is_null());
+  // Game 1's take advice is best's.
+  const Json best = JsonParser(CliJson({"best", "--scores", "0,0", "--roll", "2T 3R 4H 3C 1K"}))
+                        .ParseDocument()
+                        .value();
+  CHECK(r[2]["step"].text == "applied");
+  CHECK(r[2]["advice"]["best"]["take"].text == best["best"]["take"].text);
+  CHECK(r[2]["advice"]["value"].number == best["value"].number);
+  // Game 2: seat 1's 9 points, seat 2 to move.
+  CHECK(r[3]["turn_ends"].items.at(0)["score"].number == 9);
+  CHECK(r[3]["state"]["seat"].number == 2);
+  CHECK(r[6]["state"]["phase"].text == "take");  // game 2's roll of 13 rays
+  // A bad entry (game 1 waits for stop or roll on): an error, nothing changed.
+  CHECK(r[7].Has("error"));
+  CHECK(r[7]["error"].text.find("entry: cannot take now") == 0);
+  CHECK(r[10]["turn_ends"].items.at(0)["score"].number == 5);
+  CHECK(r[10]["state"]["scores"].items[0].number == 5);
+  CHECK(r[11]["closed"].boolean);
+  CHECK(r[11]["log"].text ==
+        "scores 0,0 seat 0\nroll 2T 3R 4H 3C 1K take H\nroll 1T 2R 3C 1K take R\n"
+        "roll 2H 1C 1K take K\nroll 1R 1H 1C take R\nstop\n");
+  CHECK(r[12]["error"].text.find("game: no open game 1") == 0);  // closed
+  CHECK(r[13]["closed"].boolean);
+  CHECK(!r[13]["over"].boolean);
+}
+
+TEST_CASE("serve games: the open games and their idle time are bounded; unknown ids") {
+  auto clock = std::make_shared<std::chrono::steady_clock::time_point>();
+  martiandice::ServeOptions options;
+  options.max_games = 2;
+  options.max_idle = std::chrono::seconds(60);
+  options.now = [clock] { return *clock; };
+  const std::string open = std::string(R"({"command":"open"})") + "\n";
+  // Three opens: the third is refused while two are open.
+  ServeRun run = RunServeWith(open + open + open, options);
+  std::vector<Json> r = ParseAll(run);
+  REQUIRE(r.size() == 3);
+  CHECK(r[2]["error"].text.find("open: 2 games are open, the most this service keeps") == 0);
+  // Closing one makes room.
+  run = RunServeWith(open + open + R"({"command":"close","game":1})" + "\n" + open, options);
+  r = ParseAll(run);
+  CHECK(r[3]["game"].number == 3);
+  // Unknown ids, and the fields each command needs.
+  run = RunServeWith(Enter(7, "roll 13R") + R"({"command":"close","game":7})" + "\n" +
+                         R"({"command":"enter","entry":"stop"})" + "\n" +
+                         R"({"command":"enter","game":1})" + "\n" +
+                         R"({"command":"open","entry":"stop"})" + "\n" +
+                         R"({"command":"open","players":7})" + "\n" +
+                         R"({"command":"open","scores":[30,30]})" + "\n" +
+                         R"({"command":"open","tables":"/etc"})" + "\n",
+                     options);
+  r = ParseAll(run);
+  REQUIRE(r.size() == 8);
+  CHECK(r[0]["error"].text.find("game: no open game 7") == 0);
+  CHECK(r[1]["error"].text.find("game: no open game 7") == 0);
+  CHECK(r[2]["error"].text.find("enter: missing field \"game\"") == 0);
+  CHECK(r[3]["error"].text.find("enter: missing field \"entry\"") == 0);
+  CHECK(r[4]["error"].text.find("field \"entry\": does not apply to open") == 0);
+  CHECK(r[5]["error"].text.find("players: a game has 2 to 6 players") == 0);
+  CHECK(r[6]["error"].text.find("scores: ") == 0);
+  // A game's tables, as every request's, only from the service's folders.
+  CHECK(r[7]["error"].text.find("tables: /etc is outside the folders this service reads") == 0);
+}
+
+TEST_CASE("serve games: a game's log is bounded") {
+  martiandice::ServeOptions options;
+  options.max_log_bytes = 100;
+  std::string input = std::string(R"({"command":"open"})") + "\n";
+  for (int i = 0; i < 6; ++i) input += Enter(1, "roll 13T");  // a turn over, 0 points
+  const std::vector<Json> r = ParseAll(RunServeWith(input, options));
+  REQUIRE(r.size() == 7);
+  // 27 bytes a turn ("scores 0,0 seat 0\nroll 13T\n"): the fourth goes over 100.
+  for (int i = 1; i <= 4; ++i) CHECK(r[i]["step"].text == "applied");
+  CHECK(r[5]["error"].text.find("entry: the game's log is over 100 bytes") == 0);
+  CHECK(r[6]["error"].text.find("entry: the game's log is over 100 bytes") == 0);
+}
+
+TEST_CASE("serve games: a game idle too long is closed") {
+  // The clock moves as the requests are answered: each `open` reads it.
+  auto clock = std::make_shared<std::chrono::steady_clock::time_point>();
+  auto reads = std::make_shared<int>(0);
+  martiandice::ServeOptions options;
+  options.max_idle = std::chrono::seconds(60);
+  // Requests 1 and 2 at t=0, request 3 at t=30 s, the others at t=80 s.
+  options.now = [clock, reads] {
+    const int n = ++*reads;
+    return *clock + std::chrono::seconds(n <= 2 ? 0 : n == 3 ? 30 : 80);
+  };
+  const ServeRun run =
+      RunServeWith(std::string(R"({"command":"open"})") + "\n" + R"({"command":"open"})" + "\n" +
+                       Enter(2, "score 5") + Enter(1, "score 5") + Enter(2, "state"),
+                   options);
+  const std::vector<Json> r = ParseAll(run);
+  REQUIRE(r.size() == 5);
+  CHECK(r[2]["step"].text == "applied");  // game 2 used at 30 s
+  // At 80 s game 1 (last used at 0) is closed; game 2 (50 s idle) is kept.
+  CHECK(r[3]["error"].text.find("game: no open game 1 (never opened, closed, or idle for over "
+                                "60 s)") == 0);
+  CHECK(r[4]["step"].text == "state");
+}
+
+TEST_CASE("serve games: a bad entry changes nothing; undo; the game's end") {
+  const std::string input = std::string(R"({"command":"open","scores":[20,24],"seat":1})") + "\n" +
+                            Enter(1, "roll 2T 3R 4H 3C 1K") + Enter(1, "take tanks") +
+                            Enter(1, "stop") + Enter(1, "take H") + Enter(1, "undo") +
+                            Enter(1, "state") + Enter(1, "help") + Enter(1, "quit") +
+                            Enter(1, "score 16");
+  const ServeRun run = RunServe(input);
+  const std::vector<Json> r = ParseAll(run);
+  REQUIRE(r.size() == 10);
+  CHECK(r[2]["error"].text.find("entry: tanks are set aside automatically") == 0);
+  CHECK(r[3]["error"].text.find("entry: cannot stop now") == 0);
+  CHECK(r[4]["state"]["aside"].text == "2T 4H");
+  CHECK(r[5]["step"].text == "undone");
+  CHECK(r[5]["entry"].text == "take H");
+  CHECK(r[5]["state"]["phase"].text == "take");
+  CHECK(r[6]["step"].text == "state");
+  CHECK(r[7]["step"].text == "help");
+  CHECK(r[8]["error"].text.find("entry: quit is not an entry here") == 0);
+  CHECK(r[9]["error"].text.find("entry: cannot enter a whole turn now") == 0);
+}

@@ -7,7 +7,8 @@
 // exactly, warm queries (AdviseRoll, EvaluatePosition) on solved turns, and the
 // game: loading the shipped official policy tables (GameTable::Open; 2 and 3
 // players), warm and cold win queries on them (AdviseWin, EvaluateWin; cold:
-// the mover's turn solved on demand), the full official 2-player solve
+// the mover's turn solved on demand), a game's advice (Advisor::Advise, what
+// `coach` answers), the full official 2-player solve
 // (solver::SolveGameTable, the pair kernel, 1 and 2 threads), and the official
 // 3-player game solve on 2 threads (solver::SolveGameValues; wall and CPU
 // time, error bound).
@@ -33,9 +34,11 @@
 #include <vector>
 
 #include "game_solver.h"
+#include "martiandice/advisor.h"
 #include "martiandice/dice.h"
 #include "martiandice/exact.h"
 #include "martiandice/game.h"
+#include "martiandice/game_state.h"
 #include "martiandice/objective.h"
 #include "martiandice/query.h"
 #include "martiandice/rules.h"
@@ -546,6 +549,36 @@ int main(int argc, char** argv) {
                   auto e = md::EvaluateWin(p3, mid, aside2);
                   DoNotOptimize(e);
                   g_sink = e->position.value.approx;
+                }));
+  }
+
+  // (4c) A game's advice (Advisor::Advise), what `coach`, `play`'s hints and
+  // `serve`'s game sessions answer at each entry: the take from the rulebook's
+  // second roll and the stop or roll on after it (with the chance that rolling
+  // on scores 0), 2 players at 20-18, seat 1 to move; warm (the advisor holds
+  // the table and the mover's turn).
+  {
+    md::Advisor advisor;
+    md::GameState take = OrDie(md::GameState::AtTurnStart(rules, 2, {{20, 18}, 1}), "game");
+    OrDie(take.Roll(roll1), "roll");
+    OrDie(take.Take(md::Face::kHuman), "take");
+    OrDie(take.RollOn(), "roll on");
+    OrDie(take.Roll(roll2), "roll");
+    md::GameState stop_or_roll = take;
+    OrDie(stop_or_roll.Take(md::Face::kRay), "take");
+    OrDie(advisor.Advise(take), "Advise");
+    OrDie(advisor.Advise(stop_or_roll), "Advise");
+    run(Measure("Advise (coach) p2 20-18 seat 1, take: '2T 4H' + '1T 2R 3C 1K'", query_reps,
+                query_iters / 10, 1e-3, [&] {
+                  auto a = advisor.Advise(take);
+                  DoNotOptimize(a);
+                  g_sink = a->takes->value.approx;
+                }));
+    run(Measure("Advise (coach) p2 20-18 seat 1, stop or roll: '3T 2R 4H'", query_reps,
+                query_iters / 10, 1e-3, [&] {
+                  auto a = advisor.Advise(stop_or_roll);
+                  DoNotOptimize(a);
+                  g_sink = *a->zero_chance;
                 }));
   }
 

@@ -39,7 +39,7 @@ using cli::CommandOptions;
 // no std::string_view: keep those out of StrCat calls.
 constexpr char kProgram[] = "martiandice";
 constexpr char kSubcommandList[] =
-    "eval, best, stats, solve, certify, simulate, export, plot, serve, review, play";
+    "eval, best, stats, solve, certify, simulate, export, plot, serve, review, play, coach";
 
 // ---------------------------------------------------------------------------
 // Command-line definition (CLI11).
@@ -246,6 +246,19 @@ void AddPlayOptions(CLI::App& command, CommandOptions& options) {
   command.add_flag("--json", options.json, "One JSON object per event, one a line");
 }
 
+void AddCoachOptions(CLI::App& command, CommandOptions& options) {
+  QueryInput& query = options.query;
+  command.add_option("--scores", query.scores,
+                     "Every seat's total at the start, seat 0 first (default all 0)");
+  command.add_option("--seat", query.seat, "The seat to move first (default 0)")
+      ->transform(Decimal());
+  AddPlayersOption(command, options, "Number of seats, 2 to 6 (default: number of scores, or 2)");
+  command.add_option("--log", options.log, "Write the game log there (default: on stdout)");
+  AddTablesOption(command, options);
+  AddRulesOnly(command, options);
+  command.add_flag("--json", options.json, "One JSON object per line");
+}
+
 // The app and the subcommand the user picked (null if none).
 struct CommandLine {
   CLI::App app{
@@ -263,6 +276,7 @@ struct CommandLine {
   CLI::App* serve = nullptr;
   CLI::App* review = nullptr;
   CLI::App* play = nullptr;
+  CLI::App* coach = nullptr;
 };
 
 CLI::App* AddCommand(CLI::App& app, const std::string& name, const std::string& description,
@@ -311,6 +325,10 @@ void DefineCommandLine(CommandLine& cli, CommandOptions& options) {
   cli.play = AddCommand(cli.app, "play", "Play a game against the bots, with hints and a review",
                         cli::kPlayHelp);
   AddPlayOptions(*cli.play, options);
+  cli.coach =
+      AddCommand(cli.app, "coach", "Follow a game played with real dice and advise every decision",
+                 cli::kCoachHelp);
+  AddCoachOptions(*cli.coach, options);
 }
 
 // ---------------------------------------------------------------------------
@@ -400,7 +418,7 @@ int FailWith(std::ostream& err, const absl::Status& status) {
 bool IsSubcommand(const std::string& word) {
   return word == "eval" || word == "best" || word == "stats" || word == "solve" ||
          word == "certify" || word == "simulate" || word == "export" || word == "plot" ||
-         word == "serve" || word == "review" || word == "play";
+         word == "serve" || word == "review" || word == "play" || word == "coach";
 }
 
 // An error for a first argument that is neither an option nor a subcommand.
@@ -443,6 +461,12 @@ int Dispatch(const CommandLine& cli, const CommandOptions& options, std::ostream
   absl::StatusOr<std::string> output;
   if (cli.play->parsed()) {
     absl::StatusOr<int> code = cli::RunPlay(options, context, out);
+    out.flush();
+    if (!code.ok()) return FailWith(context.err, code.status());
+    return *code;
+  }
+  if (cli.coach->parsed()) {
+    absl::StatusOr<int> code = cli::RunCoach(options, context, out);
     out.flush();
     if (!code.ok()) return FailWith(context.err, code.status());
     return *code;

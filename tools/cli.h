@@ -1,6 +1,7 @@
 // The martiandice command line as a library call, so that it can be tested and
 // fuzzed without a process: subcommands `eval`, `best`, `stats`, `solve`,
-// `certify`, `simulate`, `export`, `plot`, `serve`, `review` and `play`, and
+// `certify`, `simulate`, `export`, `plot`, `serve`, `review`, `play` and
+// `coach`, and
 // `--version`.
 #pragma once
 
@@ -18,14 +19,14 @@ struct CliEnvironment {
   // The real stderr is a terminal: `solve` and `certify` then draw a progress
   // bar in place instead of printing a line every 10%.
   bool stderr_is_terminal = false;
-  // Where `serve` reads its requests, `review -` its input and `play` the
-  // human moves (std::cin in the executable); null reads as an empty input.
+  // Where `serve` reads its requests, `review -` its input, `play` the
+  // human moves and `coach` its entries (std::cin in the executable); null reads as an empty input.
   std::istream* in = nullptr;
 };
 
 // Runs the command line `args` (argv without the program name). Results go to
 // `out`; on error exactly one line "martiandice: error: <message>" goes to
-// `err` and nothing at all to `out` (`play` excepted: a failure during a game
+// `err` and nothing at all to `out` (`play` and `coach` excepted: a failure during a game
 // comes after the game's lines so far; and unless the error is `out` failing:
 // results that cannot be written or flushed are an error, exit 1). Control
 // characters in the message are shown escaped ("\x1b"). `solve` and `certify`

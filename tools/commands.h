@@ -1,6 +1,6 @@
 // The subcommands of the command line, one file each (tools/eval.cpp,
 // best.cpp, stats.cpp, solve.cpp, certify.cpp, simulate.cpp, export.cpp,
-// plot.cpp, review.cpp, play.cpp; `serve` in serve.h): their help texts and entry
+// plot.cpp, review.cpp, play.cpp, coach.cpp; `serve` in serve.h): their help texts and entry
 // points. cli.cpp defines the options, fills CommandOptions and dispatches
 // here; a subcommand reads the options it has and never includes cli.h.
 // Errors are InvalidArgument for bad input (the message names the option),
@@ -60,7 +60,7 @@ struct CommandContext {
   Advisor& advisor;   // solved turns and tables, shared by the whole run
   std::ostream& err;  // progress lines (solve, certify)
   bool stderr_is_terminal = false;
-  std::istream* in = nullptr;  // `review -`'s and `play`'s input; null: empty
+  std::istream* in = nullptr;  // `review -`'s, `play`'s and `coach`'s input; null: empty
 };
 
 // Each returns its whole output (text, or one JSON object and a newline).
@@ -81,6 +81,10 @@ absl::StatusOr<std::string> RunReview(const CommandOptions& options, const Comma
 // with nothing written; a failure later is returned after the lines written.
 absl::StatusOr<int> RunPlay(const CommandOptions& options, const CommandContext& context,
                             std::ostream& out);
+// `coach` answers each line of context.in on `out` as it comes, and returns
+// kCliExitOk at the end of input or `quit`. Errors as RunPlay's.
+absl::StatusOr<int> RunCoach(const CommandOptions& options, const CommandContext& context,
+                             std::ostream& out);
 
 // `certify` also says whether the table is certified (exit status 3 if not).
 struct CertifyOutcome {
@@ -116,5 +120,6 @@ extern const std::string_view kPlotHelp;
 extern const std::string_view kServeHelp;
 extern const std::string_view kReviewHelp;
 extern const std::string_view kPlayHelp;
+extern const std::string_view kCoachHelp;
 
 }  // namespace martiandice::cli

@@ -15,6 +15,7 @@ PACKAGES=(
   libcli11-dev
   python3
   librsvg2-bin  # rsvg-convert: the tests render `martiandice plot`'s SVGs to PNG
+  tmux  # the tests drive `play` and `coach` in a real terminal
   pkg-config
   # tools/fuzz.sh (the 4th stage of tools/test.sh): libFuzzer with ASan+UBSan.
   clang

@@ -3,7 +3,8 @@
 // answers each request through one advisor (martiandice/advisor.h: its solved
 // turns and tables are kept between requests) and the one-shot CLI's
 // answers (tools/answers.h), so responses are the `--json` objects; `stats`
-// answers are kept per rules.
+// answers are kept per rules; game sessions are `coach`'s GameSession
+// (tools/game_session.h) by id, bounded in number and idle time.
 #include "serve.h"
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include <exception>
 #include <filesystem>
 #include <iterator>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,9 +29,11 @@
 #include "answers.h"
 #include "commands.h"
 #include "exit_codes.h"
+#include "game_session.h"
 #include "json.h"
 #include "martiandice/advisor.h"
 #include "martiandice/game.h"
+#include "martiandice/game_state.h"
 #include "support.h"
 
 namespace martiandice {
@@ -135,38 +139,43 @@ class LineReader {
 // ---------------------------------------------------------------------------
 // Requests.
 
-enum class Command { kEval, kBest, kStats };
+enum class Command { kEval, kBest, kStats, kOpen, kEnter, kClose };
 
 // Which commands a field belongs to.
 constexpr unsigned kEval = 1;
 constexpr unsigned kBest = 2;
 constexpr unsigned kStats = 4;
-constexpr unsigned kAll = kEval | kBest | kStats;
+constexpr unsigned kOpen = 8;
+constexpr unsigned kEnter = 16;
+constexpr unsigned kClose = 32;
+constexpr unsigned kAll = kEval | kBest | kStats | kOpen | kEnter | kClose;
 
 struct FieldSpec {
   std::string_view name;
   unsigned commands;
 };
 
-constexpr std::array<FieldSpec, 13> kFields = {{
+constexpr std::array<FieldSpec, 15> kFields = {{
     {"id", kAll},
     {"command", kAll},
     {"objective", kEval | kBest},
     {"exact", kEval | kBest},
     {"aside", kEval | kBest},
     {"roll", kBest},
-    {"scores", kEval | kBest},
-    {"seat", kEval | kBest},
-    {"players", kEval | kBest},
-    {"tables", kEval | kBest},
-    {"dice", kAll},
-    {"bonus", kAll},
-    {"target", kAll},
+    {"scores", kEval | kBest | kOpen},
+    {"seat", kEval | kBest | kOpen},
+    {"players", kEval | kBest | kOpen},
+    {"tables", kEval | kBest | kOpen},
+    {"dice", kEval | kBest | kStats | kOpen},
+    {"bonus", kEval | kBest | kStats | kOpen},
+    {"target", kEval | kBest | kStats | kOpen},
+    {"game", kEnter | kClose},
+    {"entry", kEnter},
 }};
 
 constexpr char kFieldList[] =
     "id, command, objective, exact, aside, roll, scores, seat, players, tables, dice, bonus, "
-    "target";
+    "target, game, entry";
 
 struct Request {
   std::string id;  // the id as JSON ("" if none)
@@ -174,6 +183,10 @@ struct Request {
   QueryInput inputs;
   std::string roll;
   bool has_roll = false;
+  int game = 0;  // enter, close
+  bool has_game = false;
+  std::string entry;  // enter
+  bool has_entry = false;
 };
 
 absl::Status FieldError(const JsonField& field, std::string_view what) {
@@ -280,13 +293,20 @@ absl::Status ReadCommand(const FlatJsonParser& parser, std::string& scratch, Com
       out = Command::kBest;
     } else if (scratch == "stats") {
       out = Command::kStats;
+    } else if (scratch == "open") {
+      out = Command::kOpen;
+    } else if (scratch == "enter") {
+      out = Command::kEnter;
+    } else if (scratch == "close") {
+      out = Command::kClose;
     } else {
       return FieldError(field, absl::StrCat("unknown command ", JsonString(scratch),
-                                            "; use eval, best or stats"));
+                                            "; use eval, best, stats, open, enter or close"));
     }
     return absl::OkStatus();
   }
-  return absl::InvalidArgumentError("missing field \"command\" (eval, best or stats)");
+  return absl::InvalidArgumentError(
+      "missing field \"command\" (eval, best, stats, open, enter or close)");
 }
 
 std::string_view CommandName(Command command) {
@@ -297,6 +317,12 @@ std::string_view CommandName(Command command) {
       return "best";
     case Command::kStats:
       return "stats";
+    case Command::kOpen:
+      return "open";
+    case Command::kEnter:
+      return "enter";
+    case Command::kClose:
+      return "close";
   }
   return "";
 }
@@ -309,6 +335,12 @@ unsigned CommandBit(Command command) {
       return kBest;
     case Command::kStats:
       return kStats;
+    case Command::kOpen:
+      return kOpen;
+    case Command::kEnter:
+      return kEnter;
+    case Command::kClose:
+      return kClose;
   }
   return 0;
 }
@@ -371,7 +403,8 @@ absl::Status OutsideRoots(const std::string& tables, int players) {
 
 class Service {
  public:
-  explicit Service(const ServeOptions& options) : roots_(options.tables_dirs) {}
+  explicit Service(const ServeOptions& options)
+      : options_(options), roots_(options.tables_dirs) {}
 
   // Appends the response line (newline included) to one request line to `out`.
   void Answer(std::string_view line, std::string& out) {
@@ -410,6 +443,12 @@ class Service {
       case Command::kEval:
       case Command::kBest:
         return Query(json);
+      case Command::kOpen:
+        return Open(json);
+      case Command::kEnter:
+        return Enter(json);
+      case Command::kClose:
+        return Close(json);
     }
     return absl::InternalError("unknown command");
   }
@@ -434,11 +473,22 @@ class Service {
     r.inputs.players.reset();
     r.inputs.tables.reset();
     r.has_roll = false;
+    r.has_game = false;
+    r.has_entry = false;
     for (std::size_t i = 0; i < parser_.size(); ++i) {
       if (absl::Status status = ReadField(parser_.field(i)); !status.ok()) return status;
     }
     if (r.command == Command::kBest && !r.has_roll) {
       return absl::InvalidArgumentError("best: missing field \"roll\" (the dice just rolled)");
+    }
+    if ((r.command == Command::kEnter || r.command == Command::kClose) && !r.has_game) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(std::string(CommandName(r.command)),
+                       ": missing field \"game\" (the id `open` answered)"));
+    }
+    if (r.command == Command::kEnter && !r.has_entry) {
+      return absl::InvalidArgumentError(
+          "enter: missing field \"entry\" (a line as `martiandice coach` reads it)");
     }
     return absl::OkStatus();
   }
@@ -468,6 +518,14 @@ class Service {
     if (name == "seat") return ReadInt(field, in.seat.emplace());
     if (name == "players") return ReadInt(field, in.players.emplace());
     if (name == "tables") return ReadString(field, in.tables.emplace());
+    if (name == "game") {
+      request_.has_game = true;
+      return ReadInt(field, request_.game);
+    }
+    if (name == "entry") {
+      request_.has_entry = true;
+      return ReadString(field, request_.entry);
+    }
     if (name == "dice") return ReadInt(field, in.rules.dice);
     if (name == "bonus") return ReadInt(field, in.rules.bonus);
     return ReadInt(field, in.rules.target);
@@ -511,6 +569,175 @@ class Service {
     *json = &json_;
     return absl::OkStatus();
   }
+
+  // ---- Game sessions.
+
+  struct Game {
+    cli::GameSession session;
+    std::optional<std::string> tables;
+    std::chrono::steady_clock::time_point used;
+  };
+
+  // Closes the games idle for longer than options_.max_idle.
+  void Expire(std::chrono::steady_clock::time_point now) {
+    for (auto it = games_.begin(); it != games_.end();) {
+      it = now - it->second.used > options_.max_idle ? games_.erase(it) : std::next(it);
+    }
+  }
+
+  absl::StatusOr<Game*> Find(int id) {
+    const auto it = games_.find(id);
+    if (it == games_.end()) {
+      return absl::InvalidArgumentError(absl::StrCat("game: no open game ", id,
+                                                     " (never opened, closed, or idle for over ",
+                                                     options_.max_idle.count(), " s)"));
+    }
+    return &it->second;
+  }
+
+  // The game's state and the advice at its decision (null once over).
+  absl::Status AddGame(JsonObject& object, const Game& game) {
+    const GameState& state = game.session.state();
+    object.Raw("state", game.session.StateJson());
+    if (state.over()) {
+      object.Null("advice");
+      return absl::OkStatus();
+    }
+    absl::StatusOr<GameAdvice> advice = advisor_.Advise(state, game.tables);
+    if (!advice.ok()) return advice.status();
+    JsonObject a;
+    cli::AddGameAdviceJson(a, *advice);
+    object.Raw("advice", std::move(a).Build());
+    return absl::OkStatus();
+  }
+
+  absl::Status Open(const std::string** json) {
+    const QueryInput& in = request_.inputs;
+    if (absl::Status status = ValidateRules(in.rules); !status.ok()) return status;
+    GameContext context;
+    if (in.scores) {
+      absl::StatusOr<std::vector<int>> scores = ParseScores(*in.scores);
+      if (!scores.ok()) {
+        return absl::InvalidArgumentError(absl::StrCat("scores: ", scores.status().message()));
+      }
+      context.scores = *std::move(scores);
+    }
+    const int players =
+        in.players.value_or(context.scores.empty() ? 2 : static_cast<int>(context.scores.size()));
+    if (players < kMinPlayers || players > kMaxPlayers) {
+      return absl::InvalidArgumentError(absl::StrCat("players: a game has ", kMinPlayers, " to ",
+                                                     kMaxPlayers, " players, not ", players));
+    }
+    if (context.scores.empty()) context.scores.assign(players, 0);
+    if (static_cast<int>(context.scores.size()) != players) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("scores: ", context.scores.size(), " totals for ", players, " players"));
+    }
+    context.seat = in.seat.value_or(0);
+    absl::StatusOr<GameState> start = GameState::AtTurnStart(in.rules, players, context);
+    if (!start.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("scores: ", start.status().message()));
+    }
+    if (in.tables && !roots_.Allows(*in.tables)) return OutsideRoots(*in.tables, players);
+    absl::StatusOr<TableCoverage> coverage = advisor_.Coverage(in.rules, players, in.tables);
+    if (!coverage.ok()) return coverage.status();
+    const auto now = options_.now();
+    Expire(now);
+    if (games_.size() >= options_.max_games) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "open: ", games_.size(), " games are open, the most this service keeps: ",
+          "close one first (games idle for over ", options_.max_idle.count(), " s are closed)"));
+    }
+    const int id = ++last_game_;
+    Game& game = games_
+                     .emplace(id, Game{cli::GameSession(*std::move(start), options_.max_undo),
+                                       in.tables, now})
+                     .first->second;
+    JsonObject object;
+    object.Int("game", id);
+    if (coverage->table) {
+      object.Str("table", coverage->table->path).Null("no_table");
+    } else {
+      object.Null("table").Str("no_table", coverage->reason);
+    }
+    if (absl::Status status = AddGame(object, game); !status.ok()) {
+      games_.erase(id);
+      return status;
+    }
+    json_ = std::move(object).Build();
+    json_ += '\n';
+    *json = &json_;
+    return absl::OkStatus();
+  }
+
+  absl::Status Enter(const std::string** json) {
+    const auto now = options_.now();
+    Expire(now);
+    absl::StatusOr<Game*> game = Find(request_.game);
+    if (!game.ok()) return game.status();
+    (*game)->used = now;
+    if ((*game)->session.log().text().size() > options_.max_log_bytes) {
+      return absl::ResourceExhaustedError(absl::StrCat("entry: the game's log is over ",
+                                                       options_.max_log_bytes,
+                                                       " bytes, the most a game keeps: close it"));
+    }
+    if (request_.entry.find('\n') != std::string::npos) {
+      return absl::InvalidArgumentError("entry: one line, without a newline");
+    }
+    absl::StatusOr<cli::SessionStep> step = (*game)->session.Enter(request_.entry);
+    if (!step.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("entry: ", step.status().message()));
+    }
+    JsonObject object;
+    if (step->kind == cli::SessionStep::Kind::kQuit) {
+      return absl::InvalidArgumentError("entry: quit is not an entry here: close the game");
+    }
+    if (step->kind == cli::SessionStep::Kind::kHelp) {
+      object.Int("game", request_.game)
+          .Str("step", "help")
+          .Str("message", absl::StrCat("entries now: ", (*game)->session.EntriesNow(),
+                                       "; always: undo, state"));
+      json_ = std::move(object).Build();
+      json_ += '\n';
+      *json = &json_;
+      return absl::OkStatus();
+    }
+    const char* name = step->kind == cli::SessionStep::Kind::kApplied  ? "applied"
+                       : step->kind == cli::SessionStep::Kind::kUndone ? "undone"
+                                                                       : "state";
+    object.Int("game", request_.game)
+        .Str("step", name)
+        .Str("entry", step->entry)
+        .Raw("turn_ends", cli::GameSession::TurnEndsJson(step->turn_ends));
+    if (absl::Status status = AddGame(object, **game); !status.ok()) return status;
+    json_ = std::move(object).Build();
+    json_ += '\n';
+    *json = &json_;
+    return absl::OkStatus();
+  }
+
+  absl::Status Close(const std::string** json) {
+    Expire(options_.now());
+    absl::StatusOr<Game*> game = Find(request_.game);
+    if (!game.ok()) return game.status();
+    const GameState& state = (*game)->session.state();
+    JsonObject object;
+    object.Int("game", request_.game)
+        .Bool("closed", true)
+        .Bool("over", state.over())
+        .Raw("scores", JsonIntArray(state.scores()))
+        .Raw("winners", JsonIntArray(state.winners()))
+        .Str("log", (*game)->session.review_text());
+    games_.erase(request_.game);
+    json_ = std::move(object).Build();
+    json_ += '\n';
+    *json = &json_;
+    return absl::OkStatus();
+  }
+
+  ServeOptions options_;
+  std::map<int, Game> games_;
+  int last_game_ = 0;
 
   // A win query's table: refused by name outside the roots; a failure is
   // kept, so that a bad `tables` costs the file system once.
@@ -558,7 +785,12 @@ Request fields: command ("eval", "best" or "stats", required), id (any string,
 number or null; echoed as the response's first field), and the CLI's options
 without dashes: objective, exact, aside, roll (best), scores (an array of
 integers), seat, players, tables (win only), dice, bonus, target.
-Response: the subcommand's --json object (plus id). A bad request gets
+Response: the subcommand's --json object (plus id).
+Game sessions, as `martiandice coach` follows a game: "open" (players, scores,
+seat, tables, rules) answers a game id with the game's state and advice;
+"enter" (game, entry: one of coach's lines) applies it and answers the same;
+"close" (game) answers the final scores and the log. At most 64 games are
+open; a game idle for an hour is closed. A bad request gets
 {"id":...,"error":"message"} (id null if unknown) and the service goes on.
 Lines over 16384 bytes are refused unread. Output is flushed whenever the
 service waits for input. A request's tables must be inside the data search

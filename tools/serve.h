@@ -1,10 +1,13 @@
 // `martiandice serve`: a long-lived process for frontends that answers
 // JSON-lines requests (one JSON object per line: `eval`, `best` or `stats`
-// with the CLI's inputs) with JSON-lines responses (the subcommand's `--json`
-// object, or an error object), until end of input. Protocol: docs/SERVE.md.
+// with the CLI's inputs, or a game session's `open`, `enter` and `close`) with
+// JSON-lines responses (the subcommand's `--json` object, a game's state and
+// advice, or an error object), until end of input. Protocol: docs/SERVE.md.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
+#include <functional>
 #include <istream>
 #include <ostream>
 #include <string>
@@ -13,16 +16,25 @@
 
 namespace martiandice {
 
-// What `serve` is started with.
+// Longest request line accepted, in bytes (newline excluded); a longer line
+// gets an error response and is skipped without being stored.
+inline constexpr std::size_t kServeMaxLineBytes = 16384;
+
+// What `serve` is started with: the tables requests may name, and the
+// bounds on its game sessions (`open`, `enter`, `close`) and their clock
+// (tests set one).
 struct ServeOptions {
   // Folders a request's `tables` may name (or name a file inside), besides
   // the data search path (TableSearchPath, martiandice/game.h): --tables-dir.
   std::vector<std::string> tables_dirs;
+  std::size_t max_games = 64;  // open games at once
+  // A game not used for this long is closed (checked at every request).
+  std::chrono::seconds max_idle{3600};
+  std::size_t max_undo = 64;  // entries each game keeps for `undo`
+  // A game whose log (review's lines) is longer takes no more entries.
+  std::size_t max_log_bytes = 1 << 18;
+  std::function<std::chrono::steady_clock::time_point()> now = std::chrono::steady_clock::now;
 };
-
-// Longest request line accepted, in bytes (newline excluded); a longer line
-// gets an error response and is skipped without being stored.
-inline constexpr std::size_t kServeMaxLineBytes = 16384;
 
 // Answers every request line of `in` on `out`, one response line per request
 // line (blank lines are skipped), in order. Bad requests get an error object

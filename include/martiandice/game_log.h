@@ -34,6 +34,21 @@ class GameLog {
   // progress (what `review` accepts when a game stops half way).
   std::string finished_text() const { return text_.substr(0, finished_); }
 
+  // A point of the log to come back to (an undo): the log only grows, so
+  // Restore(checkpoint()) after later records leaves it as it was.
+  struct Checkpoint {
+    std::size_t size = 0;
+    std::size_t finished = 0;
+    Dice roll;
+  };
+  Checkpoint checkpoint() const { return {text_.size(), finished_, roll_}; }
+  // Back to `point`, taken from this log before its later records.
+  void Restore(const Checkpoint& point) {
+    text_.resize(point.size);
+    finished_ = point.finished;
+    roll_ = point.roll;
+  }
+
  private:
   std::string text_;
   std::size_t finished_ = 0;  // the end of the last finished turn's lines

@@ -1,0 +1,450 @@
+// `martiandice coach`: follows a game played with real dice, one entry a
+// line, in the lines `review` reads (plus `take FACE` on its own line, a
+// whole turn's `score N`, `undo`), and advises every take and every stop or
+// roll on. The game is the library's GameState (the rules, the totals, the
+// seat to move, the final round); the advice is the advisor's
+// (Advisor::Advise: chances to win, or the fallback where no table covers
+// the game); the entries' bookkeeping (a copy per entry, the log, `undo`) is
+// GameSession's (game_session.h), shared with `serve`'s game sessions.
+#include <istream>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "answers.h"
+#include "commands.h"
+#include "exit_codes.h"
+#include "game_session.h"
+#include "json.h"
+#include "martiandice/advisor.h"
+#include "martiandice/dice.h"
+#include "martiandice/game.h"
+#include "martiandice/game_state.h"
+#include "support.h"
+
+namespace martiandice::cli {
+namespace {
+
+// Longest entry line read; the rest of a longer line is dropped.
+constexpr std::size_t kMaxEntryBytes = 1024;
+
+std::string Str(absl::string_view text) { return std::string(text.data(), text.size()); }
+
+struct Setup {
+  Rules rules;
+  GameState start;
+  bool json = false;
+  std::string log_path;  // "": the log goes to stdout
+  std::optional<std::string> tables;
+  TableCoverage coverage;
+};
+
+absl::Status AsLogError(const absl::Status& status) {
+  std::string message(status.message());
+  if (message.rfind("--out", 0) == 0) message.replace(0, 5, "--log");
+  return absl::Status(status.code(), message);
+}
+
+absl::StatusOr<Setup> ReadSetup(const CommandOptions& options, Advisor& advisor) {
+  const QueryInput& query = options.query;
+  if (absl::Status status = CheckRules(query.rules); !status.ok()) return status;
+  GameContext context;
+  if (query.scores) {
+    absl::StatusOr<std::vector<int>> scores = ParseScores(*query.scores);
+    if (!scores.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("--scores: ", scores.status().message()));
+    }
+    context.scores = *std::move(scores);
+  }
+  const int players =
+      query.players.value_or(context.scores.empty() ? 2 : static_cast<int>(context.scores.size()));
+  if (absl::Status status = CheckPlayers(players, "--players"); !status.ok()) return status;
+  if (context.scores.empty()) context.scores.assign(players, 0);
+  if (static_cast<int>(context.scores.size()) != players) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--scores: ", context.scores.size(), " totals for ", players, " players"));
+  }
+  context.seat = query.seat.value_or(0);
+  absl::StatusOr<GameState> start = GameState::AtTurnStart(query.rules, players, context);
+  if (!start.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("--scores/--seat: ", start.status().message()));
+  }
+  Setup setup{query.rules, *std::move(start), false, "", std::nullopt, {}};
+  setup.json = options.json;
+  setup.tables = query.tables;
+  if (!options.log.empty()) {
+    absl::StatusOr<std::string> path =
+        OutputPath(options.log, "martiandice-coached.log", Folders::kMustExist);
+    if (!path.ok()) return AsLogError(path.status());
+    setup.log_path = *path;
+  }
+  absl::StatusOr<TableCoverage> coverage = advisor.Coverage(setup.rules, players, setup.tables);
+  if (!coverage.ok()) return TableError(setup.rules, players, coverage.status());
+  setup.coverage = *std::move(coverage);
+  return setup;
+}
+
+// ---------------------------------------------------------------------------
+// The session.
+
+std::string Points(int n) { return absl::StrCat(n, n == 1 ? " point" : " points"); }
+
+class Coach {
+ public:
+  Coach(Setup setup, Advisor& advisor, std::istream* in, std::ostream& out)
+      : setup_(std::move(setup)), advisor_(advisor), in_(in), out_(out), session_(setup_.start) {}
+
+  absl::StatusOr<int> Run() {
+    if (absl::Status status = Start(); !status.ok()) return status;
+    while (true) {
+      out_.flush();
+      std::optional<std::string> line = ReadLine();
+      if (!line) break;
+      const GameState before = state();
+      absl::StatusOr<SessionStep> step = session_.Enter(*line);
+      absl::Status status;
+      if (!step.ok()) {
+        status = Refuse(*line, step.status().message());
+      } else {
+        switch (step->kind) {
+          case SessionStep::Kind::kNone:
+            continue;
+          case SessionStep::Kind::kQuit:
+            quit_ = true;
+            break;
+          case SessionStep::Kind::kHelp:
+            Help();
+            continue;
+          case SessionStep::Kind::kState:
+            status = Show("state", *line, *step);
+            break;
+          case SessionStep::Kind::kUndone:
+            if (!setup_.json) Line(absl::StrCat("Undone: ", step->entry, "."));
+            status = Show("undone", step->entry, *step);
+            break;
+          case SessionStep::Kind::kApplied:
+            status = Show("applied", *line, *step, &before);
+            break;
+        }
+      }
+      if (!status.ok()) return status;
+      if (quit_) break;
+    }
+    return Finish();
+  }
+
+ private:
+  const GameState& state() const { return session_.state(); }
+  int players() const { return state().players(); }
+  void Line(const std::string& text) { out_ << text << "\n"; }
+
+  std::optional<std::string> ReadLine() {
+    if (in_ == nullptr) return std::nullopt;
+    std::string line;
+    char c = 0;
+    bool any = false;
+    while (in_->get(c)) {
+      any = true;
+      if (c == '\n') break;
+      if (line.size() < kMaxEntryBytes) line += c;
+    }
+    if (!any) return std::nullopt;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    return line;
+  }
+
+  // The advice at the game's decision; none once it is over.
+  absl::StatusOr<std::optional<GameAdvice>> Advice() {
+    if (state().over()) return std::optional<GameAdvice>();
+    absl::StatusOr<GameAdvice> advice = advisor_.Advise(state(), setup_.tables);
+    if (!advice.ok()) return advice.status();
+    return std::optional<GameAdvice>(*std::move(advice));
+  }
+
+  void Event(std::string_view event, JsonObject&& fields) {
+    JsonObject object;
+    object.Str("event", event);
+    std::string body = std::move(fields).Build();
+    std::string head = std::move(object).Build();
+    head.pop_back();
+    if (body.size() > 2) head += ",";
+    head.append(body, 1, std::string::npos);
+    out_ << head << "\n";
+  }
+
+  absl::Status Start() {
+    if (setup_.json) {
+      JsonObject fields;
+      fields.Raw("rules", RulesJson(setup_.rules)).Int("players", players());
+      if (setup_.coverage.table) {
+        fields.Str("table", setup_.coverage.table->path).Null("no_table");
+      } else {
+        fields.Null("table").Str("no_table", setup_.coverage.reason);
+      }
+      Event("start", std::move(fields));
+    } else {
+      Line(absl::StrCat("Martian Dice coach: ", players(), " players (", RulesText(setup_.rules),
+                        ")."));
+      if (setup_.coverage.table) {
+        Line(absl::StrCat("Values: the mover's chance to win (table ", setup_.coverage.table->path,
+                          ")."));
+      } else {
+        Line(absl::StrCat("No policy table covers this game: ", setup_.coverage.reason, "."));
+        Line(absl::StrCat("The advice plays the fallback: ", std::string(kFallbackName),
+                          " (values: expected points, capped)."));
+      }
+      Line(
+          "Enter what happens, one a line: roll DICE, take FACE, stop, score N (a whole turn), "
+          "undo; help.");
+    }
+    return Show("state", "", SessionStep());
+  }
+
+  void Help() {
+    const std::string now = session_.EntriesNow();
+    if (setup_.json) {
+      Event("help", std::move(JsonObject().Str(
+                        "message",
+                        absl::StrCat("entries now: ", now, "; always: undo, state, help, quit"))));
+    } else {
+      Line(absl::StrCat("Entries now: ", now, "; always: undo, state, help, quit."));
+    }
+  }
+
+  absl::Status Refuse(const std::string& entry, absl::string_view problem) {
+    if (setup_.json) {
+      Event("refused", std::move(JsonObject()
+                                     .Str("entry", entry)
+                                     .Str("message", Str(problem))
+                                     .Raw("state", session_.StateJson())));
+    } else {
+      Line(absl::StrCat("Refused: ", problem, "."));
+    }
+    return absl::OkStatus();
+  }
+
+  // What an entry did (text), then the game's state and the advice at its
+  // decision. `event`: "state", "applied" or "undone".
+  absl::Status Show(std::string_view event, const std::string& entry, const SessionStep& step,
+                    const GameState* before = nullptr) {
+    absl::StatusOr<std::optional<GameAdvice>> advice = Advice();
+    if (!advice.ok()) return advice.status();
+    if (setup_.json) {
+      JsonObject fields;
+      if (event != "state") fields.Str("entry", entry);
+      if (event == "applied") {
+        fields.Raw("turn_ends", GameSession::TurnEndsJson(step.turn_ends));
+      }
+      fields.Raw("state", session_.StateJson());
+      if (*advice) {
+        JsonObject a;
+        AddGameAdviceJson(a, **advice);
+        fields.Raw("advice", std::move(a).Build());
+      } else {
+        fields.Null("advice");
+      }
+      Event(event, std::move(fields));
+      return absl::OkStatus();
+    }
+    if (before != nullptr) Narrate(*before, step.roll, step.turn_ends);
+    const bool turn_start = state().phase() == Phase::kRoll && state().aside().empty();
+    if (state().over()) {
+      GameOver();
+    } else if (turn_start) {
+      TurnStart(**advice);
+    } else if (state().phase() == Phase::kRoll) {
+      Line(absl::StrCat("Seat ", state().seat(), " rolls the ", DiceCount(state().dice_left()),
+                        " left: enter them (roll DICE)."));
+    } else {
+      if (event != "applied") {
+        Line(absl::StrCat(
+            "Seat ", state().seat(), ": ",
+            state().aside().empty() ? std::string("nothing set aside")
+                                    : absl::StrCat("set aside ", FormatDice(state().aside())),
+            ", ", DiceCount(state().dice_left()), " left, ", Points(state().turn_score()),
+            " so far",
+            state().phase() == Phase::kTake ? absl::StrCat("; rolled ", FormatDice(state().roll()))
+                                            : "",
+            "."));
+      }
+      if ((*advice)->fallback && !fallback_said_) {
+        Line(absl::StrCat("  Values: ", AdviceValuesText(**advice), "."));
+        fallback_said_ = true;
+      }
+      out_ << GameAdviceText(**advice);
+    }
+    return absl::OkStatus();
+  }
+
+  // The moves of an accepted entry, from the game before it.
+  void Narrate(const GameState& before, const std::optional<Dice>& roll,
+               const std::vector<TurnEnd>& ends) {
+    const int seat = before.seat();
+    if (roll) {
+      std::string text = absl::StrCat("Seat ", seat, " rolled ", FormatDice(*roll));
+      if (state().phase() == Phase::kTake && roll->count(Face::kTank) > 0) {
+        absl::StrAppend(&text, "; tanks set aside: ", FormatDice(state().aside()));
+      }
+      Line(text + ".");
+    }
+    if (state().phase() == Phase::kTake) return;
+    if (state().phase() == Phase::kStopOrRoll) {
+      Line(absl::StrCat("Seat ", seat, ": set aside ", FormatDice(state().aside()), ", ",
+                        DiceCount(state().dice_left()), " left, ", Points(state().turn_score()),
+                        " so far."));
+      return;
+    }
+    for (const TurnEnd& end : ends) {
+      const std::string scores =
+          absl::StrCat("Scores: ", absl::StrJoin(state().scores(), ", "), ".");
+      switch (end.reason) {
+        case TurnEndReason::kStopped:
+          Line(absl::StrCat("Seat ", end.seat, " stops with ", FormatDice(end.aside),
+                            " and scores ", end.score, ". ", scores));
+          break;
+        case TurnEndReason::kNoLegalTake:
+          Line(absl::StrCat("No legal take: seat ", end.seat, "'s turn ends with ",
+                            FormatDice(end.aside), " and scores ", end.score, ". ", scores));
+          break;
+        case TurnEndReason::kNoDiceLeft:
+          Line(absl::StrCat("No dice left: seat ", end.seat, "'s turn ends with ",
+                            FormatDice(end.aside), " and scores ", end.score, ". ", scores));
+          break;
+        case TurnEndReason::kEntered:
+          Line(absl::StrCat("Seat ", end.seat, " scores ", end.score, ". ", scores));
+          break;
+      }
+    }
+  }
+
+  void TurnStart(const GameAdvice& advice) {
+    std::string text =
+        absl::StrCat("\nSeat ", state().seat(), " to roll ", DiceCount(state().dice_left()),
+                     ". Scores: ", absl::StrJoin(state().scores(), ", "), ".");
+    if (state().final_round()) {
+      absl::StrAppend(&text, " Final round: the game ends after seat ", players() - 1, "'s turn.");
+    }
+    Line(text);
+    if (!advice.win_probabilities.empty()) {
+      std::vector<std::string> chances;
+      for (double p : advice.win_probabilities) chances.push_back(Number(p));
+      Line(absl::StrCat("  Chances to win, seat 0 first: ", absl::StrJoin(chances, ", "), "."));
+    }
+  }
+
+  void GameOver() {
+    const std::vector<int> winners = state().winners();
+    std::string text =
+        absl::StrCat("\nGame over. Scores: ", absl::StrJoin(state().scores(), ", "), ". ");
+    if (winners.size() == 1) {
+      absl::StrAppend(&text, "Seat ", winners[0], " wins.");
+    } else {
+      absl::StrAppend(
+          &text, "Seats ", absl::StrJoin(winners, ", "), " tie with ", state().scores()[winners[0]],
+          " and share the win (a duel decides: each wins it with chance 1/", winners.size(), ").");
+    }
+    Line(text);
+  }
+
+  // The end of input or `quit`: the log (the whole game, or its finished
+  // turns), exit 0.
+  absl::StatusOr<int> Finish() {
+    const std::string text = session_.review_text();
+    const std::string review =
+        setup_.coverage.table ? "martiandice review --objective win" : "martiandice review";
+    if (setup_.json) {
+      Event("end", std::move(JsonObject()
+                                 .Str("reason", quit_ ? "quit" : "end of input")
+                                 .Bool("game_over", state().over())));
+    }
+    if (!setup_.log_path.empty()) {
+      if (absl::Status status = WriteOutput(setup_.log_path, text); !status.ok()) {
+        return AsLogError(status);
+      }
+      if (setup_.json) {
+        Event("log", std::move(JsonObject().Str("path", setup_.log_path)));
+      } else {
+        Line(absl::StrCat("Game log written to ", setup_.log_path, " (review it: ", review, " ",
+                          setup_.log_path, ")."));
+      }
+      return kCliExitOk;
+    }
+    if (setup_.json) {
+      std::vector<std::string> lines;
+      for (absl::string_view line : absl::StrSplit(text, '\n', absl::SkipEmpty())) {
+        lines.push_back(JsonString(Str(line)));
+      }
+      Event("log", std::move(JsonObject().Raw("lines", JsonArray(lines))));
+    } else {
+      Line(absl::StrCat("Game log (", review, " - reviews it):"));
+      out_ << text;
+    }
+    return kCliExitOk;
+  }
+
+  Setup setup_;
+  Advisor& advisor_;
+  std::istream* in_;
+  std::ostream& out_;
+  GameSession session_;
+  bool quit_ = false;
+  bool fallback_said_ = false;
+};
+
+}  // namespace
+
+const std::string_view kCoachHelp = R"(
+Follows a game played with real dice and advises the seat to move at every
+decision: each take from a roll (best's table: every take's value, then stop
+or roll on) and each stop or roll on, with the chance that rolling on ends the
+turn with 0 points. Values are the mover's chance to win from the policy
+table; where no table covers the game (5 and 6 players, or 4 until its table
+is made) the program says so once and gives the fallback's values: the
+expected points capped at the points still needed.
+The game starts at --scores (every seat's total, default all 0; --players
+otherwise, default 2) with --seat to move (default 0). Entries, one a line,
+in the lines `martiandice review` reads (case does not matter; # starts a
+comment):
+  roll DICE            the dice rolled (notation: 2T 3R 4H, or words: 2 tanks
+                       3 rays); after a take it means the seat rolled on
+  take FACE            the face set aside: ray, human, cow, chicken (plurals,
+                       letters R H C K; a count may be given: take 4H)
+  roll DICE take FACE  both in one line
+  stop                 the seat stops: the turn scores
+  roll                 the seat rolls on (also: roll on); the dice come next
+  score N              the seat's whole turn, played elsewhere, scored N
+  scores S0,S1 seat I  at a turn's start: the totals and the seat to move
+                       (the same totals change nothing, so a log replays)
+  undo                 takes back the last accepted entry
+  state                the game and the advice again;  help;  quit
+Tanks go aside by themselves; a roll with no legal take, or a take that
+leaves no dice, ends the turn; the final round and the tie rule are
+docs/RULES.md's. A bad entry gets one line naming the problem and changes
+nothing. At the end of input (or quit) the game log, in review's lines (the
+finished turns), on stdout or written atomically to --log FILE.
+--json gives one JSON object per line with an "event": start, state (the
+game: phase, seat, scores, final_round, aside, dice_left, turn_score, roll,
+legal, winners, undo; and the advice as in `play --json`'s hints, null once
+the game is over), applied (the same after an entry, with entry and
+turn_ends), undone, refused (entry, message, state), help, end, log.
+Exit status: 0 at the end of input or quit; 2 bad options; 1 an internal
+error.
+)";
+
+absl::StatusOr<int> RunCoach(const CommandOptions& options, const CommandContext& context,
+                             std::ostream& out) {
+  absl::StatusOr<Setup> setup = ReadSetup(options, context.advisor);
+  if (!setup.ok()) return setup.status();
+  Coach coach(*std::move(setup), context.advisor, context.in, out);
+  return coach.Run();
+}
+
+}  // namespace martiandice::cli

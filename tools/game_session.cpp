@@ -1,0 +1,299 @@
+// A game followed entry by entry (tools/game_session.h).
+#include "game_session.h"
+
+#include <algorithm>
+#include <cctype>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "answers.h"
+#include "json.h"
+#include "martiandice/game.h"
+
+namespace martiandice::cli {
+
+const std::string_view kSessionEntries =
+    "roll DICE, take FACE, roll DICE take FACE, stop, roll (roll on), score N (a whole turn), "
+    "scores S0,S1 seat I, undo, state, help, quit";
+
+namespace {
+
+std::string Str(absl::string_view text) { return std::string(text.data(), text.size()); }
+
+std::string Lower(std::string_view text) {
+  std::string lower(text);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lower;
+}
+
+// What a line says.
+struct Entry {
+  enum class Kind { kNone, kGame, kScores, kUndo, kState, kHelp, kQuit };
+  Kind kind = Kind::kNone;
+  // kGame: what happened, applied in this order.
+  bool roll_on = false;           // `roll` alone, or `roll on`
+  std::optional<Dice> roll;       // `roll DICE`
+  std::optional<TakeInput> take;  // `take FACE`
+  bool stop = false;              // `stop`
+  std::optional<int> points;      // `score N`: a whole turn
+  GameContext context;            // kScores
+  bool seat_given = false;        // kScores: `seat I` given
+};
+
+absl::Status Bad(std::string_view problem) {
+  return absl::InvalidArgumentError(std::string(problem));
+}
+
+absl::StatusOr<Entry> ReadEntry(std::string_view line) {
+  Entry entry;
+  if (const std::size_t hash = line.find('#'); hash != std::string_view::npos) {
+    line = line.substr(0, hash);
+  }
+  std::vector<std::string> words;
+  for (absl::string_view word :
+       absl::StrSplit(std::string(line), absl::ByAnyChar(" \t\r"), absl::SkipWhitespace())) {
+    words.push_back(Lower(Str(word)));
+  }
+  if (words.empty()) return entry;
+  const std::string& first = words[0];
+  const std::size_t n = words.size();
+  if (n == 1 &&
+      (first == "undo" || first == "state" || first == "help" || first == "?" || first == "quit")) {
+    entry.kind = first == "undo"    ? Entry::Kind::kUndo
+                 : first == "state" ? Entry::Kind::kState
+                 : first == "quit"  ? Entry::Kind::kQuit
+                                    : Entry::Kind::kHelp;
+    return entry;
+  }
+  entry.kind = Entry::Kind::kGame;
+  if (first == "stop") {
+    if (n > 1) return Bad("stop takes nothing after it");
+    entry.stop = true;
+    return entry;
+  }
+  if (first == "score") {
+    int points = 0;
+    if (n != 2 || !absl::SimpleAtoi(words[1], &points) || words[1][0] == '+') {
+      return Bad("score: expected the whole turn's points, e.g. 'score 7'");
+    }
+    entry.points = points;
+    return entry;
+  }
+  if (first == "scores") {
+    entry.kind = Entry::Kind::kScores;
+    if (n != 2 && !(n == 4 && words[2] == "seat")) {
+      return Bad(
+          "scores: expected every seat's total and the seat to move, e.g. 'scores 12,20 seat 1'");
+    }
+    absl::StatusOr<std::vector<int>> scores = ParseScores(words[1]);
+    if (!scores.ok()) return Bad(absl::StrCat("scores: ", scores.status().message()));
+    entry.context.scores = *std::move(scores);
+    if (n == 4) {
+      if (!absl::SimpleAtoi(words[3], &entry.context.seat) || words[3][0] == '+') {
+        return Bad(absl::StrCat("scores: bad seat '", words[3], "'"));
+      }
+      entry.seat_given = true;
+    }
+    return entry;
+  }
+  std::size_t take_at = n;
+  if (first == "roll") {
+    if (n == 1 || (n == 2 && words[1] == "on")) {
+      entry.roll_on = true;
+      return entry;
+    }
+    take_at = std::find(words.begin(), words.end(), "take") - words.begin();
+    if (take_at == 1) return Bad("roll: give the dice rolled before the take");
+    const std::string dice = absl::StrJoin(words.begin() + 1, words.begin() + take_at, " ");
+    absl::StatusOr<Dice> roll = ParseDice(dice);
+    if (!roll.ok()) return Bad(absl::StrCat("roll: ", roll.status().message()));
+    entry.roll = *roll;
+    if (take_at == n) return entry;
+  } else if (first == "take") {
+    take_at = 0;
+  } else {
+    return Bad(absl::StrCat("unknown entry '", Str(absl::StripAsciiWhitespace(std::string(line))),
+                            "'; the entries: ", std::string(kSessionEntries)));
+  }
+  const std::string face = absl::StrJoin(words.begin() + take_at + 1, words.end(), " ");
+  if (face.empty()) return Bad("take: name the face, e.g. 'take humans' or 'take H'");
+  absl::StatusOr<TakeInput> take = ParseTake(face);
+  if (!take.ok()) return take.status();
+  entry.take = *take;
+  return entry;
+}
+
+std::string FaceNamesJson(const std::vector<Face>& faces) {
+  std::vector<std::string> names;
+  for (Face face : faces) names.push_back(JsonString(FaceName(face)));
+  return JsonArray(names);
+}
+
+}  // namespace
+
+void GameSession::Keep(std::string_view line, const GameLog::Checkpoint& log) {
+  if (max_undo_ == 0) return;
+  if (undo_.size() >= max_undo_) undo_.pop_front();
+  undo_.push_back(Undo{std::string(line), state_, log});
+}
+
+absl::StatusOr<SessionStep> GameSession::Enter(std::string_view line) {
+  absl::StatusOr<Entry> read = ReadEntry(line);
+  if (!read.ok()) return read.status();
+  const Entry& entry = *read;
+  SessionStep step;
+  switch (entry.kind) {
+    case Entry::Kind::kNone:
+      return step;
+    case Entry::Kind::kState:
+      step.kind = SessionStep::Kind::kState;
+      return step;
+    case Entry::Kind::kHelp:
+      step.kind = SessionStep::Kind::kHelp;
+      return step;
+    case Entry::Kind::kQuit:
+      step.kind = SessionStep::Kind::kQuit;
+      return step;
+    case Entry::Kind::kUndo: {
+      if (undo_.empty()) return Bad("nothing to undo");
+      Undo last = std::move(undo_.back());
+      undo_.pop_back();
+      state_ = std::move(last.state);
+      log_.Restore(last.log);
+      step.kind = SessionStep::Kind::kUndone;
+      step.entry = std::move(last.entry);
+      return step;
+    }
+    case Entry::Kind::kScores: {
+      // At a turn's start: the totals and the seat to move. The same totals
+      // change nothing, so a log replays.
+      if (state_.over()) return Bad("the game is over (undo takes back the last entry)");
+      if (state_.phase() != Phase::kRoll || !state_.aside().empty()) {
+        return Bad(absl::StrCat("scores: only at a turn's start; seat ", state_.seat(),
+                                "'s turn is in progress"));
+      }
+      const int players = state_.players();
+      GameContext context = entry.context;
+      if (!entry.seat_given) context.seat = 0;
+      if (static_cast<int>(context.scores.size()) != players) {
+        return Bad(
+            absl::StrCat("scores: ", context.scores.size(), " totals for ", players, " players"));
+      }
+      absl::StatusOr<GameState> next = GameState::AtTurnStart(state_.rules(), players, context);
+      if (!next.ok()) return Bad(absl::StrCat("scores: ", next.status().message()));
+      Keep(line, log_.checkpoint());
+      state_ = *std::move(next);
+      step.kind = SessionStep::Kind::kApplied;
+      step.entry = std::string(line);
+      return step;
+    }
+    case Entry::Kind::kGame:
+      break;
+  }
+  // The moves, applied to a copy; the log's records undone on failure.
+  GameState next = state_;
+  const GameLog::Checkpoint mark = log_.checkpoint();
+  std::vector<TurnEnd> ends;
+  auto apply = [&](const Move& move) -> absl::Status {
+    const GameState before = next;
+    absl::StatusOr<MoveResult> result = next.Apply(move);
+    if (!result.ok()) return result.status();
+    log_.Record(before, move, *result);
+    if (result->turn_end) ends.push_back(*result->turn_end);
+    return absl::OkStatus();
+  };
+  absl::Status status;
+  if (entry.roll_on) status = apply(Move::RollOn());
+  if (status.ok() && entry.roll) {
+    // After a take, a roll says the player rolled on (review's lines).
+    if (next.phase() == Phase::kStopOrRoll) status = apply(Move::RollOn());
+    if (status.ok()) status = apply(Move::Roll(*entry.roll));
+  }
+  if (status.ok() && entry.take) {
+    if (entry.roll && !ends.empty()) {
+      status = Bad(absl::StrCat("the roll ", FormatDice(*entry.roll),
+                                " allows no take: it ends the turn (enter it without the take)"));
+    } else if (entry.take->count && next.can_take(entry.take->face) &&
+               next.roll().count(entry.take->face) != *entry.take->count) {
+      status = Bad(absl::StrCat("the roll shows ",
+                                TakeLabel(entry.take->face, next.roll().count(entry.take->face)),
+                                ", not ", *entry.take->count));
+    } else {
+      status = apply(Move::Take(entry.take->face));
+    }
+  }
+  if (status.ok() && entry.stop) status = apply(Move::Stop());
+  if (status.ok() && entry.points) status = apply(Move::EndTurn(*entry.points));
+  if (!status.ok()) {
+    log_.Restore(mark);
+    if (state_.over()) {
+      return Bad(absl::StrCat(status.message(), " (undo takes back the last entry)"));
+    }
+    return status;
+  }
+  Keep(line, mark);
+  state_ = std::move(next);
+  step.kind = SessionStep::Kind::kApplied;
+  step.entry = std::string(line);
+  step.roll = entry.roll;
+  step.turn_ends = std::move(ends);
+  return step;
+}
+
+std::string GameSession::EntriesNow() const {
+  switch (state_.phase()) {
+    case Phase::kRoll:
+      return state_.aside().empty()
+                 ? absl::StrCat("roll DICE (the ", DiceCount(state_.dice_left()),
+                                " rolled), or score N (the whole turn), or scores S0,S1 seat I")
+                 : absl::StrCat("roll DICE (the ", DiceCount(state_.dice_left()), " rolled)");
+    case Phase::kTake:
+      return "take FACE (ray, human, cow, chicken, or R, H, C, K)";
+    case Phase::kStopOrRoll:
+      return absl::StrCat("stop, or roll DICE (the ", DiceCount(state_.dice_left()), " rolled on)");
+    case Phase::kOver:
+      return "none: the game is over (undo takes back the last entry)";
+  }
+  return "";
+}
+
+std::string GameSession::StateJson() const {
+  JsonObject s;
+  s.Str("phase", PhaseName(state_.phase()))
+      .Int("seat", state_.seat())
+      .Raw("scores", JsonIntArray(state_.scores()))
+      .Bool("final_round", state_.final_round())
+      .Str("aside", FormatDice(state_.aside()))
+      .Int("dice_left", state_.dice_left())
+      .Int("turn_score", state_.turn_score());
+  if (state_.phase() == Phase::kTake) {
+    s.Str("roll", FormatDice(state_.roll()));
+  } else {
+    s.Null("roll");
+  }
+  s.Raw("legal", FaceNamesJson(state_.legal_takes()))
+      .Raw("winners", JsonIntArray(state_.winners()))
+      .Int("undo", static_cast<int>(undo_.size()));
+  return std::move(s).Build();
+}
+
+std::string GameSession::TurnEndsJson(const std::vector<TurnEnd>& ends) {
+  std::vector<std::string> items;
+  for (const TurnEnd& end : ends) {
+    items.push_back(JsonObject()
+                        .Int("seat", end.seat)
+                        .Int("score", end.score)
+                        .Str("reason", TurnEndReasonName(end.reason))
+                        .Str("aside", FormatDice(end.aside))
+                        .Bool("game_over", end.game_over)
+                        .Build());
+  }
+  return JsonArray(items);
+}
+
+}  // namespace martiandice::cli
