@@ -33,9 +33,6 @@
 namespace martiandice::cli {
 namespace {
 
-// Longest entry line read; the rest of a longer line is dropped.
-constexpr std::size_t kMaxEntryBytes = 1024;
-
 std::string Str(absl::string_view text) { return std::string(text.data(), text.size()); }
 
 struct Setup {
@@ -106,7 +103,7 @@ class Coach {
     if (absl::Status status = Start(); !status.ok()) return status;
     while (true) {
       out_.flush();
-      std::optional<std::string> line = ReadLine();
+      std::optional<std::string> line = ReadEntryLine(in_);
       if (!line) break;
       const GameState before = state();
       absl::StatusOr<SessionStep> step = session_.Enter(*line);
@@ -146,21 +143,6 @@ class Coach {
   int players() const { return state().players(); }
   void Line(const std::string& text) { out_ << text << "\n"; }
 
-  std::optional<std::string> ReadLine() {
-    if (in_ == nullptr) return std::nullopt;
-    std::string line;
-    char c = 0;
-    bool any = false;
-    while (in_->get(c)) {
-      any = true;
-      if (c == '\n') break;
-      if (line.size() < kMaxEntryBytes) line += c;
-    }
-    if (!any) return std::nullopt;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    return line;
-  }
-
   // The advice at the game's decision; none once it is over.
   absl::StatusOr<std::optional<GameAdvice>> Advice() {
     if (state().over()) return std::optional<GameAdvice>();
@@ -170,14 +152,7 @@ class Coach {
   }
 
   void Event(std::string_view event, JsonObject&& fields) {
-    JsonObject object;
-    object.Str("event", event);
-    std::string body = std::move(fields).Build();
-    std::string head = std::move(object).Build();
-    head.pop_back();
-    if (body.size() > 2) head += ",";
-    head.append(body, 1, std::string::npos);
-    out_ << head << "\n";
+    out_ << JsonEvent(event, std::move(fields)) << "\n";
   }
 
   absl::Status Start() {

@@ -330,4 +330,15 @@ absl::Status FlatJsonParser::ParseArray(JsonField& field) {
   return absl::OkStatus();
 }
 
+std::string JsonEvent(std::string_view event, JsonObject&& fields) {
+  JsonObject object;
+  object.Str("event", event);
+  std::string body = std::move(fields).Build();
+  std::string head = std::move(object).Build();
+  head.pop_back();
+  if (body.size() > 2) head += ",";
+  head.append(body, 1, std::string::npos);
+  return head;
+}
+
 }  // namespace martiandice

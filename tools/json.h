@@ -263,4 +263,8 @@ class FlatJsonParser {
   std::size_t count_ = 0;
 };
 
+// One event line's object: {"event":EVENT, ...fields}, the fields (plain
+// members of one object) spliced after "event" (play, coach, the wasm game).
+std::string JsonEvent(std::string_view event, JsonObject&& fields);
+
 }  // namespace martiandice

@@ -39,9 +39,6 @@
 namespace martiandice::cli {
 namespace {
 
-// Longest entry line read; the rest of a longer line is dropped.
-constexpr std::size_t kMaxEntryBytes = 1024;
-
 std::string Str(absl::string_view text) { return std::string(text.data(), text.size()); }
 
 // ---------------------------------------------------------------------------
@@ -265,15 +262,7 @@ class Game {
 
   void Line(const std::string& text) { out_ << text << "\n"; }
   void Event(std::string_view event, JsonObject&& fields) {
-    JsonObject object;
-    object.Str("event", event);
-    std::string body = std::move(fields).Build();
-    // Splices the fields after "event": both are objects of plain fields.
-    std::string head = std::move(object).Build();
-    head.pop_back();
-    if (body.size() > 2) head += ",";
-    head.append(body, 1, std::string::npos);
-    out_ << head << "\n";
+    out_ << JsonEvent(event, std::move(fields)) << "\n";
   }
 
   void Start() {
@@ -389,7 +378,7 @@ class Game {
     Prompt();
     while (true) {
       out_.flush();
-      std::optional<std::string> line = ReadLine();
+      std::optional<std::string> line = ReadEntryLine(in_);
       if (!line) return false;
       const Entry entry = ReadEntry(*line);
       switch (entry.kind) {
@@ -450,21 +439,6 @@ class Game {
     pending_->review = *ReviewChoice(pending_->advice, pending_->take, then);
     decisions_.push_back(*std::move(pending_));
     pending_.reset();
-  }
-
-  std::optional<std::string> ReadLine() {
-    if (in_ == nullptr) return std::nullopt;
-    std::string line;
-    char c = 0;
-    bool any = false;
-    while (in_->get(c)) {
-      any = true;
-      if (c == '\n') break;
-      if (line.size() < kMaxEntryBytes) line += c;
-    }
-    if (!any) return std::nullopt;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    return line;
   }
 
   void Prompt() {

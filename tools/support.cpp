@@ -128,4 +128,20 @@ absl::Status WriteOutput(const std::string& path, const std::string& bytes,
   return user_error ? absl::InvalidArgumentError(message) : absl::Status(status.code(), message);
 }
 
+std::optional<std::string> ReadEntryLine(std::istream* in) {
+  constexpr std::size_t kMaxEntryBytes = 1024;
+  if (in == nullptr) return std::nullopt;
+  std::string line;
+  char c = 0;
+  bool any = false;
+  while (in->get(c)) {
+    any = true;
+    if (c == '\n') break;
+    if (line.size() < kMaxEntryBytes) line += c;
+  }
+  if (!any) return std::nullopt;
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  return line;
+}
+
 }  // namespace martiandice::cli

@@ -4,6 +4,7 @@
 // its folders, atomic writes).
 #pragma once
 
+#include <istream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -58,5 +59,10 @@ absl::Status CreateOutputFolders(const std::string& path);
 // InvalidArgument; a failed write (e.g. a full disk) is DataLoss.
 absl::Status WriteOutput(const std::string& path, const std::string& bytes,
                          const std::vector<std::string>& inputs = {});
+
+// One entry line of `play` or `coach` from `in` (null reads as empty):
+// without its "\n" or "\r\n", at most 1024 bytes kept (the rest of a longer
+// line is dropped); nullopt at the end of the input.
+std::optional<std::string> ReadEntryLine(std::istream* in);
 
 }  // namespace martiandice::cli

@@ -56,18 +56,6 @@ std::string FaceNamesJson(const std::vector<Face>& faces) {
   return JsonArray(names);
 }
 
-// One event: {"event":NAME, ...fields}, as play's Event writes it.
-std::string Event(std::string_view event, JsonObject&& fields) {
-  JsonObject object;
-  object.Str("event", event);
-  std::string body = std::move(fields).Build();
-  std::string head = std::move(object).Build();
-  head.pop_back();
-  if (body.size() > 2) head += ",";
-  head.append(body, 1, std::string::npos);
-  return head;
-}
-
 // A human decision at a roll, settled once its stop or roll on is known
 // (play's Decision).
 struct Decision {
@@ -118,7 +106,7 @@ class Game {
     } else {
       fields.Null("table").Str("no_table", coverage_.reason);
     }
-    return Event("start", std::move(fields));
+    return JsonEvent("start", std::move(fields));
   }
 
   // The state for a front end to show.
@@ -231,7 +219,7 @@ class Game {
     JsonObject fields;
     fields.Int("seat", state_.seat());
     cli::AddGameAdviceJson(fields, *advice);
-    return Event("hint", std::move(fields));
+    return JsonEvent("hint", std::move(fields));
   }
 
   std::string LogJson() const {
@@ -286,7 +274,7 @@ class Game {
         .Str("player", Mover().bot ? "bot" : "human")
         .Raw("scores", JsonIntArray(state_.scores()))
         .Bool("final_round", state_.final_round());
-    Emit(Event("turn", std::move(fields)));
+    Emit(JsonEvent("turn", std::move(fields)));
   }
 
   // After a move: the end of the game (its events), or a human's decision
@@ -305,7 +293,7 @@ class Game {
     JsonObject fields;
     fields.Int("seat", state_.seat()).Str("decision", PhaseName(state_.phase()));
     if (state_.phase() == Phase::kTake) fields.Raw("legal", FaceNamesJson(state_.legal_takes()));
-    Emit(Event("prompt", std::move(fields)));
+    Emit(JsonEvent("prompt", std::move(fields)));
     return absl::OkStatus();
   }
 
@@ -328,7 +316,7 @@ class Game {
             .Str("rolled", FormatDice(move.dice))
             .Str("aside", FormatDice(aside));
         fields.Raw("legal", FaceNamesJson(state_.legal_takes()));
-        Emit(Event("roll", std::move(fields)));
+        Emit(JsonEvent("roll", std::move(fields)));
         break;
       }
       case Move::Kind::kTake: {
@@ -339,11 +327,11 @@ class Game {
             .Str("aside", FormatDice(aside))
             .Int("dice_left", rules_.dice - aside.total())
             .Int("turn_score", TurnScore(rules_, aside));
-        Emit(Event("take", std::move(fields)));
+        Emit(JsonEvent("take", std::move(fields)));
         break;
       }
       case Move::Kind::kRollOn:
-        Emit(Event("roll_on", std::move(JsonObject().Int("seat", seat))));
+        Emit(JsonEvent("roll_on", std::move(JsonObject().Int("seat", seat))));
         break;
       case Move::Kind::kStop:
       case Move::Kind::kEndTurn:
@@ -358,7 +346,7 @@ class Game {
           .Str("aside", FormatDice(end.aside))
           .Raw("scores", JsonIntArray(state_.scores()))
           .Bool("game_over", end.game_over);
-      Emit(Event("turn_end", std::move(fields)));
+      Emit(JsonEvent("turn_end", std::move(fields)));
     }
   }
 
@@ -389,7 +377,7 @@ class Game {
     over.Int("turns", turn_)
         .Raw("scores", JsonIntArray(state_.scores()))
         .Raw("winners", JsonIntArray(state_.winners()));
-    Emit(Event("game_over", std::move(over)));
+    Emit(JsonEvent("game_over", std::move(over)));
     for (int seat = 0; seat < state_.players(); ++seat) {
       if (!seats_[seat].bot) Review(seat);
     }
@@ -397,7 +385,7 @@ class Game {
     for (absl::string_view line : absl::StrSplit(log_.text(), '\n', absl::SkipEmpty())) {
       lines.push_back(JsonString(Str(line)));
     }
-    Emit(Event("log", std::move(JsonObject().Raw("lines", JsonArray(lines)))));
+    Emit(JsonEvent("log", std::move(JsonObject().Raw("lines", JsonArray(lines)))));
   }
 
   void Review(int seat) {
@@ -434,7 +422,7 @@ class Game {
         .Raw("decisions", JsonArray(items))
         .Int("mistakes", mistakes)
         .Double("total_loss", loss);
-    Emit(Event("review", std::move(fields)));
+    Emit(JsonEvent("review", std::move(fields)));
   }
 
   Rules rules_;
