@@ -4,7 +4,8 @@
 // turns and tables are kept between requests) and the one-shot CLI's
 // answers (tools/answers.h), so responses are the `--json` objects; `stats`
 // answers are kept per rules; game sessions are `coach`'s GameSession
-// (tools/game_session.h) by id, bounded in number and idle time.
+// (tools/game_session.h) by id, bounded in number and idle time, answered by
+// tools/session_answers.h.
 #include "serve.h"
 
 #include <algorithm>
@@ -34,6 +35,7 @@
 #include "martiandice/advisor.h"
 #include "martiandice/game.h"
 #include "martiandice/game_state.h"
+#include "session_answers.h"
 #include "support.h"
 
 namespace martiandice {
@@ -403,8 +405,7 @@ absl::Status OutsideRoots(const std::string& tables, int players) {
 
 class Service {
  public:
-  explicit Service(const ServeOptions& options)
-      : options_(options), roots_(options.tables_dirs) {}
+  explicit Service(const ServeOptions& options) : options_(options), roots_(options.tables_dirs) {}
 
   // Appends the response line (newline included) to one request line to `out`.
   void Answer(std::string_view line, std::string& out) {
@@ -595,49 +596,11 @@ class Service {
     return &it->second;
   }
 
-  // The game's state and the advice at its decision (null once over).
-  absl::Status AddGame(JsonObject& object, const Game& game) {
-    const GameState& state = game.session.state();
-    object.Raw("state", game.session.StateJson());
-    if (state.over()) {
-      object.Null("advice");
-      return absl::OkStatus();
-    }
-    absl::StatusOr<GameAdvice> advice = advisor_.Advise(state, game.tables);
-    if (!advice.ok()) return advice.status();
-    JsonObject a;
-    cli::AddGameAdviceJson(a, *advice);
-    object.Raw("advice", std::move(a).Build());
-    return absl::OkStatus();
-  }
-
   absl::Status Open(const std::string** json) {
     const QueryInput& in = request_.inputs;
-    if (absl::Status status = ValidateRules(in.rules); !status.ok()) return status;
-    GameContext context;
-    if (in.scores) {
-      absl::StatusOr<std::vector<int>> scores = ParseScores(*in.scores);
-      if (!scores.ok()) {
-        return absl::InvalidArgumentError(absl::StrCat("scores: ", scores.status().message()));
-      }
-      context.scores = *std::move(scores);
-    }
-    const int players =
-        in.players.value_or(context.scores.empty() ? 2 : static_cast<int>(context.scores.size()));
-    if (players < kMinPlayers || players > kMaxPlayers) {
-      return absl::InvalidArgumentError(absl::StrCat("players: a game has ", kMinPlayers, " to ",
-                                                     kMaxPlayers, " players, not ", players));
-    }
-    if (context.scores.empty()) context.scores.assign(players, 0);
-    if (static_cast<int>(context.scores.size()) != players) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("scores: ", context.scores.size(), " totals for ", players, " players"));
-    }
-    context.seat = in.seat.value_or(0);
-    absl::StatusOr<GameState> start = GameState::AtTurnStart(in.rules, players, context);
-    if (!start.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat("scores: ", start.status().message()));
-    }
+    absl::StatusOr<GameState> start = cli::SessionStart(in);
+    if (!start.ok()) return start.status();
+    const int players = start->players();
     if (in.tables && !roots_.Allows(*in.tables)) return OutsideRoots(*in.tables, players);
     absl::StatusOr<TableCoverage> coverage = advisor_.Coverage(in.rules, players, in.tables);
     if (!coverage.ok()) return coverage.status();
@@ -653,21 +616,13 @@ class Service {
                      .emplace(id, Game{cli::GameSession(*std::move(start), options_.max_undo),
                                        in.tables, now})
                      .first->second;
-    JsonObject object;
-    object.Int("game", id);
-    if (coverage->table) {
-      object.Str("table", coverage->table->path).Null("no_table");
-    } else {
-      object.Null("table").Str("no_table", coverage->reason);
-    }
-    if (absl::Status status = AddGame(object, game); !status.ok()) {
+    absl::StatusOr<std::string> answer =
+        cli::SessionOpenJson(advisor_, id, *coverage, game.session, game.tables);
+    if (!answer.ok()) {
       games_.erase(id);
-      return status;
+      return answer.status();
     }
-    json_ = std::move(object).Build();
-    json_ += '\n';
-    *json = &json_;
-    return absl::OkStatus();
+    return Answered(*std::move(answer), json);
   }
 
   absl::Status Enter(const std::string** json) {
@@ -681,55 +636,24 @@ class Service {
                                                        options_.max_log_bytes,
                                                        " bytes, the most a game keeps: close it"));
     }
-    if (request_.entry.find('\n') != std::string::npos) {
-      return absl::InvalidArgumentError("entry: one line, without a newline");
-    }
-    absl::StatusOr<cli::SessionStep> step = (*game)->session.Enter(request_.entry);
-    if (!step.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat("entry: ", step.status().message()));
-    }
-    JsonObject object;
-    if (step->kind == cli::SessionStep::Kind::kQuit) {
-      return absl::InvalidArgumentError("entry: quit is not an entry here: close the game");
-    }
-    if (step->kind == cli::SessionStep::Kind::kHelp) {
-      object.Int("game", request_.game)
-          .Str("step", "help")
-          .Str("message", absl::StrCat("entries now: ", (*game)->session.EntriesNow(),
-                                       "; always: undo, state"));
-      json_ = std::move(object).Build();
-      json_ += '\n';
-      *json = &json_;
-      return absl::OkStatus();
-    }
-    const char* name = step->kind == cli::SessionStep::Kind::kApplied  ? "applied"
-                       : step->kind == cli::SessionStep::Kind::kUndone ? "undone"
-                                                                       : "state";
-    object.Int("game", request_.game)
-        .Str("step", name)
-        .Str("entry", step->entry)
-        .Raw("turn_ends", cli::GameSession::TurnEndsJson(step->turn_ends));
-    if (absl::Status status = AddGame(object, **game); !status.ok()) return status;
-    json_ = std::move(object).Build();
-    json_ += '\n';
-    *json = &json_;
-    return absl::OkStatus();
+    absl::StatusOr<std::string> answer = cli::SessionEnterJson(
+        advisor_, request_.game, (*game)->session, request_.entry, (*game)->tables);
+    if (!answer.ok()) return answer.status();
+    return Answered(*std::move(answer), json);
   }
 
   absl::Status Close(const std::string** json) {
     Expire(options_.now());
     absl::StatusOr<Game*> game = Find(request_.game);
     if (!game.ok()) return game.status();
-    const GameState& state = (*game)->session.state();
-    JsonObject object;
-    object.Int("game", request_.game)
-        .Bool("closed", true)
-        .Bool("over", state.over())
-        .Raw("scores", JsonIntArray(state.scores()))
-        .Raw("winners", JsonIntArray(state.winners()))
-        .Str("log", (*game)->session.review_text());
+    std::string answer = cli::SessionCloseJson(request_.game, (*game)->session);
     games_.erase(request_.game);
-    json_ = std::move(object).Build();
+    return Answered(std::move(answer), json);
+  }
+
+  // A session's answer, as the response's line.
+  absl::Status Answered(std::string answer, const std::string** json) {
+    json_ = std::move(answer);
     json_ += '\n';
     *json = &json_;
     return absl::OkStatus();

@@ -246,6 +246,98 @@ export class Game {
   free(): void;
 }
 
+/** Options of MartianDice#coach (serve's `open`). */
+export interface CoachOptions {
+  /** Seats: 2 to 6 (default: the number of scores, else 2). */
+  players?: number;
+  /** Every seat's total (default all 0): an array or "S0,S1[,...]". */
+  scores?: number[] | string;
+  /** The seat to move (default 0). */
+  seat?: number;
+  rules?: { dice?: number; bonus?: number; target?: number };
+}
+
+/** A coached game's state (serve's session `state`). */
+export interface CoachState {
+  phase: Phase;
+  seat: number;
+  scores: number[];
+  final_round: boolean;
+  /** The set-aside, after the roll's tanks in phase take (dice notation, "-" for none). */
+  aside: string;
+  dice_left: number;
+  turn_score: number;
+  /** The roll waiting for its take, else null. */
+  roll: string | null;
+  legal: FaceName[];
+  winners: number[];
+  /** Entries `undo` can take back. */
+  undo: number;
+}
+
+/** The turns an entry ended. */
+export interface CoachTurnEnd {
+  seat: number;
+  score: number;
+  reason: string;
+  aside: string;
+  game_over: boolean;
+}
+
+/** serve's `open` and `enter` answers (help: step "help" and a message only). */
+export interface CoachAnswer {
+  game: number;
+  table?: string | null;
+  no_table?: string | null;
+  step?: 'applied' | 'undone' | 'state' | 'help';
+  entry?: string;
+  message?: string;
+  turn_ends?: CoachTurnEnd[];
+  state: CoachState;
+  /** play's hint without its event and seat fields; null once over. */
+  advice: Omit<GameAdvice, 'event' | 'seat'> | null;
+}
+
+/** serve's `close` answer. */
+export interface CoachClosed {
+  game: number;
+  closed: true;
+  over: boolean;
+  scores: number[];
+  winners: number[];
+  /** `martiandice review`'s lines: the whole game once over, else its finished turns. */
+  log: string;
+}
+
+/** A real game followed entry by entry (`martiandice coach`, serve's game sessions). */
+export class Coach {
+  private constructor();
+  readonly id: number;
+  /** open's answer (table or no_table, state, advice). */
+  readonly opening: CoachAnswer;
+  /** open's answer as serve writes it. */
+  readonly openingJson: string;
+  /** The last answer (open's or enter's). */
+  readonly answer: CoachAnswer;
+  readonly state: CoachState;
+  readonly advice: CoachAnswer['advice'];
+  readonly over: boolean;
+  /** One of coach's lines ("roll 2T 3R 4H 3C 1K", "take humans", "stop", "roll", "score 7", "scores 12,20 seat 1", "undo", "state", "help"). Throws MartianDiceError ("entry: ...") and changes nothing when refused. */
+  enter(line: string): CoachAnswer;
+  /** enter's answer as serve writes it. */
+  enterJson(line: string): string;
+  /** Takes back the last entry. */
+  undo(): CoachAnswer;
+  /** The log in `martiandice review`'s lines. */
+  readonly log: string;
+  /** The log of the turns that ended. */
+  readonly finishedLog: string;
+  /** Closes the game and frees it: close's answer. */
+  close(): CoachClosed;
+  /** Frees the game (close without using the answer). */
+  free(): void;
+}
+
 /** The advisor in WebAssembly; it keeps solved turns and loaded tables. */
 export class MartianDice {
   private constructor(core: unknown);
@@ -268,6 +360,8 @@ export class MartianDice {
   bestJson(query: BestQuery): string;
   /** A new game (`martiandice play`). Throws MartianDiceError for bad options. */
   newGame(options?: GameOptions): Game;
+  /** A real game to coach (serve's `open`). Throws MartianDiceError for bad options. */
+  coach(options?: CoachOptions): Coach;
   /** Forgets solved turns and loaded tables (registered tables stay). */
   clearCaches(): void;
 }

@@ -3,10 +3,11 @@
 // `martiandice eval --json` and `martiandice best --json`, for every
 // objective: ev, reach:K, capped:M (double or exact) and win, from policy
 // tables given as bytes or a URL. Works in Node and in browsers.
+import { Coach } from './coach.js';
 import { Game } from './game.js';
 import { MartianDiceError, distUrl, fetchBytes, loadWasm } from './wasm.js';
 
-export { Game, MartianDiceError };
+export { Coach, Game, MartianDiceError };
 
 /** Player counts whose official tables (13 dice, bonus 3, target 25) ship in the package. */
 export const OFFICIAL_TABLE_PLAYERS = Object.freeze([2, 3]);
@@ -193,6 +194,34 @@ export class MartianDice {
    */
   newGame(options = {}) {
     return new Game(this.#core, options);
+  }
+
+  /**
+   * A real game to coach (`martiandice coach`, serve's game sessions):
+   * options players (2 to 6; default the number of scores, else 2), scores
+   * (every seat's total, array or "S0,S1"; default all 0), seat (to move,
+   * default 0), rules ({dice, bonus, target}). Advice comes from the
+   * registered tables, else the fallback.
+   */
+  coach(options = {}) {
+    if (options === null || typeof options !== 'object') {
+      throw new MartianDiceError('coach: the options must be an object');
+    }
+    const { players, scores, seat, rules = {}, ...rest } = options;
+    const unknown = Object.keys(rest)[0];
+    if (unknown !== undefined) {
+      throw fieldError(unknown, 'unknown option (options: players, scores, seat, rules)');
+    }
+    if (rules === null || typeof rules !== 'object') {
+      throw fieldError('rules', 'expected an object {dice, bonus, target}');
+    }
+    const { dice, bonus, target, ...other } = rules;
+    if (Object.keys(other).length > 0) {
+      throw fieldError('rules', `unknown field ${Object.keys(other)[0]} (fields: dice, bonus, target)`);
+    }
+    // The same checks and bits as a query's (mdw_query's arguments from scores on).
+    const args = readQuery('coach', { players, scores, seat, dice, bonus, target }).slice(5);
+    return new Coach(this.#core, args);
   }
 
   /** Forgets the solved turns and loaded tables kept so far (registered tables stay). */

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { runPlay } from './cli.mjs';
+import { runCli, runPlay } from './cli.mjs';
 
 const web = fileURLToPath(new URL('../', import.meta.url));
 const tsc = ['/usr/bin/tsc', '/usr/share/nodejs/typescript/bin/tsc'].find((p) => existsSync(p));
@@ -24,10 +24,10 @@ before(() => {
   for (const file of ['LICENSE', 'README.md', 'dist/martiandice-wasm.mjs',
     'dist/martiandice-wasm.wasm', 'dist/tables/martiandice-p2-d13-b3-t25.mdt',
     'dist/tables/martiandice-p3-d13-b3-t25.mdt', 'package.json', 'src/martiandice.d.ts',
-    'src/game.js', 'src/martiandice.js', 'src/wasm.js']) {
+    'src/coach.js', 'src/game.js', 'src/martiandice.js', 'src/wasm.js']) {
     assert.ok(files.includes(file), `the tarball holds ${file} (it holds ${files.join(', ')})`);
   }
-  assert.equal(files.length, 11, `only the package's files: ${files.join(', ')}`);
+  assert.equal(files.length, 12, `only the package's files: ${files.join(', ')}`);
   writeFileSync(join(project, 'package.json'), '{"name":"consumer","private":true,"type":"module"}\n');
   execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', join(project, packed[0].filename)],
     { cwd: project, stdio: 'inherit' });
@@ -43,18 +43,24 @@ console.log(answer.best.take, answer.value.toFixed(6));
 const game = md.newGame({ humans: 'none', seed: 7 });
 game.playBots();
 console.log(game.result.scores.join(','));
+const coach = md.coach({ players: 2 });
+coach.enter('roll 2T 3R 4H 3C 1K');
+console.log(coach.advice.best.take);
 `);
   const out = execFileSync('node', ['main.mjs'], { cwd: project, encoding: 'utf8' });
-  const [first, scores] = out.trim().split('\n');
+  const [first, scores, coached] = out.trim().split('\n');
   assert.equal(first, 'cow 0.348276');
   // The same seed's game as the command line plays it.
   const cli = runPlay(['--players', '2', '--humans', 'none', '--seed', '7']);
   assert.equal(scores, cli.find((e) => e.event === 'game_over').scores.join(','));
+  // The coach's advice at the rulebook's first roll: best's take for the same position.
+  const best = JSON.parse(runCli('best', { objective: 'win', scores: '0,0', roll: '2T 3R 4H 3C 1K' }));
+  assert.equal(coached, best.best.take);
 });
 
 test('TypeScript: the declarations check a consumer', { skip: !tsc && 'tsc not installed (Debian node-typescript)' }, () => {
   writeFileSync(join(project, 'main.ts'), `
-import { MartianDice, MartianDiceError, officialTableUrl, BestAnswer, EvalAnswer, Game, GameAdvice } from 'martiandice';
+import { MartianDice, MartianDiceError, officialTableUrl, BestAnswer, EvalAnswer, Game, GameAdvice, Coach, CoachAnswer } from 'martiandice';
 export async function main(): Promise<string> {
   const md: MartianDice = await MartianDice.create({ tables: [officialTableUrl(3)] });
   const e: EvalAnswer = md.eval({ objective: 'capped:6', exact: true, aside: '3T 3R 4H 1K' });
@@ -69,8 +75,13 @@ export async function main(): Promise<string> {
   game.roll();
   const advice: GameAdvice = game.advice();
   const take: string | undefined = advice.best?.take;
+  const coach: Coach = md.coach({ players: 3, scores: [3, 5, 0], seat: 1 });
+  const entered: CoachAnswer = coach.enter('roll 2T 3R 4H 3C 1K');
+  const chance: number[] | null | undefined = entered.advice?.win_probabilities;
+  const log: string = coach.close().log;
   return [exact, win?.length, b.best?.take, b.options[0].aside_after, md.tables[0].players,
-    take, game.state.phase, game.state.legal.join(' ')].join();
+    take, game.state.phase, game.state.legal.join(' '), entered.state.dice_left, chance?.length,
+    log].join();
 }
 `);
   writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({

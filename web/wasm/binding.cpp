@@ -16,7 +16,8 @@
 // Built natively too, for the benchmark's figures (web/bench/native.cpp).
 //
 // The game of `play` (a GameState with seats and bots) is game.cpp's mdw_game_*
-// functions, in the same convention, sharing this file's advisor (binding.h).
+// functions, and the coach's game (serve's game sessions) coach.cpp's
+// mdw_coach_*, in the same convention, sharing this file's advisor (binding.h).
 #ifdef __EMSCRIPTEN__
 #include <emscripten/emscripten.h>
 #else  // the native build of the benchmark (web/bench/native.cpp): the same code
@@ -115,6 +116,18 @@ int Succeed(std::string json) {
   return 0;
 }
 
+QueryInput ReadInputs(const char* scores, unsigned present, int seat, int players, int dice,
+                      int bonus, int target) {
+  QueryInput input;
+  if (present & kHasScores) input.scores = scores != nullptr ? scores : "";
+  if (present & kHasSeat) input.seat = seat;
+  if (present & kHasPlayers) input.players = players;
+  if (present & kHasDice) input.rules.dice = dice;
+  if (present & kHasBonus) input.rules.bonus = bonus;
+  if (present & kHasTarget) input.rules.target = target;
+  return input;
+}
+
 }  // namespace martiandice::web
 
 using namespace martiandice::web;  // NOLINT: this file's own helpers
@@ -132,18 +145,12 @@ EMSCRIPTEN_KEEPALIVE const char* mdw_version() { return MARTIANDICE_VERSION; }
 // a fresh turn); the numbers count only when their bit is set in `present`
 // (kHas*), `exact` always; `roll` only for `best`.
 EMSCRIPTEN_KEEPALIVE int mdw_query(int command, const char* objective, int exact, const char* aside,
-                                   const char* roll, const char* scores, unsigned present,
-                                   int seat, int players, int dice, int bonus, int target) {
-  martiandice::QueryInput input;
+                                   const char* roll, const char* scores, unsigned present, int seat,
+                                   int players, int dice, int bonus, int target) {
+  martiandice::QueryInput input = ReadInputs(scores, present, seat, players, dice, bonus, target);
   if (objective != nullptr) input.objective = objective;
   input.exact = exact != 0;
   if (aside != nullptr) input.aside = aside;
-  if (present & kHasScores) input.scores = scores != nullptr ? scores : "";
-  if (present & kHasSeat) input.seat = seat;
-  if (present & kHasPlayers) input.players = players;
-  if (present & kHasDice) input.rules.dice = dice;
-  if (present & kHasBonus) input.rules.bonus = bonus;
-  if (present & kHasTarget) input.rules.target = target;
   absl::StatusOr<martiandice::Query> query = martiandice::ParseQuery(input);
   if (!query.ok()) return Fail(query.status());
   if (command == 0) {
@@ -171,8 +178,8 @@ EMSCRIPTEN_KEEPALIVE int mdw_add_table(const std::uint8_t* bytes, std::size_t si
   if (!table.ok()) return Fail(table.status());
   std::error_code error;
   std::filesystem::create_directories(TableFolder(), error);
-  const std::string path =
-      absl::StrCat(TableFolder(), "/", martiandice::TableFileName(table->rules(), table->players()));
+  const std::string path = absl::StrCat(
+      TableFolder(), "/", martiandice::TableFileName(table->rules(), table->players()));
   const bool replaced = std::filesystem::exists(path, error);
   {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);

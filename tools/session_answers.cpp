@@ -1,0 +1,126 @@
+// The answers of a followed game (tools/session_answers.h).
+#include "session_answers.h"
+
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "answers.h"
+#include "json.h"
+#include "martiandice/game.h"
+#include "martiandice/rules.h"
+
+namespace martiandice::cli {
+namespace {
+
+// The game's state and the advice at its decision (null once over).
+absl::Status AddGame(JsonObject& object, Advisor& advisor, const GameSession& session,
+                     const std::optional<std::string>& tables) {
+  const GameState& state = session.state();
+  object.Raw("state", session.StateJson());
+  if (state.over()) {
+    object.Null("advice");
+    return absl::OkStatus();
+  }
+  absl::StatusOr<GameAdvice> advice = advisor.Advise(state, tables);
+  if (!advice.ok()) return advice.status();
+  JsonObject a;
+  AddGameAdviceJson(a, *advice);
+  object.Raw("advice", std::move(a).Build());
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<GameState> SessionStart(const QueryInput& in) {
+  if (absl::Status status = ValidateRules(in.rules); !status.ok()) return status;
+  GameContext context;
+  if (in.scores) {
+    absl::StatusOr<std::vector<int>> scores = ParseScores(*in.scores);
+    if (!scores.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("scores: ", scores.status().message()));
+    }
+    context.scores = *std::move(scores);
+  }
+  const int players =
+      in.players.value_or(context.scores.empty() ? 2 : static_cast<int>(context.scores.size()));
+  if (players < kMinPlayers || players > kMaxPlayers) {
+    return absl::InvalidArgumentError(absl::StrCat("players: a game has ", kMinPlayers, " to ",
+                                                   kMaxPlayers, " players, not ", players));
+  }
+  if (context.scores.empty()) context.scores.assign(players, 0);
+  if (static_cast<int>(context.scores.size()) != players) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("scores: ", context.scores.size(), " totals for ", players, " players"));
+  }
+  context.seat = in.seat.value_or(0);
+  absl::StatusOr<GameState> start = GameState::AtTurnStart(in.rules, players, context);
+  if (!start.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("scores: ", start.status().message()));
+  }
+  return start;
+}
+
+absl::StatusOr<std::string> SessionOpenJson(Advisor& advisor, int id, const TableCoverage& coverage,
+                                            const GameSession& session,
+                                            const std::optional<std::string>& tables) {
+  JsonObject object;
+  object.Int("game", id);
+  if (coverage.table) {
+    object.Str("table", coverage.table->path).Null("no_table");
+  } else {
+    object.Null("table").Str("no_table", coverage.reason);
+  }
+  if (absl::Status status = AddGame(object, advisor, session, tables); !status.ok()) {
+    return status;
+  }
+  return std::move(object).Build();
+}
+
+absl::StatusOr<std::string> SessionEnterJson(Advisor& advisor, int id, GameSession& session,
+                                             std::string_view entry,
+                                             const std::optional<std::string>& tables) {
+  if (entry.find('\n') != std::string_view::npos) {
+    return absl::InvalidArgumentError("entry: one line, without a newline");
+  }
+  absl::StatusOr<SessionStep> step = session.Enter(entry);
+  if (!step.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("entry: ", step.status().message()));
+  }
+  if (step->kind == SessionStep::Kind::kQuit) {
+    return absl::InvalidArgumentError("entry: quit is not an entry here: close the game");
+  }
+  JsonObject object;
+  object.Int("game", id);
+  if (step->kind == SessionStep::Kind::kHelp) {
+    object.Str("step", "help")
+        .Str("message",
+             absl::StrCat("entries now: ", session.EntriesNow(), "; always: undo, state"));
+    return std::move(object).Build();
+  }
+  const char* name = step->kind == SessionStep::Kind::kApplied  ? "applied"
+                     : step->kind == SessionStep::Kind::kUndone ? "undone"
+                                                                : "state";
+  object.Str("step", name)
+      .Str("entry", step->entry)
+      .Raw("turn_ends", GameSession::TurnEndsJson(step->turn_ends));
+  if (absl::Status status = AddGame(object, advisor, session, tables); !status.ok()) {
+    return status;
+  }
+  return std::move(object).Build();
+}
+
+std::string SessionCloseJson(int id, const GameSession& session) {
+  const GameState& state = session.state();
+  return JsonObject()
+      .Int("game", id)
+      .Bool("closed", true)
+      .Bool("over", state.over())
+      .Raw("scores", JsonIntArray(state.scores()))
+      .Raw("winners", JsonIntArray(state.winners()))
+      .Str("log", session.review_text())
+      .Build();
+}
+
+}  // namespace martiandice::cli

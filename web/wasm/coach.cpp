@@ -1,0 +1,113 @@
+// The module's coached games: a real game followed entry by entry for the
+// JavaScript package's Coach class (web/src/coach.js), as `martiandice
+// serve`'s game sessions follow it: the same GameSession (tools/game_session.h)
+// and the same answers, written by the same code (tools/session_answers.h),
+// so the package and serve cannot differ. The advice uses the module's
+// registered tables (binding.h's advisor).
+//
+// Calling convention: binding.cpp's. mdw_coach_open answers serve's `open`
+// object (its "game" is the id the other calls take), mdw_coach_enter its
+// `enter` object, mdw_coach_close its `close` object (and frees the game).
+#ifdef __EMSCRIPTEN__
+#include <emscripten/emscripten.h>
+#else
+#define EMSCRIPTEN_KEEPALIVE
+#endif
+
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "binding.h"
+#include "game_session.h"
+#include "json.h"
+#include "session_answers.h"
+
+namespace martiandice::web {
+namespace {
+
+std::map<int, cli::GameSession> coached;
+int last_coached = 0;
+
+// The tables: the advisor's own folder (TableFolder()), as serve's default.
+const std::optional<std::string> kTables;
+
+cli::GameSession* FindCoached(int id) {
+  auto it = coached.find(id);
+  if (it == coached.end()) {
+    Fail(absl::InvalidArgumentError(
+        absl::StrCat("game: no open game ", id, " (never opened, or closed)")));
+    return nullptr;
+  }
+  return &it->second;
+}
+
+int Answer(const absl::StatusOr<std::string>& answer) {
+  if (!answer.ok()) return Fail(answer.status());
+  return Succeed(*answer);
+}
+
+}  // namespace
+}  // namespace martiandice::web
+
+using martiandice::web::Fail;
+using martiandice::web::FindCoached;
+using martiandice::web::Succeed;
+
+extern "C" {
+
+// Opens a game (serve's `open`): the optional inputs as mdw_query's (scores,
+// seat, players, dice, bonus, target, by their `present` bits).
+EMSCRIPTEN_KEEPALIVE int mdw_coach_open(const char* scores, unsigned present, int seat, int players,
+                                        int dice, int bonus, int target) {
+  namespace web = martiandice::web;
+  const martiandice::QueryInput in =
+      web::ReadInputs(scores, present, seat, players, dice, bonus, target);
+  absl::StatusOr<martiandice::GameState> start = martiandice::cli::SessionStart(in);
+  if (!start.ok()) return Fail(start.status());
+  absl::StatusOr<martiandice::TableCoverage> coverage =
+      web::TheAdvisor().Coverage(in.rules, start->players(), web::kTables);
+  if (!coverage.ok()) return Fail(coverage.status());
+  const int id = ++web::last_coached;
+  martiandice::cli::GameSession& session =
+      web::coached.emplace(id, martiandice::cli::GameSession(*std::move(start))).first->second;
+  absl::StatusOr<std::string> answer =
+      martiandice::cli::SessionOpenJson(web::TheAdvisor(), id, *coverage, session, web::kTables);
+  if (!answer.ok()) web::coached.erase(id);
+  return web::Answer(answer);
+}
+
+// One entry (serve's `enter`: one of coach's lines); a bad one fails and
+// changes nothing.
+EMSCRIPTEN_KEEPALIVE int mdw_coach_enter(int id, const char* entry) {
+  martiandice::cli::GameSession* session = FindCoached(id);
+  if (session == nullptr) return 1;
+  return martiandice::web::Answer(
+      martiandice::cli::SessionEnterJson(martiandice::web::TheAdvisor(), id, *session,
+                                         entry != nullptr ? entry : "", martiandice::web::kTables));
+}
+
+// {"text": the log's lines, "finished_text": those of the turns that ended}.
+EMSCRIPTEN_KEEPALIVE int mdw_coach_log(int id) {
+  martiandice::cli::GameSession* session = FindCoached(id);
+  if (session == nullptr) return 1;
+  return Succeed(martiandice::JsonObject()
+                     .Str("text", session->log().text())
+                     .Str("finished_text", session->log().finished_text())
+                     .Build());
+}
+
+// Closes the game (serve's `close`): its final scores and log; then frees it.
+EMSCRIPTEN_KEEPALIVE int mdw_coach_close(int id) {
+  martiandice::cli::GameSession* session = FindCoached(id);
+  if (session == nullptr) return 1;
+  std::string answer = martiandice::cli::SessionCloseJson(id, *session);
+  martiandice::web::coached.erase(id);
+  return Succeed(std::move(answer));
+}
+
+}  // extern "C"
