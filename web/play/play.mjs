@@ -4,6 +4,11 @@
 // fail, on this thread; this file only shows its events and state and sends
 // your moves. Page options in the URL: ?delay=MS between the bots' moves
 // (default 450), ?worker=0 runs the engine on the page's thread.
+import { startCoach } from './coach.mjs';
+import {
+  LETTER, adviceTable, diceChips, diceCount, diceWords, formatValue, groups, plural,
+} from './words.mjs';
+
 const params = new URLSearchParams(location.search);
 const delay = Number(params.get('delay') ?? 450);
 const $ = (id) => document.getElementById(id);
@@ -57,31 +62,6 @@ async function startEngine() {
 // ---------------------------------------------------------------------------
 // Words.
 
-const FACE = { T: 'tank', R: 'ray', H: 'human', C: 'cow', K: 'chicken' };
-const LETTER = { tank: 'T', ray: 'R', human: 'H', cow: 'C', chicken: 'K' };
-const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
-
-function groups(notation) {
-  if (!notation || notation === '-') return [];
-  return notation.split(' ').map((g) => ({ count: parseInt(g, 10), letter: g.slice(-1) }));
-}
-const diceWords = (notation) =>
-  groups(notation).map((g) => plural(g.count, FACE[g.letter])).join(', ') || 'nothing';
-
-// Dice as chips: the words, coloured by face.
-function diceChips(element, notation) {
-  element.replaceChildren();
-  const list = groups(notation);
-  if (list.length === 0) element.textContent = '–';
-  for (const g of list) {
-    const chip = document.createElement('span');
-    chip.className = `chip face-${g.letter}`;
-    chip.textContent = plural(g.count, FACE[g.letter]);
-    element.append(chip, ' ');
-  }
-  element.dataset.dice = notation;
-}
-
 let seats = [];  // 'You', 'Bot 1', ...
 const who = (seat) => seats[seat];
 const name = (seat) => (seat === 0 ? 'you' : who(seat));
@@ -97,7 +77,7 @@ function describe(e) {
     }
     case 'take':
       return `${w} took ${plural(e.count, e.take)}: ${plural(e.turn_score, 'point')} so far, ` +
-        `${plural(e.dice_left, 'die').replace('dies', 'dice')} left.`;
+        `${diceCount(e.dice_left)} left.`;
     case 'roll_on':
       return `${w} rolled on.`;
     case 'turn_end': {
@@ -115,8 +95,7 @@ function describe(e) {
 
 // A value of the advice: a chance to win, or the fallback's expected capped score.
 let percentValues = true;
-const value = (x) => (x === null || x === undefined ? '–'
-  : percentValues ? `${(100 * x).toFixed(2)} %` : x.toFixed(3));
+const value = (x) => formatValue(x, percentValues);
 
 // ---------------------------------------------------------------------------
 // The game on the page.
@@ -165,7 +144,8 @@ function renderState() {
   });
   $('final-round').hidden = !s.final_round || s.over;
   const take = s.phase === 'take';
-  diceChips($('aside'), take ? s.aside_before_roll : s.aside);
+  // The set-aside the mover decides from: after the roll's tanks (as "Dice left").
+  diceChips($('aside'), s.aside);
   diceChips($('rolled'), take ? s.roll : '-');
   $('turn-score').textContent = String(s.turn_score);
   $('dice-left').textContent = String(s.dice_left);
@@ -177,7 +157,7 @@ function renderState() {
   $('roll').hidden = !(human && s.phase === 'roll');
   $('stop').hidden = !(human && s.phase === 'stop_or_roll');
   $('roll-on').hidden = !(human && s.phase === 'stop_or_roll');
-  $('roll-on').textContent = `Roll on (${plural(s.dice_left, 'die').replace('dies', 'dice')})`;
+  $('roll-on').textContent = `Roll on (${diceCount(s.dice_left)})`;
   $('roll').textContent = s.aside === '-' ? 'Roll (start your turn)' : 'Roll';
   const takes = $('takes');
   takes.replaceChildren();
@@ -217,39 +197,7 @@ function renderHint(advice) {
   $('hint-values').textContent = advice.fallback
     ? `No table for ${s.scores.length} players: the fallback's values (expected score capped at the points you need, ${advice.values}).`
     : 'Each option\'s chance to win the game, playing on perfectly.';
-  const head = $('hint-table').tHead;
-  const body = $('hint-table').tBodies[0];
-  body.replaceChildren();
-  let best;
-  if (advice.decision === 'take') {
-    head.innerHTML = '<tr><th scope="col">take</th><th scope="col">then stop</th>' +
-      '<th scope="col">then roll on</th><th scope="col">value</th></tr>';
-    for (const o of advice.options) {
-      const row = body.insertRow();
-      row.dataset.face = o.take;
-      // Every optimal take is highlighted; the advice's first one is "best".
-      const isBest = o.take === advice.best.take;
-      row.className = [o.optimal ? 'optimal' : '', isBest ? 'best' : ''].join(' ').trim();
-      row.insertCell().textContent = `${plural(o.count, o.take)}${isBest ? ' (best)' : o.optimal ? ' (as good)' : ''}`;
-      for (const x of [o.stop, o.roll, o.value]) row.insertCell().textContent = value(x);
-    }
-    const b = advice.best;
-    best = `Best: take ${plural(b.count, b.take)}, then ${b.then === 'roll' ? 'roll on' : b.then} (${value(advice.value)}).`;
-  } else {
-    head.innerHTML = '<tr><th scope="col">move</th><th scope="col">value</th></tr>';
-    const rows = advice.decision === 'roll' ? [['roll', advice.roll]]
-      : [['stop', advice.stop], ['roll on', advice.roll]];
-    for (const [label, x] of rows) {
-      const row = body.insertRow();
-      row.dataset.move = label;
-      if (x === advice.value) row.className = 'optimal best';
-      row.insertCell().textContent = label + (x === advice.value && rows.length > 1 ? ' (best)' : '');
-      row.insertCell().textContent = value(x);
-    }
-    best = advice.decision === 'roll' ? `Your position is worth ${value(advice.value)}.`
-      : `Best: ${advice.action === 'roll' ? 'roll on' : advice.action === 'stop' ? 'stop' : 'either'} (${value(advice.value)}).` +
-        (advice.zero_chance !== null ? ` Rolling on ends the turn with 0 points with chance ${(100 * advice.zero_chance).toFixed(1)} %.` : '');
-  }
+  const best = adviceTable($('hint-table'), advice, value);
   $('hint-best').textContent = best;
   box.hidden = false;
   return best;
@@ -436,6 +384,7 @@ try {
   $('new-game').disabled = false;
   document.body.dataset.ready = 'true';
   document.body.dataset.thread = engine.thread.includes('Worker') ? 'worker' : 'page';
+  startCoach(engine);
 } catch (error) {
   $('status').textContent = `Error: ${error.message}`;
   document.body.dataset.ready = 'error';

@@ -40,6 +40,17 @@ const percent = (x) => (x === null ? '–' : `${(100 * x).toFixed(2)} %`);
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const SETTLED = 'body[data-busy="false"][data-phase^="human-"], body[data-busy="false"][data-phase="over"]';
 
+// Dice notation: how many dice, and a set-aside with a roll's tanks added.
+const count = (notation) => (notation === '-' ? 0
+  : notation.split(' ').reduce((n, g) => n + parseInt(g, 10), 0));
+function withTanks(aside, roll) {
+  const n = {};
+  for (const g of [...(aside === '-' ? [] : aside.split(' ')), ...roll.split(' ').filter((x) => x.endsWith('T'))]) {
+    n[g.slice(-1)] = (n[g.slice(-1)] ?? 0) + parseInt(g, 10);
+  }
+  return ['T', 'R', 'H', 'C', 'K'].filter((l) => n[l]).map((l) => `${n[l]}${l}`).join(' ') || '-';
+}
+
 // The hint on the page against the CLI's answer at its position.
 async function checkHint(page) {
   const hint = await page.$eval('#hint', (box) => ({ ...box.dataset, hidden: box.hidden }));
@@ -48,6 +59,18 @@ async function checkHint(page) {
     trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
   const query = { objective: 'win', scores: hint.scores, seat: Number(hint.seat), aside: hint.aside };
   if (hint.decision === 'take') {
+    // The turn's facts are after the roll's tanks, as the announced line:
+    // the set-aside chips (the set-aside before the roll plus the roll's
+    // tanks) and the dice left (13 less those).
+    const after = withTanks(hint.aside, hint.roll);
+    assert.equal(await page.$eval('#aside', (dd) => dd.dataset.dice), after,
+      `set-aside ${hint.aside} and roll ${hint.roll}`);
+    assert.equal(Number(await page.textContent('#dice-left')), 13 - count(after));
+    if (hint.roll.includes('T')) {
+      const words = after.split(' ').map((g) => plural(parseInt(g, 10),
+        { T: 'tank', R: 'ray', H: 'human', C: 'cow', K: 'chicken' }[g.slice(-1)])).join(', ');
+      assert.ok((await page.textContent('#announce')).includes(`set aside ${words}.`), words);
+    }
     const cli = JSON.parse(runCli('best', { ...query, roll: hint.roll }));
     assert.deepEqual(rows.map((r) => r.slice(1)),
       cli.options.map((o) => [percent(o.stop), percent(o.roll), percent(o.value)]), JSON.stringify(query));

@@ -1,0 +1,69 @@
+// What the page's two modes (play.mjs: against the bots; coach.mjs: a real
+// game) say alike: dice in words and as chips, and the advice's table (every
+// option's value, the best marked, ties as ties).
+export const FACE = { T: 'tank', R: 'ray', H: 'human', C: 'cow', K: 'chicken' };
+export const LETTER = { tank: 'T', ray: 'R', human: 'H', cow: 'C', chicken: 'K' };
+export const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+export const diceCount = (n) => plural(n, 'die').replace('dies', 'dice');
+
+export function groups(notation) {
+  if (!notation || notation === '-') return [];
+  return notation.split(' ').map((g) => ({ count: parseInt(g, 10), letter: g.slice(-1) }));
+}
+export const diceWords = (notation) =>
+  groups(notation).map((g) => plural(g.count, FACE[g.letter])).join(', ') || 'nothing';
+
+// Dice as chips: the words, coloured by face.
+export function diceChips(element, notation) {
+  element.replaceChildren();
+  const list = groups(notation);
+  if (list.length === 0) element.textContent = '–';
+  for (const g of list) {
+    const chip = document.createElement('span');
+    chip.className = `chip face-${g.letter}`;
+    chip.textContent = plural(g.count, FACE[g.letter]);
+    element.append(chip, ' ');
+  }
+  element.dataset.dice = notation ?? '-';
+}
+
+// A value of the advice: a chance to win (percent), or the fallback's expected capped score.
+export const formatValue = (x, percent) => (x === null || x === undefined ? '–'
+  : percent ? `${(100 * x).toFixed(2)} %` : x.toFixed(3));
+
+// Fills `table` (a thead and a tbody) with the advice's options: for a take
+// every take then stop / then roll on, else stop against roll on; every
+// optimal row marked, the advice's first "(best)" and the others "(as good)".
+// Returns the line saying the best.
+export function adviceTable(table, advice, value) {
+  const head = table.tHead;
+  const body = table.tBodies[0];
+  body.replaceChildren();
+  if (advice.decision === 'take') {
+    head.innerHTML = '<tr><th scope="col">take</th><th scope="col">then stop</th>' +
+      '<th scope="col">then roll on</th><th scope="col">value</th></tr>';
+    for (const o of advice.options) {
+      const row = body.insertRow();
+      row.dataset.face = o.take;
+      const isBest = o.take === advice.best.take;
+      row.className = [o.optimal ? 'optimal' : '', isBest ? 'best' : ''].join(' ').trim();
+      row.insertCell().textContent = `${plural(o.count, o.take)}${isBest ? ' (best)' : o.optimal ? ' (as good)' : ''}`;
+      for (const x of [o.stop, o.roll, o.value]) row.insertCell().textContent = value(x);
+    }
+    const b = advice.best;
+    return `Best: take ${plural(b.count, b.take)}, then ${b.then === 'roll' ? 'roll on' : b.then} (${value(advice.value)}).`;
+  }
+  head.innerHTML = '<tr><th scope="col">move</th><th scope="col">value</th></tr>';
+  const rows = advice.decision === 'roll' ? [['roll', advice.roll]]
+    : [['stop', advice.stop], ['roll on', advice.roll]];
+  for (const [label, x] of rows) {
+    const row = body.insertRow();
+    row.dataset.move = label;
+    if (x === advice.value) row.className = 'optimal best';
+    row.insertCell().textContent = label + (x === advice.value && rows.length > 1 ? ' (best)' : '');
+    row.insertCell().textContent = value(x);
+  }
+  if (advice.decision === 'roll') return `The position is worth ${value(advice.value)}.`;
+  return `Best: ${advice.action === 'roll' ? 'roll on' : advice.action === 'stop' ? 'stop' : 'either'} (${value(advice.value)}).` +
+    (advice.zero_chance !== null ? ` Rolling on ends the turn with 0 points with chance ${(100 * advice.zero_chance).toFixed(1)} %.` : '');
+}

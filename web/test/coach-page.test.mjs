@@ -1,0 +1,210 @@
+// The page's coach mode (web/play/, "Coach a real game") in a real browser
+// (Debian's Chromium, headless, through playwright-core): the rulebook's
+// sample turn (docs/RULES.md) entered through the page's form, the advice
+// shown at every decision checked against `martiandice serve`'s game session
+// fed the same entries (every option's chance to win, the best marked), and
+// the turn's total; a bad dice entry shows its message and changes nothing;
+// another player's whole turn (score N) and undo; a 3-player game from given
+// scores at phone width (375 px). Screenshots: coach-desktop.png and
+// coach-phone.png in build-wasm/screenshots/ (or $MARTIANDICE_SCREENSHOTS).
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+
+import { browserMissing, launchChromium, serveWeb } from './browser.mjs';
+import { repo, startServe } from './cli.mjs';
+
+const screenshots = process.env.MARTIANDICE_SCREENSHOTS ?? `${repo}build-wasm/screenshots`;
+const missing = await browserMissing();
+if (missing && process.env.MARTIANDICE_REQUIRE_BROWSER) throw new Error(`browser test: ${missing}`);
+
+let server;
+let browser;
+let serve;
+before(async () => {
+  if (missing) return;
+  server = await serveWeb();
+  browser = await launchChromium();
+  serve = startServe();
+});
+after(async () => {
+  await serve?.close();
+  await browser?.close();
+  await server?.close();
+});
+
+const percent = (x) => (x === null ? '–' : `${(100 * x).toFixed(2)} %`);
+const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const SETTLED = 'body[data-coach-busy="false"]';
+
+async function openPage(viewport) {
+  mkdirSync(screenshots, { recursive: true });
+  const page = await browser.newPage({ viewport });
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(`${server.url}play/index.html`);
+  await page.waitForSelector('body[data-ready="true"]');
+  // The mode switch: a real radio button.
+  await page.check('input[name="mode"][value="coach"]');
+  assert.equal(await page.getAttribute('body', 'data-mode'), 'coach');
+  assert.equal(await page.isVisible('#setup'), false, 'the play mode is hidden');
+  await page.waitForSelector('#coach-start:not([disabled])');
+  return { page, errors };
+}
+
+async function start(page, { players, scores, seat }) {
+  await page.selectOption('#coach-players', String(players));
+  for (const [i, score] of scores.entries()) await page.fill(`#coach-total-${i}`, String(score));
+  await page.selectOption('#coach-seat', String(seat));
+  await page.click('#coach-start');
+  await page.waitForSelector(`${SETTLED}[data-coach-phase]`);
+  assert.equal(await page.isVisible('#coach-form'), false, 'the setup folds away while coaching');
+  const theirs = JSON.parse(await serve.ask('open', { players, scores: scores.join(','), seat }));
+  return theirs.game;
+}
+
+// What the page shows of the game.
+async function shown(page) {
+  return page.evaluate(() => ({
+    phase: document.body.dataset.coachPhase,
+    aside: document.getElementById('coach-aside').dataset.dice,
+    diceLeft: Number(document.getElementById('coach-dice-left').textContent),
+    turnScore: Number(document.getElementById('coach-turn-score').textContent),
+    scores: [...document.querySelectorAll('#coach-scores tbody tr')].map((tr) => Number(tr.cells[2].textContent)),
+    mover: document.querySelector('#coach-scores tr.mover')?.cells[0].textContent ?? null,
+    entries: document.querySelectorAll('#coach-entries li').length,
+    error: document.getElementById('coach-error').textContent,
+    advice: document.getElementById('advice').hidden ? null
+      : [...document.querySelectorAll('#advice-table tbody tr')].map((tr) => [...tr.cells].map((c) => c.textContent)),
+  }));
+}
+
+// The page's state and advice against serve's answer.
+function check(page, theirs) {
+  const s = theirs.state;
+  assert.equal(page.phase, s.phase);
+  assert.equal(page.aside, s.aside, 'the set-aside (after the roll\'s tanks)');
+  assert.equal(page.diceLeft, s.dice_left);
+  assert.equal(page.turnScore, s.turn_score);
+  assert.deepEqual(page.scores, s.scores);
+  if (s.phase !== 'over') assert.equal(page.mover, String(s.seat));
+  const a = theirs.advice;
+  if (!a) return;
+  if (a.decision === 'take') {
+    assert.deepEqual(page.advice.map((r) => r.slice(1)),
+      a.options.map((o) => [percent(o.stop), percent(o.roll), percent(o.value)]));
+    assert.deepEqual(page.advice.map((r) => r[0]), a.options.map((o) =>
+      plural(o.count, o.take) + (o.take === a.best.take ? ' (best)' : o.optimal ? ' (as good)' : '')));
+  } else if (a.decision === 'stop_or_roll') {
+    assert.deepEqual(page.advice, [['stop', a.stop], ['roll on', a.roll]].map(([label, x]) =>
+      [label + (x === a.value ? ' (best)' : ''), percent(x)]));
+  } else {
+    assert.deepEqual(page.advice, [['roll', percent(a.roll)]]);
+  }
+}
+
+// Enters the dice through the form's number inputs.
+async function roll(page, notation) {
+  const counts = { T: 0, R: 0, H: 0, C: 0, K: 0 };
+  for (const g of notation.split(' ')) counts[g.slice(-1)] = parseInt(g, 10);
+  for (const [letter, n] of Object.entries(counts)) await page.fill(`#dice-${letter}`, String(n));
+  await page.click('#enter-roll');
+}
+
+// One entry on the page and in serve; the page then shows serve's answer.
+async function entry(page, game, line, act) {
+  await act();
+  await page.waitForSelector(SETTLED);
+  const theirs = JSON.parse(await serve.ask('enter', { game, entry: line }));
+  assert.equal(theirs.error, undefined, `serve takes ${line}`);
+  const now = await shown(page);
+  assert.equal(now.error, '', `the page takes ${line}`);
+  check(now, theirs);
+  return theirs;
+}
+
+const SAMPLE_TURN = [
+  ['roll', '2T 3R 4H 3C 1K'], ['take', 'human'], ['roll', '1T 2R 3C 1K'], ['take', 'ray'],
+  ['roll', '2H 1C 1K'], ['take', 'chicken'], ['roll', '1R 1H 1C'], ['take', 'ray'], ['stop'],
+];
+
+test('the coach mode follows the rulebook\'s sample turn with serve\'s advice (1280 px)',
+  { skip: missing ?? false }, async () => {
+    const { page, errors } = await openPage({ width: 1280, height: 900 });
+    const game = await start(page, { players: 2, scores: [0, 0], seat: 0 });
+    check(await shown(page), JSON.parse(await serve.ask('enter', { game, entry: 'state' })));
+    let decisions = 0;
+    for (const [kind, what] of SAMPLE_TURN) {
+      const line = kind === 'roll' ? `roll ${what}` : kind === 'take' ? `take ${what}` : 'stop';
+      const theirs = await entry(page, game, line, () => (kind === 'roll' ? roll(page, what)
+        : kind === 'take' ? page.click(`#coach-takes button[data-face="${what}"]`) : page.click('#coach-stop')));
+      if (theirs.advice && theirs.state.seat === 0) ++decisions;
+      if (kind === 'roll' && what === '2H 1C 1K') {
+        await page.screenshot({ path: `${screenshots}/coach-desktop.png`, fullPage: true });
+      }
+      if (kind === 'roll' && decisions === 1) {
+        // The take buttons have the focus: the keyboard reaches them.
+        assert.equal(await page.evaluate(() => document.activeElement?.dataset.face), 'ray');
+      }
+    }
+    assert.equal(decisions, 8, 'a take and a stop or roll on after each of the 4 rolls');
+    // The turn scored 4 humans + 1 chicken = 5.
+    let now = await shown(page);
+    assert.deepEqual(now.scores, [5, 0]);
+    assert.equal(now.mover, '1');
+    assert.match(await page.textContent('#coach-announce'), /Seat 0's turn ends \(stopped\): 5 points\./);
+
+    // A bad dice entry: the message, nothing changed (not even the entries' list).
+    const before = await shown(page);
+    await roll(page, '1T 1R');
+    const bad = await shown(page);
+    assert.equal(bad.error, 'The dice must add up to the 13 dice rolled: you entered 2 dice.');
+    assert.deepEqual({ ...bad, error: '' }, before);
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'dice-T');
+    await page.fill('#dice-T', '-1');
+    await page.click('#enter-roll');
+    assert.match(await page.textContent('#coach-error'), /whole number, 0 or more/);
+
+    // Another player's whole turn, then undo.
+    await page.fill('#turn-points', '7');
+    await entry(page, game, 'score 7', () => page.click('#enter-score'));
+    assert.deepEqual((await shown(page)).scores, [5, 7]);
+    await entry(page, game, 'undo', () => page.click('#coach-undo'));
+    now = await shown(page);
+    assert.deepEqual(now.scores, [5, 0]);
+    assert.equal(now.mover, '1');
+    // The log: review's lines of the finished turn.
+    await page.click('#coach-log-details summary');
+    assert.match(await page.textContent('#coach-log'), /roll 2T 3R 4H 3C 1K/);
+
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 1280, `the page is ${width} px wide`);
+    const unnamed = await page.$$eval('#coach input, #coach-setup input, #coach-setup select',
+      (inputs) => inputs.filter((i) => !i.labels?.length).map((i) => i.id));
+    assert.deepEqual(unnamed, [], 'every input has a label');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+test('the coach mode at 375 px: 3 players from given scores, played to the end of the game',
+  { skip: missing ?? false }, async () => {
+    const { page, errors } = await openPage({ width: 375, height: 812 });
+    const game = await start(page, { players: 3, scores: [22, 24, 12], seat: 1 });
+    await entry(page, game, 'roll 4R 5H 2C 2K', () => roll(page, '4R 5H 2C 2K'));
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 375, `with the advice, the page is ${width} px wide in 375 px`);
+    await page.screenshot({ path: `${screenshots}/coach-phone.png`, fullPage: true });
+    await entry(page, game, 'take human', () => page.click('#coach-takes button[data-face="human"]'));
+    await entry(page, game, 'stop', () => page.keyboard.press('Enter'));  // the focused Stop
+    // Seat 1 reached 29: the final round; seat 2 plays the round's last turn.
+    assert.equal(await page.isVisible('#coach-final-round'), true);
+    await page.fill('#turn-points', '3');
+    const last = await entry(page, game, 'score 3', () => page.click('#enter-score'));
+    assert.equal(last.state.phase, 'over');
+    assert.match(await page.textContent('#coach-result-text'), /^Seat 1 wins\. Final scores: Seat 0 22, Seat 1 29, Seat 2 15\.$/);
+    const closed = JSON.parse(await serve.ask('close', { game }));
+    assert.equal((await page.textContent('#coach-log')).trim(), closed.log.trim());
+    await page.screenshot({ path: `${screenshots}/coach-phone-end.png`, fullPage: true });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
