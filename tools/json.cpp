@@ -1,4 +1,5 @@
-// The JSON reader (tools/json.h): flat objects, strictly.
+// The JSON reader (tools/json.h): flat objects, strictly; and printf's
+// "%.17g" for numbers where no floating-point std::to_chars exists.
 #include "json.h"
 
 #include <cstring>
@@ -339,6 +340,96 @@ std::string JsonEvent(std::string_view event, JsonObject&& fields) {
   if (body.size() > 2) head += ",";
   head.append(body, 1, std::string::npos);
   return head;
+}
+
+namespace {
+
+__extension__ typedef unsigned __int128 Uint128;  // NOLINT: GCC and Clang both have it
+
+// 10^0 .. 10^19, all that fit in 64 bits.
+constexpr std::array<std::uint64_t, 20> kPow10 = [] {
+  std::array<std::uint64_t, 20> powers{};
+  powers[0] = 1;
+  for (std::size_t i = 1; i < powers.size(); ++i) powers[i] = powers[i - 1] * 10;
+  return powers;
+}();
+
+Uint128 Pow10(int n) { return n <= 19 ? Uint128{kPow10[n]} : Uint128{kPow10[19]} * kPow10[n - 19]; }
+
+// m * 2^e * 10^s, m < 2^53 and 0 <= s <= 22 (so m * 10^s < 2^127), e in
+// -127..10: its integer part, and it rounded to the nearest integer, ties to
+// even (printf's rounding of the exact value).
+struct Scaled {
+  Uint128 floor, rounded;
+};
+Scaled Scale(std::uint64_t m, int e, int s) {
+  const Uint128 n = Uint128{m} * Pow10(s);
+  if (e >= 0) return {n << e, n << e};
+  const int shift = -e;
+  const Uint128 q = n >> shift;
+  const Uint128 rest = n - (q << shift);
+  const Uint128 half = Uint128{1} << (shift - 1);
+  return {q, q + ((rest > half || (rest == half && (q & 1) != 0)) ? 1 : 0)};
+}
+
+// The 17 significant digits of v > 0 (1e-6 <= v < 1e17) and its decimal
+// exponent; false outside the range this computes exactly.
+bool Digits17(double v, char digits[17], int* exponent) {
+  int binary = 0;
+  const double fraction = std::frexp(v, &binary);  // v = fraction * 2^binary
+  const auto m = static_cast<std::uint64_t>(std::ldexp(fraction, 53));
+  const int e = binary - 53;
+  if (e > 10 || e < -127) return false;
+  int decimal = static_cast<int>(std::floor(std::log10(v)));
+  for (int tries = 0; tries < 3; ++tries) {
+    const int s = 16 - decimal;
+    if (s < 0 || s > 22) return false;
+    const Scaled scaled = Scale(m, e, s);
+    const Uint128 d = scaled.rounded;
+    if (scaled.floor < Pow10(16)) {
+      --decimal;  // the estimate was high
+    } else if (d >= Pow10(17)) {
+      ++decimal;  // the estimate was low, or rounding carried into a new digit
+    } else {
+      auto rest = static_cast<std::uint64_t>(d);
+      for (int i = 16; i >= 0; --i, rest /= 10) digits[i] = static_cast<char>('0' + rest % 10);
+      *exponent = decimal;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+void AppendPrintfG17(std::string& out, double x) {
+  char digits[17];
+  int exponent = 0;
+  if (x == 0) {
+    out += std::signbit(x) ? "-0" : "0";
+    return;
+  }
+  if (!std::isfinite(x) || !Digits17(std::fabs(x), digits, &exponent)) {
+    char buffer[40];
+    out.append(buffer, static_cast<std::size_t>(std::snprintf(buffer, sizeof buffer, "%.17g", x)));
+    return;
+  }
+  if (x < 0) out += '-';
+  int last = 16;  // %g drops trailing zeros, and a point with nothing after it
+  while (last > 0 && digits[last] == '0') --last;
+  if (exponent < -4) {  // %e: d.ddde-0X (exponent at least two digits)
+    out += digits[0];
+    if (last > 0) out.append(".").append(digits + 1, last);
+    out.append(exponent > -10 ? "e-0" : "e-");
+    out += std::to_string(-exponent);
+    return;
+  }
+  if (exponent < 0) {  // 0.000ddd
+    out.append("0.").append(static_cast<std::size_t>(-exponent - 1), '0').append(digits, last + 1);
+    return;
+  }
+  out.append(digits, exponent + 1);
+  if (last > exponent) out.append(".").append(digits + exponent + 1, last - exponent);
 }
 
 }  // namespace martiandice

@@ -79,6 +79,12 @@ inline std::string JsonString(std::string_view text) {
   return quoted;
 }
 
+// Appends what printf's "%.17g" writes for `x`, computed exactly with 128-bit
+// integers where 1e-6 <= |x| < 1e17 (probabilities and scores), by snprintf
+// elsewhere: for a C++ library without floating-point std::to_chars (that of
+// emscripten 3.1.6), whose snprintf takes several times as long.
+void AppendPrintfG17(std::string& out, double x);
+
 // Appends `x` with 17 significant digits (printf's "%.17g", so that the value
 // round-trips); JSON has no NaN/inf, so those are null.
 inline void AppendJsonDouble(std::string& out, double x) {
@@ -100,7 +106,7 @@ inline void AppendJsonDouble(std::string& out, double x) {
       std::to_chars(buffer, buffer + sizeof buffer, x, std::chars_format::general, 17);
   out.append(buffer, result.ptr);
 #else  // libc++ without floating-point to_chars (emscripten 3.1.6): the same digits
-  out.append(buffer, static_cast<std::size_t>(std::snprintf(buffer, sizeof buffer, "%.17g", x)));
+  AppendPrintfG17(out, x);
 #endif
 }
 

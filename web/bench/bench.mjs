@@ -3,9 +3,11 @@
 // same plan of queries, and the download size of what a page needs. Prints
 // its figures and the machine; it is not a test (nothing fails on a figure).
 //
-//   node web/bench/bench.mjs [--runs N] [--native PATH] [--no-browser]
+//   node web/bench/bench.mjs [--runs N] [--native PATH] [--no-browser] [--js-flags FLAGS]
 //
-// (web/scripts/bench.sh builds what it needs, then runs it.) Each run is a
+// --js-flags FLAGS: V8 flags for Node and Chromium, to see what the engine's
+// tiers do (--no-liftoff: optimized code from the first call; not what a page
+// gets). (web/scripts/bench.sh builds what it needs, then runs it.) Each run is a
 // fresh process or page; a step's figure is its best run's fastest pass over
 // its queries (the least disturbed by other work on the machine), per query.
 //
@@ -17,7 +19,7 @@
 // for 2 and 3 players `best` at contexts not asked before (the mover's turn
 // solved from the table, after 20 others) and warm `best` at them.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +40,7 @@ const option = (name, fallback) => {
 const runs = Number(option('--runs', 3));
 const native = option('--native', `${repo}build-web-native/martiandice_web_bench`);
 const withBrowser = !args.includes('--no-browser');
+const jsFlags = option('--js-flags', '').split(' ').filter(Boolean);
 
 // ---------------------------------------------------------------------------
 // The plan, from a fixed seed.
@@ -109,7 +112,7 @@ function runNative(planFile, tablesDir) {
 }
 
 function runNode(planJson) {
-  const child = spawnSync(process.execPath, [`${web}bench/node-run.mjs`, planJson], { encoding: 'utf8' });
+  const child = spawnSync(process.execPath, [...jsFlags, `${web}bench/node-run.mjs`, planJson], { encoding: 'utf8' });
   if (child.status !== 0) throw new Error(`node-run failed: ${child.stderr}`);
   return JSON.parse(child.stdout);
 }
@@ -170,7 +173,7 @@ let chromiumVersion = 'not run';
 const missing = withBrowser ? await browserMissing() : '--no-browser';
 if (!missing) {
   const server = await serveWeb({ '/plan.json': JSON.stringify(plan) });
-  const browser = await launchChromium();
+  const browser = await launchChromium(jsFlags.length > 0 ? [`--js-flags=${jsFlags.join(' ')}`] : []);
   chromiumVersion = browser.version();
   const pageRuns = [];
   for (let r = 0; r < runs; r++) pageRuns.push(await runBrowser(browser, server));
@@ -210,14 +213,15 @@ for (const side of sides.slice(1)) {
   console.log(line);
 }
 
+// What the page downloads: the module, its loader, every file of the package
+// (src/) and of the page (play/), and the shipped tables.
+const inFolder = (folder, pattern) =>
+  readdirSync(join(web, folder)).filter((f) => pattern.test(f)).sort().map((f) => `${folder}/${f}`);
 const files = [
   ['module (dist/martiandice-wasm.wasm)', 'dist/martiandice-wasm.wasm'],
   ['loader (dist/martiandice-wasm.mjs)', 'dist/martiandice-wasm.mjs'],
-  ['package (src/martiandice.js)', 'src/martiandice.js'],
-  ['package (src/wasm.js)', 'src/wasm.js'],
-  ['package (src/game.js)', 'src/game.js'],
-  ['page (play/: html, css, 3 modules)', ['play/index.html', 'play/play.css', 'play/play.mjs',
-    'play/engine.mjs', 'play/worker.mjs']],
+  ...inFolder('src', /\.js$/).map((f) => [`package (${f})`, f]),
+  [`page (play/: ${inFolder('play', /./).length} files)`, inFolder('play', /./)],
   ['2-player table', 'dist/tables/martiandice-p2-d13-b3-t25.mdt'],
   ['3-player table', 'dist/tables/martiandice-p3-d13-b3-t25.mdt'],
 ];
@@ -241,4 +245,5 @@ console.log(`  ${cpus[0]?.model ?? 'unknown CPU'}, ${cpus.length} cores, ${(os.t
 console.log(`  load average (1 min) ${load[0].toFixed(2)} before, ${load[1].toFixed(2)} after`);
 console.log(`  native: ${command('c++', ['--version'])}, -O3 (CMake Release)`);
 console.log(`  wasm: ${command('emcc', ['--version'])}, -O3; node ${process.version}; chromium ${chromiumVersion}`);
+if (jsFlags.length > 0) console.log(`  V8 flags (Node and Chromium): ${jsFlags.join(' ')}`);
 if (missing) console.log(`  browser not run: ${missing}`);

@@ -5,6 +5,8 @@
 import createMartianDiceWasm from '../dist/martiandice-wasm.mjs';
 
 const WASM_FILE = 'martiandice-wasm.wasm';
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 /** An error from the library: a bad input (named by `input`) or a table that cannot be used. */
 export class MartianDiceError extends Error {
@@ -90,44 +92,56 @@ export async function loadWasm(options = {}) {
 export class WasmCore {
   constructor(module) {
     this.module = module;
-  }
-
-  /** A NUL-terminated copy of `text` in the module's memory (null stays 0). */
-  string(text) {
-    if (text === null || text === undefined) return 0;
-    const size = this.module.lengthBytesUTF8(text) + 1;
-    const pointer = this.module._malloc(size);
-    this.module.stringToUTF8(text, pointer, size);
-    return pointer;
-  }
-
-  /** The result text of the last call. */
-  result() {
-    return this.module.UTF8ToString(this.module._mdw_result());
+    this.scratch = 0;  // the string arguments' area (#strings)
+    this.scratchSize = 0;
   }
 
   /**
-   * Calls `mdw_<name>` with `args` (strings are copied in and freed after;
+   * Copies the string arguments, NUL-terminated, into one scratch area of the
+   * module's memory (kept between calls, grown when too small: a call then
+   * allocates nothing); null and undefined stay 0. Returns their addresses.
+   */
+  #strings(args) {
+    let need = 0;
+    for (const arg of args) if (typeof arg === 'string') need += 3 * arg.length + 1;
+    if (need > this.scratchSize) {
+      if (this.scratch) this.module._free(this.scratch);
+      this.scratchSize = Math.max(need, 2 * this.scratchSize, 256);
+      this.scratch = this.module._malloc(this.scratchSize);
+      if (!this.scratch) {
+        this.scratchSize = 0;
+        throw new MartianDiceError('out of memory for the query', null, 'RESOURCE_EXHAUSTED');
+      }
+    }
+    const heap = this.module.HEAPU8;
+    let at = this.scratch;
+    return args.map((arg) => {
+      if (typeof arg !== 'string') return arg;
+      const { written } = encoder.encodeInto(arg, heap.subarray(at, at + 3 * arg.length));
+      heap[at + written] = 0;
+      const pointer = at;
+      at += written + 1;
+      return pointer;
+    });
+  }
+
+  /** The result text of the last call (its bytes, decoded: no search for a NUL). */
+  result() {
+    const pointer = this.module._mdw_result();
+    return decoder.decode(this.module.HEAPU8.subarray(pointer, pointer + this.module._mdw_result_size()));
+  }
+
+  /**
+   * Calls `mdw_<name>` with `args` (strings are copied in; null passes as 0;
    * numbers and booleans pass as they are); returns the result text, or
    * throws MartianDiceError with the library's message.
    */
   call(name, ...args) {
-    const allocated = [];
-    const values = args.map((arg) => {
-      if (typeof arg === 'string' || arg === null) {
-        const pointer = this.string(arg);
-        if (pointer) allocated.push(pointer);
-        return pointer;
-      }
+    const values = this.#strings(args).map((arg) => {
+      if (arg === null || arg === undefined) return 0;
       return typeof arg === 'boolean' ? Number(arg) : arg;
     });
-    let status;
-    try {
-      status = this.module[`_mdw_${name}`](...values);
-    } finally {
-      for (const pointer of allocated) this.module._free(pointer);
-    }
-    return this.#outcome(status);
+    return this.#outcome(this.module[`_mdw_${name}`](...values));
   }
 
   /** Calls `mdw_<name>(bytes, size)` with a copy of `bytes` in the module's memory. */

@@ -79,13 +79,16 @@ export async function browserMissing() {
   return null;
 }
 
-/** Debian's Chromium, headless, with no traffic of its own to the network. */
-export async function launchChromium() {
+/**
+ * Debian's Chromium, headless, with no traffic of its own to the network;
+ * `extraArgs`: more command-line switches (the benchmark's --js-flags).
+ */
+export async function launchChromium(extraArgs = []) {
   const { chromium } = await import('playwright-core');
   return chromium.launch({
     executablePath: chromiumPath,
     headless: true,
     args: ['--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
+      '--disable-component-update', '--disable-sync', ...extraArgs],
   });
 }

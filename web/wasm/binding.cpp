@@ -137,6 +137,10 @@ extern "C" {
 // The result of the last call (see the calling convention above).
 EMSCRIPTEN_KEEPALIVE const char* mdw_result() { return result.c_str(); }
 
+// The size in bytes of mdw_result()'s text, without its NUL: the package
+// decodes exactly those bytes instead of searching for the end.
+EMSCRIPTEN_KEEPALIVE std::size_t mdw_result_size() { return result.size(); }
+
 // The library's version ("0.1.0").
 EMSCRIPTEN_KEEPALIVE const char* mdw_version() { return MARTIANDICE_VERSION; }
 
