@@ -1,12 +1,12 @@
-// `martiandice plot`: the three SVG pictures (heat map, stop chart, score
-// distribution), a minimal hand-written SVG writer, the viridis palette, and
-// the subcommand's option checking and atomic file writes.
+// The strategy pictures (heat map, stop chart, score distribution) as SVG
+// text, with no I/O: a minimal hand-written SVG writer, the viridis palette,
+// the pictures' position checked and the table found; `martiandice plot`
+// (plot_command.cpp) writes them to files, the WebAssembly module returns them.
 #include "plot.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <filesystem>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -14,7 +14,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "commands.h"
 #include "martiandice/advisor.h"
 #include "martiandice/dice.h"
 #include "martiandice/distribution.h"
@@ -566,119 +565,55 @@ absl::StatusOr<std::string> DistributionSvg(const GameTable& table, const GameCo
 }
 
 // ---------------------------------------------------------------------------
-// The subcommand.
+// The pictures by name.
 
-namespace cli {
-namespace {
-
-constexpr std::array<std::string_view, 3> kKinds = {"heatmap", "stop", "distribution"};
-
-}  // namespace
-
-const std::string_view kPlotHelp = R"(
-Draws SVG pictures of optimal play in the official 2-player game, from the
-shipped policy table (found as for `eval --objective win`: --tables, else
-$MARTIANDICE_DATA alone when set, else the build tree's data/, the installed
-data directory):
-  heatmap       the mover's chance to win at the start of a turn, over both
-                scores (--seat: the seat to move, default 0)
-  stop          the smallest turn score at which optimal play stops, by dice
-                left, for ev and to win at 0-0, behind 15-20 and ahead 20-10
-  distribution  the law of a turn's score played for ev and played to win at
-                --scores/--seat (default: the start of the game, 0,0 seat 0)
-  all           (or no KIND) the three, into the directory --out as
-                heatmap.svg, stop.svg and distribution.svg
---out is the SVG file to write, or a directory (the picture gets KIND.svg);
-missing folders are created. Files are written atomically (a temporary
-renamed into place). Pictures of games of 3 or more players are not drawn.)";
-
-absl::StatusOr<std::string> RunPlot(const CommandOptions& options, const CommandContext& context) {
-  namespace fs = std::filesystem;
-  std::vector<std::string> kinds;
-  if (options.kind.empty() || options.kind == "all") {
-    kinds.assign(kKinds.begin(), kKinds.end());
-  } else if (std::find(kKinds.begin(), kKinds.end(), options.kind) != kKinds.end()) {
-    kinds.push_back(options.kind);
-  } else {
-    return absl::InvalidArgumentError(absl::StrCat("unknown picture '", options.kind,
-                                                   "'; use heatmap, stop, distribution or all"));
+absl::StatusOr<GameContext> PlotContext(std::string_view kind,
+                                        const std::optional<std::string>& scores,
+                                        std::optional<int> seat, const std::string& prefix) {
+  if (scores && kind != "all" && kind != "distribution") {
+    return absl::InvalidArgumentError(absl::StrCat(
+        prefix, "scores applies to the distribution picture only, not to ", std::string(kind)));
   }
-  const bool one = kinds.size() == 1;
-  const QueryInput& input = options.query;
-  if (input.scores && one && kinds[0] != "distribution") {
+  if (seat && kind == "stop") {
     return absl::InvalidArgumentError(
-        absl::StrCat("--scores applies to the distribution picture only, not to ", kinds[0]));
+        absl::StrCat(prefix, "seat does not apply to the stop picture"));
   }
-  if (input.seat && one && kinds[0] == "stop") {
-    return absl::InvalidArgumentError("--seat does not apply to the stop picture");
-  }
-  // The distribution's (and the heat map's seat) context, checked as a win
-  // query's: the official rules, both totals (default 0,0), the seat.
-  QueryInput context_input;
-  context_input.objective = Goal::Win().name();
-  context_input.scores = input.scores.value_or("0,0");
-  context_input.seat = input.seat;
-  absl::StatusOr<Query> query = ParseQuery(context_input);
+  // Checked as a win query's: the official rules, both totals, the seat.
+  QueryInput input;
+  input.objective = Goal::Win().name();
+  input.scores = scores.value_or("0,0");
+  input.seat = seat;
+  absl::StatusOr<Query> query = ParseQuery(input);
   if (!query.ok()) return query.status();
   if (query->players != kPlayers) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "--scores: plot draws pictures of the 2-player game: give 2 totals, not ", query->players));
+        prefix, "scores: plot draws pictures of the 2-player game: give 2 totals, not ",
+        query->players));
   }
-  const GameContext& game = *query->context;
-  // Where the pictures go: one file, or a directory for all three.
-  if (options.out.empty()) return absl::InvalidArgumentError("--out: give the file to write");
-  std::error_code error;
-  std::vector<std::string> paths;
-  if (one) {
-    absl::StatusOr<std::string> path = OutputPath(options.out, kinds[0] + ".svg", Folders::kCreate);
-    if (!path.ok()) return path.status();
-    paths.push_back(*std::move(path));
-  } else {
-    const fs::path out(options.out);
-    if (fs::exists(out, error) && !fs::is_directory(out, error)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "--out: '", options.out, "' is not a directory (all three pictures need a directory)"));
-    }
-    for (const std::string& kind : kinds) {
-      absl::StatusOr<std::string> path =
-          OutputPath((out / (kind + ".svg")).string(), kind + ".svg", Folders::kCreate);
-      if (!path.ok()) return path.status();
-      paths.push_back(*std::move(path));
-    }
-  }
+  return *query->context;
+}
+
+absl::StatusOr<std::shared_ptr<const LoadedTable>> LoadPlotTable(
+    Advisor& advisor, const std::optional<std::string>& tables) {
   absl::StatusOr<std::shared_ptr<const LoadedTable>> loaded =
-      LoadTable(context.advisor, Rules{}, kPlayers, input.tables);
+      cli::LoadTable(advisor, Rules{}, kPlayers, tables);
   if (!loaded.ok()) {  // e.g. a table of another number of players: said plainly
     return absl::InvalidArgumentError(
         absl::StrCat("plot draws pictures of the official 2-player game, from its table: ",
                      loaded.status().message()));
   }
-  const GameTable& table = (*loaded)->table;
-  std::string summary;
-  for (std::size_t i = 0; i < kinds.size(); ++i) {
-    absl::StatusOr<std::string> svg;
-    std::string what;
-    if (kinds[i] == "heatmap") {
-      svg = HeatmapSvg(table, game.seat);
-      what =
-          absl::StrFormat("the mover's chance to win over both scores, seat %d to move", game.seat);
-    } else if (kinds[i] == "stop") {
-      svg = StopChartSvg(table);
-      what = "the smallest turn score at which optimal play stops, by dice left";
-    } else {
-      svg = DistributionSvg(table, game);
-      what = absl::StrCat("the turn score's law for ev and to win at ", ContextText(game));
-    }
-    if (!svg.ok()) return svg.status();
-    if (absl::Status status = CreateOutputFolders(paths[i]); !status.ok()) return status;
-    if (absl::Status status = WriteOutput(paths[i], *svg, {(*loaded)->path}); !status.ok()) {
-      return status;
-    }
-    absl::StrAppend(&summary, "Wrote ", paths[i], " (", svg->size(), " bytes): ", what, ".\n");
-  }
-  absl::StrAppend(&summary, "Table: ", (*loaded)->path, ".\n");
-  return summary;
+  return loaded;
 }
 
-}  // namespace cli
+absl::StatusOr<std::string> PlotSvg(const GameTable& table, std::string_view kind,
+                                    const GameContext& context) {
+  if (kind == "heatmap") return HeatmapSvg(table, context.seat);
+  if (kind == "stop") return StopChartSvg(table);
+  if (kind == "distribution") return DistributionSvg(table, context);
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown picture '", std::string(kind), "'; use heatmap, stop or distribution"));
+}
+
+std::string PlotContextText(const GameContext& context) { return ContextText(context); }
+
 }  // namespace martiandice

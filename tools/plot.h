@@ -1,12 +1,17 @@
-// `martiandice plot`: SVG pictures of the strategy for the official 2-player
-// game, drawn by hand (no plotting library): a heat map of the mover's chance
-// to win over both scores, a chart of the smallest turn score at which optimal
-// play stops, and the law of a turn's score under the ev and the win policies.
+// The strategy pictures of `martiandice plot` and the WebAssembly module: SVG
+// pictures of optimal play in the official 2-player game, drawn by hand (no plotting library): a
+// heat map of the mover's chance to win over both scores, a chart of the smallest turn score at
+// which optimal play stops, and the law of a turn's score under the ev and the win policies.
 #pragma once
 
+#include <array>
+#include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "absl/status/statusor.h"
+#include "martiandice/advisor.h"
 #include "martiandice/game.h"
 
 namespace martiandice {
@@ -22,6 +27,24 @@ absl::StatusOr<std::string> HeatmapSvg(const GameTable& table, int seat);
 absl::StatusOr<std::string> StopChartSvg(const GameTable& table);
 // The turn score's law under the ev policy and the win policy at `context`.
 absl::StatusOr<std::string> DistributionSvg(const GameTable& table, const GameContext& context);
+
+// The pictures by name, as `plot all` draws them.
+inline constexpr std::array<std::string_view, 3> kPlotKinds = {"heatmap", "stop", "distribution"};
+// The position of the picture `kind` ("all": the three): the distribution's
+// `scores` ("0,0" when unset) and `seat`, the heat map's seat to move; checked
+// (the 2-player game, options that apply to `kind`), errors naming the
+// options with `prefix` before them ("--" on the command line).
+absl::StatusOr<GameContext> PlotContext(std::string_view kind,
+                                        const std::optional<std::string>& scores,
+                                        std::optional<int> seat, const std::string& prefix);
+// The official 2-player table (Advisor::Table: from `tables`, else the search).
+absl::StatusOr<std::shared_ptr<const LoadedTable>> LoadPlotTable(
+    Advisor& advisor, const std::optional<std::string>& tables);
+// The picture `kind` (heatmap, stop or distribution) at `context`.
+absl::StatusOr<std::string> PlotSvg(const GameTable& table, std::string_view kind,
+                                    const GameContext& context);
+// "scores 15–20, seat 0 to move".
+std::string PlotContextText(const GameContext& context);
 
 // The viridis palette (perceptually ordered, luminance increasing) at t in
 // [0, 1], as "#rrggbb"; and its relative luminance (sRGB, 0..1).

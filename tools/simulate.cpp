@@ -292,15 +292,6 @@ absl::StatusOr<SimulationResult> Simulate(const SimulationOptions& options) {
 
 namespace cli {
 
-absl::StatusOr<std::uint64_t> ReadSeed(const std::string& text) {
-  std::uint64_t seed = 0;
-  if (!absl::SimpleAtoi(text, &seed) || text.find('-') != std::string::npos) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--seed: expected an integer in 0..2^64-1, got '", text, "'"));
-  }
-  return seed;
-}
-
 namespace {
 
 absl::StatusOr<SimulationOptions> ReadSimulation(const CommandOptions& options,
@@ -332,7 +323,7 @@ absl::StatusOr<SimulationOptions> ReadSimulation(const CommandOptions& options,
                      options.games, "'"));
   }
   simulation.games = games;
-  absl::StatusOr<std::uint64_t> seed = ReadSeed(options.seed);
+  absl::StatusOr<std::uint64_t> seed = ReadSeed(options.seed, "--seed");
   if (!seed.ok()) return seed.status();
   simulation.seed = *seed;
   absl::StatusOr<int> threads = ReadThreads(options.threads);

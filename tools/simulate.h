@@ -63,9 +63,4 @@ struct SimulationResult {
 // ResourceExhausted when the worker threads cannot be started.
 absl::StatusOr<SimulationResult> Simulate(const SimulationOptions& options);
 
-namespace cli {
-// --seed (simulate, play): a decimal integer in 0..2^64-1.
-absl::StatusOr<std::uint64_t> ReadSeed(const std::string& text);
-}  // namespace cli
-
 }  // namespace martiandice

@@ -7,6 +7,7 @@
 #include <thread>
 #include <utility>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "atomic_file.h"
 #include "martiandice/game.h"
@@ -50,6 +51,15 @@ absl::StatusOr<int> ReadThreads(int threads) {
   }
   if (threads > 0) return threads;
   return std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, kMaxThreads);
+}
+
+absl::StatusOr<std::uint64_t> ReadSeed(const std::string& text, const std::string& option) {
+  std::uint64_t seed = 0;
+  if (!absl::SimpleAtoi(text, &seed) || text.find('-') != std::string::npos) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(option, ": expected an integer in 0..2^64-1, got '", text, "'"));
+  }
+  return seed;
 }
 
 absl::Status TableError(const Rules& rules, int players, const absl::Status& status) {

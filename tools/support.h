@@ -1,9 +1,10 @@
 // What several subcommands share: the checks of options they have in common
-// (rules, players, worker threads), the policy table (the advisor's, with the
+// (rules, players, worker threads, seeds), the policy table (the advisor's, with the
 // command that generates a missing one), and output files (the --out path,
 // its folders, atomic writes).
 #pragma once
 
+#include <cstdint>
 #include <istream>
 #include <memory>
 #include <optional>
@@ -30,6 +31,9 @@ inline constexpr int kMaxThreads = 256;
 // --threads: 0 for every core (at most kMaxThreads), else the number given;
 // negative or over kMaxThreads: an error.
 absl::StatusOr<int> ReadThreads(int threads);
+// A seed (simulate's and play's --seed, the module's games): a decimal
+// integer in 0..2^64-1; errors name `option`.
+absl::StatusOr<std::uint64_t> ReadSeed(const std::string& text, const std::string& option);
 
 // `status` (a table that cannot be found, read or used) as InvalidArgument,
 // ending with the command that generates the table unless the message

@@ -137,6 +137,17 @@ export function officialTableUrl(players: number): URL;
 /** What a game waits for. */
 export type Phase = 'roll' | 'take' | 'stop_or_roll' | 'over';
 
+/** The pictures of MartianDice#plot (`martiandice plot`'s kinds). */
+export type PlotKind = 'heatmap' | 'stop' | 'distribution';
+
+/** Options of MartianDice#plot (`martiandice plot`'s --scores and --seat). */
+export interface PlotOptions {
+  /** The distribution's scores, [0, 0] by default: two totals, or "S0,S1". */
+  scores?: number[] | string;
+  /** The seat to move (heatmap, distribution), 0 by default. */
+  seat?: number;
+}
+
 /** Options of MartianDice#newGame (`martiandice play`'s). */
 export interface GameOptions {
   /** Seats: 2 (default) to 6. */
@@ -362,6 +373,12 @@ export class MartianDice {
   newGame(options?: GameOptions): Game;
   /** A real game to coach (serve's `open`). Throws MartianDiceError for bad options. */
   coach(options?: CoachOptions): Coach;
+  /**
+   * A strategy picture of the official 2-player game as SVG text, the same
+   * bytes as `martiandice plot KIND --out FILE`. Throws MartianDiceError for
+   * bad options or without the 2-player table.
+   */
+  plot(kind: PlotKind, options?: PlotOptions): string;
   /** Forgets solved turns and loaded tables (registered tables stay). */
   clearCaches(): void;
 }

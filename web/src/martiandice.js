@@ -224,6 +224,36 @@ export class MartianDice {
     return new Coach(this.#core, args);
   }
 
+  /**
+   * A strategy picture of the official 2-player game as SVG text, byte for
+   * byte `martiandice plot KIND --out FILE`'s file: kind "heatmap" (the
+   * mover's chance to win over both scores; option seat), "stop" (the
+   * smallest turn score at which optimal play stops) or "distribution" (a
+   * turn's score law for ev and to win; options scores and seat). Needs the
+   * 2-player table registered (loadTable(officialTableUrl(2))).
+   */
+  plot(kind, options = {}) {
+    if (typeof kind !== 'string') throw new MartianDiceError('plot: the kind must be a string');
+    if (options === null || typeof options !== 'object') {
+      throw new MartianDiceError('plot: the options must be an object');
+    }
+    const { scores, seat, ...rest } = options;
+    const unknown = Object.keys(rest)[0];
+    if (unknown !== undefined) throw fieldError(unknown, 'unknown field (fields: scores, seat)');
+    let scoresText = null;
+    if (typeof scores === 'string') {
+      scoresText = scores;
+    } else if (Array.isArray(scores) && scores.length > 0 && scores.every(isInt32)) {
+      scoresText = scores.join(',');
+    } else if (scores !== undefined) {
+      throw fieldError('scores', 'expected an array of integers or "S0,S1"');
+    }
+    if (seat !== undefined && !isInt32(seat)) {
+      throw fieldError('seat', `expected an integer, got ${String(seat)}`);
+    }
+    return this.#core.call('plot', kind, scoresText, seat ?? 0, seat !== undefined);
+  }
+
   /** Forgets the solved turns and loaded tables kept so far (registered tables stay). */
   clearCaches() {
     this.#core.module._mdw_reset();

@@ -1,0 +1,61 @@
+// The package's strategy pictures against `martiandice plot KIND --out FILE`:
+// the same SVG bytes for the heat map (both seats), the stop chart and the
+// score distribution at several positions; bad options refused with the
+// library's message.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+
+import { MartianDice, MartianDiceError, officialTableUrl } from '../src/martiandice.js';
+import { cliPath, dataDir } from './cli.mjs';
+
+const workdir = mkdtempSync(join(tmpdir(), 'martiandice-plot-'));
+let md;
+before(async () => {
+  md = await MartianDice.create({ tables: [officialTableUrl(2)] });
+});
+after(() => rmSync(workdir, { recursive: true, force: true }));
+
+// The file `martiandice plot KIND --out FILE OPTIONS` writes.
+function cliPlot(kind, args = []) {
+  const file = join(workdir, `${kind}-${args.join('_')}.svg`);
+  execFileSync(cliPath, ['plot', kind, '--out', file, ...args], {
+    env: { ...process.env, MARTIANDICE_DATA: dataDir },
+  });
+  return readFileSync(file, 'utf8');
+}
+
+describe('plot', () => {
+  const cases = [
+    ['heatmap', {}, []],
+    ['heatmap', { seat: 1 }, ['--seat', '1']],
+    ['stop', {}, []],
+    ['distribution', {}, []],
+    ['distribution', { scores: [15, 20] }, ['--scores', '15,20']],
+    ['distribution', { scores: '20,10', seat: 1 }, ['--scores', '20,10', '--seat', '1']],
+  ];
+  for (const [kind, options, args] of cases) {
+    test(`${kind} ${JSON.stringify(options)} is the command line's file`, () => {
+      const svg = md.plot(kind, options);
+      assert.match(svg, /^<\?xml [^\n]*\n<svg /);
+      assert.equal(svg, cliPlot(kind, args));
+    });
+  }
+
+  test('bad options are refused with the library message', () => {
+    assert.throws(() => md.plot('pie'), /unknown picture 'pie'/);
+    assert.throws(() => md.plot('stop', { scores: [1, 2] }), /^MartianDiceError: scores applies/);
+    assert.throws(() => md.plot('stop', { seat: 1 }), /seat does not apply to the stop picture/);
+    assert.throws(() => md.plot('distribution', { scores: [1, 2, 3] }), /give 2 totals, not 3/);
+    assert.throws(() => md.plot('heatmap', { seat: 2 }), MartianDiceError);
+    assert.throws(() => md.plot('heatmap', { size: 2 }), /size: unknown field/);
+  });
+
+  test('without the 2-player table the picture names the missing table', async () => {
+    const bare = await MartianDice.create();
+    assert.throws(() => bare.plot('stop'), /plot draws pictures of the official 2-player game/);
+  });
+});
