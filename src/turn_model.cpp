@@ -269,23 +269,13 @@ void ForEachEarthLaw(const TurnModel& model, int group, Better better, Sink&& si
 
 // ------------------------------------------------------------ double DP
 
-// WebAssembly engines run a function's first calls in a baseline tier and
-// switch to optimized code only at a later call: the hot loops are functions
-// of their own there, so a solve reaches optimized code within its first run.
-#ifdef __EMSCRIPTEN__
-#define MARTIANDICE_HOT_LOOP __attribute__((noinline))
-#else
-#define MARTIANDICE_HOT_LOOP
-#endif
-
 namespace {
 
 // The sums of one group's laws, q = 0..left, for a group with J untaken types.
 template <bool kSlope, int J>
-MARTIANDICE_HOT_LOOP void GroupSums(const TurnModel& model, int group, const CanonState& g,
-                                    const TurnValues& v, double* sums, const double* slope_utility,
-                                    const double* slope, double* law_slope,
-                                    const double* take_value, const double* take_slope) {
+void GroupSums(const TurnModel& model, int group, const CanonState& g, const TurnValues& v,
+               double* sums, const double* slope_utility, const double* slope, double* law_slope,
+               const double* take_value, const double* take_slope) {
   const EarthClass* const data = model.ClassData();
   const std::int32_t* const row = model.ClassRow(J);
   const std::int32_t* const ray_children = model.RayChildren(group);
@@ -337,9 +327,9 @@ MARTIANDICE_HOT_LOOP void GroupSums(const TurnModel& model, int group, const Can
 // kSlope, the same sums of the chosen options' slopes go to law_slope (the
 // choices, and so the value sums, are exactly those without).
 template <bool kSlope>
-MARTIANDICE_HOT_LOOP void OutcomeSumsDouble(const TurnModel& model, int level, const TurnValues& v,
-                                            std::vector<double>& sums, const double* slope_utility,
-                                            const double* slope, double* law_slope) {
+void OutcomeSumsDouble(const TurnModel& model, int level, const TurnValues& v,
+                       std::vector<double>& sums, const double* slope_utility, const double* slope,
+                       double* law_slope) {
   double take_value[kMaxDice + 1], take_slope[kMaxDice + 1];
   for (int group : model.Level(level)) {
     const CanonState& g = model.state(group);
@@ -375,8 +365,8 @@ MARTIANDICE_HOT_LOOP void OutcomeSumsDouble(const TurnModel& model, int level, c
 // partial sums: one chain of dependent additions would make the sum wait on
 // the adder's latency (it is most of a solve otherwise).
 template <bool kSlope>
-MARTIANDICE_HOT_LOOP double RollValueDouble(const TurnModel& model, int id, const double* sums,
-                                            const double* law_slope, double* slope) {
+double RollValueDouble(const TurnModel& model, int id, const double* sums, const double* law_slope,
+                       double* slope) {
   const std::span<const RollTerm> terms = model.Terms(id);
   const size_t n = terms.size();
   double v0 = 0, v1 = 0, v2 = 0, v3 = 0, s0 = 0, s1 = 0, s2 = 0, s3 = 0;
