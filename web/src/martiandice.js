@@ -36,7 +36,7 @@ const QUERY_FIELDS = Object.freeze({
   target: 'integer',
 });
 // The bits of binding.cpp's `present`.
-const HAS = Object.freeze({ scores: 1, seat: 2, players: 4, dice: 8, bonus: 16, target: 32 });
+const HAS_BITS = Object.freeze(Object.entries({ scores: 1, seat: 2, players: 4, dice: 8, bonus: 16, target: 32 }));
 
 function fieldError(name, what) {
   return new MartianDiceError(`${name}: ${what}`, name);
@@ -53,8 +53,10 @@ function readQuery(command, query) {
     throw new MartianDiceError(`${command}: the query must be an object`);
   }
   const q = {};
-  for (const [name, value] of Object.entries(query)) {
-    const kind = QUERY_FIELDS[name];
+  for (const name in query) {  // own fields only, as Object.entries (without its arrays)
+    if (!Object.hasOwn(query, name)) continue;
+    const value = query[name];
+    const kind = Object.hasOwn(QUERY_FIELDS, name) ? QUERY_FIELDS[name] : undefined;
     if (!kind || (name === 'roll' && command !== 'best')) {
       const fields = Object.keys(QUERY_FIELDS).filter((f) => f !== 'roll' || command === 'best');
       throw fieldError(name, `unknown field (fields: ${fields.join(', ')})`);
@@ -80,7 +82,7 @@ function readQuery(command, query) {
     throw fieldError('roll', 'missing: the dice just rolled (e.g. "1R 1H 1C")');
   }
   let present = 0;
-  for (const [name, bit] of Object.entries(HAS)) if (q[name] !== undefined) present |= bit;
+  for (const [name, bit] of HAS_BITS) if (q[name] !== undefined) present |= bit;
   return [
     command === 'best' ? 1 : 0, q.objective ?? null, Boolean(q.exact), q.aside ?? null,
     q.roll ?? null, q.scores ?? null, present, q.seat ?? 0, q.players ?? 0, q.dice ?? 0,

@@ -8,6 +8,23 @@ const WASM_FILE = 'martiandice-wasm.wasm';
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+// Writes `text` as UTF-8 at heap[at...] (room for 3 bytes per UTF-16 unit),
+// then a NUL; returns the NUL's address. Byte by byte while the text is ASCII,
+// as queries are (a browser's encodeInto costs more than such short strings).
+function writeString(heap, at, text) {
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0x80) {
+      const { written } = encoder.encodeInto(text.slice(i), heap.subarray(at, at + 3 * (text.length - i)));
+      at += written;
+      break;
+    }
+    heap[at++] = unit;
+  }
+  heap[at] = 0;
+  return at;
+}
+
 /** An error from the library: a bad input (named by `input`) or a table that cannot be used. */
 export class MartianDiceError extends Error {
   /**
@@ -92,16 +109,17 @@ export async function loadWasm(options = {}) {
 export class WasmCore {
   constructor(module) {
     this.module = module;
-    this.scratch = 0;  // the string arguments' area (#strings)
+    this.scratch = 0;  // the string arguments' area (#values)
     this.scratchSize = 0;
   }
 
   /**
    * Copies the string arguments, NUL-terminated, into one scratch area of the
    * module's memory (kept between calls, grown when too small: a call then
-   * allocates nothing); null and undefined stay 0. Returns their addresses.
+   * needs no malloc) and returns the arguments with each string replaced by
+   * its address, null and undefined by 0 and booleans by 0 or 1.
    */
-  #strings(args) {
+  #values(args) {
     let need = 0;
     for (const arg of args) if (typeof arg === 'string') need += 3 * arg.length + 1;
     if (need > this.scratchSize) {
@@ -115,14 +133,17 @@ export class WasmCore {
     }
     const heap = this.module.HEAPU8;
     let at = this.scratch;
-    return args.map((arg) => {
-      if (typeof arg !== 'string') return arg;
-      const { written } = encoder.encodeInto(arg, heap.subarray(at, at + 3 * arg.length));
-      heap[at + written] = 0;
-      const pointer = at;
-      at += written + 1;
-      return pointer;
-    });
+    const values = new Array(args.length);
+    for (let i = 0; i < args.length; i++) {
+      const arg = args[i];
+      if (typeof arg === 'string') {
+        values[i] = at;
+        at = writeString(heap, at, arg) + 1;
+      } else {
+        values[i] = arg === null || arg === undefined ? 0 : Number(arg);
+      }
+    }
+    return values;
   }
 
   /** The result text of the last call (its bytes, decoded: no search for a NUL). */
@@ -137,11 +158,7 @@ export class WasmCore {
    * throws MartianDiceError with the library's message.
    */
   call(name, ...args) {
-    const values = this.#strings(args).map((arg) => {
-      if (arg === null || arg === undefined) return 0;
-      return typeof arg === 'boolean' ? Number(arg) : arg;
-    });
-    return this.#outcome(this.module[`_mdw_${name}`](...values));
+    return this.#outcome(this.module[`_mdw_${name}`](...this.#values(args)));
   }
 
   /** Calls `mdw_<name>(bytes, size)` with a copy of `bytes` in the module's memory. */

@@ -148,6 +148,11 @@ describe('bad inputs', () => {
     input({ roll: '1R', exact: 'yes' }, 'exact');
     input({ roll: '1R', scores: [1, 'x'] }, 'scores');
     input({ aside: '-' }, 'roll');
+    // Names of Object.prototype are unknown fields too.
+    input({ roll: '1R', toString: 'x' }, 'toString');
+    assert.throws(() => md.eval({ constructor: 1 }), /constructor: unknown field/);
+    // Fields from a prototype are not the query's.
+    assert.equal(md.evalJson(Object.create({ aside: 'x' })), md.evalJson({}));
     assert.throws(() => md.eval({ roll: '1R' }), { input: 'roll' });
     assert.throws(() => md.addTable(new Uint8Array(10)), { code: 'DATA_LOSS' });
   });
