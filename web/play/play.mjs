@@ -386,7 +386,9 @@ try {
   document.body.dataset.ready = 'true';
   document.body.dataset.thread = engine.thread.includes('Worker') ? 'worker' : 'page';
   startCoach(engine);
-  startStrategy(engine);
+  // The distribution's default: the game against one bot, while it goes on.
+  startStrategy(engine, () => (state && !state.over && state.scores.length === 2
+    ? { scores: state.scores, seat: state.seat } : null));
 } catch (error) {
   $('status').textContent = `Error: ${error.message}`;
   document.body.dataset.ready = 'error';

@@ -3,11 +3,14 @@
 // win, the stop chart, a turn's score distribution at the scores and seat
 // chosen here), each shown as an <img> of the SVG text with the picture's own
 // title and description as its text. Drawn when the mode is first opened,
-// never at the page's load; the distribution again at each "Draw".
+// never at the page's load; the distribution again at each "Draw", and at the
+// position of the game against one bot when the mode is opened during it.
 const $ = (id) => document.getElementById(id);
 
 let engine = null;
 let drawn = false;
+let gamePosition = () => null;  // play.mjs's game against one bot: {scores, seat}, or null
+let filled = '';                 // the game's position last put in the form
 
 // The SVG's <title> and <desc>: the picture's text alternative.
 function words(svg) {
@@ -49,9 +52,24 @@ async function drawDistribution(event) {
   }
 }
 
+// The form at the game's position, once per position: true if it changed.
+function fillFromGame() {
+  const position = gamePosition();
+  if (!position || JSON.stringify(position) === filled) return false;
+  filled = JSON.stringify(position);
+  position.scores.forEach((score, seat) => { $(`dist-score-${seat}`).value = String(score); });
+  $('dist-seat').value = String(position.seat);
+  return true;
+}
+
 async function drawAll() {
   const mode = document.querySelector('input[name="mode"]:checked')?.value;
-  if (drawn || !engine || mode !== 'strategy') return;
+  if (!engine || mode !== 'strategy') return;
+  const moved = fillFromGame();
+  if (drawn) {
+    if (moved) await drawDistribution();
+    return;
+  }
   drawn = true;
   document.body.dataset.strategy = 'drawing';
   $('strategy-status').textContent = 'Drawing the pictures…';
@@ -66,9 +84,13 @@ async function drawAll() {
   document.body.dataset.strategy = 'drawn';
 }
 
-/** Wires the strategy mode to `engine` (play.mjs's, ready). */
-export function startStrategy(theEngine) {
+/**
+ * Wires the strategy mode to `engine` (play.mjs's, ready); `position()`: the
+ * game against one bot's scores and seat to move, or null.
+ */
+export function startStrategy(theEngine, position) {
   engine = theEngine;
+  gamePosition = position;
   $('dist-draw').disabled = false;
   $('strategy-status').textContent = 'Ready.';
   drawAll();

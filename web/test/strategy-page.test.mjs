@@ -3,8 +3,9 @@
 // page's load; opened from the keyboard, each picture shown is, byte for byte,
 // the file `martiandice plot KIND --out FILE` writes, with the SVG's title as
 // its text; the distribution redrawn at other scores and seat; a bad score
-// shows its message and keeps the picture. At 375 px the pictures fit the
-// width. Screenshots: strategy-desktop.png and strategy-phone.png in
+// shows its message and keeps the picture. Opened during a game against one
+// bot, the distribution is the game's position. At 375 px the pictures fit
+// the width. Screenshots: strategy-desktop.png and strategy-phone.png in
 // build-wasm/screenshots/ (or $MARTIANDICE_SCREENSHOTS).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -63,15 +64,20 @@ async function checkPicture(page, kind, args) {
   return picture;
 }
 
-async function openStrategy(viewport) {
+async function openPage(viewport) {
   mkdirSync(screenshots, { recursive: true });
   const page = await browser.newPage({ viewport });
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(`${server.url}play/index.html`);
+  await page.goto(`${server.url}play/index.html?delay=0`);
   await page.waitForSelector('body[data-ready="true"]');
   assert.equal(await page.$('#heatmap-picture img'), null, 'no picture is drawn at the page\'s load');
   assert.equal(await page.getAttribute('body', 'data-strategy'), null);
+  return { page, errors };
+}
+
+async function openStrategy(viewport) {
+  const { page, errors } = await openPage(viewport);
   // The mode switch from the keyboard: play -> coach -> strategy.
   await page.focus('input[name="mode"][value="play"]');
   await page.keyboard.press('ArrowDown');
@@ -135,3 +141,39 @@ test('the strategy pictures at 375 px fit the width', { skip: missing ?? false }
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+// The game's scores and seat to move, as the play mode shows them.
+const SETTLED = 'body[data-busy="false"][data-phase^="human-"], body[data-busy="false"][data-phase="over"]';
+async function gamePosition(page) {
+  return page.evaluate(() => ({
+    scores: [...document.querySelectorAll('#scores tbody tr')].map((tr) => Number(tr.cells[2].textContent)),
+    seat: Number(document.querySelector('#scores tr.mover').cells[0].textContent),
+  }));
+}
+
+test('opened during a game against one bot, the distribution is the game\'s position',
+  { skip: missing ?? false }, async () => {
+    const { page, errors } = await openPage({ width: 1280, height: 900 });
+    await page.click('#new-game');
+    await page.waitForSelector(SETTLED);
+    // Your first turn: roll, the first legal take, stop (or whatever the turn allows) until a bot has scored.
+    while ((await gamePosition(page)).scores.every((x) => x === 0) || await page.isHidden('#roll')) {
+      const phase = await page.getAttribute('body', 'data-phase');
+      if (phase === 'over') break;
+      if (phase === 'human-roll') await page.click('#roll');
+      else if (phase === 'human-take') await page.click('#takes button');
+      else await page.click('#stop');
+      await page.waitForSelector(SETTLED);
+    }
+    const position = await gamePosition(page);
+    assert.notDeepEqual(position.scores, [0, 0], 'a turn was scored');
+    await page.check('input[name="mode"][value="strategy"]');
+    await page.waitForSelector('body[data-strategy="drawn"]');
+    assert.deepEqual(await page.evaluate(() => ({
+      scores: [0, 1].map((seat) => Number(document.getElementById(`dist-score-${seat}`).value)),
+      seat: Number(document.getElementById('dist-seat').value),
+    })), position);
+    await checkPicture(page, 'distribution', ['--scores', position.scores.join(','), '--seat', String(position.seat)]);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
