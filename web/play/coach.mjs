@@ -312,7 +312,8 @@ export function startCoach(theEngine) {
 
 // The mode switch and the setup work before the engine is ready.
 renderSetup();
-setMode(new URLSearchParams(location.search).get('mode') === 'coach' ? 'coach' : 'play');
+const asked = new URLSearchParams(location.search).get('mode');
+setMode(['coach', 'strategy'].includes(asked) ? asked : 'play');
 for (const radio of document.querySelectorAll('input[name="mode"]')) {
   radio.addEventListener('change', () => setMode(radio.value));
 }

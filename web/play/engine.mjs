@@ -1,7 +1,7 @@
 // The page's engine: the package's MartianDice, one Game (play mode) and one
 // Coach (coach mode), behind one call(op, args) that answers plain objects
 // (events, the state after, the advice; the coach's answers as serve writes
-// them), so that it can run in a Web Worker (worker.mjs) or, where module
+// them; the strategy pictures' SVG text), so that it can run in a Web Worker (worker.mjs) or, where module
 // workers are missing, on the page's thread. No game rule here: every move
 // and entry is the library's (web/src/game.js, web/src/coach.js).
 import { MartianDice, OFFICIAL_TABLE_PLAYERS, officialTableUrl } from '../src/martiandice.js';
@@ -53,6 +53,8 @@ export async function createEngine() {
   return {
     version: md.version,
     async call(op, args = []) {
+      // A strategy picture of the 2-player game (its table is registered above).
+      if (op === 'plot') return { svg: md.plot(...args) };
       if (op.startsWith('coach.')) {
         const entry = coaching[op.slice(6)];
         if (!entry) throw new Error(`unknown operation ${op}`);

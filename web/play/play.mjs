@@ -5,6 +5,7 @@
 // your moves. Page options in the URL: ?delay=MS between the bots' moves
 // (default 450), ?worker=0 runs the engine on the page's thread.
 import { startCoach } from './coach.mjs';
+import { startStrategy } from './strategy.mjs';
 import {
   LETTER, adviceTable, diceChips, diceCount, diceWords, formatValue, groups, plural,
 } from './words.mjs';
@@ -385,7 +386,11 @@ try {
   document.body.dataset.ready = 'true';
   document.body.dataset.thread = engine.thread.includes('Worker') ? 'worker' : 'page';
   startCoach(engine);
+  // The distribution's default: the game against one bot, while it goes on.
+  startStrategy(engine, () => (state && !state.over && state.scores.length === 2
+    ? { scores: state.scores, seat: state.seat } : null));
 } catch (error) {
   $('status').textContent = `Error: ${error.message}`;
   document.body.dataset.ready = 'error';
+  $('strategy-status').textContent = `Error: ${error.message}`;
 }

@@ -1,4 +1,4 @@
-// What the page's two modes (play.mjs: against the bots; coach.mjs: a real
+// What the page's play and coach modes (play.mjs: against the bots; coach.mjs: a real
 // game) say alike: dice in words and as chips, and the advice's table (every
 // option's value, the best marked, ties as ties).
 export const FACE = { T: 'tank', R: 'ray', H: 'human', C: 'cow', K: 'chicken' };

@@ -1,7 +1,7 @@
 // The page's Web Worker: the engine (engine.mjs) off the page's thread, so a
 // first solve never stalls the page. Messages: {id, op, args} in;
-// {id, value} or {id, error} out; {ready, version} once loaded. Both modes
-// (play.mjs, coach.mjs) call it.
+// {id, value} or {id, error} out; {ready, version} once loaded. Every mode
+// (play.mjs, coach.mjs, strategy.mjs) calls it.
 import { createEngine } from './engine.mjs';
 
 let engine;
