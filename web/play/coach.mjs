@@ -6,7 +6,7 @@
 // 2T 3R 4H 3C 1K", "take human", "stop", "score 7", "undo"); no game rule
 // here but the dice's sum, checked before sending for a clearer message.
 import {
-  FACE, LETTER, adviceTable, diceChips, diceCount, diceWords, formatValue, plural,
+  FACE, LETTER, adviceBox, diceChips, diceCount, diceWords, formatValue, plural,
 } from './words.mjs';
 
 const $ = (id) => document.getElementById(id);
@@ -144,17 +144,8 @@ function renderAdvice(advice, s) {
     return null;
   }
   percent = !advice.fallback;
-  const value = (x) => formatValue(x, percent);
-  box.dataset.decision = advice.decision;
-  box.dataset.seat = String(s.seat);
   $('advice-title').textContent = `Advice for ${seatName(s.seat)}`;
-  $('advice-values').textContent = advice.fallback
-    ? `No table for ${s.scores.length} players: the fallback's values (expected score capped at the points still needed, ${advice.values}).`
-    : 'Each option\'s chance to win the game, playing on perfectly.';
-  const best = adviceTable($('advice-table'), advice, value);
-  $('advice-best').textContent = best;
-  box.hidden = false;
-  return best;
+  return adviceBox('advice', advice, s, (x) => formatValue(x, percent), 'the points still needed');
 }
 
 function renderEnd(s, log) {

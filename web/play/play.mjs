@@ -7,7 +7,7 @@
 import { startCoach } from './coach.mjs';
 import { startStrategy } from './strategy.mjs';
 import {
-  LETTER, adviceTable, diceChips, diceCount, diceWords, formatValue, groups, plural,
+  LETTER, adviceBox, diceChips, diceCount, diceWords, formatValue, groups, plural,
 } from './words.mjs';
 
 const params = new URLSearchParams(location.search);
@@ -188,20 +188,11 @@ function renderState() {
 
 function renderHint(advice) {
   const box = $('hint');
-  const s = state;
   percentValues = !advice.fallback;
-  box.dataset.seat = String(s.seat);
-  box.dataset.scores = s.scores.join(',');
-  box.dataset.aside = s.aside_before_roll;
-  box.dataset.roll = s.roll;
-  box.dataset.decision = advice.decision;
-  $('hint-values').textContent = advice.fallback
-    ? `No table for ${s.scores.length} players: the fallback's values (expected score capped at the points you need, ${advice.values}).`
-    : 'Each option\'s chance to win the game, playing on perfectly.';
-  const best = adviceTable($('hint-table'), advice, value);
-  $('hint-best').textContent = best;
-  box.hidden = false;
-  return best;
+  box.dataset.scores = state.scores.join(',');
+  box.dataset.aside = state.aside_before_roll;
+  box.dataset.roll = state.roll;
+  return adviceBox('hint', advice, state, value, 'the points you need');
 }
 
 async function showHint() {

@@ -67,3 +67,20 @@ export function adviceTable(table, advice, value) {
   return `Best: ${advice.action === 'roll' ? 'roll on' : advice.action === 'stop' ? 'stop' : 'either'} (${value(advice.value)}).` +
     (advice.zero_chance !== null ? ` Rolling on ends the turn with 0 points with chance ${(100 * advice.zero_chance).toFixed(1)} %.` : '');
 }
+
+// Fills the advice box `id` (with its parts `${id}-values`, `${id}-table` and
+// `${id}-best`) for the mover at state `s`: what the values are (a chance to
+// win, or the fallback's; `needed` says whose points it caps), every option's
+// row and the best. Returns the line saying the best.
+export function adviceBox(id, advice, s, value, needed) {
+  const box = document.getElementById(id);
+  box.dataset.seat = String(s.seat);
+  box.dataset.decision = advice.decision;
+  document.getElementById(`${id}-values`).textContent = advice.fallback
+    ? `No table for ${s.scores.length} players: the fallback's values (expected score capped at ${needed}, ${advice.values}).`
+    : 'Each option\'s chance to win the game, playing on perfectly.';
+  const best = adviceTable(document.getElementById(`${id}-table`), advice, value);
+  document.getElementById(`${id}-best`).textContent = best;
+  box.hidden = false;
+  return best;
+}

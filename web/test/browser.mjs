@@ -92,3 +92,27 @@ export async function launchChromium(extraArgs = []) {
       '--disable-component-update', '--disable-sync', ...extraArgs],
   });
 }
+
+/**
+ * For a test file: the web server and Chromium, started before its tests and
+ * closed after them. `missing` says why no browser runs (its tests then skip;
+ * with MARTIANDICE_REQUIRE_BROWSER set that is an error); `url(path)` is the
+ * address of a file of web/; `newPage(options)` opens a page.
+ */
+export async function browserTests() {
+  const { after, before } = await import('node:test');
+  const missing = await browserMissing();
+  if (missing && process.env.MARTIANDICE_REQUIRE_BROWSER) throw new Error(`browser test: ${missing}`);
+  let server;
+  let browser;
+  before(async () => {
+    if (missing) return;
+    server = await serveWeb();
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  return { missing, url: (path) => `${server.url}${path}`, newPage: (options) => browser.newPage(options) };
+}

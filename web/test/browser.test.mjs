@@ -5,28 +5,13 @@
 // build-wasm/screenshots/ (or $MARTIANDICE_SCREENSHOTS).
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { browserMissing, launchChromium, serveWeb } from './browser.mjs';
+import { browserTests } from './browser.mjs';
 import { repo, runCli, tableNamed } from './cli.mjs';
 
 const screenshots = process.env.MARTIANDICE_SCREENSHOTS ?? `${repo}build-wasm/screenshots`;
-const missing = await browserMissing();
-if (missing && process.env.MARTIANDICE_REQUIRE_BROWSER) {
-  throw new Error(`browser test: ${missing}`);
-}
-
-let server;
-let browser;
-before(async () => {
-  if (missing) return;
-  server = await serveWeb();
-  browser = await launchChromium();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const { missing, url, newPage } = await browserTests();
 
 const demoQuery = { objective: 'win', scores: [18, 22], seat: 0, aside: '3T 2R 4H 1K', roll: '1R 1H 1C' };
 
@@ -34,10 +19,10 @@ test('the demo page shows the CLI\'s best answer', { skip: missing ?? false }, a
   const expected = JSON.parse(runCli('best', demoQuery));
   mkdirSync(screenshots, { recursive: true });
   for (const [name, viewport] of [['desktop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]]) {
-    const page = await browser.newPage({ viewport });
+    const page = await newPage({ viewport });
     const errors = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(`${server.url}demo/index.html`);
+    await page.goto(url(`demo/index.html`));
     await page.waitForSelector('body[data-ready]');
     assert.deepEqual(errors, []);
     assert.equal(await page.getAttribute('body', 'data-ready'), 'true', await page.textContent('#status'));
@@ -57,8 +42,8 @@ test('in the page, the package answers as the CLI does', { skip: missing ?? fals
   for (const goal of [{}, { exact: true }, { objective: 'win', scores: [10, 20, 5], seat: 1 }]) {
     for (const [aside, roll] of turn) queries.push(['best', { ...goal, aside, roll }], ['eval', { ...goal, aside }]);
   }
-  const page = await browser.newPage();
-  await page.goto(`${server.url}demo/index.html`);
+  const page = await newPage();
+  await page.goto(url(`demo/index.html`));
   const answers = await page.evaluate(async (qs) => {
     const { MartianDice, officialTableUrl } = await import('../src/martiandice.js');
     const md = await MartianDice.create({ tables: [officialTableUrl(3)] });

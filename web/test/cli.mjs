@@ -3,7 +3,9 @@
 // process for many queries. The binary: $MARTIANDICE_CLI, else the
 // repository's build/bin/martiandice.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 
@@ -76,4 +78,16 @@ export function tableNamed(json) {
 export function runPlay(args, input = '') {
   const out = execFileSync(cliPath, ['play', '--json', ...args], { env, encoding: 'utf8', input });
   return out.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line));
+}
+
+/** The SVG file `martiandice plot KIND --out FILE ARGS` writes, as text. */
+export function runPlot(kind, args = []) {
+  const folder = mkdtempSync(join(tmpdir(), 'martiandice-plot-'));
+  try {
+    const file = join(folder, `${kind}.svg`);
+    execFileSync(cliPath, ['plot', kind, '--out', file, ...args], { env });
+    return readFileSync(file, 'utf8');
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 }

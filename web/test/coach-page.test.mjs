@@ -11,27 +11,17 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 
-import { browserMissing, launchChromium, serveWeb } from './browser.mjs';
+import { browserTests } from './browser.mjs';
 import { repo, startServe } from './cli.mjs';
 
 const screenshots = process.env.MARTIANDICE_SCREENSHOTS ?? `${repo}build-wasm/screenshots`;
-const missing = await browserMissing();
-if (missing && process.env.MARTIANDICE_REQUIRE_BROWSER) throw new Error(`browser test: ${missing}`);
+const { missing, url, newPage } = await browserTests();
 
-let server;
-let browser;
 let serve;
-before(async () => {
-  if (missing) return;
-  server = await serveWeb();
-  browser = await launchChromium();
-  serve = startServe();
+before(() => {
+  if (!missing) serve = startServe();
 });
-after(async () => {
-  await serve?.close();
-  await browser?.close();
-  await server?.close();
-});
+after(() => serve?.close());
 
 const percent = (x) => (x === null ? '–' : `${(100 * x).toFixed(2)} %`);
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -39,10 +29,10 @@ const SETTLED = 'body[data-coach-busy="false"]';
 
 async function openPage(viewport) {
   mkdirSync(screenshots, { recursive: true });
-  const page = await browser.newPage({ viewport });
+  const page = await newPage({ viewport });
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(`${server.url}play/index.html`);
+  await page.goto(url(`play/index.html`));
   await page.waitForSelector('body[data-ready="true"]');
   // The mode switch: a real radio button.
   await page.check('input[name="mode"][value="coach"]');

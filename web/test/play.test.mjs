@@ -11,30 +11,17 @@
 // Seeded: $MARTIANDICE_WEB_SEED (printed).
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { browserMissing, launchChromium, serveWeb } from './browser.mjs';
+import { browserTests } from './browser.mjs';
 import { repo, runCli, runPlay } from './cli.mjs';
 import { Positions } from './positions.mjs';
 
 const screenshots = process.env.MARTIANDICE_SCREENSHOTS ?? `${repo}build-wasm/screenshots`;
-const missing = await browserMissing();
-if (missing && process.env.MARTIANDICE_REQUIRE_BROWSER) throw new Error(`browser test: ${missing}`);
+const { missing, url, newPage } = await browserTests();
 const seed = Number(process.env.MARTIANDICE_WEB_SEED ?? Date.now() % 1000000);
 console.log(`play.test: seed ${seed} (MARTIANDICE_WEB_SEED=${seed} repeats this run)`);
 const positions = new Positions(seed);
-
-let server;
-let browser;
-before(async () => {
-  if (missing) return;
-  server = await serveWeb();
-  browser = await launchChromium();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 const percent = (x) => (x === null ? '–' : `${(100 * x).toFixed(2)} %`);
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -164,10 +151,10 @@ for (const [name, viewport, players] of [
   test(`the page plays a whole game (${players} players, ${viewport.width} px) as the CLI does`,
     { skip: missing ?? false }, async () => {
       mkdirSync(screenshots, { recursive: true });
-      const page = await browser.newPage({ viewport });
+      const page = await newPage({ viewport });
       const errors = [];
       page.on('pageerror', (error) => errors.push(error.message));
-      await page.goto(`${server.url}play/index.html?delay=0`);
+      await page.goto(url(`play/index.html?delay=0`));
       await page.waitForSelector('body[data-ready]');
       assert.equal(await page.getAttribute('body', 'data-ready'), 'true', await page.textContent('#status'));
       assert.equal(await page.getAttribute('body', 'data-thread'), 'worker', 'the engine runs in a Web Worker');
@@ -200,8 +187,8 @@ for (const [name, viewport, players] of [
 }
 
 test('with 4 players the page plays the fallback, as the CLI does', { skip: missing ?? false }, async () => {
-  const page = await browser.newPage({ viewport: { width: 800, height: 900 } });
-  await page.goto(`${server.url}play/index.html?delay=0`);
+  const page = await newPage({ viewport: { width: 800, height: 900 } });
+  await page.goto(url(`play/index.html?delay=0`));
   await page.waitForSelector('body[data-ready="true"]');
   const { gameSeed, input } = await playGame(page, { players: 4, fallback: true });
   const cli = runPlay(['--players', '4', '--humans', '0', '--seed', gameSeed], input);
@@ -212,10 +199,10 @@ test('with 4 players the page plays the fallback, as the CLI does', { skip: miss
 });
 
 test('without a worker (?worker=0) the page runs the package on its thread', { skip: missing ?? false }, async () => {
-  const page = await browser.newPage({ viewport: { width: 800, height: 900 } });
+  const page = await newPage({ viewport: { width: 800, height: 900 } });
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(`${server.url}play/index.html?delay=0&worker=0`);
+  await page.goto(url(`play/index.html?delay=0&worker=0`));
   await page.waitForSelector('body[data-ready="true"]');
   assert.equal(await page.getAttribute('body', 'data-thread'), 'page');
   await page.check('#hints');

@@ -3,30 +3,16 @@
 // score distribution at several positions; bad options refused with the
 // library's message.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 
 import { MartianDice, MartianDiceError, officialTableUrl } from '../src/martiandice.js';
-import { cliPath, dataDir } from './cli.mjs';
+import { runPlot } from './cli.mjs';
 
-const workdir = mkdtempSync(join(tmpdir(), 'martiandice-plot-'));
 let md;
 before(async () => {
   md = await MartianDice.create({ tables: [officialTableUrl(2)] });
 });
-after(() => rmSync(workdir, { recursive: true, force: true }));
 
-// The file `martiandice plot KIND --out FILE OPTIONS` writes.
-function cliPlot(kind, args = []) {
-  const file = join(workdir, `${kind}-${args.join('_')}.svg`);
-  execFileSync(cliPath, ['plot', kind, '--out', file, ...args], {
-    env: { ...process.env, MARTIANDICE_DATA: dataDir },
-  });
-  return readFileSync(file, 'utf8');
-}
 
 describe('plot', () => {
   const cases = [
@@ -41,7 +27,7 @@ describe('plot', () => {
     test(`${kind} ${JSON.stringify(options)} is the command line's file`, () => {
       const svg = md.plot(kind, options);
       assert.match(svg, /^<\?xml [^\n]*\n<svg /);
-      assert.equal(svg, cliPlot(kind, args));
+      assert.equal(svg, runPlot(kind, args));
     });
   }
 

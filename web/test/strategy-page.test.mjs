@@ -8,41 +8,17 @@
 // the width. Screenshots: strategy-desktop.png and strategy-phone.png in
 // build-wasm/screenshots/ (or $MARTIANDICE_SCREENSHOTS).
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { browserMissing, launchChromium, serveWeb } from './browser.mjs';
-import { cliPath, dataDir, repo } from './cli.mjs';
+import { browserTests } from './browser.mjs';
+import { repo, runPlot } from './cli.mjs';
 
 const screenshots = process.env.MARTIANDICE_SCREENSHOTS ?? `${repo}build-wasm/screenshots`;
-const missing = await browserMissing();
-if (missing && process.env.MARTIANDICE_REQUIRE_BROWSER) throw new Error(`browser test: ${missing}`);
+const { missing, url, newPage } = await browserTests();
 
-const workdir = mkdtempSync(join(tmpdir(), 'martiandice-strategy-'));
-let server;
-let browser;
-before(async () => {
-  if (missing) return;
-  server = await serveWeb();
-  browser = await launchChromium();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-  rmSync(workdir, { recursive: true, force: true });
-});
 
-// The file `martiandice plot KIND --out FILE ARGS` writes.
-function cliPlot(kind, args = []) {
-  const file = join(workdir, `${kind}-${args.join('_')}.svg`);
-  execFileSync(cliPath, ['plot', kind, '--out', file, ...args], {
-    env: { ...process.env, MARTIANDICE_DATA: dataDir },
-  });
-  return readFileSync(file, 'utf8');
-}
 
 // The picture shown for `kind`: the SVG text of its <img>, its text and its width.
 async function shown(page, kind) {
@@ -56,7 +32,7 @@ async function shown(page, kind) {
 
 async function checkPicture(page, kind, args) {
   const picture = await shown(page, kind);
-  const theirs = cliPlot(kind, args);
+  const theirs = runPlot(kind, args);
   assert.equal(picture.svg, theirs, `${kind} ${args.join(' ')}: the command line's file`);
   assert.ok(picture.loaded, `${kind}: the browser drew the picture`);
   const title = /<title>([^<]*)<\/title>/.exec(theirs)[1];
@@ -66,10 +42,10 @@ async function checkPicture(page, kind, args) {
 
 async function openPage(viewport) {
   mkdirSync(screenshots, { recursive: true });
-  const page = await browser.newPage({ viewport });
+  const page = await newPage({ viewport });
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(`${server.url}play/index.html?delay=0`);
+  await page.goto(url(`play/index.html?delay=0`));
   await page.waitForSelector('body[data-ready="true"]');
   assert.equal(await page.$('#heatmap-picture img'), null, 'no picture is drawn at the page\'s load');
   assert.equal(await page.getAttribute('body', 'data-strategy'), null);
