@@ -310,6 +310,24 @@ absl::StatusOr<TableCoverage> Advisor::Coverage(const Rules& rules, int players,
   return coverage;
 }
 
+namespace {
+
+// GameAdvice::take_zero_chances: probability[0] of `law_after(aside after the
+// take)` for every take that leaves dice to roll.
+template <typename LawAfter>
+absl::StatusOr<GameAdvice> AddTakeZeroChances(GameAdvice advice, LawAfter law_after) {
+  for (const TakeOption& option : advice.takes->options) {
+    std::optional<double>& chance = advice.take_zero_chances.emplace_back();
+    if (!option.roll) continue;  // no dice left, or the turn is over
+    absl::StatusOr<ScoreDistribution> law = law_after(option.aside_after);
+    if (!law.ok()) return law.status();
+    chance = law->probability[0];
+  }
+  return advice;
+}
+
+}  // namespace
+
 absl::StatusOr<GameAdvice> Advisor::Advise(const GameState& state,
                                            const std::optional<std::string>& tables) {
   if (state.over()) return absl::InvalidArgumentError("no decision: the game is over");
@@ -328,7 +346,9 @@ absl::StatusOr<GameAdvice> Advisor::Advise(const GameState& state,
       absl::StatusOr<WinAdvice> takes = AdviseWin(table, state.context(), aside, state.roll());
       if (!takes.ok()) return takes.status();
       advice.takes = std::move(takes->advice);
-      return advice;
+      return AddTakeZeroChances(std::move(advice), [&](const Dice& after) {
+        return TurnScoreDistribution(table, state.context(), after);
+      });
     }
     absl::StatusOr<WinEval> eval = EvaluateWin(table, state.context(), aside);
     if (!eval.ok()) return eval.status();
@@ -349,7 +369,8 @@ absl::StatusOr<GameAdvice> Advisor::Advise(const GameState& state,
     absl::StatusOr<RollAdvice> takes = AdviseRoll(*turn, aside, state.roll());
     if (!takes.ok()) return takes.status();
     advice.takes = *std::move(takes);
-    return advice;
+    return AddTakeZeroChances(
+        std::move(advice), [&](const Dice& after) { return TurnScoreDistribution(*turn, after); });
   }
   absl::StatusOr<PositionEval> eval = EvaluatePosition(*turn, aside);
   if (!eval.ok()) return eval.status();

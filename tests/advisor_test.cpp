@@ -474,9 +474,23 @@ TEST_CASE("advisor: a game's advice is the win query of its decision") {
        {Move::Roll(*ParseDice("2T 3R 4H 3C 1K")), Move::Take(Face::kHuman), Move::RollOn(),
         Move::Roll(*ParseDice("1T 2R 3C 1K")), Move::Take(Face::kRay), Move::RollOn(),
         Move::Roll(*ParseDice("2H 1C 1K")), Move::Take(Face::kChicken), Move::RollOn(),
-        Move::Roll(*ParseDice("1R 1H 1C")), Move::Take(Face::kRay)}) {
+        Move::Roll(*ParseDice("1R 1H 1C"))}) {
     Play(final_round, move);
   }
+  // At the take, each option's chance that rolling on scores 0: the ray
+  // leads to 3T 3R 4H 1K, where it is the hand count's 7/36.
+  const absl::StatusOr<GameAdvice> take = advisor.Advise(final_round, kData);
+  REQUIRE(take.ok());
+  REQUIRE(take->takes.has_value());
+  REQUIRE(take->take_zero_chances.size() == take->takes->options.size());
+  for (std::size_t i = 0; i < take->takes->options.size(); ++i) {
+    const TakeOption& option = take->takes->options[i];
+    REQUIRE(take->take_zero_chances[i].has_value());  // two dice left after any take
+    CHECK(*take->take_zero_chances[i] > 0);
+    CHECK(*take->take_zero_chances[i] < 1);
+    if (option.take == Face::kRay) CHECK(*take->take_zero_chances[i] == doctest::Approx(7.0 / 36));
+  }
+  Play(final_round, Move::Take(Face::kRay));
   const absl::StatusOr<GameAdvice> stop = advisor.Advise(final_round, kData);
   REQUIRE(stop.ok());
   CHECK(stop->phase == Phase::kStopOrRoll);
@@ -526,6 +540,13 @@ TEST_CASE("advisor: where no table covers the game, the advice plays the fallbac
   REQUIRE(law.ok());
   CHECK(*stop->zero_chance == law->probability[0]);
   CHECK(*stop->zero_chance > 0);
+  // The take's advice said the same of the rays, before they were taken.
+  REQUIRE(takes->take_zero_chances.size() == takes->takes->options.size());
+  for (std::size_t i = 0; i < takes->takes->options.size(); ++i) {
+    if (takes->takes->options[i].take != Face::kRay) continue;
+    REQUIRE(takes->take_zero_chances[i].has_value());
+    CHECK(*takes->take_zero_chances[i] == *stop->zero_chance);
+  }
 
   // Needing more than a turn can score plays as ev, named as what is needed.
   const absl::StatusOr<GameAdvice> fresh =

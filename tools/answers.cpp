@@ -130,14 +130,18 @@ std::string EvalDecision(const PositionEval& eval) {
   return absl::StrCat("Decision: ", ThenPhrase(eval.action), ".\n");
 }
 
-std::string OptionJson(const TakeOption& option, bool exact) {
-  JsonObject object;
+void AddOptionFields(JsonObject& object, const TakeOption& option, bool exact) {
   object.Str("take", FaceName(option.take)).Int("count", option.count);
   object.Str("aside_after", FormatDice(option.aside_after));
   AddValue(object, "stop", option.stop, exact);
   AddValue(object, "roll", option.roll, exact);
   AddValue(object, "value", option.value, exact);
   object.Str("then", ThenName(option.then)).Bool("optimal", option.optimal);
+}
+
+std::string OptionJson(const TakeOption& option, bool exact) {
+  JsonObject object;
+  AddOptionFields(object, option, exact);
   return std::move(object).Build();
 }
 
@@ -310,8 +314,13 @@ void AddGameAdviceJson(JsonObject& object, const GameAdvice& advice) {
     AddValue(object, "value", advice.takes->value, false);
     object.Raw("best", BestChoiceJson(*advice.takes));
     std::vector<std::string> options;
-    for (const TakeOption& option : advice.takes->options) {
-      options.push_back(OptionJson(option, false));
+    for (std::size_t i = 0; i < advice.takes->options.size(); ++i) {
+      JsonObject option;
+      AddOptionFields(option, advice.takes->options[i], false);
+      const std::optional<double> zero =
+          i < advice.take_zero_chances.size() ? advice.take_zero_chances[i] : std::nullopt;
+      zero ? option.Double("zero_chance", *zero) : option.Null("zero_chance");
+      options.push_back(std::move(option).Build());
     }
     object.Raw("options", JsonArray(options));
     return;
@@ -333,6 +342,24 @@ std::string AdviceValuesText(const GameAdvice& advice) {
   return absl::StrCat("the fallback, ", std::string(kFallbackName), ": ", advice.goal.Describe());
 }
 
+namespace {
+
+// "  Rolling on scores 0 with chance 0.42 after 3 rays, 0.31 after 4 humans."
+// ("" when no take leaves dice to roll).
+std::string TakeZeroChancesText(const GameAdvice& advice) {
+  std::vector<std::string> parts;
+  for (std::size_t i = 0; i < advice.take_zero_chances.size(); ++i) {
+    if (!advice.take_zero_chances[i]) continue;
+    const TakeOption& option = advice.takes->options[i];
+    parts.push_back(absl::StrCat(Number(*advice.take_zero_chances[i]), " after ",
+                                 TakeLabel(option.take, option.count)));
+  }
+  if (parts.empty()) return "";
+  return absl::StrCat("  Rolling on scores 0 with chance ", absl::StrJoin(parts, ", "), ".\n");
+}
+
+}  // namespace
+
 std::string GameAdviceText(const GameAdvice& advice) {
   std::string text;
   if (advice.takes) {
@@ -347,6 +374,7 @@ std::string GameAdviceText(const GameAdvice& advice) {
       absl::StrAppend(&text, "  Best: take ", TakeLabel(best.take, best.count), ", then ",
                       ThenPhrase(best.then), ".\n");
     }
+    absl::StrAppend(&text, TakeZeroChancesText(advice));
     return text;
   }
   if (!advice.position) return text;

@@ -379,8 +379,8 @@ class Coach {
 const std::string_view kCoachHelp = R"(
 Follows a game played with real dice and advises the seat to move at every
 decision: each take from a roll (best's table: every take's value, then stop
-or roll on) and each stop or roll on, with the chance that rolling on ends the
-turn with 0 points. Values are the mover's chance to win from the policy
+or roll on, and the chance that rolling on after it scores 0) and each stop or
+roll on, with the chance that rolling on ends the turn with 0 points. Values are the mover's chance to win from the policy
 table; where no table covers the game (5 and 6 players, or 4 until its table
 is made) the program says so once and gives the fallback's values: the
 expected points capped at the points still needed.

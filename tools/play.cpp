@@ -423,7 +423,8 @@ Human moves, one a line (case does not matter):
   help        the moves allowed now;  quit  end the game unfinished
 A bad entry gets one line naming the problem and changes nothing. --hints
 shows every option's value before each human decision (best's table for a
-take; stop and roll on, and the chance that rolling on scores 0). At the end:
+take, and the chance that rolling on after each take scores 0; stop and roll
+on, and the chance that rolling on scores 0). At the end:
 the winner (a tie shares the win), a review of each human's decisions (what
 each cost, in chance to win), and the game log in the lines `martiandice
 review` reads, on stdout or written atomically to --log FILE.

@@ -145,6 +145,10 @@ struct GameAdvice {
   // playing on as the advice does: probability[0] of TurnScoreDistribution
   // from the set-aside (a forward pass over the rest of the turn).
   std::optional<double> zero_chance;
+  // kTake: for each of takes->options (in their order), the chance that
+  // rolling on after that take ends the turn with 0 points, playing on as the
+  // advice does; unset where the take leaves no dice to roll.
+  std::vector<std::optional<double>> take_zero_chances;
   // The win goal: every seat's chance to win at the turn's start, the table.
   std::vector<double> win_probabilities;
   std::shared_ptr<const LoadedTable> table;

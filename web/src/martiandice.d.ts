@@ -201,9 +201,13 @@ export interface GameAdvice {
   fallback_reason: string | null;
   win_probabilities: number[] | null;
   value: number;
-  /** decision "take": the take to play, and every take ranked (best's option objects). */
+  /**
+   * decision "take": the take to play, and every take ranked (best's option
+   * objects, each with the chance that rolling on after it scores 0; null
+   * where the take leaves no dice).
+   */
   best?: { take: FaceName; count: number; then: Action };
-  options?: TakeOption[];
+  options?: (TakeOption & { zero_chance: number | null })[];
   /** decision "stop_or_roll" or "roll". */
   stop?: number | null;
   roll?: number | null;

@@ -66,6 +66,7 @@ async function shown(page) {
     error: document.getElementById('coach-error').textContent,
     advice: document.getElementById('advice').hidden ? null
       : [...document.querySelectorAll('#advice-table tbody tr')].map((tr) => [...tr.cells].map((c) => c.textContent)),
+    best: document.getElementById('advice-best').textContent,
   }));
 }
 
@@ -85,6 +86,10 @@ function check(page, theirs) {
       a.options.map((o) => [percent(o.stop), percent(o.roll), percent(o.value)]));
     assert.deepEqual(page.advice.map((r) => r[0]), a.options.map((o) =>
       plural(o.count, o.take) + (o.take === a.best.take ? ' (best)' : o.optimal ? ' (as good)' : '')));
+    // Each take's chance that rolling on after it scores 0, as serve gives it.
+    const chances = a.options.filter((o) => o.zero_chance !== null)
+      .map((o) => `${(100 * o.zero_chance).toFixed(1)} % after ${plural(o.count, o.take)}`);
+    if (chances.length > 0) assert.ok(page.best.endsWith(` Rolling on scores 0 with chance ${chances.join(', ')}.`), page.best);
   } else if (a.decision === 'stop_or_roll') {
     assert.deepEqual(page.advice, [['stop', a.stop], ['roll on', a.roll]].map(([label, x]) =>
       [label + (x === a.value ? ' (best)' : ''), percent(x)]));
