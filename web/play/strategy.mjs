@@ -26,7 +26,18 @@ async function draw(kind, options = {}) {
   img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
   img.alt = words(svg);
   img.dataset.kind = kind;
-  $(`${kind}-picture`).replaceChildren(img);
+  // The picture is a link to itself at full size (its small print is small
+  // at phone width); the address of the picture it replaces is freed.
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
+  link.target = '_blank';
+  link.rel = 'noopener';
+  link.title = 'The picture at full size, in a new tab';
+  link.append(img);
+  const box = $(`${kind}-picture`);
+  const old = box.querySelector('a');
+  if (old) URL.revokeObjectURL(old.href);
+  box.replaceChildren(link);
 }
 
 // The distribution at the form's scores and seat, checked here for a clear message.

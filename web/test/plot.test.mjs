@@ -13,7 +13,6 @@ before(async () => {
   md = await MartianDice.create({ tables: [officialTableUrl(2)] });
 });
 
-
 describe('plot', () => {
   const cases = [
     ['heatmap', {}, []],

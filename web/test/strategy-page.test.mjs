@@ -18,15 +18,16 @@ import { repo, runPlot } from './cli.mjs';
 const screenshots = process.env.MARTIANDICE_SCREENSHOTS ?? `${repo}build-wasm/screenshots`;
 const { missing, url, newPage } = await browserTests();
 
-
-
-// The picture shown for `kind`: the SVG text of its <img>, its text and its width.
+// The picture shown for `kind`: the SVG text of its <img>, its text and its
+// width, and what its full-size link holds.
 async function shown(page, kind) {
-  return page.$eval(`#${kind}-picture img`, (img) => ({
+  return page.$eval(`#${kind}-picture a img`, async (img) => ({
     svg: decodeURIComponent(img.src.slice(img.src.indexOf(',') + 1)),
     alt: img.alt,
     width: img.getBoundingClientRect().width,
     loaded: img.complete && img.naturalWidth > 0,
+    linked: await (await fetch(img.parentElement.href)).text(),
+    newTab: img.parentElement.target === '_blank',
   }));
 }
 
@@ -34,6 +35,8 @@ async function checkPicture(page, kind, args) {
   const picture = await shown(page, kind);
   const theirs = runPlot(kind, args);
   assert.equal(picture.svg, theirs, `${kind} ${args.join(' ')}: the command line's file`);
+  assert.equal(picture.linked, theirs, `${kind}: the full-size link holds the same picture`);
+  assert.ok(picture.newTab, `${kind}: the full-size link opens a new tab`);
   assert.ok(picture.loaded, `${kind}: the browser drew the picture`);
   const title = /<title>([^<]*)<\/title>/.exec(theirs)[1];
   assert.ok(picture.alt.startsWith(title), `${kind}: its text starts with the SVG's title (${picture.alt})`);
