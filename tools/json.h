@@ -100,8 +100,8 @@ inline void AppendJsonDouble(std::string& out, double x) {
     out.append(digits, result.ptr);
     return;
   }
-  char buffer[40];
 #if defined(__cpp_lib_to_chars)
+  char buffer[40];
   const std::to_chars_result result =
       std::to_chars(buffer, buffer + sizeof buffer, x, std::chars_format::general, 17);
   out.append(buffer, result.ptr);

@@ -9,6 +9,55 @@ export interface Rules {
 }
 
 /** A query's inputs, as the command line's options (all optional). */
+/** review's options: eval's, without `aside` (the lines give every position). */
+export type ReviewOptions = Omit<EvalQuery, 'aside'>;
+
+/** One reviewed decision: the choice made, what it was worth, and the best. */
+export interface ReviewDecision {
+  line: number;
+  then_line: number | null;
+  aside: string;
+  rolled: string;
+  take: FaceName;
+  count: number;
+  then: Action;
+  value: number;
+  best_value: number;
+  loss: number;
+  optimal: boolean;
+  optimal_choices: { take: FaceName; count: number; then: Action }[];
+  value_exact?: string;
+  best_value_exact?: string;
+  loss_exact?: string;
+}
+
+/** `martiandice review --json`: every turn's decisions, their losses, and the totals. */
+export interface ReviewAnswer {
+  input: string;
+  rules: Rules;
+  objective: string;
+  precision: 'double' | 'exact';
+  table: string | null;
+  turns: {
+    turn: number;
+    line: number;
+    scores: number[] | null;
+    seat: number | null;
+    win_probabilities: number[] | null;
+    decisions: ReviewDecision[];
+    end: 'stop' | 'no_legal_take' | 'no_dice_left';
+    end_line: number;
+    score: number;
+    mistakes: number;
+    loss: number;
+    loss_exact?: string;
+  }[];
+  decisions: number;
+  mistakes: number;
+  total_loss: number;
+  total_loss_exact?: string;
+}
+
 export interface EvalQuery {
   /** "ev" (default), "reach:K", "capped:M" or "win". */
   objective?: string;
@@ -373,6 +422,14 @@ export class MartianDice {
   evalJson(query?: EvalQuery): string;
   /** best's answer as the command line prints it (one line, newline included). */
   bestJson(query: BestQuery): string;
+  /**
+   * `martiandice review --json -` on `lines` (review's line format, e.g. a
+   * game's log). Throws MartianDiceError for bad lines (the message names the
+   * line) or options.
+   */
+  review(lines: string, options?: ReviewOptions): ReviewAnswer;
+  /** review's answer as the command line prints it (one line, newline included). */
+  reviewJson(lines: string, options?: ReviewOptions): string;
   /** A new game (`martiandice play`). Throws MartianDiceError for bad options. */
   newGame(options?: GameOptions): Game;
   /** A real game to coach (serve's `open`). Throws MartianDiceError for bad options. */

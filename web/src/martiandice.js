@@ -189,6 +189,26 @@ export class MartianDice {
   }
 
   /**
+   * Reviews played turns given as `martiandice review`'s lines (`roll DICE
+   * take FACE`, `stop`, `scores S0,S1 seat I`; a game's log): every decision
+   * against the best one, as `martiandice review --json -` answers. Options:
+   * objective, exact, scores, seat, players, dice, bonus, target, as eval's.
+   */
+  review(lines, options = {}) {
+    return JSON.parse(this.reviewJson(lines, options));
+  }
+
+  /** review's answer as the command line prints it (one line, newline included). */
+  reviewJson(lines, options = {}) {
+    if (typeof lines !== 'string') throw new MartianDiceError('review: the lines must be a string');
+    if (options !== null && typeof options === 'object' && Object.hasOwn(options, 'aside')) {
+      throw fieldError('aside', 'unknown field for review (the lines give every position)');
+    }
+    const [, objective, exact, , , ...rest] = readQuery('review', options);
+    return this.#core.call('review', lines, objective, exact, ...rest);
+  }
+
+  /**
    * A new game (`martiandice play`): options players (2), humans (the human
    * seats, [0] by default, or "none"), bots (a policy for every bot, "win"
    * by default, or one per bot seat), seed (dice; random by default), hints

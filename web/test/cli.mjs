@@ -72,6 +72,19 @@ export function tableNamed(json) {
 }
 
 /**
+ * `martiandice review --json OPTIONS -` on `lines`: {out} (its stdout), or
+ * {error} (its error message, without the program's prefix) when it fails.
+ */
+export function runReview(lines, query = {}) {
+  try {
+    return { out: execFileSync(cliPath, ['review', '--json', ...options(query), '-'],
+      { env, encoding: 'utf8', input: lines, stdio: ['pipe', 'pipe', 'pipe'] }) };
+  } catch (failure) {
+    return { error: String(failure.stderr).trim().replace(/^martiandice: error: /, '') };
+  }
+}
+
+/**
  * `martiandice play --json ARGS` with `input` (a human's moves, one a line):
  * its events, parsed.
  */

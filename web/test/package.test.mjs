@@ -60,7 +60,7 @@ console.log(coach.advice.best.take);
 
 test('TypeScript: the declarations check a consumer', { skip: !tsc && 'tsc not installed (Debian node-typescript)' }, () => {
   writeFileSync(join(project, 'main.ts'), `
-import { MartianDice, MartianDiceError, officialTableUrl, BestAnswer, EvalAnswer, Game, GameAdvice, Coach, CoachAnswer } from 'martiandice';
+import { MartianDice, MartianDiceError, officialTableUrl, BestAnswer, EvalAnswer, Game, GameAdvice, Coach, CoachAnswer, ReviewAnswer } from 'martiandice';
 export async function main(): Promise<string> {
   const md: MartianDice = await MartianDice.create({ tables: [officialTableUrl(3)] });
   const e: EvalAnswer = md.eval({ objective: 'capped:6', exact: true, aside: '3T 3R 4H 1K' });
@@ -79,9 +79,12 @@ export async function main(): Promise<string> {
   const entered: CoachAnswer = coach.enter('roll 2T 3R 4H 3C 1K');
   const chance: number[] | null | undefined = entered.advice?.win_probabilities;
   const log: string = coach.close().log;
+  const reviewed: ReviewAnswer = md.review('roll 2T 3R 4H 3C 1K take H\\nstop\\n', { exact: true });
+  const lost: string | undefined = reviewed.turns[0].decisions[0].loss_exact;
+  const zero: number | null | undefined = advice.options?.[0].zero_chance;
   return [exact, win?.length, b.best?.take, b.options[0].aside_after, md.tables[0].players,
     take, game.state.phase, game.state.legal.join(' '), entered.state.dice_left, chance?.length,
-    log].join();
+    log, lost, zero].join();
 }
 `);
   writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
