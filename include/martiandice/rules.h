@@ -1,9 +1,12 @@
 // Rules of Martian Dice: the five faces, the rule constants users may vary, and
-// the scoring of a finished turn. See docs/RULES.md for the rulings implemented.
+// the game's end (the final round, the tied leaders' shares). A finished turn's
+// score is TurnScore in dice.h. See docs/RULES.md for the rulings implemented.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 #include "absl/status/status.h"
@@ -50,5 +53,42 @@ absl::Status ValidateRules(const Rules& rules);
 
 // Highest score a single turn can reach under `rules` (16 for the official game).
 int MaxTurnScore(const Rules& rules);
+
+// ---- The game's end (docs/RULES.md, "Winning"). Seats are numbered 0..P-1
+// in turn order; `scores` holds every seat's total. Each is the one place its
+// rule is decided: the game solve, the certifier, the win queries, GameState
+// and the front ends call them. Pure, thread-safe.
+
+// Whether the final round has begun when `seat` is to move: a seat before it
+// in this round has reached the target (seats after it cannot have, or the
+// game would have ended).
+inline bool FinalRoundBegun(const Rules& rules, std::span<const int> scores, int seat) {
+  const std::size_t before = std::min<std::size_t>(seat < 0 ? 0 : seat, scores.size());
+  return std::any_of(scores.begin(), scores.begin() + before,
+                     [&](int total) { return total >= rules.target; });
+}
+
+// Whether the game ends when `seat` ends its turn, `after` being every seat's
+// total with that turn's points added: the last seat's turn ends the round,
+// and the game once some seat has reached the target.
+inline bool GameEndsAfterTurn(const Rules& rules, std::span<const int> after, int seat) {
+  return !after.empty() && seat == static_cast<int>(after.size()) - 1 &&
+         *std::max_element(after.begin(), after.end()) >= rules.target;
+}
+
+// Number of seats tied for the lead at the end of a game with totals `scores`
+// (>= 1 for a non-empty span): the leaders split the win equally.
+inline int LeaderCount(std::span<const int> scores) {
+  if (scores.empty()) return 0;
+  const int top = *std::max_element(scores.begin(), scores.end());
+  return static_cast<int>(std::count(scores.begin(), scores.end(), top));
+}
+
+// `seat`'s share of the win at the end of a game with totals `scores`:
+// 1 / LeaderCount for each tied leader, 0 for the others.
+inline double WinShare(std::span<const int> scores, int seat) {
+  const int top = *std::max_element(scores.begin(), scores.end());
+  return scores[seat] == top ? 1.0 / LeaderCount(scores) : 0.0;
+}
 
 }  // namespace martiandice
