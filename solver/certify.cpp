@@ -82,7 +82,6 @@ class ContextCertifier {
         index_(index),
         model_(model),
         n_(values.players),
-        target_(values.rules.target),
         max_turn_(MaxTurnScore(values.rules)),
         start_(model.Id(0, 0, 0, 0, 0)),
         local_max_left_(local_max_left),
@@ -174,8 +173,6 @@ class ContextCertifier {
   // other seats in seat order. split_[x] = k > 0: the mover's utility is
   // exactly 1/k, which a double does not hold (k = 3, 5, 6).
   void BuildUtility(int seat, const int* s) {
-    bool earlier_reached = false;
-    for (int j = 0; j < seat; ++j) earlier_reached |= s[j] >= target_;
     int next[kMaxPlayers];
     double over[kMaxPlayers];
     key_.clear();
@@ -184,11 +181,11 @@ class ContextCertifier {
       next[seat] += x;
       const double* vec;
       split_[x] = 0;
-      if (seat == n_ - 1 && (earlier_reached || next[seat] >= target_)) {
-        const int best = *std::max_element(next, next + n_);
-        const int leaders = static_cast<int>(std::count(next, next + n_, best));
-        for (int j = 0; j < n_; ++j) over[j] = next[j] == best ? 1.0 / leaders : 0.0;
-        if (next[seat] == best && (leaders & (leaders - 1)) != 0) split_[x] = leaders;
+      const std::span<const int> after(next, n_);
+      if (GameEndsAfterTurn(v_.rules, after, seat)) {
+        for (int j = 0; j < n_; ++j) over[j] = WinShare(after, j);
+        const int leaders = LeaderCount(after);
+        if (over[seat] > 0 && (leaders & (leaders - 1)) != 0) split_[x] = leaders;
         vec = over;
       } else {
         vec = &v_.win[static_cast<size_t>(index_.Index((seat + 1) % n_, next)) * n_];
@@ -693,7 +690,7 @@ class ContextCertifier {
   const GameValues& v_;
   const internal::ContextNumbering& index_;
   const TurnModel& model_;
-  const int n_, target_, max_turn_, start_, local_max_left_;
+  const int n_, max_turn_, start_, local_max_left_;
   std::vector<int> scores_;
   int seat_ = 0;  // the context's mover
   // Records of n_ numbers: the mover's value, then the other seats' chances.

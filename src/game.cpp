@@ -1,8 +1,8 @@
-// Game contexts and table files: context validation, score parsing, the table
-// file name, the search for a table (explicit path, $MARTIANDICE_DATA, the
-// data directory of the installed tree the running code belongs to, the
-// source tree's data/, the configured installed data directory), and GameTable's
-// inspection of its records in file order.
+// Game contexts and where tables are: context validation, score parsing, the
+// table file name and the command that makes it, the search for a table
+// (explicit path, $MARTIANDICE_DATA, the data directory of the installed tree
+// the running code belongs to, the source tree's data/, the configured
+// installed data directory). Reading a table is table.cpp's.
 #include "martiandice/game.h"
 
 #include <algorithm>
@@ -202,14 +202,14 @@ absl::Status ValidateContext(const Rules& rules, int players, const GameContext&
   for (int j = 0; j < players; ++j) {
     if (absl::Status s = CheckScore(rules, j, context.scores[j], limit); !s.ok()) return s;
   }
-  for (int j = context.seat; j < players; ++j) {
-    if (context.scores[j] >= rules.target) {
-      return absl::InvalidArgumentError(absl::StrFormat(
-          "the game is already over: seat %d has %d (target %d) and has not played this round, "
-          "so it reached the target in an earlier round, which ended the game before seat %d's "
-          "turn",
-          j, context.scores[j], rules.target, context.seat));
-    }
+  if (context.seat < FirstSeatToMove(rules, context.scores)) {
+    int j = context.seat;  // the first seat from the mover on at the target
+    while (context.scores[j] < rules.target) ++j;
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "the game is already over: seat %d has %d (target %d) and has not played this round, "
+        "so it reached the target in an earlier round, which ended the game before seat %d's "
+        "turn",
+        j, context.scores[j], rules.target, context.seat));
   }
   return absl::OkStatus();
 }

@@ -86,9 +86,7 @@ absl::StatusOr<GameState> GameState::AtTurnStart(const Rules& rules, int players
 }
 
 bool GameState::final_round() const {
-  const auto& s = context_.scores;
-  return std::any_of(s.begin(), s.begin() + std::min<std::size_t>(context_.seat, s.size()),
-                     [&](int score) { return score >= rules_.target; });
+  return FinalRoundBegun(rules_, context_.scores, context_.seat);
 }
 
 bool GameState::can_take(Face face) const {
@@ -150,9 +148,7 @@ MoveResult GameState::FinishTurn(int score, TurnEndReason reason) {
   aside_ = Dice();
   before_roll_ = Dice();
   roll_ = Dice();
-  const bool last_seat = context_.seat == players() - 1;
-  const int top = *std::max_element(context_.scores.begin(), context_.scores.end());
-  if (last_seat && top >= rules_.target) {
+  if (GameEndsAfterTurn(rules_, context_.scores, context_.seat)) {
     phase_ = Phase::kOver;
     end.game_over = true;
   } else {
@@ -280,12 +276,10 @@ Dice RollDice(int dice, DiceRng& rng) {
 int PointsNeeded(const Rules& rules, const GameContext& context) {
   const int own = context.scores.at(context.seat);
   int leader = 0;
-  bool final_round = false;
   for (int seat = 0; seat < static_cast<int>(context.scores.size()); ++seat) {
-    if (seat == context.seat) continue;
-    leader = std::max(leader, context.scores[seat]);
-    if (seat < context.seat && context.scores[seat] >= rules.target) final_round = true;
+    if (seat != context.seat) leader = std::max(leader, context.scores[seat]);
   }
+  const bool final_round = FinalRoundBegun(rules, context.scores, context.seat);
   return std::max(1, final_round ? leader + 1 - own : rules.target - own);
 }
 

@@ -39,7 +39,7 @@ Canon Canonicalize(const Rules& rules, const Dice& aside) {
   std::sort(e, e + 3, [](int a, int b) { return a > b; });
   Canon c{aside.count(Face::kTank), aside.count(Face::kRay), e[0], e[1], e[2], 0, 0};
   c.left = rules.dice - aside.total();
-  c.score = c.tanks > c.rays ? 0 : e[0] + e[1] + e[2] + (e[2] > 0 ? rules.bonus : 0);
+  c.score = TurnScore(rules, aside);
   return c;
 }
 
@@ -49,7 +49,6 @@ class WinValues {
   WinValues(const TableData& d, const GameContext& context)
       : d_(d), seat_(context.seat), context_(d.contexts.Index(context.seat, context.scores)) {
     std::copy(context.scores.begin(), context.scores.end(), scores_.begin());
-    for (int j = 0; j < seat_; ++j) final_ = final_ || scores_[j] >= d.rules.target;
   }
 
   // u(x): the mover's chance to win after ending the turn with x points.
@@ -57,11 +56,8 @@ class WinValues {
     const int p = d_.players;
     std::array<int, kMaxPlayers> s = scores_;
     s[seat_] += x;
-    if (seat_ == p - 1 && (final_ || s[seat_] >= d_.rules.target)) {
-      const int top = *std::max_element(s.begin(), s.begin() + p);
-      if (s[seat_] != top) return 0;
-      return 1.0 / static_cast<double>(std::count(s.begin(), s.begin() + p, top));
-    }
+    const std::span<const int> after(s.data(), p);
+    if (GameEndsAfterTurn(d_.rules, after, seat_)) return WinShare(after, seat_);
     const std::int64_t next = d_.contexts.Index((seat_ + 1) % p, s.data());
     return d_.Win(next)[seat_];
   }
@@ -104,7 +100,6 @@ class WinValues {
   int seat_;
   std::int64_t context_;
   std::array<int, kMaxPlayers> scores_{};
-  bool final_ = false;
   mutable internal::TurnCache::Turn turn_;
 };
 

@@ -1,7 +1,9 @@
-// Rules: constants, ranges, scoring of finished turns.
+// Rules: constants, ranges, scoring of finished turns, the game's end.
 #include "martiandice/rules.h"
 
 #include <doctest/doctest.h>
+
+#include <vector>
 
 #include "martiandice/dice.h"
 
@@ -41,4 +43,42 @@ TEST_CASE("rules: scoring a finished turn") {
   CHECK(TurnScore(rules, Dice(0, 0, 5, 0, 0)) == 5);
   CHECK(TurnScore(Rules{13, 0, 25}, Dice(0, 1, 1, 1, 1)) == 3);
   CHECK(MaxTurnScore(Rules{2, 3, 25}) == 2);  // two dice cannot show three types
+}
+
+// The game's end, checked case by case against docs/RULES.md ("Winning"):
+// the round in which a seat reaches the target is finished, then the game ends.
+TEST_CASE("rules: the final round, the game's end and the leaders' shares") {
+  const Rules rules{13, 3, 25};
+  const std::vector<int> none_reached = {24, 10, 3};
+  CHECK_FALSE(FinalRoundBegun(rules, none_reached, 0));
+  CHECK_FALSE(FinalRoundBegun(rules, none_reached, 2));
+  const std::vector<int> first_reached = {25, 10, 3};
+  CHECK_FALSE(FinalRoundBegun(rules, first_reached, 0));  // its own total: not before it
+  CHECK(FinalRoundBegun(rules, first_reached, 1));
+  CHECK(FinalRoundBegun(rules, first_reached, 2));
+  CHECK_FALSE(FinalRoundBegun(rules, first_reached, -1));  // no seat before
+  CHECK(FinalRoundBegun(rules, first_reached, 7));          // past the end: every seat before
+
+  CHECK(FirstSeatToMove(rules, none_reached) == 0);
+  CHECK(FirstSeatToMove(rules, first_reached) == 1);
+  CHECK(FirstSeatToMove(rules, std::vector<int>{30, 26, 3}) == 2);
+  CHECK(FirstSeatToMove(rules, std::vector<int>{3, 4, 25}) == 3);
+
+  // Only the last seat's turn ends the game, and only once some seat reached it.
+  CHECK_FALSE(GameEndsAfterTurn(rules, std::vector<int>{26, 10, 3}, 0));
+  CHECK_FALSE(GameEndsAfterTurn(rules, std::vector<int>{26, 10, 3}, 1));
+  CHECK(GameEndsAfterTurn(rules, std::vector<int>{26, 10, 3}, 2));
+  CHECK(GameEndsAfterTurn(rules, std::vector<int>{3, 10, 25}, 2));
+  CHECK_FALSE(GameEndsAfterTurn(rules, std::vector<int>{24, 10, 24}, 2));
+  CHECK_FALSE(GameEndsAfterTurn(rules, std::vector<int>{}, 0));
+
+  const std::vector<int> tied = {27, 20, 27};
+  CHECK(LeaderCount(tied) == 2);
+  CHECK(WinShare(tied, 0) == 0.5);
+  CHECK(WinShare(tied, 1) == 0.0);
+  CHECK(WinShare(tied, 2) == 0.5);
+  const std::vector<int> three = {30, 30, 30};
+  CHECK(LeaderCount(three) == 3);
+  CHECK(WinShare(three, 1) == 1.0 / 3);
+  CHECK(WinShare(std::vector<int>{40, 39}, 0) == 1.0);
 }

@@ -47,7 +47,7 @@ void AddGameJson(JsonObject& object, const Query& query, const std::vector<doubl
   object.Int("players", query.players)
       .Int("seat", context.seat)
       .Raw("scores", JsonIntArray(context.scores))
-      .Bool("final_round", FinalRound(query.rules, context))
+      .Bool("final_round", FinalRoundBegun(query.rules, context.scores, context.seat))
       .Raw("win_probabilities", JsonDoubleArray(win))
       .Str("table", table->path)
       .Raw("error_bound", JsonDouble(table->table.error_bound()));
@@ -102,7 +102,7 @@ std::string GameText(const Query& query, const std::vector<double>& win, const L
   std::string text = absl::StrFormat(
       "Game: %d players, scores %s; seat %d to move%s.\n", query.players,
       absl::StrJoin(context.scores, ", "), context.seat,
-      FinalRound(query.rules, context) ? " (final round: the target has been reached)" : "");
+      FinalRoundBegun(query.rules, context.scores, context.seat) ? " (final round: the target has been reached)" : "");
   absl::StrAppend(&text, "Win probabilities at the start of this turn: ",
                   WinProbabilitiesText(win, context.seat), ".\n");
   absl::StrAppend(&text, "Values below: the mover's probability of winning. Table: ", table->path,
@@ -412,9 +412,5 @@ std::string TakeLabel(Face face, int count) {
   return absl::StrCat(count, " ", std::string(FaceName(face)), count == 1 ? "" : "s");
 }
 
-bool FinalRound(const Rules& rules, const GameContext& context) {
-  return std::any_of(context.scores.begin(), context.scores.begin() + context.seat,
-                     [&](int score) { return score >= rules.target; });
-}
 
 }  // namespace martiandice::cli

@@ -56,8 +56,5 @@ std::string DiceCount(int n);
 std::string Number(double x);
 // "4 humans", "1 ray".
 std::string TakeLabel(Face face, int count);
-// True when a seat before the mover has reached the target: the game ends
-// after the last seat's turn of this round.
-bool FinalRound(const Rules& rules, const GameContext& context);
 
 }  // namespace martiandice::cli

@@ -40,7 +40,7 @@ absl::StatusOr<std::string> ContextsJson(const GameTable& table) {
     contexts.push_back(JsonObject()
                            .Int("seat", record->context.seat)
                            .Raw("scores", JsonIntArray(record->context.scores))
-                           .Bool("final_round", FinalRound(table.rules(), record->context))
+                           .Bool("final_round", FinalRoundBegun(table.rules(), record->context.scores, record->context.seat))
                            .Raw("win_probabilities", JsonDoubleArray(record->win_probabilities))
                            .Build());
   }

@@ -68,6 +68,18 @@ inline bool FinalRoundBegun(const Rules& rules, std::span<const int> scores, int
                      [&](int total) { return total >= rules.target; });
 }
 
+// The first seat that can be to move at totals `scores`: 0 while every seat
+// is below the target, else the seat after the last one to have reached it
+// (a seat that starts its turn at or over the target would mean the game
+// ended a round ago). scores.size() when the last seat has reached it.
+inline int FirstSeatToMove(const Rules& rules, std::span<const int> scores) {
+  int first = 0;
+  for (std::size_t j = 0; j < scores.size(); ++j) {
+    if (scores[j] >= rules.target) first = static_cast<int>(j) + 1;
+  }
+  return first;
+}
+
 // Whether the game ends when `seat` ends its turn, `after` being every seat's
 // total with that turn's points added: the last seat's turn ends the round,
 // and the game once some seat has reached the target.
