@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli_test_util.h"
@@ -234,6 +235,46 @@ TEST_CASE("cli help goes to stdout, exit 0, and explains the fields") {
   CHECK(eval.code == 0);
   CHECK(eval.out.find("action") != std::string::npos);
   CHECK(Run({"stats", "--help"}).code == 0);
+}
+
+TEST_CASE("cli: every subcommand of the table is listed by --help and errors, and has its help") {
+  const std::vector<std::string_view> names = martiandice::SubcommandNames();
+  REQUIRE(names.size() >= 12);
+  CHECK(std::find(names.begin(), names.end(), "eval") != names.end());
+  CHECK(std::find(names.begin(), names.end(), "serve") != names.end());
+  // --help's "Subcommands:" section: one line per row, in the table's order, no other.
+  const CliRun app = Run({"--help"});
+  REQUIRE(app.code == 0);
+  std::istringstream lines(app.out.substr(app.out.find("\nSubcommands:\n") + 14));
+  std::vector<std::string> listed;
+  for (std::string line; std::getline(lines, line) && !line.empty();) {
+    REQUIRE(line.rfind("  ", 0) == 0);
+    listed.push_back(line.substr(2, line.find(' ', 2) - 2));
+  }
+  CHECK(listed == std::vector<std::string>(names.begin(), names.end()));
+  std::string list;
+  for (const std::string_view name : names) {
+    list += (list.empty() ? "" : ", ") + std::string(name);
+    // Each dispatches to its own help, with its usage line and a footer.
+    const CliRun help = Run({std::string(name), "--help"});
+    INFO("subcommand: " << name);
+    CHECK(help.code == 0);
+    CHECK(help.err.empty());
+    CHECK(help.out.find("Usage: martiandice " + std::string(name) + " [OPTIONS]") !=
+          std::string::npos);
+    CHECK(help.out.find("\n\n\n") != std::string::npos);  // the footer after the options
+    CHECK(help.out.size() > 600);
+    // Known to the command line: a bad option is CLI11's error, not an unknown subcommand.
+    const CliRun bad = Run({std::string(name), "--no-such-option"});
+    CHECK(bad.code == 2);
+    CHECK(bad.err.find("unknown subcommand") == std::string::npos);
+  }
+  CHECK(Run({"frob"}).err ==
+        "martiandice: error: unknown subcommand 'frob'; use one of: " + list + "\n");
+  CHECK(Run({}).err ==
+        "martiandice: error: no subcommand given; use one of: " + list + " (see --help)\n");
+  CHECK(Run({"--json", "eval"}).err.find("(options go after the subcommand: " + list + ")") !=
+        std::string::npos);
 }
 
 TEST_CASE("cli bad input: one line on stderr, exit 2, nothing on stdout") {

@@ -11,12 +11,15 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <random>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -292,6 +295,50 @@ TEST_CASE("serve: bad requests get one error line each and the service goes on")
     INFO("request: " << bad[i].line);
     CheckError(run.lines[2 * i], bad[i].id, bad[i].names);
     CHECK(run.lines[2 * i + 1] + "\n" == good_json);
+  }
+}
+
+TEST_CASE("serve: every command of the table is named by --help, errors and docs, and answered") {
+  const std::vector<std::string_view> names = martiandice::ServeCommandNames();
+  REQUIRE(names.size() >= 6);
+  for (const char* name : {"eval", "best", "stats", "open", "enter", "close"}) {
+    CHECK(std::find(names.begin(), names.end(), name) != names.end());
+  }
+  // serve --help: one line per command, in the table's order.
+  const cli_test::CliRun help = cli_test::Run({"serve", "--help"});
+  REQUIRE(help.code == 0);
+  const std::size_t commands = help.out.find("\nCommands (the field \"command\", required):\n");
+  REQUIRE(commands != std::string::npos);
+  std::istringstream lines(help.out.substr(help.out.find('\n', commands + 1) + 1));
+  std::vector<std::string> listed;
+  for (std::string line; std::getline(lines, line) && line.rfind("  ", 0) == 0;) {
+    listed.push_back(line.substr(2, line.find(' ', 2) - 2));
+  }
+  CHECK(listed == std::vector<std::string>(names.begin(), names.end()));
+  // The errors list them: "eval, best, ... or close".
+  std::string choices;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    choices += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + std::string(names[i]);
+  }
+  const ServeRun run = RunServe("{\"command\":\"frob\"}\n{}\n");
+  REQUIRE(run.lines.size() == 2);
+  CHECK(run.lines[0] ==
+        "{\"id\":null,\"error\":\"field \\\"command\\\": unknown command \\\"frob\\\"; use " +
+            choices + "\"}");
+  CHECK(run.lines[1] ==
+        "{\"id\":null,\"error\":\"missing field \\\"command\\\" (" + choices + ")\"}");
+  // Each is dispatched (answered, or refused for its own missing fields), and
+  // docs/SERVE.md describes it.
+  std::ifstream doc_file(MARTIANDICE_DATA_DIR "/../docs/SERVE.md");
+  const std::string doc((std::istreambuf_iterator<char>(doc_file)), {});
+  REQUIRE(!doc.empty());
+  for (const std::string_view name : names) {
+    INFO("command: " << name);
+    const ServeRun one = RunServe("{\"id\":7,\"command\":\"" + std::string(name) + "\"}\n");
+    REQUIRE(one.lines.size() == 1);
+    CHECK(one.lines[0].rfind("{\"id\":7,", 0) == 0);
+    CHECK(one.lines[0].find("unknown command") == std::string::npos);
+    CHECK(doc.find("`" + std::string(name) + "`") != std::string::npos);
   }
 }
 

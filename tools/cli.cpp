@@ -1,7 +1,9 @@
-// The martiandice command line: the options of every subcommand (CLI11), the
-// dispatch to the subcommands (tools/commands.h, one file each; `serve` in
-// serve.h), the exit codes and the one error line. A query input the advisor
-// refuses is named as its option ("--aside: ...").
+// The martiandice command line: the table of subcommands (kSubcommands: name,
+// summary, help, options, entry point), from which the help, the dispatch and
+// the list of subcommands in errors derive; the options of every subcommand
+// (CLI11), the exit codes and the one error line. The subcommands themselves
+// are in tools/commands.h, one file each. A query input the advisor refuses is
+// named as its option ("--aside: ...").
 #include "cli.h"
 
 #include <CLI/CLI.hpp>
@@ -9,11 +11,10 @@
 #include <cerrno>
 #include <cstring>
 #include <exception>
-#include <filesystem>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -23,7 +24,6 @@
 #include "commands.h"
 #include "json.h"
 #include "martiandice/advisor.h"
-#include "serve.h"
 #include "simulate.h"
 
 #ifndef MARTIANDICE_VERSION
@@ -38,8 +38,6 @@ using cli::CommandOptions;
 // Debian's absl::string_view is not std::string_view, so absl::StrCat takes
 // no std::string_view: keep those out of StrCat calls.
 constexpr char kProgram[] = "martiandice";
-constexpr char kSubcommandList[] =
-    "eval, best, stats, solve, certify, simulate, export, plot, serve, review, play, coach";
 
 // ---------------------------------------------------------------------------
 // Command-line definition (CLI11).
@@ -259,77 +257,100 @@ void AddCoachOptions(CLI::App& command, CommandOptions& options) {
   command.add_flag("--json", options.json, "One JSON object per line");
 }
 
-// The app and the subcommand the user picked (null if none).
+void AddBestOptions(CLI::App& command, CommandOptions& options) {
+  command.add_option("--roll", options.roll, "The dice just rolled, e.g. '1T 2R 3C 1K'")
+      ->required();
+  AddQueryOptions(command, options);
+}
+
+void AddServeOptions(CLI::App& command, CommandOptions& options) {
+  command.add_option("--tables-dir", options.tables_dirs,
+                     "A folder whose tables requests may name (repeatable)");
+}
+
+// ---------------------------------------------------------------------------
+// The subcommands: one row each, in the order --help lists them.
+
+// A subcommand's --help footer, defined with the subcommand.
+template <const std::string_view& kText>
+std::string Footer() {
+  return std::string(kText);
+}
+
+struct Subcommand {
+  const char* name;
+  const char* summary;                              // its line in `martiandice --help`
+  std::string (*footer)();                          // the end of its --help
+  void (*add_options)(CLI::App&, CommandOptions&);  // its options, on CLI11
+  cli::CommandEntry run;
+};
+
+const Subcommand kSubcommands[] = {
+    {"eval", "Stop or roll on? Value of a position", Footer<cli::kEvalHelp>, AddQueryOptions,
+     cli::RunEval},
+    {"best", "Which dice to take from a roll, then stop or roll?", Footer<cli::kBestHelp>,
+     AddBestOptions, cli::RunBest},
+    {"stats", "Size of the turn's state space", Footer<cli::kStatsHelp>, AddRuleOptions,
+     cli::RunStats},
+    {"solve", "Solve the game and write its policy table", Footer<cli::kSolveHelp>, AddSolveOptions,
+     cli::RunSolve},
+    {"certify", "Check every decision a policy table implies", Footer<cli::kCertifyHelp>,
+     AddCertifyOptions, cli::RunCertify},
+    {"simulate", "Play games between policies; win rates", Footer<cli::kSimulateHelp>,
+     AddSimulateOptions, cli::RunSimulate},
+    {"export", "A policy table as JSON, for inspection", Footer<cli::kExportHelp>, AddExportOptions,
+     cli::RunExport},
+    {"plot", "SVG pictures of the strategy (2-player game)", Footer<cli::kPlotHelp>, AddPlotOptions,
+     cli::RunPlot},
+    {"serve", "Answer JSON-lines requests on stdin (frontends)", cli::ServeHelp, AddServeOptions,
+     cli::RunServe},
+    {"review", "What the choices of played turns lost", Footer<cli::kReviewHelp>, AddReviewOptions,
+     cli::RunReview},
+    {"play", "Play a game against the bots, with hints and a review", Footer<cli::kPlayHelp>,
+     AddPlayOptions, cli::RunPlay},
+    {"coach", "Follow a game played with real dice and advise every decision",
+     Footer<cli::kCoachHelp>, AddCoachOptions, cli::RunCoach},
+};
+
+// "eval, best, ..., coach", for error messages.
+std::string SubcommandList() {
+  std::vector<std::string> names;
+  for (const Subcommand& command : kSubcommands) names.emplace_back(command.name);
+  return absl::StrJoin(names, ", ");
+}
+
+const Subcommand* FindSubcommand(std::string_view name) {
+  for (const Subcommand& command : kSubcommands) {
+    if (command.name == name) return &command;
+  }
+  return nullptr;
+}
+
+// The app, its options and subcommands defined from kSubcommands.
 struct CommandLine {
   CLI::App app{
       "Optimal play for Martian Dice: what a turn position is worth, which dice "
       "to take and whether to roll on, for a turn objective or to win the game.",
       std::string(kProgram)};
-  CLI::App* eval = nullptr;
-  CLI::App* best = nullptr;
-  CLI::App* stats = nullptr;
-  CLI::App* solve = nullptr;
-  CLI::App* certify = nullptr;
-  CLI::App* simulate = nullptr;
-  CLI::App* export_table = nullptr;
-  CLI::App* plot = nullptr;
-  CLI::App* serve = nullptr;
-  CLI::App* review = nullptr;
-  CLI::App* play = nullptr;
-  CLI::App* coach = nullptr;
+
+  explicit CommandLine(CommandOptions& options) {
+    app.footer(std::string(kAppFooter));
+    app.require_subcommand(0, 1);
+    app.set_version_flag("--version", absl::StrCat(kProgram, " ", MARTIANDICE_VERSION),
+                         "Print the version and exit");
+    for (const Subcommand& row : kSubcommands) {
+      CLI::App* command = app.add_subcommand(row.name, row.summary);
+      command->footer(row.footer());
+      row.add_options(*command, options);
+    }
+  }
+
+  // The subcommand the user picked (null if none).
+  const Subcommand* Picked() const {
+    const std::vector<CLI::App*> picked = app.get_subcommands();
+    return picked.empty() ? nullptr : FindSubcommand(picked.front()->get_name());
+  }
 };
-
-CLI::App* AddCommand(CLI::App& app, const std::string& name, const std::string& description,
-                     std::string_view footer) {
-  CLI::App* command = app.add_subcommand(name, description);
-  command->footer(std::string(footer));
-  return command;
-}
-
-void DefineCommandLine(CommandLine& cli, CommandOptions& options) {
-  cli.app.footer(std::string(kAppFooter));
-  cli.app.require_subcommand(0, 1);
-  cli.app.set_version_flag("--version", absl::StrCat(kProgram, " ", MARTIANDICE_VERSION),
-                           "Print the version and exit");
-  cli.eval = AddCommand(cli.app, "eval", "Stop or roll on? Value of a position", cli::kEvalHelp);
-  AddQueryOptions(*cli.eval, options);
-  cli.best = AddCommand(cli.app, "best", "Which dice to take from a roll, then stop or roll?",
-                        cli::kBestHelp);
-  cli.best->add_option("--roll", options.roll, "The dice just rolled, e.g. '1T 2R 3C 1K'")
-      ->required();
-  AddQueryOptions(*cli.best, options);
-  cli.stats = AddCommand(cli.app, "stats", "Size of the turn's state space", cli::kStatsHelp);
-  AddRuleOptions(*cli.stats, options);
-  cli.solve =
-      AddCommand(cli.app, "solve", "Solve the game and write its policy table", cli::kSolveHelp);
-  AddSolveOptions(*cli.solve, options);
-  cli.certify = AddCommand(cli.app, "certify", "Check every decision a policy table implies",
-                           cli::kCertifyHelp);
-  AddCertifyOptions(*cli.certify, options);
-  cli.simulate =
-      AddCommand(cli.app, "simulate", "Play games between policies; win rates", cli::kSimulateHelp);
-  AddSimulateOptions(*cli.simulate, options);
-  cli.export_table =
-      AddCommand(cli.app, "export", "A policy table as JSON, for inspection", cli::kExportHelp);
-  AddExportOptions(*cli.export_table, options);
-  cli.plot =
-      AddCommand(cli.app, "plot", "SVG pictures of the strategy (2-player game)", cli::kPlotHelp);
-  AddPlotOptions(*cli.plot, options);
-  cli.serve = AddCommand(cli.app, "serve", "Answer JSON-lines requests on stdin (frontends)",
-                         cli::kServeHelp);
-  cli.serve->add_option("--tables-dir", options.tables_dirs,
-                        "A folder whose tables requests may name (repeatable)");
-  cli.review =
-      AddCommand(cli.app, "review", "What the choices of played turns lost", cli::kReviewHelp);
-  AddReviewOptions(*cli.review, options);
-  cli.play = AddCommand(cli.app, "play", "Play a game against the bots, with hints and a review",
-                        cli::kPlayHelp);
-  AddPlayOptions(*cli.play, options);
-  cli.coach =
-      AddCommand(cli.app, "coach", "Follow a game played with real dice and advise every decision",
-                 cli::kCoachHelp);
-  AddCoachOptions(*cli.coach, options);
-}
 
 // ---------------------------------------------------------------------------
 // Running and error reporting.
@@ -415,20 +436,16 @@ int FailWith(std::ostream& err, const absl::Status& status) {
   return Fail(err, ExitCodeFor(status), message);
 }
 
-bool IsSubcommand(const std::string& word) {
-  return word == "eval" || word == "best" || word == "stats" || word == "solve" ||
-         word == "certify" || word == "simulate" || word == "export" || word == "plot" ||
-         word == "serve" || word == "review" || word == "play" || word == "coach";
+std::string NoSubcommand() {
+  return absl::StrCat("no subcommand given; use one of: ", SubcommandList(), " (see --help)");
 }
 
 // An error for a first argument that is neither an option nor a subcommand.
 std::optional<std::string> CheckSubcommand(const std::vector<std::string>& args) {
-  if (args.empty()) {
-    return absl::StrCat("no subcommand given; use one of: ", kSubcommandList, " (see --help)");
-  }
+  if (args.empty()) return NoSubcommand();
   const std::string& first = args.front();
-  if ((first.empty() || first.front() != '-') && !IsSubcommand(first)) {
-    return absl::StrCat("unknown subcommand '", first, "'; use one of: ", kSubcommandList);
+  if ((first.empty() || first.front() != '-') && FindSubcommand(first) == nullptr) {
+    return absl::StrCat("unknown subcommand '", first, "'; use one of: ", SubcommandList());
   }
   return std::nullopt;
 }
@@ -450,56 +467,36 @@ std::string ParseErrorMessage(const CLI::ParseError& e, const CLI::App& app,
   }
   const bool option_first = !args.front().empty() && args.front().front() == '-';
   if (extras && option_first) {
-    absl::StrAppend(&message, " (options go after the subcommand: ", kSubcommandList, ")");
+    absl::StrAppend(&message, " (options go after the subcommand: ", SubcommandList(), ")");
   }
   return message;
 }
 
-// Runs the subcommand parsed into `cli`: its output on `out`, or one error line.
-int Dispatch(const CommandLine& cli, const CommandOptions& options, std::ostream& out,
-             const cli::CommandContext& context) {
-  absl::StatusOr<std::string> output;
-  if (cli.play->parsed()) {
-    absl::StatusOr<int> code = cli::RunPlay(options, context, out);
-    out.flush();
-    if (!code.ok()) return FailWith(context.err, code.status());
-    return *code;
+// Runs a subcommand's entry point, whichever its shape (commands.h): its
+// output on `out`, or one error line.
+struct Dispatch {
+  const CommandOptions& options;
+  const cli::CommandContext& context;
+  std::ostream& out;
+
+  int operator()(cli::TextCommand run) const {
+    absl::StatusOr<std::string> text = run(options, context);
+    if (!text.ok()) return FailWith(context.err, text.status());
+    return WriteResult(out, context.err, *text, kCliExitOk);
   }
-  if (cli.coach->parsed()) {
-    absl::StatusOr<int> code = cli::RunCoach(options, context, out);
-    out.flush();
-    if (!code.ok()) return FailWith(context.err, code.status());
-    return *code;
-  }
-  if (cli.certify->parsed()) {
-    absl::StatusOr<cli::CertifyOutcome> outcome = cli::RunCertify(options, context);
+  int operator()(cli::CertifyCommand run) const {
+    absl::StatusOr<cli::CertifyOutcome> outcome = run(options, context);
     if (!outcome.ok()) return FailWith(context.err, outcome.status());
     return WriteResult(out, context.err, outcome->text,
                        outcome->certified ? kCliExitOk : kCliExitNotCertified);
   }
-  if (cli.eval->parsed()) {
-    output = cli::RunEval(options, context);
-  } else if (cli.best->parsed()) {
-    output = cli::RunBest(options, context);
-  } else if (cli.stats->parsed()) {
-    output = cli::RunStats(options, context);
-  } else if (cli.solve->parsed()) {
-    output = cli::RunSolve(options, context);
-  } else if (cli.simulate->parsed()) {
-    output = cli::RunSimulate(options, context);
-  } else if (cli.export_table->parsed()) {
-    output = cli::RunExport(options, context);
-  } else if (cli.plot->parsed()) {
-    output = cli::RunPlot(options, context);
-  } else if (cli.review->parsed()) {
-    output = cli::RunReview(options, context);
-  } else {
-    output = absl::InvalidArgumentError(
-        absl::StrCat("no subcommand given; use one of: ", kSubcommandList, " (see --help)"));
+  int operator()(cli::StreamCommand run) const {
+    absl::StatusOr<int> code = run(options, context, out);
+    out.flush();
+    if (!code.ok()) return FailWith(context.err, code.status());
+    return *code;
   }
-  if (!output.ok()) return FailWith(context.err, output.status());
-  return WriteResult(out, context.err, *output, kCliExitOk);
-}
+};
 
 int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
         const CliEnvironment& environment) {
@@ -507,8 +504,7 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     return Fail(err, kCliExitUsage, *problem);
   }
   CommandOptions options;
-  CommandLine cli;
-  DefineCommandLine(cli, options);
+  CommandLine cli(options);
   try {
     cli.app.parse(std::vector<std::string>(args.rbegin(), args.rend()));
   } catch (const CLI::ParseError& e) {
@@ -518,24 +514,20 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     }
     return Fail(err, kCliExitUsage, ParseErrorMessage(e, cli.app, args));
   }
-  if (cli.serve->parsed()) {
-    ServeOptions serve;
-    for (const std::string& dir : options.tables_dirs) {
-      std::error_code error;
-      if (!std::filesystem::is_directory(dir, error)) {
-        return Fail(err, kCliExitUsage, absl::StrCat("--tables-dir: ", dir, " is not a directory"));
-      }
-      serve.tables_dirs.push_back(dir);
-    }
-    std::istringstream no_input;
-    return Serve(environment.in ? *environment.in : no_input, out, err, serve);
-  }
+  const Subcommand* command = cli.Picked();
+  if (command == nullptr) return Fail(err, kCliExitUsage, NoSubcommand());
   Advisor advisor;
   const cli::CommandContext context{advisor, err, environment.stderr_is_terminal, environment.in};
-  return Dispatch(cli, options, out, context);
+  return std::visit(Dispatch{options, context, out}, command->run);
 }
 
 }  // namespace
+
+std::vector<std::string_view> SubcommandNames() {
+  std::vector<std::string_view> names;
+  for (const Subcommand& command : kSubcommands) names.emplace_back(command.name);
+  return names;
+}
 
 int RunCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
            const CliEnvironment& environment) {

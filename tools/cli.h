@@ -1,13 +1,14 @@
-// The martiandice command line as a library call, so that it can be tested and
-// fuzzed without a process: subcommands `eval`, `best`, `stats`, `solve`,
-// `certify`, `simulate`, `export`, `plot`, `serve`, `review`, `play` and
-// `coach`, and
-// `--version`.
+// The martiandice command line as a library call (RunCli: arguments in,
+// output, error line and exit code out), so that it can be tested and fuzzed
+// without a process, and what it sees besides its streams (CliEnvironment).
+// The subcommands are rows of cli.cpp's table (SubcommandNames), each defined
+// in its own file (commands.h).
 #pragma once
 
 #include <istream>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "exit_codes.h"
@@ -35,5 +36,8 @@ struct CliEnvironment {
 // one of the exit codes of exit_codes.h. Never throws.
 int RunCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
            const CliEnvironment& environment = CliEnvironment());
+
+// The subcommands' names, in the order `martiandice --help` lists them.
+std::vector<std::string_view> SubcommandNames();
 
 }  // namespace martiandice

@@ -1,10 +1,10 @@
 // The subcommands of the command line, one file each (tools/eval.cpp,
-// best.cpp, stats.cpp, solve.cpp, certify.cpp, simulate.cpp, export.cpp,
-// plot.cpp, review.cpp, play.cpp, coach.cpp; `serve` in serve.h): their help texts and entry
-// points. cli.cpp defines the options, fills CommandOptions and dispatches
-// here; a subcommand reads the options it has and never includes cli.h.
-// Errors are InvalidArgument for bad input (the message names the option),
-// Cancelled when interrupted, anything else for an internal failure.
+// best.cpp, ..., coach.cpp, serve.cpp): their entry points and help texts.
+// cli.cpp's table of subcommands names each with its options, fills
+// CommandOptions and dispatches here; a subcommand reads the options it has
+// and never includes cli.h. Errors are InvalidArgument for bad input (the
+// message names the option), Cancelled when interrupted, anything else for an
+// internal failure.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +13,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -86,6 +87,12 @@ absl::StatusOr<int> RunPlay(const CommandOptions& options, const CommandContext&
 absl::StatusOr<int> RunCoach(const CommandOptions& options, const CommandContext& context,
                              std::ostream& out);
 
+// `serve` (serve.h) with --tables-dir, answering the requests of context.in
+// on `out` until its end; returns Serve's exit status. Errors: a
+// --tables-dir that is not a directory.
+absl::StatusOr<int> RunServe(const CommandOptions& options, const CommandContext& context,
+                             std::ostream& out);
+
 // `certify` also says whether the table is certified (exit status 3 if not).
 struct CertifyOutcome {
   std::string text;  // the report
@@ -93,6 +100,16 @@ struct CertifyOutcome {
 };
 absl::StatusOr<CertifyOutcome> RunCertify(const CommandOptions& options,
                                           const CommandContext& context);
+
+// An entry point, in one of the shapes above: its whole output (the CLI
+// writes it and checks that it reached standard output), certify's report
+// and verdict, or its exit status once it has written to `out` as it went.
+using TextCommand = absl::StatusOr<std::string> (*)(const CommandOptions&, const CommandContext&);
+using CertifyCommand = absl::StatusOr<CertifyOutcome> (*)(const CommandOptions&,
+                                                          const CommandContext&);
+using StreamCommand = absl::StatusOr<int> (*)(const CommandOptions&, const CommandContext&,
+                                              std::ostream&);
+using CommandEntry = std::variant<TextCommand, CertifyCommand, StreamCommand>;
 
 // `stats --json`'s object for `rules` (also `serve`'s answer). Errors: rules
 // out of range. The turn is enumerated (at most about a second, for 20 dice)
@@ -108,7 +125,9 @@ std::int64_t TurnEnumerations();
 std::string CertificationJson(const solver::CertificationReport& report);
 std::string CertificationText(const solver::CertificationReport& report);
 
-// The --help footers, each defined with its subcommand.
+// The --help footers, each defined with its subcommand (`serve`'s lists its
+// commands from serve.cpp's table).
+std::string ServeHelp();
 extern const std::string_view kEvalHelp;
 extern const std::string_view kBestHelp;
 extern const std::string_view kStatsHelp;
@@ -117,7 +136,6 @@ extern const std::string_view kCertifyHelp;
 extern const std::string_view kSimulateHelp;
 extern const std::string_view kExportHelp;
 extern const std::string_view kPlotHelp;
-extern const std::string_view kServeHelp;
 extern const std::string_view kReviewHelp;
 extern const std::string_view kPlayHelp;
 extern const std::string_view kCoachHelp;

@@ -1,9 +1,11 @@
 // `martiandice serve` (tools/serve.h): the bounded line reader, the request
-// fields (each line read by tools/json.h's strict reader), and the loop that
-// answers each request through one advisor (martiandice/advisor.h: its solved
-// turns and tables are kept between requests) and the one-shot CLI's
-// answers (tools/answers.h), so responses are the `--json` objects; `stats`
-// answers are kept per rules; game sessions are `coach`'s GameSession
+// fields (each line read by tools/json.h's strict reader), the table of the
+// protocol's commands (Service::Commands: name, summary, answer; the dispatch,
+// the errors and --help derive from it), and the loop that answers each
+// request through one advisor (martiandice/advisor.h: its solved turns and
+// tables are kept between requests) and the one-shot CLI's answers
+// (tools/answers.h), so responses are the `--json` objects; `stats` answers
+// are kept per rules; game sessions are `coach`'s GameSession
 // (tools/game_session.h) by id, bounded in number and idle time, answered by
 // tools/session_answers.h.
 #include "serve.h"
@@ -17,6 +19,8 @@
 #include <iterator>
 #include <map>
 #include <optional>
+#include <span>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -141,7 +145,16 @@ class LineReader {
 // ---------------------------------------------------------------------------
 // Requests.
 
-enum class Command { kEval, kBest, kStats, kOpen, kEnter, kClose };
+class Service;
+
+// A command of the protocol (docs/SERVE.md): Service::Commands() has one row
+// each.
+struct ServeCommand {
+  std::string_view name;
+  unsigned bit;              // its mark in kFields
+  std::string_view summary;  // its line in serve --help
+  absl::Status (Service::*answer)(const std::string** json);
+};
 
 // Which commands a field belongs to.
 constexpr unsigned kEval = 1;
@@ -181,7 +194,7 @@ constexpr char kFieldList[] =
 
 struct Request {
   std::string id;  // the id as JSON ("" if none)
-  Command command = Command::kEval;
+  const ServeCommand* command = nullptr;
   QueryInput inputs;
   std::string roll;
   bool has_roll = false;
@@ -284,67 +297,33 @@ absl::Status ReadId(const JsonField& field, std::string& decoded, std::string& o
   }
 }
 
-absl::Status ReadCommand(const FlatJsonParser& parser, std::string& scratch, Command& out) {
+// "eval, best, ... or close".
+std::string CommandChoices(std::span<const ServeCommand> commands) {
+  std::string choices;
+  for (std::size_t i = 0; i < commands.size(); ++i) {
+    if (i > 0) choices += i + 1 == commands.size() ? " or " : ", ";
+    choices += commands[i].name;
+  }
+  return choices;
+}
+
+absl::Status ReadCommand(const FlatJsonParser& parser, std::span<const ServeCommand> commands,
+                         std::string& scratch, const ServeCommand*& out) {
   for (std::size_t i = 0; i < parser.size(); ++i) {
     const JsonField& field = parser.field(i);
     if (field.key != "command") continue;
     if (absl::Status status = ReadString(field, scratch); !status.ok()) return status;
-    if (scratch == "eval") {
-      out = Command::kEval;
-    } else if (scratch == "best") {
-      out = Command::kBest;
-    } else if (scratch == "stats") {
-      out = Command::kStats;
-    } else if (scratch == "open") {
-      out = Command::kOpen;
-    } else if (scratch == "enter") {
-      out = Command::kEnter;
-    } else if (scratch == "close") {
-      out = Command::kClose;
-    } else {
-      return FieldError(field, absl::StrCat("unknown command ", JsonString(scratch),
-                                            "; use eval, best, stats, open, enter or close"));
+    for (const ServeCommand& command : commands) {
+      if (command.name == scratch) {
+        out = &command;
+        return absl::OkStatus();
+      }
     }
-    return absl::OkStatus();
+    return FieldError(field, absl::StrCat("unknown command ", JsonString(scratch), "; use ",
+                                          CommandChoices(commands)));
   }
   return absl::InvalidArgumentError(
-      "missing field \"command\" (eval, best, stats, open, enter or close)");
-}
-
-std::string_view CommandName(Command command) {
-  switch (command) {
-    case Command::kEval:
-      return "eval";
-    case Command::kBest:
-      return "best";
-    case Command::kStats:
-      return "stats";
-    case Command::kOpen:
-      return "open";
-    case Command::kEnter:
-      return "enter";
-    case Command::kClose:
-      return "close";
-  }
-  return "";
-}
-
-unsigned CommandBit(Command command) {
-  switch (command) {
-    case Command::kEval:
-      return kEval;
-    case Command::kBest:
-      return kBest;
-    case Command::kStats:
-      return kStats;
-    case Command::kOpen:
-      return kOpen;
-    case Command::kEnter:
-      return kEnter;
-    case Command::kClose:
-      return kClose;
-  }
-  return 0;
+      absl::StrCat("missing field \"command\" (", CommandChoices(commands), ")"));
 }
 
 // {"id":ID,"error":"message"}: `id` is JSON, or empty for null.
@@ -407,6 +386,9 @@ class Service {
  public:
   explicit Service(const ServeOptions& options) : options_(options), roots_(options.tables_dirs) {}
 
+  // The protocol's commands, one row each, in the order --help lists them.
+  static std::span<const ServeCommand> Commands();
+
   // Appends the response line (newline included) to one request line to `out`.
   void Answer(std::string_view line, std::string& out) {
     request_.id.clear();
@@ -438,20 +420,7 @@ class Service {
     // Not a JSON object: no id is echoed (null).
     if (absl::Status status = parser_.Parse(line); !status.ok()) return status;
     if (absl::Status status = ReadRequest(); !status.ok()) return status;
-    switch (request_.command) {
-      case Command::kStats:
-        return Stats(json);
-      case Command::kEval:
-      case Command::kBest:
-        return Query(json);
-      case Command::kOpen:
-        return Open(json);
-      case Command::kEnter:
-        return Enter(json);
-      case Command::kClose:
-        return Close(json);
-    }
-    return absl::InternalError("unknown command");
+    return (this->*request_.command->answer)(json);
   }
 
   absl::Status ReadRequest() {
@@ -462,7 +431,7 @@ class Service {
         return status;
       }
     }
-    if (absl::Status status = ReadCommand(parser_, scratch_, r.command); !status.ok()) {
+    if (absl::Status status = ReadCommand(parser_, Commands(), scratch_, r.command); !status.ok()) {
       return status;
     }
     r.inputs.objective.reset();
@@ -479,15 +448,15 @@ class Service {
     for (std::size_t i = 0; i < parser_.size(); ++i) {
       if (absl::Status status = ReadField(parser_.field(i)); !status.ok()) return status;
     }
-    if (r.command == Command::kBest && !r.has_roll) {
+    const unsigned command = r.command->bit;
+    if (command == kBest && !r.has_roll) {
       return absl::InvalidArgumentError("best: missing field \"roll\" (the dice just rolled)");
     }
-    if ((r.command == Command::kEnter || r.command == Command::kClose) && !r.has_game) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(std::string(CommandName(r.command)),
-                       ": missing field \"game\" (the id `open` answered)"));
+    if ((command == kEnter || command == kClose) && !r.has_game) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          std::string(r.command->name), ": missing field \"game\" (the id `open` answered)"));
     }
-    if (r.command == Command::kEnter && !r.has_entry) {
+    if (command == kEnter && !r.has_entry) {
       return absl::InvalidArgumentError(
           "enter: missing field \"entry\" (a line as `martiandice coach` reads it)");
     }
@@ -501,9 +470,9 @@ class Service {
       return absl::InvalidArgumentError(
           absl::StrCat("unknown field ", JsonString(field.key), " (fields: ", kFieldList, ")"));
     }
-    if ((spec->commands & CommandBit(request_.command)) == 0) {
-      return FieldError(
-          field, absl::StrCat("does not apply to ", std::string(CommandName(request_.command))));
+    if ((spec->commands & request_.command->bit) == 0) {
+      return FieldError(field,
+                        absl::StrCat("does not apply to ", std::string(request_.command->name)));
     }
     QueryInput& in = request_.inputs;
     const std::string_view name = spec->name;
@@ -556,7 +525,7 @@ class Service {
     if (query->goal.is_win()) {
       if (absl::Status status = LoadTable(*query); !status.ok()) return status;
     }
-    if (request_.command == Command::kBest) {
+    if (request_.command->bit == kBest) {
       absl::StatusOr<Dice> roll = ParseRoll(*query, request_.roll);
       if (!roll.ok()) return roll.status();
       absl::StatusOr<BestAnswer> answer = cli::Best(advisor_, *query, *roll);
@@ -694,6 +663,20 @@ class Service {
   std::vector<std::pair<Rules, std::string>> stats_;
 };
 
+std::span<const ServeCommand> Service::Commands() {
+  static constexpr ServeCommand kCommands[] = {
+      {"eval", kEval, "Stop or roll on? The value of a position", &Service::Query},
+      {"best", kBest, "Which dice to take from \"roll\", then stop or roll?", &Service::Query},
+      {"stats", kStats, "The size of a turn's state space", &Service::Stats},
+      {"open", kOpen, "Follow a game as `martiandice coach` does: its id, state and advice",
+       &Service::Open},
+      {"enter", kEnter, "Apply \"entry\" (one of coach's lines) to \"game\": its state, advice",
+       &Service::Enter},
+      {"close", kClose, "End \"game\": its final scores and its log", &Service::Close},
+  };
+  return kCommands;
+}
+
 bool IsBlank(std::string_view line) {
   return line.find_first_not_of(" \t\r") == std::string_view::npos;
 }
@@ -702,29 +685,59 @@ bool IsBlank(std::string_view line) {
 
 namespace cli {
 
-const std::string_view kServeHelp = R"(
+std::string ServeHelp() {
+  std::string help = R"(
 Reads requests from stdin, one JSON object per line, and answers each with one
 JSON object per line on stdout, in order, until end of input (exit 0).
-Request fields: command ("eval", "best" or "stats", required), id (any string,
-number or null; echoed as the response's first field), and the CLI's options
-without dashes: objective, exact, aside, roll (best), scores (an array of
-integers), seat, players, tables (win only), dice, bonus, target.
-Response: the subcommand's --json object (plus id).
-Game sessions, as `martiandice coach` follows a game: "open" (players, scores,
-seat, tables, rules) answers a game id with the game's state and advice;
-"enter" (game, entry: one of coach's lines) applies it and answers the same;
-"close" (game) answers the final scores and the log. At most 64 games are
-open; a game idle for an hour is closed. A bad request gets
-{"id":...,"error":"message"} (id null if unknown) and the service goes on.
-Lines over 16384 bytes are refused unread. Output is flushed whenever the
+Commands (the field "command", required):
+)";
+  std::size_t width = 0;
+  for (const ServeCommand& command : Service::Commands()) {
+    width = std::max(width, command.name.size());
+  }
+  for (const ServeCommand& command : Service::Commands()) {
+    absl::StrAppend(&help, "  ", std::string(command.name),
+                    std::string(width + 2 - command.name.size(), ' '), std::string(command.summary),
+                    "\n");
+  }
+  help += R"(Other fields: id (any string, number or null; echoed as the response's first
+field), and the CLI's options without dashes: objective, exact, aside, roll
+(best), scores (an array of integers), seat, players, tables (win only), dice,
+bonus, target; open takes players, scores, seat, tables and the rules.
+Response: for eval, best and stats the subcommand's --json object (plus id).
+At most 64 games are open; a game idle for an hour is closed. A bad request
+gets {"id":...,"error":"message"} (id null if unknown) and the service goes
+on. Lines over 16384 bytes are refused unread. Output is flushed whenever the
 service waits for input. A request's tables must be inside the data search
 path or a folder named by --tables-dir (repeatable); outside them it is
 refused by its name alone. A table that fails to load is remembered (restart
 to pick up a repaired one). Protocol, caches and limits: docs/SERVE.md.
   echo '{"id":1,"command":"best","roll":"2T 3R 4H 3C 1K"}' | martiandice serve
 )";
+  return help;
+}
+
+absl::StatusOr<int> RunServe(const CommandOptions& options, const CommandContext& context,
+                             std::ostream& out) {
+  ServeOptions serve;
+  for (const std::string& dir : options.tables_dirs) {
+    std::error_code error;
+    if (!std::filesystem::is_directory(dir, error)) {
+      return absl::InvalidArgumentError(absl::StrCat("--tables-dir: ", dir, " is not a directory"));
+    }
+    serve.tables_dirs.push_back(dir);
+  }
+  std::istringstream no_input;
+  return Serve(context.in ? *context.in : no_input, out, context.err, serve);
+}
 
 }  // namespace cli
+
+std::vector<std::string_view> ServeCommandNames() {
+  std::vector<std::string_view> names;
+  for (const ServeCommand& command : Service::Commands()) names.push_back(command.name);
+  return names;
+}
 
 int Serve(std::istream& in, std::ostream& out, std::ostream& err, const ServeOptions& options) {
   try {

@@ -47,4 +47,8 @@ struct ServeOptions {
 // Never throws.
 int Serve(std::istream& in, std::ostream& out, std::ostream& err, const ServeOptions& options = {});
 
+// The protocol's commands ("eval", ..., "close"), in the order `serve --help`
+// lists them.
+std::vector<std::string_view> ServeCommandNames();
+
 }  // namespace martiandice
