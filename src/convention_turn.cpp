@@ -8,6 +8,8 @@
 #include <limits>
 #include <type_traits>
 
+#include "turn_lanes.h"
+
 namespace martiandice::internal {
 namespace {
 
@@ -16,7 +18,9 @@ namespace {
 // mover's value alone). In double a record of two or more numbers is padded
 // to an even stride (zeros), so the record sums run on pairs of lanes (SSE2,
 // every x86-64); a record of one is not padded (half the memory, and the
-// mover's value is summed in the same order either way).
+// mover's value is summed in the same order either way). Its own DP, not the
+// plain solve's DoubleDP: tied actions (within kConventionTie) go by the
+// convention, where the plain solve keeps the first best exactly.
 template <class Real, int W>
 class ConventionSolver {
   static_assert(W >= 1);
@@ -271,12 +275,13 @@ class ConventionSolver {
   }
 
   // The roll's record: the terms' weighted law records. In double, summed
-  // as the two-player solve sums (four interleaved partial sums: one chain
-  // of dependent additions would wait on the adder), which also keeps the
-  // two solvers' two-player values together.
+  // as every double turn solve sums (RollSum), which also keeps the two
+  // solvers' two-player values together.
   void RollSums(int id, Real* roll) const {
     const std::span<const RollTerm> terms = model_.Terms(id);
-    if constexpr (!std::is_same_v<Real, double>) {
+    if constexpr (std::is_same_v<Real, double>) {
+      RollSum<double, S>(terms, laws_.data(), roll);
+    } else {
       // x87 has 8 registers: one chain per number is faster there. The
       // weights are the extended ones: their rounding is the sums' own.
       const std::span<const long double> weights = model_.WideWeights(id);
@@ -286,25 +291,7 @@ class ConventionSolver {
         const Real weight = weights[i];
         for (int k = 0; k < S; ++k) roll[k] += weight * law[k];
       }
-      return;
     }
-    alignas(16) Real part[4][S] = {};
-    const size_t n = terms.size();
-    const Real* const laws = laws_.data();
-    size_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-      for (int j = 0; j < 4; ++j) {
-        const Real* law = laws + static_cast<size_t>(terms[i + j].law) * S;
-        const Real weight = terms[i + j].weight_d;
-        for (int k = 0; k < S; ++k) part[j][k] += weight * law[k];
-      }
-    }
-    for (; i < n; ++i) {
-      const Real* law = laws + static_cast<size_t>(terms[i].law) * S;
-      const Real weight = terms[i].weight_d;
-      for (int k = 0; k < S; ++k) part[0][k] += weight * law[k];
-    }
-    for (int k = 0; k < S; ++k) roll[k] = (part[0][k] + part[1][k]) + (part[2][k] + part[3][k]);
   }
 
   // Phase "stop or roll": the roll's record from the outcome laws, then the

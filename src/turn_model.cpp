@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "martiandice/state_space.h"
+#include "turn_lanes.h"
 
 namespace martiandice::internal {
 namespace {
@@ -271,145 +272,9 @@ void ForEachEarthLaw(const TurnModel& model, int group, Better better, Sink&& si
 
 namespace {
 
-// The sums of one group's laws, q = 0..left, for a group with J untaken types.
-template <bool kSlope, int J>
-void GroupSums(const TurnModel& model, int group, const CanonState& g, const TurnValues& v,
-               double* sums, const double* slope_utility, const double* slope, double* law_slope,
-               const double* take_value, const double* take_slope) {
-  const EarthClass* const data = model.ClassData();
-  const std::int32_t* const row = model.ClassRow(J);
-  const std::int32_t* const ray_children = model.RayChildren(group);
-  const int law0 = model.LawIndex(group, 0);
-  // The best take: the largest value, the fewest dice among equals (take[]
-  // ascending, padded to J entries).
-  auto better = [&](int x, int y) { return take_value[y] > take_value[x] ? y : x; };
-  for (int q = 0; q <= g.left; ++q) {
-    const int ray_child = ray_children[q];
-    // Without rays an empty choice ends the turn; with rays they are taken.
-    const double rays = ray_child < 0 ? -HUGE_VAL : v.value[ray_child];
-    const double none = ray_child < 0 ? v.stop[group] : rays;
-    double sum = 0, slope_sum = 0;
-    double rays_slope = 0, none_slope = 0;
-    if constexpr (kSlope) {
-      rays_slope = ray_child < 0 ? 0.0 : slope[ray_child];
-      none_slope = ray_child < 0 ? slope_utility[g.score] : rays_slope;
-    }
-    const EarthClass* cls = data + row[q];
-    const EarthClass* const end = data + row[q + 1];
-    // No untaken type shown (classes are sorted by mask, so it comes first):
-    // always possible with a taken type to show, else only with no dice.
-    if (J < 3 || q == 0) {
-      sum += cls->weight_d * none;
-      if constexpr (kSlope) slope_sum += cls->weight_d * none_slope;
-      ++cls;
-    }
-    for (; cls != end; ++cls) {
-      int x = cls->take[0];
-      if constexpr (J >= 2) x = better(x, cls->take[1]);
-      if constexpr (J >= 3) x = better(x, cls->take[2]);
-      sum += cls->weight_d * std::max(rays, take_value[x]);
-      if constexpr (kSlope) {
-        // std::max keeps the rays on a tie: so does the slope.
-        // (Indexed, not branched: which option wins is data-dependent.)
-        const double option_slope[2] = {rays_slope, take_slope[x]};
-        slope_sum += cls->weight_d * option_slope[rays < take_value[x]];
-      }
-    }
-    sums[law0 + q] = sum;
-    if constexpr (kSlope) law_slope[law0 + q] = slope_sum;
-  }
-}
-
-// Phase "roll outcome values": for each group at this level and each q, the
-// expected utility (times 3^q) of the q other dice under optimal takes. The
-// rays beside them number left(group) - q whichever position rolled, so this
-// sum is shared by every position whose roll leads to (group, q). With
-// kSlope, the same sums of the chosen options' slopes go to law_slope (the
-// choices, and so the value sums, are exactly those without).
-template <bool kSlope>
-void OutcomeSumsDouble(const TurnModel& model, int level, const TurnValues& v,
-                       std::vector<double>& sums, const double* slope_utility, const double* slope,
-                       double* law_slope) {
-  double take_value[kMaxDice + 1], take_slope[kMaxDice + 1];
-  for (int group : model.Level(level)) {
-    const CanonState& g = model.state(group);
-    if (g.untaken > 0) {
-      for (int x = 1; x <= g.left; ++x) {
-        take_value[x] = v.value[model.EarthChild(group, x)];
-        if constexpr (kSlope) take_slope[x] = slope[model.EarthChild(group, x)];
-      }
-    }
-    auto run = [&]<int J>() {
-      GroupSums<kSlope, J>(model, group, g, v, sums.data(), slope_utility, slope, law_slope,
-                           take_value, take_slope);
-    };
-    switch (g.untaken) {
-      case 0:
-        run.template operator()<0>();
-        break;
-      case 1:
-        run.template operator()<1>();
-        break;
-      case 2:
-        run.template operator()<2>();
-        break;
-      default:
-        run.template operator()<3>();
-        break;
-    }
-  }
-}
-
-// Phase "roll value": expected utility of rolling every die left at `id`,
-// and with kSlope the same sum of the law slopes in *slope. Four interleaved
-// partial sums: one chain of dependent additions would make the sum wait on
-// the adder's latency (it is most of a solve otherwise).
-template <bool kSlope>
-double RollValueDouble(const TurnModel& model, int id, const double* sums, const double* law_slope,
-                       double* slope) {
-  const std::span<const RollTerm> terms = model.Terms(id);
-  const size_t n = terms.size();
-  double v0 = 0, v1 = 0, v2 = 0, v3 = 0, s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-  size_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    v0 += terms[i].weight_d * sums[terms[i].law];
-    v1 += terms[i + 1].weight_d * sums[terms[i + 1].law];
-    v2 += terms[i + 2].weight_d * sums[terms[i + 2].law];
-    v3 += terms[i + 3].weight_d * sums[terms[i + 3].law];
-    if constexpr (kSlope) {
-      s0 += terms[i].weight_d * law_slope[terms[i].law];
-      s1 += terms[i + 1].weight_d * law_slope[terms[i + 1].law];
-      s2 += terms[i + 2].weight_d * law_slope[terms[i + 2].law];
-      s3 += terms[i + 3].weight_d * law_slope[terms[i + 3].law];
-    }
-  }
-  for (; i < n; ++i) {
-    v0 += terms[i].weight_d * sums[terms[i].law];
-    if constexpr (kSlope) s0 += terms[i].weight_d * law_slope[terms[i].law];
-  }
-  if constexpr (kSlope) *slope = (s0 + s1) + (s2 + s3);
-  return (v0 + v1) + (v2 + v3);
-}
-
-// Values with only the stop values filled in (roll unset: NaN).
-TurnValues StopValues(const TurnModel& model, const std::vector<double>& utility) {
-  const int size = model.size();
-  TurnValues v;
-  v.stop.resize(size);
-  v.roll.assign(size, std::numeric_limits<double>::quiet_NaN());
-  v.value.resize(size);
-  for (int id = 0; id < size; ++id) v.stop[id] = utility[model.state(id).score];
-  return v;
-}
-
-// Parametric solve (see SolveDoubleParametric): every value is linear in a
-// parameter t of the utility while the policy stays optimal; this keeps the
-// slopes and narrows [lo, hi], the range of t - t0 over which it does.
-struct Parametric {
-  const std::vector<double>* slope_utility = nullptr;  // d utility / dt by score
-  std::vector<double> slope;                           // d value / dt per position
-  std::vector<double> roll_slope;                      // d roll / dt per position
-  std::vector<double> law_slope;                       // per law
+// The range of a parameter t of the utility over which a solve's policy stays
+// optimal (SolveDoubleParametric): every value is linear in t while it does.
+struct PolicyRange {
   double lo = -HUGE_VAL, hi = HUGE_VAL;
 
   // The chosen option beats another by `gap` >= 0 now, and gains `dslope`
@@ -429,364 +294,303 @@ struct Parametric {
   }
 };
 
-// Phase "roll outcome values" with slopes and the policy's range of validity.
-void OutcomeSumsParametric(const TurnModel& model, int level, const TurnValues& v,
-                           std::vector<double>& sums, Parametric& p) {
-  auto better = [&](int a, int b) { return v.value[a] > v.value[b]; };
-  double take_value[kMaxDice + 1], take_slope[kMaxDice + 1];
-  for (int group : model.Level(level)) {
-    const CanonState& g = model.state(group);
-    for (int x = 1; g.untaken > 0 && x <= g.left; ++x) {
-      take_value[x] = v.value[model.EarthChild(group, x)];
-      take_slope[x] = p.slope[model.EarthChild(group, x)];
+// The double DP on lanes V: double (one utility) or Pair (two, lane by lane,
+// each lane bit for bit the single solve). It works on arrays it does not own:
+// per position stop (filled in), roll, value, and with kSlope slope; per
+// (group, q) law a record of S numbers (the value sum, then with kSlope the
+// slope sum). kSlope: every value's slope in a parameter of the utility
+// (slope_utility by score) under the policy chosen; the choices, and so the
+// values, are exactly those without. kRange (double, with kSlope): also each
+// roll value's slope and the parameter's range over which the policy stays.
+template <class V, bool kSlope, bool kRange = false>
+struct DoubleDP {
+  static_assert(!kRange || (kSlope && std::is_same_v<V, double>));
+  static constexpr int S = kSlope ? 2 : 1;
+
+  const TurnModel& model;
+  const V* stop;
+  V* roll;
+  V* value;
+  V* slope;                      // kSlope
+  V* laws;                       // S per law
+  const V* slope_utility;        // kSlope: by score
+  V* roll_slope = nullptr;       // kRange: per position
+  PolicyRange* range = nullptr;  // kRange
+
+  // Phases by level, from no dice left up: the roll outcome values, then stop or roll.
+  void Run() {
+    const int start = model.Id(0, 0, 0, 0, 0);
+    for (int level = 0; level <= model.rules().dice; ++level) {
+      OutcomeSums(level);
+      for (int id : model.Level(level)) StopOrRoll(id, level, id == start);
     }
-    int rank[kMaxDice + 1];
-    RankTakes(model, group, better, rank);
-    if (g.untaken > 1) {
-      // The ranking of the takes must hold: each take against the next one.
-      int order[kMaxDice + 1];
-      for (int x = 1; x <= g.left; ++x) order[rank[x]] = x;
-      for (int i = 0; i + 1 < g.left; ++i) {
-        int a = order[i], b = order[i + 1];
-        p.Keep(take_value[a] - take_value[b], take_slope[a] - take_slope[b]);
+  }
+
+  // Phase "roll outcome values": for each group at this level and each q, the
+  // expected utility (times 3^q) of the q other dice under optimal takes. The
+  // rays beside them number left(group) - q whichever position rolled, so this
+  // sum is shared by every position whose roll leads to (group, q).
+  void OutcomeSums(int level) {
+    V take_value[kMaxDice + 1], take_slope[kMaxDice + 1];
+    for (int group : model.Level(level)) {
+      const CanonState& g = model.state(group);
+      if (g.untaken > 0) {
+        for (int x = 1; x <= g.left; ++x) {
+          take_value[x] = value[model.EarthChild(group, x)];
+          if constexpr (kSlope) take_slope[x] = slope[model.EarthChild(group, x)];
+        }
+      }
+      if constexpr (kRange) KeepTakeRanking(group, take_value, take_slope);
+      switch (g.untaken) {
+        case 0:
+          GroupSums<0>(group, g, take_value, take_slope);
+          break;
+        case 1:
+          GroupSums<1>(group, g, take_value, take_slope);
+          break;
+        case 2:
+          GroupSums<2>(group, g, take_value, take_slope);
+          break;
+        default:
+          GroupSums<3>(group, g, take_value, take_slope);
+          break;
       }
     }
-    const double turn_over_slope = (*p.slope_utility)[g.score];
-    for (int q = 0; q <= g.left; ++q) {
-      const int ray_child = model.RayChild(group, q);
-      const bool has_rays = ray_child >= 0;
-      const double rays = has_rays ? v.value[ray_child] : 0.0;
-      const double rays_slope = has_rays ? p.slope[ray_child] : 0.0;
-      const int law = model.LawIndex(group, q);
-      double sum = 0, slope_sum = 0;
-      for (const EarthClass& cls : model.Classes(g.untaken, q)) {
-        double value = has_rays ? rays : v.stop[group];
-        double slope = has_rays ? rays_slope : turn_over_slope;
-        if (cls.present != 0) {
-          int x = BestTake(cls.present, rank);
-          if (!has_rays || take_value[x] > rays) {
-            if (has_rays) p.Keep(take_value[x] - rays, take_slope[x] - rays_slope);
-            value = take_value[x];
-            slope = take_slope[x];
-          } else {
-            p.Keep(rays - take_value[x], rays_slope - take_slope[x]);
+  }
+
+  // The sums of one group's laws, q = 0..left, for a group with J untaken types.
+  template <int J>
+  void GroupSums(int group, const CanonState& g, const V* take_value, const V* take_slope) {
+    const EarthClass* const data = model.ClassData();
+    const std::int32_t* const row = model.ClassRow(J);
+    const std::int32_t* const ray_children = model.RayChildren(group);
+    V* law = laws + static_cast<size_t>(model.LawIndex(group, 0)) * S;
+    for (int q = 0; q <= g.left; ++q, law += S) {
+      const int ray_child = ray_children[q];
+      // Without rays an empty choice ends the turn; with rays they are taken.
+      const V rays = ray_child < 0 ? Splat<V>(-HUGE_VAL) : value[ray_child];
+      const V none = ray_child < 0 ? stop[group] : rays;
+      V sum = Splat<V>(0), slope_sum = sum, rays_slope = sum, none_slope = sum;
+      if constexpr (kSlope) {
+        rays_slope = ray_child < 0 ? Splat<V>(0) : slope[ray_child];
+        none_slope = ray_child < 0 ? slope_utility[g.score] : rays_slope;
+      }
+      const EarthClass* cls = data + row[q];
+      const EarthClass* const end = data + row[q + 1];
+      // No untaken type shown (classes are sorted by mask, so it comes first):
+      // always possible with a taken type to show, else only with no dice.
+      if (J < 3 || q == 0) {
+        sum += Splat<V>(cls->weight_d) * none;
+        if constexpr (kSlope) slope_sum += Splat<V>(cls->weight_d) * none_slope;
+        ++cls;
+      }
+      for (; cls != end; ++cls) {
+        V best, best_slope = Splat<V>(0);
+        BestTake<J>(*cls, take_value, take_slope, &best, &best_slope);
+        const V w = Splat<V>(cls->weight_d);
+        // Max keeps the rays on a tie: so does the slope.
+        sum += w * Max(rays, best);
+        if constexpr (kSlope) slope_sum += w * SelectLess(rays, best, best_slope, rays_slope);
+        if constexpr (kRange) {
+          if (ray_child >= 0) {
+            rays < best ? range->Keep(best - rays, best_slope - rays_slope)
+                        : range->Keep(rays - best, rays_slope - best_slope);
           }
         }
-        sum += cls.weight_d * value;
-        slope_sum += cls.weight_d * slope;
       }
-      sums[law] = sum;
-      p.law_slope[law] = slope_sum;
+      law[0] = sum;
+      if constexpr (kSlope) law[1] = slope_sum;
     }
   }
-}
 
-}  // namespace
-
-TurnValues SolveDoubleParametric(const TurnModel& model, const std::vector<double>& utility,
-                                 const std::vector<double>& slope_utility, ParametricTurn* out) {
-  const int size = model.size();
-  TurnValues v = StopValues(model, utility);
-  thread_local std::vector<double> sums;
-  sums.resize(model.LawCount());
-  Parametric p;
-  p.slope_utility = &slope_utility;
-  p.slope.assign(size, 0.0);
-  p.roll_slope.assign(size, 0.0);
-  p.law_slope.assign(model.LawCount(), 0.0);
-  const int start = model.Id(0, 0, 0, 0, 0);
-  for (int level = 0; level <= model.rules().dice; ++level) {
-    OutcomeSumsParametric(model, level, v, sums, p);
-    for (int id : model.Level(level)) {
-      const double stop_slope = slope_utility[model.state(id).score];
-      if (level == 0) {
-        v.value[id] = v.stop[id];
-        p.slope[id] = stop_slope;
-        continue;
-      }
-      double roll = 0, roll_slope = 0;
-      for (const RollTerm& term : model.Terms(id)) {
-        roll += term.weight_d * sums[term.law];
-        roll_slope += term.weight_d * p.law_slope[term.law];
-      }
-      v.roll[id] = roll;
-      p.roll_slope[id] = roll_slope;
-      // Phase "stop or roll": stopping is not allowed before the first roll.
-      const bool rolls = id == start || roll > v.stop[id];
-      if (id != start) {
-        rolls ? p.Keep(roll - v.stop[id], roll_slope - stop_slope)
-              : p.Keep(v.stop[id] - roll, stop_slope - roll_slope);
-      }
-      v.value[id] = rolls ? roll : v.stop[id];
-      p.slope[id] = rolls ? roll_slope : stop_slope;
+  // The best take of a class: the largest value, the fewest dice among
+  // equals (take[] ascending, padded to J entries; a later one replaces the
+  // best only when strictly greater), and its slope.
+  template <int J>
+  static void BestTake(const EarthClass& cls, const V* take_value, const V* take_slope, V* best,
+                       V* best_slope) {
+    if constexpr (std::is_same_v<V, double>) {
+      // One lane: the take's index, then its numbers (fewer instructions).
+      int x = cls.take[0];
+      if constexpr (J >= 2) x = take_value[cls.take[1]] > take_value[x] ? cls.take[1] : x;
+      if constexpr (J >= 3) x = take_value[cls.take[2]] > take_value[x] ? cls.take[2] : x;
+      *best = take_value[x];
+      if constexpr (kSlope) *best_slope = take_slope[x];
+    } else {
+      // Lanes choose apart: by value.
+      *best = take_value[cls.take[0]];
+      if constexpr (kSlope) *best_slope = take_slope[cls.take[0]];
+      auto consider = [&](int x) {
+        if constexpr (kSlope) {
+          *best_slope = SelectLess(*best, take_value[x], take_slope[x], *best_slope);
+        }
+        *best = Max(*best, take_value[x]);
+      };
+      if constexpr (J >= 2) consider(cls.take[1]);
+      if constexpr (J >= 3) consider(cls.take[2]);
     }
   }
-  out->slope = std::move(p.slope);
-  out->roll_slope = std::move(p.roll_slope);
-  out->lo = p.lo;
-  out->hi = p.hi;
-  return v;
-}
 
-namespace {
+  // kRange: the ranking of a group's takes (the order its classes choose
+  // by) must hold: each take against the next one.
+  void KeepTakeRanking(int group, const V* take_value, const V* take_slope) {
+    const CanonState& g = model.state(group);
+    if (g.untaken <= 1) return;  // one type: a single take per class
+    int rank[kMaxDice + 1], order[kMaxDice + 1];
+    RankTakes(
+        model, group, [&](int a, int b) { return value[a] > value[b]; }, rank);
+    for (int x = 1; x <= g.left; ++x) order[rank[x]] = x;
+    for (int i = 0; i + 1 < g.left; ++i) {
+      const int a = order[i], b = order[i + 1];
+      range->Keep(take_value[a] - take_value[b], take_slope[a] - take_slope[b]);
+    }
+  }
 
-// The double solve; with kSlope also every value's slope in a parameter of
-// the utility (slope_utility by score) under the policy chosen, returned for
-// the start position in *start_slope.
-template <bool kSlope>
-void SolveDoubleImpl(const TurnModel& model, const std::vector<double>& utility,
-                     const std::vector<double>* slope_utility, double* start_slope, TurnValues& v) {
-  // The stop values; the vectors' storage is reused (the game solver's many
-  // solves then allocate nothing). Every roll value is written below except
-  // at positions with no dice left: NaN.
+  // Phase "roll value", then "stop or roll": stopping is not allowed before
+  // the first roll (`start`).
+  void StopOrRoll(int id, int level, bool start) {
+    const int score = model.state(id).score;
+    if (level == 0) {
+      value[id] = stop[id];
+      if constexpr (kSlope) slope[id] = slope_utility[score];
+      return;
+    }
+    V r[S];
+    RollSum<V, S>(model.Terms(id), laws, r);
+    roll[id] = r[0];
+    value[id] = start ? r[0] : Max(stop[id], r[0]);
+    if constexpr (kSlope) {
+      const V stop_slope = slope_utility[score];
+      slope[id] = start ? r[1] : SelectLess(stop[id], r[0], r[1], stop_slope);
+    }
+    if constexpr (kRange) {
+      roll_slope[id] = r[1];
+      if (!start) {
+        stop[id] < r[0] ? range->Keep(r[0] - stop[id], r[1] - slope_utility[score])
+                        : range->Keep(stop[id] - r[0], slope_utility[score] - r[1]);
+      }
+    }
+  }
+};
+
+// The double solve for one utility into v (storage reused: the game
+// solver's many solves then allocate nothing); with kSlope the start
+// position's slope in *start_slope, with kRange every slope and the range in
+// *parametric. Roll values are NaN at positions with no dice left.
+template <bool kSlope, bool kRange = false>
+void SolveOne(const TurnModel& model, const std::vector<double>& utility,
+              const std::vector<double>* slope_utility, double* start_slope, TurnValues& v,
+              ParametricTurn* parametric = nullptr) {
   const int size = model.size();
   v.stop.resize(size);
   v.value.resize(size);
   v.roll.resize(size);
   for (int id = 0; id < size; ++id) v.stop[id] = utility[model.state(id).score];
   for (int id : model.Level(0)) v.roll[id] = std::numeric_limits<double>::quiet_NaN();
-  // Reused across solves on this thread: repeated solves (the game solver's
-  // many utilities) then allocate nothing here.
-  thread_local std::vector<double> sums, slope, law_slope;
-  sums.resize(model.LawCount());
-  if constexpr (kSlope) {
-    slope.resize(model.size());
-    law_slope.resize(model.LawCount());
+  // Reused across solves on this thread.
+  thread_local std::vector<double> laws, slope;
+  laws.resize(static_cast<size_t>(model.LawCount()) * DoubleDP<double, kSlope>::S);
+  DoubleDP<double, kSlope, kRange> dp{model,   v.stop.data(), v.roll.data(), v.value.data(),
+                                      nullptr, laws.data(),   nullptr};
+  PolicyRange range;
+  if constexpr (kRange) {
+    parametric->slope.assign(size, 0.0);
+    parametric->roll_slope.assign(size, 0.0);
+    dp.slope = parametric->slope.data();
+    dp.roll_slope = parametric->roll_slope.data();
+    dp.range = &range;
+  } else if constexpr (kSlope) {
+    slope.resize(size);
+    dp.slope = slope.data();
   }
-  const double* su = kSlope ? slope_utility->data() : nullptr;
-  const int start = model.Id(0, 0, 0, 0, 0);
-  for (int level = 0; level <= model.rules().dice; ++level) {
-    OutcomeSumsDouble<kSlope>(model, level, v, sums, su, slope.data(), law_slope.data());
-    for (int id : model.Level(level)) {
-      if (level == 0) {
-        v.value[id] = v.stop[id];
-        if constexpr (kSlope) slope[id] = su[model.state(id).score];
-        continue;
-      }
-      double roll_slope = 0;
-      v.roll[id] = RollValueDouble<kSlope>(model, id, sums.data(), law_slope.data(), &roll_slope);
-      // Phase "stop or roll": stopping is not allowed before the first roll.
-      v.value[id] = id == start ? v.roll[id] : std::max(v.stop[id], v.roll[id]);
-      if constexpr (kSlope) {
-        const bool rolls = id == start || v.stop[id] < v.roll[id];
-        slope[id] = rolls ? roll_slope : su[model.state(id).score];
-      }
-    }
-  }
-  if constexpr (kSlope) *start_slope = slope[start];
-}
-
-}  // namespace
-
-TurnValues SolveDouble(const TurnModel& model, const std::vector<double>& utility) {
-  TurnValues v;
-  SolveDoubleImpl<false>(model, utility, nullptr, nullptr, v);
-  return v;
-}
-
-void SolveDouble(const TurnModel& model, const std::vector<double>& utility, TurnValues* out) {
-  SolveDoubleImpl<false>(model, utility, nullptr, nullptr, *out);
-}
-
-void SolveDoubleWithSlope(const TurnModel& model, const std::vector<double>& utility,
-                          const std::vector<double>& slope_utility, double* start_slope,
-                          TurnValues* out) {
-  SolveDoubleImpl<true>(model, utility, &slope_utility, start_slope, *out);
-}
-
-TurnValues SolveDoubleWithSlope(const TurnModel& model, const std::vector<double>& utility,
-                                const std::vector<double>& slope_utility, double* start_slope) {
-  TurnValues v;
-  SolveDoubleImpl<true>(model, utility, &slope_utility, start_slope, v);
-  return v;
-}
-
-// ------------------------------------------------- double DP, two lanes
-
-namespace {
-
-// Two doubles operated on lane by lane (GCC/Clang vector extension): each
-// lane sees exactly the scalar solve's operations, in the same order, so it
-// rounds the same way.
-typedef double Pair __attribute__((vector_size(16)));
-
-inline Pair Splat(double x) { return Pair{x, x}; }
-// std::max(a, b) lane by lane: b where a < b, else a.
-inline Pair MaxPair(Pair a, Pair b) { return a < b ? b : a; }
-
-// Scratch of the paired solve: one Pair per position and per law.
-struct PairValues {
-  std::vector<Pair> stop, roll, value, slope, sums, law_slope;
-};
-
-// GroupSums for two utilities: the same choices per lane (the better take
-// replaces the current one only when strictly greater; rays lose only when
-// strictly smaller), hence the same sums.
-template <bool kSlope, int J>
-void GroupSumsPair(const TurnModel& model, int group, const CanonState& g, PairValues& v,
-                   const Pair* slope_utility, const Pair* take_value, const Pair* take_slope) {
-  const EarthClass* const data = model.ClassData();
-  const std::int32_t* const row = model.ClassRow(J);
-  const std::int32_t* const ray_children = model.RayChildren(group);
-  const int law0 = model.LawIndex(group, 0);
-  for (int q = 0; q <= g.left; ++q) {
-    const int ray_child = ray_children[q];
-    const Pair rays = ray_child < 0 ? Splat(-HUGE_VAL) : v.value[ray_child];
-    const Pair none = ray_child < 0 ? v.stop[group] : rays;
-    Pair sum = Splat(0), slope_sum = Splat(0), rays_slope = Splat(0), none_slope = Splat(0);
-    if constexpr (kSlope) {
-      rays_slope = ray_child < 0 ? Splat(0) : v.slope[ray_child];
-      none_slope = ray_child < 0 ? slope_utility[g.score] : rays_slope;
-    }
-    const EarthClass* cls = data + row[q];
-    const EarthClass* const end = data + row[q + 1];
-    if (J < 3 || q == 0) {
-      sum += Splat(cls->weight_d) * none;
-      if constexpr (kSlope) slope_sum += Splat(cls->weight_d) * none_slope;
-      ++cls;
-    }
-    for (; cls != end; ++cls) {
-      Pair best = take_value[cls->take[0]];
-      Pair best_slope = Splat(0);
-      if constexpr (kSlope) best_slope = take_slope[cls->take[0]];
-      auto consider = [&](int x) {
-        const auto better = take_value[x] > best;
-        best = better ? take_value[x] : best;
-        if constexpr (kSlope) best_slope = better ? take_slope[x] : best_slope;
-      };
-      if constexpr (J >= 2) consider(cls->take[1]);
-      if constexpr (J >= 3) consider(cls->take[2]);
-      const Pair w = Splat(cls->weight_d);
-      sum += w * MaxPair(rays, best);
-      if constexpr (kSlope) slope_sum += w * (rays < best ? best_slope : rays_slope);
-    }
-    v.sums[law0 + q] = sum;
-    if constexpr (kSlope) v.law_slope[law0 + q] = slope_sum;
+  if constexpr (kSlope) dp.slope_utility = slope_utility->data();
+  dp.Run();
+  if constexpr (kSlope) *start_slope = dp.slope[model.Id(0, 0, 0, 0, 0)];
+  if constexpr (kRange) {
+    parametric->lo = range.lo;
+    parametric->hi = range.hi;
   }
 }
 
+// Two utilities in one pass (Pair lanes), split into out[0] and out[1].
 template <bool kSlope>
-void OutcomeSumsPair(const TurnModel& model, int level, PairValues& v, const Pair* slope_utility) {
-  Pair take_value[kMaxDice + 1], take_slope[kMaxDice + 1];
-  for (int group : model.Level(level)) {
-    const CanonState& g = model.state(group);
-    if (g.untaken > 0) {
-      for (int x = 1; x <= g.left; ++x) {
-        take_value[x] = v.value[model.EarthChild(group, x)];
-        if constexpr (kSlope) take_slope[x] = v.slope[model.EarthChild(group, x)];
-      }
-    }
-    switch (g.untaken) {
-      case 0:
-        GroupSumsPair<kSlope, 0>(model, group, g, v, slope_utility, take_value, take_slope);
-        break;
-      case 1:
-        GroupSumsPair<kSlope, 1>(model, group, g, v, slope_utility, take_value, take_slope);
-        break;
-      case 2:
-        GroupSumsPair<kSlope, 2>(model, group, g, v, slope_utility, take_value, take_slope);
-        break;
-      default:
-        GroupSumsPair<kSlope, 3>(model, group, g, v, slope_utility, take_value, take_slope);
-        break;
-    }
-  }
-}
-
-// RollValueDouble for two utilities: the same four interleaved partial sums.
-template <bool kSlope>
-Pair RollValuePair(const TurnModel& model, int id, const PairValues& v, Pair* slope) {
-  const std::span<const RollTerm> terms = model.Terms(id);
-  const size_t n = terms.size();
-  Pair v0 = Splat(0), v1 = v0, v2 = v0, v3 = v0, s0 = v0, s1 = v0, s2 = v0, s3 = v0;
-  size_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    v0 += Splat(terms[i].weight_d) * v.sums[terms[i].law];
-    v1 += Splat(terms[i + 1].weight_d) * v.sums[terms[i + 1].law];
-    v2 += Splat(terms[i + 2].weight_d) * v.sums[terms[i + 2].law];
-    v3 += Splat(terms[i + 3].weight_d) * v.sums[terms[i + 3].law];
-    if constexpr (kSlope) {
-      s0 += Splat(terms[i].weight_d) * v.law_slope[terms[i].law];
-      s1 += Splat(terms[i + 1].weight_d) * v.law_slope[terms[i + 1].law];
-      s2 += Splat(terms[i + 2].weight_d) * v.law_slope[terms[i + 2].law];
-      s3 += Splat(terms[i + 3].weight_d) * v.law_slope[terms[i + 3].law];
-    }
-  }
-  for (; i < n; ++i) {
-    v0 += Splat(terms[i].weight_d) * v.sums[terms[i].law];
-    if constexpr (kSlope) s0 += Splat(terms[i].weight_d) * v.law_slope[terms[i].law];
-  }
-  if constexpr (kSlope) *slope = (s0 + s1) + (s2 + s3);
-  return (v0 + v1) + (v2 + v3);
-}
-
-template <bool kSlope>
-void SolvePairImpl(const TurnModel& model, const std::vector<double>* const utility[2],
-                   const std::vector<double>* slope_utility, double start_slope[2],
-                   TurnValues out[2]) {
+void SolvePair(const TurnModel& model, const std::vector<double>* const utility[2],
+               const std::vector<double>* slope_utility, double start_slope[2], TurnValues out[2]) {
   const int size = model.size();
   // Reused across solves on this thread: repeated solves allocate nothing.
-  thread_local PairValues v;
-  v.stop.resize(size);
-  v.roll.resize(size);
-  v.value.resize(size);
-  v.sums.resize(model.LawCount());
-  if constexpr (kSlope) {
-    v.slope.resize(size);
-    v.law_slope.resize(model.LawCount());
-  }
+  thread_local std::vector<Pair> stop, roll, value, slope, laws;
+  stop.resize(size);
+  roll.resize(size);
+  value.resize(size);
+  laws.resize(static_cast<size_t>(model.LawCount()) * DoubleDP<Pair, kSlope>::S);
   Pair su[kMaxDice + kMaxBonus + 1];
   if constexpr (kSlope) {
-    for (int s = 0; s <= model.MaxScore(); ++s) su[s] = Splat((*slope_utility)[s]);
+    slope.resize(size);
+    for (int s = 0; s <= model.MaxScore(); ++s) su[s] = Splat<Pair>((*slope_utility)[s]);
   }
   for (int id = 0; id < size; ++id) {
     const int score = model.state(id).score;
-    v.stop[id] = Pair{(*utility[0])[score], (*utility[1])[score]};
+    stop[id] = Pair{(*utility[0])[score], (*utility[1])[score]};
   }
+  DoubleDP<Pair, kSlope>{model,        stop.data(), roll.data(), value.data(),
+                         slope.data(), laws.data(), su}
+      .Run();
   const int start = model.Id(0, 0, 0, 0, 0);
-  for (int level = 0; level <= model.rules().dice; ++level) {
-    OutcomeSumsPair<kSlope>(model, level, v, su);
-    for (int id : model.Level(level)) {
-      if (level == 0) {
-        v.value[id] = v.stop[id];
-        if constexpr (kSlope) v.slope[id] = su[model.state(id).score];
-        continue;
-      }
-      Pair roll_slope = Splat(0);
-      v.roll[id] = RollValuePair<kSlope>(model, id, v, &roll_slope);
-      // Phase "stop or roll": stopping is not allowed before the first roll.
-      v.value[id] = id == start ? v.roll[id] : MaxPair(v.stop[id], v.roll[id]);
-      if constexpr (kSlope) {
-        const Pair stop_slope = su[model.state(id).score];
-        v.slope[id] =
-            id == start ? roll_slope : (v.stop[id] < v.roll[id] ? roll_slope : stop_slope);
-      }
-    }
-  }
   for (int lane = 0; lane < 2; ++lane) {
     TurnValues& o = out[lane];
     o.stop.resize(size);
     o.roll.resize(size);
     o.value.resize(size);
     for (int id = 0; id < size; ++id) {
-      o.stop[id] = v.stop[id][lane];
-      o.roll[id] = v.roll[id][lane];
-      o.value[id] = v.value[id][lane];
+      o.stop[id] = stop[id][lane];
+      o.roll[id] = roll[id][lane];
+      o.value[id] = value[id][lane];
     }
     for (int id : model.Level(0)) o.roll[id] = std::numeric_limits<double>::quiet_NaN();
-    if constexpr (kSlope) start_slope[lane] = v.slope[start][lane];
+    if constexpr (kSlope) start_slope[lane] = slope[start][lane];
   }
 }
 
 }  // namespace
 
+TurnValues SolveDouble(const TurnModel& model, const std::vector<double>& utility) {
+  TurnValues v;
+  SolveOne<false>(model, utility, nullptr, nullptr, v);
+  return v;
+}
+
+void SolveDouble(const TurnModel& model, const std::vector<double>& utility, TurnValues* out) {
+  SolveOne<false>(model, utility, nullptr, nullptr, *out);
+}
+
+void SolveDoubleWithSlope(const TurnModel& model, const std::vector<double>& utility,
+                          const std::vector<double>& slope_utility, double* start_slope,
+                          TurnValues* out) {
+  SolveOne<true>(model, utility, &slope_utility, start_slope, *out);
+}
+
+TurnValues SolveDoubleWithSlope(const TurnModel& model, const std::vector<double>& utility,
+                                const std::vector<double>& slope_utility, double* start_slope) {
+  TurnValues v;
+  SolveOne<true>(model, utility, &slope_utility, start_slope, v);
+  return v;
+}
+
+TurnValues SolveDoubleParametric(const TurnModel& model, const std::vector<double>& utility,
+                                 const std::vector<double>& slope_utility, ParametricTurn* out) {
+  TurnValues v;
+  double start_slope = 0;
+  SolveOne<true, true>(model, utility, &slope_utility, &start_slope, v, out);
+  return v;
+}
+
 void SolveDoublePair(const TurnModel& model, const std::vector<double>* const utility[2],
                      const std::vector<double>* slope_utility, double start_slope[2],
                      TurnValues out[2]) {
   if (slope_utility != nullptr) {
-    SolvePairImpl<true>(model, utility, slope_utility, start_slope, out);
+    SolvePair<true>(model, utility, slope_utility, start_slope, out);
   } else {
-    SolvePairImpl<false>(model, utility, nullptr, nullptr, out);
+    SolvePair<false>(model, utility, nullptr, nullptr, out);
   }
 }
 
@@ -806,7 +610,9 @@ double RatioToDouble(const BigInt& num, const BigInt& den) {
 }
 
 // Exact solve state: numerators of every node's value. Nodes are positions
-// (value over Q * 6^D(left)) and final scores (utility over Q).
+// (value over Q * 6^D(left)) and final scores (utility over Q). Not DoubleDP
+// on big numbers: it sums each node's integer weights first and multiplies
+// once per node, where a sum term by term takes a big-number product a term.
 class ExactSolver {
  public:
   ExactSolver(const TurnModel& model, const std::vector<Rational>& utility)

@@ -185,6 +185,8 @@ struct ParametricTurn {
   std::vector<double> roll_slope;  // per position, of the roll value
   double lo = 0, hi = 0;
 };
+// The values are SolveDouble's, bit for bit, and the start slope
+// SolveDoubleWithSlope's.
 TurnValues SolveDoubleParametric(const TurnModel& model, const std::vector<double>& utility,
                                  const std::vector<double>& slope_utility, ParametricTurn* out);
 
