@@ -18,7 +18,7 @@ namespace martiandice::solver {
 // Arithmetic of the turn solves. kExtended (x87 long double) rounds about
 // 2,000 times less per solve but is slower; kDouble meets the 1e-13 bound for
 // 3 and 4 players too (the error bound is propagated as an expectation over
-// each turn's outcomes, game_solver.cpp), but its rounding noise leaves
+// each turn's outcomes, cycle_solve.cpp), but its rounding noise leaves
 // stored values that should be equal (e.g. two certain wins) an ulp apart, so
 // some of the reader's ties are no longer exact on the stored numbers and the
 // table cannot be certified. kAuto, what the shipped tables use: for 2

@@ -2,7 +2,7 @@
 // "Mixed cycles"): the movers whose best replies keep alternating between
 // two policies mix them, each with the weight that leaves another mover
 // indifferent. Pure arithmetic on the policies' affine maps; the turn solves
-// that produce them stay in game_solver.cpp.
+// that produce them stay in cycle_solve.cpp.
 #pragma once
 
 #include <vector>

@@ -1,5 +1,5 @@
 // Worker threads, started in one place: the game solve's levels
-// (game_solver.cpp), the certifier (certify.cpp) and `martiandice simulate`
+// (level_schedule.cpp), the certifier (certify.cpp) and `martiandice simulate`
 // run their work through RunWorkers, so that a thread the system refuses to
 // start is an error status, never an abort.
 #pragma once

@@ -1,0 +1,87 @@
+// The zero-score cycles of 3 or more players (and of 2 with kDouble or
+// kExtended): the P contexts of a score vector below the target, each
+// mover's zero-score turn handing the move to the next, solved by policy
+// iteration from an extrapolated start; in extended arithmetic the search
+// runs in double and one settling round in extended precision gives the
+// stored values; movers whose best replies keep alternating mix
+// (mixed_cycle.h). Internal to the solver.
+#pragma once
+
+#include <cmath>
+#include <vector>
+
+#include "mixed_cycle.h"
+#include "score_law_cache.h"
+#include "solve_state.h"
+
+namespace martiandice::solver {
+
+// One thread's cycle solves.
+class CycleSolve {
+ public:
+  // `laws`: the settling passes' turn-score laws, shared by the threads.
+  CycleSolve(SolveState& state, ScoreLawCache& laws, TurnScratch& scratch);
+
+  // The cycle at totals `s` (every seat below the target), from a start of
+  // `guess_order` (GameSolveOptions::guess_order): stores its vectors and
+  // error bound, and counts it in the thread's stats.
+  void Solve(const int* s, int guess_order);
+  // The cycle at `s` (just solved) solved again from a start of
+  // `probe_order` and compared (GameSolveReport::probe_*); the first solve's
+  // vectors, bounds and counters are kept.
+  void Probe(const int* s, int probe_order);
+
+ private:
+  // Where the policy iteration of the cycle being solved stands.
+  struct Run {
+    internal::Arithmetic search = internal::Arithmetic::kDouble;  // the search rounds'
+    bool settle = false;  // extended: a settling round after the search
+    int round = 1;
+    bool mixed = false, converged = false;
+    double residual = HUGE_VAL, previous = HUGE_VAL, slope = 0;
+  };
+
+  void InitialGuess(const int* s, int guess_order);
+  void Search(const int* s);
+  void Settle(const int* s);
+  void SolveRound(const int* s, internal::Arithmetic arithmetic, bool error_lane);
+  void Store(const int* s);
+  void RecordMixture(const int* s, double mixing);
+  void CloseCycle();
+  bool MarkStale(bool partial);
+  void SettleMover(int seat, const int* s, const double* zero, MoverTurn* out);
+  void WatchPolicies();
+  CyclePolicy PolicyOf(const MoverTurn& m, const std::vector<double>& next) const;
+  void SetGuess();
+  bool MixCycle();
+  bool Remix();
+  void SolveMixingMover(int seat, const int* s, const double* zero, bool error_lane,
+                        internal::Arithmetic arithmetic, MoverTurn* out);
+  double MixingError() const;
+
+  SolveState& state_;
+  ScoreLawCache& laws_;
+  TurnScratch& scratch_;
+  const int n_;
+  Run run_;
+  std::vector<std::vector<double>> guess_, closed_;  // per mover: the context's vector
+  std::vector<std::vector<CyclePolicy>> seen_;       // per mover: policies while watched
+  MixedCycle mix_;                                   // the mixture, once found
+  std::vector<double> nudged_;                       // a mixing mover's next vector
+  std::vector<MoverTurn> below_, above_;             // per mixing mover: its two policies
+  std::vector<double> mix_errors_;                   // per mixing mover: see MixingError
+  std::vector<long double> low_law_, high_law_;      // their turn scores' distributions
+  internal::ConventionPolicy mix_policy_;            // a mixing mover's reply, for its law
+  // Per mover: the actions of its last double solve in a settling cycle's
+  // search, and the law of the turn score they give.
+  std::vector<internal::ConventionPolicy> policies_;
+  std::vector<long double> score_law_;
+  // Per mover, in a settling cycle's search: whether its policy must be
+  // solved again (its range no longer holds the guess), and the utility[0]
+  // its last solve had (its range is about that).
+  std::vector<char> stale_;
+  std::vector<double> solved_at_;
+  bool mix_failed_ = false;
+};
+
+}  // namespace martiandice::solver

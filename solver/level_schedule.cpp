@@ -1,0 +1,119 @@
+// The levels of the game solve, their worker threads and the progress.
+#include "level_schedule.h"
+
+#include <algorithm>
+
+#include "workers.h"
+
+namespace martiandice::solver {
+
+LevelSchedule::LevelSchedule(const GameSolveOptions& options, const SolveState& state)
+    : state_(state),
+      n_(options.players),
+      threads_(options.threads),
+      wide_(state.target + state.max_turn),
+      progress_(options.progress),
+      progress_interval_(options.progress_interval),
+      stop_(options.stop),
+      by_sum_(ScoreVectorsBySum(options.floor)),
+      level_cost_(by_sum_.size(), 0) {
+  for (int k = 0; k < levels(); ++k) {
+    for (std::uint64_t code : Level(k)) level_cost_[k] += VectorCost(code);
+    total_cost_ += level_cost_[k];
+  }
+}
+
+// Score vectors in [0, wide)^P that have a context (the last seat below
+// the target) and are at or above the floor, by the sum of the totals.
+std::vector<std::vector<std::uint64_t>> LevelSchedule::ScoreVectorsBySum(
+    const std::vector<int>& floor) const {
+  std::vector<std::vector<std::uint64_t>> by_sum(n_ * (wide_ - 1) + 1);
+  long long count = 1;
+  for (int j = 0; j < n_; ++j) count *= wide_;
+  std::vector<int> s(n_);
+  for (long long code = 0; code < count; ++code) {
+    Unpack(static_cast<std::uint64_t>(code), s.data());
+    if (s[n_ - 1] >= state_.target) continue;
+    bool below = false;
+    for (int j = 0; j < static_cast<int>(floor.size()); ++j) below |= s[j] < floor[j];
+    if (below) continue;
+    int sum = 0;
+    for (int v : s) sum += v;
+    by_sum[sum].push_back(static_cast<std::uint64_t>(code));
+  }
+  return by_sum;
+}
+
+void LevelSchedule::Unpack(std::uint64_t code, int* s) const {
+  for (int j = n_ - 1; j >= 0; --j) {
+    s[j] = static_cast<int>(code % wide_);
+    code /= wide_;
+  }
+}
+
+// Progress weight of a score vector, in hundredths of a turn solve.
+long long LevelSchedule::VectorCost(std::uint64_t code) const {
+  int s[kMaxPlayers];
+  Unpack(code, s);
+  const int first = state_.FirstMover(s);
+  static constexpr long long kCycle = static_cast<long long>(kCycleCost * 100 + 0.5);
+  static constexpr long long kFinal = static_cast<long long>(kFinalCost * 100 + 0.5);
+  return first == 0 ? kCycle * n_ : kFinal * (n_ - first);
+}
+
+long long LevelSchedule::CostBefore(int level, std::size_t vectors) const {
+  long long cost = 0;
+  for (int k = 0; k < level; ++k) cost += level_cost_[k];
+  for (std::size_t v = 0; v < vectors; ++v) cost += VectorCost(Level(level)[v]);
+  return cost;
+}
+
+double LevelSchedule::Fraction(long long cost) const {
+  return total_cost_ > 0 ? static_cast<double>(cost) / static_cast<double>(total_cost_) : 1.0;
+}
+
+double LevelSchedule::Seconds() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin_).count();
+}
+
+void LevelSchedule::Progress(long long done) {
+  last_progress_ = Seconds();
+  if (!progress_) return;
+  GameSolveProgress p;
+  p.fraction = Fraction(done);
+  p.seconds = last_progress_;
+  if (done == total_cost_) {
+    p.seconds_left = 0;
+  } else if (done > resumed_cost_ && p.seconds > 0) {
+    p.seconds_left = p.seconds * static_cast<double>(total_cost_ - done) /
+                     static_cast<double>(done - resumed_cost_);
+  }
+  progress_(p);
+}
+
+absl::StatusOr<std::size_t> LevelSchedule::SolveLevel(
+    int level, std::size_t from, long long done,
+    const std::function<void(int, const int*)>& solve) {
+  const std::vector<std::uint64_t>& vectors = Level(level);
+  std::atomic<std::size_t> next{from};
+  std::atomic<long long> level_done{0};
+  auto work = [&](int thread) {
+    const bool caller = thread == 0;
+    std::vector<int> s(n_);
+    while (!Stopped()) {
+      const std::size_t k = next++;
+      if (k >= vectors.size()) break;
+      Unpack(vectors[k], s.data());
+      solve(thread, s.data());
+      level_done += VectorCost(vectors[k]);
+      if (caller && progress_ && Seconds() - last_progress_ >= progress_interval_) {
+        Progress(done + level_done.load());
+      }
+    }
+  };
+  const int workers = static_cast<int>(std::min<std::size_t>(threads_, vectors.size() - from));
+  if (absl::Status s = RunWorkers(std::max(workers, 1), work); !s.ok()) return s;
+  return std::min(next.load(), vectors.size());
+}
+
+}  // namespace martiandice::solver

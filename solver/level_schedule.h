@@ -1,0 +1,68 @@
+// The order of the game solve: score vectors by the sum of their totals (a
+// scoring turn raises it), solved backward from the largest sum, a level (one
+// sum) at a time; the vectors of a level are independent and shared among
+// worker threads. Also the solve's clock, its progress reports (weighted by
+// each vector's expected cost) and its stop flag. Internal to the solver.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "game_solver.h"
+#include "solve_state.h"
+
+namespace martiandice::solver {
+
+class LevelSchedule {
+ public:
+  LevelSchedule(const GameSolveOptions& options, const SolveState& state);
+
+  int levels() const { return static_cast<int>(by_sum_.size()); }
+  // The k-th level solved: the score vectors of the k-th largest sum, packed
+  // mixed radix (Unpack).
+  const std::vector<std::uint64_t>& Level(int k) const { return by_sum_[by_sum_.size() - 1 - k]; }
+  // Every seat's total of a packed score vector, into s[0..players).
+  void Unpack(std::uint64_t code, int* s) const;
+
+  // Progress weight of the work before level `level`'s vector `vectors`.
+  long long CostBefore(int level, std::size_t vectors) const;
+  double Fraction(long long cost) const;
+  // The work loaded from a checkpoint (the rate of progress excludes it).
+  void SetResumed(long long cost) { resumed_cost_ = cost; }
+
+  double Seconds() const;  // since the schedule was made
+  bool Stopped() const { return stop_ != nullptr && stop_->load(std::memory_order_relaxed); }
+  // Calls the progress callback (from the calling thread), `done` the cost
+  // of the work done.
+  void Progress(long long done);
+
+  // Solves level `level`'s vectors from `from` on, `threads` workers each
+  // taking the next vector left: solve(worker, s) with s every seat's total.
+  // Unless stopped, every worker finishes the vector it took: the vectors
+  // done are a prefix, whose length is returned. `done`: the cost of the
+  // work before the level's vector `from` (progress). Errors: RunWorkers's
+  // (no vector solved then).
+  absl::StatusOr<std::size_t> SolveLevel(int level, std::size_t from, long long done,
+                                         const std::function<void(int, const int*)>& solve);
+
+ private:
+  std::vector<std::vector<std::uint64_t>> ScoreVectorsBySum(const std::vector<int>& floor) const;
+  long long VectorCost(std::uint64_t code) const;
+
+  const SolveState& state_;
+  const int n_, threads_, wide_;
+  const std::function<void(const GameSolveProgress&)> progress_;
+  const double progress_interval_;
+  const std::atomic<bool>* const stop_;
+  const std::chrono::steady_clock::time_point begin_ = std::chrono::steady_clock::now();
+  std::vector<std::vector<std::uint64_t>> by_sum_;  // score vectors by sum of totals
+  std::vector<long long> level_cost_;               // per level solved (Level(k))
+  long long total_cost_ = 0, resumed_cost_ = 0;     // progress weights
+  double last_progress_ = 0;                        // seconds, at the last callback
+};
+
+}  // namespace martiandice::solver

@@ -1,0 +1,164 @@
+// The game solve's checkpoints: the finished contexts in the solve's order,
+// loaded, written and deleted at the solve's points.
+#include "solve_checkpoint.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "atomic_file.h"
+
+namespace martiandice::solver {
+
+SolveCheckpoint::SolveCheckpoint(const GameSolveOptions& options, SolveState& state,
+                                 const LevelSchedule& schedule, GameSolveReport* report)
+    : state_(state),
+      schedule_(schedule),
+      report_(report),
+      path_(options.checkpoint),
+      resume_hint_(options.resume_hint),
+      interval_(options.checkpoint_interval),
+      keep_(options.keep_checkpoint) {}
+
+CheckpointIdentity SolveCheckpoint::Identity() const {
+  CheckpointIdentity id;
+  id.rules = state_.rules;
+  id.players = state_.n;
+  id.extended = state_.arithmetic == internal::Arithmetic::kExtended;
+  id.solver_version = kSolverVersion;
+  id.levels = static_cast<std::uint32_t>(schedule_.levels());
+  return id;
+}
+
+// Calls fn(context) for every context finished before `at`, in the
+// checkpoint's order.
+template <typename Fn>
+void SolveCheckpoint::ForEachFinished(SolvePoint at, Fn fn) const {
+  int s[kMaxPlayers];
+  auto visit = [&](std::uint64_t code) {
+    schedule_.Unpack(code, s);
+    for (int seat = state_.FirstMover(s); seat < state_.n; ++seat) fn(state_.index.Index(seat, s));
+  };
+  for (int k = 0; k < at.level; ++k) {
+    for (std::uint64_t code : schedule_.Level(k)) visit(code);
+  }
+  for (size_t v = 0; v < at.vectors; ++v) visit(schedule_.Level(at.level)[v]);
+}
+
+absl::StatusOr<SolvePoint> SolveCheckpoint::Open() {
+  if (!enabled()) return SolvePoint();
+  absl::StatusOr<Checkpoint> loaded =
+      ReadCheckpoint(path_, Identity(), CheckpointSize(state_.index.size(), state_.n));
+  if (loaded.ok()) {
+    if (absl::Status s = Load(*loaded); !s.ok()) return s;
+    return SolvePoint{static_cast<int>(loaded->levels_done),
+                      static_cast<size_t>(loaded->vectors_done)};
+  }
+  if (!absl::IsNotFound(loaded.status())) return loaded.status();
+  // Written now, so a path that cannot be written fails before the work.
+  if (absl::Status s = Write(SolvePoint(), CheckpointCounters()); !s.ok()) return s;
+  return SolvePoint();
+}
+
+absl::Status SolveCheckpoint::Write(SolvePoint at, const CheckpointCounters& counters) {
+  const int n = state_.n;
+  const double began = schedule_.Seconds();
+  Checkpoint c;
+  c.identity = Identity();
+  c.levels_done = static_cast<std::uint32_t>(at.level);
+  c.vectors_done = at.vectors;
+  c.counters = counters;
+  c.seconds = report_->earlier_seconds + began;
+  std::uint64_t contexts = 0;
+  ForEachFinished(at, [&](long long) { ++contexts; });
+  CheckpointWriter writer(c, contexts);
+  ForEachFinished(at, [&](long long context) {
+    writer.Append(&state_.win[context * n], n);
+    writer.Append(&state_.error_of[context], 1);
+  });
+  absl::StatusOr<std::string> bytes = writer.Finish();
+  if (!bytes.ok()) return bytes.status();
+  if (absl::Status s = WriteFileAtomically(path_, *bytes); !s.ok()) {
+    return absl::Status(s.code(), absl::StrCat("writing the checkpoint: ", s.message()));
+  }
+  last_write_end_ = schedule_.Seconds();
+  last_write_seconds_ = last_write_end_ - began;
+  ++report_->checkpoints_written;
+  report_->checkpoint_bytes = static_cast<long long>(bytes->size());
+  report_->checkpoint_seconds += last_write_seconds_;
+  return absl::OkStatus();
+}
+
+bool SolveCheckpoint::Due() const {
+  const double since = schedule_.Seconds() - last_write_end_;
+  return enabled() && since >= std::max(interval_, 20 * last_write_seconds_);
+}
+
+// Takes a parsed checkpoint's finished work.
+absl::Status SolveCheckpoint::Load(const Checkpoint& c) {
+  const int n = state_.n;
+  const int level = static_cast<int>(c.levels_done);
+  const int levels = schedule_.levels();
+  if (level < levels && c.vectors_done > 0 && c.vectors_done >= schedule_.Level(level).size()) {
+    return absl::DataLossError(absl::StrFormat(
+        "checkpoint %s is unusable: %u score vectors done of a level of %u; delete it to start "
+        "the solve over",
+        path_, c.vectors_done, schedule_.Level(level).size()));
+  }
+  const SolvePoint at{level, level < levels ? static_cast<size_t>(c.vectors_done) : 0};
+  size_t contexts = 0;
+  ForEachFinished(at, [&](long long) { ++contexts; });
+  if (contexts * (n + 1) != c.records.size()) {
+    return absl::DataLossError(absl::StrFormat(
+        "checkpoint %s is unusable: %u contexts stored where its progress has %u; delete it to "
+        "start the solve over",
+        path_, c.records.size() / (n + 1), contexts));
+  }
+  const double* r = c.records.data();
+  ForEachFinished(at, [&](long long context) {
+    std::copy(r, r + n, &state_.win[context * n]);
+    state_.error_of[context] = r[n];
+    r += n + 1;
+  });
+  loaded_ = c.counters;
+  report_->earlier_seconds = c.seconds;
+  return absl::OkStatus();
+}
+
+absl::Status SolveCheckpoint::Interrupt(SolvePoint at, const CheckpointCounters& counters) {
+  const long long done = schedule_.CostBefore(at.level, at.vectors);
+  const std::string where =
+      absl::StrFormat("%.1f%% done (level %d of %d)", 100 * schedule_.Fraction(done), at.level + 1,
+                      schedule_.levels());
+  if (!enabled()) {
+    return absl::CancelledError(
+        absl::StrCat("solve interrupted at ", where, "; no checkpoint file: the work is lost"));
+  }
+  if (absl::Status s = Write(at, counters); !s.ok()) return s;
+  return absl::CancelledError(absl::StrCat("solve interrupted at ", where,
+                                           "; the finished work is saved in ", path_, ": ",
+                                           resume_hint_));
+}
+
+absl::Status SolveCheckpoint::SaveAfter(const absl::Status& status, SolvePoint at,
+                                        const CheckpointCounters& counters) {
+  if (!enabled()) return status;
+  if (absl::Status s = Write(at, counters); !s.ok()) return status;
+  return absl::Status(
+      status.code(), absl::StrCat(status.message(), "; the finished work is saved in ", path_, ": ",
+                                  resume_hint_));
+}
+
+absl::Status SolveCheckpoint::Finish(bool solved, const CheckpointCounters& counters) {
+  if (!enabled()) return absl::OkStatus();
+  if (keep_) {
+    // Kept: then it holds the whole solve, and solving again only loads it.
+    return solved ? Write(SolvePoint{schedule_.levels(), 0}, counters) : absl::OkStatus();
+  }
+  std::error_code ignored;  // one left behind is harmless: the same solve would load it
+  std::filesystem::remove(path_, ignored);
+  return absl::OkStatus();
+}
+
+}  // namespace martiandice::solver

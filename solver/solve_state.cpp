@@ -1,0 +1,119 @@
+// The solve's shared state: where a turn's outcomes lead, their error
+// bounds, and one mover's convention turn solve.
+#include "solve_state.h"
+
+#include <span>
+
+#include "martiandice/rules.h"
+
+namespace martiandice::solver {
+
+TurnScratch::TurnScratch(int players, int max_turn)
+    : utility(max_turn + 1),
+      carried(players + 1, std::vector<double>(max_turn + 1)),
+      over(static_cast<size_t>(max_turn + 1) * players),
+      movers(players, MoverTurn(players)) {}
+
+SolveState::SolveState(const GameSolveOptions& options)
+    : rules(options.rules),
+      n(options.players),
+      target(options.rules.target),
+      max_turn(MaxTurnScore(options.rules)),
+      index(options.rules, options.players),
+      model(internal::TurnModel::Get(options.rules)),
+      start(model->Id(0, 0, 0, 0, 0)),
+      pair(options.players == 2 && options.arithmetic == SolveArithmetic::kAuto),
+      arithmetic(options.arithmetic == SolveArithmetic::kExtended ||
+                         (options.arithmetic == SolveArithmetic::kAuto && options.players > 2)
+                     ? internal::Arithmetic::kExtended
+                     : internal::Arithmetic::kDouble),
+      rounding(arithmetic == internal::Arithmetic::kExtended ? kExtendedTurnRounding
+                                                             : kTurnSolveRounding),
+      win(index.size() * n, 0.0),
+      error_of(index.size(), 0.0) {}
+
+int SolveState::FirstMover(const int* s) const {
+  int first = 0;
+  for (int j = 0; j < n; ++j) {
+    if (s[j] >= target) first = j + 1;
+  }
+  return first;
+}
+
+const double* SolveState::AfterTurn(int seat, const int* s, int x, TurnScratch& scratch) const {
+  int next[kMaxPlayers] = {};
+  std::copy(s, s + n, next);
+  next[seat] += x;
+  const std::span<const int> after(next, n);
+  if (GameEndsAfterTurn(rules, after, seat)) {
+    double* out = &scratch.over[static_cast<size_t>(x) * n];
+    for (int j = 0; j < n; ++j) out[j] = WinShare(after, j);
+    return out;
+  }
+  return &win[index.Index((seat + 1) % n, next) * n];
+}
+
+double SolveState::ErrorAfter(int seat, const int* s, int x) const {
+  int next[kMaxPlayers];
+  std::copy(s, s + n, next);
+  next[seat] += x;
+  if (GameEndsAfterTurn(rules, std::span<const int>(next, n), seat)) return 0;
+  return error_of[index.Index((seat + 1) % n, next)];
+}
+
+double SolveState::DependencyError(int seat, const int* s, int from) const {
+  double worst = 0;
+  int next[kMaxPlayers];
+  for (int x = from; x <= max_turn; ++x) {
+    std::copy(s, s + n, next);
+    next[seat] += x;
+    if (GameEndsAfterTurn(rules, std::span<const int>(next, n), seat)) continue;
+    worst = std::max(worst, error_of[index.Index((seat + 1) % n, next)]);
+  }
+  return worst;
+}
+
+void SolveState::SolveMover(int seat, const int* s, const double* zero, bool error_lane,
+                            internal::Arithmetic arithmetic, TurnScratch& scratch, MoverTurn* out,
+                            internal::ConventionPolicy* policy) const {
+  const int last_other = n > 2 ? -1 : 1 - seat;
+  int k = 1;
+  for (int j = 0; j < n; ++j) {
+    if (j != seat && j != last_other) scratch.carried_seat[k++] = j;
+  }
+  const int error_index = error_lane ? k : -1;
+  for (int x = 0; x <= max_turn; ++x) {
+    const double* next = x == 0 ? zero : AfterTurn(seat, s, x, scratch);
+    scratch.utility[x] = next[seat];
+    scratch.carried[0][x] = x == 0 ? 1.0 : 0.0;
+    for (int c = 1; c < k; ++c) scratch.carried[c][x] = next[scratch.carried_seat[c]];
+    if (error_lane) scratch.carried[k][x] = x == 0 ? 0.0 : ErrorAfter(seat, s, x);
+  }
+  const unsigned watched = ((1u << k) - 1) & ~1u;
+  internal::SolveConvention(*model, scratch.utility,
+                            std::span(scratch.carried.data(), k + (error_lane ? 1 : 0)), watched,
+                            arithmetic, &scratch.turn, policy);
+  ++scratch.stats.counters.turn_solves;
+  const internal::ConventionTurn& turn = scratch.turn;
+  out->p = turn.carried[0];
+  out->e[seat] = turn.value;
+  out->wide_p = turn.wide_carried[0];
+  out->wide_e[seat] = turn.wide_value;
+  double rest = 1.0 - turn.value;
+  long double wide_rest = 1 - turn.wide_value;
+  for (int c = 1; c < k; ++c) {
+    out->e[scratch.carried_seat[c]] = turn.carried[c];
+    out->wide_e[scratch.carried_seat[c]] = turn.wide_carried[c];
+    rest -= turn.carried[c];
+    wide_rest -= turn.wide_carried[c];
+  }
+  if (last_other >= 0) {
+    out->e[last_other] = rest;
+    out->wide_e[last_other] = wide_rest;
+  }
+  out->d = error_lane ? turn.carried[error_index] : 0.0;
+  out->tied = turn.tied_decisions;
+  out->kingmaking = turn.kingmaking;
+}
+
+}  // namespace martiandice::solver

@@ -1,0 +1,100 @@
+// What every part of the game solve shares: the rules and the numbering of
+// the turn-start contexts, the solved vectors and their error bounds, what a
+// turn's outcome leads to (the next context or the game's end, rules.h), and
+// the convention solve of one mover's turn with its per-thread buffers.
+// Internal to the solver.
+#pragma once
+
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+#include "convention_turn.h"
+#include "game_solver.h"
+#include "martiandice/game.h"
+#include "solve_report.h"
+#include "table_format.h"
+#include "turn_model.h"
+
+namespace martiandice::solver {
+
+// A solved chance as stored: the exact value is a probability, so rounding
+// that strays past 0 or 1 is cut back, which only brings it closer.
+inline double Probability(double value) { return std::clamp(value, 0.0, 1.0); }
+
+// One mover's turn solved for a guess of the next context's vector: its
+// chance of a zero-score turn p, every seat's expected chance E, and its tie
+// counts.
+struct MoverTurn {
+  double p = 0;
+  std::vector<double> e;
+  // With more than two players (a cycle's turn): the expected error bound of
+  // the scoring outcomes' contexts, sum over x >= 1 of P(x) * error(next_x).
+  double d = 0;
+  long long tied = 0, kingmaking = 0;  // the solve's tie counts
+  // p and E before rounding to double (mixed cycles need the digits).
+  long double wide_p = 0;
+  std::vector<long double> wide_e;
+
+  explicit MoverTurn(int players = 0) : e(players), wide_e(players) {}
+};
+
+// One thread's buffers of the turn solves (reused by every solve of the
+// thread), and what the thread measured.
+struct TurnScratch {
+  std::vector<double> utility;
+  std::vector<std::vector<double>> carried;  // [0]: zero-score indicator; [c]: a seat's chance
+  int carried_seat[kMaxPlayers + 1] = {};    // the seat of carried utility c >= 1
+  std::vector<double> over;                  // game-over vectors, by turn score
+  internal::ConventionTurn turn;
+  std::vector<MoverTurn> movers;  // per seat: its last solve at the score vector
+  SolveStats stats;
+
+  TurnScratch(int players, int max_turn);
+};
+
+// The solve's shared state. The vectors of a score vector are written by the
+// one thread that solves it and read once its level is done (level_schedule.h).
+struct SolveState {
+  explicit SolveState(const GameSolveOptions& options);
+
+  // The first seat with a context at totals `s` (those after it have one too):
+  // every seat below the target, else the seats after the last one to reach it.
+  int FirstMover(const int* s) const;
+
+  // Every seat's chance after `seat` ends its turn at `s` with x points: the
+  // next context's vector, or at the game's end each seat's WinShare (written
+  // in scratch).
+  const double* AfterTurn(int seat, const int* s, int x, TurnScratch& scratch) const;
+  // The error bound of the context after `seat` ends its turn at `s` with
+  // x >= 1 points (0 at the end of the game, which is exact).
+  double ErrorAfter(int seat, const int* s, int x) const;
+  // Largest error bound of the contexts a turn of `seat` at `s` leads to
+  // with x >= from points (the end of the game is exact).
+  double DependencyError(int seat, const int* s, int from) const;
+
+  // Solves `seat`'s turn at `s`, the zero-score outcome leading to `zero`
+  // (every seat's chance): the mover maximises its own; carried are the
+  // zero-score indicator and the other seats' chances. With two players the
+  // other seat's chance is the complement (1 - the mover's: its error is the
+  // mover's); with more every seat is carried (a complement's error would be
+  // the sum of the others'), and with `error_lane` also the error bound of
+  // each scoring outcome's context, whose expectation is out->d. With
+  // `policy`, records the actions chosen.
+  void SolveMover(int seat, const int* s, const double* zero, bool error_lane,
+                  internal::Arithmetic arithmetic, TurnScratch& scratch, MoverTurn* out,
+                  internal::ConventionPolicy* policy = nullptr) const;
+
+  const Rules rules;
+  const int n, target, max_turn;
+  const internal::ContextNumbering index;
+  const std::shared_ptr<const internal::TurnModel> model;
+  const int start;  // the turn's start position in the model
+  const bool pair;  // two players, kAuto: the pair kernel (pair_kernel.h)
+  const internal::Arithmetic arithmetic;
+  const double rounding;         // of one turn solve's stored values
+  std::vector<double> win;       // [context * players + seat]
+  std::vector<double> error_of;  // per context: error bound
+};
+
+}  // namespace martiandice::solver
