@@ -32,13 +32,7 @@ SolveState::SolveState(const GameSolveOptions& options)
       win(index.size() * n, 0.0),
       error_of(index.size(), 0.0) {}
 
-int SolveState::FirstMover(const int* s) const {
-  int first = 0;
-  for (int j = 0; j < n; ++j) {
-    if (s[j] >= target) first = j + 1;
-  }
-  return first;
-}
+int SolveState::FirstMover(const int* s) const { return FirstSeatToMove(rules, {s, s + n}); }
 
 const double* SolveState::AfterTurn(int seat, const int* s, int x, TurnScratch& scratch) const {
   int next[kMaxPlayers] = {};

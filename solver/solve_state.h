@@ -59,7 +59,8 @@ struct SolveState {
   explicit SolveState(const GameSolveOptions& options);
 
   // The first seat with a context at totals `s` (those after it have one too):
-  // every seat below the target, else the seats after the last one to reach it.
+  // every seat below the target, else the seats after the last one to reach it
+  // (FirstSeatToMove, rules.h).
   int FirstMover(const int* s) const;
 
   // Every seat's chance after `seat` ends its turn at `s` with x points: the
