@@ -228,7 +228,9 @@ class ContextCertifier {
 
   // ---- The reader's turn solve (double, the convention of docs/PLAYERS.md),
   // with the same operations in the same order as internal::SolveConvention
-  // for the mover's component, keeping every position's roll record; the
+  // for the mover's component, keeping every position's roll record. Its own
+  // DP on purpose: a stored value is checked by code other than the code that
+  // computed it (only the game's rules are shared: rules.h). The
   // highest utility rank each position's outcomes can reach, and the exact
   // values the utilities' order alone fixes.
 
