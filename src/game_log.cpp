@@ -144,7 +144,8 @@ std::vector<std::string_view> Words(std::string_view text) {
 // Words [from, to) joined by single spaces.
 std::string Join(const std::vector<std::string_view>& words, std::size_t from, std::size_t to) {
   std::string text;
-  for (std::size_t i = from; i < to; ++i) absl::StrAppend(&text, i > from ? " " : "", std::string(words[i]));
+  for (std::size_t i = from; i < to; ++i)
+    absl::StrAppend(&text, i > from ? " " : "", std::string(words[i]));
   return text;
 }
 
@@ -226,7 +227,6 @@ absl::StatusOr<RollLine> ReadRoll(int number, const std::vector<std::string_view
   return line;
 }
 
-
 }  // namespace
 
 absl::StatusOr<LogStep> GameLogReader::Read(int number, std::string_view line,
@@ -249,9 +249,10 @@ absl::StatusOr<LogStep> GameLogReader::Read(int number, std::string_view line,
 
 absl::Status GameLogReader::Finish(int last_line) const {
   if (awaiting()) {
-    return LineError(last_line, absl::StrCat("the input ends in the middle of a turn: after the "
-                                             "take on line ",
-                                             take_line_, ", 'stop' or the next 'roll' is expected"));
+    return LineError(last_line,
+                     absl::StrCat("the input ends in the middle of a turn: after the "
+                                  "take on line ",
+                                  take_line_, ", 'stop' or the next 'roll' is expected"));
   }
   if (pending_) return LineError(pending_line_, "'scores' is not followed by a turn");
   return absl::OkStatus();
@@ -343,8 +344,8 @@ absl::StatusOr<LogStep> GameLogReader::Roll(int number, const std::vector<std::s
 absl::Status GameLogReader::CheckTake(int number, const GameState& rolled,
                                       const std::optional<TakeInput>& take) const {
   if (!take) {
-    return LineError(number, absl::StrCat("say what was taken: 'take FACE' (legal: ",
-                                          LegalTakes(rolled), ")"));
+    return LineError(
+        number, absl::StrCat("say what was taken: 'take FACE' (legal: ", LegalTakes(rolled), ")"));
   }
   if (!rolled.can_take(take->face)) {
     return LineError(number, absl::StrCat("take ", std::string(FaceName(take->face)),
@@ -352,9 +353,9 @@ absl::Status GameLogReader::CheckTake(int number, const GameState& rolled,
   }
   const int shown = rolled.roll().count(take->face);
   if (take->count && *take->count != shown) {
-    return LineError(number, absl::StrCat("take: the roll shows ", shown, " ",
-                                          std::string(FaceName(take->face)), "s, not ",
-                                          *take->count, " (every die of the face is taken)"));
+    return LineError(
+        number, absl::StrCat("take: the roll shows ", shown, " ", std::string(FaceName(take->face)),
+                             "s, not ", *take->count, " (every die of the face is taken)"));
   }
   return absl::OkStatus();
 }

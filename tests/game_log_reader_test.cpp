@@ -175,7 +175,8 @@ TEST_CASE("game log reader: every error, word for word") {
       {"roll take H", "line 1: roll: give the dice rolled before 'take'"},
       {"roll 2T 3R 4H 3C 1K take H stop",
        "line 1: expected 'roll DICE take FACE' (one face after 'take')"},
-      {"roll 2T 3R 4H 3C 1K take", "line 1: expected 'roll DICE take FACE' (one face after 'take')"},
+      {"roll 2T 3R 4H 3C 1K take",
+       "line 1: expected 'roll DICE take FACE' (one face after 'take')"},
       {"roll 2X",
        "line 1: roll: bad dice \"2X\" at position 2: unknown face letter 'X' (use T tank, R ray, "
        "H human, C cow, K chicken)"},
@@ -266,9 +267,9 @@ TEST_CASE("game log reader: lines as people type them") {
 TEST_CASE("game log reader: turns alone, one after another, each from nothing set aside") {
   GameLogReader reader(Rules{});
   REQUIRE(ReadAll(reader,
-                  "roll 13T\n"                    // turn 1: no take legal, over at once
-                  "roll 12T 1R take R\n"          // turn 2: no dice left after the take
-                  "roll 3R 4H 3C 3K take H\n"     // turn 3: stopped
+                  "roll 13T\n"                 // turn 1: no take legal, over at once
+                  "roll 12T 1R take R\n"       // turn 2: no dice left after the take
+                  "roll 3R 4H 3C 3K take H\n"  // turn 3: stopped
                   "stop\n")
               .ok());
   const std::vector<LogTurn>& turns = reader.turns();
@@ -366,8 +367,7 @@ TEST_CASE("PlayMoves: a roll after a take rolls on; errors change nothing") {
   refused(tanks, "the roll 7T allows no take: it ends the turn (enter it without the take)");
   LogMoves whole;
   whole.points = 3;
-  refused(whole,
-          "cannot enter a whole turn now: the game waits for seat 0 to stop or roll on");
+  refused(whole, "cannot enter a whole turn now: the game waits for seat 0 to stop or roll on");
   // Rolled on, taken, stopped: one entry.
   LogMoves rest;
   rest.roll = D("1T 2R 3C 1K");

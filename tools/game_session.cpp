@@ -28,9 +28,9 @@ std::string Str(absl::string_view text) { return std::string(text.data(), text.s
 struct Entry {
   enum class Kind { kNone, kGame, kScores, kUndo, kState, kHelp, kQuit };
   Kind kind = Kind::kNone;
-  LogMoves moves;         // kGame: `roll` (on), `roll DICE`, `take FACE`, `stop`, `score N`
-  GameContext context;    // kScores
-  bool seat_given = false;        // kScores: `seat I` given
+  LogMoves moves;           // kGame: `roll` (on), `roll DICE`, `take FACE`, `stop`, `score N`
+  GameContext context;      // kScores
+  bool seat_given = false;  // kScores: `seat I` given
 };
 
 absl::Status Bad(std::string_view problem) {

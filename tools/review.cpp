@@ -6,6 +6,8 @@
 // and reports what the actual choices lost, as text or JSON. With --objective
 // win every turn needs its game's scores: a `scores` line, --scores for the
 // first turn, or the totals the last turn left.
+#include "review.h"
+
 #include <algorithm>
 #include <fstream>
 #include <memory>
@@ -31,7 +33,6 @@
 #include "martiandice/game_log.h"
 #include "martiandice/query.h"
 #include "martiandice/rules.h"
-#include "review.h"
 #include "support.h"
 
 namespace martiandice::cli {
@@ -158,9 +159,10 @@ class Reviewer {
     Turn turn;
     if (goal().is_win()) {
       if (!context && read.size() > 1 && read[read.size() - 2].context) {
-        return LineError(number, absl::StrCat("the game ended with turn ", read.size() - 1,
-                                              " (totals ", absl::StrJoin(Totals(read[read.size() - 2]), ","),
-                                              "): a 'scores S0,S1 [seat I]' line starts another"));
+        return LineError(number,
+                         absl::StrCat("the game ended with turn ", read.size() - 1, " (totals ",
+                                      absl::StrJoin(Totals(read[read.size() - 2]), ","),
+                                      "): a 'scores S0,S1 [seat I]' line starts another"));
       }
       if (!context) {
         return LineError(number,

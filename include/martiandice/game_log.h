@@ -68,7 +68,8 @@ class GameLog {
 // ---------------------------------------------------------------------------
 // Reading the lines back: the one turn machine that `review`, `coach`,
 // `serve`'s game sessions and the page replay lines with. Every move is
-// applied to a GameState, so the rules are the game's.
+// applied to a GameState, so the rules are the game's. PlayMoves touches only
+// its arguments; a GameLogReader is a value type, not synchronised.
 
 // What one line asks for, in the order its moves are applied: a roll (after
 // a take: the player rolled on first), its take, a stop; or a whole turn.
@@ -97,25 +98,27 @@ struct LogContext {
 
 // One turn read by GameLogReader.
 struct LogTurn {
-  int line = 0;                        // its first roll's line
-  std::optional<LogContext> context;   // the game at its start, when known
-  std::optional<TurnEnd> end;          // set once the turn is over
-  int end_line = 0;                    // the line that ended it
+  int line = 0;                       // its first roll's line
+  std::optional<LogContext> context;  // the game at its start, when known
+  std::optional<TurnEnd> end;         // set once the turn is over
+  int end_line = 0;                   // the line that ended it
 };
 
 // What one line did (GameLogReader::Read).
 struct LogStep {
   enum class Kind { kNone, kScores, kRoll, kStop };
-  Kind kind = Kind::kNone;  // kNone: a blank line or a comment
-  bool rolled_on = false;   // kRoll: it followed a take (the take's `then` was roll on)
-  Dice aside;               // kRoll: the set-aside before the roll
-  Dice roll;                // kRoll: the dice rolled, tanks included
+  Kind kind = Kind::kNone;        // kNone: a blank line or a comment
+  bool rolled_on = false;         // kRoll: it followed a take (the take's `then` was roll on)
+  Dice aside;                     // kRoll: the set-aside before the roll
+  Dice roll;                      // kRoll: the dice rolled, tanks included
   std::optional<TakeInput> take;  // kRoll: the take (its count that of the roll); none when
                                   // no take was legal
 };
 
 // Reads the lines GameLog writes (and people type: the format of `review
-// --help`) into turns, line by line. A value type; not synchronised.
+// --help`) into turns, line by line: each turn played on a GameState (of its
+// `scores` line's game, or of any game for a turn alone). A value type; not
+// synchronised.
 class GameLogReader {
  public:
   // Longest line, in bytes.
@@ -138,8 +141,9 @@ class GameLogReader {
   // starts with a roll)"); or `on_turn_start`'s. After an error, stop reading.
   absl::StatusOr<LogStep> Read(int number, std::string_view line,
                                const TurnStart& on_turn_start = nullptr);
-  // After the last line (`last_line`, at least 1): errors when a turn or a
-  // `scores` line is left unfinished.
+  // After the last line (`last_line`, at least 1). Errors (InvalidArgument):
+  // "line N: the input ends in the middle of a turn: ..." (a take waits for
+  // `stop` or the next roll), "line N: 'scores' is not followed by a turn".
   absl::Status Finish(int last_line) const;
 
   // The turns so far, in order.
