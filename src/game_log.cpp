@@ -178,16 +178,9 @@ std::string LegalTakes(const GameState& state) {
 }
 
 std::string_view EndWhy(TurnEndReason reason) {
-  switch (reason) {
-    case TurnEndReason::kStopped:
-      return "the player stopped";
-    case TurnEndReason::kNoLegalTake:
-      return "no take was legal";
-    case TurnEndReason::kNoDiceLeft:
-    case TurnEndReason::kEntered:
-      break;
-  }
-  return "no dice were left after the take";
+  return reason == TurnEndReason::kStopped       ? "the player stopped"
+         : reason == TurnEndReason::kNoLegalTake ? "no take was legal"
+                                                 : "no dice were left after the take";
 }
 
 // A roll line's dice and take, as written.
