@@ -1,8 +1,18 @@
-// A game's moves as review's lines (martiandice/game_log.h).
+// A game's moves as review's lines, written and read back
+// (martiandice/game_log.h): the writer, the moves a line stands for applied
+// to a GameState, and the reader's turn machine with its line-numbered errors.
 #include "martiandice/game_log.h"
 
+#include <algorithm>
+#include <cctype>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "martiandice/advisor.h"
+#include "martiandice/query.h"
+#include "martiandice/state_space.h"
 
 namespace martiandice {
 
@@ -31,6 +41,341 @@ void GameLog::Record(const GameState& before, const Move& move, const MoveResult
       break;
   }
   if (result.turn_end) finished_ = text_.size();
+}
+
+// ---------------------------------------------------------------------------
+// The moves of a line.
+
+namespace {
+
+// "4 humans", "1 ray".
+std::string TakeText(Face face, int count) {
+  return absl::StrCat(count, " ", std::string(FaceName(face)), count == 1 ? "" : "s");
+}
+
+// Applies `move` to `state`, recording it; collects the turn it ends.
+absl::Status Apply(GameState& state, const Move& move, GameLog* log, std::vector<TurnEnd>& ends) {
+  const GameState before = state;
+  absl::StatusOr<MoveResult> result = state.Apply(move);
+  if (!result.ok()) return result.status();
+  if (log != nullptr) log->Record(before, move, *result);
+  if (result->turn_end) ends.push_back(*result->turn_end);
+  return absl::OkStatus();
+}
+
+// The moves in order, on `state` (a copy: left half way on error).
+absl::Status ApplyAll(GameState& state, const LogMoves& moves, GameLog* log,
+                      std::vector<TurnEnd>& ends) {
+  if (moves.roll_on) {
+    if (absl::Status status = Apply(state, Move::RollOn(), log, ends); !status.ok()) return status;
+  }
+  if (moves.roll) {
+    // After a take, a roll says the player rolled on.
+    if (state.phase() == Phase::kStopOrRoll) {
+      if (absl::Status status = Apply(state, Move::RollOn(), log, ends); !status.ok())
+        return status;
+    }
+    if (absl::Status status = Apply(state, Move::Roll(*moves.roll), log, ends); !status.ok())
+      return status;
+  }
+  if (moves.take) {
+    const TakeInput& take = *moves.take;
+    if (moves.roll && !ends.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("the roll ", FormatDice(*moves.roll),
+                       " allows no take: it ends the turn (enter it without the take)"));
+    }
+    const int shown = state.roll().count(take.face);
+    if (take.count && state.can_take(take.face) && shown != *take.count) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("the roll shows ", TakeText(take.face, shown), ", not ", *take.count));
+    }
+    if (absl::Status status = Apply(state, Move::Take(take.face), log, ends); !status.ok())
+      return status;
+  }
+  if (moves.stop) {
+    if (absl::Status status = Apply(state, Move::Stop(), log, ends); !status.ok()) return status;
+  }
+  if (moves.points) {
+    if (absl::Status status = Apply(state, Move::EndTurn(*moves.points), log, ends); !status.ok())
+      return status;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<TurnEnd>> PlayMoves(GameState& state, const LogMoves& moves,
+                                               GameLog* log) {
+  GameState next = state;
+  const GameLog::Checkpoint mark = log != nullptr ? log->checkpoint() : GameLog::Checkpoint{};
+  std::vector<TurnEnd> ends;
+  if (absl::Status status = ApplyAll(next, moves, log, ends); !status.ok()) {
+    if (log != nullptr) log->Restore(mark);
+    return status;
+  }
+  state = std::move(next);
+  return ends;
+}
+
+// ---------------------------------------------------------------------------
+// The reader.
+
+namespace {
+
+std::string Str(absl::string_view text) { return std::string(text.data(), text.size()); }
+
+absl::Status LineError(int line, std::string_view message) {
+  return absl::InvalidArgumentError(absl::StrCat("line ", line, ": ", std::string(message)));
+}
+
+std::vector<std::string_view> Words(std::string_view text) {
+  std::vector<std::string_view> words;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    const std::size_t start = i;
+    while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    if (i > start) words.push_back(text.substr(start, i - start));
+  }
+  return words;
+}
+
+// Words [from, to) joined by single spaces.
+std::string Join(const std::vector<std::string_view>& words, std::size_t from, std::size_t to) {
+  std::string text;
+  for (std::size_t i = from; i < to; ++i)
+    absl::StrAppend(&text, i > from ? " " : "", std::string(words[i]));
+  return text;
+}
+
+// A `scores` line's game, checked as a win query's (ParseQuery); errors
+// name the input ("scores: ...", "seat: ...").
+absl::StatusOr<LogContext> ReadContext(const Rules& rules, std::string_view scores_text,
+                                       std::optional<std::string_view> seat_text) {
+  QueryInput input;
+  input.objective = Goal::Win().name();
+  input.rules = rules;
+  input.scores = std::string(scores_text);
+  if (seat_text) {
+    const std::string seat(*seat_text);
+    int value = 0;
+    if (!absl::SimpleAtoi(seat, &value) || seat.find('+') != std::string::npos) {
+      return absl::InvalidArgumentError(absl::StrCat("seat: expected a number, got '", seat, "'"));
+    }
+    input.seat = value;
+  }
+  absl::StatusOr<Query> query = ParseQuery(input);
+  if (!query.ok()) return query.status();
+  return LogContext{*std::move(query->context), query->players};
+}
+
+// "1 ray, 4 humans": the takes `state` (kTake) allows.
+std::string LegalTakes(const GameState& state) {
+  std::vector<std::string> takes;
+  for (Face face : state.legal_takes()) takes.push_back(TakeText(face, state.roll().count(face)));
+  return absl::StrJoin(takes, ", ");
+}
+
+std::string_view EndWhy(TurnEndReason reason) {
+  return reason == TurnEndReason::kStopped       ? "the player stopped"
+         : reason == TurnEndReason::kNoLegalTake ? "no take was legal"
+                                                 : "no dice were left after the take";
+}
+
+// A roll line's dice and take, as written.
+struct RollLine {
+  Dice roll;
+  std::optional<TakeInput> take;
+};
+
+// Reads `roll DICE... [take FACE]`.
+absl::StatusOr<RollLine> ReadRoll(int number, const std::vector<std::string_view>& words) {
+  std::size_t take_at = words.size();
+  for (std::size_t i = 1; i < words.size(); ++i) {
+    if (absl::AsciiStrToLower(std::string(words[i])) == "take") {
+      take_at = i;
+      break;
+    }
+  }
+  if (take_at == 1) return LineError(number, "roll: give the dice rolled before 'take'");
+  // One face after `take`, alone or after its count ("H", "4H", "4 humans").
+  const std::size_t after_take = words.size() - std::min(words.size(), take_at + 1);
+  const bool counted_word =
+      after_take == 2 &&
+      std::all_of(words[take_at + 1].begin(), words[take_at + 1].end(),
+                  [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  if (take_at < words.size() && after_take != 1 && !counted_word) {
+    return LineError(number, "expected 'roll DICE take FACE' (one face after 'take')");
+  }
+  RollLine line;
+  absl::StatusOr<Dice> roll = ParseDice(Join(words, 1, take_at));
+  if (!roll.ok()) return LineError(number, absl::StrCat("roll: ", Str(roll.status().message())));
+  line.roll = *roll;
+  if (take_at < words.size()) {
+    absl::StatusOr<TakeInput> take = ParseTake(Join(words, take_at + 1, words.size()));
+    if (!take.ok()) return LineError(number, Str(take.status().message()));
+    line.take = *take;
+  }
+  return line;
+}
+
+}  // namespace
+
+absl::StatusOr<LogStep> GameLogReader::Read(int number, std::string_view line,
+                                            const TurnStart& on_turn_start) {
+  if (line.size() > kMaxLineBytes) {
+    return LineError(number, absl::StrCat("longer than ", kMaxLineBytes, " bytes"));
+  }
+  if (const std::size_t hash = line.find('#'); hash != std::string_view::npos) {
+    line = line.substr(0, hash);
+  }
+  const std::vector<std::string_view> words = Words(line);
+  if (words.empty()) return LogStep{};
+  const std::string keyword = absl::AsciiStrToLower(std::string(words[0]));
+  if (keyword == "roll") return Roll(number, words, on_turn_start);
+  if (keyword == "stop") return Stop(number, words);
+  if (keyword == "scores") return Scores(number, words);
+  return LineError(number, absl::StrCat("expected 'roll', 'stop' or 'scores', got '",
+                                        std::string(words[0]), "'"));
+}
+
+absl::Status GameLogReader::Finish(int last_line) const {
+  if (awaiting()) {
+    return LineError(last_line,
+                     absl::StrCat("the input ends in the middle of a turn: after the "
+                                  "take on line ",
+                                  take_line_, ", 'stop' or the next 'roll' is expected"));
+  }
+  if (pending_) return LineError(pending_line_, "'scores' is not followed by a turn");
+  return absl::OkStatus();
+}
+
+absl::StatusOr<LogStep> GameLogReader::Scores(int number,
+                                              const std::vector<std::string_view>& words) {
+  if (awaiting()) {
+    return LineError(number, "'scores' inside a turn: end the turn with 'stop' first");
+  }
+  std::optional<std::string_view> seat;
+  if (words.size() == 4 && absl::AsciiStrToLower(std::string(words[2])) == "seat") {
+    seat = words[3];
+  } else if (words.size() != 2) {
+    return LineError(number, "expected 'scores S0,S1[,...] [seat I]'");
+  }
+  absl::StatusOr<LogContext> context = ReadContext(rules_, words[1], seat);
+  if (!context.ok()) return LineError(number, Str(context.status().message()));
+  pending_ = *std::move(context);
+  pending_line_ = number;
+  LogStep step;
+  step.kind = LogStep::Kind::kScores;
+  return step;
+}
+
+absl::StatusOr<LogStep> GameLogReader::Stop(int number,
+                                            const std::vector<std::string_view>& words) {
+  if (words.size() != 1) return LineError(number, "'stop' takes nothing after it");
+  if (!awaiting()) {
+    if (turns_.empty())
+      return LineError(number, "'stop' before any roll (a turn starts with a roll)");
+    const LogTurn& last = turns_.back();
+    return LineError(number, absl::StrCat("'stop' after the turn ended on line ", last.end_line,
+                                          " (", std::string(EndWhy(last.end->reason)), ")"));
+  }
+  LogMoves stop;
+  stop.stop = true;
+  turns_.back().end = PlayMoves(*state_, stop)->back();  // waiting for stop or roll on: legal
+  turns_.back().end_line = number;
+  LogStep step;
+  step.kind = LogStep::Kind::kStop;
+  return step;
+}
+
+absl::StatusOr<LogStep> GameLogReader::Roll(int number, const std::vector<std::string_view>& words,
+                                            const TurnStart& on_turn_start) {
+  absl::StatusOr<RollLine> line = ReadRoll(number, words);
+  if (!line.ok()) return line.status();
+  const Dice& roll = line->roll;
+  std::optional<TakeInput>& take = line->take;
+  LogStep step;
+  step.kind = LogStep::Kind::kRoll;
+  step.rolled_on = awaiting();
+  step.roll = roll;
+  if (!step.rolled_on) {
+    if (absl::Status status = StartTurn(number, on_turn_start); !status.ok()) return status;
+  }
+  // Checked first on a copy, rolled, for this format's messages; then played.
+  GameState rolled = *state_;
+  if (step.rolled_on) rolled.RollOn().IgnoreError();  // waiting for stop or roll on: legal
+  step.aside = rolled.aside();
+  if (absl::Status status = ValidateRoll(rules_, step.aside, roll); !status.ok()) {
+    return LineError(number, absl::StrCat("roll: ", Str(status.message()),
+                                          " (set aside: ", FormatDice(step.aside), ")"));
+  }
+  const std::optional<TurnEnd> over = rolled.Roll(roll)->turn_end;  // a valid roll
+  if (over && take) {
+    return LineError(number, absl::StrCat("no take is legal from this roll (the turn is over "
+                                          "and scores ",
+                                          over->score, "); drop 'take'"));
+  }
+  if (!over) {
+    if (absl::Status status = CheckTake(number, rolled, take); !status.ok()) return status;
+    take->count = rolled.roll().count(take->face);
+    step.take = take;
+    take_line_ = number;
+  }
+  LogMoves moves;
+  moves.roll = roll;
+  moves.take = take;
+  const std::vector<TurnEnd> ends = *PlayMoves(*state_, moves);  // checked above
+  if (!ends.empty()) {
+    turns_.back().end = ends.back();
+    turns_.back().end_line = number;
+  }
+  return step;
+}
+
+absl::Status GameLogReader::CheckTake(int number, const GameState& rolled,
+                                      const std::optional<TakeInput>& take) const {
+  if (!take) {
+    return LineError(
+        number, absl::StrCat("say what was taken: 'take FACE' (legal: ", LegalTakes(rolled), ")"));
+  }
+  if (!rolled.can_take(take->face)) {
+    return LineError(number, absl::StrCat("take ", std::string(FaceName(take->face)),
+                                          " is not legal here (legal: ", LegalTakes(rolled), ")"));
+  }
+  const int shown = rolled.roll().count(take->face);
+  if (take->count && *take->count != shown) {
+    return LineError(
+        number, absl::StrCat("take: the roll shows ", shown, " ", std::string(FaceName(take->face)),
+                             "s, not ", *take->count, " (every die of the face is taken)"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status GameLogReader::StartTurn(int number, const TurnStart& on_turn_start) {
+  // A `scores` line, else `first` for the first turn, else the totals the
+  // last turn left.
+  LogTurn turn;
+  turn.line = number;
+  turn.context = pending_ ? pending_ : turns_.empty() ? first_ : Carried();
+  pending_.reset();
+  absl::StatusOr<GameState> start =
+      turn.context ? GameState::AtTurnStart(rules_, turn.context->players, turn.context->context)
+                   : GameState::New(rules_, 2);  // a turn alone: any game will do
+  if (!start.ok()) return start.status();
+  state_ = *std::move(start);
+  turns_.push_back(std::move(turn));
+  return on_turn_start ? on_turn_start(number) : absl::OkStatus();
+}
+
+std::optional<LogContext> GameLogReader::Carried() const {
+  if (turns_.empty() || !turns_.back().context) return std::nullopt;
+  const LogContext& last = *turns_.back().context;
+  LogContext next{GameContext{state_->scores(), (last.context.seat + 1) % last.players},
+                  last.players};
+  if (!ValidateContext(rules_, next.players, next.context).ok()) return std::nullopt;
+  return next;
 }
 
 }  // namespace martiandice

@@ -2,7 +2,6 @@
 #include "game_session.h"
 
 #include <algorithm>
-#include <cctype>
 #include <utility>
 
 #include "absl/status/status.h"
@@ -25,24 +24,13 @@ namespace {
 
 std::string Str(absl::string_view text) { return std::string(text.data(), text.size()); }
 
-std::string Lower(std::string_view text) {
-  std::string lower(text);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return lower;
-}
-
 // What a line says.
 struct Entry {
   enum class Kind { kNone, kGame, kScores, kUndo, kState, kHelp, kQuit };
   Kind kind = Kind::kNone;
-  // kGame: what happened, applied in this order.
-  bool roll_on = false;           // `roll` alone, or `roll on`
-  std::optional<Dice> roll;       // `roll DICE`
-  std::optional<TakeInput> take;  // `take FACE`
-  bool stop = false;              // `stop`
-  std::optional<int> points;      // `score N`: a whole turn
-  GameContext context;            // kScores
-  bool seat_given = false;        // kScores: `seat I` given
+  LogMoves moves;           // kGame: `roll` (on), `roll DICE`, `take FACE`, `stop`, `score N`
+  GameContext context;      // kScores
+  bool seat_given = false;  // kScores: `seat I` given
 };
 
 absl::Status Bad(std::string_view problem) {
@@ -57,7 +45,7 @@ absl::StatusOr<Entry> ReadEntry(std::string_view line) {
   std::vector<std::string> words;
   for (absl::string_view word :
        absl::StrSplit(std::string(line), absl::ByAnyChar(" \t\r"), absl::SkipWhitespace())) {
-    words.push_back(Lower(Str(word)));
+    words.push_back(absl::AsciiStrToLower(Str(word)));
   }
   if (words.empty()) return entry;
   const std::string& first = words[0];
@@ -73,7 +61,7 @@ absl::StatusOr<Entry> ReadEntry(std::string_view line) {
   entry.kind = Entry::Kind::kGame;
   if (first == "stop") {
     if (n > 1) return Bad("stop takes nothing after it");
-    entry.stop = true;
+    entry.moves.stop = true;
     return entry;
   }
   if (first == "score") {
@@ -81,7 +69,7 @@ absl::StatusOr<Entry> ReadEntry(std::string_view line) {
     if (n != 2 || !absl::SimpleAtoi(words[1], &points) || words[1][0] == '+') {
       return Bad("score: expected the whole turn's points, e.g. 'score 7'");
     }
-    entry.points = points;
+    entry.moves.points = points;
     return entry;
   }
   if (first == "scores") {
@@ -104,7 +92,7 @@ absl::StatusOr<Entry> ReadEntry(std::string_view line) {
   std::size_t take_at = n;
   if (first == "roll") {
     if (n == 1 || (n == 2 && words[1] == "on")) {
-      entry.roll_on = true;
+      entry.moves.roll_on = true;
       return entry;
     }
     take_at = std::find(words.begin(), words.end(), "take") - words.begin();
@@ -112,7 +100,7 @@ absl::StatusOr<Entry> ReadEntry(std::string_view line) {
     const std::string dice = absl::StrJoin(words.begin() + 1, words.begin() + take_at, " ");
     absl::StatusOr<Dice> roll = ParseDice(dice);
     if (!roll.ok()) return Bad(absl::StrCat("roll: ", roll.status().message()));
-    entry.roll = *roll;
+    entry.moves.roll = *roll;
     if (take_at == n) return entry;
   } else if (first == "take") {
     take_at = 0;
@@ -124,7 +112,7 @@ absl::StatusOr<Entry> ReadEntry(std::string_view line) {
   if (face.empty()) return Bad("take: name the face, e.g. 'take humans' or 'take H'");
   absl::StatusOr<TakeInput> take = ParseTake(face);
   if (!take.ok()) return take.status();
-  entry.take = *take;
+  entry.moves.take = *take;
   return entry;
 }
 
@@ -195,53 +183,22 @@ absl::StatusOr<SessionStep> GameSession::Enter(std::string_view line) {
     case Entry::Kind::kGame:
       break;
   }
-  // The moves, applied to a copy; the log's records undone on failure.
+  // The moves, applied to a copy (the log's records undone on failure).
   GameState next = state_;
   const GameLog::Checkpoint mark = log_.checkpoint();
-  std::vector<TurnEnd> ends;
-  auto apply = [&](const Move& move) -> absl::Status {
-    const GameState before = next;
-    absl::StatusOr<MoveResult> result = next.Apply(move);
-    if (!result.ok()) return result.status();
-    log_.Record(before, move, *result);
-    if (result->turn_end) ends.push_back(*result->turn_end);
-    return absl::OkStatus();
-  };
-  absl::Status status;
-  if (entry.roll_on) status = apply(Move::RollOn());
-  if (status.ok() && entry.roll) {
-    // After a take, a roll says the player rolled on (review's lines).
-    if (next.phase() == Phase::kStopOrRoll) status = apply(Move::RollOn());
-    if (status.ok()) status = apply(Move::Roll(*entry.roll));
-  }
-  if (status.ok() && entry.take) {
-    if (entry.roll && !ends.empty()) {
-      status = Bad(absl::StrCat("the roll ", FormatDice(*entry.roll),
-                                " allows no take: it ends the turn (enter it without the take)"));
-    } else if (entry.take->count && next.can_take(entry.take->face) &&
-               next.roll().count(entry.take->face) != *entry.take->count) {
-      status = Bad(absl::StrCat("the roll shows ",
-                                TakeLabel(entry.take->face, next.roll().count(entry.take->face)),
-                                ", not ", *entry.take->count));
-    } else {
-      status = apply(Move::Take(entry.take->face));
-    }
-  }
-  if (status.ok() && entry.stop) status = apply(Move::Stop());
-  if (status.ok() && entry.points) status = apply(Move::EndTurn(*entry.points));
-  if (!status.ok()) {
-    log_.Restore(mark);
+  absl::StatusOr<std::vector<TurnEnd>> ends = PlayMoves(next, entry.moves, &log_);
+  if (!ends.ok()) {
     if (state_.over()) {
-      return Bad(absl::StrCat(status.message(), " (undo takes back the last entry)"));
+      return Bad(absl::StrCat(ends.status().message(), " (undo takes back the last entry)"));
     }
-    return status;
+    return ends.status();
   }
   Keep(line, mark);
   state_ = std::move(next);
   step.kind = SessionStep::Kind::kApplied;
   step.entry = std::string(line);
-  step.roll = entry.roll;
-  step.turn_ends = std::move(ends);
+  step.roll = entry.moves.roll;
+  step.turn_ends = *std::move(ends);
   return step;
 }
 

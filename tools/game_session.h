@@ -1,9 +1,9 @@
 // A game followed entry by entry, as `coach` and `serve`'s game sessions
 // follow it: the entries are lines (review's lines, plus `take FACE` alone, a
-// whole turn's `score N`, `scores`, `undo`), each applied to the library's
-// GameState and recorded in its GameLog; an entry is applied to a copy of
-// the game and kept only if every move in it is legal, so a bad entry
-// changes nothing. The advice at the game's decision is the advisor's
+// whole turn's `score N`, `scores`, `undo`), each played on the library's
+// GameState and recorded in its GameLog by the game log's PlayMoves
+// (martiandice/game_log.h), which keeps an entry only if every move in it is
+// legal, so a bad entry changes nothing. The advice at the game's decision is the advisor's
 // (Advisor::Advise); this is only the bookkeeping between lines and moves.
 #pragma once
 

@@ -4,7 +4,6 @@
 // this file reads the human moves, one per line, and says what happens as
 // lines of text, or with --json as the driver's JSON objects, then writes the
 // log (a GameLog, in the lines `review` reads).
-#include <cctype>
 #include <istream>
 #include <optional>
 #include <ostream>
@@ -15,6 +14,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -52,17 +52,11 @@ struct Entry {
   std::string problem;       // kBad
 };
 
-std::string Lower(std::string_view text) {
-  std::string lower(text);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return lower;
-}
-
 Entry ReadEntry(std::string_view line) {
   Entry entry;
   std::vector<std::string> words;
   for (absl::string_view word : absl::StrSplit(std::string(line), ' ', absl::SkipWhitespace())) {
-    words.push_back(Lower(Str(word)));
+    words.push_back(absl::AsciiStrToLower(Str(word)));
   }
   if (words.empty()) return entry;
   entry.kind = Entry::Kind::kMove;

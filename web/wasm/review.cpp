@@ -1,20 +1,19 @@
-// The module's review of played turns: `martiandice review --json`'s object
-// for lines given as text, made by the command's own code (tools/review.cpp's
-// RunReview, reading the text as `review -` reads stdin), with the query's
-// options as mdw_query takes them. Calling convention: binding.cpp's.
+// The module's review of played turns: `martiandice review --json -`'s object
+// for lines given as text, made by the command's own code (tools/review.h's
+// ReviewText), with the query's options as mdw_query takes them. Calling
+// convention: binding.cpp's.
 #ifdef __EMSCRIPTEN__
 #include <emscripten/emscripten.h>
 #else
 #define EMSCRIPTEN_KEEPALIVE
 #endif
 
-#include <sstream>
 #include <string>
 #include <utility>
 
 #include "absl/status/statusor.h"
 #include "binding.h"
-#include "commands.h"
+#include "review.h"
 
 extern "C" {
 
@@ -25,16 +24,13 @@ EMSCRIPTEN_KEEPALIVE int mdw_review(const char* lines, const char* objective, in
                                     const char* scores, unsigned present, int seat, int players,
                                     int dice, int bonus, int target) {
   using namespace martiandice;  // NOLINT: this function's names
-  cli::CommandOptions options;
-  options.query = web::ReadInputs(scores, present, seat, players, dice, bonus, target);
-  if (objective != nullptr) options.query.objective = objective;
-  options.query.exact = exact != 0;
-  options.input = "-";
-  options.json = true;
-  std::istringstream in(lines != nullptr ? lines : "");
-  std::ostringstream progress;  // review writes none
-  const cli::CommandContext context{web::TheAdvisor(), progress, false, &in};
-  absl::StatusOr<std::string> answer = cli::RunReview(options, context);
+  QueryInput input = web::ReadInputs(scores, present, seat, players, dice, bonus, target);
+  if (objective != nullptr) input.objective = objective;
+  input.exact = exact != 0;
+  absl::StatusOr<cli::ReviewQuery> query = cli::ParseReviewQuery(input);
+  if (!query.ok()) return web::Fail(query.status());
+  absl::StatusOr<std::string> answer = cli::ReviewText(
+      web::TheAdvisor(), *std::move(query), lines != nullptr ? lines : "", "stdin", true);
   if (!answer.ok()) return web::Fail(answer.status());
   return web::Succeed(*std::move(answer));
 }
