@@ -32,7 +32,7 @@ enum class SolveArithmetic { kAuto, kDouble, kExtended };
 // Bound assumed on the rounding error of one double turn solve's values
 // (sums of a few thousand non-negative terms below 1): the largest seen
 // against exact rational solves of the same utilities is 7.8e-16
-// (tests/game_solver_test.cpp checks contexts of the official game).
+// (tests/solver/game_solver_test.cpp checks contexts of the official game).
 inline constexpr double kTurnSolveRounding = 1e-15;
 
 // Policy iteration on a zero-score cycle: at most kMaxCycleRounds rounds; a
@@ -49,7 +49,7 @@ inline constexpr std::uint64_t kMaxSolveTableBytes = std::uint64_t{1} << 30;
 // Bound assumed on the rounding of one extended-precision turn solve's values
 // once stored as doubles: the conversion (half an ulp of 1, 1.1e-16) plus the
 // extended sums (about 1e-18); checked against exact rational solves in
-// tests/game_solver_test.cpp.
+// tests/solver/game_solver_test.cpp.
 inline constexpr double kExtendedTurnRounding = 2e-16;
 // The extended sums' part alone: the rounding of an extended solve's values
 // before they are stored as doubles (ConventionTurn::wide_value), which the

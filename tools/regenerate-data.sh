@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the shipped policy tables in data/ with the solver (2 and 3
 # players), certifying each, and their checksum manifest. The test suite
-# checks both tables bit for bit against fresh solves (tests/data_test.cpp),
+# checks both tables bit for bit against fresh solves (tests/library/shipped_tables_test.cpp),
 # and the manifest.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

@@ -1,6 +1,6 @@
 // The C++ consumer of tools/check-package.sh: the end of the rulebook's
 // sample turn solved exactly (rolling on from 3T 3R 4H 1K is worth 281/54,
-// worked out by hand in tests/sample_turn_test.cpp) and a win query from the
+// worked out by hand in tests/library/sample_turn_test.cpp) and a win query from the
 // policy table the library finds by itself (final round, 21 against 25: stop
 // wins surely, rolling wins 29/36). Usage: martiandice_consumer [TABLE_DIR]:
 // with TABLE_DIR, the table must be found there. Exit 0 if every answer is right.

@@ -1,7 +1,7 @@
 // The same 200 random queries through every front end, which must answer the
 // same: the one-shot command line (`martiandice eval/best --json`), `martiandice
 // serve`, the JavaScript package (byte for byte, but for the table's path) and
-// the C API (tests/c_api_answers.c prints its result structs; every field
+// the C API (tests/frontends/c_api_answers.c prints its result structs; every field
 // equal to the JSON's, doubles compared exactly). Every objective: ev,
 // reach:K, capped:M in double and exact precision (the C API has no exact
 // precision: those queries skip it) under varied rules, and win for 2 and 3

@@ -2,7 +2,7 @@
 // accessors behind it: the JSON export of a small solved table (its header
 // fields, no path of the machine, every context's win probabilities equal to
 // the file's bytes and to GameTable::WinProbabilities), a 3-player table from
-// the independent test writer (tests/table_builder.h), the shipped tables,
+// the independent test writer (tests/support/table_builder.h), the shipped tables,
 // --out, and the errors.
 #include <doctest/doctest.h>
 #include <stdlib.h>

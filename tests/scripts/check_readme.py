@@ -11,7 +11,7 @@ report times or thread-dependent counts (they mention "time", "elapsed", "second
 solves" or "re-solves") every number is masked. /tmp/martiandice-readme is emptied first: the
 examples that write files write there.
 
-    tests/check_readme.py README.md BUILD_BIN_DIR [--update]
+    tests/scripts/check_readme.py README.md BUILD_BIN_DIR [--update]
 
 --update writes each command's actual output into the README instead (for the maintainer
 after a change of output; review the diff).

@@ -245,7 +245,7 @@ TEST_CASE("certify: stored values that do not solve their own turns are not cert
 
 // A table someone gave you: the shipped 2-player table altered at
 // one context, both checksums recomputed by the test's own writer from
-// docs/FORMAT.md (tests/table_builder.h), and certified through the command
+// docs/FORMAT.md (tests/support/table_builder.h), and certified through the command
 // line. The reader accepts it and `eval` answers from it; `certify --tables`
 // refuses it (exit 3, NOT certified): two win probabilities swapped, or a
 // value moved by 5e-13 between the seats. Moved by 5e-14 (below the margin

@@ -6,7 +6,7 @@ folder of the repository (relative to the document), and its #anchor, if any, a 
 file (GitHub's rule: lower case, punctuation dropped, spaces as hyphens). Links to web addresses
 are reported as errors too: the documents must work offline, from a clone.
 
-    tests/check_links.py REPOSITORY_ROOT
+    tests/scripts/check_links.py REPOSITORY_ROOT
 """
 
 import os

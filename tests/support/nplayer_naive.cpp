@@ -1,4 +1,4 @@
-// The naive N-player reference solver (tests/nplayer_naive.h): full concrete turn states, every
+// The naive N-player reference solver (tests/support/nplayer_naive.h): full concrete turn states, every
 // roll as a multiset, plain Gauss-Seidel value iteration over every context. Deliberately simple;
 // written from the rules documents only (no code from src/ or solver/).
 #include "nplayer_naive.h"

@@ -1,10 +1,10 @@
 // Policy table reader (docs/FORMAT.md, format version 2): tables from the
-// independent test writer (tests/table_builder.h) and from the game solver
+// independent test writer (tests/support/table_builder.h) and from the game solver
 // load with their values; every refusal of the reader is tested at its
 // boundary (the first value refused, the control just inside accepted);
 // other format versions, a large file that is no table, file handling,
 // table location and file names; win queries against the naive reference
-// (tests/nplayer_naive.h), the tie convention and the bounded turn cache;
+// (tests/support/nplayer_naive.h), the tie convention and the bounded turn cache;
 // the CRC-32s against plain references.
 #include <doctest/doctest.h>
 #include <sys/stat.h>

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks the independent Python reader (tests/table_reader.py) against the C++ API.
+"""Checks the independent Python reader (tests/scripts/table_reader.py) against the C++ API.
 
 Writes policy tables with the test tool (hand-built ones with pseudo-random values
 and near-ties, and the game solver's for small rules when the tool has it), then
@@ -260,7 +260,7 @@ def zero_sum(t):
     return 0 if ok else 1
 
 
-DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data")
+DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data")
 # (players, contexts, bytes) of the shipped tables of the official rules.
 SHIPPED = [(2, 1650, 26528), (3, 83275, 1998728)]
 

@@ -1,4 +1,4 @@
-// Checks of the naive N-player reference solver (tests/nplayer_naive.h) that do not depend on
+// Checks of the naive N-player reference solver (tests/support/nplayer_naive.h) that do not depend on
 // the game solver: probabilities, vectors derived on paper, final rounds against a direct
 // recursive enumeration with ordered dice, monotonicity in a seat's own total, ties that never
 // decide for another seat, independence of the starting guess. Then the game solver's tables

@@ -3,7 +3,7 @@
 // its error bounds, start values and refusals; the 2-player pair kernel
 // against the convention kernel and against the values format version 1
 // stored; properties of 3- and 4-player values; agreement with the naive
-// reference solver (tests/nplayer_naive.h) on tiny games.
+// reference solver (tests/support/nplayer_naive.h) on tiny games.
 #include "game_solver.h"
 
 #include <doctest/doctest.h>

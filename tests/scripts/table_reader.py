@@ -8,10 +8,10 @@ turn from the stored vectors: its own memoised turn solve over canonical
 positions, with the tie convention of docs/PLAYERS.md. Python 3 standard
 library only.
 
-    python3 tests/table_reader.py TABLE info
-    python3 tests/table_reader.py TABLE best --scores 10,12 --seat 0 \
+    python3 tests/scripts/table_reader.py TABLE info
+    python3 tests/scripts/table_reader.py TABLE best --scores 10,12 --seat 0 \
         --aside '2T 4H' --roll '1T 2R 3C 1K'
-    python3 tests/table_reader.py TABLE eval --scores 10,12 --seat 0 --aside '2T 4H'
+    python3 tests/scripts/table_reader.py TABLE eval --scores 10,12 --seat 0 --aside '2T 4H'
 
 Answers are printed as JSON with the C++ CLI's field names (options with
 take/count/aside_after/stop/roll/value/then/optimal, best, win_probabilities).

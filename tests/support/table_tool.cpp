@@ -1,7 +1,7 @@
-// Test tool for tests/check_table_reader.py: writes policy tables (hand-built
-// by tests/table_builder.h, or the game solver's when it is built in) and
+// Test tool for tests/scripts/check_table_reader.py: writes policy tables (hand-built
+// by tests/support/table_builder.h, or the game solver's when it is built in) and
 // answers win queries with the C++ API as JSON, one line per query, so the
-// independent Python reader (tests/table_reader.py) can be compared with it.
+// independent Python reader (tests/scripts/table_reader.py) can be compared with it.
 //
 //   table_tool synth DICE BONUS TARGET PLAYERS SEED JITTER(0|1) OUT
 //   table_tool solve DICE BONUS TARGET PLAYERS OUT      (exit 3: built without the solver)
@@ -177,6 +177,6 @@ int main(int argc, char** argv) {
   if (command == "solve" && argc == 7) return Solve(argv + 2);
   if (command == "answer" && argc == 3) return AnswerAll(argv[2]);
   if (command == "bench" && argc == 4) return Bench(argv[2], argv[3]);
-  std::fprintf(stderr, "usage: see the comment at the top of tests/table_tool.cpp\n");
+  std::fprintf(stderr, "usage: see the comment at the top of tests/support/table_tool.cpp\n");
   return 2;
 }

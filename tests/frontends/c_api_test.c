@@ -60,7 +60,7 @@ static void TestVersionAndNames(void) {
 }
 
 /* The rulebook's sample turn ends with 3T 3R 4H 1K set aside (5 points) and 2
- * dice left. By hand (see tests/sample_turn_test.cpp): rolling on is worth
+ * dice left. By hand (see tests/library/sample_turn_test.cpp): rolling on is worth
  * 281/54 in expectation; after taking a ray instead of stopping, 17/3; with
  * 3T 3R 4H 1C 1K, stop 9 beats rolling 15/2. */
 static void TestTurnEval(md_handle* md) {

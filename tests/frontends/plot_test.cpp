@@ -1,6 +1,6 @@
 // `martiandice plot` (tools/plot.*): the palette's grey-scale order, the
 // pictures' content against the table and the queries, and the CLI's errors.
-// tests/check_plot_svg.py checks the same SVGs as XML and renders them.
+// tests/scripts/check_plot_svg.py checks the same SVGs as XML and renders them.
 #include "plot.h"
 
 #include <doctest/doctest.h>

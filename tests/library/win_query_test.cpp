@@ -1,4 +1,4 @@
-// Win queries on hand-built tables (tests/table_builder.h): stop values as the
+// Win queries on hand-built tables (tests/support/table_builder.h): stop values as the
 // utility u(x) of the next context or of the game's end, roll values from the
 // mover's turn solved over those utilities (against a hand calculation and a
 // brute force over concrete dice written here) or by rule, ranked takes with
