@@ -33,7 +33,7 @@ std::vector<std::vector<std::uint64_t>> LevelSchedule::ScoreVectorsBySum(
   std::vector<int> s(n_);
   for (long long code = 0; code < count; ++code) {
     Unpack(static_cast<std::uint64_t>(code), s.data());
-    if (s[n_ - 1] >= state_.target) continue;
+    if (FirstSeatToMove(state_.rules, s) == n_) continue;  // the game is over: no context
     bool below = false;
     for (int j = 0; j < static_cast<int>(floor.size()); ++j) below |= s[j] < floor[j];
     if (below) continue;

@@ -43,7 +43,7 @@ void PairKernel::Extrapolate(const int* s, Of of, double fallback, double* out) 
   for (int seat = 0; seat < 2; ++seat) {
     auto at = [&](int d0, int d1, double* v) {
       const int up[2] = {s[0] + d0, s[1] + d1};
-      if (up[0] >= state_.target || up[1] >= state_.target) return false;
+      if (FirstSeatToMove(state_.rules, up) > 0) return false;  // not a cycle's totals
       *v = of(state_.index.Index(seat, up), seat);
       return true;
     };
