@@ -1,0 +1,663 @@
+// The answer encoder (tools/answers.h), in process: eval's and best's JSON
+// read back, every number the library's own query result bit for bit (turn
+// objectives in double and exact, the win goal from the shipped table); the
+// text forms line by line, numbers written independently; the advice at a
+// game's decision as JSON and text, with a table and with the fallback; the
+// small pieces of text; and a missing table refused as bad input.
+#include "answers.h"
+
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "answer_equality.h"
+#include "cli_test_util.h"
+#include "json.h"
+#include "martiandice/advisor.h"
+#include "martiandice/exact.h"
+#include "martiandice/game.h"
+#include "martiandice/game_state.h"
+#include "martiandice/query.h"
+#include "martiandice/rules.h"
+#include "martiandice/solver.h"
+#include "test_util.h"
+
+#ifndef MARTIANDICE_DATA_DIR
+#error "MARTIANDICE_DATA_DIR must point at the source tree's data/"
+#endif
+
+using namespace martiandice;
+using answer_equality::Same;
+using cli_test::Json;
+
+namespace {
+
+const std::string kData = MARTIANDICE_DATA_DIR;
+const std::string kTable2 = kData + "/martiandice-p2-d13-b3-t25.mdt";
+
+Query Parsed(const QueryInput& input) {
+  absl::StatusOr<Query> query = ParseQuery(input);
+  REQUIRE_MESSAGE(query.ok(), query.status());
+  return *std::move(query);
+}
+
+QueryInput Turn(const std::string& objective, const std::string& aside, bool exact = false) {
+  QueryInput input;
+  input.objective = objective;
+  input.aside = aside;
+  input.exact = exact;
+  return input;
+}
+
+QueryInput Win(const std::string& scores, int seat, const std::string& aside) {
+  QueryInput input;
+  input.objective = "win";
+  input.scores = scores;
+  input.seat = seat;
+  input.aside = aside;
+  input.tables = kData;
+  return input;
+}
+
+TurnSolution Solved(const Query& query) {
+  absl::StatusOr<TurnSolution> solution =
+      TurnSolution::Solve(query.rules, query.goal.objective(), query.precision);
+  REQUIRE(solution.ok());
+  return *std::move(solution);
+}
+
+GameTable Table2() {
+  absl::StatusOr<GameTable> table = GameTable::Open(kTable2);
+  REQUIRE(table.ok());
+  return *std::move(table);
+}
+
+// One object on one line, newline included, read back.
+Json Line(const std::string& text) {
+  REQUIRE(!text.empty());
+  CHECK(text.back() == '\n');
+  CHECK(std::count(text.begin(), text.end(), '\n') == 1);
+  return cli_test::ParseJsonOrFail(text);
+}
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) lines.push_back(line);
+  return lines;
+}
+
+// "%.6f", written here rather than by the encoder's Number.
+std::string Six(double x) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.6f", x);
+  return buffer;
+}
+
+std::vector<double> Numbers(const Json& array) {
+  REQUIRE(array.kind == Json::Kind::kArray);
+  std::vector<double> numbers;
+  for (const Json& item : array.items) numbers.push_back(item.number);
+  return numbers;
+}
+
+// `key` holds `value` bit for bit (null when unset); with `exact`, `key_exact`
+// is its rational as FormatRational writes it; without, there is no such key.
+void CheckValue(const Json& object, const std::string& key, const std::optional<Value>& value,
+                bool exact) {
+  INFO("key: " << key);
+  const Json& field = object[key];
+  if (!value) {
+    CHECK(field.is_null());
+  } else {
+    REQUIRE(field.kind == Json::Kind::kNumber);
+    CHECK(Same(field.number, value->approx));
+  }
+  const std::string exact_key = key + "_exact";
+  if (!exact) {
+    CHECK_FALSE(object.Has(exact_key));
+    return;
+  }
+  if (!value) {
+    CHECK(object[exact_key].is_null());
+    return;
+  }
+  REQUIRE(value->exact.has_value());
+  CHECK(object[exact_key].text == FormatRational(*value->exact));
+}
+
+void CheckRules(const Json& object, const Rules& rules) {
+  CHECK(object["rules"].keys == std::vector<std::string>{"dice", "bonus", "target"});
+  CHECK(object["rules"]["dice"].number == rules.dice);
+  CHECK(object["rules"]["bonus"].number == rules.bonus);
+  CHECK(object["rules"]["target"].number == rules.target);
+}
+
+// An option object's fields are `option`'s.
+void CheckOption(const Json& json, const TakeOption& option, bool exact) {
+  CHECK(json["take"].text == FaceName(option.take));
+  CHECK(json["count"].number == option.count);
+  CHECK(json["aside_after"].text == FormatDice(option.aside_after));
+  CheckValue(json, "stop", option.stop, exact);
+  CheckValue(json, "roll", option.roll, exact);
+  CheckValue(json, "value", option.value, exact);
+  CHECK(json["then"].text == ThenName(option.then));
+  CHECK(json["optimal"].boolean == option.optimal);
+}
+
+// best's object: null, or the option advice.best names.
+void CheckBestChoice(const Json& json, const RollAdvice& advice) {
+  if (!advice.best) {
+    CHECK(json.is_null());
+    return;
+  }
+  const TakeOption& best = advice.options.at(*advice.best);
+  CHECK(json.keys == std::vector<std::string>{"take", "count", "then"});
+  CHECK(json["take"].text == FaceName(best.take));
+  CHECK(json["count"].number == best.count);
+  CHECK(json["then"].text == ThenName(best.then));
+}
+
+// A best answer's JSON is `advice`'s (the fields after the header).
+void CheckBestJson(const Json& json, const Dice& roll, const RollAdvice& advice, bool exact) {
+  CHECK(json["rolled"].text == FormatDice(roll));
+  CHECK(json["aside_after_tanks"].text == FormatDice(advice.aside_after_tanks));
+  CHECK(json["turn_over"].boolean == advice.turn_over);
+  if (advice.turn_over) {
+    CHECK(json["turn_over_score"].number == advice.turn_over_score);
+  } else {
+    CHECK(json["turn_over_score"].is_null());
+  }
+  CheckValue(json, "value", advice.value, exact);
+  CheckBestChoice(json["best"], advice);
+  REQUIRE(json["options"].items.size() == advice.options.size());
+  for (std::size_t i = 0; i < advice.options.size(); ++i) {
+    CheckOption(json["options"].items[i], advice.options[i], exact);
+  }
+}
+
+EvalAnswer EvalOf(Advisor& advisor, const Query& query) {
+  absl::StatusOr<EvalAnswer> answer = cli::Evaluate(advisor, query);
+  REQUIRE_MESSAGE(answer.ok(), answer.status());
+  return *std::move(answer);
+}
+
+BestAnswer BestOf(Advisor& advisor, const Query& query, const Dice& roll) {
+  absl::StatusOr<BestAnswer> answer = cli::Best(advisor, query, roll);
+  REQUIRE_MESSAGE(answer.ok(), answer.status());
+  return *std::move(answer);
+}
+
+Dice D(const std::string& text) {
+  absl::StatusOr<Dice> dice = ParseDice(text);
+  REQUIRE(dice.ok());
+  return *dice;
+}
+
+// The README's final round (seat 1 behind 21 to 25) at the last roll of the
+// rulebook's sample turn: 1R 1H 1C at 3T 2R 4H 1K.
+GameState FinalRoundAtTake() {
+  absl::StatusOr<GameState> state = GameState::AtTurnStart(Rules{}, 2, GameContext{{25, 21}, 1});
+  REQUIRE(state.ok());
+  for (const Move& move : {Move::Roll(D("2T 3R 4H 3C 1K")), Move::Take(Face::kHuman),
+                           Move::RollOn(), Move::Roll(D("1T 2R 3C 1K")), Move::Take(Face::kRay),
+                           Move::RollOn(), Move::Roll(D("2H 1C 1K")), Move::Take(Face::kChicken),
+                           Move::RollOn(), Move::Roll(D("1R 1H 1C"))}) {
+    REQUIRE(state->Apply(move).ok());
+  }
+  return *std::move(state);
+}
+
+GameAdvice AdviceAt(Advisor& advisor, const GameState& state,
+                    const std::optional<std::string>& tables = kData) {
+  absl::StatusOr<GameAdvice> advice = advisor.Advise(state, tables);
+  REQUIRE_MESSAGE(advice.ok(), advice.status());
+  return *std::move(advice);
+}
+
+Json AdviceJson(const GameAdvice& advice) {
+  JsonObject object;
+  cli::AddGameAdviceJson(object, advice);
+  return cli_test::ParseJsonOrFail(std::move(object).Build());
+}
+
+}  // namespace
+
+TEST_CASE("answers: eval's JSON is the library's position eval, bit for bit") {
+  Advisor advisor;
+  struct Case {
+    std::string objective, aside;
+    bool exact;
+  };
+  for (const Case& c :
+       {Case{"ev", "", false}, Case{"reach:10", "2T 4H", false}, Case{"reach:10", "2T 4H", true},
+        Case{"capped:8", "3T 3R 4H 1K", true}, Case{"ev", "3T 4R 6H", false}}) {
+    CAPTURE(c.objective);
+    CAPTURE(c.aside);
+    CAPTURE(c.exact);
+    const Query query = Parsed(Turn(c.objective, c.aside, c.exact));
+    const EvalAnswer answer = EvalOf(advisor, query);
+    const absl::StatusOr<PositionEval> direct = EvaluatePosition(Solved(query), query.aside);
+    REQUIRE(direct.ok());
+    const Json json = Line(cli::EvalJson(query, answer));
+    std::vector<std::string> keys = {"rules", "objective", "precision", "aside", "dice_left"};
+    for (const char* key : {"value", "stop", "roll"}) {
+      keys.push_back(key);
+      if (c.exact) keys.push_back(std::string(key) + "_exact");
+    }
+    keys.push_back("action");
+    CHECK(json.keys == keys);
+    CheckRules(json, Rules{});
+    CHECK(json["objective"].text == c.objective);
+    CHECK(json["precision"].text == (c.exact ? "exact" : "double"));
+    CHECK(json["aside"].text == FormatDice(query.aside));
+    CHECK(json["dice_left"].number == direct->dice_left);
+    CheckValue(json, "value", direct->value, c.exact);
+    CheckValue(json, "stop", direct->stop, c.exact);
+    CheckValue(json, "roll", direct->roll, c.exact);
+    CHECK(json["action"].text == ThenName(direct->action));
+  }
+}
+
+TEST_CASE("answers: best's JSON is the library's roll advice, bit for bit") {
+  Advisor advisor;
+  struct Case {
+    std::string objective, aside, roll;
+    bool exact;
+  };
+  for (const Case& c :
+       {Case{"ev", "", "2T 3R 4H 3C 1K", false}, Case{"reach:5", "3T 2R 4H 1K", "1R 1H 1C", true},
+        Case{"capped:12", "1T 2R", "1T 3R 2H 2C 2K", false},
+        Case{"ev", "2T 3R 4H", "2T 2H", true}}) {  // no legal take
+    CAPTURE(c.objective);
+    CAPTURE(c.roll);
+    const Query query = Parsed(Turn(c.objective, c.aside, c.exact));
+    const Dice roll = D(c.roll);
+    const BestAnswer answer = BestOf(advisor, query, roll);
+    const absl::StatusOr<RollAdvice> direct = AdviseRoll(Solved(query), query.aside, roll);
+    REQUIRE(direct.ok());
+    const Json json = Line(cli::BestJson(query, roll, answer));
+    std::vector<std::string> keys = {"rules",     "objective",       "precision",
+                                     "aside",     "rolled",          "aside_after_tanks",
+                                     "turn_over", "turn_over_score", "value"};
+    if (c.exact) keys.push_back("value_exact");
+    keys.insert(keys.end(), {"best", "options"});
+    CHECK(json.keys == keys);
+    CheckRules(json, Rules{});
+    CHECK(json["aside"].text == FormatDice(query.aside));
+    CheckBestJson(json, roll, *direct, c.exact);
+  }
+  // The turn over: its score, no best, no options.
+  const Query over = Parsed(Turn("ev", "2T 3R 4H"));
+  const Json json = Line(cli::BestJson(over, D("2T 2H"), BestOf(advisor, over, D("2T 2H"))));
+  CHECK(json["turn_over"].boolean);
+  CHECK(json["turn_over_score"].number == 0);  // 4 tanks beat 3 rays
+  CHECK(json["aside_after_tanks"].text == "4T 3R 4H");
+  CHECK(json["best"].is_null());
+  CHECK(json["options"].items.empty());
+}
+
+TEST_CASE("answers: the win goal's fields are the table's win query, bit for bit") {
+  Advisor advisor;
+  const GameTable table = Table2();
+  struct Case {
+    std::string scores;
+    int seat;
+    std::string aside;
+    bool final_round;
+  };
+  for (const Case& c : {Case{"18,22", 0, "3T 2R 4H 1K", false},
+                        Case{"25,21", 1, "3T 3R 4H 1K", true}, Case{"0,0", 0, "", false}}) {
+    CAPTURE(c.scores);
+    const Query query = Parsed(Win(c.scores, c.seat, c.aside));
+    REQUIRE(query.context.has_value());
+    CHECK(FinalRoundBegun(query.rules, query.context->scores, c.seat) == c.final_round);
+    const EvalAnswer answer = EvalOf(advisor, query);
+    const absl::StatusOr<WinEval> direct = EvaluateWin(table, *query.context, query.aside);
+    REQUIRE(direct.ok());
+    const Json json = Line(cli::EvalJson(query, answer));
+    CHECK(json.keys == std::vector<std::string>{"rules", "objective", "precision", "aside",
+                                                "players", "seat", "scores", "final_round",
+                                                "win_probabilities", "table", "error_bound",
+                                                "dice_left", "value", "stop", "roll", "action"});
+    CHECK(json["objective"].text == "win");
+    CHECK(json["players"].number == 2);
+    CHECK(json["seat"].number == c.seat);
+    CHECK(Numbers(json["scores"]) ==
+          std::vector<double>(query.context->scores.begin(), query.context->scores.end()));
+    CHECK(json["final_round"].boolean == c.final_round);
+    CHECK(Same(Numbers(json["win_probabilities"]), direct->win_probabilities));
+    CHECK(json["table"].text == kTable2);
+    CHECK(Same(json["error_bound"].number, table.error_bound()));
+    CheckValue(json, "value", direct->position.value, false);
+    CheckValue(json, "stop", direct->position.stop, false);
+    CheckValue(json, "roll", direct->position.roll, false);
+    CHECK(json["action"].text == ThenName(direct->position.action));
+  }
+  // best: the same header, and the options of AdviseWin.
+  const Query query = Parsed(Win("18,22", 0, "3T 2R 4H 1K"));
+  const Dice roll = D("1R 1H 1C");
+  const absl::StatusOr<WinAdvice> direct = AdviseWin(table, *query.context, query.aside, roll);
+  REQUIRE(direct.ok());
+  const Json json = Line(cli::BestJson(query, roll, BestOf(advisor, query, roll)));
+  CHECK(Same(Numbers(json["win_probabilities"]), direct->win_probabilities));
+  CHECK_FALSE(json["final_round"].boolean);
+  CheckBestJson(json, roll, direct->advice, false);
+}
+
+TEST_CASE("answers: eval's text, line by line") {
+  Advisor advisor;
+  SUBCASE("a position in double, then exact") {
+    for (const bool exact : {false, true}) {
+      CAPTURE(exact);
+      const Query query = Parsed(Turn("reach:10", "2T 4H", exact));
+      const absl::StatusOr<PositionEval> eval = EvaluatePosition(Solved(query), query.aside);
+      REQUIRE(eval.ok());
+      REQUIRE(eval->stop.has_value());
+      REQUIRE(eval->roll.has_value());
+      const auto row = [&](const std::string& label, const Value& value) {
+        std::string line = "  " + label + std::string(7 - label.size(), ' ') + Six(value.approx);
+        if (exact) line += "  (exactly " + FormatRational(*value.exact) + ")";
+        return line;
+      };
+      CHECK(eval->stop->approx == 0);  // 4 earthlings under 2 tanks score nothing
+      CHECK(eval->action == Then::kRoll);
+      CHECK(Lines(cli::EvalText(query, EvalOf(advisor, query))) ==
+            std::vector<std::string>{
+                "Position: set aside 2T 4H, 7 dice left to roll.",
+                "Objective: probability of scoring at least 10 (reach:10). Rules: 13 dice, "
+                "bonus 3, target 25.",
+                row("stop", *eval->stop), row("roll", *eval->roll), row("value", eval->value),
+                "Decision: roll on."});
+    }
+  }
+  SUBCASE("the start of a turn, and no dice left") {
+    const Query start = Parsed(Turn("ev", ""));
+    const double value = Solved(start).StartValue();
+    CHECK(Lines(cli::EvalText(start, EvalOf(advisor, start))) ==
+          std::vector<std::string>{
+              "Position: start of the turn, 13 dice to roll.",
+              "Objective: expected score (ev). Rules: 13 dice, bonus 3, target 25.",
+              "  stop   not allowed before the first roll", "  roll   " + Six(value),
+              "  value  " + Six(value),
+              "Decision: roll (a turn starts with a roll; stopping is not allowed yet)."});
+    const Query full = Parsed(Turn("ev", "3T 4R 6H"));
+    CHECK(Lines(cli::EvalText(full, EvalOf(advisor, full))) ==
+          std::vector<std::string>{
+              "Position: set aside 3T 4R 6H, 0 dice left to roll.",
+              "Objective: expected score (ev). Rules: 13 dice, bonus 3, target 25.",
+              "  stop   6.000000", "  roll   not possible: no dice left", "  value  6.000000",
+              "Decision: stop (no dice are left; the turn is scored)."});
+  }
+  SUBCASE("the win goal's game lines") {
+    const Query query = Parsed(Win("25,21", 1, "3T 3R 4H 1K"));
+    const EvalAnswer answer = EvalOf(advisor, query);
+    REQUIRE(answer.win_probabilities.size() == 2);
+    const std::vector<std::string> lines = Lines(cli::EvalText(query, answer));
+    REQUIRE(lines.size() == 9);
+    CHECK(lines[2] ==
+          "Game: 2 players, scores 25, 21; seat 1 to move (final round: the target "
+          "has been reached).");
+    CHECK(lines[3] == "Win probabilities at the start of this turn: seat 0 " +
+                          Six(answer.win_probabilities[0]) + ", seat 1 " +
+                          Six(answer.win_probabilities[1]) + " (to move).");
+    CHECK(lines[4] == "Values below: the mover's probability of winning. Table: " + kTable2 + ".");
+    CHECK(lines[5] == "  stop   1.000000");  // 5 points overtake 25 with 26
+    CHECK(lines[8] == "Decision: stop.");
+    const Query early = Parsed(Win("18,22", 0, ""));
+    CHECK(Lines(cli::EvalText(early, EvalOf(advisor, early)))[2] ==
+          "Game: 2 players, scores 18, 22; seat 0 to move.");
+  }
+}
+
+TEST_CASE("answers: best's text, line by line") {
+  Advisor advisor;
+  SUBCASE("reach:5 at the rulebook's last roll: the ray makes 5, then stop") {
+    const Query query = Parsed(Turn("reach:5", "3T 2R 4H 1K", true));
+    const Dice roll = D("1R 1H 1C");
+    const BestAnswer answer = BestOf(advisor, query, roll);
+    const RollAdvice& advice = answer.advice;
+    REQUIRE(advice.options.size() == 2);  // the ray and the cow (humans are aside)
+    const TakeOption& ray = advice.options[0];
+    const TakeOption& cow = advice.options[1];
+    CHECK(ray.take == Face::kRay);
+    CHECK(ray.stop.approx == 1);
+    CHECK(cow.stop.approx == 0);  // 3 tanks beat 2 rays
+    REQUIRE(cow.roll.has_value());
+    REQUIRE(ray.roll.has_value());
+    const auto exactly = [](const std::optional<Value>& value) {
+      return FormatRational(*value->exact);
+    };
+    CHECK(
+        Lines(cli::BestText(query, roll, answer)) ==
+        std::vector<std::string>{
+            "Set aside: 3T 2R 4H 1K. Rolled: 1R 1H 1C.",
+            "Objective: probability of scoring at least 5 (reach:5). Rules: 13 dice, bonus 3, "
+            "target 25.",
+            "", "     take               stop       roll      value  then",
+            "  *  1 ray          1.000000 " + std::string(10 - Six(ray.roll->approx).size(), ' ') +
+                Six(ray.roll->approx) + "   1.000000  stop",
+            "     exactly: stop " + exactly(ray.stop) + ", roll " + exactly(ray.roll) + ", value " +
+                exactly(ray.value),
+            "     1 cow          0.000000 " + std::string(10 - Six(cow.roll->approx).size(), ' ') +
+                Six(cow.roll->approx) + " " + std::string(10 - Six(cow.value.approx).size(), ' ') +
+                Six(cow.value.approx) + "  roll",
+            "     exactly: stop " + exactly(cow.stop) + ", roll " + exactly(cow.roll) + ", value " +
+                exactly(cow.roll),
+            "  (* = optimal)", "", "Value: 1.000000 (exactly " + exactly(advice.value) + ")",
+            "Best: take 1 ray, then stop.",
+            "Next: 3T 3R 4H 1K set aside, stop: the turn scores 5."});
+  }
+  SUBCASE("tanks set aside automatically; the best roll on") {
+    const Query query = Parsed(Turn("ev", ""));
+    const Dice roll = D("2T 3R 4H 3C 1K");
+    const BestAnswer answer = BestOf(advisor, query, roll);
+    const std::vector<std::string> lines = Lines(cli::BestText(query, roll, answer));
+    CHECK(lines[0] ==
+          "Set aside: nothing (start of the turn). Rolled: 2T 3R 4H 3C 1K (tanks set "
+          "aside automatically: now 2T).");
+    REQUIRE(answer.advice.best.has_value());
+    const TakeOption& best = answer.advice.options[*answer.advice.best];
+    // Header, blank, table header, one row per take, the legend, blank, 3 lines.
+    REQUIRE(lines.size() == 2 + 1 + 1 + answer.advice.options.size() + 1 + 1 + 3);
+    for (std::size_t i = 0; i < answer.advice.options.size(); ++i) {
+      const std::string& row = lines[4 + i];
+      CHECK(row.rfind(answer.advice.options[i].optimal ? "  *  " : "     ", 0) == 0);
+      CHECK(row.find(Six(answer.advice.options[i].value.approx)) != std::string::npos);
+    }
+    CHECK(lines[lines.size() - 3] == "Value: " + Six(answer.advice.value.approx));
+    if (best.then == Then::kRoll) {
+      const int left = 13 - best.aside_after.total();
+      CHECK(lines.back() == "Next: " + FormatDice(best.aside_after) + " set aside, roll " +
+                                std::to_string(left) + " dice.");
+    }
+  }
+  SUBCASE("a roll with no legal take") {
+    const Query query = Parsed(Turn("ev", "2T 3R 4H"));
+    const Dice roll = D("2T 2H");
+    CHECK(Lines(cli::BestText(query, roll, BestOf(advisor, query, roll))) ==
+          std::vector<std::string>{
+              "Set aside: 2T 3R 4H. Rolled: 2T 2H (tanks set aside automatically: now 4T 3R 4H).",
+              "Objective: expected score (ev). Rules: 13 dice, bonus 3, target 25.",
+              "Value: 0.000000", "Turn over: no legal take; the turn scores 0."});
+  }
+}
+
+TEST_CASE("answers: a game's advice as JSON, at each decision, is Advisor::Advise's") {
+  Advisor advisor;
+  GameState state = FinalRoundAtTake();
+  SUBCASE("a take: every option, its zero chance") {
+    const GameAdvice advice = AdviceAt(advisor, state);
+    REQUIRE(advice.takes.has_value());
+    const Json json = AdviceJson(advice);
+    CHECK(json.keys == std::vector<std::string>{"decision", "values", "fallback", "fallback_reason",
+                                                "win_probabilities", "value", "best", "options"});
+    CHECK(json["decision"].text == "take");
+    CHECK(json["values"].text == "win");
+    CHECK_FALSE(json["fallback"].boolean);
+    CHECK(json["fallback_reason"].is_null());
+    CHECK(Same(Numbers(json["win_probabilities"]), advice.win_probabilities));
+    CheckValue(json, "value", advice.takes->value, false);
+    CheckBestChoice(json["best"], *advice.takes);
+    REQUIRE(json["options"].items.size() == advice.takes->options.size());
+    REQUIRE(advice.take_zero_chances.size() == advice.takes->options.size());
+    for (std::size_t i = 0; i < advice.takes->options.size(); ++i) {
+      const Json& option = json["options"].items[i];
+      CheckOption(option, advice.takes->options[i], false);
+      REQUIRE(advice.take_zero_chances[i].has_value());
+      CHECK(Same(option["zero_chance"].number, *advice.take_zero_chances[i]));
+    }
+  }
+  SUBCASE("stop or roll on: the values, the action, the zero chance") {
+    REQUIRE(state.Apply(Move::Take(Face::kRay)).ok());
+    const GameAdvice advice = AdviceAt(advisor, state);
+    REQUIRE(advice.position.has_value());
+    const Json json = AdviceJson(advice);
+    CHECK(json.keys == std::vector<std::string>{"decision", "values", "fallback", "fallback_reason",
+                                                "win_probabilities", "value", "stop", "roll",
+                                                "action", "zero_chance"});
+    CHECK(json["decision"].text == "stop_or_roll");
+    CheckValue(json, "value", advice.position->value, false);
+    CheckValue(json, "stop", advice.position->stop, false);
+    CheckValue(json, "roll", advice.position->roll, false);
+    CHECK(json["action"].text == "stop");
+    REQUIRE(advice.zero_chance.has_value());
+    CHECK(Same(json["zero_chance"].number, *advice.zero_chance));
+  }
+  SUBCASE("a turn's first roll: no stop, no zero chance") {
+    const absl::StatusOr<GameState> start =
+        GameState::AtTurnStart(Rules{}, 2, GameContext{{18, 22}, 0});
+    REQUIRE(start.ok());
+    const GameAdvice advice = AdviceAt(advisor, *start);
+    const Json json = AdviceJson(advice);
+    CHECK(json["decision"].text == "roll");
+    CHECK(json["stop"].is_null());
+    CHECK(json["zero_chance"].is_null());
+    CHECK(json["action"].text == "roll");
+    CHECK(Same(json["value"].number, advice.win_probabilities[0]));
+  }
+}
+
+TEST_CASE("answers: a game's advice as text, at each decision") {
+  Advisor advisor;
+  GameState state = FinalRoundAtTake();
+  const GameAdvice take = AdviceAt(advisor, state);
+  REQUIRE(take.takes.has_value());
+  CHECK(cli::AdviceValuesText(take) == "the mover's chance to win");
+  const std::vector<std::string> lines = Lines(cli::GameAdviceText(take));
+  const std::vector<TakeOption>& options = take.takes->options;
+  REQUIRE(options.size() == 2);  // the ray, the cow
+  REQUIRE(lines.size() == 1 + options.size() + 2);
+  CHECK(lines[0] == "     take               stop       roll      value  then");
+  CHECK(lines[1].rfind("  *  1 ray          1.000000", 0) == 0);  // stopping at 26 wins
+  CHECK(lines[2].rfind("     1 cow    ", 0) == 0);
+  CHECK(lines[3] == "  Best: take 1 ray, then stop.");
+  CHECK(lines[4] == "  Rolling on scores 0 with chance " + Six(*take.take_zero_chances[0]) +
+                        " after 1 ray, " + Six(*take.take_zero_chances[1]) + " after 1 cow.");
+
+  REQUIRE(state.Apply(Move::Take(Face::kRay)).ok());
+  const GameAdvice stop = AdviceAt(advisor, state);
+  REQUIRE(stop.position.has_value());
+  CHECK(cli::GameAdviceText(stop) ==
+        "  stop 1.000000, roll on " + Six(stop.position->roll->approx) +
+            ": best stop.\n  Rolling on ends the turn with 0 points with chance " +
+            Six(*stop.zero_chance) + ".\n");
+  CHECK(Six(*stop.zero_chance) == "0.194444");  // 7/36, distribution_test's hand count
+
+  const absl::StatusOr<GameState> start = GameState::New(Rules{}, 2);
+  REQUIRE(start.ok());
+  const GameAdvice roll = AdviceAt(advisor, *start);
+  CHECK(cli::GameAdviceText(roll) == "  roll " + Six(roll.win_probabilities[0]) + "\n");
+}
+
+TEST_CASE("answers: the fallback's advice says so, in JSON and text") {
+  Advisor advisor;
+  // 5 players: no table can exist; seat 2 at 10 plays capped:15.
+  absl::StatusOr<GameState> state =
+      GameState::AtTurnStart(Rules{}, 5, GameContext{{12, 3, 10, 0, 7}, 2});
+  REQUIRE(state.ok());
+  REQUIRE(state->Apply(Move::Roll(D("2T 3R 4H 3C 1K"))).ok());
+  REQUIRE(state->Apply(Move::Take(Face::kRay)).ok());
+  const GameAdvice advice = AdviceAt(advisor, *state, std::nullopt);
+  REQUIRE(advice.fallback);
+  const Json json = AdviceJson(advice);
+  CHECK(json["values"].text == "capped:15");
+  CHECK(json["fallback"].boolean);
+  CHECK(json["fallback_reason"].text == advice.fallback_reason);
+  CHECK(json["fallback_reason"].text.find("no policy table can exist for 5 players") !=
+        std::string::npos);
+  CHECK(json["win_probabilities"].is_null());
+  CHECK(Same(json["zero_chance"].number, *advice.zero_chance));
+  CHECK(cli::AdviceValuesText(advice) ==
+        "the fallback, capped at the points still needed: expected min(score, 15)");
+  // The values are capped:15's own at 2T 3R (eval's).
+  const Query capped = Parsed(Turn("capped:15", "2T 3R"));
+  const absl::StatusOr<PositionEval> direct = EvaluatePosition(Solved(capped), capped.aside);
+  REQUIRE(direct.ok());
+  CheckValue(json, "stop", direct->stop, false);
+  CheckValue(json, "roll", direct->roll, false);
+  CHECK(cli::GameAdviceText(advice).rfind("  stop " + Six(direct->stop->approx) + ", roll on " +
+                                              Six(direct->roll->approx) + ": best ",
+                                          0) == 0);
+}
+
+TEST_CASE("answers: rules, dice counts, numbers and takes as text") {
+  CHECK(cli::RulesJson(Rules{}) == R"({"dice":13,"bonus":3,"target":25})");
+  CHECK(cli::RulesJson(Rules{6, 0, 15}) == R"({"dice":6,"bonus":0,"target":15})");
+  CHECK(cli::RulesText(Rules{}) == "13 dice, bonus 3, target 25");
+  CHECK(cli::RulesText(Rules{1, 2, 8}) == "1 die, bonus 2, target 8");
+  CHECK(cli::DiceCount(0) == "0 dice");
+  CHECK(cli::DiceCount(1) == "1 die");
+  CHECK(cli::DiceCount(13) == "13 dice");
+  CHECK(cli::Number(1.0 / 3) == "0.333333");
+  CHECK(cli::Number(2.0 / 3) == "0.666667");
+  CHECK(cli::Number(16) == "16.000000");
+  CHECK(cli::TakeLabel(Face::kHuman, 4) == "4 humans");
+  CHECK(cli::TakeLabel(Face::kRay, 1) == "1 ray");
+  CHECK(cli::TakeLabel(Face::kChicken, 2) == "2 chickens");
+}
+
+TEST_CASE("answers: a win query without its table is bad input naming the command") {
+  Advisor advisor;
+  QueryInput input = Win("3,4", 0, "");
+  input.tables = "/nonexistent/martiandice-tables";
+  const Query query = Parsed(input);
+  // The advisor says NotFound; the front ends' answer makes it bad input,
+  // naming the command that generates the table.
+  CHECK(advisor.Evaluate(query).status().code() == absl::StatusCode::kNotFound);
+  for (const absl::Status& status :
+       {cli::Evaluate(advisor, query).status(), cli::Best(advisor, query, D("13R")).status()}) {
+    const std::string message(status.message());
+    INFO("message: " << message);
+    CHECK(status.code() == absl::StatusCode::kInvalidArgument);
+    CHECK(message.find("/nonexistent/martiandice-tables") != std::string::npos);
+    CHECK(message.find("martiandice solve --players 2") != std::string::npos);
+  }
+  // A file that is no table: the advisor's message, and the command added.
+  test_util::TempDir dir;
+  test_util::WriteFile(dir.File("damaged.mdt"), "not a policy table");
+  QueryInput damaged = Win("3,4", 0, "");
+  damaged.tables = dir.File("damaged.mdt");
+  const absl::Status bad = cli::Evaluate(advisor, Parsed(damaged)).status();
+  INFO("message: " << bad.message());
+  CHECK(bad.code() == absl::StatusCode::kInvalidArgument);
+  CHECK(std::string(bad.message())
+            .find(dir.File("damaged.mdt") + ": not a martiandice policy table") !=
+        std::string::npos);
+  CHECK(absl::EndsWith(bad.message(),
+                       " (generate the table with: martiandice solve --players 2 --out "
+                       "martiandice-p2-d13-b3-t25.mdt)"));
+  // Where no table can exist, the advisor's own message (no command to run).
+  QueryInput five = Win("3,4,0,0,0", 0, "");
+  five.tables.reset();
+  const absl::Status status = cli::Evaluate(advisor, Parsed(five)).status();
+  CHECK(status.code() == absl::StatusCode::kInvalidArgument);
+  CHECK(std::string(status.message()).find("no policy table can exist") != std::string::npos);
+  CHECK(std::string(status.message()).find("martiandice solve") == std::string::npos);
+}
