@@ -393,6 +393,12 @@ std::string GameAdviceText(const GameAdvice& advice) {
   return text;
 }
 
+std::string FaceNamesJson(const std::vector<Face>& faces) {
+  std::vector<std::string> names;
+  for (Face face : faces) names.push_back(JsonString(FaceName(face)));
+  return JsonArray(names);
+}
+
 std::string RulesJson(const Rules& rules) {
   JsonObject object(48);
   object.Int("dice", rules.dice).Int("bonus", rules.bonus).Int("target", rules.target);

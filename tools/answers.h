@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "json.h"
@@ -46,6 +47,8 @@ std::string GameAdviceText(const GameAdvice& advice);
 // fallback, capped at the points still needed: expected min(score, 15)".
 std::string AdviceValuesText(const GameAdvice& advice);
 
+// ["ray","human"]: the faces' names as a JSON array (legal takes).
+std::string FaceNamesJson(const std::vector<Face>& faces);
 // {"dice":D,"bonus":B,"target":T}: every `--json` output's "rules" field.
 std::string RulesJson(const Rules& rules);
 // "13 dice, bonus 3, target 25".

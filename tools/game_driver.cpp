@@ -70,12 +70,6 @@ std::uint64_t RandomSeed() {
 
 }  // namespace
 
-std::string FaceNamesJson(const std::vector<Face>& faces) {
-  std::vector<std::string> names;
-  for (Face face : faces) names.push_back(JsonString(FaceName(face)));
-  return JsonArray(names);
-}
-
 absl::StatusOr<GameSetup> ReadGameSetup(const GameOptions& options, Advisor& advisor,
                                         const std::string& prefix) {
   GameSetup setup;

@@ -150,9 +150,6 @@ class GameDriver {
   std::vector<Decision> decisions_;
 };
 
-// ["ray","human"]: the faces' names as a JSON array.
-std::string FaceNamesJson(const std::vector<Face>& faces);
-
 // The events as `play --json` writes them, one JSON object each, handed to
 // `emit`.
 class JsonGameListener : public GameListener {

@@ -116,12 +116,6 @@ absl::StatusOr<Entry> ReadEntry(std::string_view line) {
   return entry;
 }
 
-std::string FaceNamesJson(const std::vector<Face>& faces) {
-  std::vector<std::string> names;
-  for (Face face : faces) names.push_back(JsonString(FaceName(face)));
-  return JsonArray(names);
-}
-
 }  // namespace
 
 void GameSession::Keep(std::string_view line, const GameLog::Checkpoint& log) {

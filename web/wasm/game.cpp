@@ -28,6 +28,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "answers.h"
 #include "binding.h"
 #include "game_driver.h"
 #include "json.h"
