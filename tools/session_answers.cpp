@@ -57,7 +57,10 @@ absl::StatusOr<GameState> SessionStart(const QueryInput& in) {
   context.seat = in.seat.value_or(0);
   absl::StatusOr<GameState> start = GameState::AtTurnStart(in.rules, players, context);
   if (!start.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("scores: ", start.status().message()));
+    // A seat out of range is the seat's error; every other is about the totals.
+    const bool bad_seat = context.seat < 0 || context.seat >= players;
+    return absl::InvalidArgumentError(
+        absl::StrCat(bad_seat ? "seat: " : "scores: ", start.status().message()));
   }
   return start;
 }

@@ -490,7 +490,9 @@ TEST_CASE("session answers: SessionStart's game, its defaults, its errors naming
   CHECK(error(bad).rfind("scores: the game is already over", 0) == 0);
   bad.scores = "1,2";
   bad.seat = 5;
-  CHECK(error(bad).find("seat 5 is out of range") != std::string::npos);
+  CHECK(error(bad) == "seat: seat 5 is out of range: seats are numbered 0..1");
+  bad.seat = -1;
+  CHECK(error(bad) == "seat: seat -1 is out of range: seats are numbered 0..1");
   QueryInput rules;
   rules.rules = Rules{0, 3, 25};
   CHECK(error(rules) == "dice count 0 is out of the supported range 1..20");
