@@ -85,13 +85,7 @@ Json Line(const std::string& text) {
   return cli_test::ParseJsonOrFail(text);
 }
 
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) lines.push_back(line);
-  return lines;
-}
+using test_util::Lines;
 
 // "%.6f", written here rather than by the encoder's Number.
 std::string Six(double x) {
@@ -194,11 +188,7 @@ BestAnswer BestOf(Advisor& advisor, const Query& query, const Dice& roll) {
   return *std::move(answer);
 }
 
-Dice D(const std::string& text) {
-  absl::StatusOr<Dice> dice = ParseDice(text);
-  REQUIRE(dice.ok());
-  return *dice;
-}
+using test_util::D;
 
 // The README's final round (seat 1 behind 21 to 25) at the last roll of the
 // rulebook's sample turn: 1R 1H 1C at 3T 2R 4H 1K.

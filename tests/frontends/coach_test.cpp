@@ -27,13 +27,7 @@ CliRun Coach(std::vector<std::string> options, const std::string& input) {
   return cli_test::Run(options, environment);
 }
 
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) lines.push_back(line);
-  return lines;
-}
+using test_util::Lines;
 
 // The "state" object of an event line, as written (it holds no object),
 // without its last field, the entries `undo` can take back.

@@ -18,6 +18,7 @@
 
 #include "answer_equality.h"
 #include "cli_test_util.h"
+#include "test_util.h"
 #include "martiandice/advisor.h"
 #include "martiandice/dice.h"
 #include "martiandice/game_state.h"
@@ -39,11 +40,7 @@ namespace {
 
 const std::string kData = MARTIANDICE_DATA_DIR;
 
-Dice D(const std::string& text) {
-  absl::StatusOr<Dice> dice = ParseDice(text);
-  REQUIRE(dice.ok());
-  return *dice;
-}
+using test_util::D;
 
 // Every event, as the driver gave it (a review's decisions copied).
 class Recorder : public cli::GameListener {

@@ -16,6 +16,7 @@
 
 #include "answer_equality.h"
 #include "cli_test_util.h"
+#include "test_util.h"
 #include "martiandice/advisor.h"
 #include "martiandice/dice.h"
 #include "martiandice/game_log.h"
@@ -36,11 +37,7 @@ namespace {
 
 const std::string kData = MARTIANDICE_DATA_DIR;
 
-Dice D(const std::string& text) {
-  absl::StatusOr<Dice> dice = ParseDice(text);
-  REQUIRE(dice.ok());
-  return *dice;
-}
+using test_util::D;
 
 GameState NewGame(int players = 2) {
   absl::StatusOr<GameState> state = GameState::New(Rules{}, players);

@@ -16,10 +16,27 @@
 #include <vector>
 
 #include "game_solver.h"
+#include "martiandice/dice.h"
 #include "martiandice/game.h"
 #include "martiandice/rules.h"
 
 namespace test_util {
+
+// Dice in the notation ("2T 3R"); a bad one fails the test case.
+inline martiandice::Dice D(const std::string& text) {
+  auto dice = martiandice::ParseDice(text);
+  REQUIRE_MESSAGE(dice.ok(), text);
+  return *dice;
+}
+
+// `text` split into its lines (without their "\n").
+inline std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) lines.push_back(line);
+  return lines;
+}
 
 // A fresh directory under the system's temporary directory (mkdtemp: unique,
 // also across processes), removed with its contents at the end of the scope.
