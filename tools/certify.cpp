@@ -113,13 +113,13 @@ std::string CertificationText(const solver::CertificationReport& c) {
 
 absl::StatusOr<CertifyOutcome> RunCertify(const CommandOptions& options,
                                           const CommandContext& context) {
-  const Rules& rules = options.query.rules;
-  absl::StatusOr<int> players = ReadTablePlayers(options.query);
+  const Rules& rules = options.request.query.rules;
+  absl::StatusOr<int> players = ReadTablePlayers(options.request.query);
   if (!players.ok()) return players.status();
   absl::StatusOr<int> threads = ReadThreads(options.threads);
   if (!threads.ok()) return threads.status();
   absl::StatusOr<std::shared_ptr<const LoadedTable>> loaded =
-      LoadTable(context.advisor, rules, *players, options.query.tables);
+      app::LoadTable(context.advisor, rules, *players, options.request.query.tables);
   if (!loaded.ok()) return loaded.status();
   const GameTable& table = (*loaded)->table;
   const std::string& path = (*loaded)->path;
@@ -140,7 +140,7 @@ absl::StatusOr<CertifyOutcome> RunCertify(const CommandOptions& options,
   if (options.json) {
     outcome.text = JsonObject()
                        .Str("table", path)
-                       .Raw("rules", RulesJson(rules))
+                       .Raw("rules", app::RulesJson(rules))
                        .Int("players", table.players())
                        .Int("format_version", table.format_version())
                        .Raw("error_bound", JsonDouble(table.error_bound()))

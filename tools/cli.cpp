@@ -23,6 +23,7 @@
 #include "absl/strings/str_join.h"
 #include "commands.h"
 #include "json.h"
+#include "request.h"
 #include "martiandice/advisor.h"
 #include "simulate.h"
 
@@ -100,17 +101,53 @@ CLI::Validator Decimal(bool spaces_around = false) {
       "");
 }
 
+// The command line's decoder of the request model (app/request.h): the
+// field `name` as the option --name, by its kind: text and scores as
+// strings, integers decimal (Decimal; a rule's default shown; --seat goes
+// with --scores, so spaces around it are dropped too), a flag as a flag.
+// `help`: the field's own line unless given. --tables refuses an empty path.
+CLI::Option* AddField(CLI::App& command, app::Request& request, std::string_view name,
+                      std::string_view help = {}) {
+  const app::RequestField& field = *app::FindRequestField(name);
+  const std::string option = absl::StrCat("--", std::string(field.name));
+  const std::string text(help.empty() ? field.help : help);
+  struct Adder {
+    CLI::App& command;
+    const std::string& option;
+    const std::string& text;
+    bool spaces_around;
+    CLI::Option* operator()(std::string* value) const {
+      return command.add_option(option, *value, text);
+    }
+    CLI::Option* operator()(std::optional<std::string>* value) const {
+      return command.add_option(option, *value, text);
+    }
+    CLI::Option* operator()(int* value) const {
+      return command.add_option(option, *value, text)->capture_default_str()->transform(Decimal());
+    }
+    CLI::Option* operator()(std::optional<int>* value) const {
+      return command.add_option(option, *value, text)->transform(Decimal(spaces_around));
+    }
+    CLI::Option* operator()(bool* value) const { return command.add_flag(option, *value, text); }
+  };
+  CLI::Option* added =
+      std::visit(Adder{command, option, text, field.name == "seat"}, field.slot(request));
+  if (field.name == "tables") {
+    added->check(CLI::Validator(
+        [](const std::string& value) {
+          return std::string(value.empty() ? "expected a table file or a directory, got "
+                                             "an empty path"
+                                           : "");
+        },
+        ""));
+  }
+  return added;
+}
+
 void AddRulesOnly(CLI::App& command, CommandOptions& options) {
-  Rules& rules = options.query.rules;
-  command.add_option("--dice", rules.dice, "Dice in a turn (rules variant)")
-      ->capture_default_str()
-      ->transform(Decimal());
-  command.add_option("--bonus", rules.bonus, "Points for one of each earthling type")
-      ->capture_default_str()
-      ->transform(Decimal());
-  command.add_option("--target", rules.target, "Game total that ends the game")
-      ->capture_default_str()
-      ->transform(Decimal());
+  for (const std::string_view rule : {"dice", "bonus", "target"}) {
+    AddField(command, options.request, rule);
+  }
 }
 
 void AddRuleOptions(CLI::App& command, CommandOptions& options) {
@@ -119,40 +156,32 @@ void AddRuleOptions(CLI::App& command, CommandOptions& options) {
 }
 
 void AddTablesOption(CLI::App& command, CommandOptions& options) {
-  command
-      .add_option("--tables", options.query.tables,
-                  "Policy table file, or a directory holding it (default: search)")
-      ->check(CLI::Validator(
-          [](const std::string& value) {
-            return std::string(value.empty() ? "expected a table file or a directory, got "
-                                               "an empty path"
-                                             : "");
-          },
-          ""));
+  AddField(command, options.request, "tables");
 }
 
 void AddPlayersOption(CLI::App& command, CommandOptions& options, const std::string& help) {
-  command.add_option("--players", options.query.players, help)->transform(Decimal());
+  AddField(command, options.request, "players", help);
 }
 
 void AddThreadsOption(CLI::App& command, CommandOptions& options, const std::string& help) {
   command.add_option("--threads", options.threads, help)->transform(Decimal());
 }
 
+// Every field of `request_command` (an app::RequestCommand) in the request
+// model's order, required where the command needs it; then --json.
+void AddRequestOptions(CLI::App& command, CommandOptions& options, unsigned request_command) {
+  for (const app::RequestField& field : app::RequestFields()) {
+    if (field.kind == app::FieldKind::kEnvelope || (field.commands & request_command) == 0) {
+      continue;
+    }
+    CLI::Option* option = AddField(command, options.request, field.name);
+    if ((field.required & request_command) != 0) option->required();
+  }
+  command.add_flag("--json", options.json, "Print one JSON object instead of text");
+}
+
 void AddQueryOptions(CLI::App& command, CommandOptions& options) {
-  QueryInput& query = options.query;
-  command.add_option("--aside", query.aside,
-                     "Dice set aside so far, e.g. '2T 4H' (default: start of the turn)");
-  command.add_option("--objective", query.objective,
-                     "ev | reach:K | capped:M | win (default: win with --scores, else ev)");
-  command.add_flag("--exact", query.exact, "Solve in exact fractions (also prints p/q)");
-  command.add_option("--scores", query.scores,
-                     "win: every seat's game total, seat 0 first, e.g. '12,20'");
-  command.add_option("--seat", query.seat, "win: the seat to move (default 0)")
-      ->transform(Decimal(true));
-  AddPlayersOption(command, options, "win: number of players (default: number of scores)");
-  AddTablesOption(command, options);
-  AddRuleOptions(command, options);
+  AddRequestOptions(command, options, app::kEvalRequest);
 }
 
 void AddSolveOptions(CLI::App& command, CommandOptions& options) {
@@ -206,25 +235,19 @@ void AddExportOptions(CLI::App& command, CommandOptions& options) {
 void AddPlotOptions(CLI::App& command, CommandOptions& options) {
   command.add_option("KIND", options.kind, "heatmap | stop | distribution | all (default: all)");
   command.add_option("--out", options.out, "SVG file to write, or a directory")->required();
-  command.add_option("--scores", options.query.scores,
-                     "distribution: both seats' totals, seat 0 first (default 0,0)");
-  command
-      .add_option("--seat", options.query.seat,
-                  "heatmap, distribution: the seat to move (default 0)")
-      ->transform(Decimal(true));
+  AddField(command, options.request, "scores",
+           "distribution: both seats' totals, seat 0 first (default 0,0)");
+  AddField(command, options.request, "seat", "heatmap, distribution: the seat to move (default 0)");
   AddTablesOption(command, options);
 }
 
 void AddReviewOptions(CLI::App& command, CommandOptions& options) {
-  QueryInput& query = options.query;
   command.add_option("input", options.input, "The played turns (see below), or - for stdin")
       ->required();
-  command.add_option("--objective", query.objective,
-                     "ev | reach:K | capped:M | win (default: win with --scores, else ev)");
-  command.add_flag("--exact", query.exact, "Exact fractions (losses as p/q)");
-  command.add_option("--scores", query.scores, "win: the game totals before the first turn");
-  command.add_option("--seat", query.seat, "win: the seat to move in the first turn")
-      ->transform(Decimal(true));
+  AddField(command, options.request, "objective");
+  AddField(command, options.request, "exact", "Exact fractions (losses as p/q)");
+  AddField(command, options.request, "scores", "win: the game totals before the first turn");
+  AddField(command, options.request, "seat", "win: the seat to move in the first turn");
   AddPlayersOption(command, options, "win: number of players (with --scores)");
   AddTablesOption(command, options);
   AddRuleOptions(command, options);
@@ -232,12 +255,9 @@ void AddReviewOptions(CLI::App& command, CommandOptions& options) {
 
 void AddPlayOptions(CLI::App& command, CommandOptions& options) {
   AddPlayersOption(command, options, "Number of seats, 2 to 6 (default 2)");
-  command.add_option("--humans", options.humans,
-                     "The seats you play, e.g. '0,2', or 'none' (default 0)");
-  command.add_option("--bots", options.bots,
-                     "The bots' policy, or one per bot seat in seat order (default win)");
-  command.add_option("--seed", options.play_seed, "Random seed (0..2^64-1; default: random)");
-  command.add_flag("--hints", options.hints, "Every option's value before each of your moves");
+  for (const std::string_view field : {"humans", "bots", "seed", "hints"}) {
+    AddField(command, options.request, field);
+  }
   command.add_option("--log", options.log, "Write the game log there (default: on stdout)");
   AddTablesOption(command, options);
   AddRulesOnly(command, options);
@@ -245,9 +265,9 @@ void AddPlayOptions(CLI::App& command, CommandOptions& options) {
 }
 
 void AddCoachOptions(CLI::App& command, CommandOptions& options) {
-  QueryInput& query = options.query;
-  command.add_option("--scores", query.scores,
-                     "Every seat's total at the start, seat 0 first (default all 0)");
+  QueryInput& query = options.request.query;
+  AddField(command, options.request, "scores",
+           "Every seat's total at the start, seat 0 first (default all 0)");
   command.add_option("--seat", query.seat, "The seat to move first (default 0)")
       ->transform(Decimal());
   AddPlayersOption(command, options, "Number of seats, 2 to 6 (default: number of scores, or 2)");
@@ -258,9 +278,7 @@ void AddCoachOptions(CLI::App& command, CommandOptions& options) {
 }
 
 void AddBestOptions(CLI::App& command, CommandOptions& options) {
-  command.add_option("--roll", options.roll, "The dice just rolled, e.g. '1T 2R 3C 1K'")
-      ->required();
-  AddQueryOptions(command, options);
+  AddRequestOptions(command, options, app::kBestRequest);
 }
 
 void AddServeOptions(CLI::App& command, CommandOptions& options) {

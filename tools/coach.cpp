@@ -51,8 +51,8 @@ absl::Status AsLogError(const absl::Status& status) {
 }
 
 absl::StatusOr<Setup> ReadSetup(const CommandOptions& options, Advisor& advisor) {
-  const QueryInput& query = options.query;
-  if (absl::Status status = CheckRules(query.rules); !status.ok()) return status;
+  const QueryInput& query = options.request.query;
+  if (absl::Status status = app::CheckRules(query.rules); !status.ok()) return status;
   GameContext context;
   if (query.scores) {
     absl::StatusOr<std::vector<int>> scores = ParseScores(*query.scores);
@@ -63,7 +63,7 @@ absl::StatusOr<Setup> ReadSetup(const CommandOptions& options, Advisor& advisor)
   }
   const int players =
       query.players.value_or(context.scores.empty() ? 2 : static_cast<int>(context.scores.size()));
-  if (absl::Status status = CheckPlayers(players, "--players"); !status.ok()) return status;
+  if (absl::Status status = app::CheckPlayers(players, "--players"); !status.ok()) return status;
   if (context.scores.empty()) context.scores.assign(players, 0);
   if (static_cast<int>(context.scores.size()) != players) {
     return absl::InvalidArgumentError(
@@ -84,7 +84,7 @@ absl::StatusOr<Setup> ReadSetup(const CommandOptions& options, Advisor& advisor)
     setup.log_path = *path;
   }
   absl::StatusOr<TableCoverage> coverage = advisor.Coverage(setup.rules, players, setup.tables);
-  if (!coverage.ok()) return TableError(setup.rules, players, coverage.status());
+  if (!coverage.ok()) return app::TableError(setup.rules, players, coverage.status());
   setup.coverage = *std::move(coverage);
   return setup;
 }
@@ -106,28 +106,28 @@ class Coach {
       std::optional<std::string> line = ReadEntryLine(in_);
       if (!line) break;
       const GameState before = state();
-      absl::StatusOr<SessionStep> step = session_.Enter(*line);
+      absl::StatusOr<app::SessionStep> step = session_.Enter(*line);
       absl::Status status;
       if (!step.ok()) {
         status = Refuse(*line, step.status().message());
       } else {
         switch (step->kind) {
-          case SessionStep::Kind::kNone:
+          case app::SessionStep::Kind::kNone:
             continue;
-          case SessionStep::Kind::kQuit:
+          case app::SessionStep::Kind::kQuit:
             quit_ = true;
             break;
-          case SessionStep::Kind::kHelp:
+          case app::SessionStep::Kind::kHelp:
             Help();
             continue;
-          case SessionStep::Kind::kState:
+          case app::SessionStep::Kind::kState:
             status = Show("state", *line, *step);
             break;
-          case SessionStep::Kind::kUndone:
+          case app::SessionStep::Kind::kUndone:
             if (!setup_.json) Line(absl::StrCat("Undone: ", step->entry, "."));
             status = Show("undone", step->entry, *step);
             break;
-          case SessionStep::Kind::kApplied:
+          case app::SessionStep::Kind::kApplied:
             status = Show("applied", *line, *step, &before);
             break;
         }
@@ -158,7 +158,7 @@ class Coach {
   absl::Status Start() {
     if (setup_.json) {
       JsonObject fields;
-      fields.Raw("rules", RulesJson(setup_.rules)).Int("players", players());
+      fields.Raw("rules", app::RulesJson(setup_.rules)).Int("players", players());
       if (setup_.coverage.table) {
         fields.Str("table", setup_.coverage.table->path).Null("no_table");
       } else {
@@ -166,7 +166,7 @@ class Coach {
       }
       Event("start", std::move(fields));
     } else {
-      Line(absl::StrCat("Martian Dice coach: ", players(), " players (", RulesText(setup_.rules),
+      Line(absl::StrCat("Martian Dice coach: ", players(), " players (", app::RulesText(setup_.rules),
                         ")."));
       if (setup_.coverage.table) {
         Line(absl::StrCat("Values: the mover's chance to win (table ", setup_.coverage.table->path,
@@ -180,7 +180,7 @@ class Coach {
           "Enter what happens, one a line: roll DICE, take FACE, stop, score N (a whole turn), "
           "undo; help.");
     }
-    return Show("state", "", SessionStep());
+    return Show("state", "", app::SessionStep());
   }
 
   void Help() {
@@ -208,7 +208,7 @@ class Coach {
 
   // What an entry did (text), then the game's state and the advice at its
   // decision. `event`: "state", "applied" or "undone".
-  absl::Status Show(std::string_view event, const std::string& entry, const SessionStep& step,
+  absl::Status Show(std::string_view event, const std::string& entry, const app::SessionStep& step,
                     const GameState* before = nullptr) {
     absl::StatusOr<std::optional<GameAdvice>> advice = Advice();
     if (!advice.ok()) return advice.status();
@@ -216,12 +216,12 @@ class Coach {
       JsonObject fields;
       if (event != "state") fields.Str("entry", entry);
       if (event == "applied") {
-        fields.Raw("turn_ends", GameSession::TurnEndsJson(step.turn_ends));
+        fields.Raw("turn_ends", app::GameSession::TurnEndsJson(step.turn_ends));
       }
       fields.Raw("state", session_.StateJson());
       if (*advice) {
         JsonObject a;
-        AddGameAdviceJson(a, **advice);
+        app::AddGameAdviceJson(a, **advice);
         fields.Raw("advice", std::move(a).Build());
       } else {
         fields.Null("advice");
@@ -236,7 +236,7 @@ class Coach {
     } else if (turn_start) {
       TurnStart(**advice);
     } else if (state().phase() == Phase::kRoll) {
-      Line(absl::StrCat("Seat ", state().seat(), " rolls the ", DiceCount(state().dice_left()),
+      Line(absl::StrCat("Seat ", state().seat(), " rolls the ", app::DiceCount(state().dice_left()),
                         " left: enter them (roll DICE)."));
     } else {
       if (event != "applied") {
@@ -244,17 +244,17 @@ class Coach {
             "Seat ", state().seat(), ": ",
             state().aside().empty() ? std::string("nothing set aside")
                                     : absl::StrCat("set aside ", FormatDice(state().aside())),
-            ", ", DiceCount(state().dice_left()), " left, ", Points(state().turn_score()),
+            ", ", app::DiceCount(state().dice_left()), " left, ", Points(state().turn_score()),
             " so far",
             state().phase() == Phase::kTake ? absl::StrCat("; rolled ", FormatDice(state().roll()))
                                             : "",
             "."));
       }
       if ((*advice)->fallback && !fallback_said_) {
-        Line(absl::StrCat("  Values: ", AdviceValuesText(**advice), "."));
+        Line(absl::StrCat("  Values: ", app::AdviceValuesText(**advice), "."));
         fallback_said_ = true;
       }
-      out_ << GameAdviceText(**advice);
+      out_ << app::GameAdviceText(**advice);
     }
     return absl::OkStatus();
   }
@@ -273,7 +273,7 @@ class Coach {
     if (state().phase() == Phase::kTake) return;
     if (state().phase() == Phase::kStopOrRoll) {
       Line(absl::StrCat("Seat ", seat, ": set aside ", FormatDice(state().aside()), ", ",
-                        DiceCount(state().dice_left()), " left, ", Points(state().turn_score()),
+                        app::DiceCount(state().dice_left()), " left, ", Points(state().turn_score()),
                         " so far."));
       return;
     }
@@ -302,7 +302,7 @@ class Coach {
 
   void TurnStart(const GameAdvice& advice) {
     std::string text =
-        absl::StrCat("\nSeat ", state().seat(), " to roll ", DiceCount(state().dice_left()),
+        absl::StrCat("\nSeat ", state().seat(), " to roll ", app::DiceCount(state().dice_left()),
                      ". Scores: ", absl::StrJoin(state().scores(), ", "), ".");
     if (state().final_round()) {
       absl::StrAppend(&text, " Final round: the game ends after seat ", players() - 1, "'s turn.");
@@ -310,7 +310,7 @@ class Coach {
     Line(text);
     if (!advice.win_probabilities.empty()) {
       std::vector<std::string> chances;
-      for (double p : advice.win_probabilities) chances.push_back(Number(p));
+      for (double p : advice.win_probabilities) chances.push_back(app::Number(p));
       Line(absl::StrCat("  Chances to win, seat 0 first: ", absl::StrJoin(chances, ", "), "."));
     }
   }
@@ -369,7 +369,7 @@ class Coach {
   Advisor& advisor_;
   std::istream* in_;
   std::ostream& out_;
-  GameSession session_;
+  app::GameSession session_;
   bool quit_ = false;
   bool fallback_said_ = false;
 };

@@ -19,6 +19,7 @@
 #include "absl/status/statusor.h"
 #include "martiandice/advisor.h"
 #include "martiandice/rules.h"
+#include "request.h"
 
 namespace martiandice::solver {
 struct CertificationReport;
@@ -28,12 +29,12 @@ namespace martiandice::cli {
 
 // Raw option values (only one subcommand runs, each reads its own).
 struct CommandOptions {
-  // --objective, --exact, --dice/--bonus/--target, --aside, and --scores,
-  // --seat, --players, --tables: the query of eval and best; the rules,
-  // players and tables of the other subcommands.
-  QueryInput query;
+  // The request model's fields (app/request.h): --objective, --exact,
+  // --dice/--bonus/--target, --aside, --scores, --seat, --players, --tables
+  // (the query of eval, best and review; the rules, players and tables of the
+  // other subcommands) and best's --roll.
+  app::Request request;
   bool json = false;
-  std::string roll;  // best
   std::string out;   // solve, export, plot: the file or directory to write
   bool quiet = false;
   bool no_certify = false;
@@ -47,13 +48,7 @@ struct CommandOptions {
   std::string kind;                      // plot: heatmap | stop | distribution | all ("" = all)
   std::string input;                     // review: a file, or "-"
   std::vector<std::string> tables_dirs;  // serve: folders whose tables requests may name
-  // play: the human seats ("0,2" or "none"), the bots' policies (one, or one
-  // per bot seat), --seed (unset: a random one), --hints, --log FILE.
-  std::string humans = "0";
-  std::string bots = "win";
-  std::optional<std::string> play_seed;
-  bool hints = false;
-  std::string log;
+  std::string log;  // play, coach: where the game log goes
 };
 
 // What a subcommand uses besides its options.

@@ -26,11 +26,11 @@ bound on every value's error).
 )";
 
 absl::StatusOr<std::string> RunEval(const CommandOptions& options, const CommandContext& context) {
-  absl::StatusOr<Query> query = ParseQuery(options.query);
+  absl::StatusOr<Query> query = ParseQuery(options.request.query);
   if (!query.ok()) return query.status();
-  absl::StatusOr<EvalAnswer> answer = Evaluate(context.advisor, *query);
+  absl::StatusOr<EvalAnswer> answer = app::Evaluate(context.advisor, *query);
   if (!answer.ok()) return answer.status();
-  return options.json ? EvalJson(*query, *answer) : EvalText(*query, *answer);
+  return options.json ? app::EvalJson(*query, *answer) : app::EvalText(*query, *answer);
 }
 
 }  // namespace martiandice::cli

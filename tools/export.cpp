@@ -56,7 +56,7 @@ absl::StatusOr<std::string> ExportJson(const GameTable& table, const std::string
   return JsonObject()
              .Int("format_version", table.format_version())
              .Str("table", std::filesystem::path(path).filename().string())
-             .Raw("rules", RulesJson(table.rules()))
+             .Raw("rules", app::RulesJson(table.rules()))
              .Int("players", table.players())
              .Int("max_turn_score", MaxTurnScore(table.rules()))
              .Raw("error_bound", JsonDouble(table.error_bound()))
@@ -86,8 +86,8 @@ stdout gets a one-line summary.
 
 absl::StatusOr<std::string> RunExport(const CommandOptions& options,
                                       const CommandContext& context) {
-  const Rules& rules = options.query.rules;
-  absl::StatusOr<int> players = ReadTablePlayers(options.query);
+  const Rules& rules = options.request.query.rules;
+  absl::StatusOr<int> players = ReadTablePlayers(options.request.query);
   if (!players.ok()) return players.status();
   std::optional<std::string> out;
   if (!options.out.empty()) {
@@ -97,7 +97,7 @@ absl::StatusOr<std::string> RunExport(const CommandOptions& options,
     out = *std::move(path);
   }
   absl::StatusOr<std::shared_ptr<const LoadedTable>> table =
-      LoadTable(context.advisor, rules, *players, options.query.tables);
+      app::LoadTable(context.advisor, rules, *players, options.request.query.tables);
   if (!table.ok()) return table.status();
   absl::StatusOr<std::string> json = ExportJson((*table)->table, (*table)->path);
   if (!json.ok()) return json.status();

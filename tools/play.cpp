@@ -101,13 +101,13 @@ std::string FaceNames(const std::vector<Face>& faces) {
 std::string ThenText(Then then) { return then == Then::kRoll ? "roll on" : "stop"; }
 
 // The game's events as lines of text for people.
-class TextListener : public GameListener {
+class TextListener : public app::GameListener {
  public:
   explicit TextListener(std::ostream& out) : out_(out) {}
 
-  void Start(const GameSetup& setup, int players) override {
+  void Start(const app::GameSetup& setup, int players) override {
     setup_ = &setup;
-    Line(absl::StrCat("Martian Dice: ", players, " players (", RulesText(setup.rules), "), seed ",
+    Line(absl::StrCat("Martian Dice: ", players, " players (", app::RulesText(setup.rules), "), seed ",
                       setup.seed, "."));
     for (int seat = 0; seat < players; ++seat) {
       Line(absl::StrCat("  seat ", seat, ": ", setup.seats[seat].name));
@@ -143,14 +143,14 @@ class TextListener : public GameListener {
 
   void Roll(int seat, const Dice& roll, const Dice& aside, const GameState&) override {
     std::string text =
-        absl::StrCat("Seat ", seat, " rolls ", DiceCount(roll.total()), ": ", FormatDice(roll));
+        absl::StrCat("Seat ", seat, " rolls ", app::DiceCount(roll.total()), ": ", FormatDice(roll));
     if (roll.count(Face::kTank) > 0) absl::StrAppend(&text, "; set aside: ", FormatDice(aside));
     Line(text + ".");
   }
 
   void Take(int seat, Face face, int count, const Dice& aside, int left, int score) override {
-    Line(absl::StrCat("Seat ", seat, " takes ", TakeLabel(face, count), ": set aside ",
-                      FormatDice(aside), ", ", DiceCount(left), " left, ", score,
+    Line(absl::StrCat("Seat ", seat, " takes ", app::TakeLabel(face, count), ": set aside ",
+                      FormatDice(aside), ", ", app::DiceCount(left), " left, ", score,
                       score == 1 ? " point" : " points", " so far."));
   }
 
@@ -177,15 +177,15 @@ class TextListener : public GameListener {
   }
 
   void Hint(int, const GameAdvice& advice) override {
-    if (advice.fallback) Line(absl::StrCat("  Values: ", AdviceValuesText(advice), "."));
-    out_ << GameAdviceText(advice);
+    if (advice.fallback) Line(absl::StrCat("  Values: ", app::AdviceValuesText(advice), "."));
+    out_ << app::GameAdviceText(advice);
   }
 
   void Prompt(const GameState& state) override {
     if (state.phase() == Phase::kTake) {
       Line(absl::StrCat("Seat ", state.seat(), ", take ", FaceNames(state.legal_takes()), "?"));
     } else {
-      Line(absl::StrCat("Seat ", state.seat(), ": stop, or roll the ", DiceCount(state.dice_left()),
+      Line(absl::StrCat("Seat ", state.seat(), ": stop, or roll the ", app::DiceCount(state.dice_left()),
                         " left?"));
     }
   }
@@ -205,39 +205,39 @@ class TextListener : public GameListener {
     Line(text);
   }
 
-  void Review(const SeatReview& review) override {
+  void Review(const app::SeatReview& review) override {
     const std::size_t n = review.decisions.size();
     const bool fallback = !setup_->coverage.table;
     Line(absl::StrCat("Review of seat ", review.seat, " (", setup_->seats[review.seat].name,
                       "): ", n, n == 1 ? " decision, " : " decisions, ", review.mistakes,
                       review.mistakes == 1 ? " mistake" : " mistakes", ", lost ",
-                      Number(review.total_loss),
+                      app::Number(review.total_loss),
                       fallback ? " in the fallback's values (points capped at what was needed)."
                                : " in chance to win."));
-    for (const Decision* d : review.decisions) Line(DecisionText(*d));
+    for (const app::Decision* d : review.decisions) Line(DecisionText(*d));
   }
 
  private:
   void Line(const std::string& text) { out_ << text << "\n"; }
 
   bool UsesTable() const {
-    for (const GameSeat& seat : setup_->seats) {
+    for (const app::GameSeat& seat : setup_->seats) {
       if (seat.bot && seat.bot->policy().kind == PolicySpec::Kind::kWin) return true;
     }
     return false;
   }
 
-  static std::string DecisionText(const Decision& d) {
+  static std::string DecisionText(const app::Decision& d) {
     const ChoiceReview& r = d.review;
     const TakeOption& best = d.advice.options.at(*d.advice.best);
     std::string line = absl::StrCat(
         "  turn ", d.turn, ": set aside ", FormatDice(d.aside), ", rolled ", FormatDice(d.roll),
-        ": take ", TakeLabel(d.take, d.roll.count(d.take)), ", then ", ThenText(d.then));
+        ": take ", app::TakeLabel(d.take, d.roll.count(d.take)), ", then ", ThenText(d.then));
     if (r.optimal) {
       absl::StrAppend(&line, ": optimal");
     } else {
-      absl::StrAppend(&line, ": lost ", Number(r.loss.approx), " (best: take ",
-                      TakeLabel(best.take, best.count), ", then ",
+      absl::StrAppend(&line, ": lost ", app::Number(r.loss.approx), " (best: take ",
+                      app::TakeLabel(best.take, best.count), ", then ",
                       best.then == Then::kEither ? "either" : ThenText(best.then), ")");
     }
     if (d.values != Goal::Win().name()) absl::StrAppend(&line, " [", d.values, "]");
@@ -245,13 +245,13 @@ class TextListener : public GameListener {
   }
 
   std::ostream& out_;
-  const GameSetup* setup_ = nullptr;
+  const app::GameSetup* setup_ = nullptr;
 };
 
 // The game at the terminal: the driver's moves, the human's from the input.
 class Game {
  public:
-  Game(GameSetup setup, std::string log_path, bool json, Advisor& advisor, std::istream* in,
+  Game(app::GameSetup setup, std::string log_path, bool json, Advisor& advisor, std::istream* in,
        std::ostream& out)
       : log_path_(std::move(log_path)),
         json_(json),
@@ -260,7 +260,7 @@ class Game {
         text_(out),
         json_events_([&out](std::string event) { out << event << "\n"; }),
         driver_(std::move(setup), advisor,
-                json ? static_cast<GameListener&>(json_events_) : text_) {}
+                json ? static_cast<app::GameListener&>(json_events_) : text_) {}
 
   absl::StatusOr<int> Run() {
     driver_.Start();
@@ -390,8 +390,8 @@ class Game {
   std::istream* in_;
   std::ostream& out_;
   TextListener text_;
-  JsonGameListener json_events_;
-  GameDriver driver_;
+  app::JsonGameListener json_events_;
+  app::GameDriver driver_;
   bool quit_ = false;
 };
 
@@ -431,15 +431,15 @@ log then holds the turns that ended; 2 bad options; 1 an internal error.
 
 absl::StatusOr<int> RunPlay(const CommandOptions& options, const CommandContext& context,
                             std::ostream& out) {
-  GameOptions game;
-  game.rules = options.query.rules;
-  game.players = options.query.players.value_or(2);
-  game.humans = options.humans;
-  game.bots = options.bots;
-  game.seed = options.play_seed;
-  game.hints = options.hints;
-  game.tables = options.query.tables;
-  absl::StatusOr<GameSetup> setup = ReadGameSetup(game, context.advisor, "--");
+  app::GameOptions game;
+  game.rules = options.request.query.rules;
+  game.players = options.request.query.players.value_or(2);
+  game.humans = options.request.humans.value_or("0");
+  game.bots = options.request.bots.value_or("win");
+  game.seed = options.request.seed;
+  game.hints = options.request.hints;
+  game.tables = options.request.query.tables;
+  absl::StatusOr<app::GameSetup> setup = app::ReadGameSetup(game, context.advisor, "--");
   if (!setup.ok()) return setup.status();
   std::string log_path;
   if (!options.log.empty()) {

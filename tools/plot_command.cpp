@@ -58,7 +58,7 @@ absl::StatusOr<std::string> RunPlot(const CommandOptions& options, const Command
                                                    "'; use heatmap, stop, distribution or all"));
   }
   const bool one = kinds.size() == 1;
-  const QueryInput& input = options.query;
+  const QueryInput& input = options.request.query;
   absl::StatusOr<GameContext> game =
       PlotContext(one ? kinds[0] : "all", input.scores, input.seat, "--");
   if (!game.ok()) return game.status();

@@ -1,13 +1,14 @@
 // `martiandice serve` (tools/serve.h): the bounded line reader, the request
-// fields (each line read by tools/json.h's strict reader), the table of the
+// envelope (id, command; the other fields are the request model's,
+// app/request.h, read by its JSON decoder), the table of the
 // protocol's commands (Service::Commands: name, summary, answer; the dispatch,
 // the errors and --help derive from it), and the loop that answers each
 // request through one advisor (martiandice/advisor.h: its solved turns and
 // tables are kept between requests) and the one-shot CLI's answers
-// (tools/answers.h), so responses are the `--json` objects; `stats` answers
+// (app/answers.h), so responses are the `--json` objects; `stats` answers
 // are kept per rules; game sessions are `coach`'s GameSession
-// (tools/game_session.h) by id, bounded in number and idle time, answered by
-// tools/session_answers.h.
+// (app/game_session.h) by id, bounded in number and idle time, answered by
+// app/session_answers.h.
 #include "serve.h"
 
 #include <algorithm>
@@ -39,6 +40,8 @@
 #include "martiandice/advisor.h"
 #include "martiandice/game.h"
 #include "martiandice/game_state.h"
+#include "request.h"
+#include "request_json.h"
 #include "session_answers.h"
 #include "support.h"
 
@@ -151,140 +154,23 @@ class Service;
 // each.
 struct ServeCommand {
   std::string_view name;
-  unsigned bit;              // its mark in kFields
+  unsigned bit;              // its app::RequestCommand: which fields it takes
   std::string_view summary;  // its line in serve --help
   absl::Status (Service::*answer)(const std::string** json);
 };
 
-// Which commands a field belongs to.
-constexpr unsigned kEval = 1;
-constexpr unsigned kBest = 2;
-constexpr unsigned kStats = 4;
-constexpr unsigned kOpen = 8;
-constexpr unsigned kEnter = 16;
-constexpr unsigned kClose = 32;
-constexpr unsigned kAll = kEval | kBest | kStats | kOpen | kEnter | kClose;
-
-struct FieldSpec {
-  std::string_view name;
-  unsigned commands;
-};
-
-constexpr std::array<FieldSpec, 15> kFields = {{
-    {"id", kAll},
-    {"command", kAll},
-    {"objective", kEval | kBest},
-    {"exact", kEval | kBest},
-    {"aside", kEval | kBest},
-    {"roll", kBest},
-    {"scores", kEval | kBest | kOpen},
-    {"seat", kEval | kBest | kOpen},
-    {"players", kEval | kBest | kOpen},
-    {"tables", kEval | kBest | kOpen},
-    {"dice", kEval | kBest | kStats | kOpen},
-    {"bonus", kEval | kBest | kStats | kOpen},
-    {"target", kEval | kBest | kStats | kOpen},
-    {"game", kEnter | kClose},
-    {"entry", kEnter},
-}};
-
-constexpr char kFieldList[] =
-    "id, command, objective, exact, aside, roll, scores, seat, players, tables, dice, bonus, "
-    "target, game, entry";
-
+// The request of a line: its id as JSON ("" if none), its command, its fields.
 struct Request {
-  std::string id;  // the id as JSON ("" if none)
+  std::string id;
   const ServeCommand* command = nullptr;
-  QueryInput inputs;
-  std::string roll;
-  bool has_roll = false;
-  int game = 0;  // enter, close
-  bool has_game = false;
-  std::string entry;  // enter
-  bool has_entry = false;
+  app::Request fields;
 };
-
-absl::Status FieldError(const JsonField& field, std::string_view what) {
-  return absl::InvalidArgumentError(
-      absl::StrCat("field ", JsonString(field.key), ": ", std::string(what)));
-}
-
-absl::Status WrongKind(const JsonField& field, std::string_view expected) {
-  return FieldError(field, absl::StrCat("expected ", std::string(expected), ", got ",
-                                        std::string(JsonKindName(field.kind))));
-}
-
-absl::Status ReadString(const JsonField& field, std::string& out) {
-  if (field.kind != JsonKind::kString) return WrongKind(field, "a string");
-  if (absl::Status status = DecodeJsonString(field.raw, out); !status.ok()) {
-    return FieldError(field, View(status.message()));
-  }
-  return absl::OkStatus();
-}
-
-bool IsIntegerToken(std::string_view token) {
-  return token.find_first_of(".eE") == std::string_view::npos;
-}
-
-// An integer token as an int (bounded).
-std::optional<int> TokenInt(std::string_view token) {
-  std::int64_t value = 0;
-  if (!IsIntegerToken(token) || token.size() > 11 ||
-      !absl::SimpleAtoi(absl::string_view(token.data(), token.size()), &value) ||
-      value < INT32_MIN || value > INT32_MAX) {
-    return std::nullopt;
-  }
-  return static_cast<int>(value);
-}
-
-absl::Status ReadInt(const JsonField& field, int& out) {
-  if (field.kind != JsonKind::kNumber) return WrongKind(field, "an integer");
-  const std::optional<int> value = TokenInt(field.raw);
-  if (!value) {
-    return FieldError(field,
-                      absl::StrCat("expected an integer (32 bits), got ", std::string(field.raw)));
-  }
-  out = *value;
-  return absl::OkStatus();
-}
-
-absl::Status ReadBool(const JsonField& field, bool& out) {
-  if (field.kind != JsonKind::kBool) return WrongKind(field, "true or false");
-  out = field.raw == "true";
-  return absl::OkStatus();
-}
-
-// `scores`: an array of integers, or the CLI's "S0,S1" string; as the string.
-absl::Status ReadScores(const JsonField& field, std::string& out) {
-  if (field.kind == JsonKind::kString) return ReadString(field, out);
-  if (field.kind != JsonKind::kArray) return WrongKind(field, "an array of integers");
-  out.clear();
-  std::string_view rest = field.raw;
-  if (rest.find_first_not_of(" \t\r\n") == std::string_view::npos) {
-    return FieldError(field, "expected at least one score");
-  }
-  while (!rest.empty()) {
-    const std::size_t comma = rest.find(',');
-    std::string_view item = rest.substr(0, comma);
-    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
-    while (!item.empty() && std::strchr(" \t\r\n", item.front()) != nullptr) item.remove_prefix(1);
-    while (!item.empty() && std::strchr(" \t\r\n", item.back()) != nullptr) item.remove_suffix(1);
-    const std::optional<int> value = TokenInt(item);
-    if (!value) {
-      return FieldError(field, absl::StrCat("expected integers, got ", std::string(item)));
-    }
-    if (!out.empty()) out += ',';
-    absl::StrAppend(&out, *value);
-  }
-  if (out.empty()) return FieldError(field, "expected at least one score");
-  return absl::OkStatus();
-}
 
 // The id as JSON: a string (re-encoded), a number (as given) or null.
 absl::Status ReadId(const JsonField& field, std::string& decoded, std::string& out) {
   switch (field.kind) {
     case JsonKind::kString:
-      if (absl::Status status = ReadString(field, decoded); !status.ok()) return status;
+      if (absl::Status status = app::ReadJsonString(field, decoded); !status.ok()) return status;
       out.clear();
       AppendJsonString(out, decoded);
       return absl::OkStatus();
@@ -293,37 +179,10 @@ absl::Status ReadId(const JsonField& field, std::string& decoded, std::string& o
       out.assign(field.raw);
       return absl::OkStatus();
     default:
-      return WrongKind(field, "a string, a number or null");
+      return app::JsonFieldError(
+          field, absl::StrCat("expected a string, a number or null, got ",
+                              std::string(JsonKindName(field.kind))));
   }
-}
-
-// "eval, best, ... or close".
-std::string CommandChoices(std::span<const ServeCommand> commands) {
-  std::string choices;
-  for (std::size_t i = 0; i < commands.size(); ++i) {
-    if (i > 0) choices += i + 1 == commands.size() ? " or " : ", ";
-    choices += commands[i].name;
-  }
-  return choices;
-}
-
-absl::Status ReadCommand(const FlatJsonParser& parser, std::span<const ServeCommand> commands,
-                         std::string& scratch, const ServeCommand*& out) {
-  for (std::size_t i = 0; i < parser.size(); ++i) {
-    const JsonField& field = parser.field(i);
-    if (field.key != "command") continue;
-    if (absl::Status status = ReadString(field, scratch); !status.ok()) return status;
-    for (const ServeCommand& command : commands) {
-      if (command.name == scratch) {
-        out = &command;
-        return absl::OkStatus();
-      }
-    }
-    return FieldError(field, absl::StrCat("unknown command ", JsonString(scratch), "; use ",
-                                          CommandChoices(commands)));
-  }
-  return absl::InvalidArgumentError(
-      absl::StrCat("missing field \"command\" (", CommandChoices(commands), ")"));
 }
 
 // {"id":ID,"error":"message"}: `id` is JSON, or empty for null.
@@ -388,6 +247,8 @@ class Service {
 
   // The protocol's commands, one row each, in the order --help lists them.
   static std::span<const ServeCommand> Commands();
+  // Their names, in the same order.
+  static std::span<const std::string_view> CommandNames();
 
   // Appends the response line (newline included) to one request line to `out`.
   void Answer(std::string_view line, std::string& out) {
@@ -431,78 +292,14 @@ class Service {
         return status;
       }
     }
-    if (absl::Status status = ReadCommand(parser_, Commands(), scratch_, r.command); !status.ok()) {
-      return status;
-    }
-    r.inputs.objective.reset();
-    r.inputs.exact = false;
-    r.inputs.rules = Rules{};
-    r.inputs.aside.clear();
-    r.inputs.scores.reset();
-    r.inputs.seat.reset();
-    r.inputs.players.reset();
-    r.inputs.tables.reset();
-    r.has_roll = false;
-    r.has_game = false;
-    r.has_entry = false;
-    for (std::size_t i = 0; i < parser_.size(); ++i) {
-      if (absl::Status status = ReadField(parser_.field(i)); !status.ok()) return status;
-    }
-    const unsigned command = r.command->bit;
-    if (command == kBest && !r.has_roll) {
-      return absl::InvalidArgumentError("best: missing field \"roll\" (the dice just rolled)");
-    }
-    if ((command == kEnter || command == kClose) && !r.has_game) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          std::string(r.command->name), ": missing field \"game\" (the id `open` answered)"));
-    }
-    if (command == kEnter && !r.has_entry) {
-      return absl::InvalidArgumentError(
-          "enter: missing field \"entry\" (a line as `martiandice coach` reads it)");
-    }
-    return absl::OkStatus();
-  }
-
-  absl::Status ReadField(const JsonField& field) {
-    const auto spec = std::find_if(kFields.begin(), kFields.end(),
-                                   [&](const FieldSpec& s) { return s.name == field.key; });
-    if (spec == kFields.end()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("unknown field ", JsonString(field.key), " (fields: ", kFieldList, ")"));
-    }
-    if ((spec->commands & request_.command->bit) == 0) {
-      return FieldError(field,
-                        absl::StrCat("does not apply to ", std::string(request_.command->name)));
-    }
-    QueryInput& in = request_.inputs;
-    const std::string_view name = spec->name;
-    if (name == "id" || name == "command") return absl::OkStatus();  // read first
-    if (name == "objective") return ReadString(field, in.objective.emplace());
-    if (name == "exact") return ReadBool(field, in.exact);
-    if (name == "aside") return ReadString(field, in.aside);
-    if (name == "roll") {
-      request_.has_roll = true;
-      return ReadString(field, request_.roll);
-    }
-    if (name == "scores") return ReadScores(field, in.scores.emplace());
-    if (name == "seat") return ReadInt(field, in.seat.emplace());
-    if (name == "players") return ReadInt(field, in.players.emplace());
-    if (name == "tables") return ReadString(field, in.tables.emplace());
-    if (name == "game") {
-      request_.has_game = true;
-      return ReadInt(field, request_.game);
-    }
-    if (name == "entry") {
-      request_.has_entry = true;
-      return ReadString(field, request_.entry);
-    }
-    if (name == "dice") return ReadInt(field, in.rules.dice);
-    if (name == "bonus") return ReadInt(field, in.rules.bonus);
-    return ReadInt(field, in.rules.target);
+    absl::StatusOr<std::size_t> command = app::ReadJsonCommand(parser_, CommandNames(), scratch_);
+    if (!command.ok()) return command.status();
+    r.command = &Commands()[*command];
+    return app::DecodeJsonRequest(parser_, app::kServeRequests, r.command->bit, r.command->name, r.fields);
   }
 
   absl::Status Stats(const std::string** json) {
-    const Rules& rules = request_.inputs.rules;
+    const Rules& rules = request_.fields.query.rules;
     for (const auto& [cached_rules, text] : stats_) {
       if (cached_rules == rules) {
         *json = &text;
@@ -520,21 +317,21 @@ class Service {
   // eval and best, answered as the one-shot CLI answers them; the advisor's
   // errors name the field ("aside: ...").
   absl::Status Query(const std::string** json) {
-    absl::StatusOr<martiandice::Query> query = ParseQuery(request_.inputs);
+    absl::StatusOr<martiandice::Query> query = ParseQuery(request_.fields.query);
     if (!query.ok()) return query.status();
     if (query->goal.is_win()) {
       if (absl::Status status = LoadTable(*query); !status.ok()) return status;
     }
-    if (request_.command->bit == kBest) {
-      absl::StatusOr<Dice> roll = ParseRoll(*query, request_.roll);
+    if (request_.command->bit == app::kBestRequest) {
+      absl::StatusOr<Dice> roll = ParseRoll(*query, *request_.fields.roll);
       if (!roll.ok()) return roll.status();
-      absl::StatusOr<BestAnswer> answer = cli::Best(advisor_, *query, *roll);
+      absl::StatusOr<BestAnswer> answer = app::Best(advisor_, *query, *roll);
       if (!answer.ok()) return answer.status();
-      json_ = cli::BestJson(*query, *roll, *answer);
+      json_ = app::BestJson(*query, *roll, *answer);
     } else {
-      absl::StatusOr<EvalAnswer> answer = cli::Evaluate(advisor_, *query);
+      absl::StatusOr<EvalAnswer> answer = app::Evaluate(advisor_, *query);
       if (!answer.ok()) return answer.status();
-      json_ = cli::EvalJson(*query, *answer);
+      json_ = app::EvalJson(*query, *answer);
     }
     *json = &json_;
     return absl::OkStatus();
@@ -543,7 +340,7 @@ class Service {
   // ---- Game sessions.
 
   struct Game {
-    cli::GameSession session;
+    app::GameSession session;
     std::optional<std::string> tables;
     std::chrono::steady_clock::time_point used;
   };
@@ -566,8 +363,8 @@ class Service {
   }
 
   absl::Status Open(const std::string** json) {
-    const QueryInput& in = request_.inputs;
-    absl::StatusOr<GameState> start = cli::SessionStart(in);
+    const QueryInput& in = request_.fields.query;
+    absl::StatusOr<GameState> start = app::SessionStart(in);
     if (!start.ok()) return start.status();
     const int players = start->players();
     if (in.tables && !roots_.Allows(*in.tables)) return OutsideRoots(*in.tables, players);
@@ -582,11 +379,11 @@ class Service {
     }
     const int id = ++last_game_;
     Game& game = games_
-                     .emplace(id, Game{cli::GameSession(*std::move(start), options_.max_undo),
+                     .emplace(id, Game{app::GameSession(*std::move(start), options_.max_undo),
                                        in.tables, now})
                      .first->second;
     absl::StatusOr<std::string> answer =
-        cli::SessionOpenJson(advisor_, id, *coverage, game.session, game.tables);
+        app::SessionOpenJson(advisor_, id, *coverage, game.session, game.tables);
     if (!answer.ok()) {
       games_.erase(id);
       return answer.status();
@@ -597,7 +394,7 @@ class Service {
   absl::Status Enter(const std::string** json) {
     const auto now = options_.now();
     Expire(now);
-    absl::StatusOr<Game*> game = Find(request_.game);
+    absl::StatusOr<Game*> game = Find(*request_.fields.game);
     if (!game.ok()) return game.status();
     (*game)->used = now;
     if ((*game)->session.log().text().size() > options_.max_log_bytes) {
@@ -605,18 +402,18 @@ class Service {
                                                        options_.max_log_bytes,
                                                        " bytes, the most a game keeps: close it"));
     }
-    absl::StatusOr<std::string> answer = cli::SessionEnterJson(
-        advisor_, request_.game, (*game)->session, request_.entry, (*game)->tables);
+    absl::StatusOr<std::string> answer = app::SessionEnterJson(
+        advisor_, *request_.fields.game, (*game)->session, *request_.fields.entry, (*game)->tables);
     if (!answer.ok()) return answer.status();
     return Answered(*std::move(answer), json);
   }
 
   absl::Status Close(const std::string** json) {
     Expire(options_.now());
-    absl::StatusOr<Game*> game = Find(request_.game);
+    absl::StatusOr<Game*> game = Find(*request_.fields.game);
     if (!game.ok()) return game.status();
-    std::string answer = cli::SessionCloseJson(request_.game, (*game)->session);
-    games_.erase(request_.game);
+    std::string answer = app::SessionCloseJson(*request_.fields.game, (*game)->session);
+    games_.erase(*request_.fields.game);
     return Answered(std::move(answer), json);
   }
 
@@ -644,7 +441,7 @@ class Service {
       if (failed == key) return status;
     }
     absl::Status status =
-        cli::LoadTable(advisor_, query.rules, query.players, query.tables).status();
+        app::LoadTable(advisor_, query.rules, query.players, query.tables).status();
     if (!status.ok()) {
       if (table_failures_.size() == kMaxCachedTableFailures) table_failures_.clear();
       table_failures_.emplace_back(key, status);
@@ -665,16 +462,25 @@ class Service {
 
 std::span<const ServeCommand> Service::Commands() {
   static constexpr ServeCommand kCommands[] = {
-      {"eval", kEval, "Stop or roll on? The value of a position", &Service::Query},
-      {"best", kBest, "Which dice to take from \"roll\", then stop or roll?", &Service::Query},
-      {"stats", kStats, "The size of a turn's state space", &Service::Stats},
-      {"open", kOpen, "Follow a game as `martiandice coach` does: its id, state and advice",
+      {"eval", app::kEvalRequest, "Stop or roll on? The value of a position", &Service::Query},
+      {"best", app::kBestRequest, "Which dice to take from \"roll\", then stop or roll?", &Service::Query},
+      {"stats", app::kStatsRequest, "The size of a turn's state space", &Service::Stats},
+      {"open", app::kOpenRequest, "Follow a game as `martiandice coach` does: its id, state and advice",
        &Service::Open},
-      {"enter", kEnter, "Apply \"entry\" (one of coach's lines) to \"game\": its state, advice",
+      {"enter", app::kEnterRequest, "Apply \"entry\" (one of coach's lines) to \"game\": its state, advice",
        &Service::Enter},
-      {"close", kClose, "End \"game\": its final scores and its log", &Service::Close},
+      {"close", app::kCloseRequest, "End \"game\": its final scores and its log", &Service::Close},
   };
   return kCommands;
+}
+
+std::span<const std::string_view> Service::CommandNames() {
+  static const std::vector<std::string_view> names = [] {
+    std::vector<std::string_view> list;
+    for (const ServeCommand& command : Commands()) list.push_back(command.name);
+    return list;
+  }();
+  return names;
 }
 
 bool IsBlank(std::string_view line) {
@@ -734,9 +540,8 @@ absl::StatusOr<int> RunServe(const CommandOptions& options, const CommandContext
 }  // namespace cli
 
 std::vector<std::string_view> ServeCommandNames() {
-  std::vector<std::string_view> names;
-  for (const ServeCommand& command : Service::Commands()) names.push_back(command.name);
-  return names;
+  const std::span<const std::string_view> names = Service::CommandNames();
+  return {names.begin(), names.end()};
 }
 
 int Serve(std::istream& in, std::ostream& out, std::ostream& err, const ServeOptions& options) {

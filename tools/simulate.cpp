@@ -71,13 +71,13 @@ absl::Status PrepareTable(const SimulationOptions& options, Advisor& advisor, Se
   if (options.table) {
     if (absl::Status status = CheckTableMatches(*options.table, setup.rules, setup.players);
         !status.ok()) {
-      return cli::TableError(setup.rules, setup.players, status);
+      return app::TableError(setup.rules, setup.players, status);
     }
     setup.table = options.table;
     return absl::OkStatus();
   }
   absl::StatusOr<std::shared_ptr<const LoadedTable>> loaded =
-      cli::LoadTable(advisor, setup.rules, setup.players, options.tables_path);
+      app::LoadTable(advisor, setup.rules, setup.players, options.tables_path);
   if (!loaded.ok()) return loaded.status();
   setup.table = (*loaded)->table;
   result.table_path = (*loaded)->path;
@@ -97,7 +97,7 @@ absl::Status PrepareBots(const std::vector<PolicySpec>& specs, Advisor& advisor,
 }
 
 absl::Status CheckOptions(const SimulationOptions& options) {
-  if (absl::Status status = cli::CheckRules(options.rules); !status.ok()) return status;
+  if (absl::Status status = app::CheckRules(options.rules); !status.ok()) return status;
   const int players = static_cast<int>(options.policies.size());
   if (players < kMinPlayers || players > kMaxPlayers) {
     return absl::InvalidArgumentError(absl::StrCat("a game needs ", kMinPlayers, " to ",
@@ -297,20 +297,20 @@ namespace {
 absl::StatusOr<SimulationOptions> ReadSimulation(const CommandOptions& options,
                                                  const CommandContext& context) {
   SimulationOptions simulation;
-  simulation.rules = options.query.rules;
-  if (absl::Status status = CheckRules(simulation.rules); !status.ok()) return status;
+  simulation.rules = options.request.query.rules;
+  if (absl::Status status = app::CheckRules(simulation.rules); !status.ok()) return status;
   absl::StatusOr<std::vector<PolicySpec>> policies = ParsePolicies(options.policies);
   if (!policies.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("--policies: ", policies.status().message()));
   }
   simulation.policies = *std::move(policies);
   const int counted = static_cast<int>(simulation.policies.size());
-  const std::optional<int>& players = options.query.players;
+  const std::optional<int>& players = options.request.query.players;
   if (players && *players != counted) {
     return absl::InvalidArgumentError(absl::StrCat("--players ", *players, " does not match the ",
                                                    counted, " entries of --policies"));
   }
-  if (absl::Status status = CheckPlayers(counted, players ? "--players" : "--policies");
+  if (absl::Status status = app::CheckPlayers(counted, players ? "--players" : "--policies");
       !status.ok()) {
     return status;
   }
@@ -323,13 +323,13 @@ absl::StatusOr<SimulationOptions> ReadSimulation(const CommandOptions& options,
                      options.games, "'"));
   }
   simulation.games = games;
-  absl::StatusOr<std::uint64_t> seed = ReadSeed(options.seed, "--seed");
+  absl::StatusOr<std::uint64_t> seed = app::ReadSeed(options.seed, "--seed");
   if (!seed.ok()) return seed.status();
   simulation.seed = *seed;
   absl::StatusOr<int> threads = ReadThreads(options.threads);
   if (!threads.ok()) return threads.status();
   simulation.threads = *threads;
-  simulation.tables_path = options.query.tables;
+  simulation.tables_path = options.request.query.tables;
   simulation.alternate_seats = !options.no_alternate;
   simulation.advisor = &context.advisor;
   return simulation;
@@ -349,7 +349,7 @@ std::string SimulateJson(const SimulationOptions& simulation, const SimulationRe
                                .Raw("policy", JsonDoubleArray(result.policy_ci95))
                                .Build();
   JsonObject object;
-  object.Raw("rules", RulesJson(simulation.rules))
+  object.Raw("rules", app::RulesJson(simulation.rules))
       .Int("players", result.players)
       .Int("games", result.games)
       .Raw("seed", absl::StrCat(simulation.seed))
@@ -377,7 +377,7 @@ std::string SimulateText(const SimulationOptions& simulation, const SimulationRe
   const std::vector<std::string> names = PolicyNames(simulation);
   std::string text =
       absl::StrFormat("Simulated %d games of %d players (%s), seed %d.\n", result.games,
-                      result.players, RulesText(simulation.rules), simulation.seed);
+                      result.players, app::RulesText(simulation.rules), simulation.seed);
   absl::StrAppend(
       &text,
       simulation.alternate_seats

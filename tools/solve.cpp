@@ -43,8 +43,8 @@ std::string CheckpointOption(const CommandOptions& options) {
 
 absl::StatusOr<SolveRequest> ReadRequest(const CommandOptions& options) {
   SolveRequest request;
-  request.rules = options.query.rules;
-  absl::StatusOr<int> players = ReadTablePlayers(options.query);
+  request.rules = options.request.query.rules;
+  absl::StatusOr<int> players = ReadTablePlayers(options.request.query);
   if (!players.ok()) return players.status();
   request.players = *players;
   absl::StatusOr<std::string> path =
@@ -79,7 +79,7 @@ std::string ReportJson(const SolveRequest& request, const solver::GameSolveRepor
                        const std::optional<solver::CertificationReport>& certification) {
   const bool ties_counted = request.players > 2;  // not by the 2-player pair kernel
   return JsonObject()
-             .Raw("rules", RulesJson(request.rules))
+             .Raw("rules", app::RulesJson(request.rules))
              .Int("players", request.players)
              .Str("out", request.path)
              .Int("bytes", static_cast<std::int64_t>(bytes))

@@ -67,7 +67,7 @@ std::string StatsJson(const Rules& rules, const TurnSize& size) {
                         .Build());
   }
   return JsonObject()
-             .Raw("rules", RulesJson(rules))
+             .Raw("rules", app::RulesJson(rules))
              .Int("max_turn_score", MaxTurnScore(rules))
              .Int("positions", stats.positions)
              .Int("canonical_positions", stats.canonical_positions)
@@ -80,7 +80,7 @@ std::string StatsJson(const Rules& rules, const TurnSize& size) {
 
 std::string StatsText(const Rules& rules, const TurnSize& size) {
   const StateSpaceStats& stats = size.stats;
-  std::string text = absl::StrCat("Rules: ", RulesText(rules), ".\n");
+  std::string text = absl::StrCat("Rules: ", app::RulesText(rules), ".\n");
   absl::StrAppend(&text,
                   absl::StrFormat("  highest turn score            %d\n"
                                   "  decision positions            %d (start included)\n"
@@ -110,7 +110,7 @@ ordered die results (6^dice).
 )";
 
 absl::StatusOr<std::string> StatsJson(const Rules& rules) {
-  if (absl::Status status = CheckRules(rules); !status.ok()) return status;
+  if (absl::Status status = app::CheckRules(rules); !status.ok()) return status;
   absl::StatusOr<TurnSize> size = TurnSizeOf(rules);
   if (!size.ok()) return size.status();
   return StatsJson(rules, *size);
@@ -123,8 +123,8 @@ std::int64_t TurnEnumerations() {
 
 absl::StatusOr<std::string> RunStats(const CommandOptions& options,
                                      const CommandContext& /*context*/) {
-  const Rules& rules = options.query.rules;
-  if (absl::Status status = CheckRules(rules); !status.ok()) return status;
+  const Rules& rules = options.request.query.rules;
+  if (absl::Status status = app::CheckRules(rules); !status.ok()) return status;
   absl::StatusOr<TurnSize> size = TurnSizeOf(rules);
   if (!size.ok()) return size.status();
   return options.json ? StatsJson(rules, *size) : StatsText(rules, *size);

@@ -1,7 +1,6 @@
-// What several subcommands share: the checks of options they have in common
-// (rules, players, worker threads, seeds), the policy table (the advisor's, with the
-// command that generates a missing one), and output files (the --out path,
-// its folders, atomic writes).
+// What several subcommands share besides app/front_end.h: the checks of
+// options only the command line has (--players of a table, --threads),
+// output files (the --out path, its folders, atomic writes) and entry lines.
 #pragma once
 
 #include <cstdint>
@@ -15,14 +14,12 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "martiandice/advisor.h"
+#include "front_end.h"
 #include "martiandice/rules.h"
 
 namespace martiandice::cli {
 
-// "invalid rules: ..." unless the rules are in range.
-absl::Status CheckRules(const Rules& rules);
-// "OPTION: a game has 2 to 6 players, not N" unless 2 <= players <= 6.
-absl::Status CheckPlayers(int players, std::string_view option);
+
 // The rules and --players (default 2) of a subcommand that makes or reads a
 // policy table (solve, certify, export), checked: the number of players.
 absl::StatusOr<int> ReadTablePlayers(const QueryInput& input);
@@ -31,19 +28,6 @@ inline constexpr int kMaxThreads = 256;
 // --threads: 0 for every core (at most kMaxThreads), else the number given;
 // negative or over kMaxThreads: an error.
 absl::StatusOr<int> ReadThreads(int threads);
-// A seed (simulate's and play's --seed, the module's games): a decimal
-// integer in 0..2^64-1; errors name `option`.
-absl::StatusOr<std::uint64_t> ReadSeed(const std::string& text, const std::string& option);
-
-// `status` (a table that cannot be found, read or used) as InvalidArgument,
-// ending with the command that generates the table unless the message
-// already gives one.
-absl::Status TableError(const Rules& rules, int players, const absl::Status& status);
-// The policy table for `rules` and `players` (Advisor::Table: from `tables`,
-// else the search). Errors: TableError's.
-absl::StatusOr<std::shared_ptr<const LoadedTable>> LoadTable(
-    Advisor& advisor, const Rules& rules, int players, const std::optional<std::string>& tables);
-
 // Whether an output's missing folders are created (solve, plot) or refused.
 enum class Folders { kMustExist, kCreate };
 // Where a subcommand writes: `out` (--out), or `default_name` inside it when

@@ -1,4 +1,4 @@
-// The answer encoder (tools/answers.h), in process: eval's and best's JSON
+// The answer encoder (app/answers.h), in process: eval's and best's JSON
 // read back, every number the library's own query result bit for bit (turn
 // objectives in double and exact, the win goal from the shipped table); the
 // text forms line by line, numbers written independently; the advice at a
@@ -177,13 +177,13 @@ void CheckBestJson(const Json& json, const Dice& roll, const RollAdvice& advice,
 }
 
 EvalAnswer EvalOf(Advisor& advisor, const Query& query) {
-  absl::StatusOr<EvalAnswer> answer = cli::Evaluate(advisor, query);
+  absl::StatusOr<EvalAnswer> answer = app::Evaluate(advisor, query);
   REQUIRE_MESSAGE(answer.ok(), answer.status());
   return *std::move(answer);
 }
 
 BestAnswer BestOf(Advisor& advisor, const Query& query, const Dice& roll) {
-  absl::StatusOr<BestAnswer> answer = cli::Best(advisor, query, roll);
+  absl::StatusOr<BestAnswer> answer = app::Best(advisor, query, roll);
   REQUIRE_MESSAGE(answer.ok(), answer.status());
   return *std::move(answer);
 }
@@ -213,7 +213,7 @@ GameAdvice AdviceAt(Advisor& advisor, const GameState& state,
 
 Json AdviceJson(const GameAdvice& advice) {
   JsonObject object;
-  cli::AddGameAdviceJson(object, advice);
+  app::AddGameAdviceJson(object, advice);
   return cli_test::ParseJsonOrFail(std::move(object).Build());
 }
 
@@ -235,7 +235,7 @@ TEST_CASE("answers: eval's JSON is the library's position eval, bit for bit") {
     const EvalAnswer answer = EvalOf(advisor, query);
     const absl::StatusOr<PositionEval> direct = EvaluatePosition(Solved(query), query.aside);
     REQUIRE(direct.ok());
-    const Json json = Line(cli::EvalJson(query, answer));
+    const Json json = Line(app::EvalJson(query, answer));
     std::vector<std::string> keys = {"rules", "objective", "precision", "aside", "dice_left"};
     for (const char* key : {"value", "stop", "roll"}) {
       keys.push_back(key);
@@ -272,7 +272,7 @@ TEST_CASE("answers: best's JSON is the library's roll advice, bit for bit") {
     const BestAnswer answer = BestOf(advisor, query, roll);
     const absl::StatusOr<RollAdvice> direct = AdviseRoll(Solved(query), query.aside, roll);
     REQUIRE(direct.ok());
-    const Json json = Line(cli::BestJson(query, roll, answer));
+    const Json json = Line(app::BestJson(query, roll, answer));
     std::vector<std::string> keys = {"rules",     "objective",       "precision",
                                      "aside",     "rolled",          "aside_after_tanks",
                                      "turn_over", "turn_over_score", "value"};
@@ -285,7 +285,7 @@ TEST_CASE("answers: best's JSON is the library's roll advice, bit for bit") {
   }
   // The turn over: its score, no best, no options.
   const Query over = Parsed(Turn("ev", "2T 3R 4H"));
-  const Json json = Line(cli::BestJson(over, D("2T 2H"), BestOf(advisor, over, D("2T 2H"))));
+  const Json json = Line(app::BestJson(over, D("2T 2H"), BestOf(advisor, over, D("2T 2H"))));
   CHECK(json["turn_over"].boolean);
   CHECK(json["turn_over_score"].number == 0);  // 4 tanks beat 3 rays
   CHECK(json["aside_after_tanks"].text == "4T 3R 4H");
@@ -311,7 +311,7 @@ TEST_CASE("answers: the win goal's fields are the table's win query, bit for bit
     const EvalAnswer answer = EvalOf(advisor, query);
     const absl::StatusOr<WinEval> direct = EvaluateWin(table, *query.context, query.aside);
     REQUIRE(direct.ok());
-    const Json json = Line(cli::EvalJson(query, answer));
+    const Json json = Line(app::EvalJson(query, answer));
     CHECK(json.keys == std::vector<std::string>{"rules", "objective", "precision", "aside",
                                                 "players", "seat", "scores", "final_round",
                                                 "win_probabilities", "table", "error_bound",
@@ -335,7 +335,7 @@ TEST_CASE("answers: the win goal's fields are the table's win query, bit for bit
   const Dice roll = D("1R 1H 1C");
   const absl::StatusOr<WinAdvice> direct = AdviseWin(table, *query.context, query.aside, roll);
   REQUIRE(direct.ok());
-  const Json json = Line(cli::BestJson(query, roll, BestOf(advisor, query, roll)));
+  const Json json = Line(app::BestJson(query, roll, BestOf(advisor, query, roll)));
   CHECK(Same(Numbers(json["win_probabilities"]), direct->win_probabilities));
   CHECK_FALSE(json["final_round"].boolean);
   CheckBestJson(json, roll, direct->advice, false);
@@ -358,7 +358,7 @@ TEST_CASE("answers: eval's text, line by line") {
       };
       CHECK(eval->stop->approx == 0);  // 4 earthlings under 2 tanks score nothing
       CHECK(eval->action == Then::kRoll);
-      CHECK(Lines(cli::EvalText(query, EvalOf(advisor, query))) ==
+      CHECK(Lines(app::EvalText(query, EvalOf(advisor, query))) ==
             std::vector<std::string>{
                 "Position: set aside 2T 4H, 7 dice left to roll.",
                 "Objective: probability of scoring at least 10 (reach:10). Rules: 13 dice, "
@@ -370,7 +370,7 @@ TEST_CASE("answers: eval's text, line by line") {
   SUBCASE("the start of a turn, and no dice left") {
     const Query start = Parsed(Turn("ev", ""));
     const double value = Solved(start).StartValue();
-    CHECK(Lines(cli::EvalText(start, EvalOf(advisor, start))) ==
+    CHECK(Lines(app::EvalText(start, EvalOf(advisor, start))) ==
           std::vector<std::string>{
               "Position: start of the turn, 13 dice to roll.",
               "Objective: expected score (ev). Rules: 13 dice, bonus 3, target 25.",
@@ -378,7 +378,7 @@ TEST_CASE("answers: eval's text, line by line") {
               "  value  " + Six(value),
               "Decision: roll (a turn starts with a roll; stopping is not allowed yet)."});
     const Query full = Parsed(Turn("ev", "3T 4R 6H"));
-    CHECK(Lines(cli::EvalText(full, EvalOf(advisor, full))) ==
+    CHECK(Lines(app::EvalText(full, EvalOf(advisor, full))) ==
           std::vector<std::string>{
               "Position: set aside 3T 4R 6H, 0 dice left to roll.",
               "Objective: expected score (ev). Rules: 13 dice, bonus 3, target 25.",
@@ -389,7 +389,7 @@ TEST_CASE("answers: eval's text, line by line") {
     const Query query = Parsed(Win("25,21", 1, "3T 3R 4H 1K"));
     const EvalAnswer answer = EvalOf(advisor, query);
     REQUIRE(answer.win_probabilities.size() == 2);
-    const std::vector<std::string> lines = Lines(cli::EvalText(query, answer));
+    const std::vector<std::string> lines = Lines(app::EvalText(query, answer));
     REQUIRE(lines.size() == 9);
     CHECK(lines[2] ==
           "Game: 2 players, scores 25, 21; seat 1 to move (final round: the target "
@@ -401,7 +401,7 @@ TEST_CASE("answers: eval's text, line by line") {
     CHECK(lines[5] == "  stop   1.000000");  // 5 points overtake 25 with 26
     CHECK(lines[8] == "Decision: stop.");
     const Query early = Parsed(Win("18,22", 0, ""));
-    CHECK(Lines(cli::EvalText(early, EvalOf(advisor, early)))[2] ==
+    CHECK(Lines(app::EvalText(early, EvalOf(advisor, early)))[2] ==
           "Game: 2 players, scores 18, 22; seat 0 to move.");
   }
 }
@@ -425,7 +425,7 @@ TEST_CASE("answers: best's text, line by line") {
       return FormatRational(*value->exact);
     };
     CHECK(
-        Lines(cli::BestText(query, roll, answer)) ==
+        Lines(app::BestText(query, roll, answer)) ==
         std::vector<std::string>{
             "Set aside: 3T 2R 4H 1K. Rolled: 1R 1H 1C.",
             "Objective: probability of scoring at least 5 (reach:5). Rules: 13 dice, bonus 3, "
@@ -448,7 +448,7 @@ TEST_CASE("answers: best's text, line by line") {
     const Query query = Parsed(Turn("ev", ""));
     const Dice roll = D("2T 3R 4H 3C 1K");
     const BestAnswer answer = BestOf(advisor, query, roll);
-    const std::vector<std::string> lines = Lines(cli::BestText(query, roll, answer));
+    const std::vector<std::string> lines = Lines(app::BestText(query, roll, answer));
     CHECK(lines[0] ==
           "Set aside: nothing (start of the turn). Rolled: 2T 3R 4H 3C 1K (tanks set "
           "aside automatically: now 2T).");
@@ -471,7 +471,7 @@ TEST_CASE("answers: best's text, line by line") {
   SUBCASE("a roll with no legal take") {
     const Query query = Parsed(Turn("ev", "2T 3R 4H"));
     const Dice roll = D("2T 2H");
-    CHECK(Lines(cli::BestText(query, roll, BestOf(advisor, query, roll))) ==
+    CHECK(Lines(app::BestText(query, roll, BestOf(advisor, query, roll))) ==
           std::vector<std::string>{
               "Set aside: 2T 3R 4H. Rolled: 2T 2H (tanks set aside automatically: now 4T 3R 4H).",
               "Objective: expected score (ev). Rules: 13 dice, bonus 3, target 25.",
@@ -539,8 +539,8 @@ TEST_CASE("answers: a game's advice as text, at each decision") {
   GameState state = FinalRoundAtTake();
   const GameAdvice take = AdviceAt(advisor, state);
   REQUIRE(take.takes.has_value());
-  CHECK(cli::AdviceValuesText(take) == "the mover's chance to win");
-  const std::vector<std::string> lines = Lines(cli::GameAdviceText(take));
+  CHECK(app::AdviceValuesText(take) == "the mover's chance to win");
+  const std::vector<std::string> lines = Lines(app::GameAdviceText(take));
   const std::vector<TakeOption>& options = take.takes->options;
   REQUIRE(options.size() == 2);  // the ray, the cow
   REQUIRE(lines.size() == 1 + options.size() + 2);
@@ -554,7 +554,7 @@ TEST_CASE("answers: a game's advice as text, at each decision") {
   REQUIRE(state.Apply(Move::Take(Face::kRay)).ok());
   const GameAdvice stop = AdviceAt(advisor, state);
   REQUIRE(stop.position.has_value());
-  CHECK(cli::GameAdviceText(stop) ==
+  CHECK(app::GameAdviceText(stop) ==
         "  stop 1.000000, roll on " + Six(stop.position->roll->approx) +
             ": best stop.\n  Rolling on ends the turn with 0 points with chance " +
             Six(*stop.zero_chance) + ".\n");
@@ -563,7 +563,7 @@ TEST_CASE("answers: a game's advice as text, at each decision") {
   const absl::StatusOr<GameState> start = GameState::New(Rules{}, 2);
   REQUIRE(start.ok());
   const GameAdvice roll = AdviceAt(advisor, *start);
-  CHECK(cli::GameAdviceText(roll) == "  roll " + Six(roll.win_probabilities[0]) + "\n");
+  CHECK(app::GameAdviceText(roll) == "  roll " + Six(roll.win_probabilities[0]) + "\n");
 }
 
 TEST_CASE("answers: the fallback's advice says so, in JSON and text") {
@@ -584,7 +584,7 @@ TEST_CASE("answers: the fallback's advice says so, in JSON and text") {
         std::string::npos);
   CHECK(json["win_probabilities"].is_null());
   CHECK(Same(json["zero_chance"].number, *advice.zero_chance));
-  CHECK(cli::AdviceValuesText(advice) ==
+  CHECK(app::AdviceValuesText(advice) ==
         "the fallback, capped at the points still needed: expected min(score, 15)");
   // The values are capped:15's own at 2T 3R (eval's).
   const Query capped = Parsed(Turn("capped:15", "2T 3R"));
@@ -592,25 +592,25 @@ TEST_CASE("answers: the fallback's advice says so, in JSON and text") {
   REQUIRE(direct.ok());
   CheckValue(json, "stop", direct->stop, false);
   CheckValue(json, "roll", direct->roll, false);
-  CHECK(cli::GameAdviceText(advice).rfind("  stop " + Six(direct->stop->approx) + ", roll on " +
+  CHECK(app::GameAdviceText(advice).rfind("  stop " + Six(direct->stop->approx) + ", roll on " +
                                               Six(direct->roll->approx) + ": best ",
                                           0) == 0);
 }
 
 TEST_CASE("answers: rules, dice counts, numbers and takes as text") {
-  CHECK(cli::RulesJson(Rules{}) == R"({"dice":13,"bonus":3,"target":25})");
-  CHECK(cli::RulesJson(Rules{6, 0, 15}) == R"({"dice":6,"bonus":0,"target":15})");
-  CHECK(cli::RulesText(Rules{}) == "13 dice, bonus 3, target 25");
-  CHECK(cli::RulesText(Rules{1, 2, 8}) == "1 die, bonus 2, target 8");
-  CHECK(cli::DiceCount(0) == "0 dice");
-  CHECK(cli::DiceCount(1) == "1 die");
-  CHECK(cli::DiceCount(13) == "13 dice");
-  CHECK(cli::Number(1.0 / 3) == "0.333333");
-  CHECK(cli::Number(2.0 / 3) == "0.666667");
-  CHECK(cli::Number(16) == "16.000000");
-  CHECK(cli::TakeLabel(Face::kHuman, 4) == "4 humans");
-  CHECK(cli::TakeLabel(Face::kRay, 1) == "1 ray");
-  CHECK(cli::TakeLabel(Face::kChicken, 2) == "2 chickens");
+  CHECK(app::RulesJson(Rules{}) == R"({"dice":13,"bonus":3,"target":25})");
+  CHECK(app::RulesJson(Rules{6, 0, 15}) == R"({"dice":6,"bonus":0,"target":15})");
+  CHECK(app::RulesText(Rules{}) == "13 dice, bonus 3, target 25");
+  CHECK(app::RulesText(Rules{1, 2, 8}) == "1 die, bonus 2, target 8");
+  CHECK(app::DiceCount(0) == "0 dice");
+  CHECK(app::DiceCount(1) == "1 die");
+  CHECK(app::DiceCount(13) == "13 dice");
+  CHECK(app::Number(1.0 / 3) == "0.333333");
+  CHECK(app::Number(2.0 / 3) == "0.666667");
+  CHECK(app::Number(16) == "16.000000");
+  CHECK(app::TakeLabel(Face::kHuman, 4) == "4 humans");
+  CHECK(app::TakeLabel(Face::kRay, 1) == "1 ray");
+  CHECK(app::TakeLabel(Face::kChicken, 2) == "2 chickens");
 }
 
 TEST_CASE("answers: a win query without its table is bad input naming the command") {
@@ -622,7 +622,7 @@ TEST_CASE("answers: a win query without its table is bad input naming the comman
   // naming the command that generates the table.
   CHECK(advisor.Evaluate(query).status().code() == absl::StatusCode::kNotFound);
   for (const absl::Status& status :
-       {cli::Evaluate(advisor, query).status(), cli::Best(advisor, query, D("13R")).status()}) {
+       {app::Evaluate(advisor, query).status(), app::Best(advisor, query, D("13R")).status()}) {
     const std::string message(status.message());
     INFO("message: " << message);
     CHECK(status.code() == absl::StatusCode::kInvalidArgument);
@@ -634,7 +634,7 @@ TEST_CASE("answers: a win query without its table is bad input naming the comman
   test_util::WriteFile(dir.File("damaged.mdt"), "not a policy table");
   QueryInput damaged = Win("3,4", 0, "");
   damaged.tables = dir.File("damaged.mdt");
-  const absl::Status bad = cli::Evaluate(advisor, Parsed(damaged)).status();
+  const absl::Status bad = app::Evaluate(advisor, Parsed(damaged)).status();
   INFO("message: " << bad.message());
   CHECK(bad.code() == absl::StatusCode::kInvalidArgument);
   CHECK(std::string(bad.message())
@@ -646,7 +646,7 @@ TEST_CASE("answers: a win query without its table is bad input naming the comman
   // Where no table can exist, the advisor's own message (no command to run).
   QueryInput five = Win("3,4,0,0,0", 0, "");
   five.tables.reset();
-  const absl::Status status = cli::Evaluate(advisor, Parsed(five)).status();
+  const absl::Status status = app::Evaluate(advisor, Parsed(five)).status();
   CHECK(status.code() == absl::StatusCode::kInvalidArgument);
   CHECK(std::string(status.message()).find("no policy table can exist") != std::string::npos);
   CHECK(std::string(status.message()).find("martiandice solve") == std::string::npos);

@@ -1,4 +1,4 @@
-// The game driver (tools/game_driver.h), in process, its events recorded by a
+// The game driver (app/game_driver.h), in process, its events recorded by a
 // listener: a seeded bots-only game whose turns follow the seats in order,
 // every seat's total the sum of its turn scores, the game ended by rules.h's
 // GameEndsAfterTurn and won by WinShare; the same seed the same game, its
@@ -31,9 +31,9 @@
 
 using namespace martiandice;
 using answer_equality::Same;
-using cli::GameDriver;
-using cli::GameOptions;
-using cli::GameSetup;
+using app::GameDriver;
+using app::GameOptions;
+using app::GameSetup;
 using cli_test::Json;
 
 namespace {
@@ -43,7 +43,7 @@ const std::string kData = MARTIANDICE_DATA_DIR;
 using test_util::D;
 
 // Every event, as the driver gave it (a review's decisions copied).
-class Recorder : public cli::GameListener {
+class Recorder : public app::GameListener {
  public:
   struct TurnEvent {
     int turn, round, seat;
@@ -77,7 +77,7 @@ class Recorder : public cli::GameListener {
   };
   struct ReviewEvent {
     int seat;
-    std::vector<cli::Decision> decisions;
+    std::vector<app::Decision> decisions;
     int mistakes;
     double total_loss;
   };
@@ -135,18 +135,18 @@ class Recorder : public cli::GameListener {
     names.push_back("game_over");
     overs.push_back({n, scores, winners});
   }
-  void Review(const cli::SeatReview& review) override {
+  void Review(const app::SeatReview& review) override {
     names.push_back("review");
     ReviewEvent event{review.seat, {}, review.mistakes, review.total_loss};
-    for (const cli::Decision* d : review.decisions) event.decisions.push_back(*d);
+    for (const app::Decision* d : review.decisions) event.decisions.push_back(*d);
     reviews.push_back(std::move(event));
   }
 };
 
 // Hands every event to two listeners.
-class Tee : public cli::GameListener {
+class Tee : public app::GameListener {
  public:
-  Tee(cli::GameListener& a, cli::GameListener& b) : a_(a), b_(b) {}
+  Tee(app::GameListener& a, app::GameListener& b) : a_(a), b_(b) {}
   void Start(const GameSetup& s, int p) override {
     a_.Start(s, p);
     b_.Start(s, p);
@@ -183,14 +183,14 @@ class Tee : public cli::GameListener {
     a_.GameOver(t, s, w);
     b_.GameOver(t, s, w);
   }
-  void Review(const cli::SeatReview& r) override {
+  void Review(const app::SeatReview& r) override {
     a_.Review(r);
     b_.Review(r);
   }
 
  private:
-  cli::GameListener& a_;
-  cli::GameListener& b_;
+  app::GameListener& a_;
+  app::GameListener& b_;
 };
 
 GameOptions Options(int players, const std::string& humans, const std::string& seed) {
@@ -203,14 +203,14 @@ GameOptions Options(int players, const std::string& humans, const std::string& s
 }
 
 GameSetup Setup(Advisor& advisor, const GameOptions& options) {
-  absl::StatusOr<GameSetup> setup = cli::ReadGameSetup(options, advisor, "--");
+  absl::StatusOr<GameSetup> setup = app::ReadGameSetup(options, advisor, "--");
   REQUIRE_MESSAGE(setup.ok(), setup.status());
   return *std::move(setup);
 }
 
 std::string SetupError(const GameOptions& options, const std::string& prefix = "--") {
   Advisor advisor;
-  absl::StatusOr<GameSetup> setup = cli::ReadGameSetup(options, advisor, prefix);
+  absl::StatusOr<GameSetup> setup = app::ReadGameSetup(options, advisor, prefix);
   REQUIRE_FALSE(setup.ok());
   CHECK(setup.status().code() == absl::StatusCode::kInvalidArgument);
   return std::string(setup.status().message());
@@ -327,7 +327,7 @@ TEST_CASE("game driver: the same seed plays the same game, with SeededRng's dice
   const auto play = [](const std::string& seed) {
     Advisor advisor;
     std::vector<std::string> lines;
-    cli::JsonGameListener json([&lines](std::string line) { lines.push_back(std::move(line)); });
+    app::JsonGameListener json([&lines](std::string line) { lines.push_back(std::move(line)); });
     Recorder events;
     Tee tee(json, events);
     GameDriver driver(Setup(advisor, Options(2, "none", seed)), advisor, tee);
@@ -462,7 +462,7 @@ TEST_CASE(
   double loss = 0;
   for (std::size_t i = 0; i < takes.size(); ++i) {
     CAPTURE(i);
-    const cli::Decision& d = review.decisions[i];
+    const app::Decision& d = review.decisions[i];
     CHECK(d.seat == 0);
     CHECK(Same(d.advice, *takes[i].takes));
     CHECK(d.values == "win");
@@ -474,7 +474,7 @@ TEST_CASE(
     mistakes += expected->optimal ? 0 : 1;
     loss += expected->loss.approx;
   }
-  const cli::Decision& blunder = review.decisions[0];
+  const app::Decision& blunder = review.decisions[0];
   CHECK(blunder.turn == 1);
   CHECK(blunder.aside == Dice());
   CHECK(blunder.roll == D("2T 3R 4H 3C 1K"));
@@ -496,7 +496,7 @@ TEST_CASE("game driver: the setup from play's options") {
   CHECK(bots.humans == 0);
   CHECK_FALSE(bots.hints);
   REQUIRE(bots.seats.size() == 2);
-  for (const cli::GameSeat& seat : bots.seats) {
+  for (const app::GameSeat& seat : bots.seats) {
     REQUIRE(seat.bot.has_value());
     CHECK(seat.name == "bot win");
     CHECK_FALSE(seat.bot->fallback());
@@ -515,7 +515,7 @@ TEST_CASE("game driver: the setup from play's options") {
   const GameSetup four = Setup(advisor, mixed);
   CHECK(four.seed == UINT64_MAX);
   std::vector<std::string> names;
-  for (const cli::GameSeat& seat : four.seats) names.push_back(seat.name);
+  for (const app::GameSeat& seat : four.seats) names.push_back(seat.name);
   CHECK(names == std::vector<std::string>{"human", "bot ev", "human", "bot random"});
   // No 4-player table in data/: the coverage says how to make one.
   CHECK(four.coverage.table == nullptr);
@@ -525,7 +525,7 @@ TEST_CASE("game driver: the setup from play's options") {
   const GameSetup five = Setup(advisor, Options(5, "none", "1"));
   CHECK(five.coverage.table == nullptr);
   CHECK(five.coverage.reason.find("no policy table can exist for 5 players") != std::string::npos);
-  for (const cli::GameSeat& seat : five.seats) CHECK(seat.bot->fallback());
+  for (const app::GameSeat& seat : five.seats) CHECK(seat.bot->fallback());
 }
 
 TEST_CASE("game driver: setup errors name the option, with the caller's prefix") {
@@ -562,7 +562,7 @@ TEST_CASE("game driver: setup errors name the option, with the caller's prefix")
 TEST_CASE("game driver: play --json's events read back") {
   Advisor advisor;
   std::vector<std::string> lines;
-  cli::JsonGameListener json([&lines](std::string line) { lines.push_back(std::move(line)); });
+  app::JsonGameListener json([&lines](std::string line) { lines.push_back(std::move(line)); });
   Recorder events;
   Tee tee(json, events);
   GameOptions options = Options(3, "none", "11");

@@ -1,5 +1,5 @@
-// A game followed entry by entry (tools/game_session.h) and its answers
-// (tools/session_answers.h), in process: each entry's state and log equal
+// A game followed entry by entry (app/game_session.h) and its answers
+// (app/session_answers.h), in process: each entry's state and log equal
 // those of a GameState and GameLog driven directly with the entry's moves; a
 // game to its end by whole turns, ended by rules.h's GameEndsAfterTurn and won
 // by WinShare; undo restoring each earlier state and log; every kind of bad
@@ -29,8 +29,8 @@
 #endif
 
 using namespace martiandice;
-using cli::GameSession;
-using cli::SessionStep;
+using app::GameSession;
+using app::SessionStep;
 using cli_test::Json;
 
 namespace {
@@ -272,7 +272,7 @@ TEST_CASE("game session: bad entries name the problem in one line and change not
   GameSession session(NewGame());
   SUBCASE("at a turn's start") {
     CheckRefused(session, "jump 3",
-                 "unknown entry 'jump 3'; the entries: " + std::string(cli::kSessionEntries));
+                 "unknown entry 'jump 3'; the entries: " + std::string(app::kSessionEntries));
     CheckRefused(session, "score", "score: expected the whole turn's points, e.g. 'score 7'");
     CheckRefused(session, "score +3", "score: expected the whole turn's points, e.g. 'score 7'");
     CheckRefused(session, "score 17",
@@ -450,12 +450,12 @@ TEST_CASE("game session: the entries allowed at each phase") {
 
 TEST_CASE("session answers: SessionStart's game, its defaults, its errors naming the input") {
   const auto start = [](const QueryInput& in) {
-    absl::StatusOr<GameState> state = cli::SessionStart(in);
+    absl::StatusOr<GameState> state = app::SessionStart(in);
     REQUIRE_MESSAGE(state.ok(), state.status());
     return *std::move(state);
   };
   const auto error = [](const QueryInput& in) {
-    absl::StatusOr<GameState> state = cli::SessionStart(in);
+    absl::StatusOr<GameState> state = app::SessionStart(in);
     REQUIRE_FALSE(state.ok());
     CHECK(state.status().code() == absl::StatusCode::kInvalidArgument);
     return Message(state.status());
@@ -503,7 +503,7 @@ TEST_CASE("session answers: open, enter and close: the session's state, Advise's
   GameSession session(NewGame());
   const auto enter = [&](const std::string& entry) {
     INFO("entry: " << entry);
-    absl::StatusOr<std::string> answer = cli::SessionEnterJson(advisor, 4, session, entry, kData);
+    absl::StatusOr<std::string> answer = app::SessionEnterJson(advisor, 4, session, entry, kData);
     REQUIRE_MESSAGE(answer.ok(), answer.status());
     CHECK(answer->find('\n') == std::string::npos);
     return Parse(*answer);
@@ -512,7 +512,7 @@ TEST_CASE("session answers: open, enter and close: the session's state, Advise's
     INFO("entry: " << entry);
     const std::size_t undo = session.undo_depth();
     const absl::StatusOr<std::string> answer =
-        cli::SessionEnterJson(advisor, 4, session, entry, kData);
+        app::SessionEnterJson(advisor, 4, session, entry, kData);
     REQUIRE_FALSE(answer.ok());
     CHECK(answer.status().code() == absl::StatusCode::kInvalidArgument);
     CHECK(Message(answer.status()) == message);
@@ -530,7 +530,7 @@ TEST_CASE("session answers: open, enter and close: the session's state, Advise's
   };
 
   const absl::StatusOr<std::string> open =
-      cli::SessionOpenJson(advisor, 4, *coverage, session, kData);
+      app::SessionOpenJson(advisor, 4, *coverage, session, kData);
   REQUIRE(open.ok());
   const Json opened = Parse(*open);
   CHECK(opened.keys == std::vector<std::string>{"game", "table", "no_table", "state", "advice"});
@@ -576,7 +576,7 @@ TEST_CASE("session answers: open, enter and close: the session's state, Advise's
   CHECK(last["turn_ends"].items.at(0)["game_over"].boolean);
   CHECK(last["advice"].is_null());
   CHECK(last["state"]["phase"].text == "over");
-  const Json closed = Parse(cli::SessionCloseJson(4, session));
+  const Json closed = Parse(app::SessionCloseJson(4, session));
   CHECK(closed.keys ==
         std::vector<std::string>{"game", "closed", "over", "scores", "winners", "log"});
   CHECK(closed["closed"].boolean);
@@ -592,7 +592,7 @@ TEST_CASE("session answers: open, enter and close: the session's state, Advise's
     REQUIRE(none.ok());
     GameSession five(NewGame(5));
     const absl::StatusOr<std::string> answer =
-        cli::SessionOpenJson(advisor, 1, *none, five, std::nullopt);
+        app::SessionOpenJson(advisor, 1, *none, five, std::nullopt);
     REQUIRE(answer.ok());
     const Json json = Parse(*answer);
     CHECK(json["table"].is_null());

@@ -1,4 +1,4 @@
-// The command line's JSON writing (tools/json.h): AppendPrintfG17 checked
+// The command line's JSON writing (app/json.h): AppendPrintfG17 checked
 // against the C library's own "%.17g" over many kinds of doubles.
 #include "json.h"
 

@@ -12,6 +12,7 @@
 //   table NAME  FILE               a step: registering TABLE_DIR/FILE (read first)
 //   q     COMMAND OBJECTIVE EXACT ASIDE ROLL SCORES SEAT   a query of the last step
 //   w     (as q)                   a query run once untimed before the step's
+// A query is sent as the package sends it: one JSON request (mdw_query's).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -25,22 +26,18 @@
 #include <string>
 #include <vector>
 
+#include "json.h"
+
 extern "C" {
 const char* mdw_result();
-int mdw_query(int command, const char* objective, int exact, const char* aside, const char* roll,
-              const char* scores, unsigned present, int seat, int players, int dice, int bonus,
-              int target);
+int mdw_query(const char* request);
 int mdw_add_table(const unsigned char* bytes, std::size_t size);
 }
 
 namespace {
 
-struct Query {
-  int command = 0;
-  std::optional<std::string> objective, aside, roll, scores;
-  bool exact = false;
-  std::optional<int> seat;
-};
+// A query: its JSON request.
+using Query = std::string;
 
 struct Step {
   std::string name;
@@ -66,12 +63,21 @@ std::optional<std::string> Optional(const std::vector<std::string>& f, std::size
   return f[i];
 }
 
-const char* Ptr(const std::optional<std::string>& s) { return s ? s->c_str() : nullptr; }
+// The request of a plan's q or w line.
+Query ReadQuery(const std::vector<std::string>& f) {
+  martiandice::JsonObject request;
+  request.Str("command", f[1] == "best" ? "best" : "eval");
+  if (auto objective = Optional(f, 2)) request.Str("objective", *objective);
+  if (Optional(f, 3).value_or("0") == "1") request.Bool("exact", true);
+  if (auto aside = Optional(f, 4)) request.Str("aside", *aside);
+  if (auto roll = Optional(f, 5)) request.Str("roll", *roll);
+  if (auto scores = Optional(f, 6)) request.Str("scores", *scores);
+  if (auto seat = Optional(f, 7)) request.Int("seat", std::stoi(*seat));
+  return std::move(request).Build();
+}
 
 void Run(const Query& q) {
-  const unsigned present = (q.scores ? 1u : 0u) | (q.seat ? 2u : 0u);
-  if (mdw_query(q.command, Ptr(q.objective), q.exact, Ptr(q.aside), Ptr(q.roll), Ptr(q.scores),
-                present, q.seat.value_or(0), 0, 0, 0, 0) != 0) {
+  if (mdw_query(q.c_str()) != 0) {
     std::cerr << "martiandice_web_bench: query failed: " << mdw_result() << "\n";
     std::exit(1);
   }
@@ -98,15 +104,7 @@ int main(int argc, char** argv) {
       step.is_table = true;
       steps.push_back(std::move(step));
     } else if ((f[0] == "q" || f[0] == "w") && f.size() >= 2 && !steps.empty()) {
-      Query q;
-      q.command = f[1] == "best" ? 1 : 0;
-      q.objective = Optional(f, 2);
-      q.exact = Optional(f, 3).value_or("0") == "1";
-      q.aside = Optional(f, 4);
-      q.roll = Optional(f, 5);
-      q.scores = Optional(f, 6);
-      if (auto seat = Optional(f, 7)) q.seat = std::stoi(*seat);
-      (f[0] == "q" ? steps.back().queries : steps.back().before).push_back(std::move(q));
+      (f[0] == "q" ? steps.back().queries : steps.back().before).push_back(ReadQuery(f));
     } else {
       std::cerr << "martiandice_web_bench: bad plan line: " << line << "\n";
       return 2;

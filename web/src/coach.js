@@ -18,10 +18,10 @@ export class Coach {
   #answer;
   #closed = null;
 
-  /** @internal `args`: mdw_coach_open's (scores, present, seat, players, dice, bonus, target). */
-  constructor(core, args) {
+  /** @internal `request`: mdw_coach_open's, serve's `open` request as JSON. */
+  constructor(core, request) {
     this.#core = core;
-    this.#openingJson = core.call('coach_open', ...args);
+    this.#openingJson = core.call('coach_open', request);
     this.#opening = JSON.parse(this.#openingJson);
     this.#id = this.#opening.game;
     this.#answer = this.#opening;

@@ -6,8 +6,8 @@
 // (same seed, same moves) print the same lines.
 import { MartianDiceError } from './wasm.js';
 
-// Rules fields and their bits in mdw_game_new's `present` (binding.cpp's kHas*).
-const RULE_BITS = Object.freeze({ dice: 8, bonus: 16, target: 32 });
+// The rules' fields of a new game's request.
+const RULE_FIELDS = Object.freeze(['dice', 'bonus', 'target']);
 
 function randomSeed() {
   const words = new Uint32Array(2);
@@ -53,23 +53,25 @@ export class Game {
   /** @internal */
   constructor(core, options = {}) {
     this.#core = core;
-    let present = 0;
-    const rules = [0, 0, 0];
-    for (const [i, [name, bit]] of Object.entries(RULE_BITS).entries()) {
+    const rules = {};
+    for (const name of RULE_FIELDS) {
       const value = options[name];
       if (value === undefined) continue;
       if (!Number.isInteger(value)) {
         throw new MartianDiceError(`${name}: expected an integer, got ${String(value)}`, name);
       }
-      present |= bit;
-      rules[i] = value;
+      rules[name] = value;
     }
     const players = options.players ?? 2;
     if (!Number.isInteger(players)) {
       throw new MartianDiceError(`players: expected an integer, got ${String(players)}`, 'players');
     }
-    const answer = JSON.parse(core.call('game_new', players, humansText(options.humans),
-      botsText(options.bots), seedText(options.seed), Boolean(options.hints), present, ...rules));
+    // mdw_game_new's request: play's fields (app/request.h), as JSON.
+    const request = JSON.stringify({
+      command: 'play', players, humans: humansText(options.humans), bots: botsText(options.bots),
+      seed: seedText(options.seed), hints: Boolean(options.hints), ...rules,
+    });
+    const answer = JSON.parse(core.call('game_new', request));
     this.#id = answer.game;
     this.#take(answer);
   }

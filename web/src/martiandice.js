@@ -35,8 +35,6 @@ const QUERY_FIELDS = Object.freeze({
   bonus: 'integer',
   target: 'integer',
 });
-// The bits of binding.cpp's `present`.
-const HAS_BITS = Object.freeze(Object.entries({ scores: 1, seat: 2, players: 4, dice: 8, bonus: 16, target: 32 }));
 
 function fieldError(name, what) {
   return new MartianDiceError(`${name}: ${what}`, name);
@@ -47,7 +45,8 @@ function isInt32(value) {
 }
 
 // Checks the query's fields: known names, the right types; the values are
-// checked by the library (its messages).
+// checked by the library (its messages). Returns the fields given, for the
+// module's JSON request (serve's fields: app/request.h).
 function readQuery(command, query) {
   if (query === null || typeof query !== 'object') {
     throw new MartianDiceError(`${command}: the query must be an object`);
@@ -81,13 +80,12 @@ function readQuery(command, query) {
   if (command === 'best' && q.roll === undefined) {
     throw fieldError('roll', 'missing: the dice just rolled (e.g. "1R 1H 1C")');
   }
-  let present = 0;
-  for (const [name, bit] of HAS_BITS) if (q[name] !== undefined) present |= bit;
-  return [
-    command === 'best' ? 1 : 0, q.objective ?? null, Boolean(q.exact), q.aside ?? null,
-    q.roll ?? null, q.scores ?? null, present, q.seat ?? 0, q.players ?? 0, q.dice ?? 0,
-    q.bonus ?? 0, q.target ?? 0,
-  ];
+  return q;
+}
+
+// The module's request for `command`: one JSON object, as serve reads a line.
+function request(command, fields) {
+  return JSON.stringify({ command, ...fields });
 }
 
 function asBytes(source) {
@@ -180,12 +178,12 @@ export class MartianDice {
 
   /** eval's answer as the command line prints it (one line, newline included). */
   evalJson(query = {}) {
-    return this.#core.call('query', ...readQuery('eval', query));
+    return this.#core.call('query', request('eval', readQuery('eval', query)));
   }
 
   /** best's answer as the command line prints it (one line, newline included). */
   bestJson(query) {
-    return this.#core.call('query', ...readQuery('best', query));
+    return this.#core.call('query', request('best', readQuery('best', query)));
   }
 
   /**
@@ -204,8 +202,7 @@ export class MartianDice {
     if (options !== null && typeof options === 'object' && Object.hasOwn(options, 'aside')) {
       throw fieldError('aside', 'unknown field for review (the lines give every position)');
     }
-    const [, objective, exact, , , ...rest] = readQuery('review', options);
-    return this.#core.call('review', lines, objective, exact, ...rest);
+    return this.#core.call('review', request('review', readQuery('review', options)), lines);
   }
 
   /**
@@ -241,9 +238,9 @@ export class MartianDice {
     if (Object.keys(other).length > 0) {
       throw fieldError('rules', `unknown field ${Object.keys(other)[0]} (fields: dice, bonus, target)`);
     }
-    // The same checks and bits as a query's (mdw_query's arguments from scores on).
-    const args = readQuery('coach', { players, scores, seat, dice, bonus, target }).slice(5);
-    return new Coach(this.#core, args);
+    // The same checks as a query's; the request is serve's `open`.
+    const fields = readQuery('coach', { players, scores, seat, dice, bonus, target });
+    return new Coach(this.#core, request('open', fields));
   }
 
   /**

@@ -1,9 +1,10 @@
 // The WebAssembly module's C functions, called by the JavaScript package
-// (web/src/martiandice.js): a thin layer over the advisor. A query's inputs
-// are the command line's (QueryInput, checked by ParseQuery and ParseRoll);
-// the answers are the command line's `--json` objects, written by the same
-// code (tools/answers.h), so the package and `martiandice eval/best --json`
-// cannot differ. Tables are registered from bytes: checked, then kept in the
+// (web/src/martiandice.js): a thin layer over the front-end layer (app/). A
+// query is one JSON object, as `serve` reads it (the request model,
+// app/request_json.h; its values checked by ParseQuery and ParseRoll); the
+// answers are the command line's `--json` objects, written by the same code
+// (app/answers.h), so the package and `martiandice eval/best --json` cannot
+// differ. Tables are registered from bytes: checked, then kept in the
 // module's in-memory file system (TableFolder()), where the advisor finds
 // them as it finds tables in a folder given to --tables.
 //
@@ -42,6 +43,7 @@
 #include "json.h"
 #include "martiandice/advisor.h"
 #include "martiandice/game.h"
+#include "request_json.h"
 
 #ifndef MARTIANDICE_VERSION
 #error "MARTIANDICE_VERSION must be defined by the build"
@@ -70,14 +72,10 @@ const std::string& TableFolder() {
   return folder;
 }
 
-// Which optional inputs a query has (mdw_query's `present`); the others
-// keep QueryInput's defaults.
-constexpr unsigned kHasScores = 1;
-constexpr unsigned kHasSeat = 2;
-constexpr unsigned kHasPlayers = 4;
-constexpr unsigned kHasDice = 8;
-constexpr unsigned kHasBonus = 16;
-constexpr unsigned kHasTarget = 32;
+// The requests the module takes: mdw_query's, mdw_review's, mdw_coach_open's
+// and mdw_game_new's.
+constexpr unsigned kModuleRequests = app::kEvalRequest | app::kBestRequest | app::kReviewRequest |
+                                     app::kOpenRequest | app::kPlayRequest;
 
 std::string result;  // mdw_result()
 
@@ -116,16 +114,13 @@ int Succeed(std::string json) {
   return 0;
 }
 
-QueryInput ReadInputs(const char* scores, unsigned present, int seat, int players, int dice,
-                      int bonus, int target) {
-  QueryInput input;
-  if (present & kHasScores) input.scores = scores != nullptr ? scores : "";
-  if (present & kHasSeat) input.seat = seat;
-  if (present & kHasPlayers) input.players = players;
-  if (present & kHasDice) input.rules.dice = dice;
-  if (present & kHasBonus) input.rules.bonus = bonus;
-  if (present & kHasTarget) input.rules.target = target;
-  return input;
+absl::Status ReadRequest(const char* json, unsigned command, std::string_view name,
+                         app::Request& request) {
+  FlatJsonParser parser;
+  if (absl::Status status = parser.Parse(json != nullptr ? json : ""); !status.ok()) {
+    return status;
+  }
+  return app::DecodeJsonRequest(parser, kModuleRequests, command, name, request);
 }
 
 }  // namespace martiandice::web
@@ -144,32 +139,39 @@ EMSCRIPTEN_KEEPALIVE std::size_t mdw_result_size() { return result.size(); }
 // The library's version ("0.1.0").
 EMSCRIPTEN_KEEPALIVE const char* mdw_version() { return MARTIANDICE_VERSION; }
 
-// An `eval` (command 0) or `best` (command 1) query: its result is the CLI's
-// `--json` object. A null string keeps QueryInput's default (objective "ev",
-// a fresh turn); the numbers count only when their bit is set in `present`
-// (kHas*), `exact` always; `roll` only for `best`.
-EMSCRIPTEN_KEEPALIVE int mdw_query(int command, const char* objective, int exact, const char* aside,
-                                   const char* roll, const char* scores, unsigned present, int seat,
-                                   int players, int dice, int bonus, int target) {
-  martiandice::QueryInput input = ReadInputs(scores, present, seat, players, dice, bonus, target);
-  if (objective != nullptr) input.objective = objective;
-  input.exact = exact != 0;
-  if (aside != nullptr) input.aside = aside;
-  absl::StatusOr<martiandice::Query> query = martiandice::ParseQuery(input);
-  if (!query.ok()) return Fail(query.status());
-  if (command == 0) {
-    absl::StatusOr<martiandice::EvalAnswer> answer =
-        martiandice::cli::Evaluate(TheAdvisor(), *query);
-    if (!answer.ok()) return Fail(answer.status());
-    return Succeed(martiandice::cli::EvalJson(*query, *answer));
+// An `eval` or `best` query, `request` a JSON object as serve's request
+// lines: {"command":"eval" or "best", and the query's fields}. Its result
+// is the CLI's `--json` object.
+EMSCRIPTEN_KEEPALIVE int mdw_query(const char* request) {
+  using namespace martiandice;  // NOLINT: this function's names
+  static constexpr std::string_view kCommands[] = {"eval", "best"};
+  static constexpr unsigned kBits[] = {app::kEvalRequest, app::kBestRequest};
+  FlatJsonParser parser;
+  if (absl::Status status = parser.Parse(request != nullptr ? request : ""); !status.ok()) {
+    return Fail(status);
   }
-  absl::StatusOr<martiandice::Dice> dice_rolled =
-      martiandice::ParseRoll(*query, roll != nullptr ? roll : "");
+  std::string scratch;
+  absl::StatusOr<std::size_t> command = app::ReadJsonCommand(parser, kCommands, scratch);
+  if (!command.ok()) return Fail(command.status());
+  app::Request fields;
+  if (absl::Status status =
+          app::DecodeJsonRequest(parser, kModuleRequests, kBits[*command], kCommands[*command],
+                                 fields);
+      !status.ok()) {
+    return Fail(status);
+  }
+  absl::StatusOr<Query> query = ParseQuery(fields.query);
+  if (!query.ok()) return Fail(query.status());
+  if (kBits[*command] == app::kEvalRequest) {
+    absl::StatusOr<EvalAnswer> answer = app::Evaluate(TheAdvisor(), *query);
+    if (!answer.ok()) return Fail(answer.status());
+    return Succeed(app::EvalJson(*query, *answer));
+  }
+  absl::StatusOr<Dice> dice_rolled = ParseRoll(*query, *fields.roll);
   if (!dice_rolled.ok()) return Fail(dice_rolled.status());
-  absl::StatusOr<martiandice::BestAnswer> answer =
-      martiandice::cli::Best(TheAdvisor(), *query, *dice_rolled);
+  absl::StatusOr<BestAnswer> answer = app::Best(TheAdvisor(), *query, *dice_rolled);
   if (!answer.ok()) return Fail(answer.status());
-  return Succeed(martiandice::cli::BestJson(*query, *dice_rolled, *answer));
+  return Succeed(app::BestJson(*query, *dice_rolled, *answer));
 }
 
 // Registers a policy table from its `size` bytes: checked as the library
@@ -195,7 +197,7 @@ EMSCRIPTEN_KEEPALIVE int mdw_add_table(const std::uint8_t* bytes, std::size_t si
   JsonObject object;
   object.Str("table", path)
       .Int("players", table->players())
-      .Raw("rules", martiandice::cli::RulesJson(table->rules()))
+      .Raw("rules", martiandice::app::RulesJson(table->rules()))
       .Raw("error_bound", martiandice::JsonDouble(table->error_bound()))
       .Int("format_version", table->format_version());
   return Succeed(std::move(object).Build());

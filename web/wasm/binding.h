@@ -1,12 +1,14 @@
 // What the module's files share (binding.cpp defines it): the one advisor,
-// the calling convention's result (see binding.cpp), and the optional inputs
-// read from their `present` bits.
+// the calling convention's result (see binding.cpp), and a call's request
+// read as JSON.
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "absl/status/status.h"
 #include "martiandice/advisor.h"
+#include "request.h"
 
 namespace martiandice::web {
 
@@ -18,10 +20,10 @@ int Fail(const absl::Status& status);
 // The call succeeded: mdw_result() is `json`; returns 0.
 int Succeed(std::string json);
 
-// A query's optional inputs (mdw_query's): each number counts only when its
-// bit is set in `present` (kHas* in binding.cpp: scores 1, seat 2, players 4,
-// dice 8, bonus 16, target 32); the others keep QueryInput's defaults.
-QueryInput ReadInputs(const char* scores, unsigned present, int seat, int players, int dice,
-                      int bonus, int target);
+// A call's request: `json` (a flat JSON object, serve's fields) decoded for
+// `command` (an app::RequestCommand named `name`), as serve decodes a line.
+// Errors: the JSON reader's and app::DecodeJsonRequest's.
+absl::Status ReadRequest(const char* json, unsigned command, std::string_view name,
+                         app::Request& request);
 
 }  // namespace martiandice::web

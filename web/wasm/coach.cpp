@@ -1,7 +1,7 @@
 // The module's coached games: a real game followed entry by entry for the
 // JavaScript package's Coach class (web/src/coach.js), as `martiandice
-// serve`'s game sessions follow it: the same GameSession (tools/game_session.h)
-// and the same answers, written by the same code (tools/session_answers.h),
+// serve`'s game sessions follow it: the same GameSession (app/game_session.h)
+// and the same answers, written by the same code (app/session_answers.h),
 // so the package and serve cannot differ. The advice uses the module's
 // registered tables (binding.h's advisor).
 //
@@ -30,13 +30,13 @@
 namespace martiandice::web {
 namespace {
 
-std::map<int, cli::GameSession> coached;
+std::map<int, app::GameSession> coached;
 int last_coached = 0;
 
 // The tables: the advisor's own folder (TableFolder()), as serve's default.
 const std::optional<std::string> kTables;
 
-cli::GameSession* FindCoached(int id) {
+app::GameSession* FindCoached(int id) {
   auto it = coached.find(id);
   if (it == coached.end()) {
     Fail(absl::InvalidArgumentError(
@@ -60,23 +60,27 @@ using martiandice::web::Succeed;
 
 extern "C" {
 
-// Opens a game (serve's `open`): the optional inputs as mdw_query's (scores,
-// seat, players, dice, bonus, target, by their `present` bits).
-EMSCRIPTEN_KEEPALIVE int mdw_coach_open(const char* scores, unsigned present, int seat, int players,
-                                        int dice, int bonus, int target) {
+// Opens a game (serve's `open`): `request` a JSON object of open's fields
+// (scores, seat, players, dice, bonus, target; tables are the registered ones).
+EMSCRIPTEN_KEEPALIVE int mdw_coach_open(const char* request) {
   namespace web = martiandice::web;
-  const martiandice::QueryInput in =
-      web::ReadInputs(scores, present, seat, players, dice, bonus, target);
-  absl::StatusOr<martiandice::GameState> start = martiandice::cli::SessionStart(in);
+  martiandice::app::Request fields;
+  if (absl::Status status =
+          web::ReadRequest(request, martiandice::app::kOpenRequest, "open", fields);
+      !status.ok()) {
+    return Fail(status);
+  }
+  const martiandice::QueryInput& in = fields.query;
+  absl::StatusOr<martiandice::GameState> start = martiandice::app::SessionStart(in);
   if (!start.ok()) return Fail(start.status());
   absl::StatusOr<martiandice::TableCoverage> coverage =
       web::TheAdvisor().Coverage(in.rules, start->players(), web::kTables);
   if (!coverage.ok()) return Fail(coverage.status());
   const int id = ++web::last_coached;
-  martiandice::cli::GameSession& session =
-      web::coached.emplace(id, martiandice::cli::GameSession(*std::move(start))).first->second;
+  martiandice::app::GameSession& session =
+      web::coached.emplace(id, martiandice::app::GameSession(*std::move(start))).first->second;
   absl::StatusOr<std::string> answer =
-      martiandice::cli::SessionOpenJson(web::TheAdvisor(), id, *coverage, session, web::kTables);
+      martiandice::app::SessionOpenJson(web::TheAdvisor(), id, *coverage, session, web::kTables);
   if (!answer.ok()) web::coached.erase(id);
   return web::Answer(answer);
 }
@@ -84,16 +88,16 @@ EMSCRIPTEN_KEEPALIVE int mdw_coach_open(const char* scores, unsigned present, in
 // One entry (serve's `enter`: one of coach's lines); a bad one fails and
 // changes nothing.
 EMSCRIPTEN_KEEPALIVE int mdw_coach_enter(int id, const char* entry) {
-  martiandice::cli::GameSession* session = FindCoached(id);
+  martiandice::app::GameSession* session = FindCoached(id);
   if (session == nullptr) return 1;
   return martiandice::web::Answer(
-      martiandice::cli::SessionEnterJson(martiandice::web::TheAdvisor(), id, *session,
+      martiandice::app::SessionEnterJson(martiandice::web::TheAdvisor(), id, *session,
                                          entry != nullptr ? entry : "", martiandice::web::kTables));
 }
 
 // {"text": the log's lines, "finished_text": those of the turns that ended}.
 EMSCRIPTEN_KEEPALIVE int mdw_coach_log(int id) {
-  martiandice::cli::GameSession* session = FindCoached(id);
+  martiandice::app::GameSession* session = FindCoached(id);
   if (session == nullptr) return 1;
   return Succeed(martiandice::JsonObject()
                      .Str("text", session->log().text())
@@ -103,9 +107,9 @@ EMSCRIPTEN_KEEPALIVE int mdw_coach_log(int id) {
 
 // Closes the game (serve's `close`): its final scores and log; then frees it.
 EMSCRIPTEN_KEEPALIVE int mdw_coach_close(int id) {
-  martiandice::cli::GameSession* session = FindCoached(id);
+  martiandice::app::GameSession* session = FindCoached(id);
   if (session == nullptr) return 1;
-  std::string answer = martiandice::cli::SessionCloseJson(id, *session);
+  std::string answer = martiandice::app::SessionCloseJson(id, *session);
   martiandice::web::coached.erase(id);
   return Succeed(std::move(answer));
 }

@@ -1,6 +1,6 @@
 // The module's games: `martiandice play` move by move for the JavaScript
 // package's Game class (web/src/game.js). A thin binding over play's game
-// driver (tools/game_driver.h: the same setup, moves, seeded dice, hints,
+// driver (app/game_driver.h: the same setup, moves, seeded dice, hints,
 // review and log); its JSON listener writes every move's events as
 // `martiandice play --json` does (start, turn, roll, take, roll_on, turn_end,
 // hint, prompt, game_over, review, log), so a game played here and the same
@@ -37,14 +37,14 @@
 namespace martiandice::web {
 namespace {
 
-using cli::FaceNamesJson;
-using cli::GameDriver;
-using cli::JsonGameListener;
+using app::FaceNamesJson;
+using app::GameDriver;
+using app::JsonGameListener;
 
 // A driven game with its events since the last answer.
 class Game {
  public:
-  explicit Game(cli::GameSetup setup)
+  explicit Game(app::GameSetup setup)
       : events_listener_([this](std::string event) { events_.push_back(std::move(event)); }),
         driver_(std::move(setup), TheAdvisor(), events_listener_) {
     driver_.Start();
@@ -152,28 +152,28 @@ using martiandice::web::Succeed;
 
 extern "C" {
 
-// A new game of `players` seats (play's options): `humans` the human seats
-// ("none", "0,2"), `bots` one policy for every bot or one per bot seat,
-// `seed` a decimal 64-bit integer, `hints` whether human decisions carry
-// the hint event. Rules: the official ones, but for the bits of `present`
-// (binding.cpp's kHasDice 8, kHasBonus 16, kHasTarget 32). Result: {"game":
-// ID, "events":[start], "state":{...}}.
-EMSCRIPTEN_KEEPALIVE int mdw_game_new(int players, const char* humans, const char* bots,
-                                      const char* seed, int hints, unsigned present, int dice,
-                                      int bonus, int target) {
-  martiandice::Rules rules;
-  if (present & 8) rules.dice = dice;
-  if (present & 16) rules.bonus = bonus;
-  if (present & 32) rules.target = target;
-  martiandice::cli::GameOptions options;
-  options.rules = rules;
-  options.players = players;
-  options.humans = humans != nullptr && *humans != '\0' ? humans : "none";
-  options.bots = bots != nullptr ? bots : "win";
-  options.seed = seed != nullptr ? seed : "";
-  options.hints = hints != 0;
-  absl::StatusOr<martiandice::cli::GameSetup> setup =
-      martiandice::cli::ReadGameSetup(options, martiandice::web::TheAdvisor(), "");
+// A new game (play's options): `request` a JSON object of play's fields:
+// players (default 2), humans (the human seats, "none" or "0,2"; empty:
+// none), bots (one policy for every bot or one per bot seat), seed (a
+// decimal 64-bit integer), hints (whether human decisions carry the hint
+// event), dice, bonus, target (default: the official rules). Result:
+// {"game": ID, "events":[start], "state":{...}}.
+EMSCRIPTEN_KEEPALIVE int mdw_game_new(const char* request) {
+  martiandice::app::Request fields;
+  if (absl::Status status = martiandice::web::ReadRequest(
+          request, martiandice::app::kPlayRequest, "play", fields);
+      !status.ok()) {
+    return Fail(status);
+  }
+  martiandice::app::GameOptions options;
+  options.rules = fields.query.rules;
+  options.players = fields.query.players.value_or(2);
+  options.humans = fields.humans.value_or("").empty() ? "none" : *fields.humans;
+  options.bots = fields.bots.value_or("win");
+  options.seed = fields.seed.value_or("");
+  options.hints = fields.hints;
+  absl::StatusOr<martiandice::app::GameSetup> setup =
+      martiandice::app::ReadGameSetup(options, martiandice::web::TheAdvisor(), "");
   if (!setup.ok()) return Fail(setup.status());
   const int id = martiandice::web::next_game++;
   Game& made =

@@ -1,4 +1,4 @@
-// The module's strategy pictures: `martiandice plot`'s SVG text (tools/plot.h,
+// The module's strategy pictures: `martiandice plot`'s SVG text (app/plot.h,
 // the same code), drawn from the official 2-player table the advisor finds.
 // Calling convention: binding.cpp's; the result is the SVG document itself.
 #ifdef __EMSCRIPTEN__

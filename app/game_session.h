@@ -19,7 +19,7 @@
 #include "martiandice/game_log.h"
 #include "martiandice/game_state.h"
 
-namespace martiandice::cli {
+namespace martiandice::app {
 
 // The entries, for messages: "roll DICE, take FACE, ...".
 extern const std::string_view kSessionEntries;
@@ -78,4 +78,4 @@ class GameSession {
   std::size_t max_undo_;
 };
 
-}  // namespace martiandice::cli
+}  // namespace martiandice::app

@@ -1,8 +1,9 @@
-// Review as a function on text (tools/review.cpp): what `martiandice review`
-// prints for lines it reads, for callers that hold the lines (the
-// WebAssembly module's md.review).
+// Review as a function on text (app/review.cpp): what `martiandice review`
+// prints for the lines it reads (tools/review.cpp reads them from a file or
+// stdin; the WebAssembly module's md.review passes them as text).
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,7 +12,10 @@
 #include "martiandice/advisor.h"
 #include "martiandice/game_log.h"
 
-namespace martiandice::cli {
+namespace martiandice::app {
+
+// The largest input ReviewText reviews, in bytes.
+inline constexpr std::size_t kMaxReviewBytes = 1 << 20;
 
 // A review's query: the rules, objective, precision and tables, and the
 // first turn's game when --scores gives it.
@@ -34,4 +38,4 @@ absl::StatusOr<ReviewQuery> ParseReviewQuery(const QueryInput& input);
 absl::StatusOr<std::string> ReviewText(Advisor& advisor, ReviewQuery query, std::string_view text,
                                        std::string_view name, bool json);
 
-}  // namespace martiandice::cli
+}  // namespace martiandice::app

@@ -1,4 +1,4 @@
-// A game followed entry by entry (tools/game_session.h).
+// A game followed entry by entry (app/game_session.h).
 #include "game_session.h"
 
 #include <algorithm>
@@ -14,7 +14,7 @@
 #include "json.h"
 #include "martiandice/game.h"
 
-namespace martiandice::cli {
+namespace martiandice::app {
 
 const std::string_view kSessionEntries =
     "roll DICE, take FACE, roll DICE take FACE, stop, roll (roll on), score N (a whole turn), "
@@ -247,4 +247,4 @@ std::string GameSession::TurnEndsJson(const std::vector<TurnEnd>& ends) {
   return JsonArray(items);
 }
 
-}  // namespace martiandice::cli
+}  // namespace martiandice::app

@@ -13,7 +13,7 @@
 #include "martiandice/advisor.h"
 #include "martiandice/game_state.h"
 
-namespace martiandice::cli {
+namespace martiandice::app {
 
 // The game `open` starts from its inputs: the rules (checked), every seat's
 // total (default all 0), the players (default: the number of totals, else 2)
@@ -35,4 +35,4 @@ absl::StatusOr<std::string> SessionEnterJson(Advisor& advisor, int id, GameSessi
 // close's answer: {"game","closed","over","scores","winners","log"}.
 std::string SessionCloseJson(int id, const GameSession& session);
 
-}  // namespace martiandice::cli
+}  // namespace martiandice::app

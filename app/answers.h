@@ -16,10 +16,10 @@
 #include "martiandice/game.h"
 #include "martiandice/rules.h"
 
-namespace martiandice::cli {
+namespace martiandice::app {
 
 // The answers, through the advisor. For the win goal the table is loaded
-// first (support.h's LoadTable), so that a missing or damaged table is bad
+// first (front_end.h's LoadTable), so that a missing or damaged table is bad
 // input with the command that generates it.
 absl::StatusOr<EvalAnswer> Evaluate(Advisor& advisor, const Query& query);
 absl::StatusOr<BestAnswer> Best(Advisor& advisor, const Query& query, const Dice& roll);
@@ -60,4 +60,4 @@ std::string Number(double x);
 // "4 humans", "1 ray".
 std::string TakeLabel(Face face, int count);
 
-}  // namespace martiandice::cli
+}  // namespace martiandice::app

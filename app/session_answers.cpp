@@ -1,4 +1,4 @@
-// The answers of a followed game (tools/session_answers.h).
+// The answers of a followed game (app/session_answers.h).
 #include "session_answers.h"
 
 #include <utility>
@@ -11,7 +11,7 @@
 #include "martiandice/game.h"
 #include "martiandice/rules.h"
 
-namespace martiandice::cli {
+namespace martiandice::app {
 namespace {
 
 // The game's state and the advice at its decision (null once over).
@@ -126,4 +126,4 @@ std::string SessionCloseJson(int id, const GameSession& session) {
       .Build();
 }
 
-}  // namespace martiandice::cli
+}  // namespace martiandice::app

@@ -1,4 +1,4 @@
-// The answers of `eval` and `best` as JSON and text (tools/answers.h).
+// The answers of `eval` and `best` as JSON and text (app/answers.h).
 #include "answers.h"
 
 #include <algorithm>
@@ -15,9 +15,9 @@
 #include "martiandice/exact.h"
 #include "martiandice/objective.h"
 #include "martiandice/query.h"
-#include "support.h"
+#include "front_end.h"
 
-namespace martiandice::cli {
+namespace martiandice::app {
 namespace {
 
 // Adds `key` (a double or null) and, for exact solutions, `key_exact` ("p/q" or null).
@@ -200,7 +200,7 @@ std::string BestVerdict(const Query& query, const RollAdvice& advice) {
                          NextText(query.rules, best));
 }
 
-// For the win goal: the table, loaded with support.h's errors (where none can
+// For the win goal: the table, loaded with front_end.h's errors (where none can
 // exist, the advisor's answer says so).
 absl::Status LoadQueryTable(Advisor& advisor, const Query& query) {
   if (!query.goal.is_win() || !TableCanExist(query.rules, query.players)) return absl::OkStatus();
@@ -419,4 +419,4 @@ std::string TakeLabel(Face face, int count) {
 }
 
 
-}  // namespace martiandice::cli
+}  // namespace martiandice::app

@@ -16,9 +16,9 @@
 #include "absl/strings/str_split.h"
 #include "answers.h"
 #include "json.h"
-#include "support.h"
+#include "front_end.h"
 
-namespace martiandice::cli {
+namespace martiandice::app {
 namespace {
 
 std::string Str(absl::string_view text) { return std::string(text.data(), text.size()); }
@@ -434,4 +434,4 @@ void JsonGameListener::LogLines(const std::string& text) {
   emit_(JsonEvent("log", std::move(JsonObject().Raw("lines", JsonArray(lines)))));
 }
 
-}  // namespace martiandice::cli
+}  // namespace martiandice::app

@@ -22,7 +22,7 @@
 #include "martiandice/policy.h"
 #include "martiandice/query.h"
 
-namespace martiandice::cli {
+namespace martiandice::app {
 
 struct GameSeat {
   std::optional<Bot> bot;  // unset: a human
@@ -174,4 +174,4 @@ class JsonGameListener : public GameListener {
   std::function<void(std::string)> emit_;
 };
 
-}  // namespace martiandice::cli
+}  // namespace martiandice::app

@@ -20,7 +20,7 @@
 #include "martiandice/objective.h"
 #include "martiandice/query.h"
 #include "martiandice/solver.h"
-#include "support.h"
+#include "front_end.h"
 
 namespace martiandice {
 namespace {
@@ -596,7 +596,7 @@ absl::StatusOr<GameContext> PlotContext(std::string_view kind,
 absl::StatusOr<std::shared_ptr<const LoadedTable>> LoadPlotTable(
     Advisor& advisor, const std::optional<std::string>& tables) {
   absl::StatusOr<std::shared_ptr<const LoadedTable>> loaded =
-      cli::LoadTable(advisor, Rules{}, kPlayers, tables);
+      app::LoadTable(advisor, Rules{}, kPlayers, tables);
   if (!loaded.ok()) {  // e.g. a table of another number of players: said plainly
     return absl::InvalidArgumentError(
         absl::StrCat("plot draws pictures of the official 2-player game, from its table: ",

@@ -1,4 +1,4 @@
-// The JSON reader (tools/json.h): flat objects, strictly; and printf's
+// The JSON reader (app/json.h): flat objects, strictly; and printf's
 // "%.17g" for numbers where no floating-point std::to_chars exists.
 #include "json.h"
 

@@ -1,0 +1,48 @@
+// What the front ends share besides the answers (app/front_end.h).
+#include "front_end.h"
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "martiandice/game.h"
+
+namespace martiandice::app {
+
+absl::Status CheckRules(const Rules& rules) {
+  if (absl::Status status = ValidateRules(rules); !status.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("invalid rules: ", status.message()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckPlayers(int players, std::string_view option) {
+  if (players >= kMinPlayers && players <= kMaxPlayers) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(std::string(option), ": a game has ", kMinPlayers,
+                                                 " to ", kMaxPlayers, " players, not ", players));
+}
+
+absl::StatusOr<std::uint64_t> ReadSeed(const std::string& text, const std::string& option) {
+  std::uint64_t seed = 0;
+  if (!absl::SimpleAtoi(text, &seed) || text.find('-') != std::string::npos) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(option, ": expected an integer in 0..2^64-1, got '", text, "'"));
+  }
+  return seed;
+}
+
+absl::Status TableError(const Rules& rules, int players, const absl::Status& status) {
+  std::string message(status.message());
+  if (message.find("martiandice solve") == std::string::npos && TableCanExist(rules, players)) {
+    absl::StrAppend(&message, " (generate the table with: ", TableSolveCommand(rules, players),
+                    ")");
+  }
+  return absl::InvalidArgumentError(message);
+}
+
+absl::StatusOr<std::shared_ptr<const LoadedTable>> LoadTable(
+    Advisor& advisor, const Rules& rules, int players, const std::optional<std::string>& tables) {
+  absl::StatusOr<std::shared_ptr<const LoadedTable>> table = advisor.Table(rules, players, tables);
+  if (!table.ok()) return TableError(rules, players, table.status());
+  return table;
+}
+
+}  // namespace martiandice::app
