@@ -14,7 +14,7 @@
 #include "json.h"
 #include "martiandice/exact.h"
 #include "martiandice/objective.h"
-#include "martiandice/query.h"
+#include "martiandice/turn_query.h"
 #include "front_end.h"
 
 namespace martiandice::app {
@@ -217,6 +217,27 @@ absl::StatusOr<EvalAnswer> Evaluate(Advisor& advisor, const Query& query) {
 absl::StatusOr<BestAnswer> Best(Advisor& advisor, const Query& query, const Dice& roll) {
   if (absl::Status status = LoadQueryTable(advisor, query); !status.ok()) return status;
   return advisor.Best(query, roll);
+}
+
+absl::StatusOr<std::string> AnswerQuery(Advisor& advisor, const Request& request,
+                                        unsigned command, AnswerFormat format,
+                                        const std::function<absl::Status(const Query&)>& check) {
+  absl::StatusOr<Query> query = ParseQuery(request.query);
+  if (!query.ok()) return query.status();
+  if (check) {
+    if (absl::Status status = check(*query); !status.ok()) return status;
+  }
+  const bool json = format == AnswerFormat::kJson;
+  if (command == kBestRequest) {
+    absl::StatusOr<Dice> roll = ParseRoll(*query, request.roll.value_or(""));
+    if (!roll.ok()) return roll.status();
+    absl::StatusOr<BestAnswer> answer = Best(advisor, *query, *roll);
+    if (!answer.ok()) return answer.status();
+    return json ? BestJson(*query, *roll, *answer) : BestText(*query, *roll, *answer);
+  }
+  absl::StatusOr<EvalAnswer> answer = Evaluate(advisor, *query);
+  if (!answer.ok()) return answer.status();
+  return json ? EvalJson(*query, *answer) : EvalText(*query, *answer);
 }
 
 std::string EvalJson(const Query& query, const EvalAnswer& answer) {

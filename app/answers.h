@@ -6,6 +6,7 @@
 // `martiandice best --help` (eval.cpp, best.cpp) and in docs/SERVE.md.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -13,8 +14,8 @@
 #include "json.h"
 #include "martiandice/advisor.h"
 #include "martiandice/dice.h"
-#include "martiandice/game.h"
 #include "martiandice/rules.h"
+#include "request.h"
 
 namespace martiandice::app {
 
@@ -23,6 +24,19 @@ namespace martiandice::app {
 // input with the command that generates it.
 absl::StatusOr<EvalAnswer> Evaluate(Advisor& advisor, const Query& query);
 absl::StatusOr<BestAnswer> Best(Advisor& advisor, const Query& query, const Dice& roll);
+
+// How an answer is written: the `--json` object, or the text for people.
+enum class AnswerFormat { kJson, kText };
+
+// The answer to `request` for `command` (kEvalRequest, or kBestRequest: the
+// dice rolled are request.roll): its query checked (ParseQuery, ParseRoll),
+// passed to `check` when given (serve refuses tables outside its folders
+// there), answered (Evaluate, Best) and written as `format`. The one path
+// of eval and best for the command line, `serve` and the WebAssembly module.
+// Errors: those of each step, the first that fails.
+absl::StatusOr<std::string> AnswerQuery(
+    Advisor& advisor, const Request& request, unsigned command, AnswerFormat format,
+    const std::function<absl::Status(const Query&)>& check = nullptr);
 
 // The `--json` outputs: one object on one line, newline included.
 std::string EvalJson(const Query& query, const EvalAnswer& answer);

@@ -3,7 +3,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "martiandice/game.h"
+#include "martiandice/table.h"
 
 namespace martiandice::app {
 

@@ -12,7 +12,7 @@
 #include "absl/strings/str_split.h"
 #include "answers.h"
 #include "json.h"
-#include "martiandice/game.h"
+#include "martiandice/context.h"
 
 namespace martiandice::app {
 

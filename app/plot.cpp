@@ -18,8 +18,8 @@
 #include "martiandice/dice.h"
 #include "martiandice/distribution.h"
 #include "martiandice/objective.h"
-#include "martiandice/query.h"
-#include "martiandice/solver.h"
+#include "martiandice/turn_query.h"
+#include "martiandice/turn_solver.h"
 #include "front_end.h"
 
 namespace martiandice {

@@ -12,7 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "martiandice/advisor.h"
-#include "martiandice/game.h"
+#include "martiandice/table.h"
 
 namespace martiandice {
 

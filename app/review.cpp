@@ -22,15 +22,15 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "answers.h"
+#include "front_end.h"
 #include "json.h"
 #include "martiandice/advisor.h"
+#include "martiandice/context.h"
 #include "martiandice/dice.h"
 #include "martiandice/exact.h"
-#include "martiandice/game.h"
 #include "martiandice/game_log.h"
-#include "martiandice/query.h"
 #include "martiandice/rules.h"
-#include "front_end.h"
+#include "martiandice/turn_query.h"
 
 namespace martiandice::app {
 namespace {

@@ -8,7 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "answers.h"
 #include "json.h"
-#include "martiandice/game.h"
+#include "martiandice/context.h"
 #include "martiandice/rules.h"
 
 namespace martiandice::app {

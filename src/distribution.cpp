@@ -12,7 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "martiandice/dice.h"
-#include "martiandice/query.h"
+#include "martiandice/turn_query.h"
 #include "martiandice/state_space.h"
 
 namespace martiandice {

@@ -11,7 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "martiandice/advisor.h"
-#include "martiandice/query.h"
+#include "martiandice/turn_query.h"
 #include "martiandice/state_space.h"
 
 namespace martiandice {

@@ -10,7 +10,8 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "martiandice/query.h"
+#include "martiandice/turn_query.h"
+#include "martiandice/win_query.h"
 
 namespace martiandice {
 namespace {

@@ -1,134 +1,161 @@
-// Best-move queries over a solved turn: stop-or-roll at a position, and every
-// take from a roll (the option logic is shared with the win queries).
+// Queries (martiandice/query.h): goals, and the checks of a query's inputs
+// with messages naming each input.
 #include "martiandice/query.h"
 
-#include <algorithm>
-#include <cmath>
-#include <string>
+#include <utility>
+#include <vector>
 
+#include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
 #include "martiandice/state_space.h"
-#include "solved_turn.h"
-#include "take_options.h"
 
 namespace martiandice {
 namespace {
 
-using internal::SolvedTurn;
+constexpr char kWinSpec[] = "win";
+// The status payload that names the input an error is about.
+constexpr char kInputPayload[] = "martiandice.dev/input";
 
-// Relative tolerance under which double values count as tied.
-constexpr double kDoubleTieTolerance = 1e-12;
-
-// Sign of a - b; exact when both are exact, else within the double tolerance.
-int CompareValues(const Value& a, const Value& b) {
-  if (a.exact && b.exact) return *a.exact < *b.exact ? -1 : (*a.exact > *b.exact ? 1 : 0);
-  double margin = kDoubleTieTolerance * std::max(std::abs(a.approx), std::abs(b.approx));
-  if (a.approx - b.approx > margin) return 1;
-  if (b.approx - a.approx > margin) return -1;
-  return 0;
+absl::StatusOr<Dice> ReadDice(std::string_view name, std::string_view text) {
+  absl::StatusOr<Dice> dice = ParseDice(text);
+  if (!dice.ok()) return InputError(name, dice.status());
+  return dice;
 }
 
-Value StopValue(const SolvedTurn& t, int score) {
-  Value v{t.utility[score], std::nullopt};
-  if (t.exact) v.exact = t.exact_utility[score];
-  return v;
-}
-
-Value RollValue(const SolvedTurn& t, int id) {
-  Value v{t.values.roll[id], std::nullopt};
-  if (t.exact) v.exact = t.ExactRoll(id);
-  return v;
-}
-
-// The turn queries' comparison: exact when both values are exact, else relative.
-struct TurnCompare {
-  bool Better(const Value& a, const Value& b) const { return CompareValues(a, b) > 0; }
-  bool Tied(const Value& a, const Value& b) const { return CompareValues(a, b) == 0; }
-};
-
-// Stop and roll values from the solved turn.
-struct TurnValuesSource {
-  const SolvedTurn& t;
-  void Position(const Dice& after, Value& stop, std::optional<Value>& roll) const {
-    int id = t.model->IdOf(after);
-    const internal::CanonState& s = t.model->state(id);
-    stop = StopValue(t, s.score);
-    if (s.left > 0) roll = RollValue(t, id);
+// The game options go with the win goal only; exact values with turn goals.
+absl::Status CheckGoalInputs(const QueryInput& input, const Goal& goal) {
+  if (goal.is_win()) {
+    if (input.exact) {
+      return InputError("exact",
+                        "exact values are available for turn objectives; win tables hold "
+                        "certified doubles");
+    }
+    if (!input.scores) {
+      return InputError("scores", "the win objective needs scores, every seat's total (S0,S1,...)");
+    }
+    return absl::OkStatus();
   }
-  Value Stop(int score) const { return StopValue(t, score); }
-};
+  const std::pair<const char*, bool> game_inputs[] = {{"scores", input.scores.has_value()},
+                                                      {"seat", input.seat.has_value()},
+                                                      {"players", input.players.has_value()},
+                                                      {"tables", input.tables.has_value()}};
+  for (const auto& [name, given] : game_inputs) {
+    if (given) {
+      return InputError(name,
+                        "goes with the win objective (scores, seat, players and tables belong "
+                        "to the game; the objective is " +
+                            goal.name() + ")");
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckPlayerCount(std::string_view name, int players) {
+  if (players >= kMinPlayers && players <= kMaxPlayers) return absl::OkStatus();
+  return InputError(name, absl::StrCat("a game has ", kMinPlayers, " to ", kMaxPlayers,
+                                       " players, not ", players));
+}
+
+// The win goal's context: the totals, the seat to move, the players.
+absl::Status ReadContext(const QueryInput& input, Query& query) {
+  absl::StatusOr<std::vector<int>> scores = ParseScores(*input.scores);
+  if (!scores.ok()) return InputError("scores", scores.status());
+  const int counted = static_cast<int>(scores->size());
+  if (input.players && *input.players != counted) {
+    return InputError("players", absl::StrCat(*input.players, " does not match the ", counted,
+                                              " totals of scores"));
+  }
+  if (absl::Status s = CheckPlayerCount(input.players ? "players" : "scores", counted); !s.ok()) {
+    return s;
+  }
+  const int seat = input.seat.value_or(0);
+  if (seat < 0 || seat >= counted) {
+    return InputError("seat", absl::StrCat("seat ", seat, " is out of range for ", counted,
+                                           " players (0..", counted - 1, ")"));
+  }
+  GameContext context{*std::move(scores), seat};
+  if (absl::Status s = ValidateContext(query.rules, counted, context); !s.ok()) {
+    return InputError("scores", s);
+  }
+  query.context = std::move(context);
+  query.players = counted;
+  query.tables = input.tables;
+  return absl::OkStatus();
+}
 
 }  // namespace
 
-std::string_view ThenName(Then then) {
-  switch (then) {
-    case Then::kStop:
-      return "stop";
-    case Then::kRoll:
-      return "roll";
-    case Then::kEither:
-      return "either";
-  }
-  return "?";
+absl::Status InputError(std::string_view name, std::string_view why) {
+  absl::Status status =
+      absl::InvalidArgumentError(absl::StrCat(std::string(name), ": ", std::string(why)));
+  status.SetPayload(kInputPayload, absl::Cord(std::string(name)));
+  return status;
 }
 
-absl::StatusOr<PositionEval> EvaluatePosition(const TurnSolution& solution, const Dice& aside) {
-  const SolvedTurn& t = internal::SolvedTurnAccess::Of(solution);
-  if (absl::Status s = ValidateAside(t.rules, aside); !s.ok()) return s;
-  int id = t.model->IdOf(aside);
-  const internal::CanonState& s = t.model->state(id);
-  PositionEval eval;
-  eval.aside = aside;
-  eval.dice_left = s.left;
-  if (s.left > 0) eval.roll = RollValue(t, id);
-  if (aside.empty()) {
-    eval.value = *eval.roll;
-    eval.action = Then::kRoll;
-    return eval;
-  }
-  eval.stop = StopValue(t, s.score);
-  eval.action = internal::Decide(TurnCompare{}, *eval.stop, eval.roll, eval.value);
-  return eval;
+absl::Status InputError(std::string_view name, const absl::Status& why) {
+  return InputError(name, std::string_view(why.message().data(), why.message().size()));
 }
 
-absl::StatusOr<ChoiceReview> ReviewChoice(const RollAdvice& advice, Face take, Then then) {
-  if (advice.turn_over) {
-    return absl::InvalidArgumentError("no take is legal from this roll: the turn is over");
+Goal Goal::Win() { return Goal(std::nullopt); }
+
+Goal Goal::ForTurn(Objective objective) { return Goal(std::move(objective)); }
+
+absl::StatusOr<Goal> Goal::Parse(std::string_view spec) {
+  if (spec == kWinSpec) return Win();
+  absl::StatusOr<Objective> objective = Objective::Parse(spec);
+  if (!objective.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        objective.status().message(), "; or win, to play for the game (with every seat's total)"));
   }
-  if (then == Then::kEither) {
-    return absl::InvalidArgumentError("a choice either stops or rolls on, not either");
-  }
-  const auto option = std::find_if(advice.options.begin(), advice.options.end(),
-                                   [&](const TakeOption& o) { return o.take == take; });
-  if (option == advice.options.end()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("take ", std::string(FaceName(take)), " is not a legal take from this roll"));
-  }
-  if (then == Then::kRoll && !option->roll) {
-    return absl::InvalidArgumentError(absl::StrCat("no dice are left after taking ",
-                                                   std::string(FaceName(take)),
-                                                   ": the turn ends, it cannot roll on"));
-  }
-  ChoiceReview review;
-  review.value = then == Then::kStop ? option->stop : *option->roll;
-  review.best = advice.value;
-  review.optimal = option->optimal && (option->then == Then::kEither || option->then == then);
-  const bool exact = review.best.exact && review.value.exact;
-  if (review.optimal) {
-    review.loss.approx = 0;
-    if (exact) review.loss.exact = Rational(0);
-  } else {
-    review.loss.approx = review.best.approx - review.value.approx;
-    if (exact) review.loss.exact = *review.best.exact - *review.value.exact;
-  }
-  return review;
+  return ForTurn(*std::move(objective));
 }
 
-absl::StatusOr<RollAdvice> AdviseRoll(const TurnSolution& solution, const Dice& aside,
-                                      const Dice& roll) {
-  const SolvedTurn& t = internal::SolvedTurnAccess::Of(solution);
-  if (absl::Status s = ValidateRoll(t.rules, aside, roll); !s.ok()) return s;
-  return internal::AdviseTakes(t.rules, aside, roll, TurnCompare{}, TurnValuesSource{t});
+std::string Goal::name() const { return objective_ ? objective_->name() : kWinSpec; }
+
+std::string Goal::Describe() const {
+  return objective_ ? objective_->Describe()
+                    : "probability of winning the game, for the seat to move";
+}
+
+std::string QueryObjective(const QueryInput& input) {
+  if (input.objective) return *input.objective;
+  return input.scores ? kWinSpec : "ev";
+}
+
+absl::StatusOr<Query> ParseQuery(const QueryInput& input) {
+  Query query;
+  query.rules = input.rules;
+  if (absl::Status s = ValidateRules(query.rules); !s.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("invalid rules: ", s.message()));
+  }
+  absl::StatusOr<Goal> goal = Goal::Parse(QueryObjective(input));
+  if (!goal.ok()) return InputError("objective", goal.status());
+  query.goal = *std::move(goal);
+  if (absl::Status s = CheckGoalInputs(input, query.goal); !s.ok()) return s;
+  if (input.exact) query.precision = Precision::kExact;
+  absl::StatusOr<Dice> aside = ReadDice("aside", input.aside);
+  if (!aside.ok()) return aside.status();
+  if (absl::Status s = ValidateAside(query.rules, *aside); !s.ok()) return InputError("aside", s);
+  query.aside = *aside;
+  if (query.goal.is_win()) {
+    if (absl::Status s = ReadContext(input, query); !s.ok()) return s;
+  }
+  return query;
+}
+
+absl::StatusOr<Dice> ParseRoll(const Query& query, std::string_view text) {
+  absl::StatusOr<Dice> roll = ReadDice("roll", text);
+  if (!roll.ok()) return roll.status();
+  if (absl::Status s = ValidateRoll(query.rules, query.aside, *roll); !s.ok()) {
+    return InputError("roll", s);
+  }
+  return roll;
+}
+
+std::optional<std::string> InputName(const absl::Status& status) {
+  const auto name = status.GetPayload(kInputPayload);  // absl::optional on this platform
+  if (!name) return std::nullopt;
+  return std::string(*name);
 }
 
 }  // namespace martiandice

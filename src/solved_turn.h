@@ -7,7 +7,7 @@
 
 #include "martiandice/objective.h"
 #include "martiandice/rules.h"
-#include "martiandice/solver.h"
+#include "martiandice/turn_solver.h"
 #include "turn_model.h"
 
 namespace martiandice::internal {

@@ -1,4 +1,4 @@
-// GameTable's loading and inspection (martiandice/game.h): a table file is
+// GameTable's loading and inspection (martiandice/table.h): a table file is
 // checked header first (its declared size against the file's, so a large
 // file that is no table is refused after reading 128 bytes), then read whole
 // and parsed by the format module (table_format.h).
@@ -11,7 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "file_kind.h"
-#include "martiandice/game.h"
+#include "martiandice/table.h"
 #include "table_format.h"
 
 namespace martiandice {

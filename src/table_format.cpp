@@ -12,7 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "checksum.h"
-#include "martiandice/game.h"
+#include "martiandice/table.h"
 #include "table_turns.h"
 
 namespace martiandice::internal {

@@ -14,8 +14,8 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "martiandice/game.h"
 #include "martiandice/rules.h"
+#include "martiandice/table.h"
 
 namespace martiandice::internal {
 
@@ -89,7 +89,7 @@ struct TableData {
   }
 };
 
-// What the library's own code reads of a GameTable (game.h keeps it private).
+// What the library's own code reads of a GameTable (table.h keeps it private).
 struct TableAccess {
   static const TableData& Data(const GameTable& table) { return *table.data_; }
 };

@@ -7,7 +7,7 @@
 #include <optional>
 
 #include "martiandice/dice.h"
-#include "martiandice/query.h"
+#include "martiandice/turn_query.h"
 #include "martiandice/rules.h"
 
 namespace martiandice::internal {

@@ -8,8 +8,8 @@
 #include <span>
 
 #include "absl/strings/str_format.h"
-#include "martiandice/game.h"
 #include "martiandice/state_space.h"
+#include "martiandice/win_query.h"
 #include "table_format.h"
 #include "table_turns.h"
 #include "take_options.h"

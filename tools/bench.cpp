@@ -37,12 +37,12 @@
 #include "martiandice/advisor.h"
 #include "martiandice/dice.h"
 #include "martiandice/exact.h"
-#include "martiandice/game.h"
 #include "martiandice/game_state.h"
 #include "martiandice/objective.h"
-#include "martiandice/query.h"
 #include "martiandice/rules.h"
-#include "martiandice/solver.h"
+#include "martiandice/turn_query.h"
+#include "martiandice/turn_solver.h"
+#include "martiandice/win_query.h"
 
 namespace md = martiandice;
 using Clock = std::chrono::steady_clock;

@@ -33,13 +33,8 @@ take 4 humans, then roll on." and "Next: 2T 4H set aside, roll 7 dice.", or
 )";
 
 absl::StatusOr<std::string> RunBest(const CommandOptions& options, const CommandContext& context) {
-  absl::StatusOr<Query> query = ParseQuery(options.request.query);
-  if (!query.ok()) return query.status();
-  absl::StatusOr<Dice> roll = ParseRoll(*query, options.request.roll.value_or(""));
-  if (!roll.ok()) return roll.status();
-  absl::StatusOr<BestAnswer> answer = app::Best(context.advisor, *query, *roll);
-  if (!answer.ok()) return answer.status();
-  return options.json ? app::BestJson(*query, *roll, *answer) : app::BestText(*query, *roll, *answer);
+  return app::AnswerQuery(context.advisor, options.request, app::kBestRequest,
+                          options.json ? app::AnswerFormat::kJson : app::AnswerFormat::kText);
 }
 
 }  // namespace martiandice::cli

@@ -25,8 +25,8 @@
 #include "game_session.h"
 #include "json.h"
 #include "martiandice/advisor.h"
+#include "martiandice/context.h"
 #include "martiandice/dice.h"
-#include "martiandice/game.h"
 #include "martiandice/game_state.h"
 #include "support.h"
 

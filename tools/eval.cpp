@@ -26,11 +26,8 @@ bound on every value's error).
 )";
 
 absl::StatusOr<std::string> RunEval(const CommandOptions& options, const CommandContext& context) {
-  absl::StatusOr<Query> query = ParseQuery(options.request.query);
-  if (!query.ok()) return query.status();
-  absl::StatusOr<EvalAnswer> answer = app::Evaluate(context.advisor, *query);
-  if (!answer.ok()) return answer.status();
-  return options.json ? app::EvalJson(*query, *answer) : app::EvalText(*query, *answer);
+  return app::AnswerQuery(context.advisor, options.request, app::kEvalRequest,
+                          options.json ? app::AnswerFormat::kJson : app::AnswerFormat::kText);
 }
 
 }  // namespace martiandice::cli

@@ -11,8 +11,8 @@
 #include "answers.h"
 #include "commands.h"
 #include "json.h"
-#include "martiandice/game.h"
 #include "martiandice/state_space.h"
+#include "martiandice/table.h"
 #include "support.h"
 
 namespace martiandice::cli {

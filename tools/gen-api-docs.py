@@ -17,9 +17,9 @@ HEADERS = ROOT / "include" / "martiandice"
 OUTPUT = ROOT / "docs" / "API.md"
 
 # Headers in reading order: the turn first, then the game, then the C API.
-ORDER = ["rules.h", "dice.h", "state_space.h", "objective.h", "exact.h", "solver.h", "query.h",
-         "distribution.h", "game.h", "game_state.h", "advisor.h", "policy.h", "game_log.h",
-         "martiandice_c.h"]
+ORDER = ["rules.h", "dice.h", "state_space.h", "objective.h", "exact.h", "turn_solver.h",
+         "turn_query.h", "distribution.h", "context.h", "table.h", "win_query.h", "query.h",
+         "game_state.h", "advisor.h", "policy.h", "game_log.h", "martiandice_c.h"]
 
 SKIP_PREFIXES = ("#", "namespace", "}", "extern \"C\"", "using namespace", "private:", "public:",
                  "protected:")

@@ -28,7 +28,7 @@
 #include "martiandice/game_log.h"
 #include "martiandice/game_state.h"
 #include "martiandice/policy.h"
-#include "martiandice/query.h"
+#include "martiandice/turn_query.h"
 #include "support.h"
 
 namespace martiandice::cli {

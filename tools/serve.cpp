@@ -38,8 +38,8 @@
 #include "game_session.h"
 #include "json.h"
 #include "martiandice/advisor.h"
-#include "martiandice/game.h"
 #include "martiandice/game_state.h"
+#include "martiandice/table.h"
 #include "request.h"
 #include "request_json.h"
 #include "session_answers.h"
@@ -317,22 +317,13 @@ class Service {
   // eval and best, answered as the one-shot CLI answers them; the advisor's
   // errors name the field ("aside: ...").
   absl::Status Query(const std::string** json) {
-    absl::StatusOr<martiandice::Query> query = ParseQuery(request_.fields.query);
-    if (!query.ok()) return query.status();
-    if (query->goal.is_win()) {
-      if (absl::Status status = LoadTable(*query); !status.ok()) return status;
-    }
-    if (request_.command->bit == app::kBestRequest) {
-      absl::StatusOr<Dice> roll = ParseRoll(*query, *request_.fields.roll);
-      if (!roll.ok()) return roll.status();
-      absl::StatusOr<BestAnswer> answer = app::Best(advisor_, *query, *roll);
-      if (!answer.ok()) return answer.status();
-      json_ = app::BestJson(*query, *roll, *answer);
-    } else {
-      absl::StatusOr<EvalAnswer> answer = app::Evaluate(advisor_, *query);
-      if (!answer.ok()) return answer.status();
-      json_ = app::EvalJson(*query, *answer);
-    }
+    absl::StatusOr<std::string> answer = app::AnswerQuery(
+        advisor_, request_.fields, request_.command->bit, app::AnswerFormat::kJson,
+        [this](const martiandice::Query& query) {
+          return query.goal.is_win() ? LoadTable(query) : absl::OkStatus();
+        });
+    if (!answer.ok()) return answer.status();
+    json_ = *std::move(answer);
     *json = &json_;
     return absl::OkStatus();
   }

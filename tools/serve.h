@@ -25,7 +25,7 @@ inline constexpr std::size_t kServeMaxLineBytes = 16384;
 // (tests set one).
 struct ServeOptions {
   // Folders a request's `tables` may name (or name a file inside), besides
-  // the data search path (TableSearchPath, martiandice/game.h): --tables-dir.
+  // the data search path (TableSearchPath, martiandice/table.h): --tables-dir.
   std::vector<std::string> tables_dirs;
   std::size_t max_games = 64;  // open games at once
   // A game not used for this long is closed (checked at every request).

@@ -13,9 +13,9 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "martiandice/advisor.h"
-#include "martiandice/game.h"
 #include "martiandice/policy.h"
 #include "martiandice/rules.h"
+#include "martiandice/table.h"
 
 namespace martiandice {
 

@@ -18,7 +18,7 @@
 #include "game_solver.h"
 #include "interrupt.h"
 #include "json.h"
-#include "martiandice/game.h"
+#include "martiandice/table.h"
 #include "support.h"
 
 namespace martiandice::cli {

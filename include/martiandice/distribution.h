@@ -7,8 +7,8 @@
 
 #include "absl/status/statusor.h"
 #include "martiandice/exact.h"
-#include "martiandice/game.h"
-#include "martiandice/solver.h"
+#include "martiandice/turn_solver.h"
+#include "martiandice/win_query.h"
 
 namespace martiandice {
 

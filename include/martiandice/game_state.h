@@ -17,8 +17,8 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "martiandice/context.h"
 #include "martiandice/dice.h"
-#include "martiandice/game.h"
 #include "martiandice/rules.h"
 
 namespace martiandice {

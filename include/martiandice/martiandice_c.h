@@ -1,7 +1,7 @@
 /* The C API of martiandice: best moves and values of Martian Dice positions
  * for C programs and foreign-function interfaces (Python ctypes, ...), over
- * the C++ library (martiandice/query.h, martiandice/game.h). Shipped as the
- * shared library libmartiandice_c.so (CMake target martiandice::martiandice_c).
+ * the C++ library (martiandice/advisor.h, martiandice/win_query.h). Shipped as
+ * the shared library libmartiandice_c.so (CMake target martiandice::martiandice_c).
  *
  * Conventions
  * - Every function that can fail returns an md_status: MD_OK (0) on success,
@@ -153,7 +153,7 @@ MD_API const char* md_version(void);
  * queries find their policy tables: a table file or a directory holding them,
  * and nothing else is searched then; or NULL for the default search
  * ($MARTIANDICE_DATA, the installed data directory, the source tree's data/:
- * LocateTable in martiandice/game.h; see the README, "Where the tables are
+ * LocateTable in martiandice/table.h; see the README, "Where the tables are
  * found"). Tables are loaded by the first win query that needs them. Errors:
  * MD_ERR_INVALID_ARGUMENT (out is NULL), MD_ERR_NOT_FOUND (`tables` does not
  * exist). */

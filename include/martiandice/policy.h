@@ -34,11 +34,11 @@
 
 #include "absl/status/statusor.h"
 #include "martiandice/advisor.h"
-#include "martiandice/game.h"
 #include "martiandice/game_state.h"
 #include "martiandice/objective.h"
 #include "martiandice/rules.h"
-#include "martiandice/solver.h"
+#include "martiandice/table.h"
+#include "martiandice/turn_solver.h"
 
 namespace martiandice {
 

@@ -1,88 +1,101 @@
-// Best-move queries over a solved turn: the value of stopping or rolling on
-// from a position, and every legal take from a roll, ranked.
-// All functions are thread-safe (they only read the solution).
+// A query as every front end asks it: what the player maximises (Goal: a
+// turn objective, or the chance to win the game), the rules, the position and
+// for the win goal the game; received as text and numbers (QueryInput),
+// checked into a Query with messages that name the offending input. The
+// advisor (martiandice/advisor.h) answers it.
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
-#include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "martiandice/context.h"
 #include "martiandice/dice.h"
-#include "martiandice/exact.h"
-#include "martiandice/solver.h"
+#include "martiandice/objective.h"
+#include "martiandice/rules.h"
+#include "martiandice/turn_solver.h"
 
 namespace martiandice {
 
-// What to do after a choice: stop, roll on, or either (exactly equal values).
-enum class Then { kStop, kRoll, kEither };
-// "stop", "roll" or "either".
-std::string_view ThenName(Then then);
+// What a player maximises: a turn objective (a utility of the turn's score),
+// or the probability of winning the game ("win"), which needs the game's
+// context and a policy table. Immutable value type.
+class Goal {
+ public:
+  // The chance to win the game.
+  static Goal Win();
+  // A turn objective.
+  static Goal ForTurn(Objective objective);
+  // "ev", "reach:K", "capped:M" (Objective::Parse) or "win". Error
+  // (InvalidArgument): the spec is none of these; the message says what is.
+  static absl::StatusOr<Goal> Parse(std::string_view spec);
 
-// A value under the objective; `exact` is set when the solution is exact.
-struct Value {
-  double approx = 0;
-  std::optional<Rational> exact;
+  bool is_win() const { return !objective_.has_value(); }
+  // The turn objective. Precondition: !is_win().
+  const Objective& objective() const { return *objective_; }
+  // The spec: "win", or the objective's name ("ev", "reach:10", ...).
+  std::string name() const;
+  // One line for people: "expected score", "probability of winning the game, ...".
+  std::string Describe() const;
+
+ private:
+  explicit Goal(std::optional<Objective> objective) : objective_(std::move(objective)) {}
+  std::optional<Objective> objective_;
 };
 
-// Stop-or-roll decision at a position.
-struct PositionEval {
+// A query as a front end receives it: text and numbers, not yet checked.
+struct QueryInput {
+  // Goal::Parse's specs; unset: "win" when scores are given, else "ev"
+  // (QueryObjective).
+  std::optional<std::string> objective;
+  bool exact = false;  // exact rational values (turn objectives only)
+  Rules rules;
+  std::string aside;  // the set-aside in dice notation; "" or "-": a fresh turn
+  // The win goal only: every seat's total ("S0,S1[,...]"), the seat to move
+  // (default 0), the number of players (default: the number of totals), and
+  // the table file or folder to use (default: the advisor's).
+  std::optional<std::string> scores;
+  std::optional<int> seat;
+  std::optional<int> players;
+  std::optional<std::string> tables;
+};
+
+// A checked query.
+struct Query {
+  Rules rules;
+  Goal goal = Goal::ForTurn(Objective::ExpectedScore());
+  Precision precision = Precision::kDouble;
   Dice aside;
-  int dice_left = 0;
-  std::optional<Value> stop;  // unset before the first roll (stopping is not allowed)
-  std::optional<Value> roll;  // unset when no dice are left
-  Value value;                // the better of the two
-  Then action = Then::kRoll;
+  // The win goal only: the turn's context, the players and the table source.
+  std::optional<GameContext> context;
+  int players = 0;
+  std::optional<std::string> tables;
 };
 
-// One legal take from a roll.
-struct TakeOption {
-  Face take = Face::kRay;     // kRay or an earthling
-  int count = 0;              // dice set aside by this take
-  Dice aside_after;           // set aside after the take (this roll's tanks included)
-  Value stop;                 // value if the player then stops
-  std::optional<Value> roll;  // value if the player then rolls on; unset with no dice left
-  Value value;                // the better of the two
-  Then then = Then::kStop;
-  bool optimal = false;  // value equals the best option's (several may be)
-};
+// The goal spec `input` asks for: its objective, or when that is unset
+// "win" if it gives scores and "ev" if not.
+std::string QueryObjective(const QueryInput& input);
 
-// Every legal take from a roll, in face order (ray, human, cow, chicken).
-struct RollAdvice {
-  Dice aside_after_tanks;  // the set-aside plus this roll's tanks
-  std::vector<TakeOption> options;
-  bool turn_over = false;   // no legal take: the turn ends now and is scored
-  int turn_over_score = 0;  // the score in that case
-  Value value;              // value of the roll under optimal play
-  std::optional<int> best;  // index of the first optimal option; unset if turn over
-};
+// Checks every input of `input`. Errors (InvalidArgument) name the input
+// they are about: the message starts with its name and a colon ("aside: ...",
+// "scores: ...", "objective: ...", "seat: ...", "players: ...", "exact: ...")
+// and the status carries the name (InputName); rules out of range give
+// "invalid rules: ..." without a name.
+absl::StatusOr<Query> ParseQuery(const QueryInput& input);
 
-// What one choice from a roll (a take, then stop or roll on) is worth against
-// the best choice: the loss a review reports.
-struct ChoiceReview {
-  Value value;  // of the choice: the take's stop value, or its roll value
-  Value best;   // of the roll under optimal play (RollAdvice::value)
-  // best - value, or exactly 0 for an optimal choice; `exact` is set when
-  // the advice is exact.
-  Value loss;
-  // Worth as much as the best: the take is optimal and `then` is its
-  // decision (or either is), within the advice's comparison of values.
-  bool optimal = false;
-};
+// Checks `text` (dice notation) as the dice rolled at `query`'s set-aside.
+// Errors (InvalidArgument) named "roll", as ParseQuery's.
+absl::StatusOr<Dice> ParseRoll(const Query& query, std::string_view text);
 
-// Reviews the choice `take` then `then` (kStop or kRoll) from the roll
-// `advice` ranks. Errors (InvalidArgument): a roll with no legal take, a take
-// that is not among advice.options, kEither, or rolling on with no dice left.
-absl::StatusOr<ChoiceReview> ReviewChoice(const RollAdvice& advice, Face take, Then then);
+// The input a ParseQuery or ParseRoll error is about ("aside", "roll", ...),
+// or nothing for another status.
+std::optional<std::string> InputName(const absl::Status& status);
 
-// Stop-or-roll values at `aside`. Errors (InvalidArgument): `aside` is not a
-// position the rules can produce (see ValidateAside).
-absl::StatusOr<PositionEval> EvaluatePosition(const TurnSolution& solution, const Dice& aside);
-
-// Ranks every take from `roll` rolled at `aside`. Errors (InvalidArgument):
-// invalid position, no dice left, or a roll that does not show exactly the
-// dice left to roll (see ValidateRoll).
-absl::StatusOr<RollAdvice> AdviseRoll(const TurnSolution& solution, const Dice& aside,
-                                      const Dice& roll);
+// An InvalidArgument error about the input `name`: "name: why", the status
+// carrying the name (InputName); `why` a message, or a status's message.
+absl::Status InputError(std::string_view name, std::string_view why);
+absl::Status InputError(std::string_view name, const absl::Status& why);
 
 }  // namespace martiandice

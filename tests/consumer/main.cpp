@@ -10,10 +10,10 @@
 #include <string>
 
 #include "martiandice/dice.h"
-#include "martiandice/game.h"
 #include "martiandice/objective.h"
-#include "martiandice/query.h"
-#include "martiandice/solver.h"
+#include "martiandice/turn_query.h"
+#include "martiandice/turn_solver.h"
+#include "martiandice/win_query.h"
 
 namespace md = martiandice;
 

@@ -20,11 +20,11 @@
 #include "json.h"
 #include "martiandice/advisor.h"
 #include "martiandice/exact.h"
-#include "martiandice/game.h"
 #include "martiandice/game_state.h"
-#include "martiandice/query.h"
 #include "martiandice/rules.h"
-#include "martiandice/solver.h"
+#include "martiandice/turn_query.h"
+#include "martiandice/turn_solver.h"
+#include "martiandice/win_query.h"
 #include "test_util.h"
 
 #ifndef MARTIANDICE_DATA_DIR

@@ -23,8 +23,8 @@
 #include "cli_test_util.h"
 #include "game_solver.h"
 #include "martiandice/dice.h"
-#include "martiandice/game.h"
 #include "martiandice/rules.h"
+#include "martiandice/table.h"
 #include "table_builder.h"
 #include "test_util.h"
 

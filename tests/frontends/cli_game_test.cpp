@@ -15,8 +15,8 @@
 #include "cli.h"
 #include "cli_test_util.h"
 #include "game_solver.h"
-#include "martiandice/game.h"
 #include "martiandice/rules.h"
+#include "martiandice/table.h"
 #include "test_util.h"
 
 namespace {

@@ -28,7 +28,7 @@
 #include <string>
 #include <vector>
 
-#include "martiandice/game.h"
+#include "martiandice/table.h"
 #include "test_util.h"
 
 namespace {

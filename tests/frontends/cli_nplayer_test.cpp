@@ -11,7 +11,7 @@
 
 #include "cli.h"
 #include "cli_test_util.h"
-#include "martiandice/game.h"
+#include "martiandice/win_query.h"
 #include "nplayer_naive.h"
 #include "table_format.h"
 #include "test_util.h"

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "game_solver.h"
-#include "martiandice/game.h"
 #include "martiandice/rules.h"
+#include "martiandice/table.h"
 #include "test_util.h"
 
 namespace {

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "cli_test_util.h"
-#include "martiandice/game.h"
+#include "martiandice/table.h"
 #include "test_util.h"
 
 namespace {

@@ -22,7 +22,7 @@
 #include "martiandice/advisor.h"
 #include "martiandice/dice.h"
 #include "martiandice/game_state.h"
-#include "martiandice/query.h"
+#include "martiandice/turn_query.h"
 #include "martiandice/rules.h"
 
 #ifndef MARTIANDICE_DATA_DIR

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "cli.h"
-#include "martiandice/game.h"
+#include "martiandice/table.h"
 #include "test_util.h"
 
 #ifndef MARTIANDICE_DATA_DIR

@@ -21,7 +21,7 @@
 
 #include "certify.h"
 #include "martiandice/dice.h"
-#include "martiandice/game.h"
+#include "martiandice/win_query.h"
 #include "table_input.h"
 
 namespace {

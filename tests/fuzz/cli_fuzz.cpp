@@ -48,7 +48,7 @@
 
 #include "absl/strings/numbers.h"
 #include "cli.h"
-#include "martiandice/game.h"
+#include "martiandice/table.h"
 
 namespace {
 

@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "martiandice/dice.h"
-#include "martiandice/game.h"
 #include "martiandice/rules.h"
+#include "martiandice/win_query.h"
 #include "table_input.h"
 
 namespace {

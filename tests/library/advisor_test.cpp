@@ -19,12 +19,12 @@
 #include "answer_equality.h"
 #include "martiandice/dice.h"
 #include "martiandice/distribution.h"
-#include "martiandice/game.h"
 #include "martiandice/game_state.h"
 #include "martiandice/objective.h"
-#include "martiandice/query.h"
 #include "martiandice/rules.h"
-#include "martiandice/solver.h"
+#include "martiandice/turn_query.h"
+#include "martiandice/turn_solver.h"
+#include "martiandice/win_query.h"
 #include "solved_turn.h"  // white box: which solved turn the cache handed out
 
 #ifndef MARTIANDICE_DATA_DIR

@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "martiandice/dice.h"
-#include "martiandice/game.h"
 #include "martiandice/objective.h"
-#include "martiandice/query.h"
-#include "martiandice/solver.h"
+#include "martiandice/turn_query.h"
+#include "martiandice/turn_solver.h"
+#include "martiandice/win_query.h"
 #include "test_util.h"
 
 #ifndef MARTIANDICE_DATA_DIR

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "martiandice/context.h"
 #include "martiandice/dice.h"
-#include "martiandice/game.h"
 #include "martiandice/rules.h"
 
 namespace {

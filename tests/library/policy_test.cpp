@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "martiandice/advisor.h"
-#include "martiandice/game.h"
+#include "martiandice/context.h"
 #include "martiandice/game_state.h"
-#include "martiandice/query.h"
+#include "martiandice/turn_query.h"
 
 #ifndef MARTIANDICE_DATA_DIR
 #error "MARTIANDICE_DATA_DIR must point at the source tree's data/"

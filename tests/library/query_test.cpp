@@ -1,5 +1,5 @@
 // Queries: stop/roll decisions, take rankings, ties and the turn-over case.
-#include "martiandice/query.h"
+#include "martiandice/turn_query.h"
 
 #include <doctest/doctest.h>
 

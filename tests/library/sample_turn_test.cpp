@@ -8,9 +8,9 @@
 #include "martiandice/dice.h"
 #include "martiandice/exact.h"
 #include "martiandice/objective.h"
-#include "martiandice/query.h"
+#include "martiandice/turn_query.h"
 #include "martiandice/rules.h"
-#include "martiandice/solver.h"
+#include "martiandice/turn_solver.h"
 #include "martiandice/state_space.h"
 
 namespace {

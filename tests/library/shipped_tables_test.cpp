@@ -15,7 +15,7 @@
 
 #include "certify.h"
 #include "game_solver.h"
-#include "martiandice/game.h"
+#include "martiandice/win_query.h"
 #include "test_util.h"
 
 using namespace martiandice;

@@ -16,11 +16,11 @@
 #include <vector>
 
 #include "martiandice/dice.h"
-#include "martiandice/game.h"
 #include "martiandice/objective.h"
-#include "martiandice/query.h"
-#include "martiandice/solver.h"
 #include "martiandice/state_space.h"
+#include "martiandice/turn_query.h"
+#include "martiandice/turn_solver.h"
+#include "martiandice/win_query.h"
 #include "solved_turn.h"
 #include "turn_model.h"
 #ifdef MARTIANDICE_HAVE_GAME_SOLVER

@@ -29,9 +29,9 @@
 #include <vector>
 
 #include "checksum.h"  // the library's CRC-32s, checked against the plain ones
-#include "martiandice/game.h"
-#include "martiandice/query.h"
 #include "martiandice/state_space.h"
+#include "martiandice/turn_query.h"
+#include "martiandice/win_query.h"
 #include "nplayer_naive.h"
 #include "table_builder.h"
 #include "table_format.h"  // TableAccess: the turn cache's counters

@@ -13,8 +13,8 @@
 #include <map>
 #include <vector>
 
-#include "martiandice/game.h"
 #include "martiandice/state_space.h"
+#include "martiandice/win_query.h"
 #include "table_builder.h"
 
 using namespace martiandice;

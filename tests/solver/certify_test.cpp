@@ -18,7 +18,7 @@
 #include "cli_test_util.h"
 #include "convention_turn.h"
 #include "game_solver.h"
-#include "martiandice/game.h"
+#include "martiandice/table.h"
 #include "nplayer_naive.h"
 #include "table_builder.h"
 #include "test_util.h"

@@ -1,5 +1,5 @@
 // Independent cross-check of the game-level solve (solver/game_solver.h: its 2-player pair
-// kernel) and the table reader (martiandice/game.h: its turn solves over the stored values) on
+// kernel) and the table reader (martiandice/win_query.h: its turn solves over the stored values) on
 // tiny rule variants, two players.
 //
 // The reference here shares no code with the library: it applies docs/RULES.md itself to FULL game
@@ -31,9 +31,9 @@
 
 #include "game_solver.h"
 #include "martiandice/dice.h"
-#include "martiandice/game.h"
-#include "martiandice/query.h"
 #include "martiandice/rules.h"
+#include "martiandice/turn_query.h"
+#include "martiandice/win_query.h"
 
 namespace {
 

@@ -23,7 +23,7 @@
 #include "certify.h"
 #include "convention_turn.h"
 #include "martiandice/exact.h"
-#include "martiandice/game.h"
+#include "martiandice/win_query.h"
 #include "nplayer_naive.h"
 #include "test_util.h"
 #include "turn_model.h"

@@ -9,7 +9,7 @@
 
 #include "doctest/doctest.h"
 #include "martiandice/objective.h"
-#include "martiandice/solver.h"
+#include "martiandice/turn_solver.h"
 #include "mixed_cycle.h"
 #include "nplayer_naive.h"
 #include "certify.h"

@@ -21,8 +21,8 @@
 
 #include "absl/status/status.h"
 #include "game_solver.h"
-#include "martiandice/game.h"
 #include "martiandice/rules.h"
+#include "martiandice/win_query.h"
 
 namespace {
 

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "martiandice/game.h"
-#include "martiandice/query.h"
+#include "martiandice/turn_query.h"
+#include "martiandice/win_query.h"
 
 namespace answer_equality {
 

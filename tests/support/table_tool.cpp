@@ -20,7 +20,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "martiandice/game.h"
+#include "martiandice/win_query.h"
 #include "table_builder.h"
 
 #ifdef MARTIANDICE_HAVE_GAME_SOLVER

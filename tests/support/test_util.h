@@ -17,8 +17,8 @@
 
 #include "game_solver.h"
 #include "martiandice/dice.h"
-#include "martiandice/game.h"
 #include "martiandice/rules.h"
+#include "martiandice/table.h"
 
 namespace test_util {
 

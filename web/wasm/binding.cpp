@@ -42,7 +42,7 @@
 #include "binding.h"
 #include "json.h"
 #include "martiandice/advisor.h"
-#include "martiandice/game.h"
+#include "martiandice/table.h"
 #include "request_json.h"
 
 #ifndef MARTIANDICE_VERSION
@@ -160,18 +160,10 @@ EMSCRIPTEN_KEEPALIVE int mdw_query(const char* request) {
       !status.ok()) {
     return Fail(status);
   }
-  absl::StatusOr<Query> query = ParseQuery(fields.query);
-  if (!query.ok()) return Fail(query.status());
-  if (kBits[*command] == app::kEvalRequest) {
-    absl::StatusOr<EvalAnswer> answer = app::Evaluate(TheAdvisor(), *query);
-    if (!answer.ok()) return Fail(answer.status());
-    return Succeed(app::EvalJson(*query, *answer));
-  }
-  absl::StatusOr<Dice> dice_rolled = ParseRoll(*query, *fields.roll);
-  if (!dice_rolled.ok()) return Fail(dice_rolled.status());
-  absl::StatusOr<BestAnswer> answer = app::Best(TheAdvisor(), *query, *dice_rolled);
+  absl::StatusOr<std::string> answer =
+      app::AnswerQuery(TheAdvisor(), fields, kBits[*command], app::AnswerFormat::kJson);
   if (!answer.ok()) return Fail(answer.status());
-  return Succeed(app::BestJson(*query, *dice_rolled, *answer));
+  return Succeed(*std::move(answer));
 }
 
 // Registers a policy table from its `size` bytes: checked as the library

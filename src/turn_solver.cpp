@@ -1,5 +1,5 @@
 // TurnSolution: runs the double or exact dynamic program for an objective.
-#include "martiandice/solver.h"
+#include "martiandice/turn_solver.h"
 
 #include "solved_turn.h"
 

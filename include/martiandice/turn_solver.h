@@ -23,7 +23,7 @@ struct SolvedTurnAccess;
 
 // The solved turn for one rule set and objective. Immutable once built: any
 // number of threads may query it concurrently. Cheap to copy (shared data).
-// Query it with the functions of martiandice/query.h.
+// Query it with the functions of martiandice/turn_query.h.
 class TurnSolution {
  public:
   // Solves every position of the turn. Errors: InvalidArgument for rules out of

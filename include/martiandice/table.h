@@ -1,7 +1,7 @@
-// Playing to win the game: turn-start contexts (every seat's score and the seat
-// to move), policy tables (precomputed win probabilities, see docs/FORMAT.md,
-// and their records for inspection), and best-move queries that maximise the
-// mover's probability of winning.
+// Policy tables (docs/FORMAT.md): every seat's win probability at every
+// turn-start context of a game, loaded and checked (GameTable, with its
+// records for inspection), and where the table for a game is found, named and
+// made. The queries that play from a table are martiandice/win_query.h's.
 #pragma once
 
 #include <array>
@@ -14,34 +14,13 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "martiandice/dice.h"
-#include "martiandice/query.h"
+#include "martiandice/context.h"
 #include "martiandice/rules.h"
 
 namespace martiandice {
 
-inline constexpr int kMinPlayers = 2;
-inline constexpr int kMaxPlayers = 6;
 // The policy table format version (docs/FORMAT.md) this library reads and writes.
 inline constexpr int kTableFormatVersion = 2;
-
-// The start of a turn: every seat's game total (seat 0 first) and the seat to
-// move. The round is final (someone reached the target) exactly when a seat
-// before the mover has at least rules.target; the game ends after the last
-// seat's turn of that round.
-struct GameContext {
-  std::vector<int> scores;
-  int seat = 0;
-};
-
-// Checks a context for `players` seats under `rules`. Errors (InvalidArgument)
-// name the problem: wrong number of scores, a negative score, a score no game
-// can reach (above target - 1 + MaxTurnScore), a seat out of range, or a game
-// that is already over (a seat at or after the mover has reached the target).
-absl::Status ValidateContext(const Rules& rules, int players, const GameContext& context);
-
-// Parses "S0,S1[,...]" into scores (errors name the bad field).
-absl::StatusOr<std::vector<int>> ParseScores(std::string_view text);
 
 namespace internal {
 struct TableData;
@@ -100,27 +79,6 @@ class GameTable {
 // Checks that `table` answers queries for `rules` and `players`: a clear
 // FailedPrecondition otherwise (e.g. "the table is for 3 players").
 absl::Status CheckTableMatches(const GameTable& table, const Rules& rules, int players);
-
-// A win query's answers: the turn decision in win probability of the mover,
-// and every seat's win probability at the context.
-struct WinEval {
-  PositionEval position;  // values are the mover's win probability
-  std::vector<double> win_probabilities;
-};
-struct WinAdvice {
-  RollAdvice advice;  // values are the mover's win probability
-  std::vector<double> win_probabilities;
-};
-
-// Stop-or-roll at `aside` in `context`. Errors: invalid context or position.
-absl::StatusOr<WinEval> EvaluateWin(const GameTable& table, const GameContext& context,
-                                    const Dice& aside);
-// Every take from `roll` at `aside` in `context`, ranked by the mover's chance
-// to win. advice.best is the tie convention's pick among the optimal takes
-// (docs/PLAYERS.md: rays, then the earthling type showing the most dice, then
-// Human, Cow, Chicken). Errors: invalid context, position or roll.
-absl::StatusOr<WinAdvice> AdviseWin(const GameTable& table, const GameContext& context,
-                                    const Dice& aside, const Dice& roll);
 
 // Where to find the table for `rules` and `players`: `explicit_path` if given
 // (a file, or a directory holding the table; nothing else is searched then),
