@@ -17,7 +17,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_format.h"
 #include "convention_turn.h"
-#include "martiandice/game.h"
+#include "martiandice/table.h"
 #include "table_format.h"
 #include "turn_model.h"
 #include "workers.h"

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "martiandice/game.h"
 #include "game_solver.h"
+#include "martiandice/table.h"
 
 namespace martiandice::solver {
 

@@ -18,8 +18,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "martiandice/game.h"
 #include "checksum.h"
+#include "martiandice/context.h"
 
 namespace martiandice::solver {
 namespace {

@@ -11,7 +11,7 @@
 
 #include "convention_turn.h"
 #include "game_solver.h"
-#include "martiandice/game.h"
+#include "martiandice/context.h"
 #include "solve_report.h"
 #include "table_format.h"
 #include "turn_model.h"
