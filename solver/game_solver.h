@@ -15,6 +15,8 @@
 
 namespace martiandice::solver {
 
+class TurnBatchSolver;  // turn_batch.h
+
 // Arithmetic of the turn solves. kExtended (x87 long double) rounds about
 // 2,000 times less per solve but is slower; kDouble meets the 1e-13 bound for
 // 3 and 4 players too (the error bound is propagated as an expectation over
@@ -115,6 +117,10 @@ struct GameSolveOptions {
   // same solved vectors above it, and compared (GameSolveReport::probe_*); the
   // values kept are guess_order's. About doubles the cycles' work.
   int probe_guess_order = 0;
+  // The solver of the turn batches (turn_batch.h: the final round's turns),
+  // not owned; null: the worker threads (`threads` of them). Any solver
+  // meeting that header's contract gives the same values, bit for bit.
+  TurnBatchSolver* turn_batch = nullptr;
 };
 inline constexpr int kMaxGuessOrder = 3;
 
