@@ -75,7 +75,8 @@ struct GameSolveOptions {
   Rules rules;
   int players = 3;
   SolveArithmetic arithmetic = SolveArithmetic::kAuto;
-  // Worker threads (>= 1): score vectors of equal total are solved in parallel.
+  // Worker threads (>= 1): score vectors of equal total, and the turns of a
+  // turn batch (unless turn_batch is set), are solved in parallel.
   int threads = 1;
   // Called from the calling thread after every level (score vectors of one
   // sum), and within a level at most every progress_interval seconds (0:

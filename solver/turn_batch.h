@@ -12,6 +12,7 @@
 // Internal to the solver.
 #pragma once
 
+#include <cstddef>
 #include <span>
 #include <vector>
 
@@ -43,7 +44,9 @@ struct TurnRequest {
   unsigned watched = 0;  // kConvention: the lanes whose ties count as kingmaking
   internal::Arithmetic arithmetic = internal::Arithmetic::kDouble;  // kConvention's
 
-  std::span<const std::vector<double>> Carried() const { return {carried.data(), size_t(lanes)}; }
+  std::span<const std::vector<double>> Carried() const {
+    return {carried.data(), static_cast<std::size_t>(lanes)};
+  }
 };
 
 // What the solve keeps of one turn: the convention solve's result. kPlain
