@@ -1,9 +1,11 @@
 // The N-player game-level solve, put together: backward over the sum of the
-// totals (level_schedule.h), a score vector below the target a zero-score
-// cycle (cycle_solve.h, or pair_kernel.h for 2 players), one with a seat at
-// the target a final-round chain from the last seat back (final_round.h);
-// checkpoints (solve_checkpoint.h) and the report (solve_report.h). Also the
-// options' checks and the table written from the solved values.
+// totals (level_schedule.h), a level's score vectors with a seat at the
+// target first, in final-round waves from the last seat back through the
+// turn batch solver (final_round.h, turn_batch.h), then those below the
+// target, each a zero-score cycle on the worker threads (cycle_solve.h, or
+// pair_kernel.h for 2 players); checkpoints (solve_checkpoint.h) and the
+// report (solve_report.h). Also the options' checks and the table written
+// from the solved values.
 #include "game_solver.h"
 
 #include <chrono>
@@ -22,6 +24,7 @@
 #include "solve_report.h"
 #include "solve_state.h"
 #include "table_format.h"
+#include "turn_batch.h"
 
 namespace martiandice::solver {
 namespace {
@@ -29,8 +32,8 @@ namespace {
 // Most turn-score laws the settling passes keep (about 300 bytes each: 40 MB).
 constexpr std::size_t kScoreLawEntries = std::size_t{1} << 17;
 
-// One worker thread's solver of score vectors: the kernel each one needs,
-// with the thread's buffers and counters.
+// One worker thread's solver of zero-score cycles, with the thread's
+// buffers and counters.
 class VectorSolver {
  public:
   VectorSolver(const GameSolveOptions& options, SolveState& state, ScoreLawCache& laws,
@@ -41,20 +44,16 @@ class VectorSolver {
         scratch_(state.n, state.max_turn),
         cycle_(state, laws, scratch_) {
     if (pair_shared != nullptr) pair_.emplace(state, *pair_shared, scratch_);
-    final_.emplace(state, scratch_, pair_ ? &*pair_ : nullptr);
   }
 
-  // The contexts at totals `s`: below the target a zero-score cycle, else
-  // the final round's chain from the last seat back to the first that moves.
+  // The contexts at totals `s` if every seat is below the target: a
+  // zero-score cycle (the final round's are FinalRound's, solved before).
   void Solve(const int* s) {
     const int first = state_.FirstMover(s);
-    if (!FinalRoundBegun(state_.rules, std::span<const int>(s, state_.n), first)) {
-      if (pair_) return pair_->SolveCycle(s);
-      cycle_.Solve(s, guess_order_);
-      if (probe_order_ > 0) cycle_.Probe(s, probe_order_);
-    } else {
-      for (int seat = state_.n - 1; seat >= first; --seat) final_->Solve(seat, s);
-    }
+    if (FinalRoundBegun(state_.rules, std::span<const int>(s, state_.n), first)) return;
+    if (pair_) return pair_->SolveCycle(s);
+    cycle_.Solve(s, guess_order_);
+    if (probe_order_ > 0) cycle_.Probe(s, probe_order_);
   }
 
   const SolveStats& stats() const { return scratch_.stats; }
@@ -66,7 +65,6 @@ class VectorSolver {
   TurnScratch scratch_;
   CycleSolve cycle_;
   std::optional<PairKernel> pair_;  // two players, kAuto
-  std::optional<FinalRound> final_;
 };
 
 class GameSolver {
@@ -77,8 +75,11 @@ class GameSolver {
         state_(options),
         schedule_(options, state_),
         checkpoint_(options, state_, schedule_, report),
-        score_laws_(*state_.model, kScoreLawEntries) {
+        score_laws_(*state_.model, kScoreLawEntries),
+        threaded_(options.threads),
+        final_(state_, schedule_, options.turn_batch ? *options.turn_batch : threaded_) {
     if (state_.pair) pair_shared_.emplace(state_);
+    stats_.push_back(&final_.stats());
     for (int t = 0; t < options.threads; ++t) {
       solvers_.push_back(std::make_unique<VectorSolver>(options, state_, score_laws_,
                                                         pair_shared_ ? &*pair_shared_ : nullptr));
@@ -111,15 +112,23 @@ class GameSolver {
   }
 
  private:
-  // The levels from `resume` on, with progress and checkpoints.
+  // The levels from `resume` on, with progress and checkpoints. A level's
+  // final-round contexts (FinalRound) go first, its cycles after: where
+  // those stop, at a prefix of the level's vectors, the counters of the
+  // final-round contexts past it are dropped (they are solved again).
   absl::Status SolveLevels(SolvePoint resume) {
     const int levels = schedule_.levels();
     auto solve = [&](int thread, const int* s) { solvers_[thread]->Solve(s); };
     for (int k = resume.level; k < levels; ++k) {
       const SolvePoint from{k, k == resume.level ? resume.vectors : 0};
       if (schedule_.Stopped()) return checkpoint_.Interrupt(from, Counters());
+      if (absl::Status s = final_.SolveLevel(k, from.vectors); !s.ok()) {
+        final_.Commit(from.vectors);
+        return checkpoint_.SaveAfter(s, from, Counters());
+      }
       absl::StatusOr<size_t> finished =
           schedule_.SolveLevel(k, from.vectors, schedule_.CostBefore(k, from.vectors), solve);
+      final_.Commit(finished.ok() ? *finished : from.vectors);
       if (!finished.ok()) return checkpoint_.SaveAfter(finished.status(), from, Counters());
       if (*finished < schedule_.Level(k).size()) {
         return checkpoint_.Interrupt(SolvePoint{k, *finished}, Counters());
@@ -146,9 +155,11 @@ class GameSolver {
   LevelSchedule schedule_;
   SolveCheckpoint checkpoint_;
   ScoreLawCache score_laws_;  // of the settling passes, by policy
+  ThreadedTurnBatch threaded_;  // the turn batches' solver unless options.turn_batch
+  FinalRound final_;
   std::optional<PairKernel::Shared> pair_shared_;
   std::vector<std::unique_ptr<VectorSolver>> solvers_;  // one per worker thread
-  std::vector<const SolveStats*> stats_;                // theirs
+  std::vector<const SolveStats*> stats_;                // theirs and the final round's
 };
 
 }  // namespace

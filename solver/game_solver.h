@@ -15,6 +15,8 @@
 
 namespace martiandice::solver {
 
+class TurnBatchSolver;  // turn_batch.h
+
 // Arithmetic of the turn solves. kExtended (x87 long double) rounds about
 // 2,000 times less per solve but is slower; kDouble meets the 1e-13 bound for
 // 3 and 4 players too (the error bound is propagated as an expectation over
@@ -73,7 +75,8 @@ struct GameSolveOptions {
   Rules rules;
   int players = 3;
   SolveArithmetic arithmetic = SolveArithmetic::kAuto;
-  // Worker threads (>= 1): score vectors of equal total are solved in parallel.
+  // Worker threads (>= 1): score vectors of equal total, and the turns of a
+  // turn batch (unless turn_batch is set), are solved in parallel.
   int threads = 1;
   // Called from the calling thread after every level (score vectors of one
   // sum), and within a level at most every progress_interval seconds (0:
@@ -115,6 +118,10 @@ struct GameSolveOptions {
   // same solved vectors above it, and compared (GameSolveReport::probe_*); the
   // values kept are guess_order's. About doubles the cycles' work.
   int probe_guess_order = 0;
+  // The solver of the turn batches (turn_batch.h: the final round's turns),
+  // not owned; null: the worker threads (`threads` of them). Any solver
+  // meeting that header's contract gives the same values, bit for bit.
+  TurnBatchSolver* turn_batch = nullptr;
 };
 inline constexpr int kMaxGuessOrder = 3;
 

@@ -23,16 +23,6 @@ PairKernel::PairKernel(SolveState& state, Shared& shared, TurnScratch& scratch)
   for (auto& u : utility_) u.resize(state.max_turn + 1);
 }
 
-void PairKernel::SolveFinalTurn(int seat, const int* s, MoverTurn* out) {
-  std::vector<double>& u = utility_[0];
-  for (int x = 0; x <= state_.max_turn; ++x) u[x] = state_.AfterTurn(seat, s, x, scratch_)[seat];
-  internal::SolveDouble(*state_.model, u, &values_[0]);
-  ++scratch_.stats.counters.turn_solves;
-  out->e[seat] = Probability(values_[0].value[state_.start]);
-  out->e[1 - seat] = 1.0 - out->e[seat];
-  out->tied = out->kingmaking = 0;
-}
-
 // A per-context figure of each mover at totals s, extrapolated from the
 // solved cycles around it: a plane through (s0+1, s1), (s0, s1+1) and
 // (s0+1, s1+1), or a line along the one axis left at the edge, else

@@ -28,8 +28,6 @@ class PairKernel {
   // The zero-score cycle at totals `s`, both below the target: stores both
   // contexts' vectors, error bounds and slopes.
   void SolveCycle(const int* s);
-  // The last seat's final-round turn at `s` (every outcome ends the game).
-  void SolveFinalTurn(int seat, const int* s, MoverTurn* out);
 
  private:
   template <class Of>

@@ -9,9 +9,7 @@
 namespace martiandice::solver {
 
 TurnScratch::TurnScratch(int players, int max_turn)
-    : utility(max_turn + 1),
-      carried(players + 1, std::vector<double>(max_turn + 1)),
-      over(static_cast<size_t>(max_turn + 1) * players),
+    : over(static_cast<size_t>(max_turn + 1) * players),
       movers(players, MoverTurn(players)) {}
 
 SolveState::SolveState(const GameSolveOptions& options)
@@ -67,28 +65,57 @@ double SolveState::DependencyError(int seat, const int* s, int from) const {
   return worst;
 }
 
-void SolveState::SolveMover(int seat, const int* s, const double* zero, bool error_lane,
-                            internal::Arithmetic arithmetic, TurnScratch& scratch, MoverTurn* out,
-                            internal::ConventionPolicy* policy) const {
+int SolveState::CarriedSeats(int seat, int* carried) const {
   const int last_other = n > 2 ? -1 : 1 - seat;
   int k = 1;
   for (int j = 0; j < n; ++j) {
-    if (j != seat && j != last_other) scratch.carried_seat[k++] = j;
+    if (j != seat && j != last_other) carried[k++] = j;
   }
-  const int error_index = error_lane ? k : -1;
+  return k;
+}
+
+void SolveState::MoverRequest(int seat, const int* s, const double* zero, bool error_lane,
+                              internal::Arithmetic arithmetic, TurnScratch& scratch,
+                              TurnRequest* request) const {
+  request->utility.resize(max_turn + 1);
+  if (pair) {
+    request->kind = TurnRequest::Kind::kPlain;
+    for (int x = 0; x <= max_turn; ++x) {
+      request->utility[x] = (x == 0 ? zero : AfterTurn(seat, s, x, scratch))[seat];
+    }
+    return;
+  }
+  int carried_seat[kMaxPlayers + 1];
+  const int k = CarriedSeats(seat, carried_seat);
+  request->kind = TurnRequest::Kind::kConvention;
+  request->lanes = k + (error_lane ? 1 : 0);
+  if (static_cast<int>(request->carried.size()) < request->lanes) {
+    request->carried.resize(request->lanes);
+  }
+  for (int c = 0; c < request->lanes; ++c) request->carried[c].resize(max_turn + 1);
+  std::vector<std::vector<double>>& carried = request->carried;
   for (int x = 0; x <= max_turn; ++x) {
     const double* next = x == 0 ? zero : AfterTurn(seat, s, x, scratch);
-    scratch.utility[x] = next[seat];
-    scratch.carried[0][x] = x == 0 ? 1.0 : 0.0;
-    for (int c = 1; c < k; ++c) scratch.carried[c][x] = next[scratch.carried_seat[c]];
-    if (error_lane) scratch.carried[k][x] = x == 0 ? 0.0 : ErrorAfter(seat, s, x);
+    request->utility[x] = next[seat];
+    carried[0][x] = x == 0 ? 1.0 : 0.0;
+    for (int c = 1; c < k; ++c) carried[c][x] = next[carried_seat[c]];
+    if (error_lane) carried[k][x] = x == 0 ? 0.0 : ErrorAfter(seat, s, x);
   }
-  const unsigned watched = ((1u << k) - 1) & ~1u;
-  internal::SolveConvention(*model, scratch.utility,
-                            std::span(scratch.carried.data(), k + (error_lane ? 1 : 0)), watched,
-                            arithmetic, &scratch.turn, policy);
-  ++scratch.stats.counters.turn_solves;
-  const internal::ConventionTurn& turn = scratch.turn;
+  request->watched = ((1u << k) - 1) & ~1u;
+  request->arithmetic = arithmetic;
+}
+
+void SolveState::ReadMover(int seat, bool error_lane, const TurnResult& turn,
+                           MoverTurn* out) const {
+  if (pair) {
+    out->e[seat] = Probability(turn.value);
+    out->e[1 - seat] = 1.0 - out->e[seat];
+    out->tied = out->kingmaking = 0;
+    return;
+  }
+  int carried_seat[kMaxPlayers + 1];
+  const int k = CarriedSeats(seat, carried_seat);
+  const int last_other = n > 2 ? -1 : 1 - seat;
   out->p = turn.carried[0];
   out->e[seat] = turn.value;
   out->wide_p = turn.wide_carried[0];
@@ -96,8 +123,8 @@ void SolveState::SolveMover(int seat, const int* s, const double* zero, bool err
   double rest = 1.0 - turn.value;
   long double wide_rest = 1 - turn.wide_value;
   for (int c = 1; c < k; ++c) {
-    out->e[scratch.carried_seat[c]] = turn.carried[c];
-    out->wide_e[scratch.carried_seat[c]] = turn.wide_carried[c];
+    out->e[carried_seat[c]] = turn.carried[c];
+    out->wide_e[carried_seat[c]] = turn.wide_carried[c];
     rest -= turn.carried[c];
     wide_rest -= turn.wide_carried[c];
   }
@@ -105,9 +132,20 @@ void SolveState::SolveMover(int seat, const int* s, const double* zero, bool err
     out->e[last_other] = rest;
     out->wide_e[last_other] = wide_rest;
   }
-  out->d = error_lane ? turn.carried[error_index] : 0.0;
+  out->d = error_lane ? turn.carried[k] : 0.0;
   out->tied = turn.tied_decisions;
   out->kingmaking = turn.kingmaking;
+}
+
+void SolveState::SolveMover(int seat, const int* s, const double* zero, bool error_lane,
+                            internal::Arithmetic arithmetic, TurnScratch& scratch, MoverTurn* out,
+                            internal::ConventionPolicy* policy) const {
+  TurnRequest& request = scratch.request;
+  MoverRequest(seat, s, zero, error_lane, arithmetic, scratch, &request);
+  internal::SolveConvention(*model, request.utility, request.Carried(), request.watched,
+                            request.arithmetic, &scratch.turn, policy);
+  ++scratch.stats.counters.turn_solves;
+  ReadMover(seat, error_lane, scratch.turn, out);
 }
 
 }  // namespace martiandice::solver

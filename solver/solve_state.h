@@ -1,8 +1,9 @@
 // What every part of the game solve shares: the rules and the numbering of
 // the turn-start contexts, the solved vectors and their error bounds, what a
 // turn's outcome leads to (the next context or the game's end, rules.h), and
-// the convention solve of one mover's turn with its per-thread buffers.
-// Internal to the solver.
+// the convention solve of one mover's turn (its request, turn_batch.h, and
+// what is kept of its result) with its per-thread buffers. Internal to the
+// solver.
 #pragma once
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include "martiandice/context.h"
 #include "solve_report.h"
 #include "table_format.h"
+#include "turn_batch.h"
 #include "turn_model.h"
 
 namespace martiandice::solver {
@@ -42,11 +44,9 @@ struct MoverTurn {
 // One thread's buffers of the turn solves (reused by every solve of the
 // thread), and what the thread measured.
 struct TurnScratch {
-  std::vector<double> utility;
-  std::vector<std::vector<double>> carried;  // [0]: zero-score indicator; [c]: a seat's chance
-  int carried_seat[kMaxPlayers + 1] = {};    // the seat of carried utility c >= 1
-  std::vector<double> over;                  // game-over vectors, by turn score
-  internal::ConventionTurn turn;
+  TurnRequest request;        // SolveMover's (SolveState::MoverRequest)
+  std::vector<double> over;   // game-over vectors, by turn score
+  TurnResult turn;
   std::vector<MoverTurn> movers;  // per seat: its last solve at the score vector
   SolveStats stats;
 
@@ -74,14 +74,22 @@ struct SolveState {
   // with x >= from points (the end of the game is exact).
   double DependencyError(int seat, const int* s, int from) const;
 
-  // Solves `seat`'s turn at `s`, the zero-score outcome leading to `zero`
-  // (every seat's chance): the mover maximises its own; carried are the
-  // zero-score indicator and the other seats' chances. With two players the
-  // other seat's chance is the complement (1 - the mover's: its error is the
-  // mover's); with more every seat is carried (a complement's error would be
-  // the sum of the others'), and with `error_lane` also the error bound of
-  // each scoring outcome's context, whose expectation is out->d. With
-  // `policy`, records the actions chosen.
+  // The convention solve of `seat`'s turn at `s`, the zero-score outcome
+  // leading to `zero` (every seat's chance), into *request: the mover
+  // maximises its own chance; carried are the zero-score indicator and the
+  // other seats' chances (CarriedSeats). With `error_lane` also the error
+  // bound of each scoring outcome's context, whose expectation is
+  // MoverTurn::d. With two players (kAuto: the pair kernel) a plain solve
+  // instead. Uses scratch's game-over buffer.
+  void MoverRequest(int seat, const int* s, const double* zero, bool error_lane,
+                    internal::Arithmetic arithmetic, TurnScratch& scratch,
+                    TurnRequest* request) const;
+  // What the solve keeps of `turn`, the solution of MoverRequest(seat, ...,
+  // error_lane, ...), in *out: every seat's chance (the complement for the
+  // seat a 2-player solve does not carry), p, d and the tie counts.
+  void ReadMover(int seat, bool error_lane, const TurnResult& turn, MoverTurn* out) const;
+  // MoverRequest, solved at once on this thread (with `policy`, recording the
+  // actions chosen) and read into *out. Convention solves only (not pair).
   void SolveMover(int seat, const int* s, const double* zero, bool error_lane,
                   internal::Arithmetic arithmetic, TurnScratch& scratch, MoverTurn* out,
                   internal::ConventionPolicy* policy = nullptr) const;
@@ -96,6 +104,14 @@ struct SolveState {
   const double rounding;         // of one turn solve's stored values
   std::vector<double> win;       // [context * players + seat]
   std::vector<double> error_of;  // per context: error bound
+
+ private:
+  // The seats whose chances a convention solve of `seat`'s turn carries, as
+  // lanes 1..k-1 into carried[1..k-1] (lane 0: the zero-score indicator);
+  // returns k. With two players the other seat is the complement, not
+  // carried (its error is the mover's; a complement of more seats would add
+  // theirs).
+  int CarriedSeats(int seat, int* carried) const;
 };
 
 }  // namespace martiandice::solver

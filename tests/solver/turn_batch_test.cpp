@@ -1,0 +1,174 @@
+// The game solve's turn batches (solver/turn_batch.h): the worker threads'
+// batch solves every request as it is solved alone, bit for bit; a game
+// solve whose batches are solved in another order and grouping writes the
+// same table, bit for bit; a batch solver's error ends the solve with it.
+#include "turn_batch.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "game_solver.h"
+#include "martiandice/rules.h"
+#include "test_util.h"
+#include "turn_model.h"
+
+using namespace martiandice;
+
+namespace {
+
+bool SameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+// Varied requests: convention solves of 1..4 lanes in both arithmetics, and
+// plain ones, of random utilities.
+std::vector<solver::TurnRequest> RandomRequests(const internal::TurnModel& model, int count) {
+  std::mt19937_64 rng(2026);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  std::vector<solver::TurnRequest> requests(count);
+  for (int i = 0; i < count; ++i) {
+    solver::TurnRequest& r = requests[i];
+    r.utility.resize(model.MaxScore() + 1);
+    for (double& x : r.utility) x = uniform(rng);
+    if (i % 5 == 4) {
+      r.kind = solver::TurnRequest::Kind::kPlain;
+      continue;
+    }
+    r.lanes = 1 + i % 4;
+    r.carried.assign(r.lanes + 1, std::vector<double>(r.utility.size()));  // one unread
+    for (auto& lane : r.carried) {
+      for (double& x : lane) x = uniform(rng);
+    }
+    r.watched = static_cast<unsigned>(rng()) & ((1u << r.lanes) - 1);
+    r.arithmetic = i % 2 ? internal::Arithmetic::kExtended : internal::Arithmetic::kDouble;
+  }
+  return requests;
+}
+
+// Solves by chunks of 1..3 requests, in a shuffled order, each chunk a batch
+// of the worker threads' solver: what a backend that reorders and splits
+// its work does.
+class ShufflingBatch final : public solver::TurnBatchSolver {
+ public:
+  absl::Status Solve(const internal::TurnModel& model,
+                     std::span<const solver::TurnRequest> requests,
+                     std::span<solver::TurnResult> results) override {
+    ++batches;
+    turns += static_cast<long long>(requests.size());
+    std::vector<std::size_t> order(requests.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::shuffle(order.begin(), order.end(), rng_);
+    for (std::size_t begin = 0; begin < order.size();) {
+      const std::size_t end = std::min(order.size(), begin + 1 + rng_() % 3);
+      std::vector<solver::TurnRequest> chunk;
+      for (std::size_t k = begin; k < end; ++k) chunk.push_back(requests[order[k]]);
+      std::vector<solver::TurnResult> out(chunk.size());
+      if (absl::Status s = threads_.Solve(model, chunk, out); !s.ok()) return s;
+      for (std::size_t k = begin; k < end; ++k) results[order[k]] = std::move(out[k - begin]);
+      begin = end;
+    }
+    return absl::OkStatus();
+  }
+  int batches = 0;
+  long long turns = 0;
+
+ private:
+  std::mt19937_64 rng_{7};
+  solver::ThreadedTurnBatch threads_{2};
+};
+
+// Fails every batch.
+class FailingBatch final : public solver::TurnBatchSolver {
+ public:
+  absl::Status Solve(const internal::TurnModel&, std::span<const solver::TurnRequest>,
+                     std::span<solver::TurnResult>) override {
+    return absl::ResourceExhaustedError("no device");
+  }
+};
+
+}  // namespace
+
+TEST_CASE("turn batch: the threads' batch is every request solved alone, bit for bit") {
+  const Rules rules{8, 3, 15};
+  const std::shared_ptr<const internal::TurnModel> model = internal::TurnModel::Get(rules);
+  const std::vector<solver::TurnRequest> requests = RandomRequests(*model, 40);
+  for (int threads : {1, 3}) {
+    CAPTURE(threads);
+    std::vector<solver::TurnResult> results(requests.size());
+    REQUIRE(solver::ThreadedTurnBatch(threads).Solve(*model, requests, results).ok());
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+      CAPTURE(i);
+      const solver::TurnRequest& r = requests[i];
+      solver::TurnResult alone;
+      if (r.kind == solver::TurnRequest::Kind::kConvention) {
+        internal::SolveConvention(*model, r.utility, r.Carried(), r.watched, r.arithmetic,
+                                  &alone);
+      } else {
+        const internal::TurnValues values = internal::SolveDouble(*model, r.utility);
+        alone.value = alone.wide_value = values.value[model->Id(0, 0, 0, 0, 0)];
+      }
+      CHECK(SameBits(results[i].value, alone.value));
+      CHECK(results[i].wide_value == alone.wide_value);
+      REQUIRE(results[i].carried.size() == alone.carried.size());
+      for (std::size_t c = 0; c < alone.carried.size(); ++c) {
+        CHECK(SameBits(results[i].carried[c], alone.carried[c]));
+        CHECK(results[i].wide_carried[c] == alone.wide_carried[c]);
+      }
+      CHECK(results[i].tied_decisions == alone.tied_decisions);
+      CHECK(results[i].kingmaking == alone.kingmaking);
+    }
+  }
+  // Empty batches are fine; spans of different sizes are not.
+  CHECK(solver::ThreadedTurnBatch(2).Solve(*model, {}, {}).ok());
+  std::vector<solver::TurnResult> short_results(3);
+  CHECK(absl::IsInvalidArgument(
+      solver::ThreadedTurnBatch(2).Solve(*model, requests, short_results)));
+}
+
+TEST_CASE("turn batch: a game solve's batches in any order and grouping give the same table") {
+  struct Case {
+    Rules rules;
+    int players;
+    solver::SolveArithmetic arithmetic;
+  };
+  for (const Case& c : {Case{Rules{5, 2, 10}, 2, solver::SolveArithmetic::kAuto},
+                        Case{Rules{5, 2, 10}, 2, solver::SolveArithmetic::kExtended},
+                        Case{Rules{4, 2, 6}, 3, solver::SolveArithmetic::kAuto},
+                        Case{Rules{6, 2, 8}, 3, solver::SolveArithmetic::kDouble},
+                        Case{Rules{3, 1, 5}, 4, solver::SolveArithmetic::kAuto}}) {
+    CAPTURE(c.players);
+    CAPTURE(c.rules.target);
+    solver::GameSolveOptions options = test_util::TinyOptions(c.rules, c.players);
+    options.arithmetic = c.arithmetic;
+    solver::GameSolveReport usual_report, shuffled_report;
+    absl::StatusOr<std::string> usual = solver::SolveGameTable(options, &usual_report);
+    REQUIRE(usual.ok());
+    ShufflingBatch shuffling;
+    options.turn_batch = &shuffling;
+    absl::StatusOr<std::string> shuffled = solver::SolveGameTable(options, &shuffled_report);
+    REQUIRE(shuffled.ok());
+    CHECK(shuffling.batches > 0);
+    CHECK(shuffling.turns > 0);
+    CHECK(*shuffled == *usual);
+    CHECK(shuffled_report.turn_solves == usual_report.turn_solves);
+    CHECK(shuffled_report.tied_decisions == usual_report.tied_decisions);
+    CHECK(shuffled_report.kingmaking == usual_report.kingmaking);
+    CHECK(shuffled_report.kingmaking_contexts == usual_report.kingmaking_contexts);
+    CHECK(SameBits(shuffled_report.error_bound, usual_report.error_bound));
+    CHECK(shuffled_report.start == usual_report.start);
+  }
+}
+
+TEST_CASE("turn batch: a batch solver's error ends the solve with that error") {
+  solver::GameSolveOptions options = test_util::TinyOptions(Rules{4, 2, 6}, 3);
+  FailingBatch failing;
+  options.turn_batch = &failing;
+  const absl::Status status = solver::SolveGameValues(options, nullptr).status();
+  CHECK(absl::IsResourceExhausted(status));
+  CHECK(std::string(status.message()).find("no device") != std::string::npos);
+}
