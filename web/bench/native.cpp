@@ -12,7 +12,8 @@
 //   table NAME  FILE               a step: registering TABLE_DIR/FILE (read first)
 //   q     COMMAND OBJECTIVE EXACT ASIDE ROLL SCORES SEAT   a query of the last step
 //   w     (as q)                   a query run once untimed before the step's
-// A query is sent as the package sends it: one JSON request (mdw_query's).
+// A query is sent as the package sends it: its fields in the module's
+// request slots (mdw_request), then mdw_query.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -24,20 +25,31 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
-#include "json.h"
+#include "binding.h"
+#include "request.h"
 
 extern "C" {
 const char* mdw_result();
-int mdw_query(const char* request);
+martiandice::web::RequestSlot* mdw_request();
+int mdw_query();
 int mdw_add_table(const unsigned char* bytes, std::size_t size);
 }
 
 namespace {
 
-// A query: its JSON request.
-using Query = std::string;
+// A query: its fields' values by request slot (texts kept here; numbers).
+struct Query {
+  std::vector<std::pair<std::size_t, std::string>> texts;
+  std::vector<std::pair<std::size_t, int>> numbers;
+};
+
+std::size_t SlotOf(std::string_view field) {
+  return martiandice::app::FindRequestField(field) - martiandice::app::RequestFields().data();
+}
 
 struct Step {
   std::string name;
@@ -65,19 +77,23 @@ std::optional<std::string> Optional(const std::vector<std::string>& f, std::size
 
 // The request of a plan's q or w line.
 Query ReadQuery(const std::vector<std::string>& f) {
-  martiandice::JsonObject request;
-  request.Str("command", f[1] == "best" ? "best" : "eval");
-  if (auto objective = Optional(f, 2)) request.Str("objective", *objective);
-  if (Optional(f, 3).value_or("0") == "1") request.Bool("exact", true);
-  if (auto aside = Optional(f, 4)) request.Str("aside", *aside);
-  if (auto roll = Optional(f, 5)) request.Str("roll", *roll);
-  if (auto scores = Optional(f, 6)) request.Str("scores", *scores);
-  if (auto seat = Optional(f, 7)) request.Int("seat", std::stoi(*seat));
-  return std::move(request).Build();
+  Query q;
+  q.texts.emplace_back(SlotOf("command"), f[1] == "best" ? "best" : "eval");
+  const std::pair<std::size_t, const char*> texts[] = {
+      {2, "objective"}, {4, "aside"}, {5, "roll"}, {6, "scores"}};
+  for (const auto& [column, field] : texts) {
+    if (auto value = Optional(f, column)) q.texts.emplace_back(SlotOf(field), *value);
+  }
+  if (Optional(f, 3).value_or("0") == "1") q.numbers.emplace_back(SlotOf("exact"), 1);
+  if (auto seat = Optional(f, 7)) q.numbers.emplace_back(SlotOf("seat"), std::stoi(*seat));
+  return q;
 }
 
 void Run(const Query& q) {
-  if (mdw_query(q.c_str()) != 0) {
+  martiandice::web::RequestSlot* slots = mdw_request();
+  for (const auto& [slot, text] : q.texts) slots[slot] = {text.c_str(), 0, 1};
+  for (const auto& [slot, number] : q.numbers) slots[slot] = {nullptr, number, 1};
+  if (mdw_query() != 0) {
     std::cerr << "martiandice_web_bench: query failed: " << mdw_result() << "\n";
     std::exit(1);
   }

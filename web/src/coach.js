@@ -18,10 +18,10 @@ export class Coach {
   #answer;
   #closed = null;
 
-  /** @internal `request`: mdw_coach_open's, serve's `open` request as JSON. */
+  /** @internal `request`: mdw_coach_open's, serve's `open` fields. */
   constructor(core, request) {
     this.#core = core;
-    this.#openingJson = core.call('coach_open', request);
+    this.#openingJson = core.callRequest('coach_open', request);
     this.#opening = JSON.parse(this.#openingJson);
     this.#id = this.#opening.game;
     this.#answer = this.#opening;

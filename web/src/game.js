@@ -66,12 +66,11 @@ export class Game {
     if (!Number.isInteger(players)) {
       throw new MartianDiceError(`players: expected an integer, got ${String(players)}`, 'players');
     }
-    // mdw_game_new's request: play's fields (app/request.h), as JSON.
-    const request = JSON.stringify({
-      command: 'play', players, humans: humansText(options.humans), bots: botsText(options.bots),
+    // mdw_game_new's request: play's fields (app/request.h).
+    const answer = JSON.parse(core.callRequest('game_new', {
+      players, humans: humansText(options.humans), bots: botsText(options.bots),
       seed: seedText(options.seed), hints: Boolean(options.hints), ...rules,
-    });
-    const answer = JSON.parse(core.call('game_new', request));
+    }));
     this.#id = answer.game;
     this.#take(answer);
   }

@@ -46,12 +46,12 @@ function isInt32(value) {
 
 // Checks the query's fields: known names, the right types; the values are
 // checked by the library (its messages). Returns the fields given, for the
-// module's JSON request (serve's fields: app/request.h).
-function readQuery(command, query) {
+// module's request (the request model's fields: app/request.h).
+function readQuery(command, query, first = {}) {
   if (query === null || typeof query !== 'object') {
     throw new MartianDiceError(`${command}: the query must be an object`);
   }
-  const q = {};
+  const q = first;  // the fields given, after `first`'s
   for (const name in query) {  // own fields only, as Object.entries (without its arrays)
     if (!Object.hasOwn(query, name)) continue;
     const value = query[name];
@@ -83,10 +83,7 @@ function readQuery(command, query) {
   return q;
 }
 
-// The module's request for `command`: one JSON object, as serve reads a line.
-function request(command, fields) {
-  return JSON.stringify({ command, ...fields });
-}
+
 
 function asBytes(source) {
   if (source instanceof Uint8Array) return source;
@@ -178,12 +175,12 @@ export class MartianDice {
 
   /** eval's answer as the command line prints it (one line, newline included). */
   evalJson(query = {}) {
-    return this.#core.call('query', request('eval', readQuery('eval', query)));
+    return this.#core.callRequest('query', readQuery('eval', query, { command: 'eval' }));
   }
 
   /** best's answer as the command line prints it (one line, newline included). */
   bestJson(query) {
-    return this.#core.call('query', request('best', readQuery('best', query)));
+    return this.#core.callRequest('query', readQuery('best', query, { command: 'best' }));
   }
 
   /**
@@ -202,7 +199,7 @@ export class MartianDice {
     if (options !== null && typeof options === 'object' && Object.hasOwn(options, 'aside')) {
       throw fieldError('aside', 'unknown field for review (the lines give every position)');
     }
-    return this.#core.call('review', request('review', readQuery('review', options)), lines);
+    return this.#core.callRequest('review', readQuery('review', options), lines);
   }
 
   /**
@@ -239,8 +236,7 @@ export class MartianDice {
       throw fieldError('rules', `unknown field ${Object.keys(other)[0]} (fields: dice, bonus, target)`);
     }
     // The same checks as a query's; the request is serve's `open`.
-    const fields = readQuery('coach', { players, scores, seat, dice, bonus, target });
-    return new Coach(this.#core, request('open', fields));
+    return new Coach(this.#core, readQuery('coach', { players, scores, seat, dice, bonus, target }));
   }
 
   /**

@@ -111,6 +111,21 @@ export class WasmCore {
     this.module = module;
     this.scratch = 0;  // the string arguments' area (#values)
     this.scratchSize = 0;
+    this.slots = null;  // the request slots' layout (#slotOf), read from the module once
+  }
+
+  // The request slot of field `name` (the module's mdw_request_fields: the
+  // request model's fields in slot order, app/request.h).
+  #slotOf(name) {
+    if (!this.slots) {
+      const layout = JSON.parse(this.#outcome(this.module._mdw_request_fields()));
+      if (layout.slot_bytes !== 12) throw new MartianDiceError(`request slots of ${layout.slot_bytes} bytes`);
+      this.slots = new Map(layout.fields.map((field, i) => [field, i]));
+      this.slotBase = this.module._mdw_request();
+    }
+    const slot = this.slots.get(name);
+    if (slot === undefined) throw new MartianDiceError(`${name}: not a request field`, name);
+    return slot;
   }
 
   /**
@@ -159,6 +174,29 @@ export class WasmCore {
    */
   call(name, ...args) {
     return this.#outcome(this.module[`_mdw_${name}`](...this.#values(args)));
+  }
+
+  /**
+   * Calls `mdw_<name>(...args)` after writing `request` (field name → string,
+   * integer or boolean: the request model's fields, app/request.h) into the
+   * module's request slots: each slot the words text (a string's address),
+   * number, given. Returns the result text, or throws as call does.
+   */
+  callRequest(name, request, ...args) {
+    const names = Object.keys(request);
+    const n = names.length;
+    const values = new Array(n + args.length);
+    for (let i = 0; i < n; i++) values[i] = request[names[i]];
+    for (let i = 0; i < args.length; i++) values[n + i] = args[i];
+    const slots = names.map((field) => this.#slotOf(field));
+    const passed = this.#values(values);
+    const words = this.module.HEAPU32;  // after #values, which may grow the memory
+    for (let i = 0; i < n; i++) {
+      const at = (this.slotBase >> 2) + 3 * slots[i];
+      words[at + (typeof values[i] === 'string' ? 0 : 1)] = passed[i] >>> 0;
+      words[at + 2] = 1;
+    }
+    return this.#outcome(this.module[`_mdw_${name}`](...passed.slice(n)));
   }
 
   /** Calls `mdw_<name>(bytes, size)` with a copy of `bytes` in the module's memory. */

@@ -1,10 +1,11 @@
 // The WebAssembly module's C functions, called by the JavaScript package
 // (web/src/martiandice.js): a thin layer over the front-end layer (app/). A
-// query is one JSON object, as `serve` reads it (the request model,
-// app/request_json.h; its values checked by ParseQuery and ParseRoll); the
-// answers are the command line's `--json` objects, written by the same code
-// (app/answers.h), so the package and `martiandice eval/best --json` cannot
-// differ. Tables are registered from bytes: checked, then kept in the
+// call's request is the request model's (app/request.h) in one struct, the
+// module's request slots (mdw_request: one slot per field, in the model's
+// order, which mdw_request_fields names), decoded here; its values are
+// checked by the library (ParseQuery, ParseRoll, ...). The answers are the
+// command line's `--json` objects, written by the same code (app/answers.h),
+// so the package and `martiandice eval/best --json` cannot differ. Tables are registered from bytes: checked, then kept in the
 // module's in-memory file system (TableFolder()), where the advisor finds
 // them as it finds tables in a folder given to --tables.
 //
@@ -31,9 +32,12 @@
 #include <fstream>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <variant>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -43,7 +47,6 @@
 #include "json.h"
 #include "martiandice/advisor.h"
 #include "martiandice/table.h"
-#include "request_json.h"
 
 #ifndef MARTIANDICE_VERSION
 #error "MARTIANDICE_VERSION must be defined by the build"
@@ -81,6 +84,32 @@ std::string result;  // mdw_result()
 
 namespace {
 
+// The request slots (binding.h's RequestSlot), one per field of the model.
+constexpr std::size_t kMaxSlots = 32;
+RequestSlot slots[kMaxSlots];
+app::Request request;  // the last call's, decoded (kept: no allocation per call)
+
+absl::Status SlotError(const app::RequestField& field, std::string_view what) {
+  return absl::InvalidArgumentError(
+      absl::StrCat("field \"", std::string(field.name), "\": ", std::string(what)));
+}
+
+// Slot `slot`'s value into the Request member `target`, by its type.
+struct SlotReader {
+  const RequestSlot& slot;
+  void operator()(std::string* out) const { *out = slot.text != nullptr ? slot.text : ""; }
+  void operator()(std::optional<std::string>* out) const {
+    out->emplace(slot.text != nullptr ? slot.text : "");
+  }
+  void operator()(int* out) const { *out = slot.number; }
+  void operator()(std::optional<int>* out) const { out->emplace(slot.number); }
+  void operator()(bool* out) const { *out = slot.number != 0; }
+};
+
+}  // namespace
+
+namespace {
+
 std::unique_ptr<Advisor> advisor;
 
 }  // namespace
@@ -114,13 +143,27 @@ int Succeed(std::string json) {
   return 0;
 }
 
-absl::Status ReadRequest(const char* json, unsigned command, std::string_view name,
-                         app::Request& request) {
-  FlatJsonParser parser;
-  if (absl::Status status = parser.Parse(json != nullptr ? json : ""); !status.ok()) {
-    return status;
+absl::StatusOr<const app::Request*> ReadRequest(unsigned command, std::string_view name) {
+  const std::span<const app::RequestField> fields = app::RequestFields();
+  absl::Status status;
+  request = app::Request();
+  for (std::size_t i = 0; i < fields.size() && status.ok(); ++i) {
+    if (slots[i].given == 0) continue;
+    const app::RequestField& field = fields[i];
+    if ((field.commands & kModuleRequests) == 0) {
+      status = SlotError(field, "unknown field");
+    } else if ((field.commands & command) == 0) {
+      status = SlotError(field, absl::StrCat("does not apply to ", std::string(name)));
+    } else if (field.kind != app::FieldKind::kEnvelope) {
+      std::visit(SlotReader{slots[i]}, field.slot(request));
+    }
   }
-  return app::DecodeJsonRequest(parser, kModuleRequests, command, name, request);
+  for (RequestSlot& slot : slots) slot.given = 0;  // the next call starts empty
+  if (!status.ok()) return status;
+  if (absl::Status missing = app::CheckRequired(request, command, name); !missing.ok()) {
+    return missing;
+  }
+  return &request;
 }
 
 }  // namespace martiandice::web
@@ -139,29 +182,43 @@ EMSCRIPTEN_KEEPALIVE std::size_t mdw_result_size() { return result.size(); }
 // The library's version ("0.1.0").
 EMSCRIPTEN_KEEPALIVE const char* mdw_version() { return MARTIANDICE_VERSION; }
 
-// An `eval` or `best` query, `request` a JSON object as serve's request
-// lines: {"command":"eval" or "best", and the query's fields}. Its result
-// is the CLI's `--json` object.
-EMSCRIPTEN_KEEPALIVE int mdw_query(const char* request) {
+// The request slots: the struct JavaScript fills before a call that takes a
+// request (mdw_query, mdw_review, mdw_coach_open, mdw_game_new).
+EMSCRIPTEN_KEEPALIVE RequestSlot* mdw_request() { return slots; }
+
+// Which field each request slot holds: {"slot_bytes":B,"fields":[names, in
+// slot order]}.
+EMSCRIPTEN_KEEPALIVE int mdw_request_fields() {
+  using martiandice::app::RequestField;
+  std::vector<std::string> names;
+  for (const RequestField& field : martiandice::app::RequestFields()) {
+    names.push_back(martiandice::JsonString(field.name));
+  }
+  if (names.size() > kMaxSlots) {
+    return Fail(absl::InternalError("more request fields than request slots"));
+  }
+  return Succeed(JsonObject()
+                     .Int("slot_bytes", sizeof(RequestSlot))
+                     .Raw("fields", martiandice::JsonArray(names))
+                     .Build());
+}
+
+// An `eval` or `best` query: the request slots hold "command" ("eval" or
+// "best") and the query's fields. Its result is the CLI's `--json` object.
+EMSCRIPTEN_KEEPALIVE int mdw_query() {
   using namespace martiandice;  // NOLINT: this function's names
-  static constexpr std::string_view kCommands[] = {"eval", "best"};
-  static constexpr unsigned kBits[] = {app::kEvalRequest, app::kBestRequest};
-  FlatJsonParser parser;
-  if (absl::Status status = parser.Parse(request != nullptr ? request : ""); !status.ok()) {
-    return Fail(status);
+  const std::size_t command_slot = app::FindRequestField("command") - app::RequestFields().data();
+  const char* command = slots[command_slot].given != 0 ? slots[command_slot].text : nullptr;
+  const bool best = command != nullptr && std::string_view(command) == "best";
+  if (!best && (command == nullptr || std::string_view(command) != "eval")) {
+    for (RequestSlot& slot : slots) slot.given = 0;
+    return Fail(absl::InvalidArgumentError("command: expected \"eval\" or \"best\""));
   }
-  std::string scratch;
-  absl::StatusOr<std::size_t> command = app::ReadJsonCommand(parser, kCommands, scratch);
-  if (!command.ok()) return Fail(command.status());
-  app::Request fields;
-  if (absl::Status status =
-          app::DecodeJsonRequest(parser, kModuleRequests, kBits[*command], kCommands[*command],
-                                 fields);
-      !status.ok()) {
-    return Fail(status);
-  }
+  const unsigned bit = best ? app::kBestRequest : app::kEvalRequest;
+  absl::StatusOr<const app::Request*> fields = ReadRequest(bit, best ? "best" : "eval");
+  if (!fields.ok()) return Fail(fields.status());
   absl::StatusOr<std::string> answer =
-      app::AnswerQuery(TheAdvisor(), fields, kBits[*command], app::AnswerFormat::kJson);
+      app::AnswerQuery(TheAdvisor(), **fields, bit, app::AnswerFormat::kJson);
   if (!answer.ok()) return Fail(answer.status());
   return Succeed(*std::move(answer));
 }

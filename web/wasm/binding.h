@@ -1,12 +1,14 @@
 // What the module's files share (binding.cpp defines it): the one advisor,
 // the calling convention's result (see binding.cpp), and a call's request
-// read as JSON.
+// read from the request slots.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "martiandice/advisor.h"
 #include "request.h"
 
@@ -20,10 +22,19 @@ int Fail(const absl::Status& status);
 // The call succeeded: mdw_result() is `json`; returns 0.
 int Succeed(std::string json);
 
-// A call's request: `json` (a flat JSON object, serve's fields) decoded for
-// `command` (an app::RequestCommand named `name`), as serve decodes a line.
-// Errors: the JSON reader's and app::DecodeJsonRequest's.
-absl::Status ReadRequest(const char* json, unsigned command, std::string_view name,
-                         app::Request& request);
+// One field of a call's request, as JavaScript writes it (mdw_request): its
+// text (text and scores) or number (integers; flags 0 or 1), and whether it
+// was given. On wasm32: 12 bytes, the words text, number, given.
+struct RequestSlot {
+  const char* text;
+  std::int32_t number;
+  std::int32_t given;
+};
+
+// The call's request, from the request slots, decoded for `command` (an
+// app::RequestCommand named `name`); the slots are emptied for the next
+// call. The request is kept until the next call. Errors (InvalidArgument):
+// "field \"x\": does not apply to eval" (or "unknown field"), CheckRequired's.
+absl::StatusOr<const app::Request*> ReadRequest(unsigned command, std::string_view name);
 
 }  // namespace martiandice::web

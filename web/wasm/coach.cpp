@@ -60,17 +60,14 @@ using martiandice::web::Succeed;
 
 extern "C" {
 
-// Opens a game (serve's `open`): `request` a JSON object of open's fields
-// (scores, seat, players, dice, bonus, target; tables are the registered ones).
-EMSCRIPTEN_KEEPALIVE int mdw_coach_open(const char* request) {
+// Opens a game (serve's `open`): the request slots hold open's fields
+// (scores, seat, players, dice, bonus, target; the tables are the registered ones).
+EMSCRIPTEN_KEEPALIVE int mdw_coach_open() {
   namespace web = martiandice::web;
-  martiandice::app::Request fields;
-  if (absl::Status status =
-          web::ReadRequest(request, martiandice::app::kOpenRequest, "open", fields);
-      !status.ok()) {
-    return Fail(status);
-  }
-  const martiandice::QueryInput& in = fields.query;
+  absl::StatusOr<const martiandice::app::Request*> fields =
+      web::ReadRequest(martiandice::app::kOpenRequest, "open");
+  if (!fields.ok()) return Fail(fields.status());
+  const martiandice::QueryInput& in = (*fields)->query;
   absl::StatusOr<martiandice::GameState> start = martiandice::app::SessionStart(in);
   if (!start.ok()) return Fail(start.status());
   absl::StatusOr<martiandice::TableCoverage> coverage =

@@ -152,19 +152,17 @@ using martiandice::web::Succeed;
 
 extern "C" {
 
-// A new game (play's options): `request` a JSON object of play's fields:
+// A new game (play's options): the request slots hold play's fields:
 // players (default 2), humans (the human seats, "none" or "0,2"; empty:
 // none), bots (one policy for every bot or one per bot seat), seed (a
 // decimal 64-bit integer), hints (whether human decisions carry the hint
 // event), dice, bonus, target (default: the official rules). Result:
 // {"game": ID, "events":[start], "state":{...}}.
-EMSCRIPTEN_KEEPALIVE int mdw_game_new(const char* request) {
-  martiandice::app::Request fields;
-  if (absl::Status status = martiandice::web::ReadRequest(
-          request, martiandice::app::kPlayRequest, "play", fields);
-      !status.ok()) {
-    return Fail(status);
-  }
+EMSCRIPTEN_KEEPALIVE int mdw_game_new() {
+  absl::StatusOr<const martiandice::app::Request*> request =
+      martiandice::web::ReadRequest(martiandice::app::kPlayRequest, "play");
+  if (!request.ok()) return Fail(request.status());
+  const martiandice::app::Request& fields = **request;
   martiandice::app::GameOptions options;
   options.rules = fields.query.rules;
   options.players = fields.query.players.value_or(2);
