@@ -3,9 +3,10 @@
 // and entry), the commands each belongs to and needs, and where its value
 // goes (Request). Every front end's decoder fills a Request from this one
 // table: the command line's options (tools/cli.cpp), a JSON object
-// (request_json.h: `serve` and the WebAssembly module) and the C API's struct
-// (src/c_api.cpp, which carries the query's fields only). The values are
-// checked by the library (ParseQuery, ParseRoll, the game sessions), once.
+// (request_json.h: `serve`) and the WebAssembly module's request slots
+// (web/wasm/binding.cpp); the C API's struct (src/c_api.cpp, in the library)
+// carries the query's fields only. The values are checked by the library
+// (ParseQuery, ParseRoll, the game sessions), once.
 #pragma once
 
 #include <optional>

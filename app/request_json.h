@@ -1,7 +1,7 @@
 // The request model's JSON decoder (app/request.h): a flat JSON object's
 // fields (json.h's FlatJsonParser) into a Request, each checked against the
 // field table: known, belonging to the command, of its kind. `serve` reads
-// its request lines with it and the WebAssembly module its calls' requests.
+// its request lines with it.
 #pragma once
 
 #include <span>
