@@ -118,7 +118,7 @@ struct GameSolveOptions {
   // same solved vectors above it, and compared (GameSolveReport::probe_*); the
   // values kept are guess_order's. About doubles the cycles' work.
   int probe_guess_order = 0;
-  // The solver of the turn batches (turn_batch.h: the final round's turns),
+  // The solver of the turn batches (turn_batch.h: every turn of the solve),
   // not owned; null: the worker threads (`threads` of them). Any solver
   // meeting that header's contract gives the same values, bit for bit.
   TurnBatchSolver* turn_batch = nullptr;
