@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "cycle_solve.h"
 #include "level_schedule.h"
 #include "pair_kernel.h"

@@ -17,7 +17,7 @@ namespace martiandice::solver {
 // One cycle's pair kernel at a time (a slot of the lockstep rounds).
 class PairKernel {
  public:
-  // What the threads' kernels share: per cycle context, its mover's
+  // What the slots' kernels share: per cycle context, its mover's
   // zero-score chance (the next cycles' first guesses).
   struct Shared {
     explicit Shared(const SolveState& state);
