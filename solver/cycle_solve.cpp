@@ -21,6 +21,8 @@ CycleSolve::CycleSolve(SolveState& state, ScoreLawCache& laws, TurnScratch& scra
       laws_(laws),
       scratch_(scratch),
       n_(state.n),
+      turn_(n_, Turn::kStands),
+      post_(n_, 0),
       guess_(n_, std::vector<double>(n_)),
       closed_(n_, std::vector<double>(n_)),
       below_(n_, MoverTurn(n_)),
@@ -28,9 +30,7 @@ CycleSolve::CycleSolve(SolveState& state, ScoreLawCache& laws, TurnScratch& scra
       mix_errors_(n_, 0.0),
       policies_(n_),
       stale_(n_, 1),
-      solved_at_(n_, 0.0) {
-  for (auto& p : policies_) p.zero_lane = 0;  // carried[0]: ranges of utility[0]
-}
+      solved_at_(n_, 0.0) {}
 
 // The P movers' turns at totals `s`, all below the target. Each round
 // solves every mover for the guessed next vectors G; the largest change r
@@ -47,7 +47,48 @@ CycleSolve::CycleSolve(SolveState& state, ScoreLawCache& laws, TurnScratch& scra
 // once every policy stands at the closed guess (docs/PLAYERS.md).
 // A cycle whose policies keep alternating has no pure equilibrium: its
 // movers mix (MixCycle) and one round at the mixture is checked.
-void CycleSolve::Solve(const int* s, int guess_order) {
+CycleTask CycleSolve::Solve(const int* s, int guess_order, int probe_order) {
+  std::copy(s, s + n_, s_);
+  return Rounds(guess_order, probe_order);
+}
+
+// Solve's rounds: the search's, until accepted, confirmed, mixed or out of
+// rounds; then in extended arithmetic the settling round (at a mixture: the
+// weights found in double solved again from the extended solves' policies
+// first). Each round's turns are one step's posts.
+CycleTask CycleSolve::Rounds(int guess_order, int probe_order) {
+  const int* s = s_;
+  for (int pass = 0; pass < (probe_order > 0 ? 2 : 1); ++pass) {
+    if (pass == 1) KeepForProbe(s);
+    Begin(s, pass == 0 ? guess_order : probe_order);
+    for (;; ++run_.round) {
+      run_.previous = run_.residual;
+      const bool error_lane = n_ > 2 && !run_.settle;
+      co_await AwaitTurns{PostRound(s, run_.search, error_lane)};
+      ReadRound(s, error_lane);
+      if (SearchDone()) break;
+    }
+    if (run_.settle) {
+      if (run_.mixed && run_.converged) {
+        co_await AwaitTurns{PostRound(s, state_.arithmetic, /*error_lane=*/false)};
+        ReadRound(s, /*error_lane=*/false);
+        if (Remix()) {
+          SetGuess();
+        } else {
+          run_.converged = false;
+        }
+      }
+      co_await AwaitTurns{PostRound(s, state_.arithmetic, /*error_lane=*/n_ > 2)};
+      ReadRound(s, /*error_lane=*/n_ > 2);
+      if (run_.mixed) run_.converged &= run_.residual <= kCycleStallResidual && !mix_failed_;
+    }
+    Store(s);
+    if (pass == 1) CompareProbe(s);
+  }
+}
+
+// A solve's start: the first guess, round 1, every mover stale.
+void CycleSolve::Begin(const int* s, int guess_order) {
   InitialGuess(s, guess_order);
   run_ = Run();
   run_.settle = state_.arithmetic == internal::Arithmetic::kExtended;
@@ -55,9 +96,6 @@ void CycleSolve::Solve(const int* s, int guess_order) {
   std::fill(stale_.begin(), stale_.end(), 1);
   for (auto& options : seen_) options.clear();
   mix_failed_ = false;
-  Search(s);
-  if (run_.settle) Settle(s);
-  Store(s);
 }
 
 // First guess of the cycle's vectors, from the solved score vectors up
@@ -98,76 +136,93 @@ void CycleSolve::InitialGuess(const int* s, int guess_order) {
   }
 }
 
-// The search's rounds, until accepted, confirmed, mixed or out of rounds.
-void CycleSolve::Search(const int* s) {
+// After a search round: whether the search ends (the round at a mixture
+// done, accepted, confirmed or out of rounds); if not, the next round's
+// guess is set.
+bool CycleSolve::SearchDone() {
   Run& r = run_;
-  for (;; ++r.round) {
-    r.previous = r.residual;
-    SolveRound(s, r.search, /*error_lane=*/n_ > 2 && !r.settle);
-    if (r.mixed) {  // the round at the mixture: it must be a fixed point
-      r.converged = r.residual <= kCycleStallResidual && !mix_failed_;
-      return;
-    }
-    // At rounding level, or rounding keeps r from shrinking further.
-    const bool accepted = r.residual <= kCycleAcceptResidual ||
-                          (r.residual <= kCycleStallResidual && r.residual > r.previous / 2);
-    if (accepted || r.round == kMaxCycleRounds) {
-      r.converged = accepted || r.residual <= kCycleStallResidual;
-      return;
-    }
-    if (r.round >= kWatchFrom) WatchPolicies();
-    if (r.round == kWatchFrom + kWatchRounds - 1 && MixCycle()) {
-      r.mixed = true;
-      SetGuess();
-      continue;
-    }
-    CloseCycle();
-    // Every mover's policy still best at the closed guess: it is the
-    // fixed point, and a confirming round would find the same actions.
-    const bool confirmed = r.settle && !r.mixed && MarkStale(r.round + 1 < kWatchFrom);
-    guess_ = closed_;
-    if (confirmed) {
-      r.converged = true;
-      return;
-    }
+  if (r.mixed) {  // the round at the mixture: it must be a fixed point
+    r.converged = r.residual <= kCycleStallResidual && !mix_failed_;
+    return true;
   }
+  // At rounding level, or rounding keeps r from shrinking further.
+  const bool accepted = r.residual <= kCycleAcceptResidual ||
+                        (r.residual <= kCycleStallResidual && r.residual > r.previous / 2);
+  if (accepted || r.round == kMaxCycleRounds) {
+    r.converged = accepted || r.residual <= kCycleStallResidual;
+    return true;
+  }
+  if (r.round >= kWatchFrom) WatchPolicies();
+  if (r.round == kWatchFrom + kWatchRounds - 1 && MixCycle()) {
+    r.mixed = true;
+    SetGuess();
+    return false;
+  }
+  CloseCycle();
+  // Every mover's policy still best at the closed guess: it is the
+  // fixed point, and a confirming round would find the same actions.
+  const bool confirmed = r.settle && !r.mixed && MarkStale(r.round + 1 < kWatchFrom);
+  guess_ = closed_;
+  if (confirmed) r.converged = true;
+  return confirmed;
 }
 
-// The settling round in extended precision (at a mixture: the weights found
-// in double solved again from the extended solves' policies first).
-void CycleSolve::Settle(const int* s) {
-  if (run_.mixed && run_.converged) {
-    SolveRound(s, state_.arithmetic, /*error_lane=*/false);
-    if (Remix()) {
-      SetGuess();
+// One round at the guess, posted: a search round solves the stale movers
+// only (the others' policies stand, and their maps too); every other round
+// solves every mover (a settling round's unmixed movers by SettleMover,
+// without a turn solve). Returns the number of turns posted.
+std::size_t CycleSolve::PostRound(const int* s, internal::Arithmetic arithmetic,
+                                  bool error_lane) {
+  TurnPosts& posts = scratch_.posts;
+  posts.Clear();
+  for (int i = 0; i < n_; ++i) {
+    const double* next = guess_[(i + 1) % n_].data();
+    post_[i] = posts.count;
+    if (arithmetic != run_.search && !run_.mixed) {
+      turn_[i] = Turn::kSettle;
+    } else if (run_.mixed && mix_.mixing[i]) {
+      turn_[i] = Turn::kMixing;
+      PostMixingMover(i, s, next, error_lane, arithmetic);
+    } else if (stale_[i]) {
+      turn_[i] = Turn::kSolve;
+      TurnRequest& request = posts.Add();
+      state_.MoverRequest(i, s, next, error_lane, arithmetic, scratch_, &request);
+      // A settling cycle's search records the policies (and their
+      // ranges) for MarkStale and SettleMover.
+      request.record_policy = run_.settle && arithmetic == run_.search;
+      request.policy_zero_lane = 0;  // carried[0]: ranges of utility[0]
     } else {
-      run_.converged = false;
+      turn_[i] = Turn::kStands;
     }
   }
-  SolveRound(s, state_.arithmetic, /*error_lane=*/n_ > 2);
-  if (run_.mixed) run_.converged &= run_.residual <= kCycleStallResidual && !mix_failed_;
+  return posts.count;
 }
 
-// One round at the guess: a search round solves the stale movers only (the
-// others' policies stand, and their maps too); every other round solves
-// every mover. Sets the round's residual and slope.
-void CycleSolve::SolveRound(const int* s, internal::Arithmetic arithmetic, bool error_lane) {
+// The round posted, its turns solved: each mover's turn read (or settled),
+// and the round's residual and slope.
+void CycleSolve::ReadRound(const int* s, bool error_lane) {
+  TurnPosts& posts = scratch_.posts;
+  scratch_.stats.counters.turn_solves += static_cast<long long>(posts.count);
   run_.residual = run_.slope = 0;
   for (int i = 0; i < n_; ++i) {
     MoverTurn& m = scratch_.movers[i];
     const double* next = guess_[(i + 1) % n_].data();
-    if (arithmetic != run_.search && !run_.mixed) {
-      SettleMover(i, s, next, &m);
-    } else if (run_.mixed && mix_.mixing[i]) {
-      SolveMixingMover(i, s, next, error_lane, arithmetic, &m);
-    } else if (stale_[i]) {
-      // A settling cycle's search records the policies (and their
-      // ranges) for MarkStale and SettleMover.
-      state_.SolveMover(i, s, next, error_lane, arithmetic, scratch_, &m,
-                        run_.settle && arithmetic == run_.search ? &policies_[i] : nullptr);
-      solved_at_[i] = next[i];
-    } else {
-      continue;
+    switch (turn_[i]) {
+      case Turn::kStands:
+        continue;
+      case Turn::kSettle:
+        SettleMover(i, s, next, &m);
+        break;
+      case Turn::kMixing:
+        ReadMixingMover(i, s, next, error_lane, post_[i], &m);
+        break;
+      case Turn::kSolve: {
+        TurnResult& result = posts.results[post_[i]];
+        state_.ReadMover(i, error_lane, result, &m);
+        if (posts.requests[post_[i]].record_policy) std::swap(policies_[i], result.policy);
+        solved_at_[i] = next[i];
+        break;
+      }
     }
     run_.slope = std::max(run_.slope, m.p);
     for (int j = 0; j < n_; ++j) {
@@ -284,31 +339,38 @@ void CycleSolve::SettleMover(int seat, const int* s, const double* zero, MoverTu
   out->d = static_cast<double>(d);
 }
 
-void CycleSolve::Probe(const int* s, int probe_order) {
-  std::vector<double> kept(static_cast<size_t>(n_) * n_), kept_error(n_);
+// Before a probe's second solve of the cycle at `s`: its vectors, bounds
+// and stats so far kept (the probe's solve counts apart).
+void CycleSolve::KeepForProbe(const int* s) {
+  kept_.resize(static_cast<size_t>(n_) * n_);
+  kept_error_.resize(n_);
   for (int i = 0; i < n_; ++i) {
     const long long c = state_.index.Index(i, s);
-    std::copy(&state_.win[c * n_], &state_.win[c * n_] + n_, &kept[static_cast<size_t>(i) * n_]);
-    kept_error[i] = state_.error_of[c];
+    std::copy(&state_.win[c * n_], &state_.win[c * n_] + n_, &kept_[static_cast<size_t>(i) * n_]);
+    kept_error_[i] = state_.error_of[c];
   }
-  SolveStats stats = std::move(scratch_.stats);
+  kept_stats_ = std::move(scratch_.stats);
   scratch_.stats = SolveStats();
-  Solve(s, probe_order);
+}
+
+// After a probe's second solve: compared with the first, whose vectors,
+// bounds and stats are put back.
+void CycleSolve::CompareProbe(const int* s) {
   double apart = 0;
   for (int i = 0; i < n_; ++i) {
     const long long c = state_.index.Index(i, s);
     for (int j = 0; j < n_; ++j) {
-      apart =
-          std::max(apart, std::abs(state_.win[c * n_ + j] - kept[static_cast<size_t>(i) * n_ + j]));
+      apart = std::max(apart,
+                       std::abs(state_.win[c * n_ + j] - kept_[static_cast<size_t>(i) * n_ + j]));
     }
-    std::copy(&kept[static_cast<size_t>(i) * n_], &kept[static_cast<size_t>(i) * n_] + n_,
+    std::copy(&kept_[static_cast<size_t>(i) * n_], &kept_[static_cast<size_t>(i) * n_] + n_,
               &state_.win[c * n_]);
-    state_.error_of[c] = kept_error[i];
+    state_.error_of[c] = kept_error_[i];
   }
   // Another fixed point only if the second solve converged too; one that
   // did not is counted apart (that start fails to settle there).
   const bool converged = std::isfinite(scratch_.stats.counters.error_bound);
-  scratch_.stats = std::move(stats);
+  scratch_.stats = std::move(kept_stats_);
   SolveStats& st = scratch_.stats;
   auto add_example = [&](std::vector<std::vector<int>>* examples) {
     if (examples->size() < kProbeExamples) examples->emplace_back(s, s + n_);
@@ -385,26 +447,42 @@ bool CycleSolve::Remix() {
 // A mixing mover: its two policies are the best replies just below and
 // just above its indifference point (the next vector's own chance nudged
 // down and up, the solves' values then moved back to `zero`), played with
-// the mixture's weights. Flags mix_failed_ if either solve's policy is not
-// the watched one. Also measures the policies' turn-score distributions
-// (for MixingError).
-void CycleSolve::SolveMixingMover(int seat, const int* s, const double* zero, bool error_lane,
-                                  internal::Arithmetic arithmetic, MoverTurn* out) {
+// the mixture's weights. Posts the two solves (their policies recorded).
+void CycleSolve::PostMixingMover(int seat, const int* s, const double* zero, bool error_lane,
+                                 internal::Arithmetic arithmetic) {
   const CyclePolicy& low = seen_[seat][0];
   const CyclePolicy& high = seen_[seat][1];
   // eta * (p_b - p_a) = 1e-8, far above the turn solve's tie distance.
   const double eta = std::min(1e-3, 1e-8 / static_cast<double>(high.p - low.p));
-  MoverTurn& a = below_[seat];
-  MoverTurn& b = above_[seat];
-  auto solve = [&](double next_own, MoverTurn* m, std::vector<long double>* law) {
+  for (const double next_own : {zero[seat] - eta, zero[seat] + eta}) {
     nudged_.assign(zero, zero + n_);
     nudged_[seat] = next_own;
-    state_.SolveMover(seat, s, nudged_.data(), error_lane, arithmetic, scratch_, m, &mix_policy_);
-    internal::PolicyScoreLaw(*state_.model, mix_policy_, law);
+    TurnRequest& request = scratch_.posts.Add();
+    state_.MoverRequest(seat, s, nudged_.data(), error_lane, arithmetic, scratch_, &request);
+    request.record_policy = true;
+    request.policy_zero_lane = -1;
+  }
+}
+
+// The mixing mover's two solves (at `posted` in the posts) read: flags
+// mix_failed_ if either one's policy is not the watched one. Also measures
+// the policies' turn-score distributions (for MixingError).
+void CycleSolve::ReadMixingMover(int seat, const int* s, const double* zero, bool error_lane,
+                                 std::size_t posted, MoverTurn* out) {
+  const CyclePolicy& low = seen_[seat][0];
+  const CyclePolicy& high = seen_[seat][1];
+  MoverTurn& a = below_[seat];
+  MoverTurn& b = above_[seat];
+  const TurnRequest* requests = &scratch_.posts.requests[posted];
+  const TurnResult* results = &scratch_.posts.results[posted];
+  auto read = [&](int k, MoverTurn* m, std::vector<long double>* law) {
+    const double next_own = requests[k].utility[0];  // the nudged own chance
+    state_.ReadMover(seat, error_lane, results[k], m);
+    internal::PolicyScoreLaw(*state_.model, results[k].policy, law);
     m->wide_e[seat] += m->wide_p * (static_cast<long double>(zero[seat]) - next_own);
   };
-  solve(zero[seat] - eta, &a, &low_law_);
-  solve(zero[seat] + eta, &b, &high_law_);
+  read(0, &a, &low_law_);
+  read(1, &b, &high_law_);
   if (!(std::abs(a.wide_p - low.p) <= 1e-12L && std::abs(b.wide_p - high.p) <= 1e-12L)) {
     mix_failed_ = true;
   }

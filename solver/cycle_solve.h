@@ -4,34 +4,40 @@
 // iteration from an extrapolated start; in extended arithmetic the search
 // runs in double and one settling round in extended precision gives the
 // stored values; movers whose best replies keep alternating mix
-// (mixed_cycle.h). Internal to the solver.
+// (mixed_cycle.h). Each round's turn solves are posted to the turn batch
+// (cycle_task.h). Internal to the solver.
 #pragma once
 
 #include <cmath>
 #include <vector>
 
+#include "cycle_task.h"
 #include "mixed_cycle.h"
 #include "score_law_cache.h"
 #include "solve_state.h"
 
 namespace martiandice::solver {
 
-// One thread's cycle solves.
+// One cycle's solve at a time (a slot of the lockstep rounds).
 class CycleSolve {
  public:
   // `laws`: the settling passes' turn-score laws, shared by the threads.
+  // `scratch`: the slot's buffers, posts and stats.
   CycleSolve(SolveState& state, ScoreLawCache& laws, TurnScratch& scratch);
 
   // The cycle at totals `s` (every seat below the target), from a start of
-  // `guess_order` (GameSolveOptions::guess_order): stores its vectors and
-  // error bound, and counts it in the thread's stats.
-  void Solve(const int* s, int guess_order);
-  // The cycle at `s` (just solved) solved again from a start of
-  // `probe_order` and compared (GameSolveReport::probe_*); the first solve's
-  // vectors, bounds and counters are kept.
-  void Probe(const int* s, int probe_order);
+  // `guess_order` (GameSolveOptions::guess_order): its rounds' turns posted
+  // to scratch.posts, one round per step of the task; at its end its
+  // vectors and error bound stored and counted in scratch.stats. With
+  // `probe_order` > 0 it is then solved again from that start and compared
+  // (GameSolveReport::probe_*), the first solve's vectors, bounds and
+  // counters kept. This object must outlive the task; one task at a time.
+  CycleTask Solve(const int* s, int guess_order, int probe_order);
 
  private:
+  // What a round does with each mover's turn.
+  enum class Turn : char { kStands, kSolve, kMixing, kSettle };
+
   // Where the policy iteration of the cycle being solved stands.
   struct Run {
     internal::Arithmetic search = internal::Arithmetic::kDouble;  // the search rounds'
@@ -41,11 +47,15 @@ class CycleSolve {
     double residual = HUGE_VAL, previous = HUGE_VAL, slope = 0;
   };
 
+  CycleTask Rounds(int guess_order, int probe_order);
+  void Begin(const int* s, int guess_order);
   void InitialGuess(const int* s, int guess_order);
-  void Search(const int* s);
-  void Settle(const int* s);
-  void SolveRound(const int* s, internal::Arithmetic arithmetic, bool error_lane);
+  bool SearchDone();
+  std::size_t PostRound(const int* s, internal::Arithmetic arithmetic, bool error_lane);
+  void ReadRound(const int* s, bool error_lane);
   void Store(const int* s);
+  void KeepForProbe(const int* s);
+  void CompareProbe(const int* s);
   void RecordMixture(const int* s, double mixing);
   void CloseCycle();
   bool MarkStale(bool partial);
@@ -55,15 +65,23 @@ class CycleSolve {
   void SetGuess();
   bool MixCycle();
   bool Remix();
-  void SolveMixingMover(int seat, const int* s, const double* zero, bool error_lane,
-                        internal::Arithmetic arithmetic, MoverTurn* out);
+  void PostMixingMover(int seat, const int* s, const double* zero, bool error_lane,
+                       internal::Arithmetic arithmetic);
+  void ReadMixingMover(int seat, const int* s, const double* zero, bool error_lane,
+                       std::size_t posted, MoverTurn* out);
   double MixingError() const;
 
   SolveState& state_;
   ScoreLawCache& laws_;
   TurnScratch& scratch_;
   const int n_;
+  int s_[kMaxPlayers] = {};  // the totals of the cycle being solved
   Run run_;
+  std::vector<Turn> turn_;          // per mover: this round's
+  std::vector<std::size_t> post_;   // per mover: its first request in the posts
+  // The probe's: the first solve's vectors, bounds and stats, kept.
+  std::vector<double> kept_, kept_error_;
+  SolveStats kept_stats_;
   std::vector<std::vector<double>> guess_, closed_;  // per mover: the context's vector
   std::vector<std::vector<CyclePolicy>> seen_;       // per mover: policies while watched
   MixedCycle mix_;                                   // the mixture, once found
@@ -71,7 +89,6 @@ class CycleSolve {
   std::vector<MoverTurn> below_, above_;             // per mixing mover: its two policies
   std::vector<double> mix_errors_;                   // per mixing mover: see MixingError
   std::vector<long double> low_law_, high_law_;      // their turn scores' distributions
-  internal::ConventionPolicy mix_policy_;            // a mixing mover's reply, for its law
   // Per mover: the actions of its last double solve in a settling cycle's
   // search, and the law of the turn score they give.
   std::vector<internal::ConventionPolicy> policies_;

@@ -1,24 +1,21 @@
 // The N-player game-level solve, put together: backward over the sum of the
 // totals (level_schedule.h), a level's score vectors with a seat at the
-// target first, in final-round waves from the last seat back through the
-// turn batch solver (final_round.h, turn_batch.h), then those below the
-// target, each a zero-score cycle on the worker threads (cycle_solve.h, or
-// pair_kernel.h for 2 players); checkpoints (solve_checkpoint.h) and the
-// report (solve_report.h). Also the options' checks and the table written
+// target first, in final-round waves from the last seat back (final_round.h),
+// then those below the target, zero-score cycles in lockstep rounds
+// (cycle_rounds.h: cycle_solve.h, or pair_kernel.h for 2 players), every
+// turn through the turn batch solver (turn_batch.h); checkpoints
+// (solve_checkpoint.h) and the report (solve_report.h). Also the options' checks and the table written
 // from the solved values.
 #include "game_solver.h"
 
 #include <chrono>
-#include <memory>
-#include <optional>
 #include <span>
 #include <string>
 
 #include "absl/strings/str_format.h"
-#include "cycle_solve.h"
+#include "cycle_rounds.h"
 #include "final_round.h"
 #include "level_schedule.h"
-#include "pair_kernel.h"
 #include "score_law_cache.h"
 #include "solve_checkpoint.h"
 #include "solve_report.h"
@@ -32,41 +29,6 @@ namespace {
 // Most turn-score laws the settling passes keep (about 300 bytes each: 40 MB).
 constexpr std::size_t kScoreLawEntries = std::size_t{1} << 17;
 
-// One worker thread's solver of zero-score cycles, with the thread's
-// buffers and counters.
-class VectorSolver {
- public:
-  VectorSolver(const GameSolveOptions& options, SolveState& state, ScoreLawCache& laws,
-               PairKernel::Shared* pair_shared)
-      : state_(state),
-        guess_order_(options.guess_order),
-        probe_order_(options.probe_guess_order),
-        scratch_(state.n, state.max_turn),
-        cycle_(state, laws, scratch_) {
-    if (pair_shared != nullptr) pair_.emplace(state, *pair_shared, scratch_);
-  }
-
-  // The contexts at totals `s` if every seat is below the target: a
-  // zero-score cycle (the final round's are FinalRound's, solved before).
-  void Solve(const int* s) {
-    const int first = state_.FirstMover(s);
-    if (FinalRoundBegun(state_.rules, std::span<const int>(s, state_.n), first)) return;
-    if (pair_) return pair_->SolveCycle(s);
-    cycle_.Solve(s, guess_order_);
-    if (probe_order_ > 0) cycle_.Probe(s, probe_order_);
-  }
-
-  const SolveStats& stats() const { return scratch_.stats; }
-
- private:
-  const SolveState& state_;
-  const int guess_order_;  // GameSolveOptions::guess_order
-  const int probe_order_;  // GameSolveOptions::probe_guess_order
-  TurnScratch scratch_;
-  CycleSolve cycle_;
-  std::optional<PairKernel> pair_;  // two players, kAuto
-};
-
 class GameSolver {
  public:
   GameSolver(const GameSolveOptions& options, GameSolveReport* report)
@@ -77,15 +39,9 @@ class GameSolver {
         checkpoint_(options, state_, schedule_, report),
         score_laws_(*state_.model, kScoreLawEntries),
         threaded_(options.threads),
-        final_(state_, schedule_, options.turn_batch ? *options.turn_batch : threaded_) {
-    if (state_.pair) pair_shared_.emplace(state_);
-    stats_.push_back(&final_.stats());
-    for (int t = 0; t < options.threads; ++t) {
-      solvers_.push_back(std::make_unique<VectorSolver>(options, state_, score_laws_,
-                                                        pair_shared_ ? &*pair_shared_ : nullptr));
-      stats_.push_back(&solvers_.back()->stats());
-    }
-  }
+        batch_(options.turn_batch ? *options.turn_batch : threaded_),
+        final_(state_, schedule_, batch_),
+        cycles_(options, state_, schedule_, score_laws_, batch_) {}
 
   // Solves every level not loaded from the checkpoint. Cancelled when stopped.
   absl::StatusOr<GameValues> Run() {
@@ -97,7 +53,7 @@ class GameSolver {
     if (absl::Status s = SolveLevels(*resume); !s.ok()) return s;
     const CheckpointCounters all = Counters();
     report_->contexts = state_.index.size();
-    ReportCounters(all, stats_, report_);
+    ReportCounters(all, Stats(), report_);
     std::vector<int> from(state_.n, 0);  // the start, or the floor's first context
     if (!floor_.empty()) from = floor_;
     const double* start =
@@ -118,7 +74,6 @@ class GameSolver {
   // final-round contexts past it are dropped (they are solved again).
   absl::Status SolveLevels(SolvePoint resume) {
     const int levels = schedule_.levels();
-    auto solve = [&](int thread, const int* s) { solvers_[thread]->Solve(s); };
     for (int k = resume.level; k < levels; ++k) {
       const SolvePoint from{k, k == resume.level ? resume.vectors : 0};
       if (schedule_.Stopped()) return checkpoint_.Interrupt(from, Counters());
@@ -126,12 +81,13 @@ class GameSolver {
         final_.Commit(from.vectors);
         return checkpoint_.SaveAfter(s, from, Counters());
       }
-      absl::StatusOr<size_t> finished =
-          schedule_.SolveLevel(k, from.vectors, schedule_.CostBefore(k, from.vectors), solve);
-      final_.Commit(finished.ok() ? *finished : from.vectors);
-      if (!finished.ok()) return checkpoint_.SaveAfter(finished.status(), from, Counters());
-      if (*finished < schedule_.Level(k).size()) {
-        return checkpoint_.Interrupt(SolvePoint{k, *finished}, Counters());
+      const CycleRounds::Done finished = cycles_.SolveLevel(k, from.vectors);
+      final_.Commit(finished.vectors);
+      if (!finished.status.ok()) {
+        return checkpoint_.SaveAfter(finished.status, SolvePoint{k, finished.vectors}, Counters());
+      }
+      if (finished.vectors < schedule_.Level(k).size()) {
+        return checkpoint_.Interrupt(SolvePoint{k, finished.vectors}, Counters());
       }
       schedule_.Progress(schedule_.CostBefore(k + 1, 0));
       if (k + 1 < levels && checkpoint_.Due()) {
@@ -146,8 +102,14 @@ class GameSolver {
     return checkpoint_.Finish(/*solved=*/resume.level < levels, Counters());
   }
 
-  // The counters of the work so far: the threads' and the checkpoint's.
-  CheckpointCounters Counters() const { return MergeCounters(checkpoint_.loaded(), stats_); }
+  // The stats of the work so far: the final round's and the cycle slots'.
+  std::vector<const SolveStats*> Stats() const {
+    std::vector<const SolveStats*> all{&final_.stats()};
+    all.insert(all.end(), cycles_.stats().begin(), cycles_.stats().end());
+    return all;
+  }
+  // The counters of the work so far: the solve's and the checkpoint's.
+  CheckpointCounters Counters() const { return MergeCounters(checkpoint_.loaded(), Stats()); }
 
   const std::vector<int> floor_;
   GameSolveReport* const report_;
@@ -156,10 +118,9 @@ class GameSolver {
   SolveCheckpoint checkpoint_;
   ScoreLawCache score_laws_;  // of the settling passes, by policy
   ThreadedTurnBatch threaded_;  // the turn batches' solver unless options.turn_batch
+  TurnBatchSolver& batch_;
   FinalRound final_;
-  std::optional<PairKernel::Shared> pair_shared_;
-  std::vector<std::unique_ptr<VectorSolver>> solvers_;  // one per worker thread
-  std::vector<const SolveStats*> stats_;                // theirs and the final round's
+  CycleRounds cycles_;
 };
 
 }  // namespace

@@ -75,12 +75,13 @@ struct GameSolveOptions {
   Rules rules;
   int players = 3;
   SolveArithmetic arithmetic = SolveArithmetic::kAuto;
-  // Worker threads (>= 1): score vectors of equal total, and the turns of a
-  // turn batch (unless turn_batch is set), are solved in parallel.
+  // Worker threads (>= 1): the zero-score cycles' steps between batches,
+  // and the turns of a turn batch (unless turn_batch is set), run in
+  // parallel.
   int threads = 1;
   // Called from the calling thread after every level (score vectors of one
   // sum), and within a level at most every progress_interval seconds (0:
-  // after every score vector the calling thread solves). May set *stop.
+  // after every round of the cycles in flight). May set *stop.
   std::function<void(const GameSolveProgress&)> progress;
   double progress_interval = 0.25;
   // Checkpoint file (docs/PLAYERS.md "Checkpoints"); empty: none. If it
@@ -100,8 +101,8 @@ struct GameSolveOptions {
   // "...saved in <checkpoint>: ": how the caller's user resumes.
   std::string resume_hint = "run the same solve with that checkpoint to resume";
   // When set (by a signal handler, the progress callback or another thread;
-  // polled between score vectors), the solve finishes the score vectors in
-  // flight, writes the checkpoint and returns Cancelled.
+  // polled between turn batches), the solve drops the cycles in flight
+  // (solved again on resuming), writes the checkpoint and returns Cancelled.
   const std::atomic<bool>* stop = nullptr;
   // Empty, or one total per seat: only the score vectors at or above these
   // totals (seat by seat) are solved, the others' vectors left zero: the
@@ -118,7 +119,7 @@ struct GameSolveOptions {
   // same solved vectors above it, and compared (GameSolveReport::probe_*); the
   // values kept are guess_order's. About doubles the cycles' work.
   int probe_guess_order = 0;
-  // The solver of the turn batches (turn_batch.h: the final round's turns),
+  // The solver of the turn batches (turn_batch.h: every turn of the solve),
   // not owned; null: the worker threads (`threads` of them). Any solver
   // meeting that header's contract gives the same values, bit for bit.
   TurnBatchSolver* turn_batch = nullptr;

@@ -1,16 +1,13 @@
-// The levels of the game solve, their worker threads and the progress.
+// The levels of the game solve and the progress.
 #include "level_schedule.h"
 
 #include <algorithm>
-
-#include "workers.h"
 
 namespace martiandice::solver {
 
 LevelSchedule::LevelSchedule(const GameSolveOptions& options, const SolveState& state)
     : state_(state),
       n_(options.players),
-      threads_(options.threads),
       wide_(state.target + state.max_turn),
       progress_(options.progress),
       progress_interval_(options.progress_interval),
@@ -91,29 +88,8 @@ void LevelSchedule::Progress(long long done) {
   progress_(p);
 }
 
-absl::StatusOr<std::size_t> LevelSchedule::SolveLevel(
-    int level, std::size_t from, long long done,
-    const std::function<void(int, const int*)>& solve) {
-  const std::vector<std::uint64_t>& vectors = Level(level);
-  std::atomic<std::size_t> next{from};
-  std::atomic<long long> level_done{0};
-  auto work = [&](int thread) {
-    const bool caller = thread == 0;
-    std::vector<int> s(n_);
-    while (!Stopped()) {
-      const std::size_t k = next++;
-      if (k >= vectors.size()) break;
-      Unpack(vectors[k], s.data());
-      solve(thread, s.data());
-      level_done += VectorCost(vectors[k]);
-      if (caller && progress_ && Seconds() - last_progress_ >= progress_interval_) {
-        Progress(done + level_done.load());
-      }
-    }
-  };
-  const int workers = static_cast<int>(std::min<std::size_t>(threads_, vectors.size() - from));
-  if (absl::Status s = RunWorkers(std::max(workers, 1), work); !s.ok()) return s;
-  return std::min(next.load(), vectors.size());
+void LevelSchedule::ProgressIfDue(long long done) {
+  if (progress_ && Seconds() - last_progress_ >= progress_interval_) Progress(done);
 }
 
 }  // namespace martiandice::solver

@@ -1,8 +1,9 @@
 // The order of the game solve: score vectors by the sum of their totals (a
 // scoring turn raises it), solved backward from the largest sum, a level (one
-// sum) at a time; the vectors of a level are independent and shared among
-// worker threads. Also the solve's clock, its progress reports (weighted by
-// each vector's expected cost) and its stop flag. Internal to the solver.
+// sum) at a time; the vectors of a level are independent (final_round.h,
+// cycle_rounds.h solve them). Also the solve's clock, its progress reports
+// (weighted by each vector's expected cost) and its stop flag. Internal to
+// the solver.
 #pragma once
 
 #include <atomic>
@@ -28,6 +29,8 @@ class LevelSchedule {
   // Every seat's total of a packed score vector, into s[0..players).
   void Unpack(std::uint64_t code, int* s) const;
 
+  // Progress weight of a packed score vector (its expected turn solves).
+  long long VectorCost(std::uint64_t code) const;
   // Progress weight of the work before level `level`'s vector `vectors`.
   long long CostBefore(int level, std::size_t vectors) const;
   double Fraction(long long cost) const;
@@ -39,22 +42,14 @@ class LevelSchedule {
   // Calls the progress callback (from the calling thread), `done` the cost
   // of the work done.
   void Progress(long long done);
-
-  // Solves level `level`'s vectors from `from` on, `threads` workers each
-  // taking the next vector left: solve(worker, s) with s every seat's total.
-  // Unless stopped, every worker finishes the vector it took: the vectors
-  // done are a prefix, whose length is returned. `done`: the cost of the
-  // work before the level's vector `from` (progress). Errors: RunWorkers's
-  // (no vector solved then).
-  absl::StatusOr<std::size_t> SolveLevel(int level, std::size_t from, long long done,
-                                         const std::function<void(int, const int*)>& solve);
+  // Progress(done) if the progress interval has passed since the last call.
+  void ProgressIfDue(long long done);
 
  private:
   std::vector<std::vector<std::uint64_t>> ScoreVectorsBySum(const std::vector<int>& floor) const;
-  long long VectorCost(std::uint64_t code) const;
 
   const SolveState& state_;
-  const int n_, threads_, wide_;
+  const int n_, wide_;
   const std::function<void(const GameSolveProgress&)> progress_;
   const double progress_interval_;
   const std::atomic<bool>* const stop_;

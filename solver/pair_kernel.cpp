@@ -19,9 +19,7 @@ PairKernel::Shared::Shared(const SolveState& state)
 }
 
 PairKernel::PairKernel(SolveState& state, Shared& shared, TurnScratch& scratch)
-    : state_(state), shared_(shared), scratch_(scratch) {
-  for (auto& u : utility_) u.resize(state.max_turn + 1);
-}
+    : state_(state), shared_(shared), scratch_(scratch) {}
 
 // A per-context figure of each mover at totals s, extrapolated from the
 // solved cycles around it: a plane through (s0+1, s1), (s0, s1+1) and
@@ -64,11 +62,34 @@ void PairKernel::Extrapolate(const int* s, Of of, double fallback, double* out) 
 // one. The solve at W gives the stored values; |W - T(W)| = r, and each
 // value is off by at most its dependencies' error plus (b r + rounding)
 // over 1 - b (the zero-score loop's gain, b < 1).
-void PairKernel::SolveCycle(const int* s) {
-  std::vector<double>(&u)[2] = utility_;
+CycleTask PairKernel::SolveCycle(const int* s) {
+  std::copy(s, s + 2, s_);
+  return Rounds();
+}
+
+// The pair request of this cycle (posted by its first round, its utilities
+// then kept: request.utility is mover 0's, carried[0] mover 1's): posted
+// again with each mover's zero-score utility at the current guess set by
+// the caller; with `with_slope` the slopes too.
+std::size_t PairKernel::PostPair(bool with_slope) {
+  scratch_.posts.requests[0].lanes = with_slope ? 2 : 1;
+  scratch_.posts.count = 1;
+  return 1;
+}
+
+CycleTask PairKernel::Rounds() {
+  const int* s = s_;
+  TurnPosts& posts = scratch_.posts;
+  posts.Clear();
+  TurnRequest& request = posts.Add();
+  request.kind = TurnRequest::Kind::kPair;
+  request.carried.resize(2);
+  request.carried[1] = shared_.zero_indicator;
+  std::vector<double>* u[2] = {&request.utility, &request.carried[0]};
   for (int seat = 0; seat < 2; ++seat) {
+    u[seat]->resize(state_.max_turn + 1);
     for (int x = 1; x <= state_.max_turn; ++x) {
-      u[seat][x] = state_.AfterTurn(seat, s, x, scratch_)[seat];
+      (*u[seat])[x] = state_.AfterTurn(seat, s, x, scratch_)[seat];
     }
   }
   // First guesses, usually close to the fixed point: the movers' chances
@@ -78,8 +99,7 @@ void PairKernel::SolveCycle(const int* s) {
       s, [&](long long c, int seat) { return state_.win[c * 2 + seat]; }, 0.5, guess);
   Extrapolate(
       s, [&](long long c, int) { return shared_.slope_of[c]; }, 0.2, b);
-  internal::TurnValues(&values)[2] = values_;
-  const int start = state_.start;
+  double value[2] = {0, 0};  // each mover's solved chance at the guess
   double a[2] = {0, 0}, residual = 0, previous = HUGE_VAL;
   bool solved_slopes = false;  // b[] are slopes of solved policies (not guesses)
   auto accepted = [&] {
@@ -97,15 +117,14 @@ void PairKernel::SolveCycle(const int* s) {
     bool with_slope = round > 1 && previous > kNearResidual;
     for (;;) {
       residual = 0;
-      for (int seat = 0; seat < 2; ++seat) u[seat][0] = 1.0 - guess[1 - seat];
-      const std::vector<double>* pair[2] = {&u[0], &u[1]};
-      double slopes[2] = {0, 0};
-      internal::SolveDoublePair(*state_.model, pair, with_slope ? &shared_.zero_indicator : nullptr,
-                                slopes, values);
+      for (int seat = 0; seat < 2; ++seat) (*u[seat])[0] = 1.0 - guess[1 - seat];
+      co_await AwaitTurns{PostPair(with_slope)};
+      const TurnResult& result = posts.results[0];
       scratch_.stats.counters.turn_solves += 2;
-      if (with_slope) std::copy(slopes, slopes + 2, b);
+      if (with_slope) std::copy(result.pair_slope, result.pair_slope + 2, b);
+      std::copy(result.pair_value, result.pair_value + 2, value);
       for (int seat = 0; seat < 2; ++seat) {
-        residual = std::max(residual, std::abs(values[seat].value[start] - guess[seat]));
+        residual = std::max(residual, std::abs(value[seat] - guess[seat]));
       }
       solved_slopes |= with_slope;
       // Another round, or the end with b[] the slopes of solved policies.
@@ -115,9 +134,7 @@ void PairKernel::SolveCycle(const int* s) {
     if (accepted() || round == kMaxCycleRounds) break;
     previous = residual;
     // V0 = a0 + b0 (1 - V1), V1 = a1 + b1 (1 - V0).
-    for (int seat = 0; seat < 2; ++seat) {
-      a[seat] = values[seat].value[start] - b[seat] * u[seat][0];
-    }
+    for (int seat = 0; seat < 2; ++seat) a[seat] = value[seat] - b[seat] * (*u[seat])[0];
     guess[0] = (a[0] + b[0] * (1.0 - a[1] - b[1])) / (1.0 - b[0] * b[1]);
     guess[1] = a[1] + b[1] * (1.0 - guess[0]);
   }
@@ -133,7 +150,7 @@ void PairKernel::SolveCycle(const int* s) {
                 : HUGE_VAL;
   for (int seat = 0; seat < 2; ++seat) {
     const long long c = state_.index.Index(seat, s);
-    const double w = Probability(values[seat].value[start]);
+    const double w = Probability(value[seat]);
     state_.win[c * 2 + seat] = w;
     state_.win[c * 2 + 1 - seat] = 1.0 - w;
     state_.error_of[c] = error;

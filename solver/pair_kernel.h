@@ -3,19 +3,21 @@
 // tie changes no stored value: both movers' turns are solved by the plain
 // turn solve, in one two-lane pass (SolveDoublePair), and policy iteration
 // takes Newton steps along each policy's zero-score slope. Tie counts are
-// not kept (kingmaking needs a third seat). Internal to the solver.
+// not kept (kingmaking needs a third seat). Each round's pair solve is
+// posted to the turn batch (cycle_task.h). Internal to the solver.
 #pragma once
 
 #include <vector>
 
+#include "cycle_task.h"
 #include "solve_state.h"
 
 namespace martiandice::solver {
 
-// One thread's pair kernel.
+// One cycle's pair kernel at a time (a slot of the lockstep rounds).
 class PairKernel {
  public:
-  // What the threads' kernels share: per cycle context, its mover's
+  // What the slots' kernels share: per cycle context, its mover's
   // zero-score chance (the next cycles' first guesses).
   struct Shared {
     explicit Shared(const SolveState& state);
@@ -25,19 +27,22 @@ class PairKernel {
 
   PairKernel(SolveState& state, Shared& shared, TurnScratch& scratch);
 
-  // The zero-score cycle at totals `s`, both below the target: stores both
-  // contexts' vectors, error bounds and slopes.
-  void SolveCycle(const int* s);
+  // The zero-score cycle at totals `s`, both below the target: its rounds'
+  // pair solves posted to scratch.posts, one per step of the task; at its
+  // end both contexts' vectors, error bounds and slopes stored. This object
+  // must outlive the task; one task at a time.
+  CycleTask SolveCycle(const int* s);
 
  private:
+  CycleTask Rounds();
   template <class Of>
   void Extrapolate(const int* s, Of of, double fallback, double* out) const;
+  std::size_t PostPair(bool with_slope);
 
   SolveState& state_;
   Shared& shared_;
   TurnScratch& scratch_;
-  internal::TurnValues values_[2];  // the two movers' solves
-  std::vector<double> utility_[2];
+  int s_[2] = {0, 0};  // the totals of the cycle being solved
 };
 
 }  // namespace martiandice::solver

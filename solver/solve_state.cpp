@@ -78,6 +78,7 @@ void SolveState::MoverRequest(int seat, const int* s, const double* zero, bool e
                               internal::Arithmetic arithmetic, TurnScratch& scratch,
                               TurnRequest* request) const {
   request->utility.resize(max_turn + 1);
+  request->record_policy = false;
   if (pair) {
     request->kind = TurnRequest::Kind::kPlain;
     for (int x = 0; x <= max_turn; ++x) {
@@ -135,17 +136,6 @@ void SolveState::ReadMover(int seat, bool error_lane, const TurnResult& turn,
   out->d = error_lane ? turn.carried[k] : 0.0;
   out->tied = turn.tied_decisions;
   out->kingmaking = turn.kingmaking;
-}
-
-void SolveState::SolveMover(int seat, const int* s, const double* zero, bool error_lane,
-                            internal::Arithmetic arithmetic, TurnScratch& scratch, MoverTurn* out,
-                            internal::ConventionPolicy* policy) const {
-  TurnRequest& request = scratch.request;
-  MoverRequest(seat, s, zero, error_lane, arithmetic, scratch, &request);
-  internal::SolveConvention(*model, request.utility, request.Carried(), request.watched,
-                            request.arithmetic, &scratch.turn, policy);
-  ++scratch.stats.counters.turn_solves;
-  ReadMover(seat, error_lane, scratch.turn, out);
 }
 
 }  // namespace martiandice::solver

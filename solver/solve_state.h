@@ -2,7 +2,7 @@
 // the turn-start contexts, the solved vectors and their error bounds, what a
 // turn's outcome leads to (the next context or the game's end, rules.h), and
 // the convention solve of one mover's turn (its request, turn_batch.h, and
-// what is kept of its result) with its per-thread buffers. Internal to the
+// what is kept of its result) with its per-slot buffers. Internal to the
 // solver.
 #pragma once
 
@@ -41,12 +41,11 @@ struct MoverTurn {
   explicit MoverTurn(int players = 0) : e(players), wide_e(players) {}
 };
 
-// One thread's buffers of the turn solves (reused by every solve of the
-// thread), and what the thread measured.
+// One worker's or cycle slot's buffers of the turn solves (reused by every
+// solve there), and what it measured.
 struct TurnScratch {
-  TurnRequest request;        // SolveMover's (SolveState::MoverRequest)
   std::vector<double> over;   // game-over vectors, by turn score
-  TurnResult turn;
+  TurnPosts posts;            // a cycle's turns of the round (cycle_rounds.h)
   std::vector<MoverTurn> movers;  // per seat: its last solve at the score vector
   SolveStats stats;
 
@@ -88,11 +87,6 @@ struct SolveState {
   // error_lane, ...), in *out: every seat's chance (the complement for the
   // seat a 2-player solve does not carry), p, d and the tie counts.
   void ReadMover(int seat, bool error_lane, const TurnResult& turn, MoverTurn* out) const;
-  // MoverRequest, solved at once on this thread (with `policy`, recording the
-  // actions chosen) and read into *out. Convention solves only (not pair).
-  void SolveMover(int seat, const int* s, const double* zero, bool error_lane,
-                  internal::Arithmetic arithmetic, TurnScratch& scratch, MoverTurn* out,
-                  internal::ConventionPolicy* policy = nullptr) const;
 
   const Rules rules;
   const int n, target, max_turn;

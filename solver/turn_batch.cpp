@@ -10,15 +10,29 @@
 namespace martiandice::solver {
 
 void SolveTurn(const internal::TurnModel& model, const TurnRequest& request,
-               internal::TurnValues* plain, TurnResult* out) {
-  if (request.kind == TurnRequest::Kind::kConvention) {
-    internal::SolveConvention(model, request.utility, request.Carried(), request.watched,
-                              request.arithmetic, out);
-    return;
+               internal::TurnValues plain[2], TurnResult* out) {
+  const int start = model.Id(0, 0, 0, 0, 0);
+  switch (request.kind) {
+    case TurnRequest::Kind::kConvention:
+      if (request.record_policy) out->policy.zero_lane = request.policy_zero_lane;
+      internal::SolveConvention(model, request.utility, request.Carried(), request.watched,
+                                request.arithmetic, out,
+                                request.record_policy ? &out->policy : nullptr);
+      return;
+    case TurnRequest::Kind::kPlain:
+      internal::SolveDouble(model, request.utility, &plain[0]);
+      out->value = plain[0].value[start];
+      out->wide_value = out->value;
+      return;
+    case TurnRequest::Kind::kPair: {
+      const std::vector<double>* pair[2] = {&request.utility, &request.carried[0]};
+      out->pair_slope[0] = out->pair_slope[1] = 0;
+      internal::SolveDoublePair(model, pair, request.lanes == 2 ? &request.carried[1] : nullptr,
+                                out->pair_slope, plain);
+      for (int i = 0; i < 2; ++i) out->pair_value[i] = plain[i].value[start];
+      return;
+    }
   }
-  internal::SolveDouble(model, request.utility, plain);
-  out->value = plain->value[model.Id(0, 0, 0, 0, 0)];
-  out->wide_value = out->value;
 }
 
 absl::Status ThreadedTurnBatch::Solve(const internal::TurnModel& model,
@@ -31,9 +45,9 @@ absl::Status ThreadedTurnBatch::Solve(const internal::TurnModel& model,
   if (requests.empty()) return absl::OkStatus();
   std::atomic<std::size_t> next{0};
   auto work = [&](int) {
-    internal::TurnValues plain;
+    internal::TurnValues plain[2];
     for (std::size_t i; (i = next++) < requests.size();) {
-      SolveTurn(model, requests[i], &plain, &results[i]);
+      SolveTurn(model, requests[i], plain, &results[i]);
     }
   };
   return RunWorkers(static_cast<int>(std::min<std::size_t>(threads_, requests.size())), work);

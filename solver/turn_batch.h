@@ -4,12 +4,11 @@
 // (ThreadedTurnBatch); other backends (a GPU, a cluster) implement the same
 // interface and plug in through GameSolveOptions::turn_batch.
 //
-// What goes through it: every final-round turn (game_solver.cpp solves a
-// level's final-round contexts in waves, one batch per seat, last seat
-// first: final_round.h). What does not yet: the zero-score cycles' rounds of
-// policy iteration (cycle_solve.h, pair_kernel.h), whose solves depend on
-// the round before; the worker threads run them, one score vector each.
-// Internal to the solver.
+// What goes through it: every turn solve of the game solve. A level's
+// final-round contexts are solved in waves, one batch per seat, last seat
+// first (final_round.h); its zero-score cycles in lockstep rounds, each
+// round every live cycle's turns one batch (cycle_rounds.h). Internal to
+// the solver.
 #pragma once
 
 #include <cstddef>
@@ -31,6 +30,11 @@ struct TurnRequest {
     // internal::SolveDouble: the mover maximises `utility` (no lanes): the
     // 2-player kernel's, where the other seat's chance is the complement.
     kPlain,
+    // internal::SolveDoublePair: two plain solves in one pass, of `utility`
+    // and of carried[0] (the two movers of a 2-player cycle, pair_kernel.h);
+    // with lanes == 2 also each one's start slope along carried[1] (the
+    // pair kernel's zero-score indicator: the zero-score chance).
+    kPair,
   };
   Kind kind = Kind::kConvention;
   // [x]: the mover's utility of ending the turn with x points, x = 0..max
@@ -43,6 +47,11 @@ struct TurnRequest {
   int lanes = 0;
   unsigned watched = 0;  // kConvention: the lanes whose ties count as kingmaking
   internal::Arithmetic arithmetic = internal::Arithmetic::kDouble;  // kConvention's
+  // kConvention: also record the actions chosen (TurnResult::policy), with
+  // `policy_zero_lane` as ConventionPolicy::zero_lane (the lane whose
+  // ranges of utility[0] the policy reports, or -1).
+  bool record_policy = false;
+  int policy_zero_lane = -1;
 
   std::span<const std::vector<double>> Carried() const {
     return {carried.data(), static_cast<std::size_t>(lanes)};
@@ -50,20 +59,45 @@ struct TurnRequest {
 };
 
 // What the solve keeps of one turn: the convention solve's result. kPlain
-// sets value and wide_value (the start position's value) and nothing else.
-using TurnResult = internal::ConventionTurn;
+// sets value and wide_value (the start position's value) and nothing else;
+// kPair sets pair_value and pair_slope (0 without a slope lane) only.
+struct TurnResult : internal::ConventionTurn {
+  internal::ConventionPolicy policy;  // kConvention with record_policy
+  double pair_value[2] = {0, 0};      // kPair: each solve's start value
+  double pair_slope[2] = {0, 0};      // kPair: each one's zero-score chance
+};
 
 // Solves `request` alone on `model`: the reference every batch solver
-// matches. `plain`: a buffer for kPlain's solve (reused across calls).
+// matches. `plain`: two buffers for kPlain's and kPair's solves (reused
+// across calls).
 void SolveTurn(const internal::TurnModel& model, const TurnRequest& request,
-               internal::TurnValues* plain, TurnResult* out);
+               internal::TurnValues plain[2], TurnResult* out);
+
+// One client's share of a batch: the requests it posts, then their results
+// (storage reused from round to round).
+struct TurnPosts {
+  std::vector<TurnRequest> requests;  // [0, count) posted
+  std::vector<TurnResult> results;    // [0, count), once solved
+  std::size_t count = 0;
+
+  void Clear() { count = 0; }
+  // The next request to fill (its storage kept from an earlier round).
+  TurnRequest& Add() {
+    if (count == requests.size()) {
+      requests.emplace_back();
+      results.emplace_back();
+    }
+    return requests[count++];
+  }
+};
 
 // A solver of batches of turns.
 //
 // Contract: Solve(model, requests, results) sets results[i] to what
 // SolveTurn(model, requests[i]) gives, bit for bit (values, wide values and
 // tie counts), for every i, whatever the order, grouping or concurrency of
-// the work: the game solve's tables must not depend on the backend. Every
+// the work (a recorded policy too, and a kPair's values and slopes): the
+// game solve's tables must not depend on the backend. Every
 // request is solved (the game solve polls its stop flag between batches).
 // One Solve runs at a time on a solver (the game solve calls it from one
 // thread); the solver may use threads of its own within a call. Errors

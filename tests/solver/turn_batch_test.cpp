@@ -25,8 +25,9 @@ namespace {
 
 bool SameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
-// Varied requests: convention solves of 1..4 lanes in both arithmetics, and
-// plain ones, of random utilities.
+// Varied requests: convention solves of 1..4 lanes in both arithmetics
+// (some recording their policies), plain ones and pairs (with and without
+// slopes), of random utilities.
 std::vector<solver::TurnRequest> RandomRequests(const internal::TurnModel& model, int count) {
   std::mt19937_64 rng(2026);
   std::uniform_real_distribution<double> uniform(0.0, 1.0);
@@ -39,6 +40,16 @@ std::vector<solver::TurnRequest> RandomRequests(const internal::TurnModel& model
       r.kind = solver::TurnRequest::Kind::kPlain;
       continue;
     }
+    if (i % 7 == 6) {
+      r.kind = solver::TurnRequest::Kind::kPair;
+      r.lanes = 1 + i % 2;  // 2: with slopes
+      r.carried.assign(2, std::vector<double>(r.utility.size()));
+      for (double& x : r.carried[0]) x = uniform(rng);
+      r.carried[1][0] = 1.0;  // the zero-score indicator
+      continue;
+    }
+    r.record_policy = i % 3 == 0;
+    r.policy_zero_lane = i % 2 ? 0 : -1;
     r.lanes = 1 + i % 4;
     r.carried.assign(r.lanes + 1, std::vector<double>(r.utility.size()));  // one unread
     for (auto& lane : r.carried) {
@@ -52,14 +63,18 @@ std::vector<solver::TurnRequest> RandomRequests(const internal::TurnModel& model
 
 // Solves by chunks of 1..3 requests, in a shuffled order, each chunk a batch
 // of the worker threads' solver: what a backend that reorders and splits
-// its work does.
+// its work does. Counts the requests by kind (a pair as its two turns).
 class ShufflingBatch final : public solver::TurnBatchSolver {
  public:
   absl::Status Solve(const internal::TurnModel& model,
                      std::span<const solver::TurnRequest> requests,
                      std::span<solver::TurnResult> results) override {
     ++batches;
-    turns += static_cast<long long>(requests.size());
+    for (const solver::TurnRequest& r : requests) {
+      turns += r.kind == solver::TurnRequest::Kind::kPair ? 2 : 1;
+      ++by_kind[static_cast<int>(r.kind)];
+      recorded += r.record_policy ? 1 : 0;
+    }
     std::vector<std::size_t> order(requests.size());
     std::iota(order.begin(), order.end(), 0);
     std::shuffle(order.begin(), order.end(), rng_);
@@ -76,6 +91,8 @@ class ShufflingBatch final : public solver::TurnBatchSolver {
   }
   int batches = 0;
   long long turns = 0;
+  long long by_kind[3] = {0, 0, 0};  // by TurnRequest::Kind
+  long long recorded = 0;            // requests recording their policies
 
  private:
   std::mt19937_64 rng_{7};
@@ -105,12 +122,26 @@ TEST_CASE("turn batch: the threads' batch is every request solved alone, bit for
       CAPTURE(i);
       const solver::TurnRequest& r = requests[i];
       solver::TurnResult alone;
+      const int start = model->Id(0, 0, 0, 0, 0);
       if (r.kind == solver::TurnRequest::Kind::kConvention) {
+        alone.policy.zero_lane = r.policy_zero_lane;
         internal::SolveConvention(*model, r.utility, r.Carried(), r.watched, r.arithmetic,
-                                  &alone);
-      } else {
+                                  &alone, r.record_policy ? &alone.policy : nullptr);
+      } else if (r.kind == solver::TurnRequest::Kind::kPlain) {
         const internal::TurnValues values = internal::SolveDouble(*model, r.utility);
-        alone.value = alone.wide_value = values.value[model->Id(0, 0, 0, 0, 0)];
+        alone.value = alone.wide_value = values.value[start];
+      } else {
+        const std::vector<double>* pair[2] = {&r.utility, &r.carried[0]};
+        internal::TurnValues values[2];
+        internal::SolveDoublePair(*model, pair, r.lanes == 2 ? &r.carried[1] : nullptr,
+                                  alone.pair_slope, values);
+        for (int k = 0; k < 2; ++k) {
+          alone.pair_value[k] = values[k].value[start];
+          // Each lane is the single solve's.
+          CHECK(SameBits(values[k].value[start],
+                         internal::SolveDouble(*model, k == 0 ? r.utility : r.carried[0])
+                             .value[start]));
+        }
       }
       CHECK(SameBits(results[i].value, alone.value));
       CHECK(results[i].wide_value == alone.wide_value);
@@ -121,6 +152,21 @@ TEST_CASE("turn batch: the threads' batch is every request solved alone, bit for
       }
       CHECK(results[i].tied_decisions == alone.tied_decisions);
       CHECK(results[i].kingmaking == alone.kingmaking);
+      for (int k = 0; k < 2; ++k) {
+        CHECK(SameBits(results[i].pair_value[k], alone.pair_value[k]));
+        CHECK(SameBits(results[i].pair_slope[k], alone.pair_slope[k]));
+      }
+      if (r.kind == solver::TurnRequest::Kind::kPair && r.lanes == 2) {
+        CHECK(results[i].pair_slope[0] > 0);
+      }
+      if (r.record_policy) {
+        CHECK(!results[i].policy.rolls.empty());
+        CHECK(results[i].policy.rolls == alone.policy.rolls);
+        CHECK(results[i].policy.child == alone.policy.child);
+        CHECK(results[i].policy.zero_lane == r.policy_zero_lane);
+        CHECK(SameBits(results[i].policy.below, alone.policy.below));
+        CHECK(SameBits(results[i].policy.above, alone.policy.above));
+      }
     }
   }
   // Empty batches are fine; spans of different sizes are not.
@@ -154,6 +200,20 @@ TEST_CASE("turn batch: a game solve's batches in any order and grouping give the
     REQUIRE(shuffled.ok());
     CHECK(shuffling.batches > 0);
     CHECK(shuffling.turns > 0);
+    // Every turn solve went through the batch solver: the cycles' too.
+    CHECK(shuffling.turns == usual_report.turn_solves);
+    using Kind = solver::TurnRequest::Kind;
+    if (c.players == 2 && c.arithmetic == solver::SolveArithmetic::kAuto) {
+      CHECK(shuffling.by_kind[static_cast<int>(Kind::kPair)] > 0);  // the cycles'
+      CHECK(shuffling.by_kind[static_cast<int>(Kind::kPlain)] > 0);  // the final round's
+    } else {
+      CHECK(shuffling.by_kind[static_cast<int>(Kind::kConvention)] == shuffling.turns);
+      CHECK(usual_report.cycles > 0);
+    }
+    if (c.arithmetic == solver::SolveArithmetic::kExtended ||
+        (c.players > 2 && c.arithmetic == solver::SolveArithmetic::kAuto)) {
+      CHECK(shuffling.recorded > 0);  // the settling cycles' search rounds
+    }
     CHECK(*shuffled == *usual);
     CHECK(shuffled_report.turn_solves == usual_report.turn_solves);
     CHECK(shuffled_report.tied_decisions == usual_report.tied_decisions);

@@ -1,0 +1,149 @@
+// The lockstep rounds of a level's cycles: groups, steps on the threads, one
+// batch per round.
+#include "cycle_rounds.h"
+
+#include <algorithm>
+#include <atomic>
+#include <span>
+#include <utility>
+
+#include "martiandice/rules.h"
+#include "workers.h"
+
+namespace martiandice::solver {
+
+// One cycle in flight: its solver (CycleSolve, or PairKernel for 2 players
+// with kAuto), its task, buffers and stats.
+struct CycleRounds::Slot {
+  Slot(SolveState& state, ScoreLawCache& laws, PairKernel::Shared* pair_shared)
+      : scratch(state.n, state.max_turn), cycle(state, laws, scratch) {
+    if (pair_shared != nullptr) pair.emplace(state, *pair_shared, scratch);
+  }
+  TurnScratch scratch;
+  CycleSolve cycle;
+  std::optional<PairKernel> pair;
+  CycleTask task;
+  SolveStats kept;     // the stats before the group (put back if it is dropped)
+  long long cost = 0;  // the cycle's progress weight
+};
+
+CycleRounds::CycleRounds(const GameSolveOptions& options, SolveState& state,
+                         LevelSchedule& schedule, ScoreLawCache& laws, TurnBatchSolver& batch)
+    : state_(state),
+      schedule_(schedule),
+      laws_(laws),
+      batch_(batch),
+      threads_(options.threads),
+      guess_order_(options.guess_order),
+      probe_order_(options.probe_guess_order) {
+  if (state.pair) pair_shared_.emplace(state);
+}
+
+CycleRounds::~CycleRounds() = default;
+
+CycleRounds::Slot& CycleRounds::SlotAt(std::size_t k) {
+  while (slots_.size() <= k) {
+    slots_.push_back(
+        std::make_unique<Slot>(state_, laws_, pair_shared_ ? &*pair_shared_ : nullptr));
+    stats_.push_back(&slots_.back()->scratch.stats);
+  }
+  return *slots_[k];
+}
+
+CycleRounds::Done CycleRounds::SolveLevel(int level, std::size_t from) {
+  const std::vector<std::uint64_t>& vectors = schedule_.Level(level);
+  Done done{from, absl::OkStatus()};
+  int s[kMaxPlayers];
+  while (done.vectors < vectors.size() && !schedule_.Stopped()) {
+    // The group: the next kCyclesInFlight cycles (and the vectors between).
+    std::size_t end = done.vectors;
+    live_.clear();
+    for (; end < vectors.size() && live_.size() < kCyclesInFlight; ++end) {
+      schedule_.Unpack(vectors[end], s);
+      if (FinalRoundBegun(state_.rules, std::span<const int>(s, state_.n), state_.FirstMover(s))) {
+        continue;
+      }
+      Slot& slot = SlotAt(live_.size());
+      slot.kept = slot.scratch.stats;
+      slot.task = slot.pair ? slot.pair->SolveCycle(s)
+                            : slot.cycle.Solve(s, guess_order_, probe_order_);
+      slot.cost = schedule_.VectorCost(vectors[end]);
+      live_.push_back(&slot);
+    }
+    const std::size_t group = live_.size();
+    absl::StatusOr<bool> finished =
+        group == 0 ? true : RunGroup(schedule_.CostBefore(level, done.vectors));
+    if (!finished.ok() || !*finished) {  // dropped: solved again on resume
+      for (std::size_t k = 0; k < group; ++k) {
+        slots_[k]->scratch.stats = std::move(slots_[k]->kept);
+        slots_[k]->task = CycleTask();
+      }
+      done.status = finished.status();
+      return done;
+    }
+    done.vectors = end;
+    schedule_.ProgressIfDue(schedule_.CostBefore(level, end));
+  }
+  return done;
+}
+
+// The group's rounds, until every cycle is done (true) or the solve is
+// stopped (false). `before`: the cost of the level's work before the group.
+absl::StatusOr<bool> CycleRounds::RunGroup(long long before) {
+  long long finished = 0;  // the cost of the group's cycles done
+  for (;;) {
+    if (absl::Status s = Step(); !s.ok()) return s;
+    std::size_t kept = 0;
+    for (std::size_t k = 0; k < live_.size(); ++k) {
+      if (done_[k]) {
+        finished += live_[k]->cost;
+      } else {
+        live_[kept++] = live_[k];
+      }
+    }
+    live_.resize(kept);
+    if (live_.empty()) return true;
+    schedule_.ProgressIfDue(before + finished);
+    if (schedule_.Stopped()) return false;
+    if (absl::Status s = SolveBatch(); !s.ok()) return s;
+  }
+}
+
+// Every live cycle's step, on the worker threads (each cycle's work is its
+// own: its slot, and the win and error vectors of its contexts).
+absl::Status CycleRounds::Step() {
+  done_.assign(live_.size(), 0);
+  std::atomic<std::size_t> next{0};
+  auto work = [&](int) {
+    for (std::size_t k; (k = next++) < live_.size();) done_[k] = live_[k]->task.Step();
+  };
+  return RunWorkers(static_cast<int>(std::min<std::size_t>(threads_, live_.size())), work);
+}
+
+// The live cycles' posted turns, one batch: their requests and result
+// buffers swapped into one array and back.
+absl::Status CycleRounds::SolveBatch() {
+  std::size_t total = 0;
+  for (const Slot* slot : live_) total += slot->scratch.posts.count;
+  if (requests_.size() < total) {
+    requests_.resize(total);
+    results_.resize(total);
+  }
+  auto exchange = [&] {
+    std::size_t at = 0;
+    for (Slot* slot : live_) {
+      TurnPosts& posts = slot->scratch.posts;
+      for (std::size_t j = 0; j < posts.count; ++j, ++at) {
+        std::swap(requests_[at], posts.requests[j]);
+        std::swap(results_[at], posts.results[j]);
+      }
+    }
+  };
+  exchange();
+  const absl::Status status = batch_.Solve(*state_.model, std::span(requests_.data(), total),
+                                           std::span(results_.data(), total));
+  exchange();
+  return status;
+}
+
+}  // namespace martiandice::solver

@@ -1,0 +1,58 @@
+// A zero-score cycle's policy iteration as a resumable step (a C++20
+// coroutine): each round it posts its turn requests (TurnPosts, turn_batch.h)
+// and suspends; the level's lockstep rounds (cycle_rounds.h) solve every live
+// cycle's requests in one batch and resume each with its results. Internal
+// to the solver.
+#pragma once
+
+#include <coroutine>
+#include <cstddef>
+#include <exception>
+#include <utility>
+
+namespace martiandice::solver {
+
+class CycleTask {
+ public:
+  struct promise_type {
+    CycleTask get_return_object() {
+      return CycleTask(std::coroutine_handle<promise_type>::from_promise(*this));
+    }
+    std::suspend_always initial_suspend() noexcept { return {}; }
+    std::suspend_always final_suspend() noexcept { return {}; }
+    void return_void() {}
+    void unhandled_exception() { std::terminate(); }  // the solve throws nothing
+  };
+
+  CycleTask() = default;
+  CycleTask(CycleTask&& other) noexcept : handle_(std::exchange(other.handle_, {})) {}
+  CycleTask& operator=(CycleTask&& other) noexcept {
+    std::swap(handle_, other.handle_);
+    return *this;
+  }
+  ~CycleTask() {
+    if (handle_) handle_.destroy();
+  }
+
+  // Runs the cycle on to its next round's requests (posted, the results of
+  // the last round read) or to its end (its vectors stored); true at the end.
+  bool Step() {
+    handle_.resume();
+    return handle_.done();
+  }
+
+ private:
+  explicit CycleTask(std::coroutine_handle<promise_type> handle) : handle_(handle) {}
+  std::coroutine_handle<promise_type> handle_;
+};
+
+// `co_await AwaitTurns{posts.count}`: suspends for the batch unless nothing
+// was posted.
+struct AwaitTurns {
+  std::size_t posted;
+  bool await_ready() const noexcept { return posted == 0; }
+  void await_suspend(std::coroutine_handle<>) const noexcept {}
+  void await_resume() const noexcept {}
+};
+
+}  // namespace martiandice::solver
