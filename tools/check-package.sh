@@ -52,7 +52,7 @@ run "$work/install.log" cmake --install "$build" --prefix "$prefix"
 pc="$(find "$prefix" -name martiandice.pc -path '*/pkgconfig/*' | head -n 1)"
 [[ -n "$pc" ]] || fail "no martiandice.pc installed"
 libdir="$(dirname "$(dirname "$pc")")"
-for file in bin/martiandice include/martiandice/query.h include/martiandice/game.h \
+for file in bin/martiandice include/martiandice/query.h include/martiandice/win_query.h \
   include/martiandice/martiandice_c.h "share/martiandice/$table" share/martiandice/SHA256SUMS; do
   [[ -f "$prefix/$file" ]] || fail "not installed: $prefix/$file"
 done
