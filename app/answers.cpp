@@ -102,7 +102,9 @@ std::string GameText(const Query& query, const std::vector<double>& win, const L
   std::string text = absl::StrFormat(
       "Game: %d players, scores %s; seat %d to move%s.\n", query.players,
       absl::StrJoin(context.scores, ", "), context.seat,
-      FinalRoundBegun(query.rules, context.scores, context.seat) ? " (final round: the target has been reached)" : "");
+      FinalRoundBegun(query.rules, context.scores, context.seat)
+          ? " (final round: the target has been reached)"
+          : "");
   absl::StrAppend(&text, "Win probabilities at the start of this turn: ",
                   WinProbabilitiesText(win, context.seat), ".\n");
   absl::StrAppend(&text, "Values below: the mover's probability of winning. Table: ", table->path,

@@ -182,6 +182,18 @@ void Marker(Svg& svg, const Series& s, double x, double y) {
   }
 }
 
+// One legend entry of the distribution chart: a swatch, the label, and the
+// law's mean and chance of 0 points below it.
+void LawLegend(Svg& svg, double x, double y, const std::string& style, std::string_view label,
+               const ScoreDistribution& law) {
+  svg.Rect(x, y - 12, 22, 14, style);
+  svg.Text(x + 30, y, label, "start", 12);
+  svg.Text(x + 30, y + 15,
+           absl::StrFormat("mean %.3f points, 0 points: %s%%", law.Mean(),
+                           Percent(law.probability[0])),
+           "start", 11, "fill=\"#444444\"");
+}
+
 }  // namespace
 
 std::string ViridisHex(double t) {
@@ -531,19 +543,9 @@ absl::StatusOr<std::string> DistributionSvg(const GameTable& table, const GameCo
   double ly = top + 20;
   svg.Text(lx, ly, "Playing for", "start", 13, "font-weight=\"bold\"");
   ly += 26;
-  svg.Rect(lx, ly - 12, 22, 14, ev_style);
-  svg.Text(lx + 30, ly, "most points (ev)", "start", 12);
-  svg.Text(lx + 30, ly + 15,
-           absl::StrFormat("mean %.3f points, 0 points: %s%%", ev_law->Mean(),
-                           Percent(ev_law->probability[0])),
-           "start", 11, "fill=\"#444444\"");
+  LawLegend(svg, lx, ly, ev_style, "most points (ev)", *ev_law);
   ly += 42;
-  svg.Rect(lx, ly - 12, 22, 14, win_style);
-  svg.Text(lx + 30, ly, "to win", "start", 12);
-  svg.Text(lx + 30, ly + 15,
-           absl::StrFormat("mean %.3f points, 0 points: %s%%", win_law->Mean(),
-                           Percent(win_law->probability[0])),
-           "start", 11, "fill=\"#444444\"");
+  LawLegend(svg, lx, ly, win_style, "to win", *win_law);
   svg.Text(lx + 30, ly + 30, ContextText(context), "start", 11, "fill=\"#444444\"");
 
   absl::StatusOr<std::vector<double>> chances = table.WinProbabilities(context);

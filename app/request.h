@@ -64,6 +64,12 @@ enum class FieldKind {
   kEnvelope, // id, command: read by the front end itself, not into a Request
 };
 
+// How the command line reads a field beyond its kind (RequestField::form bits).
+enum FieldForm : unsigned {
+  kSpacesAround = 1u << 0,  // an integer that may come with spaces around it (" 1 ")
+  kNonEmpty = 1u << 1,      // a text that must not be empty (a path)
+};
+
 // Where a field's value goes in a Request.
 using FieldSlot = std::variant<std::string*, std::optional<std::string>*, int*,
                                std::optional<int>*, bool*>;
@@ -76,6 +82,7 @@ struct RequestField {
   std::string_view what;  // "the dice just rolled": for "missing field" errors
   std::string_view help;  // the command line's help line for eval and best
   FieldSlot (*slot)(Request& request);  // null for kEnvelope
+  unsigned form = 0;                     // FieldForm bits
 };
 
 // Every field, in the order the command line's help lists them.

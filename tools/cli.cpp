@@ -131,8 +131,9 @@ CLI::Option* AddField(CLI::App& command, app::Request& request, std::string_view
     CLI::Option* operator()(bool* value) const { return command.add_flag(option, *value, text); }
   };
   CLI::Option* added =
-      std::visit(Adder{command, option, text, field.name == "seat"}, field.slot(request));
-  if (field.name == "tables") {
+      std::visit(Adder{command, option, text, (field.form & app::kSpacesAround) != 0},
+                 field.slot(request));
+  if ((field.form & app::kNonEmpty) != 0) {
     added->check(CLI::Validator(
         [](const std::string& value) {
           return std::string(value.empty() ? "expected a table file or a directory, got "

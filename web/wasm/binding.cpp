@@ -207,7 +207,8 @@ EMSCRIPTEN_KEEPALIVE int mdw_request_fields() {
 // "best") and the query's fields. Its result is the CLI's `--json` object.
 EMSCRIPTEN_KEEPALIVE int mdw_query() {
   using namespace martiandice;  // NOLINT: this function's names
-  const std::size_t command_slot = app::FindRequestField("command") - app::RequestFields().data();
+  static const std::size_t command_slot =  // found once: the model's rows are fixed
+      app::FindRequestField("command") - app::RequestFields().data();
   const char* command = slots[command_slot].given != 0 ? slots[command_slot].text : nullptr;
   const bool best = command != nullptr && std::string_view(command) == "best";
   if (!best && (command == nullptr || std::string_view(command) != "eval")) {
