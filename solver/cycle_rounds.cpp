@@ -28,14 +28,15 @@ struct CycleRounds::Slot {
 };
 
 CycleRounds::CycleRounds(const GameSolveOptions& options, SolveState& state,
-                         LevelSchedule& schedule, ScoreLawCache& laws, TurnBatchSolver& batch)
+                         LevelSchedule& schedule, ScoreLawCache& laws, TurnBatchSolver& batch,
+                         WorkerPool& pool)
     : state_(state),
       schedule_(schedule),
       laws_(laws),
       batch_(batch),
-      threads_(options.threads),
       guess_order_(options.guess_order),
-      probe_order_(options.probe_guess_order) {
+      probe_order_(options.probe_guess_order),
+      pool_(pool) {
   if (state.pair) pair_shared_.emplace(state);
 }
 
@@ -113,11 +114,7 @@ absl::StatusOr<bool> CycleRounds::RunGroup(long long before) {
 // own: its slot, and the win and error vectors of its contexts).
 absl::Status CycleRounds::Step() {
   done_.assign(live_.size(), 0);
-  std::atomic<std::size_t> next{0};
-  auto work = [&](int) {
-    for (std::size_t k; (k = next++) < live_.size();) done_[k] = live_[k]->task.Step();
-  };
-  return RunWorkers(static_cast<int>(std::min<std::size_t>(threads_, live_.size())), work);
+  return pool_.ForEach(live_.size(), [&](int, std::size_t k) { done_[k] = live_[k]->task.Step(); });
 }
 
 // The live cycles' posted turns, one batch: their requests and result

@@ -19,6 +19,7 @@
 #include "score_law_cache.h"
 #include "solve_state.h"
 #include "turn_batch.h"
+#include "workers.h"
 
 namespace martiandice::solver {
 
@@ -31,9 +32,11 @@ inline constexpr std::size_t kCyclesInFlight = 32;
 
 class CycleRounds {
  public:
-  // `laws`: the settling passes' turn-score laws. Keeps references to all.
+  // `laws`: the settling passes' turn-score laws; `pool`: the threads of the
+  // steps (ThreadedTurnBatch's too, when it solves the batches). Keeps
+  // references to all.
   CycleRounds(const GameSolveOptions& options, SolveState& state, LevelSchedule& schedule,
-              ScoreLawCache& laws, TurnBatchSolver& batch);
+              ScoreLawCache& laws, TurnBatchSolver& batch, WorkerPool& pool);
   ~CycleRounds();
 
   // How far a level's cycles got: the prefix of its vectors done, and the
@@ -46,7 +49,7 @@ class CycleRounds {
   // final-round ones are FinalRound's, solved before), a group at a time,
   // with progress. The stop flag is polled between batches: a group stopped
   // or failed is dropped (its counters too; it is solved again on resume).
-  // Errors: the batch solver's and RunWorkers's.
+  // Errors: the batch solver's and the worker pool's (workers.h).
   Done SolveLevel(int level, std::size_t from);
 
   // Every slot's stats (one entry per slot, made as needed).
@@ -63,7 +66,8 @@ class CycleRounds {
   LevelSchedule& schedule_;
   ScoreLawCache& laws_;
   TurnBatchSolver& batch_;
-  const int threads_, guess_order_, probe_order_;
+  const int guess_order_, probe_order_;
+  WorkerPool& pool_;  // every round's steps (the threaded batches' too)
   std::optional<PairKernel::Shared> pair_shared_;  // two players, kAuto
   std::vector<std::unique_ptr<Slot>> slots_;
   std::vector<const SolveStats*> stats_;

@@ -38,10 +38,11 @@ class GameSolver {
         schedule_(options, state_),
         checkpoint_(options, state_, schedule_, report),
         score_laws_(*state_.model, kScoreLawEntries),
-        threaded_(options.threads),
+        pool_(options.threads),
+        threaded_(pool_),
         batch_(options.turn_batch ? *options.turn_batch : threaded_),
         final_(state_, schedule_, batch_),
-        cycles_(options, state_, schedule_, score_laws_, batch_) {}
+        cycles_(options, state_, schedule_, score_laws_, batch_, pool_) {}
 
   // Solves every level not loaded from the checkpoint. Cancelled when stopped.
   absl::StatusOr<GameValues> Run() {
@@ -117,6 +118,7 @@ class GameSolver {
   LevelSchedule schedule_;
   SolveCheckpoint checkpoint_;
   ScoreLawCache score_laws_;  // of the settling passes, by policy
+  WorkerPool pool_;  // the solve's threads: its steps and its threaded batches
   ThreadedTurnBatch threaded_;  // the turn batches' solver unless options.turn_batch
   TurnBatchSolver& batch_;
   FinalRound final_;

@@ -210,7 +210,7 @@ struct GameValues {
 // or other than 1 with a checkpoint;
 // Cancelled when stopped (the message says whether and where the work was
 // saved); ResourceExhausted when worker threads cannot be started
-// (RunWorkers, workers.h; the finished work is saved in the checkpoint, if
+// (workers.h; the finished work is saved in the checkpoint, if
 // any); the checkpoint's read errors (DataLoss: damaged,
 // FailedPrecondition: of another solve) and write errors.
 absl::StatusOr<GameValues> SolveGameValues(const GameSolveOptions& options,

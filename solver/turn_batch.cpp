@@ -5,7 +5,6 @@
 #include <atomic>
 
 #include "absl/strings/str_format.h"
-#include "workers.h"
 
 namespace martiandice::solver {
 
@@ -43,14 +42,11 @@ absl::Status ThreadedTurnBatch::Solve(const internal::TurnModel& model,
         "a turn batch of %d requests got %d results", requests.size(), results.size()));
   }
   if (requests.empty()) return absl::OkStatus();
-  std::atomic<std::size_t> next{0};
-  auto work = [&](int) {
-    internal::TurnValues plain[2];
-    for (std::size_t i; (i = next++) < requests.size();) {
-      SolveTurn(model, requests[i], plain, &results[i]);
-    }
-  };
-  return RunWorkers(static_cast<int>(std::min<std::size_t>(threads_, requests.size())), work);
+  const std::size_t workers = static_cast<std::size_t>(std::max(pool_.threads(), 1));
+  if (plain_.size() < workers) plain_.resize(workers);
+  return pool_.ForEach(requests.size(), [&](int worker, std::size_t i) {
+    SolveTurn(model, requests[i], plain_[worker].data(), &results[i]);
+  });
 }
 
 }  // namespace martiandice::solver

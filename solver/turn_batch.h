@@ -11,13 +11,16 @@
 // the solver.
 #pragma once
 
+#include <array>
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "convention_turn.h"
 #include "turn_model.h"
+#include "workers.h"
 
 namespace martiandice::solver {
 
@@ -112,16 +115,23 @@ class TurnBatchSolver {
                              std::span<TurnResult> results) = 0;
 };
 
-// The worker threads' batch solver: `threads` workers (RunWorkers, workers.h;
-// at most one per request) each take the next request left.
+// The worker threads' batch solver: a WorkerPool's workers (workers.h; at
+// most one per request) each take the next request left.
+// Solve is not thread-safe: one caller, one batch at a time.
 class ThreadedTurnBatch final : public TurnBatchSolver {
  public:
-  explicit ThreadedTurnBatch(int threads) : threads_(threads) {}
+  // On a pool of its own of `threads` workers.
+  explicit ThreadedTurnBatch(int threads) : own_(std::in_place, threads), pool_(*own_) {}
+  // On `pool`, which must outlive it (the game solve's, shared with its
+  // steps: a cycle's turns and its step then run on the same thread).
+  explicit ThreadedTurnBatch(WorkerPool& pool) : pool_(pool) {}
   absl::Status Solve(const internal::TurnModel& model, std::span<const TurnRequest> requests,
                      std::span<TurnResult> results) override;
 
  private:
-  const int threads_;
+  std::optional<WorkerPool> own_;
+  WorkerPool& pool_;  // started on the first batch, kept for the next
+  std::vector<std::array<internal::TurnValues, 2>> plain_;  // per worker, kept
 };
 
 }  // namespace martiandice::solver

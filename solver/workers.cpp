@@ -3,6 +3,8 @@
 // working if one could not be started.
 #include "workers.h"
 
+#include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <mutex>
 #include <new>
@@ -40,6 +42,14 @@ class Gate {
   State state_ = State::kClosed;
 };
 
+// Thread `running + 1` of `threads` could not be started.
+absl::Status StartError(int threads, int running, const std::string& failure) {
+  return absl::ResourceExhaustedError(absl::StrFormat(
+      "the system refused to start worker thread %d of %d (%s): only %d could run; use fewer "
+      "threads (--threads %d or less)",
+      running + 1, threads, failure, running, running));
+}
+
 }  // namespace
 
 absl::Status RunWorkers(int threads, const std::function<void(int)>& work) {
@@ -66,11 +76,90 @@ absl::Status RunWorkers(int threads, const std::function<void(int)>& work) {
   if (failure.empty()) work(0);
   for (std::thread& thread : pool) thread.join();
   if (failure.empty()) return absl::OkStatus();
-  const int running = static_cast<int>(pool.size()) + 1;  // the caller's included
-  return absl::ResourceExhaustedError(absl::StrFormat(
-      "the system refused to start worker thread %d of %d (%s): only %d could run; use fewer "
-      "threads (--threads %d or less)",
-      running + 1, threads, failure, running, running));
+  return StartError(threads, static_cast<int>(pool.size()) + 1, failure);
+}
+
+WorkerPool::~WorkerPool() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stop_ = true;
+    ++round_;
+  }
+  wake_.notify_all();
+  for (std::thread& thread : pool_) thread.join();
+}
+
+absl::Status WorkerPool::Start() {
+  started_ = true;
+  if (threads_ < 1) {
+    return start_status_ = absl::InvalidArgumentError(
+               absl::StrFormat("worker threads must be at least 1, got %d", threads_));
+  }
+  std::string failure;
+  try {
+    pool_.reserve(static_cast<std::size_t>(threads_ - 1));
+    for (int t = 1; t < threads_; ++t) pool_.emplace_back([this, t] { Serve(t); });
+  } catch (const std::system_error& e) {
+    failure = e.what();
+  } catch (const std::bad_alloc& e) {
+    failure = e.what();
+  }
+  if (failure.empty()) return absl::OkStatus();
+  start_status_ = StartError(threads_, static_cast<int>(pool_.size()) + 1, failure);
+  return start_status_;
+}
+
+// A pool thread: each round, its share of the work if the round has room
+// for it; until the pool stops.
+void WorkerPool::Serve(int index) {
+  std::uint64_t seen = 0;
+  for (;;) {
+    const std::function<void(int)>* work;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      wake_.wait(lock, [&] { return round_ != seen; });
+      seen = round_;
+      if (stop_) return;
+      if (index >= active_) continue;
+      work = work_;
+    }
+    (*work)(index);
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (--running_ == 0) finished_.notify_one();
+  }
+}
+
+absl::Status WorkerPool::Run(int limit, const std::function<void(int)>& work) {
+  if (!started_) {
+    if (absl::Status s = Start(); !s.ok()) return s;
+  }
+  if (!start_status_.ok()) return start_status_;
+  const int active = std::max(1, std::min(threads_, limit));
+  if (active > 1) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      work_ = &work;
+      active_ = active;
+      running_ = active - 1;
+      ++round_;
+    }
+    wake_.notify_all();
+  }
+  work(0);
+  if (active > 1) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    finished_.wait(lock, [this] { return running_ == 0; });
+  }
+  return absl::OkStatus();
+}
+
+absl::Status WorkerPool::ForEach(std::size_t n,
+                                 const std::function<void(int, std::size_t)>& each) {
+  if (n == 0) return absl::OkStatus();
+  std::atomic<std::size_t> next{0};
+  return Run(static_cast<int>(std::min<std::size_t>(std::max(threads_, 1), n)), [&](int t) {
+    for (std::size_t i; (i = next++) < n;) each(t, i);
+  });
 }
 
 }  // namespace martiandice::solver
