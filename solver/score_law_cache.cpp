@@ -65,11 +65,11 @@ PolicyKey FingerprintPolicy(const internal::ConventionPolicy& policy) {
   // standard library's, through std::hash).
   const absl::string_view rolls(reinterpret_cast<const char*>(policy.rolls.data()),
                                 policy.rolls.size());
-  const absl::string_view child(reinterpret_cast<const char*>(policy.child.data()),
-                                policy.child.size() * sizeof(std::int32_t));
-  // The rolls' hash seeds the children's: the sizes are in both.
-  const std::uint64_t b = Xxh64(child.data(), child.size(), Xxh64(rolls.data(), rolls.size(), 0));
-  return {absl::HashOf(rolls, child), b};
+  const absl::string_view takes(reinterpret_cast<const char*>(policy.take.data()),
+                                policy.take.size());
+  // The rolls' hash seeds the takes': the sizes are in both.
+  const std::uint64_t b = Xxh64(takes.data(), takes.size(), Xxh64(rolls.data(), rolls.size(), 0));
+  return {absl::HashOf(rolls, takes), b};
 }
 
 ScoreLawCache::ScoreLawCache(const internal::TurnModel& model, std::size_t max_entries)

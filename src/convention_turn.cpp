@@ -52,7 +52,7 @@ class ConventionSolver {
     out_.tied_decisions = out_.kingmaking = 0;
     if (policy_ != nullptr) {
       policy_->rolls.resize(model.size());
-      policy_->child.resize(model.LawClassCount());
+      policy_->take.resize(model.LawClassCount());
     }
   }
 
@@ -247,8 +247,8 @@ class ConventionSolver {
       const Real* none = rays != nullptr ? rays : turn_over;
       const EarthClass* cls = data + row[q];
       const EarthClass* const end = data + row[q + 1];
-      std::int32_t* pick = policy_ != nullptr
-                               ? &policy_->child[model_.LawClassBegin(model_.LawIndex(group, q))]
+      std::uint8_t* pick = policy_ != nullptr
+                               ? &policy_->take[model_.LawClassBegin(model_.LawIndex(group, q))]
                                : nullptr;
       // No untaken type shown (classes are sorted by mask, so it comes
       // first): always possible with a taken type to show, else only with
@@ -256,7 +256,7 @@ class ConventionSolver {
       if (J < 3 || q == 0) {
         const Real weight = cls->weight_d;
         for (int k = 0; k < S; ++k) sums[k] = weight * none[k];
-        if (pick != nullptr) *pick++ = ray_child;  // -1 without rays: the turn ends
+        if (pick != nullptr) *pick++ = 0;  // the rays, or the turn ends without them
         ++cls;
       } else {
         for (int k = 0; k < S; ++k) sums[k] = Real(0);
@@ -265,7 +265,7 @@ class ConventionSolver {
         for (; cls != end; ++cls) {
           int x;
           const Real* chosen = ChooseTake<J>(take, tv, *cls, rays, rv, &x);
-          if (pick != nullptr) *pick++ = x == 0 ? ray_child : take_id[x];
+          if (pick != nullptr) *pick++ = static_cast<std::uint8_t>(x);  // 0: the rays
           const Real weight = cls->weight_d;
           for (int k = 0; k < S; ++k) sums[k] += weight * chosen[k];
         }
@@ -432,23 +432,27 @@ void PolicyScoreLaw(const TurnModel& model, const ConventionPolicy& policy,
     for (int group : model.Level(level)) {
       const CanonState& g = model.state(group);
       const std::int32_t* const row = model.ClassRow(std::min<int>(g.untaken, 3));
+      const std::int32_t* const take_id = model.EarthChildren(group);
+      const std::int32_t* const ray_children = model.RayChildren(group);
       for (int q = 0; q <= g.left; ++q) {
         const long double chance = law_reach[model.LawIndex(group, q)];
         if (chance == 0) continue;
-        const std::int32_t* child = &policy.child[model.LawClassBegin(model.LawIndex(group, q))];
-        // Runs of classes with the same child: their integer weights summed first.
+        const std::uint8_t* take = &policy.take[model.LawClassBegin(model.LawIndex(group, q))];
+        // Runs of classes with the same action (so the same child): their
+        // integer weights summed first.
         const EarthClass* cls = data + row[q];
         const EarthClass* const end = data + row[q + 1];
         while (cls != end) {
-          const std::int32_t to = *child;
+          const std::uint8_t x = *take;
+          const std::int32_t to = x == 0 ? ray_children[q] : take_id[x];  // -1: the turn ends
           // Signed: a run weighs under 3^13, and x87 converts a signed
           // integer in one instruction (an unsigned one needs a fix-up).
           std::int64_t weight = 0;
           do {
             weight += static_cast<std::int64_t>(cls->weight);
             ++cls;
-            ++child;
-          } while (cls != end && *child == to);
+            ++take;
+          } while (cls != end && *take == x);
           const long double part = chance * static_cast<long double>(weight);
           if (to < 0) {
             (*law)[g.score] += part;  // neither rays nor earthlings: the turn ends

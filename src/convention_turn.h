@@ -36,9 +36,12 @@ struct ConventionTurn {
 struct ConventionPolicy {
   std::vector<std::uint8_t> rolls;  // per position (TurnModel numbering): 1 if it rolls on
   // Per outcome class of every (group, q) law (TurnModel::LawClassBegin
-  // numbering): the position the chosen action leads to; -1: the turn ends
-  // at the group.
-  std::vector<std::int32_t> child;
+  // numbering): the action chosen, x = the earthlings taken (the position
+  // TurnModel::EarthChildren(group)[x]), or 0: the rays, or the turn's end
+  // at the group where there are none (TurnModel::RayChildren(group)[q],
+  // -1). One byte, not the position's four: a game solve keeps a recorded
+  // policy per turn in flight, and their size is what stays in cache.
+  std::vector<std::uint8_t> take;
   // Input: the carried utility that is the indicator of score 0, or -1. Its
   // expectation is every value's slope in utility[0], so the solve can find
   // how far utility[0] may move, all else fixed, before an action or a tie

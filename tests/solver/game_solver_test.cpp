@@ -765,7 +765,7 @@ TEST_CASE("game solver: a solve's range of utility[0] keeps its actions and ties
       internal::SolveConvention(*model, moved, carried, 2u, internal::Arithmetic::kDouble, &turn,
                                 &again);
       CHECK(again.rolls == base.rolls);
-      CHECK(again.child == base.child);
+      CHECK(again.take == base.take);
       CHECK(turn.tied_decisions == tied);
       CHECK(turn.kingmaking == kingmaking);
       ++resolves;
@@ -779,10 +779,10 @@ TEST_CASE("game solver: a solve's range of utility[0] keeps its actions and ties
 
 TEST_CASE("game solver: a recorded policy has each law's classes at its own entries") {
   // TurnModel::LawClassBegin numbers every law's outcome classes; a solve
-  // records each class's child there and PolicyScoreLaw reads them back. Each
-  // entry must be an action of its own law's class: the rays' child (or -1
-  // without rays, when the class shows no untaken type), or the child of a
-  // take the class allows.
+  // records each class's action there (0: the rays, x: take x earthlings) and
+  // PolicyScoreLaw reads them back. Each entry must be an action of its own
+  // law's class: the rays (their child, or -1 without rays, when the class
+  // shows no untaken type), or a take the class allows.
   for (const Rules& rules : {Rules{}, Rules{6, 3, 13}}) {
     auto model = internal::TurnModel::Get(rules);
     const int m = model->MaxScore();
@@ -794,7 +794,7 @@ TEST_CASE("game solver: a recorded policy has each law's classes at its own entr
     internal::ConventionTurn turn;
     internal::SolveConvention(*model, u, carried, 0u, internal::Arithmetic::kDouble, &turn,
                               &policy);
-    REQUIRE(static_cast<int>(policy.child.size()) == model->LawClassCount());
+    REQUIRE(static_cast<int>(policy.take.size()) == model->LawClassCount());
     int laws = 0, entries = 0, takes = 0;
     for (int group = 0; group < model->size(); ++group) {
       const internal::CanonState& g = model->state(group);
@@ -804,10 +804,10 @@ TEST_CASE("game solver: a recorded policy has each law's classes at its own entr
         REQUIRE(model->LawClassBegin(law + 1) - model->LawClassBegin(law) ==
                 static_cast<int>(classes.size()));
         for (size_t c = 0; c < classes.size(); ++c, ++entries) {
-          const std::int32_t child = policy.child[model->LawClassBegin(law) + c];
-          bool allowed = child == model->RayChild(group, q);
+          const int x = policy.take[model->LawClassBegin(law) + c];
+          bool allowed = x == 0;
           for (int i = 0; i < classes[c].takes; ++i) {
-            const bool take = child == model->EarthChild(group, classes[c].take[i]);
+            const bool take = x == classes[c].take[i];
             takes += take && !allowed;
             allowed = allowed || take;
           }

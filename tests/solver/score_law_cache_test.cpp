@@ -54,7 +54,7 @@ TEST_CASE("score law cache: a stored law is the pass's own, and policies are tol
   // one changed entry changes the fingerprint.
   for (size_t i = 0; i < policies.size(); ++i) {
     for (size_t j = i + 1; j < policies.size(); ++j) {
-      CHECK(policies[i].child != policies[j].child);
+      CHECK(policies[i].take != policies[j].take);
       CHECK(solver::FingerprintPolicy(policies[i]) != solver::FingerprintPolicy(policies[j]));
     }
   }
@@ -62,7 +62,7 @@ TEST_CASE("score law cache: a stored law is the pass's own, and policies are tol
   changed.rolls.back() ^= 1;
   CHECK(solver::FingerprintPolicy(changed) != solver::FingerprintPolicy(policies[0]));
   changed = policies[0];
-  changed.child[changed.child.size() / 2] += 1;
+  changed.take[changed.take.size() / 2] ^= 1;
   CHECK(solver::FingerprintPolicy(changed) != solver::FingerprintPolicy(policies[0]));
 }
 

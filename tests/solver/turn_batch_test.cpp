@@ -162,7 +162,7 @@ TEST_CASE("turn batch: the threads' batch is every request solved alone, bit for
       if (r.record_policy) {
         CHECK(!results[i].policy.rolls.empty());
         CHECK(results[i].policy.rolls == alone.policy.rolls);
-        CHECK(results[i].policy.child == alone.policy.child);
+        CHECK(results[i].policy.take == alone.policy.take);
         CHECK(results[i].policy.zero_lane == r.policy_zero_lane);
         CHECK(SameBits(results[i].policy.below, alone.policy.below));
         CHECK(SameBits(results[i].policy.above, alone.policy.above));
