@@ -3,7 +3,6 @@
 #include "cycle_rounds.h"
 
 #include <algorithm>
-#include <atomic>
 #include <span>
 #include <utility>
 

@@ -2,7 +2,6 @@
 #include "turn_batch.h"
 
 #include <algorithm>
-#include <atomic>
 
 #include "absl/strings/str_format.h"
 

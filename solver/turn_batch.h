@@ -122,8 +122,8 @@ class ThreadedTurnBatch final : public TurnBatchSolver {
  public:
   // On a pool of its own of `threads` workers.
   explicit ThreadedTurnBatch(int threads) : own_(std::in_place, threads), pool_(*own_) {}
-  // On `pool`, which must outlive it (the game solve's, shared with its
-  // steps: a cycle's turns and its step then run on the same thread).
+  // On `pool`, which must outlive it (the game solve's, shared with the
+  // cycles' steps).
   explicit ThreadedTurnBatch(WorkerPool& pool) : pool_(pool) {}
   absl::Status Solve(const internal::TurnModel& model, std::span<const TurnRequest> requests,
                      std::span<TurnResult> results) override;
