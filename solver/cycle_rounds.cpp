@@ -1,8 +1,10 @@
-// The lockstep rounds of a level's cycles: groups, steps on the threads, one
-// batch per round.
+// A level's cycles: lockstep rounds (groups, steps on the threads, one batch
+// per round) or streams (a cycle per worker at a time, run to its end).
 #include "cycle_rounds.h"
 
 #include <algorithm>
+#include <atomic>
+#include <mutex>
 #include <span>
 #include <utility>
 
@@ -11,8 +13,9 @@
 
 namespace martiandice::solver {
 
-// One cycle in flight: its solver (CycleSolve, or PairKernel for 2 players
-// with kAuto), its task, buffers and stats.
+// One cycle in flight (lockstep) or one worker's cycles (streams): its
+// solver (CycleSolve, or PairKernel for 2 players with kAuto), its task,
+// buffers and stats.
 struct CycleRounds::Slot {
   Slot(SolveState& state, ScoreLawCache& laws, PairKernel::Shared* pair_shared)
       : scratch(state.n, state.max_turn), cycle(state, laws, scratch) {
@@ -27,7 +30,7 @@ struct CycleRounds::Slot {
 };
 
 CycleRounds::CycleRounds(const GameSolveOptions& options, SolveState& state,
-                         LevelSchedule& schedule, ScoreLawCache& laws, TurnBatchSolver& batch,
+                         LevelSchedule& schedule, ScoreLawCache& laws, TurnBatchSolver* batch,
                          WorkerPool& pool)
     : state_(state),
       schedule_(schedule),
@@ -51,6 +54,80 @@ CycleRounds::Slot& CycleRounds::SlotAt(std::size_t k) {
 }
 
 CycleRounds::Done CycleRounds::SolveLevel(int level, std::size_t from) {
+  return batch_ != nullptr ? Lockstep(level, from) : Streams(level, from);
+}
+
+// Each worker takes the level's next vector and, for a cycle, runs it to its
+// end; none is taken once the solve is stopped or has failed. The cycles
+// taken are every one from `from` to where taking stopped: that prefix is
+// done. After a failure the level's cycles from `from` on are dropped
+// (their counters too): solved again on resume.
+CycleRounds::Done CycleRounds::Streams(int level, std::size_t from) {
+  const std::vector<std::uint64_t>& vectors = schedule_.Level(level);
+  if (from >= vectors.size()) return Done{from, absl::OkStatus()};
+  const int workers =
+      static_cast<int>(std::min<std::size_t>(std::max(pool_.threads(), 1), vectors.size() - from));
+  std::vector<SolveStats> kept(static_cast<std::size_t>(workers));
+  for (int w = 0; w < workers; ++w) kept[w] = SlotAt(w).scratch.stats;
+  while (own_.size() < static_cast<std::size_t>(workers)) {
+    own_.push_back(std::make_unique<ThreadedTurnBatch>(1));
+  }
+  const long long before = schedule_.CostBefore(level, from);
+  std::atomic<std::size_t> next{from};
+  std::atomic<long long> finished{0};  // the cost of the vectors taken and done
+  std::atomic<bool> failed{false};
+  std::mutex failure_mutex;
+  absl::Status failure;
+  const absl::Status ran = pool_.Run(workers, [&](int w) {
+    int s[kMaxPlayers];
+    while (!schedule_.Stopped() && !failed.load(std::memory_order_relaxed)) {
+      const std::size_t i = next++;
+      if (i >= vectors.size()) return;
+      schedule_.Unpack(vectors[i], s);
+      if (FinalRoundBegun(state_.rules, std::span<const int>(s, state_.n),
+                          state_.FirstMover(s))) {
+        finished += schedule_.VectorCost(vectors[i]);  // FinalRound's, solved before
+        continue;
+      }
+      if (absl::Status status = RunCycle(w, s); !status.ok()) {
+        std::lock_guard<std::mutex> lock(failure_mutex);
+        if (failure.ok()) failure = status;
+        failed = true;
+        return;
+      }
+      finished += schedule_.VectorCost(vectors[i]);
+      // Worker 0 is the calling thread, where progress is called.
+      if (w == 0) schedule_.ProgressIfDue(before + finished);
+    }
+  });
+  if (!ran.ok() || !failure.ok()) {
+    for (int w = 0; w < workers; ++w) slots_[w]->scratch.stats = std::move(kept[w]);
+    return Done{from, ran.ok() ? failure : ran};
+  }
+  return Done{std::min(next.load(), vectors.size()), absl::OkStatus()};
+}
+
+// The cycle at totals `s` on worker `w`'s slot, each round's turns solved
+// on this thread.
+absl::Status CycleRounds::RunCycle(int w, const int* s) {
+  Slot& slot = *slots_[w];
+  slot.task = slot.pair ? slot.pair->SolveCycle(s)
+                        : slot.cycle.Solve(s, guess_order_, probe_order_);
+  while (!slot.task.Step()) {
+    TurnPosts& posts = slot.scratch.posts;
+    if (absl::Status status = own_[w]->Solve(*state_.model,
+                                             std::span(posts.requests.data(), posts.count),
+                                             std::span(posts.results.data(), posts.count));
+        !status.ok()) {
+      slot.task = CycleTask();
+      return status;
+    }
+  }
+  return absl::OkStatus();
+}
+
+// A group of at most kCyclesInFlight cycles at a time, in lockstep rounds.
+CycleRounds::Done CycleRounds::Lockstep(int level, std::size_t from) {
   const std::vector<std::uint64_t>& vectors = schedule_.Level(level);
   Done done{from, absl::OkStatus()};
   int s[kMaxPlayers];
@@ -136,7 +213,7 @@ absl::Status CycleRounds::SolveBatch() {
     }
   };
   exchange();
-  const absl::Status status = batch_.Solve(*state_.model, std::span(requests_.data(), total),
+  const absl::Status status = batch_->Solve(*state_.model, std::span(requests_.data(), total),
                                            std::span(results_.data(), total));
   exchange();
   return status;

@@ -1,8 +1,16 @@
-// A level's zero-score cycles in lockstep rounds: in groups of at most
-// kCyclesInFlight cycles, each in a slot (its solver, buffers and stats).
-// Each round every live cycle steps on the worker threads (its last round's
-// results read, its next round's turns posted: cycle_task.h), then every
-// posted turn is solved in one batch of the turn batch solver (turn_batch.h).
+// A level's zero-score cycles, on one of two schedules (each cycle a task
+// that posts a round of turns per step: cycle_task.h):
+// - lockstep rounds, for a turn batch solver of the caller's (a GPU, a
+//   cluster: large batches): in groups of at most kCyclesInFlight cycles,
+//   each in a slot (its solver, buffers and stats); each round every live
+//   cycle steps on the worker threads, then every posted turn is solved in
+//   one batch (turn_batch.h);
+// - streams, for the worker threads' own solve: each worker takes the next
+//   cycle and runs it to its end, its rounds' turns a batch it solves itself
+//   (a one-thread ThreadedTurnBatch), so a cycle's data stays with one
+//   thread (in its core's cache) and no worker waits at a round's end
+//   (lockstep on two threads cost 7-9 % of a 3-player solve's time).
+// Both give the same values, bit for bit (turn_batch.h's contract).
 // Internal to the solver.
 #pragma once
 
@@ -23,20 +31,19 @@
 
 namespace martiandice::solver {
 
-// Most cycles in flight at once: bounds the memory of their solvers (a
-// recorded policy per mover, twice: about 80 KB a mover) and of a batch, and
-// how long a stop waits. 32 keeps the official 3-player solve's peak near
-// 40 MB and solves as fast as 256 on two cores; a backend that wants larger
-// batches raises it.
+// Most cycles in flight at once in lockstep rounds: bounds the memory of
+// their solvers (a recorded policy per mover, twice) and of a batch, and how
+// long a stop waits. 32 solved the official 3-player solve as fast as 256 on
+// two cores; a backend that wants larger batches raises it.
 inline constexpr std::size_t kCyclesInFlight = 32;
 
 class CycleRounds {
  public:
   // `laws`: the settling passes' turn-score laws; `pool`: the threads of the
-  // steps (ThreadedTurnBatch's too, when it solves the batches). Keeps
-  // references to all.
+  // steps and streams; `batch`: the lockstep rounds' solver, or null for
+  // streams. Keeps references to all.
   CycleRounds(const GameSolveOptions& options, SolveState& state, LevelSchedule& schedule,
-              ScoreLawCache& laws, TurnBatchSolver& batch, WorkerPool& pool);
+              ScoreLawCache& laws, TurnBatchSolver* batch, WorkerPool& pool);
   ~CycleRounds();
 
   // How far a level's cycles got: the prefix of its vectors done, and the
@@ -46,9 +53,11 @@ class CycleRounds {
     absl::Status status;
   };
   // Solves the cycles among level `level`'s vectors from `from` on (the
-  // final-round ones are FinalRound's, solved before), a group at a time,
-  // with progress. The stop flag is polled between batches: a group stopped
-  // or failed is dropped (its counters too; it is solved again on resume).
+  // final-round ones are FinalRound's, solved before), with progress. The
+  // stop flag is polled between batches (lockstep: a group stopped is
+  // dropped, its counters too, and solved again on resume) or before each
+  // cycle is taken (streams: the cycles taken are finished). Work that
+  // fails is dropped (lockstep: the group; streams: the level from `from`).
   // Errors: the batch solver's and the worker pool's (workers.h).
   Done SolveLevel(int level, std::size_t from);
 
@@ -58,6 +67,9 @@ class CycleRounds {
  private:
   struct Slot;
   Slot& SlotAt(std::size_t k);
+  Done Lockstep(int level, std::size_t from);
+  Done Streams(int level, std::size_t from);
+  absl::Status RunCycle(int worker, const int* s);
   absl::StatusOr<bool> RunGroup(long long before);
   absl::Status Step();
   absl::Status SolveBatch();
@@ -65,7 +77,7 @@ class CycleRounds {
   SolveState& state_;
   LevelSchedule& schedule_;
   ScoreLawCache& laws_;
-  TurnBatchSolver& batch_;
+  TurnBatchSolver* const batch_;  // lockstep's; null: streams
   const int guess_order_, probe_order_;
   WorkerPool& pool_;  // every round's steps (the threaded batches' too)
   std::optional<PairKernel::Shared> pair_shared_;  // two players, kAuto
@@ -75,6 +87,7 @@ class CycleRounds {
   std::vector<char> done_;             // per live cycle: ended by the last step
   std::vector<TurnRequest> requests_;  // a round's batch (storage swapped with the slots')
   std::vector<TurnResult> results_;
+  std::vector<std::unique_ptr<ThreadedTurnBatch>> own_;  // streams: per worker
 };
 
 }  // namespace martiandice::solver

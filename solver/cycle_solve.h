@@ -18,7 +18,7 @@
 
 namespace martiandice::solver {
 
-// One cycle's solve at a time (a slot of the lockstep rounds).
+// One cycle's solve at a time (a slot of cycle_rounds.h).
 class CycleSolve {
  public:
   // `laws`: the settling passes' turn-score laws, shared by the threads.

@@ -1,8 +1,8 @@
 // A zero-score cycle's policy iteration as a resumable step (a C++20
 // coroutine): each round it posts its turn requests (TurnPosts, turn_batch.h)
-// and suspends; the level's lockstep rounds (cycle_rounds.h) solve every live
-// cycle's requests in one batch and resume each with its results. Internal
-// to the solver.
+// and suspends; the level's schedule (cycle_rounds.h) solves them, alone or
+// with every live cycle's in one batch, and resumes it with its results.
+// Internal to the solver.
 #pragma once
 
 #include <coroutine>

@@ -1,11 +1,12 @@
 // The N-player game-level solve, put together: backward over the sum of the
 // totals (level_schedule.h), a level's score vectors with a seat at the
 // target first, in final-round waves from the last seat back (final_round.h),
-// then those below the target, zero-score cycles in lockstep rounds
-// (cycle_rounds.h: cycle_solve.h, or pair_kernel.h for 2 players), every
-// turn through the turn batch solver (turn_batch.h); checkpoints
-// (solve_checkpoint.h) and the report (solve_report.h). Also the options' checks and the table written
-// from the solved values.
+// then those below the target, zero-score cycles (cycle_rounds.h:
+// cycle_solve.h, or pair_kernel.h for 2 players; in streams on the worker
+// threads, in lockstep rounds for a caller's turn batch solver), every turn
+// through a turn batch solver (turn_batch.h); checkpoints
+// (solve_checkpoint.h) and the report (solve_report.h). Also the options'
+// checks and the table written from the solved values.
 #include "game_solver.h"
 
 #include <chrono>
@@ -42,7 +43,7 @@ class GameSolver {
         threaded_(pool_),
         batch_(options.turn_batch ? *options.turn_batch : threaded_),
         final_(state_, schedule_, batch_),
-        cycles_(options, state_, schedule_, score_laws_, batch_, pool_) {}
+        cycles_(options, state_, schedule_, score_laws_, options.turn_batch, pool_) {}
 
   // Solves every level not loaded from the checkpoint. Cancelled when stopped.
   absl::StatusOr<GameValues> Run() {

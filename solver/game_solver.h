@@ -81,7 +81,8 @@ struct GameSolveOptions {
   int threads = 1;
   // Called from the calling thread after every level (score vectors of one
   // sum), and within a level at most every progress_interval seconds (0:
-  // after every round of the cycles in flight). May set *stop.
+  // after every cycle the calling thread solves, or with turn_batch every
+  // round of the cycles in flight). May set *stop.
   std::function<void(const GameSolveProgress&)> progress;
   double progress_interval = 0.25;
   // Checkpoint file (docs/PLAYERS.md "Checkpoints"); empty: none. If it
@@ -101,8 +102,9 @@ struct GameSolveOptions {
   // "...saved in <checkpoint>: ": how the caller's user resumes.
   std::string resume_hint = "run the same solve with that checkpoint to resume";
   // When set (by a signal handler, the progress callback or another thread;
-  // polled between turn batches), the solve drops the cycles in flight
-  // (solved again on resuming), writes the checkpoint and returns Cancelled.
+  // polled between turn batches), the solve finishes the cycles in flight
+  // (with turn_batch: drops them, to be solved again on resuming), writes
+  // the checkpoint and returns Cancelled.
   const std::atomic<bool>* stop = nullptr;
   // Empty, or one total per seat: only the score vectors at or above these
   // totals (seat by seat) are solved, the others' vectors left zero: the

@@ -35,7 +35,7 @@ void PairKernel::Extrapolate(const int* s, Of of, double fallback, double* out) 
       *v = of(state_.index.Index(seat, up), seat);
       return true;
     };
-    double a, b, c;
+    double a = 0, b = 0, c = 0;  // set by `at` before any use (GCC cannot see it)
     double g = fallback;
     if (at(1, 0, &a) && at(0, 1, &b) && at(1, 1, &c)) {
       g = a + b - c;

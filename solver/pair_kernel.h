@@ -14,7 +14,7 @@
 
 namespace martiandice::solver {
 
-// One cycle's pair kernel at a time (a slot of the lockstep rounds).
+// One cycle's pair kernel at a time (a slot of cycle_rounds.h).
 class PairKernel {
  public:
   // What the slots' kernels share: per cycle context, its mover's

@@ -6,9 +6,10 @@
 //
 // What goes through it: every turn solve of the game solve. A level's
 // final-round contexts are solved in waves, one batch per seat, last seat
-// first (final_round.h); its zero-score cycles in lockstep rounds, each
-// round every live cycle's turns one batch (cycle_rounds.h). Internal to
-// the solver.
+// first (final_round.h); its zero-score cycles (cycle_rounds.h): with a
+// solver of the caller's, in lockstep rounds, each round every live cycle's
+// turns one batch; on the worker threads, each round of a cycle one batch
+// solved by the thread running that cycle. Internal to the solver.
 #pragma once
 
 #include <array>

@@ -1,6 +1,6 @@
-// Worker threads started in one place (workers.h): a gate holds every new
-// thread until all are started, then lets them work, or lets them go without
-// working if one could not be started.
+// Worker threads started in one place (workers.h): a pool's threads all
+// start before its first round, each waiting for its rounds; if one cannot
+// be started no round runs, and the pool's destructor lets the others go.
 #include "workers.h"
 
 #include <algorithm>
@@ -18,30 +18,6 @@
 namespace martiandice::solver {
 namespace {
 
-// Opened once: to the work, or to leave without it.
-class Gate {
- public:
-  // Waits until the gate opens; true to work.
-  bool Wait() {
-    std::unique_lock<std::mutex> lock(mutex_);
-    opened_.wait(lock, [this] { return state_ != State::kClosed; });
-    return state_ == State::kWork;
-  }
-  void Open(bool work) {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      state_ = work ? State::kWork : State::kLeave;
-    }
-    opened_.notify_all();
-  }
-
- private:
-  enum class State { kClosed, kWork, kLeave };
-  std::mutex mutex_;
-  std::condition_variable opened_;
-  State state_ = State::kClosed;
-};
-
 // Thread `running + 1` of `threads` could not be started.
 absl::Status StartError(int threads, int running, const std::string& failure) {
   return absl::ResourceExhaustedError(absl::StrFormat(
@@ -52,31 +28,10 @@ absl::Status StartError(int threads, int running, const std::string& failure) {
 
 }  // namespace
 
+// One round of a pool: its threads all start (or the error) before any work.
 absl::Status RunWorkers(int threads, const std::function<void(int)>& work) {
-  if (threads < 1) {
-    return absl::InvalidArgumentError(
-        absl::StrFormat("worker threads must be at least 1, got %d", threads));
-  }
-  Gate gate;
-  std::vector<std::thread> pool;
-  std::string failure;
-  try {
-    pool.reserve(static_cast<std::size_t>(threads - 1));
-    for (int t = 1; t < threads; ++t) {
-      pool.emplace_back([&gate, &work, t] {
-        if (gate.Wait()) work(t);
-      });
-    }
-  } catch (const std::system_error& e) {
-    failure = e.what();
-  } catch (const std::bad_alloc& e) {
-    failure = e.what();
-  }
-  gate.Open(failure.empty());
-  if (failure.empty()) work(0);
-  for (std::thread& thread : pool) thread.join();
-  if (failure.empty()) return absl::OkStatus();
-  return StartError(threads, static_cast<int>(pool.size()) + 1, failure);
+  WorkerPool pool(threads);
+  return pool.Run(threads, work);
 }
 
 WorkerPool::~WorkerPool() {

@@ -26,8 +26,8 @@ namespace martiandice::solver {
 // InvalidArgument if threads < 1.
 absl::Status RunWorkers(int threads, const std::function<void(int)>& work);
 
-// RunWorkers for many short rounds (the game solve's lockstep rounds, one
-// turn batch each): the threads are started once, on the first Run, and wait
+// RunWorkers for many short rounds (the game solve's final-round waves and
+// a level's cycles, each a round or more): the threads are started once, on the first Run, and wait
 // between rounds, instead of a start and a join per round. Not thread-safe:
 // one caller runs its rounds one after another.
 class WorkerPool {

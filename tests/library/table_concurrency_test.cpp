@@ -25,6 +25,7 @@
 #include "turn_model.h"
 #ifdef MARTIANDICE_HAVE_GAME_SOLVER
 #include "game_solver.h"
+#include "turn_batch.h"
 #endif
 
 using namespace martiandice;
@@ -354,17 +355,26 @@ TEST_CASE("concurrency: 2 threads of a 3-player solve share its laws' store") {
   solver::GameSolveOptions options;
   options.rules = Rules{7, 3, 12};
   options.players = 3;
-  solver::GameSolveReport one, two;
+  solver::GameSolveReport one, two, lockstep_report;
   options.threads = 1;
   auto alone = solver::SolveGameValues(options, &one);
   options.threads = 2;
   auto shared = solver::SolveGameValues(options, &two);
+  // The other schedule: the cycles in lockstep rounds, the steps and the
+  // batches on two threads.
+  solver::ThreadedTurnBatch batch(2);
+  options.turn_batch = &batch;
+  auto lockstep = solver::SolveGameValues(options, &lockstep_report);
   REQUIRE(alone.ok());
   REQUIRE(shared.ok());
+  REQUIRE(lockstep.ok());
   CHECK(alone->win == shared->win);
+  CHECK(alone->win == lockstep->win);
   CHECK(one.error_bound == two.error_bound);
+  CHECK(one.error_bound == lockstep_report.error_bound);
   CHECK(two.settle_reused > 0);
   CHECK(one.settle_passes == two.settle_passes);
+  CHECK(one.settle_passes == lockstep_report.settle_passes);
   MESSAGE(two.settle_reused << " of " << two.settle_passes << " passes reused, " << two.seconds
                             << " s");
 }

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "game_solver.h"
+#include "turn_batch.h"
 #include "checksum.h"
 #include "test_util.h"
 
@@ -227,6 +228,39 @@ TEST_CASE("n-player checkpoint: interrupted several times in a row, then finishe
   CHECK(again_calls[0].fraction == 1.0);
   CHECK(again_calls[0].seconds_left == 0.0);
   CheckIdentical(reference, values);
+}
+
+TEST_CASE("concurrency: a solve stopped on two threads (streams, lockstep) resumes bit for bit") {
+  // Streams (the threads' own schedule): the cycles taken when the stop
+  // comes are finished. Lockstep (a caller's batch solver): the group in
+  // flight is dropped. Either way the resumed solve is the uninterrupted one.
+  for (const bool lockstep : {false, true}) {
+    CAPTURE(lockstep);
+    solver::ThreadedTurnBatch batch(2);
+    solver::GameSolveOptions options = Options(3, 2);
+    if (lockstep) options.turn_batch = &batch;
+    solver::GameValues reference;
+    solver::GameSolveReport reference_report;
+    std::vector<solver::GameSolveProgress> calls;
+    REQUIRE(RunStopping(options, 0, &reference, &reference_report, &calls).ok());
+    const int n = static_cast<int>(calls.size());
+    REQUIRE(n > 20);
+    TempDir dir;
+    // Up to half way: on two threads the count of callbacks varies a little
+    // (they come between the calling thread's own vectors).
+    for (int stop_at : {2, n / 8, n / 4, n / 3, n / 2}) {
+      CAPTURE(stop_at);
+      options.checkpoint = dir.File("two.checkpoint");
+      solver::GameValues values;
+      solver::GameSolveReport report;
+      REQUIRE(absl::IsCancelled(RunStopping(options, stop_at, &values, &report)));
+      solver::GameSolveReport resumed;
+      REQUIRE(RunStopping(options, 0, &values, &resumed).ok());
+      if (stop_at >= n / 4) CHECK(resumed.resumed_fraction > 0);
+      CheckIdentical(reference, values);
+      CheckSameCounters(reference_report, resumed);
+    }
+  }
 }
 
 TEST_CASE("n-player checkpoint: stopped without a checkpoint file, the message says so") {
