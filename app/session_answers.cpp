@@ -7,6 +7,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "answers.h"
+#include "front_end.h"
 #include "json.h"
 #include "martiandice/context.h"
 #include "martiandice/rules.h"
@@ -33,34 +34,34 @@ absl::Status AddGame(JsonObject& object, Advisor& advisor, const GameSession& se
 
 }  // namespace
 
-absl::StatusOr<GameState> SessionStart(const QueryInput& in) {
+absl::StatusOr<GameState> SessionStart(const QueryInput& in, std::string_view prefix) {
   if (absl::Status status = ValidateRules(in.rules); !status.ok()) return status;
+  const std::string scores_name = std::string(prefix) + "scores: ";
   GameContext context;
   if (in.scores) {
     absl::StatusOr<std::vector<int>> scores = ParseScores(*in.scores);
     if (!scores.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat("scores: ", scores.status().message()));
+      return absl::InvalidArgumentError(absl::StrCat(scores_name, scores.status().message()));
     }
     context.scores = *std::move(scores);
   }
   const int players =
       in.players.value_or(context.scores.empty() ? 2 : static_cast<int>(context.scores.size()));
-  if (players < kMinPlayers || players > kMaxPlayers) {
-    return absl::InvalidArgumentError(absl::StrCat("players: a game has ", kMinPlayers, " to ",
-                                                   kMaxPlayers, " players, not ", players));
+  if (absl::Status status = CheckPlayers(players, std::string(prefix) + "players"); !status.ok()) {
+    return status;
   }
   if (context.scores.empty()) context.scores.assign(players, 0);
   if (static_cast<int>(context.scores.size()) != players) {
     return absl::InvalidArgumentError(
-        absl::StrCat("scores: ", context.scores.size(), " totals for ", players, " players"));
+        absl::StrCat(scores_name, context.scores.size(), " totals for ", players, " players"));
   }
   context.seat = in.seat.value_or(0);
   absl::StatusOr<GameState> start = GameState::AtTurnStart(in.rules, players, context);
   if (!start.ok()) {
     // A seat out of range is the seat's error; every other is about the totals.
     const bool bad_seat = context.seat < 0 || context.seat >= players;
-    return absl::InvalidArgumentError(
-        absl::StrCat(bad_seat ? "seat: " : "scores: ", start.status().message()));
+    return absl::InvalidArgumentError(absl::StrCat(
+        bad_seat ? std::string(prefix) + "seat: " : scores_name, start.status().message()));
   }
   return start;
 }

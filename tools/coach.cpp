@@ -28,6 +28,7 @@
 #include "martiandice/context.h"
 #include "martiandice/dice.h"
 #include "martiandice/game_state.h"
+#include "session_answers.h"
 #include "support.h"
 
 namespace martiandice::cli {
@@ -52,28 +53,11 @@ absl::Status AsLogError(const absl::Status& status) {
 
 absl::StatusOr<Setup> ReadSetup(const CommandOptions& options, Advisor& advisor) {
   const QueryInput& query = options.request.query;
+  // The command line's rules error ("invalid rules: ..."), before the session's.
   if (absl::Status status = app::CheckRules(query.rules); !status.ok()) return status;
-  GameContext context;
-  if (query.scores) {
-    absl::StatusOr<std::vector<int>> scores = ParseScores(*query.scores);
-    if (!scores.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat("--scores: ", scores.status().message()));
-    }
-    context.scores = *std::move(scores);
-  }
-  const int players =
-      query.players.value_or(context.scores.empty() ? 2 : static_cast<int>(context.scores.size()));
-  if (absl::Status status = app::CheckPlayers(players, "--players"); !status.ok()) return status;
-  if (context.scores.empty()) context.scores.assign(players, 0);
-  if (static_cast<int>(context.scores.size()) != players) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--scores: ", context.scores.size(), " totals for ", players, " players"));
-  }
-  context.seat = query.seat.value_or(0);
-  absl::StatusOr<GameState> start = GameState::AtTurnStart(query.rules, players, context);
-  if (!start.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("--scores/--seat: ", start.status().message()));
-  }
+  absl::StatusOr<GameState> start = app::SessionStart(query, "--");
+  if (!start.ok()) return start.status();
+  const int players = start->players();
   Setup setup{query.rules, *std::move(start), false, "", std::nullopt, {}};
   setup.json = options.json;
   setup.tables = query.tables;

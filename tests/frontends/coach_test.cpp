@@ -347,8 +347,9 @@ TEST_CASE("coach: bad options are refused before the game, exit 2") {
   cli_test::CheckUsageError({"coach", "--scores", "1,2", "--players", "3"},
                             "--scores: 2 totals for 3 players");
   cli_test::CheckUsageError({"coach", "--scores", "1,x"}, "--scores: ");
-  cli_test::CheckUsageError({"coach", "--scores", "30,30"}, "--scores/--seat: ");
-  cli_test::CheckUsageError({"coach", "--seat", "2"}, "--scores/--seat: ");
+  // A start that cannot be a turn's names the input at fault.
+  cli_test::CheckUsageError({"coach", "--scores", "30,30"}, "--scores: ");
+  cli_test::CheckUsageError({"coach", "--seat", "2"}, "--seat: ");
   cli_test::CheckUsageError({"coach", "--log", "/nonexistent/dir/x.log"}, "--log: ");
   cli_test::CheckUsageError({"coach", "--dice", "0"}, "invalid rules");
 }
