@@ -60,7 +60,7 @@ absl::StatusOr<SolveRequest> ReadRequest(const CommandOptions& options) {
   request.threads = *threads;
   if (request.players > 2) request.checkpoint = CheckpointPath(options.checkpoint, request.path);
   if (!request.checkpoint.empty()) {
-    if (request.checkpoint == request.path) {
+    if (SameFile(request.checkpoint, request.path)) {  // by identity: "./t.mdt" is t.mdt
       return absl::InvalidArgumentError(
           "--checkpoint: the checkpoint cannot be the table itself (--out); give another file");
     }

@@ -68,6 +68,20 @@ absl::StatusOr<std::string> OutputPath(const std::string& out, const std::string
   return path.string();
 }
 
+bool SameFile(const std::string& a, const std::string& b) {
+  std::error_code error;
+  if (fs::exists(a, error) && fs::exists(b, error)) {
+    const bool same = fs::equivalent(a, b, error);
+    if (!error) return same;
+  }
+  std::error_code error_a, error_b;
+  const fs::path full_a = fs::weakly_canonical(fs::absolute(a, error_a), error_a);
+  const fs::path full_b = fs::weakly_canonical(fs::absolute(b, error_b), error_b);
+  if (!error_a && !error_b) return full_a == full_b;
+  // A folder that cannot be read: compare the paths as written, made absolute.
+  return fs::absolute(a, error_a).lexically_normal() == fs::absolute(b, error_b).lexically_normal();
+}
+
 absl::Status CreateOutputFolders(const std::string& path) {
   const fs::path folder = FolderOf(fs::path(path));
   std::error_code error;
@@ -83,8 +97,7 @@ absl::Status CreateOutputFolders(const std::string& path) {
 absl::Status WriteOutput(const std::string& path, const std::string& bytes,
                          const std::vector<std::string>& inputs) {
   for (const std::string& input : inputs) {
-    std::error_code error;
-    if (fs::equivalent(path, input, error)) {
+    if (SameFile(path, input)) {
       return absl::InvalidArgumentError(absl::StrCat("--out: ", path, " is the input ", input,
                                                      ": it would be overwritten; write elsewhere"));
     }

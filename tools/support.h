@@ -38,6 +38,11 @@ enum class Folders { kMustExist, kCreate };
 // unless created (kCreate: CreateOutputFolders creates them).
 absl::StatusOr<std::string> OutputPath(const std::string& out, const std::string& default_name,
                                        Folders folders);
+// Whether paths `a` and `b` name one file, by identity, not text: when both
+// exist, the same device and inode (a hard link too); else the same path once
+// absolute, with "." and ".." and the symbolic links of its existing folders
+// resolved ("./t.mdt", "/abs/t.mdt", "link/t.mdt").
+bool SameFile(const std::string& a, const std::string& b);
 // Creates the missing folders of `path`'s directory (an error names --out).
 absl::Status CreateOutputFolders(const std::string& path);
 // Writes `bytes` to `path` atomically (a temporary renamed into place),

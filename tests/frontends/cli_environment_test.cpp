@@ -213,6 +213,42 @@ TEST_CASE("environment: --out never replaces a FIFO or a symbolic link") {
   CHECK(dir.Files().size() == 5);
 }
 
+TEST_CASE("environment: a checkpoint naming the table by another path is refused") {
+  TempDir dir;
+  const std::string table = dir.File("t.mdt");
+  fs::create_directory(dir.File("sub"));
+  fs::create_directory_symlink(dir.str(), dir.File("here"));
+  auto solve = [&](const std::string& checkpoint) {
+    return std::vector<std::string>{"solve", "--players", "3",   "--dice",       "2", "--target",
+                                    "3",     "--out",     table, "--checkpoint", checkpoint};
+  };
+  const std::string refused = "--checkpoint: the checkpoint cannot be the table itself";
+  // Before the table exists: "./" relative, "." and ".." in an absolute path,
+  // a folder reached through a symbolic link.
+  const std::string relative = (fs::path(".") / fs::relative(table)).string();
+  for (const std::string& alias : {relative, dir.str() + "/./t.mdt", dir.File("sub") + "/../t.mdt",
+                                   dir.File("here") + "/t.mdt"}) {
+    CAPTURE(alias);
+    cli_test::CheckUsageError(solve(alias), refused);
+    CHECK(!fs::exists(table));
+  }
+  // Once it exists: a hard link to it, and the same aliases.
+  test_util::WriteFile(table, "the old table");
+  const std::string hard_link = dir.File("h.mdt");
+  fs::create_hard_link(table, hard_link);
+  for (const std::string& alias : {hard_link, relative, dir.File("here") + "/t.mdt"}) {
+    CAPTURE(alias);
+    cli_test::CheckUsageError(solve(alias), refused);
+    CHECK(ReadFile(table) == "the old table");
+  }
+  // A file of its own is fine: the solve runs, the table is written, the
+  // checkpoint removed.
+  const cli_test::CliRun run = cli_test::Run(solve(dir.File("own.checkpoint")));
+  CHECK(run.code == 0);
+  CHECK(ReadFile(table) != "the old table");
+  CHECK(!fs::exists(dir.File("own.checkpoint")));
+}
+
 TEST_CASE("environment: --out never overwrites the input table") {
   TempDir dir;
   const std::string table = dir.File("martiandice-p2-d13-b3-t25.mdt");
