@@ -510,10 +510,17 @@ struct Dispatch {
                        outcome->certified ? kCliExitOk : kCliExitNotCertified);
   }
   int operator()(cli::StreamCommand run) const {
+    errno = 0;  // what a failed write leaves, for Flushed's message
     absl::StatusOr<int> code = run(options, context, out);
-    out.flush();
-    if (!code.ok()) return FailWith(context.err, code.status());
-    return *code;
+    if (!code.ok()) {
+      out.flush();
+      return FailWith(context.err, code.status());
+    }
+    if (*code != kCliExitOk) {  // it has said why
+      out.flush();
+      return *code;
+    }
+    return Flushed(out, context.err, *code);
   }
 };
 

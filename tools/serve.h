@@ -41,10 +41,12 @@ struct ServeOptions {
 // and the service goes on. Output is flushed whenever the service is about to
 // wait for input, so a frontend that writes one request and waits gets its
 // answer, while a batch already in the pipe is answered without a flush per
-// line. Returns kCliExitOk at end of input, kCliExitInternal (with one line
-// "martiandice: error: ..." on `err`) if `out` fails. A request's `tables` outside the data search
-// path and options.tables_dirs is refused by its name alone, without looking at the file system.
-// Never throws.
+// line. Returns kCliExitOk at end of input, or once `out` fails (stopping
+// there: the caller checks `out`, as RunCli does for every command);
+// kCliExitInternal with one line "martiandice: error: ..." on `err` for an
+// internal error. A request's `tables` outside the data search path and
+// options.tables_dirs is refused by its name alone, without looking at the
+// file system. Never throws.
 int Serve(std::istream& in, std::ostream& out, std::ostream& err, const ServeOptions& options = {});
 
 // The protocol's commands ("eval", ..., "close"), in the order `serve --help`

@@ -297,34 +297,46 @@ TEST_CASE("environment: results that cannot be written to standard output are an
   TempDir dir;
   const std::string review = dir.File("turn.txt");
   test_util::WriteFile(review, "roll 2T 3R 4H 3C 1K take H\nstop\n");
-  const std::vector<std::vector<std::string>> commands = {
-      {"eval"},
-      {"eval", "--objective", "win", "--scores", "0,0", "--tables", kData},
-      {"best", "--json", "--roll", "2T 3R 4H 3C 1K"},
-      {"stats", "--dice", "20"},
-      {"review", review},
-      {"simulate", "--games", "200", "--policies", "ev,ev"},
-      {"certify", "--quiet", "--dice", "2", "--target", "3", "--tables", dir.str()},
-      {"export", "--tables", kData},
-      {"--help"},
+  struct Case {
+    std::vector<std::string> args;
+    std::string input;  // standard input
+  };
+  const std::vector<Case> commands = {
+      {{"eval"}, ""},
+      {{"eval", "--objective", "win", "--scores", "0,0", "--tables", kData}, ""},
+      {{"best", "--json", "--roll", "2T 3R 4H 3C 1K"}, ""},
+      {{"stats", "--dice", "20"}, ""},
+      {{"review", review}, ""},
+      {{"simulate", "--games", "200", "--policies", "ev,ev"}, ""},
+      {{"certify", "--quiet", "--dice", "2", "--target", "3", "--tables", dir.str()}, ""},
+      {{"export", "--tables", kData}, ""},
+      {{"--help"}, ""},
+      // The commands that write as they go: a game, a coached game, serve.
+      {{"play", "--humans", "none", "--seed", "5", "--tables", kData}, ""},
+      {{"play", "--humans", "none", "--seed", "5", "--json", "--tables", kData}, ""},
+      {{"coach", "--tables", kData}, "score 7\n"},
+      {{"coach", "--json", "--tables", kData}, "score 7\n"},
+      {{"serve"}, "{\"command\":\"eval\"}\n"},
   };
   // A table for certify, written by solve.
   REQUIRE(cli_test::Run({"solve", "--dice", "2", "--target", "3", "--quiet", "--no-certify",
                          "--out", dir.str()})
               .code == 0);
-  for (const std::vector<std::string>& args : commands) {
+  for (const auto& [args, input] : commands) {
     CAPTURE(args.front());
     CAPTURE(args.back());
-    const ProcessRun fine = RunCliProcess(args);
+    ProcessOptions plain;
+    plain.input = input;
+    const ProcessRun fine = RunCliProcess(args, plain);
     INFO("stderr: " << fine.err);
     REQUIRE(fine.Exited(0));
     REQUIRE(!fine.out.empty());
-    ProcessOptions full;
+    ProcessOptions full = plain;
     full.stdout_path = "/dev/full";
     const ProcessRun on_full = RunCliProcess(args, full);
     CHECK(on_full.Exited(1));
     CheckOneErrorLine(on_full, "cannot write the results to standard output: No space left");
-    ProcessOptions closed;
+    ProcessOptions closed = plain;
     closed.stdout_closed = true;
     const ProcessRun on_closed = RunCliProcess(args, closed);
     CHECK(on_closed.Exited(1));

@@ -692,13 +692,25 @@ TEST_CASE("serve: a table that fails to load is not read again") {
 }
 
 TEST_CASE("serve: a failing output stream ends the service with exit 1") {
+  // Serve stops reading at the failure; the command line reports it.
   std::istringstream in(R"({"command":"eval"})"
+                        "\n"
+                        R"({"command":"eval"})"
                         "\n");
   std::ostringstream out;
   out.setstate(std::ios::badbit);
   std::ostringstream err;
-  CHECK(martiandice::Serve(in, out, err) == martiandice::kCliExitInternal);
-  CHECK(err.str().rfind("martiandice: error: ", 0) == 0);
+  CHECK(martiandice::Serve(in, out, err) == martiandice::kCliExitOk);
+  CHECK(err.str().empty());
+  std::istringstream again(in.str());
+  martiandice::CliEnvironment environment;
+  environment.in = &again;
+  std::ostringstream failing, cli_err;
+  failing.setstate(std::ios::badbit);
+  CHECK(martiandice::RunCli({"serve"}, failing, cli_err, environment) == 1);
+  const std::string line = cli_err.str();
+  CHECK(line.rfind("martiandice: error: cannot write the results to standard output", 0) == 0);
+  CHECK(std::count(line.begin(), line.end(), '\n') == 1);
 }
 
 TEST_CASE("JSON writer: doubles are printf's %.17g, strings escaped") {
