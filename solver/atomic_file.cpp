@@ -29,6 +29,15 @@ const char* KindOf(mode_t mode) {
   return "not a regular file";
 }
 
+// WriteFileAtomically's temporary for `path`, created and open (*fd).
+absl::Status CreateTemporary(const std::string& path, std::string* temp, int* fd) {
+  *temp = path + ".tmp.XXXXXX";
+  *fd = mkstemp(temp->data());
+  if (*fd >= 0) return absl::OkStatus();
+  return absl::PermissionDeniedError(absl::StrFormat(
+      "cannot create a temporary file next to %s: %s", path, std::strerror(errno)));
+}
+
 }  // namespace
 
 absl::Status CheckReplaceable(const std::string& path) {
@@ -48,14 +57,21 @@ absl::Status CheckReplaceable(const std::string& path) {
       kind));
 }
 
+absl::Status CheckWritable(const std::string& path) {
+  if (absl::Status status = CheckReplaceable(path); !status.ok()) return status;
+  std::string temp;
+  int fd = -1;
+  if (absl::Status status = CreateTemporary(path, &temp, &fd); !status.ok()) return status;
+  close(fd);
+  std::remove(temp.c_str());
+  return absl::OkStatus();
+}
+
 absl::Status WriteFileAtomically(const std::string& path, const std::string& bytes) {
   if (absl::Status status = CheckReplaceable(path); !status.ok()) return status;
-  std::string temp = path + ".tmp.XXXXXX";
-  int fd = mkstemp(temp.data());
-  if (fd < 0) {
-    return absl::PermissionDeniedError(absl::StrFormat(
-        "cannot create a temporary file next to %s: %s", path, std::strerror(errno)));
-  }
+  std::string temp;
+  int fd = -1;
+  if (absl::Status status = CreateTemporary(path, &temp, &fd); !status.ok()) return status;
   auto fail = [&](const char* what) {
     int err = errno;
     close(fd);

@@ -15,6 +15,12 @@ namespace martiandice::solver {
 // checked (an unsearchable or missing folder).
 absl::Status CheckReplaceable(const std::string& path);
 
+// Whether WriteFileAtomically could write `path` now: CheckReplaceable, and
+// its temporary created (and removed) in the path's folder, which must
+// exist. Errors: CheckReplaceable's; PermissionDenied when no file can be
+// created there (a read-only file system, a folder without write access).
+absl::Status CheckWritable(const std::string& path);
+
 // Writes `bytes` to `path` atomically: a temporary file in the same
 // directory, flushed and synced, then renamed over `path`, which must be
 // absent or a regular file (CheckReplaceable, before and just before the

@@ -316,16 +316,24 @@ class Coach {
   // The end of input or `quit`: the log (the whole game, or its finished
   // turns), exit 0.
   absl::StatusOr<int> Finish() {
-    const std::string text = session_.review_text();
-    const std::string review =
-        setup_.coverage.table ? "martiandice review --objective win" : "martiandice review";
     if (setup_.json) {
       Event("end", std::move(JsonObject()
                                  .Str("reason", quit_ ? "quit" : "end of input")
                                  .Bool("game_over", state().over())));
     }
+    if (absl::Status status = WriteLog(session_.review_text()); !status.ok()) return status;
+    return kCliExitOk;
+  }
+
+  // The log to --log's file, else on standard output.
+  absl::Status WriteLog(const std::string& text) {
+    const std::string review =
+        setup_.coverage.table ? "martiandice review --objective win" : "martiandice review";
     if (!setup_.log_path.empty()) {
       if (absl::Status status = WriteOutput(setup_.log_path, text); !status.ok()) {
+        // Not lost: the log on standard output, as without --log, then the error.
+        setup_.log_path.clear();
+        if (absl::Status printed = WriteLog(text); !printed.ok()) return printed;
         return AsLogError(status);
       }
       if (setup_.json) {
@@ -334,7 +342,7 @@ class Coach {
         Line(absl::StrCat("Game log written to ", setup_.log_path, " (review it: ", review, " ",
                           setup_.log_path, ")."));
       }
-      return kCliExitOk;
+      return absl::OkStatus();
     }
     if (setup_.json) {
       std::vector<std::string> lines;
@@ -346,7 +354,7 @@ class Coach {
       Line(absl::StrCat("Game log (", review, " - reviews it):"));
       out_ << text;
     }
-    return kCliExitOk;
+    return absl::OkStatus();
   }
 
   Setup setup_;

@@ -366,6 +366,9 @@ class Game {
                                                               : "martiandice review";
     if (!log_path_.empty()) {
       if (absl::Status status = WriteOutput(log_path_, text); !status.ok()) {
+        // Not lost: the log on standard output, as without --log, then the error.
+        log_path_.clear();
+        if (absl::Status printed = WriteLog(text); !printed.ok()) return printed;
         return AsLogError(status);
       }
       if (json_) {

@@ -62,7 +62,12 @@ absl::StatusOr<std::string> OutputPath(const std::string& out, const std::string
     }
     if (!folder.has_parent_path() || folder.parent_path() == folder) break;
   }
-  if (absl::Status status = solver::CheckReplaceable(path.string()); !status.ok()) {
+  // Where the folder exists, a file is made and removed in it: a folder that
+  // cannot be written is refused now, not after the work.
+  const bool folder_exists = fs::is_directory(FolderOf(path), error);
+  if (absl::Status status = folder_exists ? solver::CheckWritable(path.string())
+                                          : solver::CheckReplaceable(path.string());
+      !status.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("--out: ", status.message()));
   }
   return path.string();

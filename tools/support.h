@@ -33,9 +33,10 @@ enum class Folders { kMustExist, kCreate };
 // Where a subcommand writes: `out` (--out), or `default_name` inside it when
 // it is a directory or ends with a separator. Checked before the work: an
 // empty --out, a directory where the file would go, anything there but a
-// regular file (a device, a FIFO, a symbolic link: never replaced), or a file
-// where a folder of the path would go are refused; so are missing folders
-// unless created (kCreate: CreateOutputFolders creates them).
+// regular file (a device, a FIFO, a symbolic link: never replaced), a folder
+// where no file can be created (a read-only file system), or a file where a
+// folder of the path would go are refused; so are missing folders unless
+// created (kCreate: CreateOutputFolders creates them).
 absl::StatusOr<std::string> OutputPath(const std::string& out, const std::string& default_name,
                                        Folders folders);
 // Whether paths `a` and `b` name one file, by identity, not text: when both

@@ -9,6 +9,7 @@
 
 #ifdef MARTIANDICE_CLI_PATH
 
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -247,6 +248,68 @@ TEST_CASE("environment: a checkpoint naming the table by another path is refused
   CHECK(run.code == 0);
   CHECK(ReadFile(table) != "the old table");
   CHECK(!fs::exists(dir.File("own.checkpoint")));
+}
+
+// An input that, read to its end, removes `folder`: a log's folder gone
+// while the game was played.
+class RemovingInput : public std::streambuf {
+ public:
+  RemovingInput(std::string text, std::string folder)
+      : text_(std::move(text)), folder_(std::move(folder)) {}
+
+ protected:
+  int_type underflow() override {
+    if (!served_) {
+      served_ = true;
+      setg(text_.data(), text_.data(), text_.data() + text_.size());
+      return traits_type::to_int_type(text_[0]);
+    }
+    fs::remove_all(folder_);
+    return traits_type::eof();
+  }
+
+ private:
+  std::string text_, folder_;
+  bool served_ = false;
+};
+
+TEST_CASE("environment: a --log that cannot be written is refused first; one lost later is printed") {
+  // Before the game: a folder where no file can be created (sysfs, even for
+  // root; access() says it is writable).
+  const int probe = open("/sys/martiandice-probe", O_WRONLY | O_CREAT | O_EXCL, 0600);
+  if (probe >= 0) {
+    close(probe);
+    unlink("/sys/martiandice-probe");
+  } else {
+    cli_test::CheckUsageError({"play", "--humans", "none", "--seed", "1", "--log", "/sys/x.log"},
+                              "--log: cannot create a temporary file next to /sys/x.log");
+    cli_test::CheckUsageError({"coach", "--log", "/sys/x.log"},
+                              "--log: cannot create a temporary file next to /sys/x.log");
+  }
+  // After it: the folder removed as the input ends. The log is printed on
+  // standard output, as without --log, and the error says why.
+  for (const bool play : {false, true}) {
+    CAPTURE(play);
+    TempDir dir;
+    const std::string folder = dir.File("logs");
+    fs::create_directory(folder);
+    const std::string log = folder + "/game.log";
+    RemovingInput input(play ? "stop\n" : "score 7\n", folder);
+    std::istream in(&input);
+    martiandice::CliEnvironment environment;
+    environment.in = &in;
+    const cli_test::CliRun run =
+        cli_test::Run(play ? std::vector<std::string>{"play", "--humans", "0", "--seed", "1",
+                                                      "--log", log}
+                           : std::vector<std::string>{"coach", "--log", log},
+                      environment);
+    INFO("stdout: " << run.out);
+    INFO("stderr: " << run.err);
+    CHECK(!fs::exists(folder));
+    CHECK(run.code == 2);
+    CHECK(run.out.find("Game log (martiandice review") != std::string::npos);
+    CHECK(run.err.rfind("martiandice: error: --log: cannot write " + log + ": ", 0) == 0);
+  }
 }
 
 TEST_CASE("environment: --out never overwrites the input table") {
