@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <string>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "atomic_file.h"
+#include "table_format.h"
 
 namespace martiandice::solver {
 
@@ -114,6 +116,20 @@ absl::Status SolveCheckpoint::Load(const Checkpoint& c) {
         "checkpoint %s is unusable: %u contexts stored where its progress has %u; delete it to "
         "start the solve over",
         path_, c.records.size() / (n + 1), contexts));
+  }
+  // Every record as a table may hold it, before any is used: a checksum
+  // recomputed over altered values must not make a table of them.
+  for (std::size_t k = 0; k < contexts; ++k) {
+    const double* r = &c.records[k * (n + 1)];
+    std::string problem = internal::WinVectorProblem(r, n, r[n]);
+    if (!(r[n] >= 0 && r[n] < 1)) {  // as a table's header bound; false for NaN
+      problem = absl::StrFormat("error bound %g is not a bound in [0, 1)", r[n]);
+    }
+    if (!problem.empty()) {
+      return absl::DataLossError(absl::StrFormat(
+          "checkpoint %s is unusable: finished context %d: %s; delete it to start the solve over",
+          path_, k, problem));
+    }
   }
   const double* r = c.records.data();
   ForEachFinished(at, [&](long long context) {

@@ -375,23 +375,12 @@ bool IsProbability(double p) { return p >= 0 && p <= 1; }  // false for NaN
 absl::Status LoadContexts(std::string_view b, const Header& h, TableData& d,
                           const Refuser& refuse) {
   const int p = d.players;
-  // Summing P values that are each within error_bound: allow that plus rounding.
-  const double sum_tolerance = p * (d.error_bound + 8 * std::numeric_limits<double>::epsilon());
   d.win.resize(static_cast<size_t>(d.context_count()) * p);
   for (std::int64_t c = 0; c < d.context_count(); ++c) {
     double* win = d.win.data() + c * p;
-    double sum = 0;
-    for (int j = 0; j < p; ++j) {
-      win[j] = LoadF64(b, h.contexts_offset + 8 * (c * p + j));
-      if (!IsProbability(win[j])) {
-        return refuse.Corrupt(absl::StrFormat(
-            "context %d: seat %d's win probability %g is not a probability", c, j, win[j]));
-      }
-      sum += win[j];
-    }
-    if (std::abs(sum - 1) > sum_tolerance) {
-      return refuse.Corrupt(absl::StrFormat(
-          "context %d: the win probabilities sum to %.17g, not 1 within the error bound", c, sum));
+    for (int j = 0; j < p; ++j) win[j] = LoadF64(b, h.contexts_offset + 8 * (c * p + j));
+    if (std::string problem = WinVectorProblem(win, p, d.error_bound); !problem.empty()) {
+      return refuse.Corrupt(absl::StrFormat("context %d: %s", c, problem));
     }
   }
   return absl::OkStatus();
@@ -417,6 +406,22 @@ bool TableCanExist(const Rules& rules, int players) {
 }  // namespace martiandice
 
 namespace martiandice::internal {
+
+std::string WinVectorProblem(const double* win, int players, double error_bound) {
+  double sum = 0;
+  for (int j = 0; j < players; ++j) {
+    if (!IsProbability(win[j])) {
+      return absl::StrFormat("seat %d's win probability %g is not a probability", j, win[j]);
+    }
+    sum += win[j];
+  }
+  // Summing P values that are each within error_bound: allow that plus rounding.
+  const double tolerance = players * (error_bound + 8 * std::numeric_limits<double>::epsilon());
+  if (std::abs(sum - 1) > tolerance) {
+    return absl::StrFormat("the win probabilities sum to %.17g, not 1 within the error bound", sum);
+  }
+  return "";
+}
 
 std::string SerializeTable(const Rules& rules, int players, double error_bound,
                            std::span<const double> win) {

@@ -100,6 +100,12 @@ struct TableAccess {
 std::string SerializeTable(const Rules& rules, int players, double error_bound,
                            std::span<const double> win);
 
+// What a table may hold as a context's vector `win` (players values) under
+// `error_bound`: each a probability, summing to 1 within players times
+// (error_bound + 8 epsilon). The problem ("seat 1's win probability 1.2 is not
+// a probability"), or "" if none. (The checkpoints' records are held to it.)
+std::string WinVectorProblem(const double* win, int players, double error_bound);
+
 // The header's size checks alone: `header` (at least kTableHeaderSize bytes, else
 // DataLoss) holds a table's magic, a version this library reads, consistent
 // fields and a valid header checksum, and announces exactly `file_size` bytes.

@@ -200,6 +200,13 @@ absl::StatusOr<std::string> RunSolve(const CommandOptions& options, const Comman
   }
   if (!bytes.ok()) return bytes.status();
   progress.Finish();
+  // The table as a reader sees it, before it replaces anything.
+  absl::StatusOr<GameTable> table = GameTable::FromBytes(*bytes);
+  if (!table.ok()) {
+    return absl::DataLossError(absl::StrCat("the solved table does not read back (",
+                                            table.status().message(), "): ", request->path,
+                                            " is left as it was"));
+  }
   if (absl::Status status = CreateOutputFolders(request->path); !status.ok()) return status;
   if (absl::Status status = WriteOutput(request->path, *bytes); !status.ok()) return status;
   if (!request->checkpoint.empty()) {
@@ -208,8 +215,6 @@ absl::StatusOr<std::string> RunSolve(const CommandOptions& options, const Comman
   }
   std::optional<solver::CertificationReport> certification;
   if (request->certify) {
-    absl::StatusOr<GameTable> table = GameTable::FromBytes(*bytes);  // as a reader sees it
-    if (!table.ok()) return table.status();
     solver::CertifyOptions certify;
     certify.threads = request->threads;
     certify.stop = interrupt.flag();

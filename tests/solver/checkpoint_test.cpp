@@ -18,6 +18,7 @@
 #include "game_solver.h"
 #include "turn_batch.h"
 #include "checksum.h"
+#include "cli_test_util.h"
 #include "test_util.h"
 
 using namespace martiandice;
@@ -393,6 +394,7 @@ TEST_CASE("n-player checkpoint: counts are checked against the solve after the c
     WriteFile(path, *bytes);
     absl::Status status = solver::SolveGameValues(options, nullptr).status();
     CHECK(absl::IsDataLoss(status));
+    INFO("message: " << status.message());
     CHECK(std::string(status.message()).find(what) != std::string::npos);
   };
   solver::Checkpoint forged = *parsed;
@@ -404,6 +406,41 @@ TEST_CASE("n-player checkpoint: counts are checked against the solve after the c
   forged = *parsed;
   forged.levels_done = forged.identity.levels + 1;
   refused(forged, "levels done (and ");
+  // Values altered, each still a probability: the context's no longer sum to 1.
+  forged = *parsed;
+  REQUIRE(forged.records.size() >= 4);
+  forged.records[0] += forged.records[0] > 0.5 ? -0.05 : 0.05;
+  refused(forged, "finished context 0: the win probabilities sum to");
+  // An error bound that would excuse any sum.
+  forged = *parsed;
+  forged.records[3] = 1.5;
+  refused(forged, "finished context 0: error bound 1.5 is not a bound in [0, 1)");
+  forged.records[3] = std::nan("");
+  refused(forged, "record 3 of context 0 is nan");  // the reader's own check
+}
+
+TEST_CASE("n-player checkpoint: solve with a tampered checkpoint leaves the old table") {
+  TempDir dir;
+  const std::string path = dir.File("t.checkpoint");
+  StoppedSolve(path);
+  auto parsed = solver::ParseCheckpoint(ReadFile(path), path, IdentityOf(ReadFile(path)));
+  REQUIRE(parsed.ok());
+  solver::Checkpoint forged = *parsed;
+  forged.records[0] += forged.records[0] > 0.5 ? -0.05 : 0.05;
+  absl::StatusOr<std::string> bytes = solver::SerializeCheckpoint(forged);
+  REQUIRE(bytes.ok());
+  WriteFile(path, *bytes);
+  const std::string table = dir.File("t.mdt");
+  WriteFile(table, "the old table");
+  const cli_test::CliRun run =
+      cli_test::Run({"solve", "--players", "3", "--dice", "4", "--bonus", "2", "--target", "6",
+                     "--out", table, "--checkpoint", path});
+  INFO("stderr: " << run.err);
+  CHECK(run.code == 1);
+  CHECK(run.err.find("is unusable: finished context 0: the win probabilities sum to") !=
+        std::string::npos);
+  CHECK(ReadFile(table) == "the old table");
+  CHECK(ReadFile(path) == *bytes);  // left for the user to look at or delete
 }
 
 TEST_CASE("n-player checkpoint: an unwritable checkpoint fails before the work") {
