@@ -12,9 +12,10 @@
 #include <climits>
 #include <cmath>
 #include <cstring>
+#include <new>
 #include <string>
+#include <unordered_map>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_format.h"
 #include "convention_turn.h"
 #include "martiandice/table.h"
@@ -710,7 +711,10 @@ class ContextCertifier {
   bool mixed_ = false;  // the context's stored vector is a mixture
   const std::vector<int> floor_, ceiling_;
   const double threshold_;  // margins at or below it are not certified
-  absl::flat_hash_map<std::string, Verdict> verdicts_;
+  // std's map, not absl's: absl's (20220623) is left broken by an allocation
+  // that fails while it grows, and its destructor then frees a bad pointer;
+  // std's keeps its state, so running out of memory is an error, not a crash.
+  std::unordered_map<std::string, Verdict> verdicts_;
   // The subtree solve's state: utilities, memo and its validity stamps.
   std::vector<Rational> exact_u_;
   std::vector<int> law_group_;  // per law: its group (position after the tanks)
@@ -777,8 +781,33 @@ void Merge(const CertificationReport& r, CertificationReport* all) {
 
 }  // namespace
 
+namespace {
+
+absl::StatusOr<CertificationReport> CertifyInMemory(const GameValues& values,
+                                                    const CertifyOptions& options);
+
+absl::Status OutOfMemory() {
+  return absl::ResourceExhaustedError(
+      "out of memory while certifying: the system refused an allocation; free memory or use "
+      "fewer threads (--threads)");
+}
+
+}  // namespace
+
 absl::StatusOr<CertificationReport> CertifyGameValues(const GameValues& values,
                                                       const CertifyOptions& options) {
+  try {
+    return CertifyInMemory(values, options);
+  } catch (const std::bad_alloc&) {  // the calling thread's (each worker catches its own)
+    return OutOfMemory();
+  }
+}
+
+namespace {
+
+// CertifyGameValues's work; std::bad_alloc from the calling thread escapes.
+absl::StatusOr<CertificationReport> CertifyInMemory(const GameValues& values,
+                                                    const CertifyOptions& options) {
   const int threads = options.threads;
   if (absl::Status s = Validate(values, threads); !s.ok()) return s;
   for (const std::vector<int>* box : {&options.floor, &options.ceiling}) {
@@ -796,22 +825,29 @@ absl::StatusOr<CertificationReport> CertifyGameValues(const GameValues& values,
   std::atomic<long long> next{0};
   std::atomic<long long> done{0};  // contexts certified, for the progress
   std::vector<CertificationReport> reports(threads);
+  std::atomic<bool> out_of_memory{false};  // a worker's allocation failed: all stop
   // Worker 0 is the calling thread: it alone reports the progress.
   auto work = [&](int thread) {
-    CertificationReport* out = &reports[thread];
-    const bool reports_progress = thread == 0 && options.progress;
-    ContextCertifier certifier(values, index, *model, options.local_exact_max_left, options.floor,
-                               options.ceiling);
-    for (long long c = next.fetch_add(kChunk); c < contexts; c = next.fetch_add(kChunk)) {
-      if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed)) break;
-      const long long end = std::min(contexts, c + kChunk);
-      for (long long i = c; i < end; ++i) certifier.Certify(i);
-      const long long finished = done.fetch_add(end - c) + (end - c);
-      if (reports_progress) options.progress(static_cast<double>(finished) / contexts);
+    try {
+      CertificationReport* out = &reports[thread];
+      const bool reports_progress = thread == 0 && options.progress;
+      ContextCertifier certifier(values, index, *model, options.local_exact_max_left,
+                                 options.floor, options.ceiling);
+      for (long long c = next.fetch_add(kChunk); c < contexts; c = next.fetch_add(kChunk)) {
+        if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed)) break;
+        if (out_of_memory.load(std::memory_order_relaxed)) break;
+        const long long end = std::min(contexts, c + kChunk);
+        for (long long i = c; i < end; ++i) certifier.Certify(i);
+        const long long finished = done.fetch_add(end - c) + (end - c);
+        if (reports_progress) options.progress(static_cast<double>(finished) / contexts);
+      }
+      *out = certifier.report;
+    } catch (const std::bad_alloc&) {
+      out_of_memory = true;
     }
-    *out = certifier.report;
   };
   if (absl::Status s = RunWorkers(threads, work); !s.ok()) return s;
+  if (out_of_memory.load()) return OutOfMemory();
   if (options.stop != nullptr && options.stop->load()) {
     return absl::CancelledError("certification interrupted");
   }
@@ -829,6 +865,8 @@ absl::StatusOr<CertificationReport> CertifyGameValues(const GameValues& values,
   return report;
 }
 
+}  // namespace
+
 BestAndSecondOptions BestAndSecond(const std::vector<double>& values, const int* options,
                                    int count) {
   int best = 0;
@@ -843,7 +881,7 @@ BestAndSecondOptions BestAndSecond(const std::vector<double>& values, const int*
 }
 
 absl::StatusOr<CertificationReport> CertifyTable(const GameTable& table,
-                                                 const CertifyOptions& options) {
+                                                 const CertifyOptions& options) try {
   GameValues values;
   values.rules = table.rules();
   values.players = table.players();
@@ -856,6 +894,8 @@ absl::StatusOr<CertificationReport> CertifyTable(const GameTable& table,
                       record->win_probabilities.end());
   }
   return CertifyGameValues(values, options);
+} catch (const std::bad_alloc&) {  // the copy of the table's values
+  return OutOfMemory();
 }
 
 }  // namespace martiandice::solver

@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstring>
 #include <exception>
+#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -559,6 +560,9 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
            const CliEnvironment& environment) {
   try {
     return Run(args, out, err, environment);
+  } catch (const std::bad_alloc&) {  // where no part of the work turned it into a status
+    return Fail(err, kCliExitInternal,
+                "out of memory: the system refused an allocation; free memory and try again");
   } catch (const std::exception& e) {
     return Fail(err, kCliExitInternal, absl::StrCat("internal error: ", e.what()));
   } catch (...) {
