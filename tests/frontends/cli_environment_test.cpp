@@ -312,6 +312,42 @@ TEST_CASE("environment: a --log that cannot be written is refused first; one los
   }
 }
 
+// certify with ever more address space: until it has enough, every run ends
+// with exit 1 and a message naming memory (never a crash: absl's hash maps
+// are left broken by a failed grow), the certifier's own among them.
+TEST_CASE("environment: certify out of memory is an error naming memory, never a crash") {
+  if (process_util::kSanitized) {
+    MESSAGE("skipped under a sanitizer: it needs far more address space than the limit");
+    return;
+  }
+  TempDir dir;
+  const std::string table = dir.File("t.mdt");
+  REQUIRE(RunCliProcess({"solve", "--players", "3", "--target", "10", "--quiet", "--no-certify",
+                         "--out", table})
+              .Exited(0));
+  bool certifier_said = false, certified = false;
+  // From 11 MiB (the executable and its libraries load in about 9.5), in half-MiB steps.
+  for (rlim_t halves = 22; halves <= 80 && !certified; ++halves) {
+    CAPTURE(halves);
+    ProcessOptions limited;
+    limited.limits = {{RLIMIT_AS, (halves << 20) / 2}};
+    const ProcessRun run = RunCliProcess(
+        {"certify", "--players", "3", "--target", "10", "--tables", table, "--threads", "1",
+         "--quiet"},
+        limited);
+    INFO("stderr: " << run.err);
+    REQUIRE((run.Exited(0) || run.Exited(1)));
+    if (run.Exited(0)) {
+      certified = true;
+      continue;
+    }
+    CheckOneErrorLine(run, "out of memory");
+    certifier_said |= run.err.find("out of memory while certifying") != std::string::npos;
+  }
+  CHECK(certified);
+  CHECK(certifier_said);
+}
+
 TEST_CASE("environment: --out never overwrites the input table") {
   TempDir dir;
   const std::string table = dir.File("martiandice-p2-d13-b3-t25.mdt");
