@@ -21,7 +21,9 @@ class CycleTask {
     std::suspend_always initial_suspend() noexcept { return {}; }
     std::suspend_always final_suspend() noexcept { return {}; }
     void return_void() {}
-    void unhandled_exception() { std::terminate(); }  // the solve throws nothing
+    // std::bad_alloc: kept for Step to rethrow on the thread that resumed it.
+    void unhandled_exception() { thrown = std::current_exception(); }
+    std::exception_ptr thrown;
   };
 
   CycleTask() = default;
@@ -36,8 +38,10 @@ class CycleTask {
 
   // Runs the cycle on to its next round's requests (posted, the results of
   // the last round read) or to its end (its vectors stored); true at the end.
+  // Rethrows what the cycle threw (it is then at its end, its work undone).
   bool Step() {
     handle_.resume();
+    if (handle_.promise().thrown) std::rethrow_exception(handle_.promise().thrown);
     return handle_.done();
   }
 

@@ -11,9 +11,9 @@
 
 #include <cstddef>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "level_schedule.h"
 #include "solve_report.h"
@@ -61,7 +61,9 @@ class FinalRound {
   TurnBatchSolver& batch_;
   TurnScratch scratch_;                          // its game-over vectors
   std::string key_;                              // of a final-round turn's outcomes
-  absl::flat_hash_map<std::string, std::size_t> known_;  // by key_: the turn in turns_
+  // By key_: the turn in turns_. std's map, not absl's: absl's (20220623) is left
+  // broken by an allocation that fails while it grows.
+  std::unordered_map<std::string, std::size_t> known_;
   std::vector<MoverTurn> turns_;                 // every turn solved
   std::vector<Vector> vectors_;                  // of the level
   std::vector<std::pair<std::size_t, std::size_t>> wave_;  // (vectors_ entry, turns_ entry)

@@ -10,6 +10,7 @@
 #include "game_solver.h"
 
 #include <chrono>
+#include <new>
 #include <span>
 #include <string>
 
@@ -128,6 +129,16 @@ class GameSolver {
 
 }  // namespace
 
+namespace {
+
+absl::Status OutOfMemory() {
+  return absl::ResourceExhaustedError(
+      "out of memory while solving: the system refused an allocation; free memory or use fewer "
+      "threads (--threads)");
+}
+
+}  // namespace
+
 absl::StatusOr<GameValues> SolveGameValues(const GameSolveOptions& options,
                                            GameSolveReport* report) {
   if (absl::Status s = ValidateRules(options.rules); !s.ok()) return s;
@@ -172,9 +183,14 @@ absl::StatusOr<GameValues> SolveGameValues(const GameSolveOptions& options,
   if (report == nullptr) report = &local;
   *report = GameSolveReport();
   auto begin = std::chrono::steady_clock::now();
-  absl::StatusOr<GameValues> values = GameSolver(options, report).Run();
-  report->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-  return values;
+  try {  // a worker's failed allocation is rethrown on this thread (workers.h)
+    absl::StatusOr<GameValues> values = GameSolver(options, report).Run();
+    report->seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    return values;
+  } catch (const std::bad_alloc&) {
+    return OutOfMemory();
+  }
 }
 
 absl::StatusOr<std::string> SolveGameTable(const GameSolveOptions& options,
@@ -205,7 +221,12 @@ absl::StatusOr<std::string> SolveGameTable(const GameSolveOptions& options,
         "see docs/PLAYERS.md); no table written",
         values->players, values->error_bound, kMaxCycleRounds));
   }
-  return internal::SerializeTable(values->rules, values->players, values->error_bound, values->win);
+  try {  // the table's bytes: as many again as the values
+    return internal::SerializeTable(values->rules, values->players, values->error_bound,
+                                    values->win);
+  } catch (const std::bad_alloc&) {
+    return OutOfMemory();
+  }
 }
 
 }  // namespace martiandice::solver

@@ -213,7 +213,7 @@ struct GameValues {
 // Cancelled when stopped (the message says whether and where the work was
 // saved); ResourceExhausted when worker threads cannot be started
 // (workers.h; the finished work is saved in the checkpoint, if
-// any); the checkpoint's read errors (DataLoss: damaged,
+// any) or memory runs out (nothing more saved); the checkpoint's read errors (DataLoss: damaged,
 // FailedPrecondition: of another solve) and write errors.
 absl::StatusOr<GameValues> SolveGameValues(const GameSolveOptions& options,
                                            GameSolveReport* report);

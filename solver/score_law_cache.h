@@ -7,10 +7,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
+#include "absl/hash/hash.h"
 #include "convention_turn.h"
 #include "turn_model.h"
 
@@ -44,7 +45,9 @@ class ScoreLawCache {
   const std::size_t width_;  // numbers in a law: MaxScore() + 1
   const std::size_t max_entries_;
   mutable std::mutex mu_;
-  absl::flat_hash_map<PolicyKey, std::size_t> offset_;  // into laws_
+  // Into laws_. std's map, not absl's: absl's (20220623) is left broken by an
+  // allocation that fails while it grows (its destructor then frees a bad pointer).
+  std::unordered_map<PolicyKey, std::size_t, absl::Hash<PolicyKey>> offset_;
   std::vector<long double> laws_;
 };
 

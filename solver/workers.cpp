@@ -6,11 +6,13 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <exception>
 #include <mutex>
 #include <new>
 #include <string>
 #include <system_error>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_format.h"
@@ -56,8 +58,8 @@ absl::Status WorkerPool::Start() {
     for (int t = 1; t < threads_; ++t) pool_.emplace_back([this, t] { Serve(t); });
   } catch (const std::system_error& e) {
     failure = e.what();
-  } catch (const std::bad_alloc& e) {
-    failure = e.what();
+  } catch (const std::bad_alloc&) {
+    failure = "out of memory";
   }
   if (failure.empty()) return absl::OkStatus();
   start_status_ = StartError(threads_, static_cast<int>(pool_.size()) + 1, failure);
@@ -78,8 +80,14 @@ void WorkerPool::Serve(int index) {
       if (index >= active_) continue;
       work = work_;
     }
-    (*work)(index);
+    std::exception_ptr thrown;
+    try {
+      (*work)(index);
+    } catch (...) {  // kept for Run to rethrow on the caller's thread
+      thrown = std::current_exception();
+    }
     std::lock_guard<std::mutex> lock(mutex_);
+    if (thrown && !thrown_) thrown_ = thrown;
     if (--running_ == 0) finished_.notify_one();
   }
 }
@@ -100,11 +108,20 @@ absl::Status WorkerPool::Run(int limit, const std::function<void(int)>& work) {
     }
     wake_.notify_all();
   }
-  work(0);
+  // What work(0) throws waits for the round's end: the others use the caller's stack.
+  std::exception_ptr thrown;
+  try {
+    work(0);
+  } catch (...) {
+    thrown = std::current_exception();
+  }
   if (active > 1) {
     std::unique_lock<std::mutex> lock(mutex_);
     finished_.wait(lock, [this] { return running_ == 0; });
+    if (!thrown) thrown = std::exchange(thrown_, nullptr);
+    thrown_ = nullptr;
   }
+  if (thrown) std::rethrow_exception(thrown);
   return absl::OkStatus();
 }
 

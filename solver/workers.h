@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <mutex>
 #include <string>
@@ -23,7 +24,8 @@ namespace martiandice::solver {
 // cannot be started (the system's thread or memory limits), no call runs, the
 // threads already started are joined, and the error is ResourceExhausted,
 // saying how many threads could run and to use fewer (--threads).
-// InvalidArgument if threads < 1.
+// InvalidArgument if threads < 1. An exception from a call is rethrown here
+// once every call has returned (WorkerPool::Run).
 absl::Status RunWorkers(int threads, const std::function<void(int)>& work);
 
 // RunWorkers for many short rounds (the game solve's final-round waves and
@@ -41,7 +43,9 @@ class WorkerPool {
   // Runs work(0), ..., work(k - 1) at once, k = min(threads, limit) (at least
   // 1): work(0) on the calling thread. Returns once every call has returned.
   // Errors: RunWorkers's (threads < 1; a thread the system refused to start,
-  // then on every later Run too, with no call run).
+  // then on every later Run too, with no call run). An exception from a call
+  // (std::bad_alloc) is rethrown here once every call has returned, the
+  // caller's own first, else the first of the others.
   absl::Status Run(int limit, const std::function<void(int)>& work);
 
   int threads() const { return threads_; }
@@ -62,6 +66,7 @@ class WorkerPool {
   std::mutex mutex_;
   std::condition_variable wake_, finished_;
   const std::function<void(int)>* work_ = nullptr;
+  std::exception_ptr thrown_;  // the round's first exception from a pool worker
   int active_ = 0;             // this round's workers, the caller's included
   int running_ = 0;            // this round's pool workers not finished
   std::uint64_t round_ = 0;    // bumped each round (and to stop)

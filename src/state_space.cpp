@@ -4,7 +4,8 @@
 
 #include <algorithm>
 
-#include "absl/container/flat_hash_set.h"
+#include <unordered_set>
+
 #include "absl/strings/str_format.h"
 
 namespace martiandice {
@@ -109,7 +110,9 @@ absl::Status ValidateRoll(const Rules& rules, const Dice& aside, const Dice& rol
 absl::StatusOr<std::vector<Dice>> ReachablePositions(const Rules& rules) {
   if (absl::Status s = ValidateRules(rules); !s.ok()) return s;
   std::vector<Dice> order{Dice()};
-  absl::flat_hash_set<std::uint64_t> seen{PackKey(Dice())};
+  // std's set, not absl's: absl's (20220623) is left broken by an allocation
+  // that fails while it grows (its destructor then frees a bad pointer).
+  std::unordered_set<std::uint64_t> seen{PackKey(Dice())};
   std::vector<std::vector<RollOutcome>> rolls(rules.dice + 1);
   for (int m = 0; m <= rules.dice; ++m) rolls[m] = RollDistribution(m);
   std::vector<Dice> takes;
@@ -133,7 +136,7 @@ absl::StatusOr<StateSpaceStats> ComputeStateSpaceStats(const Rules& rules) {
   absl::StatusOr<std::vector<Dice>> positions = ReachablePositions(rules);
   if (!positions.ok()) return positions.status();
   StateSpaceStats stats;
-  absl::flat_hash_set<std::uint64_t> canonical, terminal;
+  std::unordered_set<std::uint64_t> canonical, terminal;
   std::vector<std::vector<RollOutcome>> rolls(rules.dice + 1);
   for (int m = 1; m <= rules.dice; ++m) rolls[m] = RollDistribution(m);
   std::vector<Dice> takes;

@@ -8,9 +8,9 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <unordered_map>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/functional/function_ref.h"
 #include "martiandice/rules.h"
 #include "turn_model.h"
@@ -64,7 +64,9 @@ class TurnCache {
   struct Shard {
     std::mutex mutex;
     std::uint64_t clock = 0;
-    absl::flat_hash_map<std::int64_t, Entry> entries;  // by context; at most per_shard_
+    // By context; at most per_shard_. std's map, not absl's: absl's (20220623)
+    // is left broken by an allocation that fails while it grows.
+    std::unordered_map<std::int64_t, Entry> entries;
   };
 
   Turn Find(std::int64_t context, absl::FunctionRef<void(std::vector<double>*)> utility) const;
