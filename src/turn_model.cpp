@@ -6,9 +6,11 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <deque>
 #include <limits>
 #include <map>
 #include <mutex>
+#include <utility>
 
 #include "martiandice/state_space.h"
 #include "turn_lanes.h"
@@ -46,15 +48,22 @@ std::uint64_t Power(std::uint64_t base, int exp) {
 // ---------------------------------------------------------------- the model
 
 std::shared_ptr<const TurnModel> TurnModel::Get(const Rules& rules) {
+  using Key = std::pair<int, int>;  // the model depends on the dice and the bonus only
   static std::mutex mutex;
-  static std::map<std::tuple<int, int>, std::shared_ptr<const TurnModel>> cache;
-  // The model depends on the dice count and the bonus (through scores) only.
+  static std::map<Key, std::weak_ptr<const TurnModel>> live;  // every model held anywhere
+  static std::deque<std::shared_ptr<const TurnModel>> kept;   // the last asked, newest first
   std::lock_guard<std::mutex> lock(mutex);
-  auto key = std::make_tuple(rules.dice, rules.bonus);
-  auto it = cache.find(key);
-  if (it != cache.end()) return it->second;
-  auto model = std::make_shared<const TurnModel>(rules);
-  cache.emplace(key, model);
+  const Key key{rules.dice, rules.bonus};
+  std::shared_ptr<const TurnModel> model;
+  if (auto it = live.find(key); it != live.end()) model = it->second.lock();
+  if (model == nullptr) {
+    std::erase_if(live, [](const auto& entry) { return entry.second.expired(); });
+    model = std::make_shared<const TurnModel>(rules);
+    live[key] = model;
+  }
+  std::erase(kept, model);
+  kept.push_front(model);
+  if (kept.size() > kKeptModels) kept.pop_back();
   return model;
 }
 

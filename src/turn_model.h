@@ -56,8 +56,13 @@ struct EarthClass {
 // Everything about the turn that does not depend on the objective.
 class TurnModel {
  public:
-  // Builds (or returns the cached) model for valid `rules`. Thread-safe.
+  // Builds (or returns the shared) model for valid `rules`. Thread-safe. The
+  // model of a dice count and bonus is shared while anyone holds it, and the
+  // kKeptModels most recently asked for are kept besides: a program asking
+  // for ever new rules (a service's requests) holds at most those models
+  // plus the ones in use, not one per rules ever asked.
   static std::shared_ptr<const TurnModel> Get(const Rules& rules);
+  static constexpr int kKeptModels = 4;
   explicit TurnModel(const Rules& rules);
 
   const Rules& rules() const { return rules_; }

@@ -97,7 +97,10 @@ struct BestAnswer {
 
 // Answers queries from a bounded cache of solved turns (by rules, objective
 // and precision) and loaded tables (by rules, players and source), each
-// dropping its least recently used entry when full. Thread-safe: any number
+// dropping its least recently used entry when full. The turn models the
+// solves use (one per dice count and bonus, shared by the whole program) are
+// kept while in use and the 4 last used besides, so memory stays bounded
+// however many rule sets are asked for. Thread-safe: any number
 // of threads may share one advisor (solves and loads happen outside its lock;
 // two threads missing the same entry may both compute it).
 class Advisor {

@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <sstream>
 #include <string>
@@ -346,6 +347,35 @@ TEST_CASE("environment: certify out of memory is an error naming memory, never a
   }
   CHECK(certified);
   CHECK(certifier_said);
+}
+
+// serve through every rules variant (dice 1..20 x bonus 0..100, an eval
+// each): the turn models and solutions kept are bounded (docs/SERVE.md), so
+// the peak resident memory stays under the documented bound.
+TEST_CASE("environment: serve's memory stays bounded through every rules variant") {
+  if (process_util::kSanitized) {
+    MESSAGE("skipped under a sanitizer: its shadow memory and quarantine are resident too");
+    return;
+  }
+  TempDir dir;
+  const std::string requests = dir.File("requests.jsonl");
+  {
+    std::ofstream out(requests);
+    for (int dice = 1; dice <= 20; ++dice) {
+      for (int bonus = 0; bonus <= 100; ++bonus) {
+        out << R"({"id":)" << dice * 1000 + bonus << R"(,"command":"eval","dice":)" << dice
+            << R"(,"bonus":)" << bonus << "}\n";
+      }
+    }
+  }
+  ProcessOptions options;
+  options.stdin_path = requests;
+  const ProcessRun run = RunCliProcess({"serve"}, options);
+  REQUIRE(run.Exited(0));
+  CHECK(std::count(run.out.begin(), run.out.end(), '\n') == 2020);
+  CHECK(run.out.find("error") == std::string::npos);
+  MESSAGE("serve's peak resident memory: " << run.max_rss_kb / 1024 << " MiB");
+  CHECK(run.max_rss_kb < 256 * 1024);  // docs/SERVE.md
 }
 
 TEST_CASE("environment: --out never overwrites the input table") {

@@ -317,15 +317,16 @@ TEST_CASE("concurrency: 8 threads solve turns through the shared model cache") {
       internal::SolveDoubleParametric(*shared_model, utility, slope, &parametric);
 
   const int n = static_cast<int>(jobs.size());
-  std::vector<std::vector<const internal::TurnModel*>> models(
-      kThreads, std::vector<const internal::TurnModel*>(n));
+  // Held here: a model is shared while anyone holds it (TurnModel::Get).
+  std::vector<std::vector<std::shared_ptr<const internal::TurnModel>>> models(
+      kThreads, std::vector<std::shared_ptr<const internal::TurnModel>>(n));
   RunThreads(n + 1, [&](int t, ThreadReport& report) {
     for (int i = 0; i < n; ++i) {
       const int k = (t % 2 == 0) ? (i + t * n / kThreads) % n : n - 1 - i;
       const Job& job = jobs[k];
       auto solution = TurnSolution::Solve(job.rules, job.objective, job.precision);
       models[t][k] =
-          solution.ok() ? internal::SolvedTurnAccess::Of(*solution).model.get() : nullptr;
+          solution.ok() ? internal::SolvedTurnAccess::Of(*solution).model : nullptr;
       report.Compare(solution.ok() &&
                          Same(internal::SolvedTurnAccess::Of(*solution).values.value, expected[k]),
                      "dice " + std::to_string(job.rules.dice) + ", bonus " +
@@ -345,6 +346,24 @@ TEST_CASE("concurrency: 8 threads solve turns through the shared model cache") {
     REQUIRE(models[0][k] != nullptr);
     for (int t = 1; t < kThreads; ++t) CHECK(models[t][k] == models[0][k]);
   }
+}
+
+// TurnModel::Get: a model is shared while held; of those no longer held, the
+// kKeptModels last asked for are kept and the older ones freed.
+TEST_CASE("turn models: shared while held, the last few kept, the others freed") {
+  const int kept = internal::TurnModel::kKeptModels;
+  const auto held = internal::TurnModel::Get(Rules{3, 61, 25});
+  std::vector<std::weak_ptr<const internal::TurnModel>> asked;
+  for (int bonus = 62; bonus < 62 + 2 * kept; ++bonus) {
+    asked.push_back(internal::TurnModel::Get(Rules{3, bonus, 25}));
+  }
+  for (int i = 0; i < 2 * kept; ++i) {
+    CAPTURE(i);
+    CHECK(asked[i].expired() == (i < kept));  // the last kept asked are kept
+  }
+  CHECK(internal::TurnModel::Get(Rules{3, 61, 25}) == held);  // held all along
+  const auto again = internal::TurnModel::Get(Rules{3, 62 + 2 * kept - 1, 25});
+  CHECK(again == asked.back().lock());
 }
 
 #ifdef MARTIANDICE_HAVE_GAME_SOLVER

@@ -33,14 +33,16 @@ struct ProcessOptions {
   std::optional<std::string> stdout_path;
   // Resource limits set in the child (soft and hard) before exec.
   std::vector<std::pair<int, rlim_t>> limits;
-  // Standard input (empty: at its end at once).
+  // Standard input (empty: at its end at once), or this file's contents.
   std::string input;
+  std::optional<std::string> stdin_path;
 };
 
 struct ProcessRun {
-  int status = -1;  // waitpid's
-  std::string out;  // captured standard output
-  std::string err;  // standard error
+  int status = -1;      // waitpid's
+  std::string out;      // captured standard output
+  std::string err;      // standard error
+  long max_rss_kb = 0;  // the child's peak resident memory (getrusage's ru_maxrss)
 
   bool Exited(int code) const { return WIFEXITED(status) && WEXITSTATUS(status) == code; }
 };
@@ -61,6 +63,10 @@ inline ProcessRun RunProcess(const std::string& program, const std::vector<std::
   REQUIRE(pid >= 0);
   if (pid == 0) {  // the child: only async-signal-safe calls
     if (dup2(in_pipe[0], 0) < 0 || dup2(err_pipe[1], 2) < 0) _exit(127);
+    if (options.stdin_path) {
+      const int fd = open(options.stdin_path->c_str(), O_RDONLY);
+      if (fd < 0 || dup2(fd, 0) < 0) _exit(127);
+    }
     if (options.stdout_closed) {
       close(1);
     } else if (options.stdout_path) {
@@ -102,7 +108,9 @@ inline ProcessRun RunProcess(const std::string& program, const std::vector<std::
       }
     }
   }
-  REQUIRE(waitpid(pid, &run.status, 0) == pid);
+  rusage usage{};
+  REQUIRE(wait4(pid, &run.status, 0, &usage) == pid);
+  run.max_rss_kb = usage.ru_maxrss;
   REQUIRE(!run.Exited(127));  // the child could not be set up
   return run;
 }
