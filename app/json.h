@@ -27,13 +27,17 @@ namespace martiandice {
 // two to four bytes, or 0 (ASCII, or not well-formed).
 std::size_t Utf8Length(const unsigned char* text, std::size_t size);
 
-// True for the characters a JSON string must escape (here: also DEL).
+// True for the bytes a JSON string must escape (here: also DEL), and the
+// first bytes of the characters that need a look (every non-ASCII byte).
 inline bool JsonEscaped(char c) {
   const auto byte = static_cast<unsigned char>(c);
-  return byte < 0x20 || byte == 0x7f || c == '"' || c == '\\';
+  return byte < 0x20 || byte >= 0x7f || c == '"' || c == '\\';
 }
 
-// Appends `text` as a JSON string (quotes and escapes included).
+// Appends `text` as a JSON string (quotes and escapes included), valid UTF-8
+// whatever `text` holds: control characters (C0, DEL, C1) escaped ("\u009b"),
+// a byte that starts no well-formed UTF-8 character written as U+FFFD, so
+// that neither a parser nor a terminal meets a raw control byte.
 inline void AppendJsonString(std::string& out, std::string_view text) {
   static constexpr char kHex[] = "0123456789abcdef";
   bool plain_text = true;
@@ -52,7 +56,24 @@ inline void AppendJsonString(std::string& out, std::string_view text) {
     const char c = text[i];
     const auto byte = static_cast<unsigned char>(c);
     if (!JsonEscaped(c)) continue;
+    std::size_t length = 1;
+    if (byte >= 0x80) {
+      length = Utf8Length(reinterpret_cast<const unsigned char*>(text.data() + i),
+                          text.size() - i);
+      const bool c1 = length == 2 && byte == 0xc2 && static_cast<unsigned char>(text[i + 1]) < 0xa0;
+      if (length != 0 && !c1) {  // a printable character: copied
+        i += length - 1;
+        continue;
+      }
+    }
     out.append(text.data() + plain, i - plain);
+    if (length == 0) {  // not UTF-8: the replacement character
+      out += "\xef\xbf\xbd";
+      plain = i + 1;
+      continue;
+    }
+    const unsigned code = length == 2 ? static_cast<unsigned char>(text[i + 1]) : byte;
+    i += length - 1;
     plain = i + 1;
     if (c == '"' || c == '\\') {
       out += '\\';
@@ -65,8 +86,8 @@ inline void AppendJsonString(std::string& out, std::string_view text) {
       out += "\\r";
     } else {
       out += "\\u00";
-      out += kHex[byte >> 4];
-      out += kHex[byte & 15];
+      out += kHex[code >> 4];
+      out += kHex[code & 15];
     }
   }
   out.append(text.data() + plain, text.size() - plain);

@@ -27,6 +27,7 @@
 #include "request.h"
 #include "martiandice/advisor.h"
 #include "simulate.h"
+#include "terminal.h"
 
 #ifndef MARTIANDICE_VERSION
 #error "MARTIANDICE_VERSION must be the project's version (tools/CMakeLists.txt)"
@@ -375,32 +376,21 @@ struct CommandLine {
 // ---------------------------------------------------------------------------
 // Running and error reporting.
 
-// A message as one printable line: line breaks become spaces; control
-// characters (C0, DEL, C1) and bytes that are not UTF-8, which may come from
-// arguments and input files, are shown escaped ("\x1b"), never sent to a
-// terminal.
+// A message as one printable line: line breaks become spaces, tabs are shown
+// ("\x09": one may be what the input got wrong), the rest as the
+// terminal-safe writer shows it (control characters and bytes that are not
+// UTF-8, which may come from arguments and input files, escaped: "\x1b").
 std::string OneLine(std::string_view message) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string line;
-  const auto* bytes = reinterpret_cast<const unsigned char*>(message.data());
-  for (std::size_t i = 0; i < message.size();) {
-    const unsigned char byte = bytes[i];
-    std::size_t length = byte < 0x80 ? 1 : Utf8Length(bytes + i, message.size() - i);
-    const bool c1 = length == 2 && byte == 0xc2 && bytes[i + 1] < 0xa0;
-    if (byte == '\n' || byte == '\r') {
-      line += ' ';
-    } else if (length == 0 || c1 || byte < 0x20 || byte == 0x7f) {
-      length = std::max<std::size_t>(length, 1);
-      for (std::size_t j = i; j < i + length; ++j) {
-        line += "\\x";
-        line += kHex[bytes[j] >> 4];
-        line += kHex[bytes[j] & 15];
-      }
+  std::string folded;
+  for (const char c : message) {
+    if (c == '\t') {
+      folded += "\\x09";
     } else {
-      line.append(message.substr(i, length));
+      folded += c == '\n' || c == '\r' ? ' ' : c;
     }
-    i += length;
   }
+  std::string line;
+  AppendTerminalSafe(&line, folded, false);
   const auto first = line.find_first_not_of(' ');
   if (first == std::string::npos) return "unknown error";
   return line.substr(first, line.find_last_not_of(' ') - first + 1);
@@ -558,15 +548,25 @@ std::vector<std::string_view> SubcommandNames() {
 
 int RunCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
            const CliEnvironment& environment) {
+  // Every byte written goes through the terminal-safe writer (terminal.h).
+  TerminalSafeBuffer out_buffer(out.rdbuf()), err_buffer(err.rdbuf());
+  std::ostream safe_out(&out_buffer), safe_err(&err_buffer);
+  safe_out.setstate(out.rdstate());  // a stream already failed stays failed
+  safe_err.setstate(err.rdstate());
+  // The caller's streams get the failures met through the safe ones.
+  struct Report {
+    std::ostream &from, &to;
+    ~Report() { to.setstate(from.rdstate() & ~std::ios::eofbit); }
+  } report_out{safe_out, out}, report_err{safe_err, err};
   try {
-    return Run(args, out, err, environment);
+    return Run(args, safe_out, safe_err, environment);
   } catch (const std::bad_alloc&) {  // where no part of the work turned it into a status
-    return Fail(err, kCliExitInternal,
+    return Fail(safe_err, kCliExitInternal,
                 "out of memory: the system refused an allocation; free memory and try again");
   } catch (const std::exception& e) {
-    return Fail(err, kCliExitInternal, absl::StrCat("internal error: ", e.what()));
+    return Fail(safe_err, kCliExitInternal, absl::StrCat("internal error: ", e.what()));
   } catch (...) {
-    return Fail(err, kCliExitInternal, "internal error");
+    return Fail(safe_err, kCliExitInternal, "internal error");
   }
 }
 

@@ -29,8 +29,10 @@ struct CliEnvironment {
 // `out`; on error exactly one line "martiandice: error: <message>" goes to
 // `err` and nothing at all to `out` (`play` and `coach` excepted: a failure during a game
 // comes after the game's lines so far; and unless the error is `out` failing:
-// results that cannot be written or flushed are an error, exit 1). Control
-// characters in the message are shown escaped ("\x1b"). `solve` and `certify`
+// results that cannot be written or flushed are an error, exit 1). Every byte
+// written to `out` and `err` passes the terminal-safe writer (terminal.h):
+// control characters and bytes that are not UTF-8, wherever they come from,
+// are shown escaped ("\x1b"). `solve` and `certify`
 // also report their progress on `err` (unless --quiet) before their result or
 // error. Returns
 // one of the exit codes of exit_codes.h. Never throws.

@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "terminal.h"
 
 namespace martiandice::cli {
 namespace {
@@ -127,7 +128,8 @@ void Progress::Update(double fraction, double seconds, double seconds_left) {
     drawn_ = Seconds();
     const std::size_t width = std::max(text.size(), last_width_);
     last_width_ = text.size();
-    err_ << "\rmartiandice: " << text << std::string(width - text.size(), ' ') << std::flush;
+    WriteRaw(err_, "\r");  // the line redrawn in place: the one control byte let through
+    err_ << "martiandice: " << text << std::string(width - text.size(), ' ') << std::flush;
   } else {
     const int tenth = percent / 10;
     if (tenth <= shown_ || tenth == 0) return;

@@ -90,7 +90,9 @@ absl::StatusOr<std::string> RunPlot(const CommandOptions& options, const Command
   for (std::size_t i = 0; i < kinds.size(); ++i) {
     absl::StatusOr<std::string> svg = PlotSvg((*loaded)->table, kinds[i], *game);
     if (!svg.ok()) return svg.status();
-    if (absl::Status status = CreateOutputFolders(paths[i]); !status.ok()) return status;
+    absl::StatusOr<std::string> created = CreateOutputFolders(paths[i]);
+    if (!created.ok()) return created.status();
+    summary += CreatedLine(*created);
     if (absl::Status status = WriteOutput(paths[i], *svg, {(*loaded)->path}); !status.ok()) {
       return status;
     }

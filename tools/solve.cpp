@@ -31,6 +31,7 @@ struct SolveRequest {
   int threads = 1;
   std::string path;        // the table file to write
   std::string checkpoint;  // "" for none (2 players)
+  std::string created;     // the folder made for the table, "" if none was missing
   bool certify = true;
   bool json = false;
 };
@@ -82,6 +83,7 @@ std::string ReportJson(const SolveRequest& request, const solver::GameSolveRepor
              .Raw("rules", app::RulesJson(request.rules))
              .Int("players", request.players)
              .Str("out", request.path)
+             .Raw("created_folder", request.created.empty() ? "null" : JsonString(request.created))
              .Int("bytes", static_cast<std::int64_t>(bytes))
              .Int("format_version", kTableFormatVersion)
              .Int("contexts", report.contexts)
@@ -120,13 +122,14 @@ std::string ReportText(const SolveRequest& request, const solver::GameSolveRepor
       "  mixed cycles (their error)      %d (%.3g)\n"
       "  solve time                      %.2f s (%d threads)\n"
       "  each seat wins from the start   %s\n"
-      "Wrote %s (%d bytes, format version %d).\n%s",
+      "%sWrote %s (%d bytes, format version %d).\n%s",
       request.players, r.dice, r.bonus, r.target, report.contexts, report.turn_solves,
       report.cycles, report.max_rounds, report.max_residual, report.error_bound,
       ties_counted ? absl::StrFormat("%d (%d)", report.tied_decisions, report.kingmaking)
                    : std::string("not counted (2 players: a tie changes no value)"),
       report.mixed_cycles, report.mixing_error, report.seconds, request.threads,
-      absl::StrJoin(start, ", "), request.path, bytes, kTableFormatVersion,
+      absl::StrJoin(start, ", "), CreatedLine(request.created), request.path, bytes,
+      kTableFormatVersion,
       certification ? CertificationText(*certification) : "");
 }
 
@@ -138,7 +141,8 @@ probability of winning at every turn start under optimal play (--threads
 workers, default all cores). Writes the policy table (docs/FORMAT.md: every
 seat's chances; queries solve the mover's turn from them) to --out atomically
 (a temporary file renamed into place); if --out is a directory, the table
-gets its usual name there; missing folders are created. Progress goes to
+gets its usual name there; missing folders are created (and named: "Created
+the folder F."; created_folder in --json, else null). Progress goes to
 stderr (a bar on a terminal, else a line every 10%; --quiet: none).
 Report fields (same names in --json): rules, players, out, bytes,
 format_version, contexts (turn-start contexts), turn_solves (turn dynamic
@@ -174,8 +178,10 @@ absl::StatusOr<std::string> RunSolve(const CommandOptions& options, const Comman
   absl::StatusOr<SolveRequest> request = ReadRequest(options);
   if (!request.ok()) return request.status();
   // The checkpoint is written next to the table during the solve.
-  if (!request->checkpoint.empty()) {
-    if (absl::Status status = CreateOutputFolders(request->path); !status.ok()) return status;
+  if (!request->checkpoint.empty()) {  // made before the solve: the checkpoint goes there
+    absl::StatusOr<std::string> folder = CreateOutputFolders(request->path);
+    if (!folder.ok()) return folder.status();
+    request->created = *folder;
   }
   Progress progress(context.err, context.stderr_is_terminal, options.quiet,
                     SolveProgressLabel(request->players));
@@ -207,7 +213,9 @@ absl::StatusOr<std::string> RunSolve(const CommandOptions& options, const Comman
                                             table.status().message(), "): ", request->path,
                                             " is left as it was"));
   }
-  if (absl::Status status = CreateOutputFolders(request->path); !status.ok()) return status;
+  absl::StatusOr<std::string> folder = CreateOutputFolders(request->path);
+  if (!folder.ok()) return folder.status();
+  if (request->created.empty()) request->created = *folder;
   if (absl::Status status = WriteOutput(request->path, *bytes); !status.ok()) return status;
   if (!request->checkpoint.empty()) {
     std::error_code ignored;  // a leftover checkpoint only costs disk space

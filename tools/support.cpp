@@ -87,16 +87,25 @@ bool SameFile(const std::string& a, const std::string& b) {
   return fs::absolute(a, error_a).lexically_normal() == fs::absolute(b, error_b).lexically_normal();
 }
 
-absl::Status CreateOutputFolders(const std::string& path) {
+absl::StatusOr<std::string> CreateOutputFolders(const std::string& path) {
   const fs::path folder = FolderOf(fs::path(path));
   std::error_code error;
-  if (fs::is_directory(folder, error)) return absl::OkStatus();
+  if (fs::is_directory(folder, error)) return std::string();
+  fs::path outermost = folder;  // the outermost missing one: what the user did not have
+  while (outermost.has_parent_path() && outermost.parent_path() != outermost &&
+         !fs::exists(outermost.parent_path(), error)) {
+    outermost = outermost.parent_path();
+  }
   fs::create_directories(folder, error);
   if (error) {
     return absl::InvalidArgumentError(absl::StrCat("--out: cannot create the directory '",
                                                    folder.string(), "': ", error.message()));
   }
-  return absl::OkStatus();
+  return outermost.string();
+}
+
+std::string CreatedLine(const std::string& folder) {
+  return folder.empty() ? "" : absl::StrCat("Created the folder ", folder, ".\n");
 }
 
 absl::Status WriteOutput(const std::string& path, const std::string& bytes,

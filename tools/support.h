@@ -45,7 +45,11 @@ absl::StatusOr<std::string> OutputPath(const std::string& out, const std::string
 // resolved ("./t.mdt", "/abs/t.mdt", "link/t.mdt").
 bool SameFile(const std::string& a, const std::string& b);
 // Creates the missing folders of `path`'s directory (an error names --out).
-absl::Status CreateOutputFolders(const std::string& path);
+// Returns the outermost folder it created (as the path spells it), "" if none
+// was missing: the command says what it created.
+absl::StatusOr<std::string> CreateOutputFolders(const std::string& path);
+// "Created the folder F.\n" for a folder CreateOutputFolders created, else "".
+std::string CreatedLine(const std::string& folder);
 // Writes `bytes` to `path` atomically (a temporary renamed into place),
 // unless `path` is one of the files `inputs` the output was made from (the
 // same file: device and inode). Errors name --out; a missing directory, a

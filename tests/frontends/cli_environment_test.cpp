@@ -378,6 +378,32 @@ TEST_CASE("environment: serve's memory stays bounded through every rules variant
   CHECK(run.max_rss_kb < 256 * 1024);  // docs/SERVE.md
 }
 
+// Missing folders of --out are created, and the outermost one is named (a
+// typo in a path makes a folder the user should hear of).
+TEST_CASE("environment: solve and plot name the folder they create") {
+  TempDir dir;
+  const std::string nested = (fs::path(dir.File("made")) / "deeper" / "t.mdt").string();
+  const ProcessRun made = RunCliProcess(
+      {"solve", "--dice", "3", "--target", "5", "--quiet", "--no-certify", "--out", nested});
+  REQUIRE(made.Exited(0));
+  CHECK(made.out.find("Created the folder " + dir.File("made") + ".\n") != std::string::npos);
+  const ProcessRun again = RunCliProcess(
+      {"solve", "--dice", "3", "--target", "5", "--quiet", "--no-certify", "--out", nested});
+  REQUIRE(again.Exited(0));
+  CHECK(again.out.find("Created") == std::string::npos);  // nothing was missing
+  const ProcessRun json = RunCliProcess({"solve", "--dice", "3", "--target", "5", "--quiet",
+                                         "--no-certify", "--json", "--out",
+                                         dir.File("other") + "/t.mdt"});
+  REQUIRE(json.Exited(0));
+  CHECK(json.out.find("\"created_folder\":\"" + dir.File("other") + "\"") != std::string::npos);
+  const ProcessRun plotted = RunCliProcess(
+      {"plot", "stop", "--out", (fs::path(dir.File("pictures")) / "stop.svg").string()});
+  INFO("stderr: " << plotted.err);
+  REQUIRE(plotted.Exited(0));
+  CHECK(plotted.out.find("Created the folder " + dir.File("pictures") + ".\n") !=
+        std::string::npos);
+}
+
 TEST_CASE("environment: --out never overwrites the input table") {
   TempDir dir;
   const std::string table = dir.File("martiandice-p2-d13-b3-t25.mdt");

@@ -7,7 +7,9 @@
 // `out` is empty (`play` and `coach` excepted: a failure during a game comes
 // after its lines) and `err` holds exactly one "martiandice: error: " line,
 // its last line (only `solve` and `certify` may print progress lines before
-// it); an "internal error" (an exception caught by RunCli) is a finding too.
+// it); an "internal error" (an exception caught by RunCli) is a finding too;
+// so is a byte on stdout or stderr that could act on a terminal
+// (tests/support/terminal_check.h).
 // The standard input is empty: `play`'s human seats and `coach` get no entry.
 //
 // Safety: at start-up the harness makes a private directory under $TMPDIR
@@ -49,6 +51,7 @@
 #include "absl/strings/numbers.h"
 #include "cli.h"
 #include "martiandice/table.h"
+#include "terminal_check.h"
 
 namespace {
 
@@ -186,6 +189,9 @@ void ConfineOut(std::vector<std::string>& args) {
 void CheckContract(const std::vector<std::string>& args, int code, const std::string& out,
                    const std::string& err) {
   constexpr std::string_view kPrefix = "martiandice: error: ";
+  // Whatever the arguments hold, no byte that could act on a terminal is written.
+  Require(terminal_check::FirstUnsafe(out) == std::string_view::npos);
+  Require(terminal_check::FirstUnsafe(err) == std::string_view::npos);
   if (code == martiandice::kCliExitNotCertified && Has(args, "certify")) {
     // A verdict, not an error: the report on stdout.
     Require(err.find(kPrefix) == std::string::npos);

@@ -18,7 +18,7 @@
 namespace cli_test {
 
 // ---------------------------------------------------------------------------
-// A tiny strict JSON parser (RFC 8259 subset: \u escapes only for ASCII).
+// A tiny strict JSON parser (RFC 8259 subset: \u escapes only below U+0800).
 
 struct Json {
   enum class Kind { kNull, kBool, kNumber, kString, kArray, kObject };
@@ -126,7 +126,14 @@ class JsonParser {
       if (const auto at = simple.find(e); at != std::string::npos) {
         out += decoded[at];
       } else if (e == 'u' && pos_ + 4 <= text_.size()) {
-        out += static_cast<char>(std::stoi(text_.substr(pos_, 4), nullptr, 16));
+        const int code = std::stoi(text_.substr(pos_, 4), nullptr, 16);
+        if (code >= 0x800) return std::nullopt;
+        if (code < 0x80) {
+          out += static_cast<char>(code);
+        } else {  // two bytes of UTF-8 (C1 controls come escaped)
+          out += static_cast<char>(0xc0 | (code >> 6));
+          out += static_cast<char>(0x80 | (code & 0x3f));
+        }
         pos_ += 4;
       } else {
         return std::nullopt;
