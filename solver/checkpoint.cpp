@@ -101,7 +101,8 @@ std::string CheckpointIdentityString(const CheckpointIdentity& id) {
 }
 
 std::uint64_t CheckpointSize(std::uint64_t contexts, int players) {
-  return kHeaderSize + contexts * (static_cast<std::uint64_t>(players) + 1) * 8 + kCrcSize;
+  return kHeaderSize + contexts * static_cast<std::uint64_t>(CheckpointRecordWidth(players)) * 8 +
+         kCrcSize;
 }
 
 struct CheckpointWriter::State {
@@ -118,7 +119,7 @@ CheckpointWriter::CheckpointWriter(const Checkpoint& c, std::uint64_t contexts)
     : state_(std::make_unique<State>()) {
   const CheckpointIdentity& id = c.identity;
   State& s = *state_;
-  s.values_left = contexts * (static_cast<std::uint64_t>(id.players) + 1);
+  s.values_left = contexts * static_cast<std::uint64_t>(CheckpointRecordWidth(id.players));
   s.size = CheckpointSize(contexts, id.players);
   Header h;
   h.solver_version = id.solver_version;
@@ -192,7 +193,7 @@ absl::StatusOr<std::string> CheckpointWriter::Finish() {
 }
 
 absl::StatusOr<std::string> SerializeCheckpoint(const Checkpoint& c) {
-  const size_t per_context = static_cast<size_t>(c.identity.players) + 1;
+  const size_t per_context = static_cast<size_t>(CheckpointRecordWidth(c.identity.players));
   if (c.identity.players < 0 || c.records.size() % per_context != 0) {
     return absl::InternalError(
         absl::StrFormat("serialising the checkpoint: %u values are not whole contexts of %u",
@@ -253,7 +254,8 @@ absl::StatusOr<Checkpoint> ParseCheckpoint(std::string_view b, const std::string
     id.levels = h.levels;
     // Every count is checked against the bytes there before anything is sized by it
     // (at least the checksum's are left: the minimum size is checked above).
-    const std::uint64_t per_context = (std::uint64_t{h.players} + 1) * sizeof(double);
+    const int width = CheckpointRecordWidth(static_cast<int>(h.players));
+    const std::uint64_t per_context = static_cast<std::uint64_t>(width) * sizeof(double);
     const std::uint64_t left = buf.left() - kCrcSize;
     if (h.contexts > left / per_context) {
       return corrupt(absl::StrFormat("truncated (%u bytes, its header announces %u contexts)",
@@ -263,7 +265,7 @@ absl::StatusOr<Checkpoint> ParseCheckpoint(std::string_view b, const std::string
       return corrupt(absl::StrFormat("%u bytes where its %u contexts take %u", b.size(), h.contexts,
                                      CheckpointSize(h.contexts, id.players)));
     }
-    c.records.resize(h.contexts * (h.players + 1));
+    c.records.resize(h.contexts * width);
     archive(cereal::binary_data(c.records.data(), c.records.size() * sizeof(double)));
     std::uint32_t stored = 0;
     archive(stored);
@@ -303,10 +305,10 @@ absl::StatusOr<Checkpoint> ParseCheckpoint(std::string_view b, const std::string
       const double v = c.records[i];
       // Chances are probabilities (rounding may leave them a hair outside);
       // error bounds are non-negative (infinite for a cycle that did not converge).
-      const bool is_error = i % (h.players + 1) == h.players;
+      const bool is_error = i % width == h.players;
       if (std::isnan(v) || (is_error ? v < 0 : (v < -1e-9 || v > 1 + 1e-9))) {
-        return corrupt(absl::StrFormat("record %u of context %u is %g", i % (h.players + 1),
-                                       i / (h.players + 1), v));
+        return corrupt(
+            absl::StrFormat("record %u of context %u is %g", i % width, i / width, v));
       }
     }
     return c;

@@ -48,22 +48,28 @@ struct Checkpoint {
   std::uint64_t vectors_done = 0;
   CheckpointCounters counters;
   double seconds = 0;  // wall time spent by the runs so far
-  // Per finished context, in the solver's order: every seat's chance
-  // (players values) then the context's error bound.
+  // Per finished context, in the solver's order, CheckpointRecordWidth
+  // values: every seat's chance (players values), the context's error bound,
+  // and with 2 players the mover's zero-score chance under its solved policy
+  // (the pair kernel's first guesses for the next cycles: restored, so that a
+  // resumed 2-player solve is bit for bit the uninterrupted one).
   std::vector<double> records;
 };
+
+// Values per context in Checkpoint::records: players + 1, players + 2 with 2.
+inline int CheckpointRecordWidth(int players) { return players + 1 + (players == 2 ? 1 : 0); }
 
 // "dice=13 bonus=3 target=25 players=3 arithmetic=extended solver=v5".
 std::string CheckpointIdentityString(const CheckpointIdentity& identity);
 
 // The file's bytes. `checkpoint.records.size()` must be a multiple of
-// players + 1. Errors: Internal if it is not or the writing fails.
+// CheckpointRecordWidth. Errors: Internal if it is not or the writing fails.
 absl::StatusOr<std::string> SerializeCheckpoint(const Checkpoint& checkpoint);
 
 // The same in pieces, without a copy of the records (large solves): the
 // header of `checkpoint` (its records ignored) announcing `contexts`
-// contexts, then their records appended ((players + 1) values each, in
-// order), then the checksum.
+// contexts, then their records appended (CheckpointRecordWidth values each,
+// in order), then the checksum.
 class CheckpointWriter {
  public:
   CheckpointWriter(const Checkpoint& checkpoint, std::uint64_t contexts);

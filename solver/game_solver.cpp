@@ -168,10 +168,10 @@ absl::StatusOr<GameValues> SolveGameValues(const GameSolveOptions& options,
                         kMaxGuessOrder, options.probe_guess_order));
   }
   if (options.players == 2 && options.arithmetic == SolveArithmetic::kAuto &&
-      (!options.checkpoint.empty() || options.guess_order != 1 || options.probe_guess_order != 0)) {
+      (options.guess_order != 1 || options.probe_guess_order != 0)) {
     return absl::InvalidArgumentError(
-        "the 2-player solve takes no checkpoint, guess order or probe (it takes a fraction of a "
-        "second; those are for 3 or more players)");
+        "the 2-player solve takes no guess order or probe (its cycles are solved by the pair "
+        "kernel; those are for 3 or more players)");
   }
   if (!options.floor.empty() &&
       (static_cast<int>(options.floor.size()) != options.players || !options.checkpoint.empty())) {

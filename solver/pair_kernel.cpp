@@ -14,7 +14,7 @@ constexpr double kNearResidual = 1e-4;
 }  // namespace
 
 PairKernel::Shared::Shared(const SolveState& state)
-    : slope_of(state.index.size(), 0.0), zero_indicator(state.max_turn + 1, 0.0) {
+    : zero_indicator(state.max_turn + 1, 0.0) {
   zero_indicator[0] = 1.0;
 }
 
@@ -98,7 +98,7 @@ CycleTask PairKernel::Rounds() {
   Extrapolate(
       s, [&](long long c, int seat) { return state_.win[c * 2 + seat]; }, 0.5, guess);
   Extrapolate(
-      s, [&](long long c, int) { return shared_.slope_of[c]; }, 0.2, b);
+      s, [&](long long c, int) { return state_.pair_slope[c]; }, 0.2, b);
   double value[2] = {0, 0};  // each mover's solved chance at the guess
   double a[2] = {0, 0}, residual = 0, previous = HUGE_VAL;
   bool solved_slopes = false;  // b[] are slopes of solved policies (not guesses)
@@ -154,7 +154,7 @@ CycleTask PairKernel::Rounds() {
     state_.win[c * 2 + seat] = w;
     state_.win[c * 2 + 1 - seat] = 1.0 - w;
     state_.error_of[c] = error;
-    shared_.slope_of[c] = b[seat];
+    state_.pair_slope[c] = b[seat];
   }
   RecordCycle(round, residual, error, scratch_.stats.counters);
 }

@@ -17,11 +17,10 @@ namespace martiandice::solver {
 // One cycle's pair kernel at a time (a slot of cycle_rounds.h).
 class PairKernel {
  public:
-  // What the slots' kernels share: per cycle context, its mover's
-  // zero-score chance (the next cycles' first guesses).
+  // What the slots' kernels share (besides SolveState::pair_slope, each
+  // cycle context's zero-score chance: the next cycles' first guesses).
   struct Shared {
     explicit Shared(const SolveState& state);
-    std::vector<double> slope_of;
     std::vector<double> zero_indicator;  // the utility whose value is that chance
   };
 

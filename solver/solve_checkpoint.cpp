@@ -78,6 +78,7 @@ absl::Status SolveCheckpoint::Write(SolvePoint at, const CheckpointCounters& cou
   ForEachFinished(at, [&](long long context) {
     writer.Append(&state_.win[context * n], n);
     writer.Append(&state_.error_of[context], 1);
+    if (n == 2) writer.Append(&state_.pair_slope[context], 1);
   });
   absl::StatusOr<std::string> bytes = writer.Finish();
   if (!bytes.ok()) return bytes.status();
@@ -111,16 +112,17 @@ absl::Status SolveCheckpoint::Load(const Checkpoint& c) {
   const SolvePoint at{level, level < levels ? static_cast<size_t>(c.vectors_done) : 0};
   size_t contexts = 0;
   ForEachFinished(at, [&](long long) { ++contexts; });
-  if (contexts * (n + 1) != c.records.size()) {
+  const int width = CheckpointRecordWidth(n);
+  if (contexts * width != c.records.size()) {
     return absl::DataLossError(absl::StrFormat(
         "checkpoint %s is unusable: %u contexts stored where its progress has %u; delete it to "
         "start the solve over",
-        path_, c.records.size() / (n + 1), contexts));
+        path_, c.records.size() / width, contexts));
   }
   // Every record as a table may hold it, before any is used: a checksum
   // recomputed over altered values must not make a table of them.
   for (std::size_t k = 0; k < contexts; ++k) {
-    const double* r = &c.records[k * (n + 1)];
+    const double* r = &c.records[k * width];
     std::string problem = internal::WinVectorProblem(r, n, r[n]);
     if (!(r[n] >= 0 && r[n] < 1)) {  // as a table's header bound; false for NaN
       problem = absl::StrFormat("error bound %g is not a bound in [0, 1)", r[n]);
@@ -135,7 +137,8 @@ absl::Status SolveCheckpoint::Load(const Checkpoint& c) {
   ForEachFinished(at, [&](long long context) {
     std::copy(r, r + n, &state_.win[context * n]);
     state_.error_of[context] = r[n];
-    r += n + 1;
+    if (n == 2) state_.pair_slope[context] = r[n + 1];
+    r += width;
   });
   loaded_ = c.counters;
   report_->earlier_seconds = c.seconds;

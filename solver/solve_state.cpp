@@ -28,7 +28,8 @@ SolveState::SolveState(const GameSolveOptions& options)
       rounding(arithmetic == internal::Arithmetic::kExtended ? kExtendedTurnRounding
                                                              : kTurnSolveRounding),
       win(index.size() * n, 0.0),
-      error_of(index.size(), 0.0) {}
+      error_of(index.size(), 0.0),
+      pair_slope(n == 2 ? index.size() : 0, 0.0) {}
 
 int SolveState::FirstMover(const int* s) const { return FirstSeatToMove(rules, {s, s + n}); }
 

@@ -98,6 +98,10 @@ struct SolveState {
   const double rounding;         // of one turn solve's stored values
   std::vector<double> win;       // [context * players + seat]
   std::vector<double> error_of;  // per context: error bound
+  // Two players: per context, its mover's zero-score chance under the solved
+  // policy (the pair kernel's first guesses for the next cycles; kept in
+  // checkpoints); empty otherwise.
+  std::vector<double> pair_slope;
 
  private:
   // The seats whose chances a convention solve of `seat`'s turn carries, as

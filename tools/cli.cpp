@@ -196,7 +196,7 @@ void AddSolveOptions(CLI::App& command, CommandOptions& options) {
   AddThreadsOption(command, options,
                    "3+ players: worker threads, at most 256 (default 0: all cores)");
   command.add_option("--checkpoint", options.checkpoint,
-                     "3+ players: where Ctrl-C saves the work (default OUT.checkpoint)");
+                     "Where Ctrl-C saves the work (default OUT.checkpoint)");
   AddRuleOptions(command, options);
 }
 

@@ -1,6 +1,6 @@
 // `martiandice solve`: the game solved (solver/game_solver.h) for any number
 // of players, written as a policy table, certified, and its report as text or
-// JSON; progress on stderr, Ctrl-C saving a checkpoint (3+ players).
+// JSON; progress on stderr, Ctrl-C saving a checkpoint.
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -30,7 +30,7 @@ struct SolveRequest {
   int players = 2;
   int threads = 1;
   std::string path;        // the table file to write
-  std::string checkpoint;  // "" for none (2 players)
+  std::string checkpoint;  // where Ctrl-C saves the work
   std::string created;     // the folder made for the table, "" if none was missing
   bool certify = true;
   bool json = false;
@@ -52,14 +52,10 @@ absl::StatusOr<SolveRequest> ReadRequest(const CommandOptions& options) {
       OutputPath(options.out, TableFileName(request.rules, request.players), Folders::kCreate);
   if (!path.ok()) return path.status();
   request.path = *std::move(path);
-  if (request.players == 2 && !options.checkpoint.empty()) {
-    return absl::InvalidArgumentError(
-        "--checkpoint goes with --players 3 or more (the 2-player solve takes under a second)");
-  }
   absl::StatusOr<int> threads = ReadThreads(options.threads);
   if (!threads.ok()) return threads.status();
   request.threads = *threads;
-  if (request.players > 2) request.checkpoint = CheckpointPath(options.checkpoint, request.path);
+  request.checkpoint = CheckpointPath(options.checkpoint, request.path);
   if (!request.checkpoint.empty()) {
     if (SameFile(request.checkpoint, request.path)) {  // by identity: "./t.mdt" is t.mdt
       return absl::InvalidArgumentError(
@@ -167,11 +163,13 @@ mixed_contexts, mixing_decisions (contexts of a mixed cycle, where the mover
 randomises), inexact_undecided, inexact_pick_best, inexact_pick_worse,
 largest_pick_loss, certified, seconds (null with --no-certify).
 A table over 1 GiB (e.g. 5 players under the official rules) is refused
-before solving. With 3 or more players, progress shows the time left; Ctrl-C
-(or SIGTERM) finishes the work in flight, saves it in the checkpoint
+before solving. Progress shows the time left; Ctrl-C (or SIGTERM) finishes
+the work in flight, saves it in the checkpoint
 (--checkpoint, default OUT.checkpoint) and exits with status 130; the same
 command then resumes without redoing finished work, with bit for bit the
-same result. The checkpoint is removed once the table is written.
+same result. The checkpoint is removed once the table is written; Ctrl-C
+during the certification leaves the table written, to certify with
+`martiandice certify`.
 )";
 
 absl::StatusOr<std::string> RunSolve(const CommandOptions& options, const CommandContext& context) {
@@ -230,7 +228,10 @@ absl::StatusOr<std::string> RunSolve(const CommandOptions& options, const Comman
     if (absl::IsCancelled(checked.status())) {
       return absl::CancelledError(absl::StrCat(
           "interrupted while certifying: ", request->path,
-          " is written and complete but not certified (solve it again to certify it)"));
+          " is written and complete but not certified (certify it with `martiandice certify "
+          "--players ",
+          request->players, " --dice ", request->rules.dice, " --bonus ", request->rules.bonus,
+          " --target ", request->rules.target, " --tables ", request->path, "`)"));
     }
     if (!checked.ok()) return checked.status();
     certification = *std::move(checked);

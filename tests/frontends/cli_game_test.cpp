@@ -401,10 +401,6 @@ TEST_CASE("cli game solve errors: exit 2, one stderr line, nothing on stdout") {
   CheckUsageError({"solve", "--players", "7", "--out", file}, "--players");
   CheckUsageError({"solve", "--dice", "0", "--out", file}, "dice");
   CheckUsageError({"solve", "--target", "x", "--out", file}, "--target");
-  // The 2-player solve takes no checkpoint.
-  CheckUsageError({"solve", "--players", "2", "--dice", "4", "--target", "8", "--checkpoint",
-                   (dir.path() / "t.checkpoint").string(), "--out", file},
-                  "--checkpoint goes with --players 3 or more");
   CHECK(dir.Files().empty());
 }
 

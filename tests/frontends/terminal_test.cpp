@@ -30,7 +30,11 @@ std::string Safe(std::string_view text) {
 
 void CheckTerminalSafe(const std::string& what, const std::string& text) {
   const std::size_t at = terminal_check::FirstUnsafe(text);
-  INFO(what << ": unsafe byte at " << at << " in: " << Safe(text.substr(at == std::string::npos ? 0 : at > 40 ? at - 40 : 0, 80)));
+  INFO(what << ": unsafe byte at " << at << " in: "
+            << Safe(text.substr(at == std::string::npos ? 0
+                                : at > 40               ? at - 40
+                                                        : 0,
+                                80)));
   CHECK(at == std::string::npos);
 }
 
@@ -38,13 +42,15 @@ void CheckTerminalSafe(const std::string& what, const std::string& text) {
 
 TEST_CASE("terminal: control bytes, C1 and broken UTF-8 are escaped; text, newline, tab kept") {
   CHECK(Safe("plain text\n\ttabbed") == "plain text\n\ttabbed");
-  CHECK(Safe("caf\xc3\xa9 \xe2\x80\x93 \xf0\x9f\x8e\xb2") == "caf\xc3\xa9 \xe2\x80\x93 \xf0\x9f\x8e\xb2");
+  CHECK(Safe("caf\xc3\xa9 \xe2\x80\x93 \xf0\x9f\x8e\xb2") ==
+        "caf\xc3\xa9 \xe2\x80\x93 \xf0\x9f\x8e\xb2");
   CHECK(Safe("\x1b[2J") == "\\x1b[2J");
   CHECK(Safe(std::string("a\rb\x7f\0\0", 6)) == "a\\x0db\\x7f\\x00\\x00");
-  CHECK(Safe("\xc2\x9b" "31m") == "\\xc2\\x9b31m");  // U+009B, the one-byte CSI
+  CHECK(Safe("\xc2\x9b"
+             "31m") == "\\xc2\\x9b31m");  // U+009B, the one-byte CSI
   CHECK(Safe("\x9b\xff\xc0\xaf") == "\\x9b\\xff\\xc0\\xaf");
   CHECK(Safe("\xed\xa0\x80") == "\\xed\\xa0\\x80");  // a surrogate
-  CHECK(Safe("end \xe2\x80") == "end \\xe2\\x80");  // cut short, nothing more to come
+  CHECK(Safe("end \xe2\x80") == "end \\xe2\\x80");   // cut short, nothing more to come
   std::string out;  // more to come: the start of a character is left
   CHECK(AppendTerminalSafe(&out, "end \xe2\x80", true) == 4);
   CHECK(out == "end ");
@@ -83,11 +89,31 @@ namespace {
 // A hostile line: words a command knows, mixed with escape sequences, C0 and
 // C1 controls, DEL, bytes that are not UTF-8 and characters that are.
 std::string HostileLine(std::mt19937& random, const std::vector<std::string>& words) {
-  static const std::vector<std::string> kHostile = {
-      "\x1b[2J", "\x1b]0;title\x07", "\x9b" "31m", "\xc2\x9b" "1m", "\xc2\x85", "\x7f", "\r",
-      "\t", std::string(1, '\0'), "\x01", "\x08\x08", "\xff", "\xfe\xfe", "\xc0\xaf",
-      "\xe2\x80", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xc3\xa9", "\xe2\x80\x93", "\xf0\x9f\x8e\xb2",
-      "\\u001b", "\"", "\\"};
+  static const std::vector<std::string> kHostile = {"\x1b[2J",
+                                                    "\x1b]0;title\x07",
+                                                    "\x9b"
+                                                    "31m",
+                                                    "\xc2\x9b"
+                                                    "1m",
+                                                    "\xc2\x85",
+                                                    "\x7f",
+                                                    "\r",
+                                                    "\t",
+                                                    std::string(1, '\0'),
+                                                    "\x01",
+                                                    "\x08\x08",
+                                                    "\xff",
+                                                    "\xfe\xfe",
+                                                    "\xc0\xaf",
+                                                    "\xe2\x80",
+                                                    "\xed\xa0\x80",
+                                                    "\xf4\x90\x80\x80",
+                                                    "\xc3\xa9",
+                                                    "\xe2\x80\x93",
+                                                    "\xf0\x9f\x8e\xb2",
+                                                    "\\u001b",
+                                                    "\"",
+                                                    "\\"};
   std::string line;
   const int parts = 1 + static_cast<int>(random() % 6);
   for (int i = 0; i < parts; ++i) {
@@ -151,8 +177,10 @@ std::string ClientString(const std::string& text) {
 TEST_CASE("terminal: 10,000 hostile lines reach no terminal through any command") {
   std::mt19937 random(20261127);
   const std::vector<std::string> game_words = {
-      "roll", "take", "stop", "humans", "h", "cows", "R", "score", "scores", "seat", "undo",
-      "state", "help", "2T 3R 4H 3C 1K", "roll 1T 2R 3C 1K take R", "7", "12,20", "quit"};
+      "roll", "take",  "stop",  "humans",         "h",
+      "cows", "R",     "score", "scores",         "seat",
+      "undo", "state", "help",  "2T 3R 4H 3C 1K", "roll 1T 2R 3C 1K take R",
+      "7",    "12,20", "quit"};
   int lines = 0;
   for (const bool json : {false, true}) {
     std::vector<std::string> coach = {"coach"};
@@ -197,9 +225,11 @@ TEST_CASE("terminal: 10,000 hostile lines reach no terminal through any command"
   // Arguments: hostile values of options that are echoed in errors and results.
   for (int i = 0; i < 500; ++i) {
     const std::string text = HostileLine(random, game_words);
-    for (const auto& args : std::vector<std::vector<std::string>>{
-             {"eval", "--aside", text}, {"best", "--aside", "2T", "--roll", text},
-             {"eval", "--objective", text}, {"eval", "--tables", text, "--objective", "win"}}) {
+    for (const auto& args :
+         std::vector<std::vector<std::string>>{{"eval", "--aside", text},
+                                               {"best", "--aside", "2T", "--roll", text},
+                                               {"eval", "--objective", text},
+                                               {"eval", "--tables", text, "--objective", "win"}}) {
       const cli_test::CliRun run = cli_test::Run(args);
       CheckTerminalSafe("stdout of " + args[0], run.out);
       CheckTerminalSafe("stderr of " + args[0], run.err);

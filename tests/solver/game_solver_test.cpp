@@ -380,7 +380,7 @@ TEST_CASE("pair kernel: deterministic, the number of threads changes no bit") {
   }
 }
 
-TEST_CASE("pair kernel: a checkpoint, another guess order or a probe is refused") {
+TEST_CASE("pair kernel: another guess order or a probe is refused") {
   const Rules rules{3, 1, 4};
   test_util::TempDir dir;
   auto refused = [&](const solver::GameSolveOptions& options, const char* what) {
@@ -389,14 +389,11 @@ TEST_CASE("pair kernel: a checkpoint, another guess order or a probe is refused"
       const absl::Status status = table ? solver::SolveGameTable(options, nullptr).status()
                                         : solver::SolveGameValues(options, nullptr).status();
       CHECK(status.code() == absl::StatusCode::kInvalidArgument);
-      CHECK(std::string(status.message()).find("2-player solve takes no checkpoint") !=
+      CHECK(std::string(status.message()).find("2-player solve takes no guess order or probe") !=
             std::string::npos);
     }
   };
   solver::GameSolveOptions options = test_util::TinyOptions(rules, 2);
-  options.checkpoint = dir.File("pair.checkpoint");
-  refused(options, "checkpoint");
-  CHECK(dir.Files().empty());  // refused before anything is written
   for (int order = 2; order <= solver::kMaxGuessOrder; ++order) {
     options = test_util::TinyOptions(rules, 2);
     options.guess_order = order;

@@ -51,40 +51,41 @@ TEST_CASE("out of memory: certification fails cleanly at any allocation, 1 and 2
 }
 
 TEST_CASE("out of memory: a game solve fails cleanly at any allocation, 2 and 3 players") {
-  for (int players : {2, 3}) for (int threads : {1, 2}) {
-    CAPTURE(players);
-    CAPTURE(threads);
-    const solver::GameSolveOptions options =
-        test_util::TinyOptions(players == 2 ? Rules{6, 3, 5} : Rules{4, 3, 5}, players, threads);
-    allocation_failure::Count();
-    const auto whole = solver::SolveGameValues(options, nullptr);
-    const long long total = allocation_failure::Count();
-    REQUIRE(whole.ok());
-    REQUIRE(total < 5000);  // every one is tried
-    int failures = 0;
-    for (long long n = 1; n <= total; ++n) {
-      CAPTURE(n);
-      bool threw = false;
-      absl::StatusOr<solver::GameValues> values = absl::UnknownError("not run");
-      allocation_failure::FailAt(n);
-      try {
-        values = solver::SolveGameValues(options, nullptr);
-      } catch (const std::bad_alloc&) {
-        threw = true;
+  for (int players : {2, 3})
+    for (int threads : {1, 2}) {
+      CAPTURE(players);
+      CAPTURE(threads);
+      const solver::GameSolveOptions options =
+          test_util::TinyOptions(players == 2 ? Rules{6, 3, 5} : Rules{4, 3, 5}, players, threads);
+      allocation_failure::Count();
+      const auto whole = solver::SolveGameValues(options, nullptr);
+      const long long total = allocation_failure::Count();
+      REQUIRE(whole.ok());
+      REQUIRE(total < 5000);  // every one is tried
+      int failures = 0;
+      for (long long n = 1; n <= total; ++n) {
+        CAPTURE(n);
+        bool threw = false;
+        absl::StatusOr<solver::GameValues> values = absl::UnknownError("not run");
+        allocation_failure::FailAt(n);
+        try {
+          values = solver::SolveGameValues(options, nullptr);
+        } catch (const std::bad_alloc&) {
+          threw = true;
+        }
+        const bool failed = allocation_failure::Disarm();
+        if (!failed) {
+          REQUIRE(values.ok());
+          CHECK(values->win == whole->win);
+          continue;
+        }
+        ++failures;
+        CHECK_FALSE(threw);
+        REQUIRE_FALSE(values.ok());
+        INFO(values.status());
+        CHECK(values.status().code() == absl::StatusCode::kResourceExhausted);
+        CHECK(std::string(values.status().message()).find("out of memory") != std::string::npos);
       }
-      const bool failed = allocation_failure::Disarm();
-      if (!failed) {
-        REQUIRE(values.ok());
-        CHECK(values->win == whole->win);
-        continue;
-      }
-      ++failures;
-      CHECK_FALSE(threw);
-      REQUIRE_FALSE(values.ok());
-      INFO(values.status());
-      CHECK(values.status().code() == absl::StatusCode::kResourceExhausted);
-      CHECK(std::string(values.status().message()).find("out of memory") != std::string::npos);
+      CHECK(failures >= total / 2);
     }
-    CHECK(failures >= total / 2);
-  }
 }

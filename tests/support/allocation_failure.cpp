@@ -61,9 +61,7 @@ void* operator new[](std::size_t n, std::align_val_t a) {
   return AllocateOrThrow(n, static_cast<std::size_t>(a));
 }
 void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return Allocate(n, kPlain); }
-void* operator new[](std::size_t n, const std::nothrow_t&) noexcept {
-  return Allocate(n, kPlain);
-}
+void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return Allocate(n, kPlain); }
 void* operator new(std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
   return Allocate(n, static_cast<std::size_t>(a));
 }
@@ -81,6 +79,4 @@ void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::f
 void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
 void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
 void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept {
-  std::free(p);
-}
+void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
