@@ -24,6 +24,10 @@ struct SolvedTurn {
 
   // Exact roll value at canonical position `id` (exact solutions, dice left).
   Rational ExactRoll(int id) const;
+  // The double value at canonical position `id` (its roll value if `roll`),
+  // within the utilities' range: an expectation of them cannot leave it,
+  // but rounding can (reach:0's certain 1 solved as 1.0000000000000004).
+  double Clamped(int id, bool roll) const;
 };
 
 // What the library's own code reads of a TurnSolution (solver.h keeps it private).

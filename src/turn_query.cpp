@@ -35,7 +35,7 @@ Value StopValue(const SolvedTurn& t, int score) {
 }
 
 Value RollValue(const SolvedTurn& t, int id) {
-  Value v{t.values.roll[id], std::nullopt};
+  Value v{t.Clamped(id, /*roll=*/true), std::nullopt};
   if (t.exact) v.exact = t.ExactRoll(id);
   return v;
 }

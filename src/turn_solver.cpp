@@ -1,10 +1,20 @@
 // TurnSolution: runs the double or exact dynamic program for an objective.
 #include "martiandice/turn_solver.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "solved_turn.h"
 
 namespace martiandice {
 namespace internal {
+
+double SolvedTurn::Clamped(int id, bool roll) const {
+  const double v = roll ? values.roll[id] : values.value[id];
+  if (std::isnan(v) || utility.empty()) return v;
+  const auto [lo, hi] = std::minmax_element(utility.begin(), utility.end());
+  return std::clamp(v, *lo, *hi);
+}
 
 Rational SolvedTurn::ExactRoll(int id) const {
   BigInt den = exact->denominator;
@@ -39,7 +49,7 @@ const Rules& TurnSolution::rules() const { return impl_->rules; }
 const Objective& TurnSolution::objective() const { return impl_->objective; }
 Precision TurnSolution::precision() const { return impl_->precision; }
 double TurnSolution::StartValue() const {
-  return impl_->values.value[impl_->model->Id(0, 0, 0, 0, 0)];
+  return impl_->Clamped(impl_->model->Id(0, 0, 0, 0, 0), /*roll=*/false);
 }
 
 }  // namespace martiandice

@@ -26,7 +26,7 @@ exact rational solves. The table is found as for `eval --objective win`
 (--tables FILE_OR_DIR, else $MARTIANDICE_DATA alone when set, else the build
 tree's data/ and the installed data directory); its rules and players must match
 --dice/--bonus/--target/--players. Progress goes to stderr (a bar on a
-terminal, else a line every 10%; --quiet: none). Exit status 0 when
+terminal, else a line every 10% and every minute; --quiet: none). Exit status 0 when
 certified, and 3 when not (the report, on stdout, says why); 2 for bad input
 (options, rules, a missing or damaged table, as for eval), 1 for another
 failure, 130 if interrupted (Ctrl-C). JSON fields: table, rules, players,

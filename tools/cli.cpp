@@ -223,6 +223,7 @@ void AddSimulateOptions(CLI::App& command, CommandOptions& options) {
       ->transform(Decimal());
   command.add_flag("--no-alternate", options.no_alternate,
                    "Keep policy k in seat k in every game (one seating only)");
+  command.add_flag("--quiet", options.quiet, "No progress on stderr");
   AddTablesOption(command, options);
   AddRuleOptions(command, options);
 }

@@ -18,7 +18,7 @@ namespace martiandice {
 // What RunCli cannot see through its streams.
 struct CliEnvironment {
   // The real stderr is a terminal: `solve` and `certify` then draw a progress
-  // bar in place instead of printing a line every 10%.
+  // bar in place instead of printing a line every 10% (and every minute).
   bool stderr_is_terminal = false;
   // Where `serve` reads its requests, `review -` its input, `play` the
   // human moves and `coach` its entries (std::cin in the executable); null reads as an empty input.
@@ -28,7 +28,8 @@ struct CliEnvironment {
 // Runs the command line `args` (argv without the program name). Results go to
 // `out`; on error exactly one line "martiandice: error: <message>" goes to
 // `err` and nothing at all to `out` (`play` and `coach` excepted: a failure during a game
-// comes after the game's lines so far; and unless the error is `out` failing:
+// comes after the game's lines so far; and `simulate` interrupted: the result
+// of the games played comes first; and unless the error is `out` failing:
 // results that cannot be written or flushed are an error, exit 1). Every byte
 // written to `out` and `err` passes the terminal-safe writer (terminal.h):
 // control characters and bytes that are not UTF-8, wherever they come from,

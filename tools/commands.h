@@ -64,8 +64,6 @@ absl::StatusOr<std::string> RunEval(const CommandOptions& options, const Command
 absl::StatusOr<std::string> RunBest(const CommandOptions& options, const CommandContext& context);
 absl::StatusOr<std::string> RunStats(const CommandOptions& options, const CommandContext& context);
 absl::StatusOr<std::string> RunSolve(const CommandOptions& options, const CommandContext& context);
-absl::StatusOr<std::string> RunSimulate(const CommandOptions& options,
-                                        const CommandContext& context);
 absl::StatusOr<std::string> RunExport(const CommandOptions& options, const CommandContext& context);
 absl::StatusOr<std::string> RunPlot(const CommandOptions& options, const CommandContext& context);
 absl::StatusOr<std::string> RunReview(const CommandOptions& options, const CommandContext& context);
@@ -82,6 +80,10 @@ absl::StatusOr<int> RunPlay(const CommandOptions& options, const CommandContext&
 absl::StatusOr<int> RunCoach(const CommandOptions& options, const CommandContext& context,
                              std::ostream& out);
 
+// `simulate`: the result on `out`; Cancelled (after the result of the games
+// played) when interrupted.
+absl::StatusOr<int> RunSimulate(const CommandOptions& options, const CommandContext& context,
+                                std::ostream& out);
 // `serve` (serve.h) with --tables-dir, answering the requests of context.in
 // on `out` until its end; returns Serve's exit status. Errors: a
 // --tables-dir that is not a directory.

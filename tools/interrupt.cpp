@@ -131,9 +131,12 @@ void Progress::Update(double fraction, double seconds, double seconds_left) {
     WriteRaw(err_, "\r");  // the line redrawn in place: the one control byte let through
     err_ << "martiandice: " << text << std::string(width - text.size(), ' ') << std::flush;
   } else {
+    // A line each tenth, and a minute after the last line (hours-long work).
     const int tenth = percent / 10;
-    if (tenth <= shown_ || tenth == 0) return;
-    shown_ = tenth;
+    const bool minute = Seconds() - drawn_ >= 60;
+    if (!minute && (tenth <= shown_ || tenth == 0)) return;
+    shown_ = std::max(shown_, tenth);
+    drawn_ = Seconds();
     err_ << "martiandice: " << text << "\n" << std::flush;
   }
 }

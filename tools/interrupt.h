@@ -42,6 +42,11 @@ inline constexpr char kSolveInterruptNotice[] =
     "martiandice: stopping: finishing the work in flight (a solve saves its checkpoint; "
     "Ctrl-C again to quit at once)\n";
 
+// What the first Ctrl-C of a simulation prints.
+inline constexpr char kSimulateInterruptNotice[] =
+    "martiandice: stopping: finishing the games in flight, then the result of those played "
+    "(Ctrl-C again to quit at once)\n";
+
 // The checkpoint file of a solve writing `out`: `option` (--checkpoint) if
 // not empty, else "<out>.checkpoint" (next to the output: same file system,
 // so the atomic rename works, and found again by the same command).
@@ -59,7 +64,8 @@ std::string SolveProgressLabel(int players);
 
 // A long job's progress on stderr, as ProgressText lines prefixed with
 // "martiandice: ": a bar redrawn in place on a terminal (at every percent, or
-// every second), else a line at every tenth of the work; nothing when quiet.
+// every second), else a line at every tenth of the work and every minute;
+// nothing when quiet.
 // Update may be called from any thread.
 class Progress {
  public:

@@ -23,6 +23,8 @@
 #include "absl/strings/str_format.h"
 #include "answers.h"
 #include "commands.h"
+#include "exit_codes.h"
+#include "interrupt.h"
 #include "json.h"
 #include "martiandice/game_state.h"
 #include "martiandice/policy.h"
@@ -172,11 +174,12 @@ absl::Status PlayGame(const Setup& setup, std::int64_t game, Totals& totals) {
 // Games handed out in blocks to the workers; the first error (lowest game) wins.
 class GameRunner {
  public:
-  GameRunner(const Setup& setup, std::int64_t games) : setup_(setup), games_(games) {}
+  GameRunner(const Setup& setup, const SimulationOptions& options)
+      : setup_(setup), games_(options.games), stop_(options.stop), progress_(options.progress) {}
 
   absl::StatusOr<Totals> Run(int threads) {
     std::vector<Totals> partial(threads, Totals(setup_.players));
-    if (absl::Status status = solver::RunWorkers(threads, [&](int t) { Work(partial[t]); });
+    if (absl::Status status = solver::RunWorkers(threads, [&](int t) { Work(partial[t], t == 0); });
         !status.ok()) {
       return status;
     }
@@ -186,17 +189,23 @@ class GameRunner {
     return totals;
   }
 
+  // Games 0..n-1 were played (all asked, or those begun before a stop).
+  std::int64_t Played() const { return std::min(games_, next_.load()); }
+
  private:
-  void Work(Totals& totals) {
+  void Work(Totals& totals, bool reports) {
     try {
-      WorkBlocks(totals);
+      WorkBlocks(totals, reports);
     } catch (const std::exception& e) {
       Fail(-1, absl::InternalError(absl::StrCat("simulation failed: ", e.what())));
     }
   }
 
-  void WorkBlocks(Totals& totals) {
+  // Blocks in order; once stopped none is begun, those begun are finished:
+  // the games played stay a prefix.
+  void WorkBlocks(Totals& totals, bool reports) {
     while (!failed_.load(std::memory_order_relaxed)) {
+      if (stop_ != nullptr && stop_->load(std::memory_order_relaxed)) return;
       const std::int64_t first = next_.fetch_add(kGamesPerBlock);
       if (first >= games_) return;
       const std::int64_t end = std::min(games_, first + kGamesPerBlock);
@@ -206,6 +215,8 @@ class GameRunner {
           return;
         }
       }
+      const std::int64_t done = done_.fetch_add(end - first) + (end - first);
+      if (reports && progress_) progress_(static_cast<double>(done) / static_cast<double>(games_));
     }
   }
 
@@ -220,7 +231,10 @@ class GameRunner {
 
   const Setup& setup_;
   const std::int64_t games_;
+  const std::atomic<bool>* const stop_;
+  const std::function<void(double)>& progress_;
   std::atomic<std::int64_t> next_{0};
+  std::atomic<std::int64_t> done_{0};  // games played, for the progress
   std::atomic<bool> failed_{false};
   std::mutex mutex_;
   absl::Status error_;
@@ -279,11 +293,15 @@ absl::StatusOr<SimulationResult> Simulate(const SimulationOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   const int threads = static_cast<int>(std::min<std::int64_t>(
       options.threads, (options.games + kGamesPerBlock - 1) / kGamesPerBlock));
-  GameRunner runner(setup, options.games);
+  GameRunner runner(setup, options);
   absl::StatusOr<Totals> totals = runner.Run(std::max(1, threads));
   if (!totals.ok()) return totals.status();
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  Summarise(*totals, options.games, result);
+  const std::int64_t played = runner.Played();
+  if (played == 0) return absl::CancelledError("simulation interrupted before any game was played");
+  Summarise(*totals, played, result);
+  result.games_asked = options.games;
+  result.interrupted = played < options.games;
   return result;
 }
 
@@ -352,6 +370,8 @@ std::string SimulateJson(const SimulationOptions& simulation, const SimulationRe
   object.Raw("rules", app::RulesJson(simulation.rules))
       .Int("players", result.players)
       .Int("games", result.games)
+      .Int("games_asked", result.games_asked)
+      .Bool("interrupted", result.interrupted)
       .Raw("seed", absl::StrCat(simulation.seed))
       .Raw("policies", JsonArray(names))
       .Bool("alternate_seats", simulation.alternate_seats)
@@ -375,9 +395,16 @@ std::string RateText(double rate, double half_width) {
 
 std::string SimulateText(const SimulationOptions& simulation, const SimulationResult& result) {
   const std::vector<std::string> names = PolicyNames(simulation);
-  std::string text =
-      absl::StrFormat("Simulated %d games of %d players (%s), seed %d.\n", result.games,
-                      result.players, app::RulesText(simulation.rules), simulation.seed);
+  std::string text;
+  if (result.interrupted) {
+    text = absl::StrFormat(
+        "Interrupted after %d of %d games: the result below is that of --games %d (the same "
+        "games).\n",
+        result.games, result.games_asked, result.games);
+  }
+  absl::StrAppend(
+      &text, absl::StrFormat("Simulated %d games of %d players (%s), seed %d.\n", result.games,
+                             result.players, app::RulesText(simulation.rules), simulation.seed));
   absl::StrAppend(
       &text,
       simulation.alternate_seats
@@ -438,15 +465,36 @@ half-widths, normal approximation), mean_turns (turns per game, all seats),
 tied_games, seed, policies, alternate_seats, players, rules, table (null if
 no win policy).
 A win is shared 1/k by k seats tied for the highest total.
+A simulation that takes more than a second shows its progress on stderr
+(--quiet: none). Ctrl-C (or SIGTERM) finishes the games in flight and prints
+the result of the games played, which are games 0..n-1: the result of
+--games n (interrupted true, games_asked in --json), then exits with 130.
 )";
 
-absl::StatusOr<std::string> RunSimulate(const CommandOptions& options,
-                                        const CommandContext& context) {
+absl::StatusOr<int> RunSimulate(const CommandOptions& options, const CommandContext& context,
+                                std::ostream& out) {
   absl::StatusOr<SimulationOptions> simulation = ReadSimulation(options, context);
   if (!simulation.ok()) return simulation.status();
+  Progress progress(context.err, context.stderr_is_terminal, options.quiet,
+                    absl::StrFormat("simulating %d games", simulation->games));
+  InterruptFlag interrupt(options.quiet ? "" : kSimulateInterruptNotice);
+  simulation->stop = interrupt.flag();
+  bool shown = false;  // a simulation done within a second shows no progress
+  simulation->progress = [&](double fraction) {
+    if (!shown && progress.Seconds() < 1) return;
+    shown = true;
+    progress.Update(fraction);
+  };
   absl::StatusOr<SimulationResult> result = Simulate(*simulation);
   if (!result.ok()) return result.status();
-  return options.json ? SimulateJson(*simulation, *result) : SimulateText(*simulation, *result);
+  if (shown && !result->interrupted) progress.Finish();
+  out << (options.json ? SimulateJson(*simulation, *result) : SimulateText(*simulation, *result));
+  if (result->interrupted) {
+    return absl::CancelledError(absl::StrFormat(
+        "simulation interrupted after %d of %d games; the result above is that of --games %d",
+        result->games, result->games_asked, result->games));
+  }
+  return kCliExitOk;
 }
 
 }  // namespace cli

@@ -4,7 +4,9 @@
 // with 95% confidence half-widths.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -37,10 +39,18 @@ struct SimulationOptions {
   // Where the tables and the turn objectives' solved turns come from; null:
   // an advisor of the simulation's own.
   Advisor* advisor = nullptr;
+  // Stops early once set (Ctrl-C): the games begun are finished and no other
+  // is begun, so the games played are games 0..n-1 and the result is that of
+  // games = n (SimulationResult::interrupted). Null: never stopped.
+  const std::atomic<bool>* stop = nullptr;
+  // Called now and then, on one thread, with the share of the games played.
+  std::function<void(double)> progress;
 };
 
 struct SimulationResult {
-  std::int64_t games = 0;
+  std::int64_t games = 0;        // games played: those asked, unless interrupted
+  std::int64_t games_asked = 0;  // SimulationOptions::games
+  bool interrupted = false;      // stopped before every game asked was played
   int players = 0;
   // Share of the games won (ties split equally) and 95% half-widths (normal
   // approximation), by seat and by policy (in the order given).
@@ -60,7 +70,8 @@ struct SimulationResult {
 // number of threads.
 // Errors: InvalidArgument for bad options, a missing or mismatched table
 // (message says how to generate it), or policies under which a game never ends;
-// ResourceExhausted when the worker threads cannot be started.
+// ResourceExhausted when the worker threads cannot be started; Cancelled when
+// stopped before any game was played.
 absl::StatusOr<SimulationResult> Simulate(const SimulationOptions& options);
 
 }  // namespace martiandice

@@ -139,7 +139,8 @@ seat's chances; queries solve the mover's turn from them) to --out atomically
 (a temporary file renamed into place); if --out is a directory, the table
 gets its usual name there; missing folders are created (and named: "Created
 the folder F."; created_folder in --json, else null). Progress goes to
-stderr (a bar on a terminal, else a line every 10%; --quiet: none).
+stderr (a bar on a terminal, else a line every 10% and every minute; --quiet:
+none).
 Report fields (same names in --json): rules, players, out, bytes,
 format_version, contexts (turn-start contexts), turn_solves (turn dynamic
 programs run), cycles (zero-score cycles solved), max_rounds (most rounds one

@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "game_solver.h"
 #include "martiandice/table.h"
 #include "test_util.h"
 
@@ -39,7 +40,7 @@ using test_util::ReadFile;
 using test_util::TempDir;
 using test_util::WriteFile;
 
-// A started child: stdout goes to /dev/null, stderr to `err` (a pipe).
+// A started child: stdout goes to /dev/null (or a file), stderr to `err` (a pipe).
 struct Child {
   pid_t pid = -1;
   int err = -1;
@@ -51,7 +52,8 @@ struct Child {
 // With `stderr_room`, the stderr pipe is shrunk to one page and filled so that
 // only that many bytes fit: a write that does not fit blocks the child there.
 Child Start(const std::vector<std::string>& args, std::optional<rlim_t> file_size_limit,
-            std::optional<int> stderr_room = std::nullopt) {
+            std::optional<int> stderr_room = std::nullopt,
+            std::optional<std::string> stdout_path = std::nullopt) {
   std::vector<std::string> storage = {MARTIANDICE_CLI_PATH};
   storage.insert(storage.end(), args.begin(), args.end());
   std::vector<char*> argv;
@@ -74,6 +76,10 @@ Child Start(const std::vector<std::string>& args, std::optional<rlim_t> file_siz
     const int null_fd = open("/dev/null", O_RDWR);
     if (null_fd < 0 || dup2(null_fd, 0) < 0 || dup2(null_fd, 1) < 0 || dup2(err_pipe[1], 2) < 0) {
       _exit(127);
+    }
+    if (stdout_path) {
+      const int out_fd = open(stdout_path->c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+      if (out_fd < 0 || dup2(out_fd, 1) < 0) _exit(127);
     }
     if (file_size_limit) {
       const rlimit limit = {*file_size_limit, *file_size_limit};
@@ -180,7 +186,9 @@ struct Fixture {
     } else {
       CHECK((now == old_bytes || now == new_bytes));
     }
-    for (const std::string& name : Others(dir.path(), {"table.mdt"})) {
+    // The checkpoint (the solve resumes from it) and its temporary are left too.
+    for (const std::string& name : Others(dir.path(), {"table.mdt", "table.mdt.checkpoint"})) {
+      if (IsTemporaryOf(name, "table.mdt.checkpoint")) continue;
       CHECK_MESSAGE(IsTemporaryOf(name, "table.mdt"), name);
       const std::string partial = ReadFile(dir.path() / name);
       CHECK(new_bytes.compare(0, partial.size(), partial) == 0);
@@ -229,25 +237,40 @@ TEST_CASE("cli kill: SIGKILL at progress lines of the solve leaves the old --out
     CHECK(std::count(err.begin() + child.filler, err.end(), '\n') == line);
     // Nothing is written before the last line: old bytes, no temporary file.
     f.CheckTargetAndLeftovers(true);
-    CHECK(Others(f.dir.path(), {"table.mdt"}).empty());
+    CHECK(Others(f.dir.path(), {"table.mdt", "table.mdt.checkpoint"}).empty());
   }
   f.CheckReplaced();
 }
 
+// The file size limit would stop the solve's checkpoint first (written at its
+// start, and whole before the table): the solve is given its checkpoint of
+// the whole work, so that the table is the one file written.
 TEST_CASE("cli kill: dying after N bytes of the temporary file leaves the old --out file intact") {
   Fixture f;
+  const fs::path checkpoint = f.dir.path() / "table.mdt.checkpoint";
+  martiandice::solver::GameSolveOptions whole;  // kSolve's solve, its checkpoint kept
+  whole.rules = martiandice::Rules{6, 3, 95};
+  whole.players = 2;
+  whole.checkpoint = checkpoint.string();
+  whole.keep_checkpoint = true;
+  REQUIRE(martiandice::solver::SolveGameValues(whole, nullptr).ok());
+  const std::string complete = ReadFile(checkpoint);
   const rlim_t size = f.new_bytes.size();
   for (rlim_t limit : {rlim_t{1}, rlim_t{128}, rlim_t{4096}, size / 2, size - 1}) {
     CAPTURE(limit);
     for (const std::string& name : Others(f.dir.path(), {"table.mdt"})) {
       fs::remove(f.dir.path() / name);
     }
+    WriteFile(checkpoint, complete);
     Child child = Start(SolveTo(f.target), limit);
-    const int status = Finish(child);
+    std::string err;
+    const int status = Finish(child, &err);
+    CAPTURE(err);
     CHECK(KilledBy(status, SIGXFSZ));
     CHECK(ReadFile(f.target) == f.old_bytes);
     // The temporary file is left behind, cut at exactly `limit` bytes.
-    const std::vector<std::string> left = Others(f.dir.path(), {"table.mdt"});
+    const std::vector<std::string> left =
+        Others(f.dir.path(), {"table.mdt", "table.mdt.checkpoint"});
     REQUIRE(left.size() == 1);
     CHECK(IsTemporaryOf(left[0], "table.mdt"));
     CHECK(fs::file_size(f.dir.path() / left[0]) == limit);
@@ -382,4 +405,44 @@ TEST_CASE(
     CHECK(ReadFile(table) == ReadFile(fresh));
     CHECK(ReadFile(table).size() > 128);
   }
+}
+
+// A simulation far too long to finish, stopped by SIGINT once running: the
+// result of the games played (games 0..n-1) on stdout, exit 130; and it is the
+// result of --games n.
+TEST_CASE("cli kill: SIGINT stops simulate with the result of the games played") {
+  TempDir dir;
+  const std::string out = (dir.path() / "out.json").string();
+  const std::vector<std::string> args = {"simulate",    "--games",   "1000000000", "--policies",
+                                         "ev,cautious", "--threads", "2",          "--json"};
+  Child child = Start(args, std::nullopt, std::nullopt, out);
+  usleep(2000 * 1000);  // started and playing (its handler set), far from done
+  kill(child.pid, SIGINT);
+  std::string err;
+  const int status = Finish(child, &err);
+  CAPTURE(err);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 130);
+  CHECK(err.find("martiandice: stopping: finishing the games in flight") != std::string::npos);
+  CHECK(err.find("martiandice: error: simulation interrupted after ") != std::string::npos);
+  const std::string json = ReadFile(out);
+  const std::size_t at = json.find("\"games\":");
+  REQUIRE(at != std::string::npos);
+  const long long games = std::stoll(json.substr(at + 8));
+  CHECK(games > 0);
+  CHECK(games < 1000000000);
+  CHECK(json.find("\"interrupted\":true") != std::string::npos);
+  CHECK(json.find("\"games_asked\":1000000000") != std::string::npos);
+  // The same games asked for outright: the same answer but for the two fields.
+  const std::string again = (dir.path() / "again.json").string();
+  std::vector<std::string> prefix = args;
+  prefix[2] = std::to_string(games);
+  Child whole = Start(prefix, std::nullopt, std::nullopt, again);
+  REQUIRE(Finish(whole) == 0);
+  std::string expected = ReadFile(again);
+  const std::string asked = "\"games_asked\":" + std::to_string(games) + ",\"interrupted\":false";
+  REQUIRE(expected.find(asked) != std::string::npos);
+  expected.replace(expected.find(asked), asked.size(),
+                   "\"games_asked\":1000000000,\"interrupted\":true");
+  CHECK(expected == json);
 }

@@ -3,10 +3,10 @@
 // fixed on request), a seed
 // reproduces its result whatever the number of threads, `win` is not worse
 // than `ev`, and the policies and errors.
-#include "simulate.h"
-
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <numeric>
 #include <string>
@@ -15,6 +15,7 @@
 #include "game_solver.h"
 #include "martiandice/rules.h"
 #include "martiandice/table.h"
+#include "simulate.h"
 #include "test_util.h"
 
 namespace {
@@ -195,6 +196,43 @@ TEST_CASE("simulate: the seed reproduces the result, whatever the threads") {
   options.seed = 43;
   const SimulationResult other = Play(options);
   CHECK((other.seat_win_rate != first.seat_win_rate || other.mean_turns != first.mean_turns));
+}
+
+TEST_CASE("simulate: stopped, the games played are games 0..n-1: the result of games = n") {
+  for (int threads : {1, 3}) {
+    CAPTURE(threads);
+    SimulationOptions options = Options(Rules{6, 3, 12}, "ev,stop:5,capped", 200000, 7);
+    options.threads = threads;
+    std::atomic<bool> stop{false};
+    options.stop = &stop;
+    std::vector<double> seen;
+    options.progress = [&](double fraction) {
+      seen.push_back(fraction);
+      if (seen.size() == 5) stop = true;  // as Ctrl-C would, mid-run
+    };
+    const SimulationResult stopped = Play(options);
+    CHECK(stopped.interrupted);
+    CHECK(stopped.games_asked == 200000);
+    CHECK(stopped.games > 0);
+    CHECK(stopped.games < 200000);
+    REQUIRE(seen.size() >= 5);
+    CHECK(std::is_sorted(seen.begin(), seen.end()));
+    // The same games asked for outright: the same figures, bit for bit.
+    SimulationOptions prefix = Options(Rules{6, 3, 12}, "ev,stop:5,capped", stopped.games, 7);
+    const SimulationResult whole = Play(prefix);
+    CHECK_FALSE(whole.interrupted);
+    CHECK(whole.seat_win_rate == stopped.seat_win_rate);
+    CHECK(whole.policy_win_rate == stopped.policy_win_rate);
+    CHECK(whole.seat_ci95 == stopped.seat_ci95);
+    CHECK(whole.mean_turns == stopped.mean_turns);
+    CHECK(whole.tied_games == stopped.tied_games);
+  }
+  // Stopped before the first game: an error, no result.
+  SimulationOptions options = Options(Rules{6, 3, 12}, "ev,ev", 1000, 7);
+  std::atomic<bool> stop{true};
+  options.stop = &stop;
+  const auto none = martiandice::Simulate(options);
+  CHECK(absl::IsCancelled(none.status()));
 }
 
 TEST_CASE("simulate: win is not worse than ev") {

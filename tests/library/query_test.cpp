@@ -27,6 +27,23 @@ TEST_CASE("query: a fresh turn can only roll") {
   }
 }
 
+// A value is an expectation of utilities: rounding may not take it out of
+// their range (reach:0 is certain: its double solve gives 1 + 4e-16 raw).
+TEST_CASE("query: values stay within the utilities' range") {
+  const TurnSolution certain = SolveOrDie(Objective::ReachAtLeast(0), Precision::kDouble);
+  CHECK(certain.StartValue() == 1.0);
+  auto eval = EvaluatePosition(certain, Dice());
+  REQUIRE(eval.ok());
+  CHECK(eval->value.approx == 1.0);
+  CHECK(eval->roll->approx == 1.0);
+  for (int k = 1; k <= 20; ++k) {
+    const TurnSolution reach = SolveOrDie(Objective::ReachAtLeast(k), Precision::kDouble);
+    CAPTURE(k);
+    CHECK(reach.StartValue() >= 0.0);
+    CHECK(reach.StartValue() <= 1.0);
+  }
+}
+
 TEST_CASE("query: with no dice left the only action is to stop") {
   TurnSolution s = SolveOrDie(Objective::ExpectedScore(), Precision::kExact);
   auto eval = EvaluatePosition(s, Dice(3, 5, 5, 0, 0));
