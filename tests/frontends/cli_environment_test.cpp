@@ -465,6 +465,8 @@ TEST_CASE("environment: results that cannot be written to standard output are an
       {{"simulate", "--games", "200", "--policies", "ev,ev"}, ""},
       {{"certify", "--quiet", "--dice", "2", "--target", "3", "--tables", dir.str()}, ""},
       {{"export", "--tables", kData}, ""},
+      {{"solve", "--dice", "2", "--target", "3", "--quiet", "--out", dir.File("s.mdt")}, ""},
+      {{"plot", "stop", "--tables", kData, "--out", dir.File("stop.svg")}, ""},
       {{"--help"}, ""},
       // The commands that write as they go: a game, a coached game, serve.
       {{"play", "--humans", "none", "--seed", "5", "--tables", kData}, ""},
