@@ -90,8 +90,17 @@ bool ScoreLawCache::Law(const internal::ConventionPolicy& policy, std::vector<lo
   }
   internal::PolicyScoreLaw(model_, policy, law);  // outside the lock: the threads' work
   std::lock_guard<std::mutex> lock(mu_);
-  if (offset_.size() < max_entries_ && offset_.emplace(key, laws_.size()).second) {
+  if (offset_.size() < max_entries_ && !offset_.contains(key)) {
+    // The law first, then its offset: a failed allocation leaves no offset
+    // pointing past the laws (the store is as it was).
+    const std::size_t at = laws_.size();
     laws_.insert(laws_.end(), law->begin(), law->end());
+    try {
+      offset_.emplace(key, at);
+    } catch (...) {
+      laws_.resize(at);  // shrinking allocates nothing
+      throw;
+    }
   }
   return false;
 }
