@@ -47,6 +47,13 @@ inline constexpr char kSimulateInterruptNotice[] =
     "martiandice: stopping: finishing the games in flight, then the result of those played "
     "(Ctrl-C again to quit at once)\n";
 
+// The notice for InterruptFlag: none when quiet; on a terminal it starts a
+// line of its own (the progress bar holds the current one).
+inline std::string InterruptNotice(const char* notice, bool quiet, bool terminal) {
+  if (quiet) return "";
+  return terminal ? std::string("\n") + notice : std::string(notice);
+}
+
 // The checkpoint file of a solve writing `out`: `option` (--checkpoint) if
 // not empty, else "<out>.checkpoint" (next to the output: same file system,
 // so the atomic rename works, and found again by the same command).

@@ -477,7 +477,8 @@ absl::StatusOr<int> RunSimulate(const CommandOptions& options, const CommandCont
   if (!simulation.ok()) return simulation.status();
   Progress progress(context.err, context.stderr_is_terminal, options.quiet,
                     absl::StrFormat("simulating %d games", simulation->games));
-  InterruptFlag interrupt(options.quiet ? "" : kSimulateInterruptNotice);
+  InterruptFlag interrupt(
+      InterruptNotice(kSimulateInterruptNotice, options.quiet, context.stderr_is_terminal));
   simulation->stop = interrupt.flag();
   bool shown = false;  // a simulation done within a second shows no progress
   simulation->progress = [&](double fraction) {

@@ -184,7 +184,8 @@ absl::StatusOr<std::string> RunSolve(const CommandOptions& options, const Comman
   }
   Progress progress(context.err, context.stderr_is_terminal, options.quiet,
                     SolveProgressLabel(request->players));
-  InterruptFlag interrupt(options.quiet ? "" : kSolveInterruptNotice);
+  InterruptFlag interrupt(
+      InterruptNotice(kSolveInterruptNotice, options.quiet, context.stderr_is_terminal));
   solver::GameSolveOptions solve;
   solve.rules = request->rules;
   solve.players = request->players;
