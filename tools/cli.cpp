@@ -194,7 +194,7 @@ void AddSolveOptions(CLI::App& command, CommandOptions& options) {
   command.add_flag("--no-certify", options.no_certify,
                    "Skip certifying the table's decisions (about a minute for the official game)");
   AddThreadsOption(command, options,
-                   "3+ players: worker threads, at most 256 (default 0: all cores)");
+                   "Worker threads, at most 256 (default 0: all cores)");
   command.add_option("--checkpoint", options.checkpoint,
                      "Where Ctrl-C saves the work (default OUT.checkpoint)");
   AddRuleOptions(command, options);
@@ -203,7 +203,7 @@ void AddSolveOptions(CLI::App& command, CommandOptions& options) {
 void AddCertifyOptions(CLI::App& command, CommandOptions& options) {
   AddPlayersOption(command, options, "Number of players (default 2)");
   AddThreadsOption(command, options,
-                   "3+ players: worker threads, at most 256 (default 0: all cores)");
+                   "Worker threads, at most 256 (default 0: all cores)");
   command.add_flag("--quiet", options.quiet, "No progress on stderr");
   AddTablesOption(command, options);
   AddRuleOptions(command, options);
