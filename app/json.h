@@ -27,6 +27,12 @@ namespace martiandice {
 // two to four bytes, or 0 (ASCII, or not well-formed).
 std::size_t Utf8Length(const unsigned char* text, std::size_t size);
 
+// True when the well-formed `length`-byte character at text[0] is a C1
+// control (U+0080..U+009F): escaped like C0, never sent raw.
+inline bool IsC1Control(const unsigned char* text, std::size_t length) {
+  return length == 2 && text[0] == 0xc2 && text[1] < 0xa0;
+}
+
 // True for the bytes a JSON string must escape (here: also DEL), and the
 // first bytes of the characters that need a look (every non-ASCII byte).
 inline bool JsonEscaped(char c) {
@@ -58,10 +64,9 @@ inline void AppendJsonString(std::string& out, std::string_view text) {
     if (!JsonEscaped(c)) continue;
     std::size_t length = 1;
     if (byte >= 0x80) {
-      length = Utf8Length(reinterpret_cast<const unsigned char*>(text.data() + i),
-                          text.size() - i);
-      const bool c1 = length == 2 && byte == 0xc2 && static_cast<unsigned char>(text[i + 1]) < 0xa0;
-      if (length != 0 && !c1) {  // a printable character: copied
+      const auto* at = reinterpret_cast<const unsigned char*>(text.data() + i);
+      length = Utf8Length(at, text.size() - i);
+      if (length != 0 && !IsC1Control(at, length)) {  // a printable character: copied
         i += length - 1;
         continue;
       }

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "json.h"  // Utf8Length
+#include "json.h"  // Utf8Length, IsC1Control
 
 namespace martiandice {
 namespace {
@@ -41,8 +41,7 @@ std::size_t AppendTerminalSafe(std::string* out, std::string_view text, bool mor
       continue;
     }
     std::size_t length = byte < 0x80 ? 0 : Utf8Length(bytes + i, text.size() - i);
-    const bool c1 = length == 2 && byte == 0xc2 && bytes[i + 1] < 0xa0;
-    if (length != 0 && !c1) {  // a printable character
+    if (length != 0 && !IsC1Control(bytes + i, length)) {  // a printable character
       i += length;
       continue;
     }
