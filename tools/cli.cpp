@@ -197,6 +197,11 @@ void AddSolveOptions(CLI::App& command, CommandOptions& options) {
                    "Worker threads, at most 256 (default 0: all cores)");
   command.add_option("--checkpoint", options.checkpoint,
                      "Where Ctrl-C saves the work (default OUT.checkpoint)");
+  command
+      .add_option("--device", options.device,
+                  "Where the turn solves run: cpu, gpu (a CUDA GPU, with the CPU's threads "
+                  "beside it) or auto (the GPU if there is one); the table is the same")
+      ->capture_default_str();
   AddRuleOptions(command, options);
 }
 

@@ -40,6 +40,7 @@ struct CommandOptions {
   bool no_certify = false;
   std::string checkpoint;  // solve, 3+ players: where finished work is saved
   int threads = 0;         // 0: all cores
+  std::string device = "cpu";  // solve: cpu | gpu | auto
   // simulate (numbers as text: parsed strictly, CLI11 saturates overflows)
   std::string games;
   std::string policies;

@@ -3,6 +3,7 @@
 // JSON; progress on stderr, Ctrl-C saving a checkpoint.
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <system_error>
@@ -18,17 +19,28 @@
 #include "game_solver.h"
 #include "interrupt.h"
 #include "json.h"
+#include "gpu_batch.h"
 #include "martiandice/table.h"
 #include "support.h"
 
 namespace martiandice::cli {
 namespace {
 
+// Where the turn solves run (--device).
+enum class Device { kCpu, kGpu, kAuto };
+
+// The GPU's part in a solve, for the report.
+struct GpuUse {
+  std::string name;  // the device
+  solver::DeviceBatchStats stats;
+};
+
 // The checked request.
 struct SolveRequest {
   Rules rules;
   int players = 2;
   int threads = 1;
+  Device device = Device::kCpu;
   std::string path;        // the table file to write
   std::string checkpoint;  // where Ctrl-C saves the work
   std::string created;     // the folder made for the table, "" if none was missing
@@ -66,14 +78,36 @@ absl::StatusOr<SolveRequest> ReadRequest(const CommandOptions& options) {
           absl::StrCat(CheckpointOption(options), ": ", status.message()));
     }
   }
+  if (options.device == "cpu") {
+    request.device = Device::kCpu;
+  } else if (options.device == "gpu") {
+    request.device = Device::kGpu;
+  } else if (options.device == "auto") {
+    request.device = Device::kAuto;
+  } else {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--device must be cpu, gpu or auto; got '", options.device, "'"));
+  }
   request.certify = !options.no_certify;
   request.json = options.json;
   return request;
 }
 
+std::string GpuJson(const std::optional<GpuUse>& gpu) {
+  if (!gpu) return "null";
+  return JsonObject()
+      .Str("name", gpu->name)
+      .Int("turn_solves", gpu->stats.device_turns)
+      .Int("cpu_turn_solves", gpu->stats.host_turns)
+      .Int("launches", gpu->stats.launches)
+      .Double("seconds", gpu->stats.device_seconds)
+      .Build();
+}
+
 std::string ReportJson(const SolveRequest& request, const solver::GameSolveReport& report,
                        std::size_t bytes,
-                       const std::optional<solver::CertificationReport>& certification) {
+                       const std::optional<solver::CertificationReport>& certification,
+                       const std::optional<GpuUse>& gpu) {
   const bool ties_counted = request.players > 2;  // not by the 2-player pair kernel
   return JsonObject()
              .Raw("rules", app::RulesJson(request.rules))
@@ -93,6 +127,8 @@ std::string ReportJson(const SolveRequest& request, const solver::GameSolveRepor
              .Int("mixed_cycles", report.mixed_cycles)
              .Double("mixing_error", report.mixing_error)
              .Int("threads", request.threads)
+             .Str("device", gpu ? "gpu" : "cpu")
+             .Raw("gpu", GpuJson(gpu))
              .Double("seconds", report.seconds)
              .Raw("start", JsonDoubleArray(report.start))
              .Raw("certification", certification ? CertificationJson(*certification) : "null")
@@ -100,9 +136,16 @@ std::string ReportJson(const SolveRequest& request, const solver::GameSolveRepor
          "\n";
 }
 
+std::string GpuText(const std::optional<GpuUse>& gpu) {
+  if (!gpu) return "";
+  return absl::StrFormat("  turn solves on the GPU          %d (%d beside it on the CPU; %s)\n",
+                         gpu->stats.device_turns, gpu->stats.host_turns, gpu->name);
+}
+
 std::string ReportText(const SolveRequest& request, const solver::GameSolveReport& report,
                        std::size_t bytes,
-                       const std::optional<solver::CertificationReport>& certification) {
+                       const std::optional<solver::CertificationReport>& certification,
+                       const std::optional<GpuUse>& gpu) {
   const Rules& r = request.rules;
   const bool ties_counted = request.players > 2;
   std::vector<std::string> start;
@@ -117,13 +160,14 @@ std::string ReportText(const SolveRequest& request, const solver::GameSolveRepor
       "  tied decisions (kingmaking)     %s\n"
       "  mixed cycles (their error)      %d (%.3g)\n"
       "  solve time                      %.2f s (%d threads)\n"
+      "%s"
       "  each seat wins from the start   %s\n"
       "%sWrote %s (%d bytes, format version %d).\n%s",
       request.players, r.dice, r.bonus, r.target, report.contexts, report.turn_solves,
       report.cycles, report.max_rounds, report.max_residual, report.error_bound,
       ties_counted ? absl::StrFormat("%d (%d)", report.tied_decisions, report.kingmaking)
                    : std::string("not counted (2 players: a tie changes no value)"),
-      report.mixed_cycles, report.mixing_error, report.seconds, request.threads,
+      report.mixed_cycles, report.mixing_error, report.seconds, request.threads, GpuText(gpu),
       absl::StrJoin(start, ", "), CreatedLine(request.created), request.path, bytes,
       kTableFormatVersion,
       certification ? CertificationText(*certification) : "");
@@ -197,6 +241,17 @@ absl::StatusOr<std::string> RunSolve(const CommandOptions& options, const Comman
   solve.keep_checkpoint = true;  // until the table is written
   solve.stop = interrupt.flag();
   solve.resume_hint = "run the same command again to resume";  // the CLI's way
+  std::unique_ptr<solver::GpuBackend> device;
+  if (request->device != Device::kCpu) {
+    absl::StatusOr<std::unique_ptr<solver::GpuBackend>> made =
+        solver::MakeGpuBackend(request->threads);
+    if (made.ok()) {
+      device = *std::move(made);
+    } else if (request->device == Device::kGpu) {
+      return absl::UnavailableError(absl::StrCat("--device gpu: ", made.status().message()));
+    }
+  }
+  solve.turn_batch = device != nullptr ? &device->batch() : nullptr;
   solver::GameSolveReport report;
   absl::StatusOr<std::string> bytes = solver::SolveGameTable(solve, &report);
   if (absl::IsPermissionDenied(bytes.status()) || absl::IsNotFound(bytes.status())) {
@@ -238,8 +293,10 @@ absl::StatusOr<std::string> RunSolve(const CommandOptions& options, const Comman
     if (!checked.ok()) return checked.status();
     certification = *std::move(checked);
   }
-  return request->json ? ReportJson(*request, report, bytes->size(), certification)
-                       : ReportText(*request, report, bytes->size(), certification);
+  std::optional<GpuUse> gpu;
+  if (device != nullptr) gpu = GpuUse{device->device(), device->stats()};
+  return request->json ? ReportJson(*request, report, bytes->size(), certification, gpu)
+                       : ReportText(*request, report, bytes->size(), certification, gpu);
 }
 
 }  // namespace martiandice::cli

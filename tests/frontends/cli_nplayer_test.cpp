@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "cli_test_util.h"
+#include "gpu_batch.h"
 #include "martiandice/win_query.h"
 #include "nplayer_naive.h"
 #include "table_format.h"
@@ -268,4 +269,49 @@ TEST_CASE("cli: 5 and 6 players have no table and never send to a solve that ref
   const CliRun fits = Run({"eval", "--scores", "0,0,0,0,0", "--target", "15"});
   CHECK(fits.code == 2);
   CHECK(fits.err.find("martiandice solve --players 5 --target 15") != std::string::npos);
+}
+
+// --device: cpu is the default; gpu needs a CUDA GPU and a build with the
+// backend, else it fails naming why (exit 1); auto takes the GPU when there
+// is one. The table is the same bytes whichever solves it.
+TEST_CASE("cli solve --device: cpu, gpu where there is one, auto, and bad names refused") {
+  test_util::TempDir temp;
+  auto args_for = [&](const std::string& device, const std::string& name) {
+    std::vector<std::string> args = {"solve", "--players", "3", "--threads", "2", "--out",
+                                     temp.str() + "/" + name, "--json", "--quiet",
+                                     "--no-certify"};
+    if (!device.empty()) args.insert(args.end(), {"--device", device});
+    args.insert(args.end(), kTinyRules.begin(), kTinyRules.end());
+    return args;
+  };
+  auto solve = [&](const std::string& device, const std::string& name) {
+    return Run(args_for(device, name));
+  };
+  const CliRun cpu = solve("", "cpu.mdt");
+  REQUIRE(cpu.code == 0);
+  const Json cpu_report = ParseJsonOrFail(cpu.out);
+  CHECK(cpu_report["device"].text == "cpu");
+  CHECK(cpu_report["gpu"].is_null());
+  const bool gpu_here = solver::MakeGpuBackend(1).ok();
+  const CliRun gpu = solve("gpu", "gpu.mdt");
+  if (gpu_here) {
+    REQUIRE(gpu.code == 0);
+    const Json report = ParseJsonOrFail(gpu.out);
+    CHECK(report["device"].text == "gpu");
+    CHECK(report["gpu"]["turn_solves"].number > 0);
+    CHECK(test_util::ReadFile(temp.str() + "/gpu.mdt") ==
+          test_util::ReadFile(temp.str() + "/cpu.mdt"));
+  } else {
+    CHECK(gpu.code == 1);
+    CHECK(gpu.out.empty());
+    CHECK(gpu.err.find("--device gpu: ") != std::string::npos);
+    CHECK(gpu.err.find("GPU") != std::string::npos);
+    CHECK(!fs::exists(temp.str() + "/gpu.mdt"));
+  }
+  const CliRun automatic = solve("auto", "auto.mdt");
+  REQUIRE(automatic.code == 0);
+  CHECK(ParseJsonOrFail(automatic.out)["device"].text == (gpu_here ? "gpu" : "cpu"));
+  CHECK(test_util::ReadFile(temp.str() + "/auto.mdt") ==
+        test_util::ReadFile(temp.str() + "/cpu.mdt"));
+  CheckUsageError(args_for("tpu", "x.mdt"), "--device must be cpu, gpu or auto; got 'tpu'");
 }

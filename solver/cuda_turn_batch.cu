@@ -1,0 +1,426 @@
+// The CUDA backend of the turn batches (kernel_batch.h): one block of
+// threads per turn solve, the solve's position records in shared memory, its
+// outcome laws in a global scratch of the block's; the per-item logic is
+// turn_kernel.h's. Built only when CMake finds a CUDA compiler, with
+// --fmad=false so that every sum rounds as the CPU's (bit-identical tables).
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "kernel_batch.h"
+#include "workers.h"
+
+namespace martiandice::solver {
+namespace {
+
+constexpr int kMaxBlockThreads = 512;
+
+// A CUDA error as a status: memory is ResourceExhausted.
+absl::Status CudaStatus(cudaError_t error, const char* what) {
+  if (error == cudaSuccess) return absl::OkStatus();
+  const std::string message = absl::StrCat("GPU: ", what, ": ", cudaGetErrorString(error));
+  if (error == cudaErrorMemoryAllocation) return absl::ResourceExhaustedError(message);
+  return absl::InternalError(message);
+}
+
+#define MD_CUDA(call, what)                                              \
+  do {                                                                   \
+    if (absl::Status s_ = CudaStatus((call), what); !s_.ok()) return s_; \
+  } while (0)
+
+template <int W>
+__global__ void __launch_bounds__(kMaxBlockThreads)
+    SolveTurns(kernel::ModelView m, int jobs, int scores, const double* stops,
+               const unsigned* watched, const long long* policy, const int* range_lane,
+               std::uint8_t* policies, double* law_scratch, double* roll_scratch, double* start,
+               long long* tied, long long* kingmaking, double* below, double* above) {
+  extern __shared__ double node[];  // m.positions * W
+  __shared__ unsigned long long block_tied, block_kingmaking;
+  double* const laws = law_scratch + static_cast<long long>(blockIdx.x) * m.laws * W;
+  double* const rolls = roll_scratch + static_cast<long long>(blockIdx.x) * m.positions * W;
+  for (int j = blockIdx.x; j < jobs; j += gridDim.x) {
+    kernel::JobView job;
+    job.stop = stops + static_cast<long long>(j) * scores * W;
+    job.watched = watched[j];
+    if (policy[j] >= 0) {
+      job.rolls = policies + policy[j];
+      job.picks = job.rolls + m.positions;
+    }
+    job.range_lane = range_lane[j];
+    if (job.range_lane > 0) job.roll_records = rolls;
+    if (threadIdx.x == 0) block_tied = block_kingmaking = 0;
+    kernel::Tally tally;
+    for (int level = 0; level <= m.dice; ++level) {
+      const int law0 = m.law_begin[level], law_units = (m.law_begin[level + 1] - law0) * W;
+      for (int u = threadIdx.x; u < law_units; u += blockDim.x) {
+        kernel::LawLane<W>(m, job, m.law_items[law0 + u / W], u % W, node, laws, &tally);
+      }
+      __syncthreads();
+      const int id0 = m.level_begin[level], id_units = (m.level_begin[level + 1] - id0) * W;
+      for (int u = threadIdx.x; u < id_units; u += blockDim.x) {
+        kernel::PositionLane<W>(m, job, m.level_ids[id0 + u / W], u % W, level, node, laws, &tally);
+      }
+      __syncthreads();
+    }
+    if (tally.tied != 0) atomicAdd(&block_tied, static_cast<unsigned long long>(tally.tied));
+    if (tally.kingmaking != 0) {
+      atomicAdd(&block_kingmaking, static_cast<unsigned long long>(tally.kingmaking));
+    }
+    __syncthreads();
+    if (threadIdx.x < W)
+      start[static_cast<long long>(j) * W + threadIdx.x] = node[m.start * W + threadIdx.x];
+    if (threadIdx.x == 0) {
+      tied[j] = static_cast<long long>(block_tied);
+      kingmaking[j] = static_cast<long long>(block_kingmaking);
+    }
+    if (threadIdx.x < 32) {  // the first warp replays the range's narrowing
+      double b = 0, a = 0;
+      if (job.range_lane > 0) kernel::RangeReplay<W>(m, job, node).Run(threadIdx.x, &b, &a);
+      if (threadIdx.x == 0) below[j] = b, above[j] = a;
+    }
+    __syncthreads();  // the records and counts read before the next job's
+  }
+}
+
+// A device array that only grows.
+template <class T>
+class DeviceArray {
+ public:
+  ~DeviceArray() { cudaFree(data_); }
+  absl::Status Reserve(std::size_t n) {
+    if (n <= size_) return absl::OkStatus();
+    cudaFree(data_);
+    data_ = nullptr;
+    size_ = 0;
+    MD_CUDA(cudaMalloc(&data_, std::max<std::size_t>(n, 1) * sizeof(T)), "allocating");
+    size_ = n;
+    return absl::OkStatus();
+  }
+  T* get() const { return data_; }
+
+ private:
+  T* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+// Pinned host memory that only grows (the policies copied back).
+class PinnedArray {
+ public:
+  ~PinnedArray() { cudaFreeHost(data_); }
+  absl::Status Reserve(std::size_t n) {
+    if (n <= size_) return absl::OkStatus();
+    cudaFreeHost(data_);
+    data_ = nullptr;
+    size_ = 0;
+    MD_CUDA(cudaMallocHost(&data_, std::max<std::size_t>(n, 1)), "allocating pinned memory");
+    size_ = n;
+    return absl::OkStatus();
+  }
+  std::uint8_t* get() const { return static_cast<std::uint8_t*>(data_); }
+
+ private:
+  void* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+// One width's jobs in flight: host side packed, device side sized for them.
+struct Flight {
+  Flight() { jobs.external_policies = true; }
+  KernelJobs jobs;
+  PinnedArray host_policies;
+  DeviceArray<double> stops, scratch, rolls, start, below, above;
+  DeviceArray<unsigned> watched;
+  DeviceArray<int> range_lane;
+  DeviceArray<long long> policy, tied, kingmaking;
+  DeviceArray<std::uint8_t> policies;
+};
+
+class CudaTurnBatch final : public TurnBatchSolver, public GpuBackend {
+ public:
+  CudaTurnBatch(int threads, int block_threads, cudaDeviceProp props)
+      : pool_(threads), block_threads_(block_threads), props_(std::move(props)) {}
+  ~CudaTurnBatch() override {
+    for (void* array : model_arrays_) cudaFree(array);
+    if (begin_ != nullptr) cudaEventDestroy(begin_);
+    if (end_ != nullptr) cudaEventDestroy(end_);
+    if (stream_ != nullptr) cudaStreamDestroy(stream_);
+  }
+
+  absl::Status Init() {
+    MD_CUDA(cudaStreamCreate(&stream_), "creating a stream");
+    MD_CUDA(cudaEventCreate(&begin_), "creating an event");
+    return CudaStatus(cudaEventCreate(&end_), "creating an event");
+  }
+
+  absl::Status Solve(const internal::TurnModel& model, std::span<const TurnRequest> requests,
+                     std::span<TurnResult> results) override {
+    if (requests.size() != results.size()) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "a turn batch of %d requests got %d results", requests.size(), results.size()));
+    }
+    if (requests.empty()) return absl::OkStatus();
+    pending_.clear();  // a failed batch's leftovers
+    if (absl::Status s = Upload(model); !s.ok()) return s;
+    std::vector<std::vector<std::size_t>> split = SplitByWidth(requests);
+    const auto begin = std::chrono::steady_clock::now();
+    MD_CUDA(cudaEventRecord(begin_, stream_), "recording an event");
+    for (int width = 2; width <= kernel::kMaxWidth; ++width) {
+      if (split[width].empty()) continue;
+      if (SharedBytes(width) > props_.sharedMemPerBlockOptin) {  // too big a model: the CPU's
+        split[0].insert(split[0].end(), split[width].begin(), split[width].end());
+        split[width].clear();
+        continue;
+      }
+      if (absl::Status s = Launch(model, requests, split[width], width); !s.ok()) return s;
+    }
+    // The CPU's share while the GPU runs.
+    const std::vector<std::size_t>& host = split[0];
+    if (plain_.size() < static_cast<std::size_t>(pool_.threads())) plain_.resize(pool_.threads());
+    absl::Status cpu = pool_.ForEach(host.size(), [&](int worker, std::size_t i) {
+      SolveTurn(model, requests[host[i]], plain_[worker].data(), &results[host[i]]);
+    });
+    absl::Status gpu = Collect();
+    if (!cpu.ok()) return cpu;
+    if (!gpu.ok()) return gpu;
+    if (absl::Status s = ReadBack(model, requests, results, split); !s.ok()) return s;
+    stats_.host_turns += static_cast<long long>(host.size());
+    stats_.device_turns += static_cast<long long>(requests.size() - host.size());
+    stats_.device_seconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    return absl::OkStatus();
+  }
+
+  TurnBatchSolver& batch() override { return *this; }
+  DeviceBatchStats stats() const override { return stats_; }
+  std::string device() const override {
+    return absl::StrFormat("%s, %.1f GiB", props_.name,
+                           static_cast<double>(props_.totalGlobalMem) / (1 << 30));
+  }
+
+ private:
+  // The kernels' time, then the results unpacked on the CPU's workers, in
+  // chunks of jobs.
+  absl::Status ReadBack(const internal::TurnModel& model, std::span<const TurnRequest> requests,
+                        std::span<TurnResult> results,
+                        const std::vector<std::vector<std::size_t>>& split) {
+    if (!pending_.empty()) {
+      float ms = 0;
+      MD_CUDA(cudaEventElapsedTime(&ms, begin_, end_), "timing the kernels");
+      stats_.kernel_seconds += ms / 1000.0;
+    }
+    pending_.clear();
+    for (int width = 2; width <= kernel::kMaxWidth; ++width) {
+      if (split[width].empty()) continue;
+      const KernelJobs& jobs = flights_[width].jobs;
+      constexpr std::size_t kChunk = 64;
+      absl::Status read = pool_.ForEach((jobs.size() + kChunk - 1) / kChunk, [&](int,
+                                                                                 std::size_t c) {
+        jobs.Unpack(model, requests, results, c * kChunk, std::min(jobs.size(), (c + 1) * kChunk));
+      });
+      if (!read.ok()) return read;
+    }
+    return absl::OkStatus();
+  }
+
+  std::size_t SharedBytes(int width) const {
+    return static_cast<std::size_t>(flat_->view().positions) * width * sizeof(double);
+  }
+
+  // The model's arrays on the device, once per model.
+  absl::Status Upload(const internal::TurnModel& model) {
+    if (flat_ != nullptr && flat_->Of(model)) return absl::OkStatus();
+    for (void* array : model_arrays_) cudaFree(array);
+    model_arrays_.clear();
+    flat_ = std::make_unique<KernelModel>(model);
+    for (const KernelModel::Array& a : flat_->Arrays()) {
+      void* device = nullptr;
+      MD_CUDA(cudaMalloc(&device, std::max<std::size_t>(a.bytes, 1)), "allocating the model");
+      model_arrays_.push_back(device);
+      MD_CUDA(cudaMemcpy(device, a.data, a.bytes, cudaMemcpyHostToDevice), "copying the model");
+    }
+    device_view_ = flat_->view();
+    void* const* d = model_arrays_.data();
+    device_view_.level_begin = static_cast<const std::int32_t*>(d[0]);
+    device_view_.level_ids = static_cast<const std::int32_t*>(d[1]);
+    device_view_.law_begin = static_cast<const std::int32_t*>(d[2]);
+    device_view_.law_items = static_cast<const kernel::Law*>(d[3]);
+    device_view_.score = static_cast<const std::uint8_t*>(d[4]);
+    device_view_.term_begin = static_cast<const std::int32_t*>(d[5]);
+    device_view_.terms = static_cast<const kernel::Term*>(d[6]);
+    device_view_.classes = static_cast<const kernel::Class*>(d[7]);
+    device_view_.earth_child = static_cast<const std::int32_t*>(d[8]);
+    device_view_.choice_begin = static_cast<const std::int32_t*>(d[9]);
+    device_view_.choices = static_cast<const kernel::ChoiceItem*>(d[10]);
+    // The host copy's rows stay for the host-side reads (start, sizes) only.
+    return absl::OkStatus();
+  }
+
+  template <int W>
+  absl::Status LaunchWidth(Flight& f, int blocks) {
+    const std::size_t shared = SharedBytes(W);
+    MD_CUDA(cudaFuncSetAttribute(SolveTurns<W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 static_cast<int>(shared)),
+            "setting the shared memory");
+    SolveTurns<W><<<blocks, block_threads_, shared, stream_>>>(
+        device_view_, static_cast<int>(f.jobs.size()), flat_->scores(), f.stops.get(),
+        f.watched.get(), f.policy.get(), f.range_lane.get(), f.policies.get(), f.scratch.get(),
+        f.rolls.get(), f.start.get(), f.tied.get(), f.kingmaking.get(), f.below.get(),
+        f.above.get());
+    return CudaStatus(cudaGetLastError(), "launching the turn solves");
+  }
+
+  template <int W>
+  absl::Status LaunchIfWidth(int width, Flight& f, int blocks) {
+    if constexpr (W <= kernel::kMaxWidth) {
+      if (width == W) return LaunchWidth<W>(f, blocks);
+      return LaunchIfWidth<W + 1>(width, f, blocks);
+    }
+    return absl::InternalError("no kernel of that width");
+  }
+
+  template <int W>
+  absl::Status OccupancyIfWidth(int width, int* per_sm) {
+    if constexpr (W <= kernel::kMaxWidth) {
+      if (width != W) return OccupancyIfWidth<W + 1>(width, per_sm);
+      MD_CUDA(cudaFuncSetAttribute(SolveTurns<W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   static_cast<int>(SharedBytes(W))),
+              "setting the shared memory");
+      return CudaStatus(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            per_sm, SolveTurns<W>, block_threads_, SharedBytes(W)),
+                        "sizing the grid");
+    }
+    return absl::InternalError("no kernel of that width");
+  }
+
+  // Packs, copies in and starts one width's jobs (asynchronously).
+  absl::Status Launch(const internal::TurnModel& model, std::span<const TurnRequest> requests,
+                      const std::vector<std::size_t>& indices, int width) {
+    Flight& f = flights_[width];
+    f.jobs.Pack(model, requests, indices, width);
+    const std::size_t n = f.jobs.size();
+    int per_sm = 0;
+    if (absl::Status s = OccupancyIfWidth<2>(width, &per_sm); !s.ok()) return s;
+    const int blocks = static_cast<int>(std::min<std::size_t>(
+        n, static_cast<std::size_t>(std::max(per_sm, 1)) * props_.multiProcessorCount));
+    if (absl::Status s = f.stops.Reserve(f.jobs.stop.size()); !s.ok()) return s;
+    if (absl::Status s =
+            f.scratch.Reserve(static_cast<std::size_t>(blocks) * flat_->view().laws * width);
+        !s.ok()) {
+      return s;
+    }
+    if (absl::Status s =
+            f.rolls.Reserve(static_cast<std::size_t>(blocks) * flat_->view().positions * width);
+        !s.ok()) {
+      return s;
+    }
+    if (absl::Status s = f.start.Reserve(n * width); !s.ok()) return s;
+    if (absl::Status s = f.below.Reserve(n); !s.ok()) return s;
+    if (absl::Status s = f.above.Reserve(n); !s.ok()) return s;
+    if (absl::Status s = f.range_lane.Reserve(n); !s.ok()) return s;
+    if (absl::Status s = f.watched.Reserve(n); !s.ok()) return s;
+    if (absl::Status s = f.policy.Reserve(n); !s.ok()) return s;
+    if (absl::Status s = f.tied.Reserve(n); !s.ok()) return s;
+    if (absl::Status s = f.kingmaking.Reserve(n); !s.ok()) return s;
+    if (absl::Status s = f.policies.Reserve(f.jobs.policy_bytes); !s.ok()) return s;
+    if (absl::Status s = f.host_policies.Reserve(f.jobs.policy_bytes); !s.ok()) return s;
+    f.jobs.policy_source = f.host_policies.get();
+    static_assert(sizeof(long long) == sizeof(std::int64_t));
+    MD_CUDA(cudaMemcpyAsync(f.stops.get(), f.jobs.stop.data(), f.jobs.stop.size() * sizeof(double),
+                            cudaMemcpyHostToDevice, stream_),
+            "copying the turns");
+    MD_CUDA(cudaMemcpyAsync(f.watched.get(), f.jobs.watched.data(), n * sizeof(unsigned),
+                            cudaMemcpyHostToDevice, stream_),
+            "copying the turns");
+    MD_CUDA(cudaMemcpyAsync(f.policy.get(), f.jobs.policy.data(), n * sizeof(long long),
+                            cudaMemcpyHostToDevice, stream_),
+            "copying the turns");
+    MD_CUDA(cudaMemcpyAsync(f.range_lane.get(), f.jobs.range_lane.data(), n * sizeof(int),
+                            cudaMemcpyHostToDevice, stream_),
+            "copying the turns");
+    if (absl::Status s = LaunchIfWidth<2>(width, f, blocks); !s.ok()) return s;
+    ++stats_.launches;
+    pending_.push_back(width);
+    return absl::OkStatus();
+  }
+
+  // Waits for the launches and copies their results back.
+  absl::Status Collect() {
+    absl::Status status;
+    for (int width : pending_) {
+      Flight& f = flights_[width];
+      const std::size_t n = f.jobs.size();
+      auto copy = [&](void* to, const void* from, std::size_t bytes) {
+        if (status.ok() && bytes > 0) {
+          status.Update(
+              CudaStatus(cudaMemcpyAsync(to, from, bytes, cudaMemcpyDeviceToHost, stream_),
+                         "copying the results"));
+        }
+      };
+      copy(f.jobs.start.data(), f.start.get(), n * width * sizeof(double));
+      copy(f.jobs.tied.data(), f.tied.get(), n * sizeof(long long));
+      copy(f.jobs.kingmaking.data(), f.kingmaking.get(), n * sizeof(long long));
+      copy(f.jobs.below.data(), f.below.get(), n * sizeof(double));
+      copy(f.jobs.above.data(), f.above.get(), n * sizeof(double));
+      copy(f.host_policies.get(), f.policies.get(), f.jobs.policy_bytes);
+    }
+    if (!pending_.empty() && status.ok()) {
+      status.Update(CudaStatus(cudaEventRecord(end_, stream_), "recording an event"));
+    }
+    const absl::Status sync = CudaStatus(cudaStreamSynchronize(stream_), "solving the turns");
+    return status.ok() ? sync : status;
+  }
+
+  WorkerPool pool_;
+  const int block_threads_;
+  std::vector<std::array<internal::TurnValues, 2>> plain_;
+  cudaDeviceProp props_;
+  cudaStream_t stream_ = nullptr;
+  cudaEvent_t begin_ = nullptr, end_ = nullptr;  // around a batch's copies and kernels
+  std::unique_ptr<KernelModel> flat_;
+  std::vector<void*> model_arrays_;
+  kernel::ModelView device_view_;
+  Flight flights_[kernel::kMaxWidth + 1];
+  std::vector<int> pending_;
+  DeviceBatchStats stats_;
+};
+
+}  // namespace
+
+bool GpuBackendBuilt() { return true; }
+
+absl::StatusOr<std::unique_ptr<GpuBackend>> MakeGpuBackend(int threads, int block_threads) {
+  if (block_threads == 0) block_threads = kDefaultBlockThreads;
+  if (block_threads < 32 || block_threads > kMaxBlockThreads || block_threads % 32 != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("GPU block threads must be a multiple of 32 from 32 to %d; got %d",
+                        kMaxBlockThreads, block_threads));
+  }
+  int count = 0;
+  if (cudaError_t error = cudaGetDeviceCount(&count); error != cudaSuccess || count == 0) {
+    (void)cudaGetLastError();  // clear it
+    return absl::UnavailableError(
+        absl::StrCat("no usable GPU: ", error != cudaSuccess ? cudaGetErrorString(error)
+                                                             : "the CUDA runtime found no device"));
+  }
+  if (cudaError_t error = cudaSetDevice(0); error != cudaSuccess) {
+    return absl::UnavailableError(absl::StrCat("no usable GPU: ", cudaGetErrorString(error)));
+  }
+  cudaDeviceProp props;
+  if (cudaError_t error = cudaGetDeviceProperties(&props, 0); error != cudaSuccess) {
+    return absl::UnavailableError(absl::StrCat("no usable GPU: ", cudaGetErrorString(error)));
+  }
+  auto batch = std::make_unique<CudaTurnBatch>(std::max(threads, 1), block_threads, props);
+  if (absl::Status s = batch->Init(); !s.ok()) return s;
+  return std::unique_ptr<GpuBackend>(std::move(batch));
+}
+
+}  // namespace martiandice::solver

@@ -1,0 +1,275 @@
+// The GPU backend's host side: the flattened model, the packed jobs and the
+// emulation of the kernel's schedule (kernel_batch.h).
+#include "kernel_batch.h"
+
+#include <algorithm>
+#include <type_traits>
+#include <utility>
+
+#include "absl/strings/str_format.h"
+#include "convention_turn.h"
+
+namespace martiandice::solver {
+
+static_assert(kernel::kTie == internal::kConventionTie);
+static_assert(kernel::kMaxWidth == 1 + internal::kMaxCarried);
+static_assert(kernel::kRangeCap == internal::kRangeCap);
+static_assert(kernel::kRangeSlack == internal::kRangeSlack);
+static_assert(kernel::kRoundingSlope == internal::kRoundingSlope);
+
+bool KernelTakes(const TurnRequest& request) {
+  return request.kind == TurnRequest::Kind::kConvention &&
+         request.arithmetic == internal::Arithmetic::kDouble && request.lanes >= 1 &&
+         request.lanes + 1 <= kernel::kMaxWidth &&
+         (!request.record_policy || request.policy_zero_lane < request.lanes);
+}
+
+KernelModel::KernelModel(const internal::TurnModel& model)
+    : source_(&model),
+      dice_(model.rules().dice),
+      bonus_(model.rules().bonus),
+      scores_(model.MaxScore() + 1),
+      law_classes_(model.LawClassCount()) {
+  const int dice = model.rules().dice;
+  const int size = model.size();
+  level_begin_.push_back(0);
+  law_begin_.push_back(0);
+  choice_begin_.push_back(0);
+  for (int level = 0; level <= dice; ++level) {
+    int laws = 0;
+    for (int group : model.Level(level)) {
+      level_ids_.push_back(group);
+      const internal::CanonState& g = model.state(group);
+      const int untaken = std::min<int>(g.untaken, 3);
+      const std::int32_t* row = model.ClassRow(untaken);
+      for (int q = 0; q <= g.left; ++q, ++laws) {
+        kernel::Law law;
+        law.index = model.LawIndex(group, q);
+        law.group = group;
+        law.ray_child = model.RayChild(group, q);
+        law.class_begin = row[q];
+        law.class_end = row[q + 1];
+        law.pick_begin = model.LawClassBegin(law.index);
+        law.q = static_cast<std::uint8_t>(q);
+        law.untaken = static_cast<std::uint8_t>(untaken);
+        law.score = g.score;
+        // The classes where the mover chooses (GroupLaws: not the first,
+        // without an untaken type shown, where J < 3 or q == 0).
+        for (int c = law.class_begin + (untaken < 3 || q == 0 ? 1 : 0);
+             untaken > 0 && c < law.class_end; ++c) {
+          choices_.push_back({static_cast<std::int32_t>(law_items_.size()), c});
+        }
+        law_items_.push_back(law);
+      }
+    }
+    level_begin_.push_back(static_cast<std::int32_t>(level_ids_.size()));
+    law_begin_.push_back(static_cast<std::int32_t>(law_items_.size()));
+    choice_begin_.push_back(static_cast<std::int32_t>(choices_.size()));
+    most_items_ = std::max({most_items_, laws, static_cast<int>(model.Level(level).size())});
+  }
+  term_begin_.push_back(0);
+  for (int id = 0; id < size; ++id) {
+    score_.push_back(model.state(id).score);
+    for (const internal::RollTerm& term : model.Terms(id))
+      terms_.push_back({term.weight_d, term.law});
+    term_begin_.push_back(static_cast<std::int32_t>(terms_.size()));
+    const std::int32_t* child = model.EarthChildren(id);
+    earth_child_.insert(earth_child_.end(), child, child + dice + 1);
+  }
+  int classes = 0;
+  for (int untaken = 0; untaken <= 3; ++untaken) {
+    classes = std::max(classes, model.ClassRow(untaken)[dice + 1]);
+  }
+  for (int c = 0; c < classes; ++c) {
+    const internal::EarthClass& from = model.ClassData()[c];
+    kernel::Class to;
+    to.weight = from.weight_d;
+    to.takes = from.takes;
+    std::copy(from.take, from.take + 3, to.take);
+    classes_.push_back(to);
+  }
+  view_.positions = size;
+  view_.laws = model.LawCount();
+  view_.dice = dice;
+  view_.start = model.Id(0, 0, 0, 0, 0);
+  view_.level_begin = level_begin_.data();
+  view_.level_ids = level_ids_.data();
+  view_.law_begin = law_begin_.data();
+  view_.law_items = law_items_.data();
+  view_.score = score_.data();
+  view_.term_begin = term_begin_.data();
+  view_.terms = terms_.data();
+  view_.classes = classes_.data();
+  view_.earth_child = earth_child_.data();
+  view_.choice_begin = choice_begin_.data();
+  view_.choices = choices_.data();
+}
+
+bool KernelModel::Of(const internal::TurnModel& model) const {
+  return source_ == &model && dice_ == model.rules().dice && bonus_ == model.rules().bonus;
+}
+
+std::vector<KernelModel::Array> KernelModel::Arrays() const {
+  auto array = [](const auto& v) {
+    return Array{v.data(), v.size() * sizeof(typename std::decay_t<decltype(v)>::value_type)};
+  };
+  return {array(level_begin_), array(level_ids_),    array(law_begin_), array(law_items_),
+          array(score_),       array(term_begin_),   array(terms_),     array(classes_),
+          array(earth_child_), array(choice_begin_), array(choices_)};
+}
+
+void KernelJobs::Pack(const internal::TurnModel& model, std::span<const TurnRequest> requests,
+                      std::span<const std::size_t> indices, int w) {
+  const int scores = model.MaxScore() + 1;
+  width = w;
+  request.assign(indices.begin(), indices.end());
+  stop.resize(indices.size() * scores * w);
+  watched.resize(indices.size());
+  policy.resize(indices.size());
+  range_lane.resize(indices.size());
+  policy_bytes = 0;
+  for (std::size_t j = 0; j < indices.size(); ++j) {
+    const TurnRequest& r = requests[indices[j]];
+    double* out = &stop[j * scores * w];
+    for (int s = 0; s < scores; ++s) {
+      out[s * w] = r.utility[s];
+      for (int k = 1; k < w; ++k) out[s * w + k] = r.carried[k - 1][s];
+    }
+    watched[j] = r.watched;
+    policy[j] = -1;
+    range_lane[j] = r.record_policy && r.policy_zero_lane >= 0 ? 1 + r.policy_zero_lane : 0;
+    if (r.record_policy) {
+      policy[j] = static_cast<std::int64_t>(policy_bytes);
+      policy_bytes += static_cast<std::size_t>(model.size() + model.LawClassCount());
+    }
+  }
+  start.resize(indices.size() * w);
+  tied.resize(indices.size());
+  kingmaking.resize(indices.size());
+  below.resize(indices.size());
+  above.resize(indices.size());
+  policies.resize(external_policies ? 0 : policy_bytes);
+}
+
+void KernelJobs::Unpack(const internal::TurnModel& model, std::span<const TurnRequest> requests,
+                        std::span<TurnResult> results, std::size_t begin, std::size_t end) const {
+  const std::uint8_t* const source = policy_source != nullptr ? policy_source : policies.data();
+  for (std::size_t j = begin; j < end; ++j) {
+    TurnResult& out = results[request[j]];
+    const double* record = &start[j * width];
+    out.value = record[0];
+    out.wide_value = record[0];
+    out.carried.assign(record + 1, record + width);
+    out.wide_carried.assign(record + 1, record + width);
+    out.tied_decisions = tied[j];
+    out.kingmaking = kingmaking[j];
+    if (policy[j] >= 0) {
+      const std::uint8_t* bytes = source + policy[j];
+      out.policy.zero_lane = requests[request[j]].policy_zero_lane;
+      out.policy.rolls.assign(bytes, bytes + model.size());
+      out.policy.take.assign(bytes + model.size(), bytes + model.size() + model.LawClassCount());
+      out.policy.below = below[j];
+      out.policy.above = above[j];
+    }
+  }
+}
+
+std::vector<std::vector<std::size_t>> SplitByWidth(std::span<const TurnRequest> requests) {
+  std::vector<std::vector<std::size_t>> split(kernel::kMaxWidth + 1);
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    split[KernelTakes(requests[i]) ? requests[i].lanes + 1 : 0].push_back(i);
+  }
+  return split;
+}
+
+namespace {
+
+template <int W>
+void EmulateWidth(const KernelModel& flat, KernelJobs& jobs, std::size_t j, int threads,
+                  std::vector<double>& node, std::vector<double>& laws,
+                  std::vector<double>& rolls) {
+  const kernel::ModelView& m = flat.view();
+  const int scores = flat.scores();
+  node.resize(static_cast<std::size_t>(m.positions) * W);
+  laws.resize(static_cast<std::size_t>(m.laws) * W);
+  kernel::JobView job;
+  job.stop = &jobs.stop[j * scores * W];
+  job.watched = jobs.watched[j];
+  if (jobs.policy[j] >= 0) {
+    job.rolls = &jobs.policies[jobs.policy[j]];
+    job.picks = job.rolls + m.positions;
+  }
+  job.range_lane = jobs.range_lane[j];
+  if (job.range_lane > 0) {
+    rolls.resize(static_cast<std::size_t>(m.positions) * W);
+    job.roll_records = rolls.data();
+  }
+  std::vector<kernel::Tally> tally(threads);
+  for (int level = 0; level <= m.dice; ++level) {
+    // The barrier between phases: every thread's units done before the next.
+    const int law0 = m.law_begin[level], law_units = (m.law_begin[level + 1] - law0) * W;
+    for (int t = 0; t < threads; ++t) {
+      for (int u = t; u < law_units; u += threads) {
+        kernel::LawLane<W>(m, job, m.law_items[law0 + u / W], u % W, node.data(), laws.data(),
+                           &tally[t]);
+      }
+    }
+    const int id0 = m.level_begin[level], id_units = (m.level_begin[level + 1] - id0) * W;
+    for (int t = 0; t < threads; ++t) {
+      for (int u = t; u < id_units; u += threads) {
+        kernel::PositionLane<W>(m, job, m.level_ids[id0 + u / W], u % W, level, node.data(),
+                                laws.data(), &tally[t]);
+      }
+    }
+  }
+  jobs.tied[j] = jobs.kingmaking[j] = 0;
+  for (const kernel::Tally& t : tally) {
+    jobs.tied[j] += t.tied;
+    jobs.kingmaking[j] += t.kingmaking;
+  }
+  std::copy_n(&node[static_cast<std::size_t>(m.start) * W], W, &jobs.start[j * W]);
+  jobs.below[j] = jobs.above[j] = 0;
+  if (job.range_lane > 0) {  // on the block's first thread
+    kernel::RangeReplay<W>(m, job, node.data()).Run(0, &jobs.below[j], &jobs.above[j]);
+  }
+}
+
+template <int W>
+void EmulateIfWidth(int width, const KernelModel& flat, KernelJobs& jobs, std::size_t j,
+                    int threads, std::vector<double>& node, std::vector<double>& laws,
+                    std::vector<double>& rolls) {
+  if constexpr (W <= kernel::kMaxWidth) {
+    if (width == W) return EmulateWidth<W>(flat, jobs, j, threads, node, laws, rolls);
+    EmulateIfWidth<W + 1>(width, flat, jobs, j, threads, node, laws, rolls);
+  }
+}
+
+}  // namespace
+
+void EmulateJob(const KernelModel& flat, KernelJobs& jobs, std::size_t j, int threads,
+                std::vector<double>& node, std::vector<double>& laws, std::vector<double>& rolls) {
+  EmulateIfWidth<2>(jobs.width, flat, jobs, j, threads, node, laws, rolls);
+}
+
+absl::Status EmulatedTurnBatch::Solve(const internal::TurnModel& model,
+                                      std::span<const TurnRequest> requests,
+                                      std::span<TurnResult> results) {
+  if (requests.size() != results.size()) {
+    return absl::InvalidArgumentError(absl::StrFormat("a turn batch of %d requests got %d results",
+                                                      requests.size(), results.size()));
+  }
+  if (flat_ == nullptr || !flat_->Of(model)) flat_ = std::make_unique<KernelModel>(model);
+  const std::vector<std::vector<std::size_t>> split = SplitByWidth(requests);
+  for (std::size_t i : split[0]) SolveTurn(model, requests[i], plain_, &results[i]);
+  for (int width = 2; width <= kernel::kMaxWidth; ++width) {
+    if (split[width].empty()) continue;
+    jobs_.Pack(model, requests, split[width], width);
+    for (std::size_t j = 0; j < jobs_.size(); ++j)
+      EmulateJob(*flat_, jobs_, j, threads_, node_, laws_, rolls_);
+    jobs_.Unpack(model, requests, results, 0, jobs_.size());
+    kernel_turns_ += static_cast<long long>(jobs_.size());
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace martiandice::solver

@@ -1,0 +1,123 @@
+// The turn batches of the GPU backend: which requests the kernel
+// (turn_kernel.h) takes, the turn model flattened for it, a batch packed
+// for it and its results read back, and the host emulation of the kernel's
+// thread schedule. The CUDA backend (cuda_turn_batch.cu) and the emulation
+// share all of it but the launch, so the CPU tests check what the GPU runs.
+// Internal to the solver.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "gpu_batch.h"
+#include "turn_batch.h"
+#include "turn_kernel.h"
+
+namespace martiandice::solver {
+
+// Whether the kernel solves `request` (else the CPU's workers do): the
+// convention solve in double (x87's extended sums have no GPU equivalent
+// that rounds the same), 1..internal::kMaxCarried lanes, its policy and the
+// range of utility[0] recorded or not.
+bool KernelTakes(const TurnRequest& request);
+
+// The turn model flattened (kernel::ModelView over vectors of its own).
+class KernelModel {
+ public:
+  explicit KernelModel(const internal::TurnModel& model);
+  const kernel::ModelView& view() const { return view_; }
+  // Whether it is `model`'s (the same model, or one of the same dice and
+  // bonus built anew at its address: the same numbers).
+  bool Of(const internal::TurnModel& model) const;
+  int scores() const { return scores_; }            // MaxScore() + 1
+  int law_classes() const { return law_classes_; }  // LawClassCount()
+  // The levels' laws and positions, for the launch's widest phase.
+  int MostItems() const { return most_items_; }
+  // Bytes of each array, for copying them to a device: the view's pointers
+  // in the order of ModelView's fields.
+  struct Array {
+    const void* data;
+    std::size_t bytes;
+  };
+  std::vector<Array> Arrays() const;
+
+ private:
+  const void* source_;
+  int dice_, bonus_, scores_, law_classes_;
+  std::vector<std::int32_t> level_begin_, level_ids_, law_begin_, term_begin_, earth_child_;
+  std::vector<kernel::Law> law_items_;
+  std::vector<std::uint8_t> score_;
+  std::vector<kernel::Term> terms_;
+  std::vector<kernel::Class> classes_;
+  std::vector<std::int32_t> choice_begin_;
+  std::vector<kernel::ChoiceItem> choices_;
+  kernel::ModelView view_;
+  int most_items_ = 0;
+};
+
+// A batch's kernel requests of one record width W, packed: their stop
+// records (stride (max score + 1) * W), watched lanes, and where each one's
+// policy goes (offsets into one byte array, or -1).
+struct KernelJobs {
+  int width = 0;
+  std::vector<std::size_t> request;  // the batch's index of each job
+  std::vector<double> stop;
+  std::vector<unsigned> watched;
+  std::vector<std::int64_t> policy;  // offset of its rolls, then its picks; -1: none
+  std::vector<int> range_lane;       // kernel::JobView::range_lane
+  std::size_t policy_bytes = 0;
+  // Out: per job, the start position's record (W numbers) and its counts.
+  std::vector<double> start;
+  std::vector<long long> tied, kingmaking;
+  std::vector<double> below, above;    // the ranges (0 without)
+  std::vector<std::uint8_t> policies;  // policy_bytes (unless policy_source is set)
+  // Where Unpack reads the policies: null, `policies` (sized by Pack); else
+  // a buffer of the backend's (CUDA: pinned memory, which the device's
+  // copies fill at full speed), set after Pack; then `policies` stays empty.
+  const std::uint8_t* policy_source = nullptr;
+  bool external_policies = false;
+
+  // Packs requests[i] for the i in `indices` (all KernelTakes, of width W).
+  void Pack(const internal::TurnModel& model, std::span<const TurnRequest> requests,
+            std::span<const std::size_t> indices, int width);
+  // Jobs [begin, end)'s results into results[request[j]] (the jobs'
+  // outputs filled). Distinct ranges may be unpacked at once.
+  void Unpack(const internal::TurnModel& model, std::span<const TurnRequest> requests,
+              std::span<TurnResult> results, std::size_t begin, std::size_t end) const;
+  std::size_t size() const { return request.size(); }
+};
+
+// The requests of a batch split by width: [W] the kernel's of width W
+// (2..kernel::kMaxWidth), [0] the CPU's.
+std::vector<std::vector<std::size_t>> SplitByWidth(std::span<const TurnRequest> requests);
+
+// The host emulation of the kernel: each job solved by a block of `threads`
+// virtual threads, phase by phase, each thread taking the items the kernel
+// gives it (every `threads`-th from its index); requests the kernel does not
+// take go to SolveTurn. Deterministic; Solve is not thread-safe.
+class EmulatedTurnBatch final : public TurnBatchSolver {
+ public:
+  explicit EmulatedTurnBatch(int threads = 256) : threads_(threads) {}
+  absl::Status Solve(const internal::TurnModel& model, std::span<const TurnRequest> requests,
+                     std::span<TurnResult> results) override;
+  long long kernel_turns() const { return kernel_turns_; }  // solved by the emulation so far
+
+ private:
+  int threads_;
+  long long kernel_turns_ = 0;
+  std::unique_ptr<KernelModel> flat_;
+  KernelJobs jobs_;
+  std::vector<double> node_, laws_, rolls_;
+  internal::TurnValues plain_[2];
+};
+
+// Runs job `j` of `jobs` on `flat` as the kernel's block of `threads` does.
+// `node`, `laws`, `rolls`: scratch.
+void EmulateJob(const KernelModel& flat, KernelJobs& jobs, std::size_t j, int threads,
+                std::vector<double>& node, std::vector<double>& laws, std::vector<double>& rolls);
+
+}  // namespace martiandice::solver

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# The GPU backend's checks and figures (docs/SCALING.md, "On a GPU").
+#
+#   tools/gpu-check.sh prepare [BUILD]
+#       Here, on the Debian machine with nvcc: builds BUILD (default build/)
+#       with the CUDA backend (Release, sm_90) and gathers what a GPU machine
+#       needs into BUILD/gpu-bundle/: the CLI, the test suite, the GPU
+#       benchmark and the Abseil shared libraries they load (the GPU machine
+#       has CUDA's driver but none of the project's Debian libraries).
+#   tools/gpu-check.sh run [BUNDLE] [LOG]
+#       On the GPU machine, from the repository root (data/ holds the shipped
+#       tables): the GPU tests, the GPU benchmark, then the official 2-, 3- and
+#       4-player solves on the GPU and on the CPU, each table compared byte for
+#       byte (and the 3-player one with the shipped table), the GPU's 2- and
+#       3-player tables certified. Prints every figure with its command, also
+#       into LOG (default gpu-check.log). About 5 minutes on one H100 with 16
+#       cores. Exits 1 if any check fails.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+prepare() {
+  local build="${1:-build}"
+  set -e
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DMARTIANDICE_CUDA=ON
+  cmake --build "$build" -j "$(nproc)" --target martiandice_cli martiandice_tests martiandice_gpu_bench
+  local bundle="$build/gpu-bundle"
+  rm -rf "$bundle"
+  mkdir -p "$bundle/bin" "$bundle/lib"
+  for exe in martiandice martiandice_tests martiandice_gpu_bench; do
+    strip -o "$bundle/bin/$exe" "$build/bin/$exe"
+  done
+  # The shared libraries the executables load that a bare machine lacks
+  # (Abseil's, and the C API's that the tests load).
+  ldd "$bundle"/bin/* | awk '/libabsl_|libmartiandice/ {print $3}' | sort -u |
+    while read -r lib; do cp -L "$lib" "$bundle/lib/"; done
+  du -sh "$bundle"
+}
+
+failures=0
+# check NAME COMMAND...: runs it, timed, its output into the log; counts a failure.
+check() {
+  local name="$1"
+  shift
+  echo "== $name"
+  echo "\$ $*"
+  local start=$SECONDS rc=0
+  "$@" || rc=$?
+  echo "-- $name: exit $rc, $((SECONDS - start)) s wall"
+  if [[ $rc -ne 0 ]]; then failures=$((failures + 1)); fi
+  return $rc
+}
+
+# same_table NAME A B: the two tables are the same bytes.
+same_table() {
+  if cmp "$2" "$3"; then
+    echo "-- $1: identical ($(stat -c %s "$2") bytes, sha256 $(sha256sum "$2" | cut -c1-16))"
+  else
+    echo "-- $1: DIFFER"
+    failures=$((failures + 1))
+  fi
+}
+
+# solve P DEVICE OUT [ARGS...]: the official P-player game, JSON report kept.
+solve() {
+  local players="$1" device="$2" out="$3" sampler=""
+  shift 3
+  if [[ "$device" == gpu ]]; then
+    nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 200 >"$out.gpu-memory" &
+    sampler=$!
+  fi
+  python3 -c 'import resource, subprocess, sys
+rc = subprocess.call(sys.argv[1:])
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(f"   peak host memory {r.ru_maxrss} KB, {r.ru_utime:.1f} s user CPU", file=sys.stderr)
+sys.exit(rc)' "$bin/martiandice" solve --players "$players" --device "$device" --out "$out" --quiet \
+    --json "$@" >"$out.json"
+  local rc=$?
+  if [[ -n "$sampler" ]]; then
+    kill "$sampler" 2>/dev/null
+    wait "$sampler" 2>/dev/null
+    echo "   peak GPU memory in use $(sort -n "$out.gpu-memory" | tail -1) MiB (nvidia-smi, every 0.2 s)"
+  fi
+  sed 's/"start".*//' "$out.json" | tr ',' '\n' | grep -E '"(seconds|turn_solves|device|name|cpu_turn_solves|launches|error_bound|tied_decisions|bytes)"' | tr '\n' ' '
+  grep -o '"certification":{[^}]*' "$out.json" | head -c 300
+  echo
+  return $rc
+}
+
+run() {
+  local bundle="${1:-build/gpu-bundle}" log="${2:-gpu-check.log}"
+  bin="$bundle/bin"
+  export LD_LIBRARY_PATH="$PWD/$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  local work
+  work="$(mktemp -d)"
+  {
+    echo "martiandice gpu-check, $(date -u +%Y-%m-%dT%H:%MZ)"
+    nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
+    echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2) x $(nproc)"
+    check "GPU tests (host emulation and the device, bit for bit)" \
+      "$bin/martiandice_tests" -tc='gpu*'
+    check "GPU benchmark: turn solves per second" "$bin/martiandice_gpu_bench" --block 128,256,512
+    for players in 2 3; do
+      check "official $players-player solve, GPU, certified" \
+        solve "$players" gpu "$work/gpu-p$players.mdt"
+      check "official $players-player solve, CPU" \
+        solve "$players" cpu "$work/cpu-p$players.mdt" --no-certify
+      same_table "$players players: GPU table vs CPU table" \
+        "$work/gpu-p$players.mdt" "$work/cpu-p$players.mdt"
+      same_table "$players players: GPU table vs shipped table" \
+        "$work/gpu-p$players.mdt" "data/martiandice-p$players-d13-b3-t25.mdt"
+    done
+    check "official 4-player solve, GPU" solve 4 gpu "$work/gpu-p4.mdt" --no-certify
+    check "official 4-player solve, CPU" solve 4 cpu "$work/cpu-p4.mdt" --no-certify
+    same_table "4 players: GPU table vs CPU table" "$work/gpu-p4.mdt" "$work/cpu-p4.mdt"
+    echo "failures: $failures"
+  } 2>&1 | tee "$log"
+  rm -rf "$work"
+  grep -q '^failures: 0$' "$log"
+}
+
+case "${1:-}" in
+  prepare) shift; prepare "$@" ;;
+  run) shift; run "$@" ;;
+  *) echo "usage: $0 prepare [BUILD] | run [BUNDLE] [LOG]" >&2; exit 2 ;;
+esac

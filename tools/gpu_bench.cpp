@@ -1,0 +1,154 @@
+// martiandice_gpu_bench: the GPU backend's turn solves per second on the
+// official 13-dice turn, batch by batch, against the CPU's worker threads on
+// the same requests, each GPU result checked against the CPU's bit for bit.
+//
+//   martiandice_gpu_bench [--batch N] [--seats 2,3,4,5] [--block 128,256,512]
+//
+// A request is what a P-player game solve posts for a mover
+// (solver/solve_state.cpp): the mover's utility and P carried lanes (the
+// zero-score indicator and the other seats' chances); a search round's also
+// records its policy and the range of utility[0] (23.5 KB to copy back), a
+// final round's does not. Exits 1 if there is no GPU or a result differs.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "gpu_batch.h"
+#include "martiandice/rules.h"
+#include "turn_batch.h"
+#include "turn_model.h"
+
+namespace md = martiandice;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+std::vector<md::solver::TurnRequest> Requests(const md::internal::TurnModel& model, int seats,
+                                              int count, bool record) {
+  std::mt19937_64 rng(seats);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  std::vector<md::solver::TurnRequest> requests(count);
+  for (md::solver::TurnRequest& r : requests) {
+    const int scores = model.MaxScore() + 1;
+    r.utility.resize(scores);
+    r.lanes = seats;
+    r.carried.assign(seats, std::vector<double>(scores));
+    for (int x = 0; x < scores; ++x) {
+      // Chances that grow with the score: the mover's, and the others' split.
+      const double own = std::min(1.0, 0.1 + 0.05 * x + 0.05 * uniform(rng));
+      r.utility[x] = own;
+      r.carried[0][x] = x == 0 ? 1.0 : 0.0;
+      for (int c = 1; c < seats; ++c) r.carried[c][x] = (1 - own) / (seats - 1);
+    }
+    r.watched = ((1u << seats) - 1) & ~1u;
+    r.record_policy = record;
+    r.policy_zero_lane = 0;
+  }
+  return requests;
+}
+
+bool Same(const md::solver::TurnResult& a, const md::solver::TurnResult& b) {
+  auto bits = [](double x, double y) { return std::memcmp(&x, &y, sizeof x) == 0; };
+  bool same = bits(a.value, b.value) && a.carried.size() == b.carried.size() &&
+              a.tied_decisions == b.tied_decisions && a.kingmaking == b.kingmaking &&
+              a.policy.rolls == b.policy.rolls && a.policy.take == b.policy.take &&
+              bits(a.policy.below, b.policy.below) && bits(a.policy.above, b.policy.above);
+  for (std::size_t c = 0; same && c < a.carried.size(); ++c)
+    same = bits(a.carried[c], b.carried[c]);
+  return same;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int batch = 16384;
+  std::vector<int> seats = {2, 3, 4, 5};
+  std::vector<int> blocks = {md::solver::kDefaultBlockThreads};
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--batch" && i + 1 < argc) {
+      batch = std::atoi(argv[++i]);
+      if (batch < 1 || batch > (1 << 22)) {
+        std::fprintf(stderr, "%s: --batch must be 1..%d\n", argv[0], 1 << 22);
+        return 2;
+      }
+    } else if (arg == "--seats" && i + 1 < argc) {
+      seats.clear();
+      for (const char* p = argv[++i]; *p != '\0'; ++p) {
+        if (*p >= '2' && *p <= '8') seats.push_back(*p - '0');
+      }
+    } else if (arg == "--block" && i + 1 < argc) {
+      blocks.clear();
+      for (const char* p = argv[++i]; *p != '\0';) {
+        blocks.push_back(std::atoi(p));
+        while (*p != '\0' && *p != ',') ++p;
+        if (*p == ',') ++p;
+      }
+    } else {
+      std::fprintf(stderr, "usage: %s [--batch N] [--seats 2,3,4,5] [--block 128,256,512]\n",
+                   argv[0]);
+      return 2;
+    }
+  }
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  auto gpu = md::solver::MakeGpuBackend(static_cast<int>(cores));
+  if (!gpu.ok()) {
+    std::fprintf(stderr, "%s: %s\n", argv[0], std::string(gpu.status().message()).c_str());
+    return 1;
+  }
+  std::printf("martiandice GPU benchmark\ndevice:   %s\ncpu cores: %u\n", (*gpu)->device().c_str(),
+              cores);
+  const auto model = md::internal::TurnModel::Get(md::Rules{});
+  md::solver::ThreadedTurnBatch cpu(static_cast<int>(cores));
+  bool all_same = true;
+  for (int block : blocks)
+    for (int p : seats)
+      for (bool record : {false, true}) {
+        if (block != md::solver::kDefaultBlockThreads) {
+          gpu = md::solver::MakeGpuBackend(static_cast<int>(cores), block);
+          if (!gpu.ok()) {
+            std::fprintf(stderr, "%s\n", std::string(gpu.status().message()).c_str());
+            return 1;
+          }
+        }
+        const std::vector<md::solver::TurnRequest> requests = Requests(*model, p, batch, record);
+        std::vector<md::solver::TurnResult> on_gpu(requests.size());
+        // A first batch warms the device (the model's copy, the kernel's load).
+        const std::size_t warm = std::min<std::size_t>(requests.size(), 1024);
+        if (!(*gpu)->batch().Solve(*model, {requests.data(), warm}, {on_gpu.data(), warm}).ok()) {
+          return 1;
+        }
+        const double kernel0 = (*gpu)->stats().kernel_seconds;
+        const auto g0 = Clock::now();
+        const auto solved = (*gpu)->batch().Solve(*model, requests, on_gpu);
+        const double gpu_s = std::chrono::duration<double>(Clock::now() - g0).count();
+        const double kernel_s = (*gpu)->stats().kernel_seconds - kernel0;
+        if (!solved.ok()) {
+          std::fprintf(stderr, "%s\n", std::string(solved.message()).c_str());
+          return 1;
+        }
+        // The CPU on a share of the same requests (its rate does not depend on the batch).
+        const std::size_t share = std::min<std::size_t>(requests.size(), 64 * cores);
+        std::vector<md::solver::TurnResult> on_cpu(share);
+        const auto c0 = Clock::now();
+        if (!cpu.Solve(*model, {requests.data(), share}, on_cpu).ok()) return 1;
+        const double cpu_s = std::chrono::duration<double>(Clock::now() - c0).count();
+        std::size_t differ = 0;
+        for (std::size_t i = 0; i < share; ++i) differ += !Same(on_gpu[i], on_cpu[i]);
+        all_same = all_same && differ == 0;
+        std::printf(
+            "turn solves/s, %d carried lanes (%s), batch %d, %d threads a block: GPU %.0f (%.3f "
+            "s, of which the device's copies and kernels %.3f s), CPU %u threads %.0f; %zu of %zu "
+            "checked against the CPU differ\n",
+            p, record ? "policy and range recorded: a search round" : "a final round", batch, block,
+            batch / gpu_s, gpu_s, kernel_s, cores, share / cpu_s, differ, share);
+      }
+  return all_same ? 0 : 1;
+}
