@@ -38,6 +38,7 @@ CycleRounds::CycleRounds(const GameSolveOptions& options, SolveState& state,
       batch_(batch),
       guess_order_(options.guess_order),
       probe_order_(options.probe_guess_order),
+      cycles_in_flight_(options.cycles_in_flight),
       pool_(pool) {
   if (state.pair) pair_shared_.emplace(state);
 }
@@ -126,16 +127,16 @@ absl::Status CycleRounds::RunCycle(int w, const int* s) {
   return absl::OkStatus();
 }
 
-// A group of at most kCyclesInFlight cycles at a time, in lockstep rounds.
+// A group of at most cycles_in_flight_ cycles at a time, in lockstep rounds.
 CycleRounds::Done CycleRounds::Lockstep(int level, std::size_t from) {
   const std::vector<std::uint64_t>& vectors = schedule_.Level(level);
   Done done{from, absl::OkStatus()};
   int s[kMaxPlayers];
   while (done.vectors < vectors.size() && !schedule_.Stopped()) {
-    // The group: the next kCyclesInFlight cycles (and the vectors between).
+    // The group: the next cycles_in_flight_ cycles (and the vectors between).
     std::size_t end = done.vectors;
     live_.clear();
-    for (; end < vectors.size() && live_.size() < kCyclesInFlight; ++end) {
+    for (; end < vectors.size() && live_.size() < cycles_in_flight_; ++end) {
       schedule_.Unpack(vectors[end], s);
       if (FinalRoundBegun(state_.rules, std::span<const int>(s, state_.n), state_.FirstMover(s))) {
         continue;

@@ -1,7 +1,7 @@
 // A level's zero-score cycles, on one of two schedules (each cycle a task
 // that posts a round of turns per step: cycle_task.h):
 // - lockstep rounds, for a turn batch solver of the caller's (a GPU, a
-//   cluster: large batches): in groups of at most kCyclesInFlight cycles,
+//   cluster: large batches): in groups of at most GameSolveOptions::cycles_in_flight cycles,
 //   each in a slot (its solver, buffers and stats); each round every live
 //   cycle steps on the worker threads, then every posted turn is solved in
 //   one batch (turn_batch.h);
@@ -30,12 +30,6 @@
 #include "workers.h"
 
 namespace martiandice::solver {
-
-// Most cycles in flight at once in lockstep rounds: bounds the memory of
-// their solvers (a recorded policy per mover, twice) and of a batch, and how
-// long a stop waits. 32 solved the official 3-player solve as fast as 256 on
-// two cores; a backend that wants larger batches raises it.
-inline constexpr std::size_t kCyclesInFlight = 32;
 
 class CycleRounds {
  public:
@@ -79,6 +73,7 @@ class CycleRounds {
   ScoreLawCache& laws_;
   TurnBatchSolver* const batch_;  // lockstep's; null: streams
   const int guess_order_, probe_order_;
+  const std::size_t cycles_in_flight_;  // a lockstep group's most cycles
   WorkerPool& pool_;  // every round's steps (the threaded batches' too)
   std::optional<PairKernel::Shared> pair_shared_;  // two players, kAuto
   std::vector<std::unique_ptr<Slot>> slots_;

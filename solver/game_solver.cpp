@@ -167,6 +167,11 @@ absl::StatusOr<GameValues> SolveGameValues(const GameSolveOptions& options,
         absl::StrFormat("the probe guess order must be 0 to %d (and 0 with a checkpoint), got %d",
                         kMaxGuessOrder, options.probe_guess_order));
   }
+  if (options.cycles_in_flight < 1 || options.cycles_in_flight > kMaxCyclesInFlight) {
+    return absl::InvalidArgumentError(absl::StrFormat("cycles in flight must be 1 to %d, got %d",
+                                                      kMaxCyclesInFlight,
+                                                      options.cycles_in_flight));
+  }
   if (options.players == 2 && options.arithmetic == SolveArithmetic::kAuto &&
       (options.guess_order != 1 || options.probe_guess_order != 0)) {
     return absl::InvalidArgumentError(

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -71,6 +72,14 @@ struct GameSolveProgress {
   double seconds_left = -1;
 };
 
+// Cycles in flight at once in lockstep rounds unless told otherwise
+// (GameSolveOptions::cycles_in_flight): bounds the memory of their solvers (a
+// recorded policy per mover, twice) and of a batch, and how long a stop
+// waits. 32 solved the official 3-player solve as fast as 256 on two cores; a
+// backend that wants larger batches (a GPU) asks for more.
+inline constexpr std::size_t kCyclesInFlight = 32;
+inline constexpr std::size_t kMaxCyclesInFlight = 1 << 16;
+
 struct GameSolveOptions {
   Rules rules;
   int players = 3;
@@ -125,6 +134,11 @@ struct GameSolveOptions {
   // not owned; null: the worker threads (`threads` of them). Any solver
   // meeting that header's contract gives the same values, bit for bit.
   TurnBatchSolver* turn_batch = nullptr;
+  // With turn_batch: most zero-score cycles in flight at once in lockstep
+  // rounds (1..kMaxCyclesInFlight; each round's batch is about P turns per
+  // live cycle, and each cycle holds its movers' recorded policies, about
+  // 47 KB a mover for the official rules). The values do not depend on it.
+  std::size_t cycles_in_flight = kCyclesInFlight;
 };
 inline constexpr int kMaxGuessOrder = 3;
 

@@ -12,9 +12,11 @@
 #       tables): the GPU tests, the GPU benchmark, then the official 2-, 3- and
 #       4-player solves on the GPU and on the CPU, each table compared byte for
 #       byte (and the 3-player one with the shipped table), the GPU's 2- and
-#       3-player tables certified. Prints every figure with its command, also
-#       into LOG (default gpu-check.log). About 5 minutes on one H100 with 16
-#       cores. Exits 1 if any check fails.
+#       3-player tables certified; the 3- and 4-player solves again with more
+#       cycles in flight (larger batches). Prints every figure with its
+#       command, also into LOG (default gpu-check.log). About 4 minutes on one
+#       H100 with 16 cores, plus the larger batches' solves. Exits 1 if any
+#       check fails.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -99,6 +101,10 @@ run() {
     check "GPU tests (host emulation and the device, bit for bit)" \
       "$bin/martiandice_tests" -tc='gpu*'
     check "GPU benchmark: turn solves per second" "$bin/martiandice_gpu_bench" --block 128,256,512
+    check "GPU benchmark: 3-player solve by cycles in flight (batch size)" \
+      timeout 120 "$bin/martiandice_gpu_bench" --solve 3 --cycles 32,256,2048
+    check "GPU benchmark: 4-player solve by cycles in flight (batch size)" \
+      timeout 300 "$bin/martiandice_gpu_bench" --solve 4 --cycles 2048
     for players in 2 3; do
       check "official $players-player solve, GPU, certified" \
         solve "$players" gpu "$work/gpu-p$players.mdt"

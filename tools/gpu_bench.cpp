@@ -3,6 +3,13 @@
 // the same requests, each GPU result checked against the CPU's bit for bit.
 //
 //   martiandice_gpu_bench [--batch N] [--seats 2,3,4,5] [--block 128,256,512]
+//   martiandice_gpu_bench --solve P [--cycles 32,256,2048] [--block B]
+//
+// The second form solves the official P-player game on the GPU with each
+// number of zero-score cycles in flight (the lockstep groups, so the
+// batches' size: GameSolveOptions::cycles_in_flight) and prints the time,
+// the batches and the GPU's share; every run's values must equal the
+// first's, bit for bit.
 //
 // A request is what a P-player game solve posts for a mover
 // (solver/solve_state.cpp): the mover's utility and P carried lanes (the
@@ -20,6 +27,7 @@
 #include <thread>
 #include <vector>
 
+#include "game_solver.h"
 #include "gpu_batch.h"
 #include "martiandice/rules.h"
 #include "turn_batch.h"
@@ -65,10 +73,50 @@ bool Same(const md::solver::TurnResult& a, const md::solver::TurnResult& b) {
   return same;
 }
 
+// The official `players`-player solve on `gpu` for each number of cycles
+// in flight. Returns the exit status.
+int SolveSweep(md::solver::GpuBackend& gpu, int players, const std::vector<int>& cycles,
+               int threads) {
+  std::vector<double> first;
+  bool same = true;
+  for (int n : cycles) {
+    md::solver::GameSolveOptions options;
+    options.players = players;
+    options.threads = threads;
+    options.turn_batch = &gpu.batch();
+    options.cycles_in_flight = static_cast<std::size_t>(n);
+    const md::solver::DeviceBatchStats before = gpu.stats();
+    md::solver::GameSolveReport report;
+    auto values = md::solver::SolveGameValues(options, &report);
+    if (!values.ok()) {
+      std::fprintf(stderr, "%s\n", std::string(values.status().message()).c_str());
+      return 1;
+    }
+    const md::solver::DeviceBatchStats after = gpu.stats();
+    if (first.empty()) first = values->win;
+    const bool equal = values->win == first;
+    same = same && equal;
+    const long long launches = after.launches - before.launches;
+    const long long turns = after.device_turns - before.device_turns;
+    std::printf(
+        "official %d-player solve, %d cycles in flight: %.2f s; %lld turns on the GPU in %lld "
+        "launches (%.0f a launch), %lld on the CPU; batches %.2f s, the device's part %.2f s; "
+        "values %s\n",
+        players, n, report.seconds, turns, launches,
+        launches > 0 ? static_cast<double>(turns) / launches : 0.0,
+        after.host_turns - before.host_turns, after.device_seconds - before.device_seconds,
+        after.kernel_seconds - before.kernel_seconds,
+        equal ? "the same as the first run's" : "DIFFER from the first run's");
+  }
+  return same ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   int batch = 16384;
+  int solve_players = 0;
+  std::vector<int> cycles = {32, 256, 2048};
   std::vector<int> seats = {2, 3, 4, 5};
   std::vector<int> blocks = {md::solver::kDefaultBlockThreads};
   for (int i = 1; i < argc; ++i) {
@@ -84,6 +132,26 @@ int main(int argc, char** argv) {
       for (const char* p = argv[++i]; *p != '\0'; ++p) {
         if (*p >= '2' && *p <= '8') seats.push_back(*p - '0');
       }
+    } else if (arg == "--solve" && i + 1 < argc) {
+      solve_players = std::atoi(argv[++i]);
+      if (solve_players < 3 || solve_players > 4) {
+        std::fprintf(stderr, "%s: --solve must be 3 or 4 (the tables a solve may write)\n",
+                     argv[0]);
+        return 2;
+      }
+    } else if (arg == "--cycles" && i + 1 < argc) {
+      cycles.clear();
+      for (const char* p = argv[++i]; *p != '\0';) {
+        const int n = std::atoi(p);
+        if (n < 1 || n > static_cast<int>(md::solver::kMaxCyclesInFlight)) {
+          std::fprintf(stderr, "%s: --cycles: each must be 1..%zu\n", argv[0],
+                       md::solver::kMaxCyclesInFlight);
+          return 2;
+        }
+        cycles.push_back(n);
+        while (*p != '\0' && *p != ',') ++p;
+        if (*p == ',') ++p;
+      }
     } else if (arg == "--block" && i + 1 < argc) {
       blocks.clear();
       for (const char* p = argv[++i]; *p != '\0';) {
@@ -92,8 +160,10 @@ int main(int argc, char** argv) {
         if (*p == ',') ++p;
       }
     } else {
-      std::fprintf(stderr, "usage: %s [--batch N] [--seats 2,3,4,5] [--block 128,256,512]\n",
-                   argv[0]);
+      std::fprintf(stderr,
+                   "usage: %s [--batch N] [--seats 2,3,4,5] [--block 128,256,512]\n"
+                   "       %s --solve P [--cycles 32,256,2048] [--block B]\n",
+                   argv[0], argv[0]);
       return 2;
     }
   }
@@ -105,6 +175,20 @@ int main(int argc, char** argv) {
   }
   std::printf("martiandice GPU benchmark\ndevice:   %s\ncpu cores: %u\n", (*gpu)->device().c_str(),
               cores);
+  if (solve_players > 0) {
+    if (blocks.size() != 1) {
+      std::fprintf(stderr, "%s: --solve takes one --block\n", argv[0]);
+      return 2;
+    }
+    if (blocks[0] != md::solver::kDefaultBlockThreads) {
+      gpu = md::solver::MakeGpuBackend(static_cast<int>(cores), blocks[0]);
+      if (!gpu.ok()) {
+        std::fprintf(stderr, "%s\n", std::string(gpu.status().message()).c_str());
+        return 1;
+      }
+    }
+    return SolveSweep(**gpu, solve_players, cycles, static_cast<int>(cores));
+  }
   const auto model = md::internal::TurnModel::Get(md::Rules{});
   md::solver::ThreadedTurnBatch cpu(static_cast<int>(cores));
   bool all_same = true;

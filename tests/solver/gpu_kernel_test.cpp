@@ -160,6 +160,21 @@ TEST_CASE("gpu kernel: game solves on its host emulation write the CPU's tables,
     CHECK(emulated.kernel_turns() * 2 > kernel_report.turn_solves);
     MESSAGE(c.players << " players: " << emulated.kernel_turns() << " of "
                       << kernel_report.turn_solves << " turns on the kernel");
+    // Lockstep groups of one cycle, or of every cycle at once: the same table.
+    for (std::size_t cycles : {std::size_t{1}, std::size_t{4096}}) {
+      CAPTURE(cycles);
+      options.cycles_in_flight = cycles;
+      absl::StatusOr<std::string> grouped = solver::SolveGameTable(options, nullptr);
+      REQUIRE(grouped.ok());
+      CHECK(*grouped == *cpu);
+    }
+  }
+  solver::GameSolveOptions options = test_util::TinyOptions(Rules{4, 2, 6}, 3);
+  for (std::size_t bad : {std::size_t{0}, solver::kMaxCyclesInFlight + 1}) {
+    options.cycles_in_flight = bad;
+    const absl::StatusOr<std::string> refused = solver::SolveGameTable(options, nullptr);
+    CHECK(absl::IsInvalidArgument(refused.status()));
+    CHECK(std::string(refused.status().message()).find("cycles in flight") != std::string::npos);
   }
 }
 
