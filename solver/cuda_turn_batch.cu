@@ -264,13 +264,10 @@ class CudaTurnBatch final : public TurnBatchSolver, public GpuBackend {
     return absl::OkStatus();
   }
 
+  // The kernel of width W on `f`'s jobs (its shared memory set by Occupancy).
   template <int W>
   absl::Status LaunchWidth(Flight& f, int blocks) {
-    const std::size_t shared = SharedBytes(W);
-    MD_CUDA(cudaFuncSetAttribute(SolveTurns<W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 static_cast<int>(shared)),
-            "setting the shared memory");
-    SolveTurns<W><<<blocks, block_threads_, shared, stream_>>>(
+    SolveTurns<W><<<blocks, block_threads_, SharedBytes(W), stream_>>>(
         device_view_, static_cast<int>(f.jobs.size()), flat_->scores(), f.stops.get(),
         f.watched.get(), f.policy.get(), f.range_lane.get(), f.policies.get(), f.scratch.get(),
         f.rolls.get(), f.start.get(), f.tied.get(), f.kingmaking.get(), f.below.get(),
@@ -278,27 +275,16 @@ class CudaTurnBatch final : public TurnBatchSolver, public GpuBackend {
     return CudaStatus(cudaGetLastError(), "launching the turn solves");
   }
 
+  // The kernel of width W allowed its shared memory, and how many of its
+  // blocks an SM runs at once.
   template <int W>
-  absl::Status LaunchIfWidth(int width, Flight& f, int blocks) {
-    if constexpr (W <= kernel::kMaxWidth) {
-      if (width == W) return LaunchWidth<W>(f, blocks);
-      return LaunchIfWidth<W + 1>(width, f, blocks);
-    }
-    return absl::InternalError("no kernel of that width");
-  }
-
-  template <int W>
-  absl::Status OccupancyIfWidth(int width, int* per_sm) {
-    if constexpr (W <= kernel::kMaxWidth) {
-      if (width != W) return OccupancyIfWidth<W + 1>(width, per_sm);
-      MD_CUDA(cudaFuncSetAttribute(SolveTurns<W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   static_cast<int>(SharedBytes(W))),
-              "setting the shared memory");
-      return CudaStatus(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                            per_sm, SolveTurns<W>, block_threads_, SharedBytes(W)),
-                        "sizing the grid");
-    }
-    return absl::InternalError("no kernel of that width");
+  absl::Status Occupancy(int* per_sm) {
+    MD_CUDA(cudaFuncSetAttribute(SolveTurns<W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 static_cast<int>(SharedBytes(W))),
+            "setting the shared memory");
+    return CudaStatus(cudaOccupancyMaxActiveBlocksPerMultiprocessor(per_sm, SolveTurns<W>,
+                                                                    block_threads_, SharedBytes(W)),
+                      "sizing the grid");
   }
 
   // Packs, copies in and starts one width's jobs (asynchronously).
@@ -308,7 +294,11 @@ class CudaTurnBatch final : public TurnBatchSolver, public GpuBackend {
     f.jobs.Pack(model, requests, indices, width);
     const std::size_t n = f.jobs.size();
     int per_sm = 0;
-    if (absl::Status s = OccupancyIfWidth<2>(width, &per_sm); !s.ok()) return s;
+    if (absl::Status s =
+            ForWidth(width, [&](auto w) { return Occupancy<decltype(w)::value>(&per_sm); });
+        !s.ok()) {
+      return s;
+    }
     const int blocks = static_cast<int>(std::min<std::size_t>(
         n, static_cast<std::size_t>(std::max(per_sm, 1)) * props_.multiProcessorCount));
     if (absl::Status s = f.stops.Reserve(f.jobs.stop.size()); !s.ok()) return s;
@@ -346,7 +336,11 @@ class CudaTurnBatch final : public TurnBatchSolver, public GpuBackend {
     MD_CUDA(cudaMemcpyAsync(f.range_lane.get(), f.jobs.range_lane.data(), n * sizeof(int),
                             cudaMemcpyHostToDevice, stream_),
             "copying the turns");
-    if (absl::Status s = LaunchIfWidth<2>(width, f, blocks); !s.ok()) return s;
+    if (absl::Status s =
+            ForWidth(width, [&](auto w) { return LaunchWidth<decltype(w)::value>(f, blocks); });
+        !s.ok()) {
+      return s;
+    }
     ++stats_.launches;
     pending_.push_back(width);
     return absl::OkStatus();

@@ -234,21 +234,13 @@ void EmulateWidth(const KernelModel& flat, KernelJobs& jobs, std::size_t j, int 
   }
 }
 
-template <int W>
-void EmulateIfWidth(int width, const KernelModel& flat, KernelJobs& jobs, std::size_t j,
-                    int threads, std::vector<double>& node, std::vector<double>& laws,
-                    std::vector<double>& rolls) {
-  if constexpr (W <= kernel::kMaxWidth) {
-    if (width == W) return EmulateWidth<W>(flat, jobs, j, threads, node, laws, rolls);
-    EmulateIfWidth<W + 1>(width, flat, jobs, j, threads, node, laws, rolls);
-  }
-}
-
 }  // namespace
 
 void EmulateJob(const KernelModel& flat, KernelJobs& jobs, std::size_t j, int threads,
                 std::vector<double>& node, std::vector<double>& laws, std::vector<double>& rolls) {
-  EmulateIfWidth<2>(jobs.width, flat, jobs, j, threads, node, laws, rolls);
+  ForWidth(jobs.width, [&](auto w) {
+    EmulateWidth<decltype(w)::value>(flat, jobs, j, threads, node, laws, rolls);
+  });
 }
 
 absl::Status EmulatedTurnBatch::Solve(const internal::TurnModel& model,

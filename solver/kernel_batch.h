@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -90,6 +92,17 @@ struct KernelJobs {
               std::span<TurnResult> results, std::size_t begin, std::size_t end) const;
   std::size_t size() const { return request.size(); }
 };
+
+// f(std::integral_constant<int, W>{}) for W == width, which must be 2..
+// kernel::kMaxWidth: the kernel's record width as a compile-time constant
+// (its sums unroll), from the width of a batch's jobs.
+template <int W = 2, class F>
+decltype(auto) ForWidth(int width, F&& f) {
+  if constexpr (W < kernel::kMaxWidth) {
+    if (width != W) return ForWidth<W + 1>(width, std::forward<F>(f));
+  }
+  return f(std::integral_constant<int, W>{});
+}
 
 // The requests of a batch split by width: [W] the kernel's of width W
 // (2..kernel::kMaxWidth), [0] the CPU's.
