@@ -5,12 +5,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
 namespace martiandice::solver {
@@ -34,8 +37,8 @@ absl::Status CreateTemporary(const std::string& path, std::string* temp, int* fd
   *temp = path + ".tmp.XXXXXX";
   *fd = mkstemp(temp->data());
   if (*fd >= 0) return absl::OkStatus();
-  return absl::PermissionDeniedError(absl::StrFormat(
-      "cannot create a temporary file next to %s: %s", path, std::strerror(errno)));
+  return absl::PermissionDeniedError(
+      absl::StrFormat("cannot create a temporary file next to %s: %s", path, std::strerror(errno)));
 }
 
 }  // namespace
@@ -67,45 +70,74 @@ absl::Status CheckWritable(const std::string& path) {
   return absl::OkStatus();
 }
 
-absl::Status WriteFileAtomically(const std::string& path, const std::string& bytes) {
+absl::StatusOr<std::unique_ptr<AtomicFileWriter>> AtomicFileWriter::Create(
+    const std::string& path) {
   if (absl::Status status = CheckReplaceable(path); !status.ok()) return status;
   std::string temp;
   int fd = -1;
   if (absl::Status status = CreateTemporary(path, &temp, &fd); !status.ok()) return status;
-  auto fail = [&](const char* what) {
-    int err = errno;
-    close(fd);
-    std::remove(temp.c_str());
-    return absl::DataLossError(absl::StrFormat("%s %s failed: %s (%s left unchanged)", what, temp,
-                                               std::strerror(err), path));
-  };
+  return std::unique_ptr<AtomicFileWriter>(new AtomicFileWriter(path, std::move(temp), fd));
+}
+
+AtomicFileWriter::~AtomicFileWriter() {
+  if (fd_ >= 0) close(fd_);
+  if (!temp_.empty()) std::remove(temp_.c_str());
+}
+
+absl::Status AtomicFileWriter::Fail(const char* what) {
+  const int err = errno;
+  if (fd_ >= 0) close(fd_);
+  fd_ = -1;
+  std::remove(temp_.c_str());
+  const std::string temp = std::exchange(temp_, "");
+  return absl::DataLossError(absl::StrFormat("%s %s failed: %s (%s left unchanged)", what, temp,
+                                             std::strerror(err), path_));
+}
+
+absl::Status AtomicFileWriter::WriteAt(std::uint64_t offset, std::string_view bytes) {
+  if (fd_ < 0) return absl::FailedPreconditionError(absl::StrCat(path_, ": writer closed"));
   size_t done = 0;
   while (done < bytes.size()) {
-    ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
+    const ssize_t n =
+        pwrite(fd_, bytes.data() + done, bytes.size() - done, static_cast<off_t>(offset + done));
     if (n < 0) {
       if (errno == EINTR) continue;
-      return fail("writing");
+      return Fail("writing");
     }
     done += static_cast<size_t>(n);
   }
-  if (fchmod(fd, 0644) != 0) return fail("setting permissions of");
-  if (fsync(fd) != 0) return fail("syncing");
-  if (close(fd) != 0) {
-    std::remove(temp.c_str());
-    return absl::DataLossError(
-        absl::StrFormat("closing %s failed: %s", temp, std::strerror(errno)));
-  }
-  if (absl::Status status = CheckReplaceable(path); !status.ok()) {
-    std::remove(temp.c_str());
-    return status;
-  }
-  if (std::rename(temp.c_str(), path.c_str()) != 0) {
-    int err = errno;
-    std::remove(temp.c_str());
-    return absl::PermissionDeniedError(
-        absl::StrFormat("renaming %s to %s failed: %s", temp, path, std::strerror(err)));
-  }
+  end_ = std::max<std::uint64_t>(end_, offset + bytes.size());
   return absl::OkStatus();
+}
+
+absl::Status AtomicFileWriter::Append(std::string_view bytes) { return WriteAt(end_, bytes); }
+
+absl::Status AtomicFileWriter::Commit() {
+  if (fd_ < 0) return absl::FailedPreconditionError(absl::StrCat(path_, ": writer closed"));
+  if (fchmod(fd_, 0644) != 0) return Fail("setting permissions of");
+  if (fsync(fd_) != 0) return Fail("syncing");
+  const int fd = std::exchange(fd_, -1);
+  if (close(fd) != 0) {
+    const int err = errno;
+    std::remove(temp_.c_str());
+    temp_.clear();
+    return absl::DataLossError(absl::StrFormat("closing %s failed: %s", path_, std::strerror(err)));
+  }
+  if (absl::Status status = CheckReplaceable(path_); !status.ok()) return status;  // temp removed
+  if (std::rename(temp_.c_str(), path_.c_str()) != 0) {
+    const int err = errno;
+    return absl::PermissionDeniedError(
+        absl::StrFormat("renaming %s to %s failed: %s", temp_, path_, std::strerror(err)));
+  }
+  temp_.clear();  // published: nothing to remove
+  return absl::OkStatus();
+}
+
+absl::Status WriteFileAtomically(const std::string& path, const std::string& bytes) {
+  absl::StatusOr<std::unique_ptr<AtomicFileWriter>> writer = AtomicFileWriter::Create(path);
+  if (!writer.ok()) return writer.status();
+  if (absl::Status status = (*writer)->Append(bytes); !status.ok()) return status;
+  return (*writer)->Commit();
 }
 
 }  // namespace martiandice::solver

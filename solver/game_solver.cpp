@@ -9,12 +9,15 @@
 // checks and the table written from the solved values.
 #include "game_solver.h"
 
+#include <unistd.h>
+
 #include <chrono>
 #include <new>
 #include <span>
 #include <string>
 
 #include "absl/strings/str_format.h"
+#include "atomic_file.h"
 #include "cycle_rounds.h"
 #include "final_round.h"
 #include "level_schedule.h"
@@ -119,8 +122,8 @@ class GameSolver {
   SolveState state_;
   LevelSchedule schedule_;
   SolveCheckpoint checkpoint_;
-  ScoreLawCache score_laws_;  // of the settling passes, by policy
-  WorkerPool pool_;  // the solve's threads: its steps and its threaded batches
+  ScoreLawCache score_laws_;    // of the settling passes, by policy
+  WorkerPool pool_;             // the solve's threads: its steps and its threaded batches
   ThreadedTurnBatch threaded_;  // the turn batches' solver unless options.turn_batch
   TurnBatchSolver& batch_;
   FinalRound final_;
@@ -168,9 +171,8 @@ absl::StatusOr<GameValues> SolveGameValues(const GameSolveOptions& options,
                         kMaxGuessOrder, options.probe_guess_order));
   }
   if (options.cycles_in_flight < 1 || options.cycles_in_flight > kMaxCyclesInFlight) {
-    return absl::InvalidArgumentError(absl::StrFormat("cycles in flight must be 1 to %d, got %d",
-                                                      kMaxCyclesInFlight,
-                                                      options.cycles_in_flight));
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "cycles in flight must be 1 to %d, got %d", kMaxCyclesInFlight, options.cycles_in_flight));
   }
   if (options.players == 2 && options.arithmetic == SolveArithmetic::kAuto &&
       (options.guess_order != 1 || options.probe_guess_order != 0)) {
@@ -198,21 +200,44 @@ absl::StatusOr<GameValues> SolveGameValues(const GameSolveOptions& options,
   }
 }
 
-absl::StatusOr<std::string> SolveGameTable(const GameSolveOptions& options,
-                                           GameSolveReport* report) {
-  if (absl::Status s = ValidateRules(options.rules); !s.ok()) return s;
-  if (options.players >= kMinPlayers && options.players <= kMaxPlayers) {
-    // A table the reader would refuse is not worth the solve (nor its memory).
-    const long long contexts = internal::ContextNumbering(options.rules, options.players).size();
-    const double bytes = 128.0 + 8.0 * options.players * static_cast<double>(contexts);
-    if (bytes > static_cast<double>(kMaxSolveTableBytes)) {
-      return absl::InvalidArgumentError(absl::StrFormat(
-          "%d players with these rules have %d turn-start contexts: the table would take %.3g "
-          "bytes, more than the 1 GiB a table may have; lower the target or the number of "
-          "players",
-          options.players, contexts, bytes));
-    }
+namespace {
+
+// The machine's memory in bytes; 0 when unknown.
+double PhysicalMemory() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0;
+}
+
+// A table too large to make here (kMaxSolveTableBytes, or values beyond memory).
+absl::Status CheckTableSize(const GameSolveOptions& options) {
+  if (options.players < kMinPlayers || options.players > kMaxPlayers) return absl::OkStatus();
+  const long long contexts = internal::ContextNumbering(options.rules, options.players).size();
+  const double values = 8.0 * options.players * static_cast<double>(contexts);
+  const double bytes = static_cast<double>(TableBytes(options.rules, options.players));
+  if (bytes > static_cast<double>(kMaxSolveTableBytes)) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%d players with these rules have %d turn-start contexts: the table would take %.3g "
+        "bytes, more than the %d GiB one machine solves (its memory holds every value); lower "
+        "the target or the number of players",
+        options.players, contexts, bytes, kMaxSolveTableBytes >> 30));
   }
+  if (const double memory = PhysicalMemory(); memory > 0 && values > memory) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%d players with these rules have %d turn-start contexts: their values take %.3g bytes, "
+        "more than this machine's memory (%.3g bytes); lower the target or the number of "
+        "players",
+        options.players, contexts, values, memory));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<GameValues> SolveTableValues(const GameSolveOptions& options,
+                                            GameSolveReport* report) {
+  if (absl::Status s = ValidateRules(options.rules); !s.ok()) return s;
+  // A table that cannot be made is not worth the solve (nor its memory).
+  if (absl::Status s = CheckTableSize(options); !s.ok()) return s;
   GameSolveReport local;
   absl::StatusOr<GameValues> values = SolveGameValues(options, report ? report : &local);
   if (!values.ok()) return values.status();
@@ -226,12 +251,43 @@ absl::StatusOr<std::string> SolveGameTable(const GameSolveOptions& options,
         "see docs/PLAYERS.md); no table written",
         values->players, values->error_bound, kMaxCycleRounds));
   }
+  return values;
+}
+
+absl::StatusOr<std::string> SolveGameTable(const GameSolveOptions& options,
+                                           GameSolveReport* report) {
+  absl::StatusOr<GameValues> values = SolveTableValues(options, report);
+  if (!values.ok()) return values.status();
   try {  // the table's bytes: as many again as the values
     return internal::SerializeTable(values->rules, values->players, values->error_bound,
                                     values->win);
   } catch (const std::bad_alloc&) {
     return OutOfMemory();
   }
+}
+
+absl::Status WriteGameTable(const GameValues& values, const std::string& path,
+                            absl::FunctionRef<absl::Status(const std::string& temporary)> check) {
+  absl::StatusOr<std::unique_ptr<AtomicFileWriter>> writer = AtomicFileWriter::Create(path);
+  if (!writer.ok()) return writer.status();
+  internal::TableEncoder encoder(values.rules, values.players, values.error_bound);
+  const std::span<const double> win(values.win);
+  // The header's room first: it is complete once every block's checksum is known.
+  if (absl::Status s = (*writer)->Append(std::string(internal::kTableHeaderSize, '\0')); !s.ok()) {
+    return s;
+  }
+  for (std::int64_t b = 0; b < encoder.block_count(); ++b) {
+    const std::int64_t first = encoder.BlockBegin(b) * values.players;
+    const std::int64_t end = encoder.BlockEnd(b) * values.players;
+    if (absl::Status s = (*writer)->Append(encoder.Block(b, win.subspan(first, end - first)));
+        !s.ok()) {
+      return s;
+    }
+  }
+  if (absl::Status s = (*writer)->Append(encoder.Checksums()); !s.ok()) return s;
+  if (absl::Status s = (*writer)->WriteAt(0, encoder.Header()); !s.ok()) return s;
+  if (absl::Status s = check((*writer)->temporary()); !s.ok()) return s;
+  return (*writer)->Commit();
 }
 
 }  // namespace martiandice::solver

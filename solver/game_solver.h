@@ -11,8 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 #include "martiandice/rules.h"
+#include "martiandice/table.h"
 
 namespace martiandice::solver {
 
@@ -46,8 +48,8 @@ inline constexpr int kMaxCycleRounds = 60;
 inline constexpr double kCycleAcceptResidual = 2e-15;
 inline constexpr double kCycleStallResidual = 1e-14;
 
-// Largest table SolveGameTable writes: the reader refuses bigger files.
-inline constexpr std::uint64_t kMaxSolveTableBytes = std::uint64_t{1} << 30;
+// Largest table SolveTableValues solves for (martiandice/table.h).
+inline constexpr std::uint64_t kMaxSolveTableBytes = kMaxTableBytes;
 
 // Bound assumed on the rounding of one extended-precision turn solve's values
 // once stored as doubles: the conversion (half an ulp of 1, 1.1e-16) plus the
@@ -151,25 +153,25 @@ inline constexpr double kFinalCost = 0.25;
 
 // A zero-score cycle whose movers mix (docs/PLAYERS.md "Mixed cycles").
 struct MixedCycleReport {
-  std::vector<int> scores;     // every seat's total
+  std::vector<int> scores;  // every seat's total
   // Per mover: the weight of its bolder policy (the larger chance of a
   // zero-score turn); -1 for a mover that does not mix.
   std::vector<double> weights;
-  double error = 0;            // the mixture's share of the cycle's error bound
+  double error = 0;  // the mixture's share of the cycle's error bound
 };
 
 // What the solve measured.
 struct GameSolveReport {
-  long long contexts = 0;        // turn-start contexts (docs/FORMAT.md numbering)
-  long long turn_solves = 0;     // turn dynamic programs run
-  long long cycles = 0;          // zero-score cycles solved (score vectors below the target)
-  int max_rounds = 0;            // most policy-iteration rounds one cycle needed
-  double mean_rounds = 0;        // average rounds per cycle
-  double max_residual = 0;       // largest change of any value in the settling solve
-  double error_bound = 0;        // bound on every value's error
+  long long contexts = 0;     // turn-start contexts (docs/FORMAT.md numbering)
+  long long turn_solves = 0;  // turn dynamic programs run
+  long long cycles = 0;       // zero-score cycles solved (score vectors below the target)
+  int max_rounds = 0;         // most policy-iteration rounds one cycle needed
+  double mean_rounds = 0;     // average rounds per cycle
+  double max_residual = 0;    // largest change of any value in the settling solve
+  double error_bound = 0;     // bound on every value's error
   // Ties are counted by the convention solve only (not by the 2-player pair kernel).
-  long long tied_decisions = 0;  // decision points (per context) where the mover was tied
-  long long kingmaking = 0;      // ... where the tied actions differ for another seat
+  long long tied_decisions = 0;       // decision points (per context) where the mover was tied
+  long long kingmaking = 0;           // ... where the tied actions differ for another seat
   long long kingmaking_contexts = 0;  // contexts with at least one such decision point
   // Settling passes (one per mover of a cycle settled in extended precision),
   // and those whose policy an earlier pass had played: its turn-score law
@@ -184,15 +186,15 @@ struct GameSolveReport {
   // Those cycles, by score vector (this run's only: a resumed solve lists
   // the cycles it solved, the counts above include the checkpoint's).
   std::vector<MixedCycleReport> mixed;
-  double seconds = 0;                 // wall time of this run
+  double seconds = 0;  // wall time of this run
   // turn_solves counts the runs' turn solves together: a resumed solve redoes
   // some final-round solves the reuse cache had saved, so it may exceed an
   // uninterrupted solve's; every other counter is the same.
-  double resumed_fraction = 0;        // of the work loaded from a checkpoint
-  double earlier_seconds = 0;         // wall time of the runs before (checkpoint)
-  int checkpoints_written = 0;        // by this run
-  long long checkpoint_bytes = 0;     // size of the last one written
-  double checkpoint_seconds = 0;      // wall time of this run's checkpoint writes
+  double resumed_fraction = 0;     // of the work loaded from a checkpoint
+  double earlier_seconds = 0;      // wall time of the runs before (checkpoint)
+  int checkpoints_written = 0;     // by this run
+  long long checkpoint_bytes = 0;  // size of the last one written
+  double checkpoint_seconds = 0;   // wall time of this run's checkpoint writes
   // Every seat's chance at the start of the game (with a floor: at the
   // floor's totals, the first seat that moves there).
   std::vector<double> start;
@@ -232,12 +234,25 @@ struct GameValues {
 absl::StatusOr<GameValues> SolveGameValues(const GameSolveOptions& options,
                                            GameSolveReport* report);
 
-// Solves the game (SolveGameValues with `options`) and returns the policy
-// table's bytes; `report` (may be null) gets the solve's figures. Errors: as
+// Solves the game (SolveGameValues with `options`) for a policy table;
+// `report` (may be null) gets the solve's figures. Errors: as
 // SolveGameValues's, and InvalidArgument, before any work, when the table
-// would exceed kMaxSolveTableBytes; FailedPrecondition when the solve cannot
-// bound its values (a zero-score cycle that does not converge).
+// would exceed kMaxSolveTableBytes or its values this machine's memory;
+// FailedPrecondition when the solve cannot bound its values (a zero-score
+// cycle that does not converge).
+absl::StatusOr<GameValues> SolveTableValues(const GameSolveOptions& options,
+                                            GameSolveReport* report);
+
+// SolveTableValues, then the table's bytes in memory (as much again as the
+// values). Errors: SolveTableValues's; ResourceExhausted when memory runs out.
 absl::StatusOr<std::string> SolveGameTable(const GameSolveOptions& options,
                                            GameSolveReport* report);
 
+// Writes the table of `values` (SolveTableValues's) to `path` as a stream, a
+// block of records at a time (no copy of the table in memory), into a
+// temporary file (AtomicFileWriter) that replaces `path` once `check`, given
+// the temporary's path, accepts it (e.g. reads it back). Errors:
+// AtomicFileWriter's, or `check`'s (then `path` is left as it was).
+absl::Status WriteGameTable(const GameValues& values, const std::string& path,
+                            absl::FunctionRef<absl::Status(const std::string& temporary)> check);
 }  // namespace martiandice::solver

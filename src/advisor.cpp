@@ -24,10 +24,11 @@ namespace {
 absl::Status NoTableError(const Rules& rules, int players, const GameContext* context) {
   std::string message = absl::StrFormat(
       "no policy table can exist for %d players with %d dice, bonus %d, target %d: it would take "
-      "%.1f GiB, more than the 1 GiB a table may have. The fallback without a table: %s",
+      "%.1f GiB, over the %d GiB limit of a table made on one machine. The fallback without a "
+      "table: %s",
       players, rules.dice, rules.bonus, rules.target,
-      static_cast<double>(TableBytes(rules, players)) / static_cast<double>(kMaxTableBytes),
-      std::string(kFallbackName));
+      static_cast<double>(TableBytes(rules, players)) / static_cast<double>(std::uint64_t{1} << 30),
+      kMaxTableBytes >> 30, std::string(kFallbackName));
   if (context != nullptr) {
     absl::StrAppend(&message, ", the objective ", FallbackObjective(rules, *context).name(),
                     " here");

@@ -4,6 +4,7 @@
 #include "table_format.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -112,33 +113,32 @@ enum Offset : size_t {
   kTargetAt = 24,
   kPlayersAt = 28,
   kMaxTurnScoreAt = 32,
-  kStateCountAt = 36,
+  kBlockContextsAt = 36,
   kContextCountAt = 40,
-  kBlockCountAt = 44,
   kRulesHashAt = 48,
   kContextsOffsetAt = 56,
   kContextsSizeAt = 64,
-  kStatesOffsetAt = 72,
-  kStatesSizeAt = 80,
-  kRollsOffsetAt = 88,
-  kRollsSizeAt = 96,
+  kChecksumsOffsetAt = 72,
+  kChecksumsSizeAt = 80,
+  kBlockCountAt = 88,
+  kFileSizeAt = 96,
   kErrorBoundAt = 104,
   kTieExponentAt = 112,
   kReservedAt = 116,
-  kPayloadCrcAt = 120,
+  kChecksumsCrcAt = 120,
   kHeaderCrcAt = 124,
 };
 
-// The header's fields. The STATES and ROLLS sections of format version 1 are
-// empty in version 2: their counts and sizes are 0, their offsets the end.
+// The header's fields.
 struct Header {
   std::uint32_t version = kTableVersion, header_size = kTableHeaderSize;
   std::uint32_t dice = 0, bonus = 0, target = 0, players = 0, max_turn_score = 0;
-  std::uint32_t state_count = 0, context_count = 0, block_count = 0;
-  std::uint64_t rules_hash = 0, contexts_offset = kTableHeaderSize, contexts_size = 0;
-  std::uint64_t states_offset = 0, states_size = 0, rolls_offset = 0, rolls_size = 0;
+  std::uint32_t block_contexts = kBlockContexts;
+  std::uint64_t context_count = 0, rules_hash = 0;
+  std::uint64_t contexts_offset = kTableHeaderSize, contexts_size = 0;
+  std::uint64_t checksums_offset = 0, checksums_size = 0, block_count = 0, file_size = 0;
   double error_bound = 0;
-  std::uint32_t tie_exponent = kTableTieExponent, reserved = 0, payload_crc = 0, header_crc = 0;
+  std::uint32_t tie_exponent = kTableTieExponent, reserved = 0, checksums_crc = 0, header_crc = 0;
 };
 
 void EncodeHeader(const Header& h, std::string& out) {
@@ -150,20 +150,19 @@ void EncodeHeader(const Header& h, std::string& out) {
   Store(out, kTargetAt, h.target);
   Store(out, kPlayersAt, h.players);
   Store(out, kMaxTurnScoreAt, h.max_turn_score);
-  Store(out, kStateCountAt, h.state_count);
+  Store(out, kBlockContextsAt, h.block_contexts);
   Store(out, kContextCountAt, h.context_count);
-  Store(out, kBlockCountAt, h.block_count);
   Store(out, kRulesHashAt, h.rules_hash);
   Store(out, kContextsOffsetAt, h.contexts_offset);
   Store(out, kContextsSizeAt, h.contexts_size);
-  Store(out, kStatesOffsetAt, h.states_offset);
-  Store(out, kStatesSizeAt, h.states_size);
-  Store(out, kRollsOffsetAt, h.rolls_offset);
-  Store(out, kRollsSizeAt, h.rolls_size);
+  Store(out, kChecksumsOffsetAt, h.checksums_offset);
+  Store(out, kChecksumsSizeAt, h.checksums_size);
+  Store(out, kBlockCountAt, h.block_count);
+  Store(out, kFileSizeAt, h.file_size);
   StoreF64(out, kErrorBoundAt, h.error_bound);
   Store(out, kTieExponentAt, h.tie_exponent);
   Store(out, kReservedAt, h.reserved);
-  Store(out, kPayloadCrcAt, h.payload_crc);
+  Store(out, kChecksumsCrcAt, h.checksums_crc);
   Store(out, kHeaderCrcAt, h.header_crc);
 }
 
@@ -176,25 +175,25 @@ Header DecodeHeader(std::string_view b) {
   h.target = Load<std::uint32_t>(b, kTargetAt);
   h.players = Load<std::uint32_t>(b, kPlayersAt);
   h.max_turn_score = Load<std::uint32_t>(b, kMaxTurnScoreAt);
-  h.state_count = Load<std::uint32_t>(b, kStateCountAt);
-  h.context_count = Load<std::uint32_t>(b, kContextCountAt);
-  h.block_count = Load<std::uint32_t>(b, kBlockCountAt);
+  h.block_contexts = Load<std::uint32_t>(b, kBlockContextsAt);
+  h.context_count = Load<std::uint64_t>(b, kContextCountAt);
   h.rules_hash = Load<std::uint64_t>(b, kRulesHashAt);
   h.contexts_offset = Load<std::uint64_t>(b, kContextsOffsetAt);
   h.contexts_size = Load<std::uint64_t>(b, kContextsSizeAt);
-  h.states_offset = Load<std::uint64_t>(b, kStatesOffsetAt);
-  h.states_size = Load<std::uint64_t>(b, kStatesSizeAt);
-  h.rolls_offset = Load<std::uint64_t>(b, kRollsOffsetAt);
-  h.rolls_size = Load<std::uint64_t>(b, kRollsSizeAt);
+  h.checksums_offset = Load<std::uint64_t>(b, kChecksumsOffsetAt);
+  h.checksums_size = Load<std::uint64_t>(b, kChecksumsSizeAt);
+  h.block_count = Load<std::uint64_t>(b, kBlockCountAt);
+  h.file_size = Load<std::uint64_t>(b, kFileSizeAt);
   h.error_bound = LoadF64(b, kErrorBoundAt);
   h.tie_exponent = Load<std::uint32_t>(b, kTieExponentAt);
   h.reserved = Load<std::uint32_t>(b, kReservedAt);
-  h.payload_crc = Load<std::uint32_t>(b, kPayloadCrcAt);
+  h.checksums_crc = Load<std::uint32_t>(b, kChecksumsCrcAt);
   h.header_crc = Load<std::uint32_t>(b, kHeaderCrcAt);
   return h;
 }
 
-// The header of a table for `rules` and `players` with `contexts` contexts.
+// The header of a table for `rules` and `players` with `contexts` contexts
+// (checksums left 0).
 Header LayoutHeader(const Rules& rules, int players, std::uint64_t contexts, double error_bound) {
   Header h;
   h.dice = static_cast<std::uint32_t>(rules.dice);
@@ -202,15 +201,18 @@ Header LayoutHeader(const Rules& rules, int players, std::uint64_t contexts, dou
   h.target = static_cast<std::uint32_t>(rules.target);
   h.players = static_cast<std::uint32_t>(players);
   h.max_turn_score = static_cast<std::uint32_t>(MaxTurnScore(rules));
-  h.context_count = static_cast<std::uint32_t>(contexts);
+  h.context_count = contexts;
   h.rules_hash = TableRulesHash(rules, players);
   h.contexts_size = contexts * 8 * static_cast<std::uint64_t>(players);
-  h.states_offset = h.rolls_offset = kTableHeaderSize + h.contexts_size;
+  h.block_count = (contexts + kBlockContexts - 1) / kBlockContexts;
+  h.checksums_offset = kTableHeaderSize + h.contexts_size;
+  h.checksums_size = 4 * h.block_count;
+  h.file_size = h.checksums_offset + h.checksums_size;
   h.error_bound = error_bound;
   return h;
 }
 
-std::uint64_t FileLength(const Header& h) { return h.rolls_offset + h.rolls_size; }
+std::uint64_t FileLength(const Header& h) { return h.file_size; }
 
 // ------------------------------------------------------------ the checks
 
@@ -249,15 +251,16 @@ absl::Status CheckPreamble(std::string_view b, const Refuser& refuse) {
         "the table with this version (martiandice solve)",
         version, kTableVersion));
   }
-  if (version == 1) {
+  if (version == 1 || version == 2) {
     const std::uint32_t players =
         b.size() >= kPlayersAt + 4 ? Load<std::uint32_t>(b, kPlayersAt) : 0;
     const std::string count =
         players >= kMinPlayers && players <= kMaxPlayers ? absl::StrCat(players) : "P";
     return refuse.Incompatible(absl::StrFormat(
-        "format version 1 (roll values stored) is no longer read; regenerate the table in "
-        "format version %d with `martiandice solve --players %s --out FILE`",
-        kTableVersion, count));
+        "format version %d (%s) is no longer read; regenerate the table in format version %d "
+        "with `martiandice solve --players %s --out FILE`",
+        version, version == 1 ? "roll values stored" : "one payload checksum", kTableVersion,
+        count));
   }
   if (version != kTableVersion) {
     return refuse.Corrupt(absl::StrFormat("format version %d is invalid", version));
@@ -341,14 +344,13 @@ absl::Status CheckLayout(const Header& h, std::uint64_t file_size, const Refuser
     const char* name;
     std::uint64_t value, expected;
   } fields[] = {
-      {"state_count", h.state_count, expected.state_count},
-      {"block_count", h.block_count, expected.block_count},
+      {"block_contexts", h.block_contexts, expected.block_contexts},
       {"contexts_offset", h.contexts_offset, expected.contexts_offset},
       {"contexts_size", h.contexts_size, expected.contexts_size},
-      {"states_offset", h.states_offset, expected.states_offset},
-      {"states_size", h.states_size, expected.states_size},
-      {"rolls_offset", h.rolls_offset, expected.rolls_offset},
-      {"rolls_size", h.rolls_size, expected.rolls_size},
+      {"checksums_offset", h.checksums_offset, expected.checksums_offset},
+      {"checksums_size", h.checksums_size, expected.checksums_size},
+      {"block_count", h.block_count, expected.block_count},
+      {"file_size", h.file_size, expected.file_size},
   };
   for (const auto& f : fields) {
     if (f.value != f.expected) {
@@ -371,20 +373,23 @@ absl::Status CheckLayout(const Header& h, std::uint64_t file_size, const Refuser
 
 bool IsProbability(double p) { return p >= 0 && p <= 1; }  // false for NaN
 
-// Every context's vector: probabilities summing to 1 within the error bound.
-absl::Status LoadContexts(std::string_view b, const Header& h, TableData& d,
-                          const Refuser& refuse) {
-  const int p = d.players;
-  d.win.resize(static_cast<size_t>(d.context_count()) * p);
-  for (std::int64_t c = 0; c < d.context_count(); ++c) {
-    double* win = d.win.data() + c * p;
-    for (int j = 0; j < p; ++j) win[j] = LoadF64(b, h.contexts_offset + 8 * (c * p + j));
-    if (std::string problem = WinVectorProblem(win, p, d.error_bound); !problem.empty()) {
-      return refuse.Corrupt(absl::StrFormat("context %d: %s", c, problem));
-    }
-  }
-  return absl::OkStatus();
+// The CHECKSUMS section against the header's checksum of it.
+absl::Status CheckChecksums(std::string_view checksums, const Header& h, const Refuser& refuse) {
+  const std::uint32_t computed = Crc32(checksums);
+  if (computed == h.checksums_crc) return absl::OkStatus();
+  return refuse.Corrupt(absl::StrFormat(
+      "checksums section mismatch (stored %08x, computed %08x): the block checksums are corrupt",
+      h.checksums_crc, computed));
 }
+
+class OwnedBytes final : public TableFile {
+ public:
+  explicit OwnedBytes(std::string bytes) : bytes_(std::move(bytes)) {}
+  std::string_view bytes() const override { return bytes_; }
+
+ private:
+  std::string bytes_;
+};
 
 }  // namespace
 
@@ -423,42 +428,135 @@ std::string WinVectorProblem(const double* win, int players, double error_bound)
   return "";
 }
 
-std::string SerializeTable(const Rules& rules, int players, double error_bound,
-                           std::span<const double> win) {
-  const std::uint64_t contexts = win.size() / static_cast<std::uint64_t>(players);
-  Header h = LayoutHeader(rules, players, contexts, error_bound);
-  std::string out(FileLength(h), '\0');
-  for (size_t i = 0; i < win.size(); ++i) {
-    StoreF64(out, h.contexts_offset + 8 * i, std::clamp(win[i], 0.0, 1.0));
-  }
-  h.payload_crc = Crc32(std::string_view(out).substr(kTableHeaderSize));
+std::shared_ptr<const TableFile> OwnedTableFile(std::string bytes) {
+  return std::make_shared<OwnedBytes>(std::move(bytes));
+}
+
+// ------------------------------------------------------------ the writer
+
+TableEncoder::TableEncoder(const Rules& rules, int players, double error_bound)
+    : rules_(rules),
+      players_(players),
+      error_bound_(error_bound),
+      contexts_(ContextNumbering(rules, players).size()),
+      crcs_(static_cast<size_t>((contexts_ + kBlockContexts - 1) / kBlockContexts)) {}
+
+std::uint64_t TableEncoder::file_size() const {
+  return FileLength(LayoutHeader(rules_, players_, contexts_, error_bound_));
+}
+
+std::int64_t TableEncoder::BlockEnd(std::int64_t block) const {
+  return std::min<std::int64_t>(contexts_, (block + 1) * kBlockContexts);
+}
+
+std::string TableEncoder::Block(std::int64_t block, std::span<const double> win) {
+  std::string out(8 * win.size(), '\0');
+  for (size_t i = 0; i < win.size(); ++i) StoreF64(out, 8 * i, std::clamp(win[i], 0.0, 1.0));
+  crcs_[block] = Crc32(out);
+  return out;
+}
+
+std::string TableEncoder::Checksums() const {
+  std::string out(4 * crcs_.size(), '\0');
+  for (size_t b = 0; b < crcs_.size(); ++b) Store(out, 4 * b, crcs_[b]);
+  return out;
+}
+
+std::string TableEncoder::Header() const {
+  internal::Header h = LayoutHeader(rules_, players_, contexts_, error_bound_);
+  h.checksums_crc = Crc32(Checksums());
+  std::string out(kTableHeaderSize, '\0');
   EncodeHeader(h, out);
   h.header_crc = Crc32(std::string_view(out).substr(0, kHeaderCrcAt));
   EncodeHeader(h, out);
   return out;
 }
 
+std::string SerializeTable(const Rules& rules, int players, double error_bound,
+                           std::span<const double> win) {
+  TableEncoder encoder(rules, players, error_bound);
+  std::string out;
+  out.reserve(encoder.file_size());
+  out.append(kTableHeaderSize, '\0');
+  for (std::int64_t b = 0; b < encoder.block_count(); ++b) {
+    const std::int64_t first = encoder.BlockBegin(b) * players;
+    out += encoder.Block(b, win.subspan(first, encoder.BlockEnd(b) * players - first));
+  }
+  out += encoder.Checksums();
+  out.replace(0, kTableHeaderSize, encoder.Header());
+  return out;
+}
+
+// ------------------------------------------------------------ the reader
+
 absl::Status CheckTableHeader(std::string_view header, std::uint64_t file_size,
                               const std::string& source) {
   const Refuser refuse(source);
   if (absl::Status s = CheckPreamble(header, refuse); !s.ok()) return s;
-  const Header h = DecodeHeader(header);
+  const internal::Header h = DecodeHeader(header);
   if (absl::Status s = CheckHeaderFields(h, refuse); !s.ok()) return s;
   return CheckLayout(h, file_size, refuse);
 }
 
-absl::StatusOr<std::shared_ptr<const TableData>> ParseTable(std::string_view b,
-                                                            const std::string& source) {
-  if (absl::Status s = CheckTableHeader(b, b.size(), source); !s.ok()) return s;
-  const Refuser refuse(source);
-  const Header h = DecodeHeader(b);
-  const std::uint32_t computed = Crc32(b.substr(kTableHeaderSize));
-  if (computed != h.payload_crc) {
-    return refuse.Corrupt(absl::StrFormat(
-        "payload checksum mismatch (stored %08x, computed %08x): the data is corrupt",
-        h.payload_crc, computed));
+double TableData::Win(std::int64_t context, int seat) const {
+  return LoadF64(records, 8 * (static_cast<size_t>(context) * players + seat));
+}
+
+void TableData::Win(std::int64_t context, double* out) const {
+  for (int j = 0; j < players; ++j) out[j] = Win(context, j);
+}
+
+absl::Status TableData::VerifyContext(std::int64_t context) const {
+  const std::int64_t block = context / kBlockContexts;
+  if (verified[block].load(std::memory_order_acquire) != 0) return absl::OkStatus();
+  return VerifyBlock(block);
+}
+
+absl::Status TableData::VerifyAll() const {
+  if (all_verified.load(std::memory_order_acquire)) return absl::OkStatus();
+  for (std::int64_t b = 0; b < block_count(); ++b) {
+    if (verified[b].load(std::memory_order_acquire) != 0) continue;
+    if (absl::Status s = VerifyBlock(b); !s.ok()) return s;
   }
+  all_verified.store(true, std::memory_order_release);
+  return absl::OkStatus();
+}
+
+absl::Status TableData::VerifyBlock(std::int64_t block) const {
+  const Refuser refuse(source);
+  const std::int64_t first = block * kBlockContexts;
+  const std::int64_t end = std::min<std::int64_t>(context_count(), first + kBlockContexts);
+  const size_t record = 8 * static_cast<size_t>(players);
+  const std::string_view bytes = records.substr(first * record, (end - first) * record);
+  const std::uint32_t stored = Load<std::uint32_t>(checksums, 4 * static_cast<size_t>(block));
+  const std::uint32_t computed = Crc32(bytes);
+  if (stored != computed) {
+    return refuse.Corrupt(absl::StrFormat(
+        "block %d (contexts %d..%d) checksum mismatch (stored %08x, computed %08x): the data is "
+        "corrupt",
+        block, first, end - 1, stored, computed));
+  }
+  std::array<double, kMaxPlayers> win;
+  for (std::int64_t c = first; c < end; ++c) {
+    Win(c, win.data());
+    if (std::string problem = WinVectorProblem(win.data(), players, error_bound);
+        !problem.empty()) {
+      return refuse.Corrupt(absl::StrFormat("context %d: %s", c, problem));
+    }
+  }
+  verified[block].store(1, std::memory_order_release);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::shared_ptr<const TableData>> LoadTable(std::shared_ptr<const TableFile> file,
+                                                           const std::string& source,
+                                                           bool verify_all) {
+  const std::string_view b = file->bytes();
+  if (absl::Status s = CheckTableHeader(b, b.size(), source); !s.ok()) return s;
+  const internal::Header h = DecodeHeader(b);
   auto d = std::make_shared<TableData>();
+  d->checksums = b.substr(h.checksums_offset, h.checksums_size);
+  if (absl::Status s = CheckChecksums(d->checksums, h, Refuser(source)); !s.ok()) return s;
   d->rules = Rules{static_cast<int>(h.dice), static_cast<int>(h.bonus), static_cast<int>(h.target)};
   d->players = static_cast<int>(h.players);
   d->max_turn_score = static_cast<int>(h.max_turn_score);
@@ -467,7 +565,14 @@ absl::StatusOr<std::shared_ptr<const TableData>> ParseTable(std::string_view b,
   d->tie_tolerance = std::pow(10.0, -d->tie_tolerance_e);
   d->rules_hash = h.rules_hash;
   d->contexts = ContextNumbering(d->rules, d->players);
-  if (absl::Status s = LoadContexts(b, h, *d, refuse); !s.ok()) return s;
+  d->source = source;
+  d->records = b.substr(h.contexts_offset, h.contexts_size);
+  d->verified = std::make_unique<std::atomic<std::uint8_t>[]>(h.block_count);
+  for (std::uint64_t k = 0; k < h.block_count; ++k) d->verified[k].store(0);
+  d->file = std::move(file);
+  if (verify_all) {
+    if (absl::Status s = d->VerifyAll(); !s.ok()) return s;
+  }
   d->turns = std::make_shared<TurnCache>(d->rules, d->context_count());
   return std::shared_ptr<const TableData>(std::move(d));
 }

@@ -1,10 +1,12 @@
 // Internal: everything the policy table format (docs/FORMAT.md) knows, in one
 // place for its writer (the solver) and its reader (GameTable): the magic, the
 // version, the header layout, the rules string and its hash, the numbering of
-// turn-start contexts, the checksums, and the parse of a whole file into the
-// decoded table.
+// turn-start contexts, the blocks and their checksums, the encoder a writer
+// streams a file with, and the reader's table over the file's bytes (in
+// memory or mapped), its blocks checked all at once or each on first use.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -20,14 +22,15 @@
 namespace martiandice::internal {
 
 inline constexpr std::string_view kTableMagic = "MDPOLICY";
-// The one format version written and read; version 1 (roll-value blocks) is
-// refused with a message naming the command that regenerates the table.
+// The one format version written and read; versions 1 (roll-value blocks) and
+// 2 (one payload checksum) are refused with a message naming the command that
+// regenerates the table.
 inline constexpr std::uint32_t kTableVersion = kTableFormatVersion;
 inline constexpr std::uint32_t kTableHeaderSize = 128;
+// Contexts per checksummed block (the last block may hold fewer).
+inline constexpr std::uint32_t kBlockContexts = 1024;
 // Values within 10^-kTableTieExponent of each other are tied.
 inline constexpr std::uint32_t kTableTieExponent = 12;
-// Files larger than this are refused unread (no valid table comes near).
-inline constexpr std::uint64_t kMaxTableFileSize = kMaxTableBytes;
 
 // "martiandice-policy v2 dice=13 bonus=3 target=25 players=3 values-only
 // ties=stop,rays,most-dice,human-cow-chicken", and its FNV-1a 64 hash.
@@ -68,7 +71,18 @@ class ContextNumbering {
 
 class TurnCache;  // table_turns.h
 
-// A verified table decoded into memory.
+// A table file's bytes: owned in memory or mapped from the file.
+class TableFile {
+ public:
+  virtual ~TableFile() = default;
+  virtual std::string_view bytes() const = 0;
+};
+// `bytes`, owned.
+std::shared_ptr<const TableFile> OwnedTableFile(std::string bytes);
+
+// A table over a verified header: its records are read from the file's bytes
+// and each block is verified (checksum, then every vector) before any of its
+// records is used, all at load or each on first use (VerifyContext).
 struct TableData {
   int format_version = static_cast<int>(kTableVersion);
   Rules rules;
@@ -79,24 +93,74 @@ struct TableData {
   double tie_tolerance = 1e-12;  // 10^-tie_tolerance_e
   std::uint64_t rules_hash = 0;
   ContextNumbering contexts;
-  std::vector<double> win;  // context_count x players
+  std::string source;  // "policy table PATH", for messages
+  std::shared_ptr<const TableFile> file;
+  std::string_view records;    // the CONTEXTS section
+  std::string_view checksums;  // the CHECKSUMS section
+  // Per block: 0 unchecked, 1 verified (a corrupt block stays 0 and is refused at each use).
+  std::unique_ptr<std::atomic<std::uint8_t>[]> verified;
+  mutable std::atomic<bool> all_verified{false};  // every block: no check left
   // The turns solved on demand from the stored vectors (bounded cache).
   std::shared_ptr<TurnCache> turns;
 
   std::int64_t context_count() const { return contexts.size(); }
-  std::span<const double> Win(std::int64_t context) const {
-    return {win.data() + context * players, static_cast<size_t>(players)};
+  std::int64_t block_count() const {
+    return (context_count() + kBlockContexts - 1) / kBlockContexts;
   }
+  // Seat `seat`'s stored probability at `context` (its block verified).
+  double Win(std::int64_t context, int seat) const;
+  // Every seat's (players values), into `out`.
+  void Win(std::int64_t context, double* out) const;
+  // Verifies the block holding `context` unless done: DataLoss naming the
+  // table, the block and the problem when it is corrupt. Thread-safe.
+  absl::Status VerifyContext(std::int64_t context) const;
+  // Verifies every block not verified yet, in order.
+  absl::Status VerifyAll() const;
+
+ private:
+  absl::Status VerifyBlock(std::int64_t block) const;
 };
 
 // What the library's own code reads of a GameTable (table.h keeps it private).
 struct TableAccess {
   static const TableData& Data(const GameTable& table) { return *table.data_; }
+  static GameTable Make(std::shared_ptr<const TableData> data) {
+    return GameTable(std::move(data));
+  }
 };
 
-// The bytes of a table: every context's vector of win probabilities (`win`,
-// context_count x players in ContextNumbering order; each clamped to [0, 1],
-// where only rounding can have put it outside).
+// The encoder of a table file (docs/FORMAT.md) for `rules`, `players` and
+// `error_bound`, for a writer that streams it: the header's room, then each
+// block's records in order, then the CHECKSUMS section, then the header, now
+// complete, over its room. Memory: 4 bytes a block.
+class TableEncoder {
+ public:
+  TableEncoder(const Rules& rules, int players, double error_bound);
+
+  std::uint64_t file_size() const;
+  std::int64_t context_count() const { return contexts_; }
+  std::int64_t block_count() const { return static_cast<std::int64_t>(crcs_.size()); }
+  // Contexts [first, end) of block `block`.
+  std::int64_t BlockBegin(std::int64_t block) const { return block * kBlockContexts; }
+  std::int64_t BlockEnd(std::int64_t block) const;
+  // The bytes of block `block` from its contexts' vectors `win` (players values
+  // each; each clamped to [0, 1], where only rounding can have put it outside),
+  // its checksum noted. Blocks may be encoded in any order, each once.
+  std::string Block(std::int64_t block, std::span<const double> win);
+  // The CHECKSUMS section and the header (every block encoded).
+  std::string Checksums() const;
+  std::string Header() const;
+
+ private:
+  Rules rules_;
+  int players_;
+  double error_bound_;
+  std::int64_t contexts_;
+  std::vector<std::uint32_t> crcs_;
+};
+
+// The bytes of a whole table in memory: every context's vector (`win`,
+// context_count x players in ContextNumbering order).
 std::string SerializeTable(const Rules& rules, int players, double error_bound,
                            std::span<const double> win);
 
@@ -114,9 +178,17 @@ std::string WinVectorProblem(const double* win, int players, double error_bound)
 absl::Status CheckTableHeader(std::string_view header, std::uint64_t file_size,
                               const std::string& source);
 
-// Parses and verifies a whole file (header, layout, checksums, exact end of
-// file, every stored probability). Errors as CheckTableHeader's.
-absl::StatusOr<std::shared_ptr<const TableData>> ParseTable(std::string_view bytes,
-                                                            const std::string& source);
+// The table in `file` (its header checked as CheckTableHeader does, then the
+// CHECKSUMS section against its checksum), every block verified now when
+// `verify_all`, else each on first use. Errors as CheckTableHeader's.
+absl::StatusOr<std::shared_ptr<const TableData>> LoadTable(std::shared_ptr<const TableFile> file,
+                                                           const std::string& source,
+                                                           bool verify_all);
+
+// Opens the table file at `path`: read into memory and verified whole when at
+// most `eager_bytes` long, else mapped and verified block by block on first
+// use. Errors as GameTable::Open's.
+absl::StatusOr<std::shared_ptr<const TableData>> OpenTable(const std::string& path,
+                                                           std::uint64_t eager_bytes);
 
 }  // namespace martiandice::internal

@@ -2,14 +2,16 @@
 // query" prescribes: the utility of ending the turn with x points, roll values
 // from the turn solved over the stored vectors (or by rule), the ranked takes,
 // ties within 10^-tie_tolerance_e and the tie convention's pick.
+#include "martiandice/win_query.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 #include <span>
 
 #include "absl/strings/str_format.h"
 #include "martiandice/state_space.h"
-#include "martiandice/win_query.h"
 #include "table_format.h"
 #include "table_turns.h"
 #include "take_options.h"
@@ -51,18 +53,28 @@ class WinValues {
     std::copy(context.scores.begin(), context.scores.end(), scores_.begin());
   }
 
+  // Verifies the blocks of every record the turn reads (this context's and
+  // the next contexts'): DataLoss for a corrupt one (table_format.h).
+  absl::Status Verify() const {
+    if (d_.all_verified.load(std::memory_order_acquire)) return absl::OkStatus();
+    if (absl::Status s = d_.VerifyContext(context_); !s.ok()) return s;
+    for (int x = 0; x <= d_.max_turn_score; ++x) {
+      if (const std::optional<std::int64_t> next = Next(x)) {
+        if (absl::Status s = d_.VerifyContext(*next); !s.ok()) return s;
+      }
+    }
+    return absl::OkStatus();
+  }
+
   // u(x): the mover's chance to win after ending the turn with x points.
   double Utility(int x) const {
-    const int p = d_.players;
+    if (const std::optional<std::int64_t> next = Next(x)) return d_.Win(*next, seat_);
     std::array<int, kMaxPlayers> s = scores_;
     s[seat_] += x;
-    const std::span<const int> after(s.data(), p);
-    if (GameEndsAfterTurn(d_.rules, after, seat_)) return WinShare(after, seat_);
-    const std::int64_t next = d_.contexts.Index((seat_ + 1) % p, s.data());
-    return d_.Win(next)[seat_];
+    return WinShare(std::span<const int>(s.data(), d_.players), seat_);
   }
   // The mover's chance to win at the start of this turn.
-  double StartValue() const { return d_.Win(context_)[seat_]; }
+  double StartValue() const { return d_.Win(context_, seat_); }
   // Roll value of a canonical position: unset with no dice left.
   std::optional<double> Roll(const Canon& c) const {
     if (c.tanks + c.rays + c.e0 + c.e1 + c.e2 == 0) return StartValue();
@@ -80,11 +92,22 @@ class WinValues {
   Value Stop(int score) const { return Value{Utility(score), std::nullopt}; }
 
   std::vector<double> WinProbabilities() const {
-    std::span<const double> w = d_.Win(context_);
-    return {w.begin(), w.end()};
+    std::vector<double> w(d_.players);
+    d_.Win(context_, w.data());
+    return w;
   }
 
  private:
+  // The context after ending the turn with x points; none when the game ends.
+  std::optional<std::int64_t> Next(int x) const {
+    std::array<int, kMaxPlayers> s = scores_;
+    s[seat_] += x;
+    if (GameEndsAfterTurn(d_.rules, std::span<const int>(s.data(), d_.players), seat_)) {
+      return std::nullopt;
+    }
+    return d_.contexts.Index((seat_ + 1) % d_.players, s.data());
+  }
+
   // The turn's roll values, solved (or cached) on first use from the
   // utilities the stored vectors give (docs/FORMAT.md).
   const std::vector<double>& SolvedRolls() const {
@@ -128,6 +151,10 @@ absl::Status CheckContext(const GameTable& table, const GameContext& context) {
 
 absl::StatusOr<std::vector<double>> GameTable::WinProbabilities(const GameContext& context) const {
   if (absl::Status s = CheckContext(*this, context); !s.ok()) return s;
+  if (absl::Status s = data_->VerifyContext(data_->contexts.Index(context.seat, context.scores));
+      !s.ok()) {
+    return s;
+  }
   return WinValues(*data_, context).WinProbabilities();
 }
 
@@ -152,6 +179,7 @@ absl::StatusOr<WinEval> EvaluateWin(const GameTable& table, const GameContext& c
   if (absl::Status s = ValidateAside(table.rules(), aside); !s.ok()) return s;
   const TableData& d = TableAccess::Data(table);
   const WinValues values(d, context);
+  if (absl::Status s = values.Verify(); !s.ok()) return s;
   const Canon c = Canonicalize(d.rules, aside);
   WinEval result;
   PositionEval& eval = result.position;
@@ -175,6 +203,7 @@ absl::StatusOr<WinAdvice> AdviseWin(const GameTable& table, const GameContext& c
   if (absl::Status s = ValidateRoll(table.rules(), aside, roll); !s.ok()) return s;
   const TableData& d = TableAccess::Data(table);
   const WinValues values(d, context);
+  if (absl::Status s = values.Verify(); !s.ok()) return s;
   WinAdvice result;
   result.advice = internal::AdviseTakes(d.rules, aside, roll, WinCompare{d.tie_tolerance}, values);
   PickByConvention(result.advice);

@@ -18,7 +18,16 @@
 //   ... --nplayer-only [--players P] --probe K      the shipped (extended)
 //       solve alone, every zero-score cycle solved again from guess order K
 //       (1..3) and compared: how many reach another equilibrium
+//   martiandice_bench --mapped-table P [--queries N]  a table of P players under
+//       the official rules, of synthetic values (valid vectors; a query's cost
+//       does not depend on them), written as a stream to $TMPDIR and dropped
+//       from the page cache, then mapped: GameTable::Open, and `best` at N
+//       contexts (AdviseWin, first roll), each cold (its pages read from the
+//       disk, its blocks verified, the turn solved) then warm; the file is
+//       removed after
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -28,6 +37,7 @@
 #include <functional>
 #include <iostream>
 #include <optional>
+#include <random>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -43,6 +53,7 @@
 #include "martiandice/turn_query.h"
 #include "martiandice/turn_solver.h"
 #include "martiandice/win_query.h"
+#include "table_format.h"
 
 namespace md = martiandice;
 using Clock = std::chrono::steady_clock;
@@ -178,12 +189,103 @@ T OrDie(absl::StatusOr<T> s, std::string_view what) {
 
 md::Dice Parse(std::string_view text) { return OrDie(md::ParseDice(text), text); }
 
+// splitmix64: the synthetic table's values.
+std::uint64_t Mix(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+// Writes a table of `players` under the official rules with synthetic
+// vectors to `path` (streamed, fsynced, then dropped from the page cache).
+void WriteSyntheticTable(int players, const std::string& path) {
+  md::internal::TableEncoder encoder(md::Rules{}, players, 1e-12);
+  std::FILE* file = std::fopen(path.c_str(), "wb");
+  if (file == nullptr) OrDie(absl::StatusOr<int>(absl::UnavailableError(path)), "create");
+  const std::string room(md::internal::kTableHeaderSize, '\0');
+  std::fwrite(room.data(), 1, room.size(), file);
+  std::vector<double> win;
+  for (std::int64_t b = 0; b < encoder.block_count(); ++b) {
+    win.clear();
+    for (std::int64_t c = encoder.BlockBegin(b); c < encoder.BlockEnd(b); ++c) {
+      double w[md::kMaxPlayers], sum = 0;
+      for (int j = 0; j < players; ++j) sum += w[j] = 1 + Mix(c * 8 + j) % 1024;
+      for (int j = 0; j < players; ++j) win.push_back(w[j] / sum);
+    }
+    const std::string block = encoder.Block(b, win);
+    std::fwrite(block.data(), 1, block.size(), file);
+  }
+  const std::string sums = encoder.Checksums(), header = encoder.Header();
+  std::fwrite(sums.data(), 1, sums.size(), file);
+  std::fseek(file, 0, SEEK_SET);
+  std::fwrite(header.data(), 1, header.size(), file);
+  if (std::fflush(file) != 0 || fsync(fileno(file)) != 0) {
+    OrDie(absl::StatusOr<int>(absl::DataLossError(path)), "write (disk full?)");
+  }
+  posix_fadvise(fileno(file), 0, 0, POSIX_FADV_DONTNEED);  // the queries start cold
+  std::fclose(file);
+}
+
+// --mapped-table: the figures of a large table read mapped.
+int MappedTableBench(int players, int queries) {
+  const char* dir = std::getenv("TMPDIR");
+  const std::string path = std::string(dir && *dir ? dir : "/tmp") + "/martiandice-bench-p" +
+                           std::to_string(players) + ".mdt";
+  const md::Rules rules{};
+  auto t0 = Clock::now();
+  WriteSyntheticTable(players, path);
+  const double write = std::chrono::duration<double>(Clock::now() - t0).count();
+  std::printf("synthetic %d-player table: %.2f GiB (%lld contexts) written as a stream in %.1f s\n",
+              players, static_cast<double>(md::TableBytes(rules, players)) / (1u << 30),
+              static_cast<long long>(md::internal::ContextNumbering(rules, players).size()), write);
+  t0 = Clock::now();
+  const md::GameTable table = OrDie(md::GameTable::Open(path), "open " + path);
+  const double open = std::chrono::duration<double>(Clock::now() - t0).count();
+  std::printf("GameTable::Open (mapped: header, checksums section): %s\n",
+              FormatSeconds(open).c_str());
+  // Open-round contexts at random, every mover: few share a block.
+  std::mt19937_64 rng(5);
+  const md::Dice roll = Parse("2T 3R 4H 3C 1K");
+  std::vector<double> cold, warm;
+  for (int q = 0; q < queries; ++q) {
+    md::GameContext context{std::vector<int>(players), static_cast<int>(rng() % players)};
+    for (int& score : context.scores) score = static_cast<int>(rng() % rules.target);
+    auto a = Clock::now();
+    auto first = md::AdviseWin(table, context, md::Dice{}, roll);
+    auto b = Clock::now();
+    auto again = md::AdviseWin(table, context, md::Dice{}, roll);
+    auto c = Clock::now();
+    OrDie(first, "AdviseWin");
+    if (!again.ok() || again->advice.value.approx != first->advice.value.approx) {
+      std::fprintf(stderr, "martiandice_bench: a warm query differs from the cold one\n");
+      return 1;
+    }
+    cold.push_back(std::chrono::duration<double>(b - a).count());
+    warm.push_back(std::chrono::duration<double>(c - b).count());
+  }
+  std::remove(path.c_str());
+  for (auto* times : {&cold, &warm}) std::sort(times->begin(), times->end());
+  auto at = [](const std::vector<double>& v, double q) {
+    return FormatSeconds(v[static_cast<size_t>(q * (v.size() - 1))]);
+  };
+  std::printf("best (AdviseWin, first roll) at %d random contexts, min / median / max:\n", queries);
+  std::printf(
+      "  cold (pages from disk, blocks verified, turn solved): %s / %s / %s  goal <= 5 ms\n",
+      at(cold, 0).c_str(), at(cold, 0.5).c_str(), at(cold, 1).c_str());
+  std::printf(
+      "  warm (the same query again):                          %s / %s / %s  goal <= 5 us\n",
+      at(warm, 0).c_str(), at(warm, 0.5).c_str(), at(warm, 1).c_str());
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   bool quick = false, nplayer_only = false;
   int players = 3;
   int probe = 0;  // GameSolveOptions::probe_guess_order
+  int mapped_players = 0, mapped_queries = 200;
   for (int i = 1; i < argc; ++i) {
     std::string_view arg = argv[i];
     if (arg == "--quick") {
@@ -203,9 +305,22 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "%s: --probe must be 1..%d\n", argv[0], md::solver::kMaxGuessOrder);
         return 2;
       }
+    } else if (arg == "--mapped-table" && i + 1 < argc) {
+      mapped_players = std::atoi(argv[++i]);
+      if (mapped_players < md::kMinPlayers || mapped_players > 5) {
+        std::fprintf(stderr, "%s: --mapped-table must be %d..5\n", argv[0], md::kMinPlayers);
+        return 2;
+      }
+    } else if (arg == "--queries" && i + 1 < argc && mapped_players > 0) {
+      mapped_queries = std::atoi(argv[++i]);
+      if (mapped_queries < 1 || mapped_queries > 100000) {
+        std::fprintf(stderr, "%s: --queries must be 1..100000\n", argv[0]);
+        return 2;
+      }
     } else if (arg == "-h" || arg == "--help") {
       std::printf(
           "usage: %s [--quick] [--nplayer-only [--players P] [--probe K]]\n"
+          "       %s --mapped-table P [--queries N]\n"
           "Times the martiandice solver and queries, loading the official policy\n"
           "table and win queries on it, and the official 2-player game solve; prints\n"
           "min and median per operation over repetitions, next to each goal.\n"
@@ -213,8 +328,11 @@ int main(int argc, char** argv) {
           "game solve (2 threads; wall and CPU time, error bound); --players P after\n"
           "it: P players instead (goals: 5 s for 3, 10 minutes for 4). --probe K\n"
           "after it: the extended solve alone, each zero-score cycle also solved from\n"
-          "guess order K (1..3) and compared (cycles that reach another equilibrium).\n",
-          argv[0]);
+          "guess order K (1..3) and compared (cycles that reach another equilibrium).\n"
+          "--mapped-table P: only a synthetic P-player official table (5: 6.2 GiB in\n"
+          "$TMPDIR, removed after), mapped: Open, then `best` at N random contexts\n"
+          "(default 200), cold and warm.\n",
+          argv[0], argv[0]);
       return 0;
     } else {
       std::fprintf(stderr, "%s: unknown argument '%s' (try --help)\n", argv[0], argv[i]);
@@ -224,6 +342,10 @@ int main(int argc, char** argv) {
 
   const unsigned cores = std::thread::hardware_concurrency();
   std::printf("martiandice benchmark%s\n", quick ? " (--quick)" : "");
+  if (mapped_players > 0) {
+    std::printf("cpu:      %s\ncores:    %u\n\n", CpuModel().c_str(), cores);
+    return MappedTableBench(mapped_players, mapped_queries);
+  }
   std::printf("cpu:      %s\n", CpuModel().c_str());
   std::printf("cores:    %u\n", cores);
 #if defined(__clang__)
@@ -509,14 +631,14 @@ int main(int argc, char** argv) {
     }));
   }
 
-  // (4b) The shipped 3-player table (format version 2, values only): loading,
+  // (4b) The shipped 3-player table (format version 3, values only): loading,
   // and win queries that solve the mover's turn on first use of a context
   // (cold: a different context every call, more than the cache keeps) or find
   // it in the table's turn cache (warm: the same context again).
   {
     const std::string p3_path =
         OrDie(md::LocateTable(rules, 3, std::nullopt), "locate the official 3-player table");
-    run(Measure("table load (GameTable::Open, official p3 table, v2)", load_reps, 1, 5e-3, [&] {
+    run(Measure("table load (GameTable::Open, official p3 table, v3)", load_reps, 1, 5e-3, [&] {
       auto t = md::GameTable::Open(p3_path);
       DoNotOptimize(t);
       g_sink = t.ok() ? t->error_bound() : -1;

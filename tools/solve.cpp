@@ -17,9 +17,9 @@
 #include "certify.h"
 #include "commands.h"
 #include "game_solver.h"
+#include "gpu_batch.h"
 #include "interrupt.h"
 #include "json.h"
-#include "gpu_batch.h"
 #include "martiandice/table.h"
 #include "support.h"
 
@@ -169,8 +169,7 @@ std::string ReportText(const SolveRequest& request, const solver::GameSolveRepor
                    : std::string("not counted (2 players: a tie changes no value)"),
       report.mixed_cycles, report.mixing_error, report.seconds, request.threads, GpuText(gpu),
       absl::StrJoin(start, ", "), CreatedLine(request.created), request.path, bytes,
-      kTableFormatVersion,
-      certification ? CertificationText(*certification) : "");
+      kTableFormatVersion, certification ? CertificationText(*certification) : "");
 }
 
 }  // namespace
@@ -207,8 +206,9 @@ partial_exact_solves, kingmaking_ties, kingmaking_contexts, largest_value_gap,
 mixed_contexts, mixing_decisions (contexts of a mixed cycle, where the mover
 randomises), inexact_undecided, inexact_pick_best, inexact_pick_worse,
 largest_pick_loss, certified, seconds (null with --no-certify).
-A table over 1 GiB (e.g. 5 players under the official rules) is refused
-before solving. Progress shows the time left; Ctrl-C (or SIGTERM) finishes
+A table over 64 GiB (6 players under the official rules), or whose values
+exceed this machine's memory, is refused before solving; a large table is
+written as it goes, never whole in memory. Progress shows the time left; Ctrl-C (or SIGTERM) finishes
 the work in flight, saves it in the checkpoint
 (--checkpoint, default OUT.checkpoint) and exits with status 130; the same
 command then resumes without redoing finished work, with bit for bit the
@@ -253,25 +253,37 @@ absl::StatusOr<std::string> RunSolve(const CommandOptions& options, const Comman
   }
   solve.turn_batch = device != nullptr ? &device->batch() : nullptr;
   solver::GameSolveReport report;
-  absl::StatusOr<std::string> bytes = solver::SolveGameTable(solve, &report);
-  if (absl::IsPermissionDenied(bytes.status()) || absl::IsNotFound(bytes.status())) {
+  absl::StatusOr<solver::GameValues> values = solver::SolveTableValues(solve, &report);
+  if (absl::IsPermissionDenied(values.status()) || absl::IsNotFound(values.status())) {
     // The checkpoint cannot be written or read: a folder or file of the user's.
     return absl::InvalidArgumentError(
-        absl::StrCat(CheckpointOption(options), ": ", bytes.status().message()));
+        absl::StrCat(CheckpointOption(options), ": ", values.status().message()));
   }
-  if (!bytes.ok()) return bytes.status();
+  if (!values.ok()) return values.status();
   progress.Finish();
-  // The table as a reader sees it, before it replaces anything.
-  absl::StatusOr<GameTable> table = GameTable::FromBytes(*bytes);
-  if (!table.ok()) {
-    return absl::DataLossError(absl::StrCat("the solved table does not read back (",
-                                            table.status().message(), "): ", request->path,
-                                            " is left as it was"));
-  }
   absl::StatusOr<std::string> folder = CreateOutputFolders(request->path);
   if (!folder.ok()) return folder.status();
   if (request->created.empty()) request->created = *folder;
-  if (absl::Status status = WriteOutput(request->path, *bytes); !status.ok()) return status;
+  // Streamed to a temporary, read back as a reader sees it, then renamed over the path.
+  std::optional<GameTable> table;
+  absl::Status readback;
+  const absl::Status written =
+      solver::WriteGameTable(*values, request->path, [&](const std::string& temporary) {
+        absl::StatusOr<GameTable> read = GameTable::Open(temporary);
+        readback = read.ok() ? read->Verify() : read.status();
+        if (!readback.ok()) {
+          readback = absl::DataLossError(absl::StrCat("the solved table does not read back (",
+                                                      readback.message(), "): ", request->path,
+                                                      " is left as it was"));
+          return readback;
+        }
+        table = *std::move(read);
+        return absl::OkStatus();
+      });
+  if (!readback.ok()) return readback;
+  if (!written.ok()) return OutputError(request->path, written);
+  const std::uint64_t table_bytes = TableBytes(values->rules, values->players);
+  values = absl::StatusOr<solver::GameValues>();  // the values' memory, before certifying
   if (!request->checkpoint.empty()) {
     std::error_code ignored;  // a leftover checkpoint only costs disk space
     std::filesystem::remove(request->checkpoint, ignored);
@@ -295,8 +307,8 @@ absl::StatusOr<std::string> RunSolve(const CommandOptions& options, const Comman
   }
   std::optional<GpuUse> gpu;
   if (device != nullptr) gpu = GpuUse{device->device(), device->stats()};
-  return request->json ? ReportJson(*request, report, bytes->size(), certification, gpu)
-                       : ReportText(*request, report, bytes->size(), certification, gpu);
+  return request->json ? ReportJson(*request, report, table_bytes, certification, gpu)
+                       : ReportText(*request, report, table_bytes, certification, gpu);
 }
 
 }  // namespace martiandice::cli

@@ -116,7 +116,10 @@ absl::Status WriteOutput(const std::string& path, const std::string& bytes,
                                                      ": it would be overwritten; write elsewhere"));
     }
   }
-  absl::Status status = solver::WriteFileAtomically(path, bytes);
+  return OutputError(path, solver::WriteFileAtomically(path, bytes));
+}
+
+absl::Status OutputError(const std::string& path, const absl::Status& status) {
   if (status.ok()) return status;
   const bool user_error = status.code() == absl::StatusCode::kNotFound ||
                           status.code() == absl::StatusCode::kPermissionDenied ||

@@ -13,12 +13,11 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "martiandice/advisor.h"
 #include "front_end.h"
+#include "martiandice/advisor.h"
 #include "martiandice/rules.h"
 
 namespace martiandice::cli {
-
 
 // The rules and --players (default 2) of a subcommand that makes or reads a
 // policy table (solve, certify, export), checked: the number of players.
@@ -57,6 +56,9 @@ std::string CreatedLine(const std::string& folder);
 // InvalidArgument; a failed write (e.g. a full disk) is DataLoss.
 absl::Status WriteOutput(const std::string& path, const std::string& bytes,
                          const std::vector<std::string>& inputs = {});
+// A failed write of `path` (solver/atomic_file.h's errors) as WriteOutput
+// reports it: naming --out, the user's errors InvalidArgument. OK stays OK.
+absl::Status OutputError(const std::string& path, const absl::Status& status);
 
 // One entry line of `play` or `coach` from `in` (null reads as empty):
 // without its "\n" or "\r\n", at most 1024 bytes kept (the rest of a longer

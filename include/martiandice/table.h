@@ -20,7 +20,7 @@
 namespace martiandice {
 
 // The policy table format version (docs/FORMAT.md) this library reads and writes.
-inline constexpr int kTableFormatVersion = 2;
+inline constexpr int kTableFormatVersion = 3;
 
 namespace internal {
 struct TableData;
@@ -36,25 +36,37 @@ struct TableAccess;
 // Cheap to copy (shared data).
 class GameTable {
  public:
-  // Reads and verifies a table file: its header first (magic, version, rules
-  // hash, sizes against the file's length, header checksum), then the rest
-  // (payload checksum, every stored probability). Errors, each naming the
-  // path: NotFound / PermissionDenied for an unreadable path,
-  // InvalidArgument for a directory or other non-regular file, DataLoss for
-  // a corrupt or truncated file, FailedPrecondition for a table of another
-  // format version (the message names the command that regenerates it), of
-  // another rules string (rules hash), or over 1 GiB (refused unread). A file
-  // refused by its header costs 128 bytes of memory, whatever its size.
+  // Opens and verifies a table file: its header first (magic, version, rules
+  // hash, sizes against the file's length, header checksum), then the
+  // checksum of its block checksums, then the blocks (each block's checksum,
+  // every stored probability). A file of at most kEagerTableBytes is read
+  // into memory and every block verified now. A larger one is mapped: only
+  // the pages a query touches are read, and each block is verified on first
+  // use, so a query that needs a corrupt block fails with DataLoss (and
+  // Verify() checks them all). A mapped file must not be modified while open
+  // (martiandice writes tables to a temporary and renames it, which leaves an
+  // open file as it was). Errors, each naming the path: NotFound /
+  // PermissionDenied for an unreadable path, InvalidArgument for a directory
+  // or other non-regular file, DataLoss for a corrupt or truncated file,
+  // FailedPrecondition for a table of another format version (the message
+  // names the command that regenerates it) or of another rules string (rules
+  // hash). A file refused by its header costs 128 bytes of memory, whatever
+  // its size.
   static absl::StatusOr<GameTable> Open(const std::string& path);
-  // The same from bytes already in memory.
+  // The same from bytes already in memory (copied; every block verified now).
   static absl::StatusOr<GameTable> FromBytes(std::string_view bytes);
+
+  // Verifies every block not verified yet (nothing to do for a table read
+  // into memory). Error: DataLoss naming the first corrupt block.
+  absl::Status Verify() const;
 
   const Rules& rules() const;
   int players() const;
   // Bound on the error of every stored value (stated and checked by the solver).
   double error_bound() const;
   // Every seat's probability of winning at a context under optimal play.
-  // Errors: InvalidArgument for an invalid context (see ValidateContext).
+  // Errors: InvalidArgument for an invalid context (see ValidateContext);
+  // DataLoss when its block is corrupt (a mapped table).
   absl::StatusOr<std::vector<double>> WinProbabilities(const GameContext& context) const;
 
   // Inspection of the stored records in file order, for exports and tools;
@@ -67,7 +79,8 @@ class GameTable {
   // Values within 10^-tie_tolerance_exponent() of each other are tied.
   int tie_tolerance_exponent() const;
   std::int64_t context_count() const;
-  // The record at `index`. Error: OutOfRange unless 0 <= index < context_count().
+  // The record at `index`. Errors: OutOfRange unless 0 <= index <
+  // context_count(); DataLoss when its block is corrupt (a mapped table).
   absl::StatusOr<ContextRecord> Context(std::int64_t index) const;
 
  private:
@@ -101,18 +114,22 @@ absl::StatusOr<std::string> LocateTable(const Rules& rules, int players,
 // default search, in order. Looks at nothing on disk.
 std::vector<std::string> TableSearchPath();
 
-// The largest table file a reader accepts (GameTable::Open refuses larger
-// ones unread): 1 GiB.
-inline constexpr std::uint64_t kMaxTableBytes = std::uint64_t{1} << 30;
+// Table files larger than this are mapped by GameTable::Open rather than
+// read into memory, and their blocks verified on first use: 256 MiB.
+inline constexpr std::uint64_t kEagerTableBytes = std::uint64_t{256} << 20;
+// The largest table `martiandice solve` makes on one machine, whose memory
+// must hold every value while it solves: 64 GiB (5 players under the official
+// rules: 6.2 GiB; 6 players: 315 GiB, more than one machine holds). Readers
+// take tables of any size.
+inline constexpr std::uint64_t kMaxTableBytes = std::uint64_t{64} << 30;
 // The size in bytes of the table for `rules` and `players` (docs/FORMAT.md:
-// its header and every seat's chance at every turn-start context), valid or
-// not. Preconditions: ValidateRules(rules) is OK and players is in
-// kMinPlayers..kMaxPlayers. Over kMaxTableBytes no table can exist (5 and 6
-// players under the official rules): `solve` refuses to make it.
+// its header, every seat's chance at every turn-start context and a checksum
+// per block of 1,024 contexts), valid or not. Preconditions:
+// ValidateRules(rules) is OK and players is in kMinPlayers..kMaxPlayers.
 std::uint64_t TableBytes(const Rules& rules, int players);
 // False when the table for valid `rules` and `players` would exceed
-// kMaxTableBytes; true otherwise (also for invalid rules or players, which
-// other checks refuse).
+// kMaxTableBytes (6 players under the official rules); true otherwise (also
+// for invalid rules or players, which other checks refuse).
 bool TableCanExist(const Rules& rules, int players);
 
 // File name of the table for `rules` and `players`: "martiandice-p2-d13-b3-t25.mdt".

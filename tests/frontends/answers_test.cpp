@@ -568,9 +568,9 @@ TEST_CASE("answers: a game's advice as text, at each decision") {
 
 TEST_CASE("answers: the fallback's advice says so, in JSON and text") {
   Advisor advisor;
-  // 5 players: no table can exist; seat 2 at 10 plays capped:15.
+  // 6 players: no table can exist; seat 2 at 10 plays capped:15.
   absl::StatusOr<GameState> state =
-      GameState::AtTurnStart(Rules{}, 5, GameContext{{12, 3, 10, 0, 7}, 2});
+      GameState::AtTurnStart(Rules{}, 6, GameContext{{12, 3, 10, 0, 7, 1}, 2});
   REQUIRE(state.ok());
   REQUIRE(state->Apply(Move::Roll(D("2T 3R 4H 3C 1K"))).ok());
   REQUIRE(state->Apply(Move::Take(Face::kRay)).ok());
@@ -580,7 +580,7 @@ TEST_CASE("answers: the fallback's advice says so, in JSON and text") {
   CHECK(json["values"].text == "capped:15");
   CHECK(json["fallback"].boolean);
   CHECK(json["fallback_reason"].text == advice.fallback_reason);
-  CHECK(json["fallback_reason"].text.find("no policy table can exist for 5 players") !=
+  CHECK(json["fallback_reason"].text.find("no policy table can exist for 6 players") !=
         std::string::npos);
   CHECK(json["win_probabilities"].is_null());
   CHECK(Same(json["zero_chance"].number, *advice.zero_chance));
@@ -644,9 +644,9 @@ TEST_CASE("answers: a win query without its table is bad input naming the comman
                        " (generate the table with: martiandice solve --players 2 --out "
                        "martiandice-p2-d13-b3-t25.mdt)"));
   // Where no table can exist, the advisor's own message (no command to run).
-  QueryInput five = Win("3,4,0,0,0", 0, "");
-  five.tables.reset();
-  const absl::Status status = app::Evaluate(advisor, Parsed(five)).status();
+  QueryInput six = Win("3,4,0,0,0,0", 0, "");
+  six.tables.reset();
+  const absl::Status status = app::Evaluate(advisor, Parsed(six)).status();
   CHECK(status.code() == absl::StatusCode::kInvalidArgument);
   CHECK(std::string(status.message()).find("no policy table can exist") != std::string::npos);
   CHECK(std::string(status.message()).find("martiandice solve") == std::string::npos);

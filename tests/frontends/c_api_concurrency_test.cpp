@@ -66,7 +66,7 @@ TEST_CASE("concurrency: 4 threads share one C API handle (caches filling and ove
   }
   for (int s = 0; s < 20; ++s) {
     cases.push_back({"win", {s, 24 - s}, s % 2, "3T 2R 4H 1K", "1R 1H 1C"});
-    // Three players: the version 2 table, whose turns the handle solves and caches.
+    // Three players: the version 3 table, whose turns the handle solves and caches.
     cases.push_back({"win", {s, 24 - s, 10}, s % 3, "2T 4H", "1T 2R 3C 1K"});
   }
   md_handle* md = nullptr;

@@ -211,7 +211,7 @@ static void TestWin(md_handle* md) {
   CHECK(Near6(best.takes[0].stop, 0.189722) && Near6(best.takes[1].stop, 0.060532));
   CHECK(best.players == 2 && Near6(best.win[0], 0.190526) && Near6(best.win[1], 0.809474));
 
-  /* Three players: the shipped version 2 table (the turn solved on demand).
+  /* Three players: the shipped version 3 table (the turn solved on demand).
    * Figures as printed by the CLI (README). */
   const int three[3] = {10, 12, 8};
   query.scores = three;

@@ -346,8 +346,8 @@ TEST_CASE("cli bad input table: policy tables and files") {
       {{"simulate", "--games", "1", "--policies", "win,ev", "--tables", ""}, "--tables: expected"},
       {{"solve", "--players", "3", "--threads", "-1", "--out", dir + "/x.mdt"},
        "--threads must be 0 (all) or more"},
-      {{"solve", "--players", "5", "--out", dir + "/x.mdt"},
-       "more than the 1 GiB a table may have"},
+      {{"solve", "--players", "6", "--out", dir + "/x.mdt"},
+       "more than the 64 GiB one machine solves"},
       {{"solve", "--players", "7", "--out", dir + "/x.mdt"}, "2 to 6 players, not 7"},
       // Missing folders are created, but not under a file.
       {{"solve", "--out", "/etc/passwd/sub/x.mdt"}, "--out: '/etc/passwd' is not a directory"},

@@ -123,7 +123,7 @@ TEST_CASE("cli export header and counts of a small solved table") {
   const CliRun run = Run(ExportArgs({}));
   REQUIRE(run.code == 0);
   const Json json = ParseJsonOrFail(run.out);
-  CHECK(json["format_version"].number == 2);
+  CHECK(json["format_version"].number == 3);
   CheckRules(json, 4, 3, 8);
   CHECK(json["players"].number == 2);
   CHECK(json["max_turn_score"].number == 7);
@@ -216,7 +216,7 @@ TEST_CASE("cli export of a 3-player table from the independent writer") {
               .ok());
   const Json json = RunExport({"export", "--tables", file.string(), "--players", "3", "--dice", "3",
                                "--bonus", "0", "--target", "5"});
-  CHECK(json["format_version"].number == 2);
+  CHECK(json["format_version"].number == 3);
   CHECK(json["table"].text == "martiandice-p3-d3-b0-t5.mdt");
   CHECK(json["players"].number == 3);
   CHECK(json["context_count"].number == table_builder::ContextCount(rules, 3));
@@ -240,7 +240,7 @@ TEST_CASE("cli export of a 3-player table from the independent writer") {
 
 TEST_CASE("cli export inspection accessors reject indices out of range") {
   const GameTable& table = *Small().table;
-  CHECK(table.format_version() == 2);
+  CHECK(table.format_version() == 3);
   CHECK(table.tie_tolerance_exponent() == 12);
   for (std::int64_t index : {std::int64_t{-1}, table.context_count()}) {
     CHECK(table.Context(index).status().code() == absl::StatusCode::kOutOfRange);
@@ -297,7 +297,7 @@ TEST_CASE("cli export of the shipped official tables") {
     CHECK(run.out.find('/') == std::string::npos);
     const Json json = ParseJsonOrFail(run.out);
     CheckRules(json, 13, 3, 25);
-    CHECK(json["format_version"].number == 2);
+    CHECK(json["format_version"].number == 3);
     CHECK(json["table"].text == name);
     CHECK(json["players"].number == p);
     CHECK(json["context_count"].number == shipped.contexts);

@@ -332,7 +332,7 @@ TEST_CASE("cli game solve writes the table atomically and reports") {
     CAPTURE(gone);
     CHECK_FALSE(report.Has(gone));
   }
-  CHECK(report["format_version"].number == 2);
+  CHECK(report["format_version"].number == 3);
   CHECK(report["contexts"].number == Small().report.contexts);
   CHECK(report["cycles"].number == Small().report.cycles);
   CHECK(report["bytes"].number == static_cast<double>(fs::file_size(file)));
@@ -372,7 +372,7 @@ TEST_CASE("cli game solve into a directory, human report, progress bar on a term
   CHECK(dir.Files() == std::vector<std::string>{name});
   const std::string path = (dir.path() / name).string();
   const std::string wrote =
-      "Wrote " + path + " (" + std::to_string(fs::file_size(path)) + " bytes, format version 2).";
+      "Wrote " + path + " (" + std::to_string(fs::file_size(path)) + " bytes, format version 3).";
   for (const std::string& text :
        {std::string("Solved the 2-player game: 4 dice, bonus 3, target 8."),
         std::string("turn-start contexts"), std::string("turn solves"),

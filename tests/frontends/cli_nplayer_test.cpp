@@ -1,4 +1,4 @@
-// The command line with 3 players: `solve --players 3` writes a version 2
+// The command line with 3 players: `solve --players 3` writes a version 3
 // table (read back with the reader), and eval/best --objective win answer
 // from it (text and JSON), with every seat's win probabilities; the shipped
 // 3-player table answers as the library does; player-count mismatches refused.
@@ -68,10 +68,10 @@ void CheckWinProbabilities(const Json& json, const std::vector<double>& expected
 
 }  // namespace
 
-TEST_CASE("cli 3 players: solve writes a version 2 table and reports") {
+TEST_CASE("cli 3 players: solve writes a version 3 table and reports") {
   const Json& r = Tiny().report;
   CHECK(r["players"].number == 3);
-  CHECK(r["format_version"].number == 2);
+  CHECK(r["format_version"].number == 3);
   CHECK(r["threads"].number == 2);
   CHECK(r["out"].text == Tiny().file);
   CHECK(r["bytes"].number == static_cast<double>(fs::file_size(Tiny().file)));
@@ -81,7 +81,7 @@ TEST_CASE("cli 3 players: solve writes a version 2 table and reports") {
   // Read back with the reader: the reported start vector is the stored one.
   auto table = GameTable::Open(Tiny().file);
   REQUIRE(table.ok());
-  CHECK(table->format_version() == 2);
+  CHECK(table->format_version() == 3);
   CHECK(table->context_count() == r["contexts"].number);
   auto start = table->WinProbabilities(GameContext{{0, 0, 0}, 0});
   REQUIRE(start.ok());
@@ -140,6 +140,46 @@ TEST_CASE("cli 3 players: eval and best, JSON as the library answers, and text")
   CHECK(text.out.find("Best: take") != std::string::npos);
 }
 
+TEST_CASE("cli 5 players: best and eval answer from a 5-player table, with the fields of 3") {
+  const test_util::TempDir dir;
+  const std::string file = dir.File("p5.mdt");
+  const std::vector<std::string> rules = {"--dice", "3", "--bonus", "0", "--target", "3"};
+  std::vector<std::string> solve = {"solve", "--quiet", "--no-certify", "--players", "5",
+                                    "--out", file};
+  solve.insert(solve.end(), rules.begin(), rules.end());
+  REQUIRE(Run(solve).code == 0);
+  auto table = GameTable::Open(file);
+  REQUIRE(table.ok());
+  CHECK(table->players() == 5);
+  const GameContext context{{1, 0, 2, 0, 1}, 3};
+  auto win = table->WinProbabilities(context);
+  REQUIRE(win.ok());
+  auto args = [&](std::vector<std::string> a) {
+    a.insert(a.end(), {"--objective", "win", "--tables", file, "--json"});
+    a.insert(a.end(), rules.begin(), rules.end());
+    return a;
+  };
+  const Json best =
+      RunJson(args({"best", "--scores", "1,0,2,0,1", "--seat", "3", "--roll", "1T 1R 1H"}));
+  CHECK(best["players"].number == 5);
+  CheckWinProbabilities(best, *win);
+  auto a = AdviseWin(*table, context, Dice(), *ParseDice("1T 1R 1H"));
+  REQUIRE(a.ok());
+  CHECK(best["value"].number == a->advice.value.approx);
+  REQUIRE(best["options"].items.size() == a->advice.options.size());
+  cli_test::CheckBestConsistent(best, false);
+  const Json eval =
+      RunJson(args({"eval", "--scores", "1,0,2,0,1", "--seat", "3", "--aside", "1R"}));
+  CheckWinProbabilities(eval, *win);
+  // The same fields, in the same order, as a 3-player answer.
+  const Json three =
+      RunJson(Args({"best", "--scores", "3,5,2", "--seat", "1", "--roll", "1T 1R 1H 1C"}, true));
+  CHECK(best.keys == three.keys);
+  const Json three_eval =
+      RunJson(Args({"eval", "--scores", "3,5,2", "--seat", "1", "--aside", "1R 1H"}, true));
+  CHECK(eval.keys == three_eval.keys);
+}
+
 TEST_CASE("cli: win_probabilities in every win answer, 2 and 3 players (shipped tables)") {
   for (const std::vector<std::string>& scores :
        {std::vector<std::string>{"--scores", "10,12"}, {"--scores", "10,12,8"}}) {
@@ -176,12 +216,12 @@ TEST_CASE("cli certify: a table's decisions, its verdict in the exit status") {
   CHECK(run.code == 0);
   CHECK(run.err.empty());
   CHECK(run.out.find("every decision and value is certified") != std::string::npos);
-  CHECK(run.out.find("format version 2") != std::string::npos);
+  CHECK(run.out.find("format version 3") != std::string::npos);
   args.push_back("--json");
   run = Run(args);
   REQUIRE(run.code == 0);
   const Json json = ParseJsonOrFail(run.out);
-  CHECK(json["format_version"].number == 2);
+  CHECK(json["format_version"].number == 3);
   CHECK(json["players"].number == 3);
   CHECK(json["certification"]["certified"].boolean);
   CHECK(json["certification"]["decisions"].number ==
@@ -228,7 +268,7 @@ TEST_CASE("cli certify: a table's decisions, its verdict in the exit status") {
   test_util::WriteFile(two, test_util::SolveTinyTable(Rules{3, 0, 5}, 2));
   run = Run({"certify", "--dice", "3", "--bonus", "0", "--target", "5", "--tables", two});
   CHECK(run.code == 0);
-  CHECK(run.out.find("2 players, 3 dice, bonus 0, target 5; format version 2") !=
+  CHECK(run.out.find("2 players, 3 dice, bonus 0, target 5; format version 3") !=
         std::string::npos);
   CHECK(run.out.find("every decision and value is certified") != std::string::npos);
   CHECK(run.out.find("kingmaking ties (contexts)      0 (0)") != std::string::npos);
@@ -246,12 +286,12 @@ TEST_CASE("cli certify: a table's decisions, its verdict in the exit status") {
                   "--threads");
 }
 
-TEST_CASE("cli: 5 and 6 players have no table and never send to a solve that refuses") {
+TEST_CASE("cli: 6 players have no table and never send to a solve that refuses") {
   // eval and best name the fallback for the position; simulate's `win` too.
   for (const std::vector<std::string>& args :
-       {std::vector<std::string>{"eval", "--scores", "0,0,0,0,0"},
+       {std::vector<std::string>{"eval", "--scores", "0,0,0,0,0,0"},
         std::vector<std::string>{"best", "--scores", "3,0,0,0,0,0", "--seat", "1", "--roll", "13R"},
-        std::vector<std::string>{"simulate", "--games", "1", "--policies", "win,ev,ev,ev,ev"}}) {
+        std::vector<std::string>{"simulate", "--games", "1", "--policies", "win,ev,ev,ev,ev,ev"}}) {
     CAPTURE(args[0]);
     const CliRun run = Run(args);
     CHECK(run.code == 2);
@@ -260,15 +300,19 @@ TEST_CASE("cli: 5 and 6 players have no table and never send to a solve that ref
     CHECK(run.err.find("capped at the points still needed") != std::string::npos);
     CHECK(run.err.find("solve") == std::string::npos);
   }
-  CHECK(Run({"eval", "--scores", "0,0,0,0,0"}).err.find("the objective capped:25 here") !=
+  CHECK(Run({"eval", "--scores", "0,0,0,0,0,0"}).err.find("the objective capped:25 here") !=
         std::string::npos);
   // The fallback's objective answers.
   const Json fallback = RunJson({"eval", "--objective", "capped:25", "--json"});
   CHECK(fallback["objective"].text == "capped:25");
-  // Lower targets fit: 5 players up to target 15 get the usual command.
-  const CliRun fits = Run({"eval", "--scores", "0,0,0,0,0", "--target", "15"});
+  // Lower targets fit: 6 players up to target 17 get the usual command, and 5 players at the
+  // official target (a 6.2 GiB table) too.
+  const CliRun fits = Run({"eval", "--scores", "0,0,0,0,0,0", "--target", "17"});
   CHECK(fits.code == 2);
-  CHECK(fits.err.find("martiandice solve --players 5 --target 15") != std::string::npos);
+  CHECK(fits.err.find("martiandice solve --players 6 --target 17") != std::string::npos);
+  const CliRun five = Run({"eval", "--scores", "0,0,0,0,0"});
+  CHECK(five.code == 2);
+  CHECK(five.err.find("martiandice solve --players 5 --out") != std::string::npos);
 }
 
 // --device: cpu is the default; gpu needs a CUDA GPU and a build with the
@@ -277,9 +321,9 @@ TEST_CASE("cli: 5 and 6 players have no table and never send to a solve that ref
 TEST_CASE("cli solve --device: cpu, gpu where there is one, auto, and bad names refused") {
   test_util::TempDir temp;
   auto args_for = [&](const std::string& device, const std::string& name) {
-    std::vector<std::string> args = {"solve", "--players", "3", "--threads", "2", "--out",
-                                     temp.str() + "/" + name, "--json", "--quiet",
-                                     "--no-certify"};
+    std::vector<std::string> args = {
+        "solve",  "--players", "3",           "--threads", "2", "--out", temp.str() + "/" + name,
+        "--json", "--quiet",   "--no-certify"};
     if (!device.empty()) args.insert(args.end(), {"--device", device});
     args.insert(args.end(), kTinyRules.begin(), kTinyRules.end());
     return args;

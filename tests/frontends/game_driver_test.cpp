@@ -18,12 +18,12 @@
 
 #include "answer_equality.h"
 #include "cli_test_util.h"
-#include "test_util.h"
 #include "martiandice/advisor.h"
 #include "martiandice/dice.h"
 #include "martiandice/game_state.h"
-#include "martiandice/turn_query.h"
 #include "martiandice/rules.h"
+#include "martiandice/turn_query.h"
+#include "test_util.h"
 
 #ifndef MARTIANDICE_DATA_DIR
 #error "MARTIANDICE_DATA_DIR must point at the source tree's data/"
@@ -521,11 +521,11 @@ TEST_CASE("game driver: the setup from play's options") {
   CHECK(four.coverage.table == nullptr);
   CHECK(four.coverage.reason.find("martiandice solve --players 4") != std::string::npos);
 
-  // 5 players: no table can exist, the win bots play the fallback.
-  const GameSetup five = Setup(advisor, Options(5, "none", "1"));
-  CHECK(five.coverage.table == nullptr);
-  CHECK(five.coverage.reason.find("no policy table can exist for 5 players") != std::string::npos);
-  for (const app::GameSeat& seat : five.seats) CHECK(seat.bot->fallback());
+  // 6 players: no table can exist, the win bots play the fallback.
+  const GameSetup six = Setup(advisor, Options(6, "none", "1"));
+  CHECK(six.coverage.table == nullptr);
+  CHECK(six.coverage.reason.find("no policy table can exist for 6 players") != std::string::npos);
+  for (const app::GameSeat& seat : six.seats) CHECK(seat.bot->fallback());
 }
 
 TEST_CASE("game driver: setup errors name the option, with the caller's prefix") {

@@ -16,13 +16,13 @@
 
 #include "answer_equality.h"
 #include "cli_test_util.h"
-#include "test_util.h"
 #include "martiandice/advisor.h"
 #include "martiandice/dice.h"
 #include "martiandice/game_log.h"
 #include "martiandice/game_state.h"
 #include "martiandice/rules.h"
 #include "session_answers.h"
+#include "test_util.h"
 
 #ifndef MARTIANDICE_DATA_DIR
 #error "MARTIANDICE_DATA_DIR must point at the source tree's data/"
@@ -588,11 +588,11 @@ TEST_CASE("session answers: open, enter and close: the session's state, Advise's
         "scores 0,0 seat 0\nroll 2T 3R 4H 3C 1K take H\nroll 3R 4K take R\nstop\n");
 
   SUBCASE("where no table covers the game: no_table says why") {
-    const absl::StatusOr<TableCoverage> none = advisor.Coverage(Rules{}, 5);
+    const absl::StatusOr<TableCoverage> none = advisor.Coverage(Rules{}, 6);
     REQUIRE(none.ok());
-    GameSession five(NewGame(5));
+    GameSession six(NewGame(6));
     const absl::StatusOr<std::string> answer =
-        app::SessionOpenJson(advisor, 1, *none, five, std::nullopt);
+        app::SessionOpenJson(advisor, 1, *none, six, std::nullopt);
     REQUIRE(answer.ok());
     const Json json = Parse(*answer);
     CHECK(json["table"].is_null());

@@ -271,7 +271,7 @@ TEST_CASE("play: the end of input or quit mid game ends cleanly, exit 4") {
 }
 
 TEST_CASE("play: where no table covers the game, the fallback, said once") {
-  const CliRun run = Play({"--players", "5", "--humans", "none", "--seed", "4"});
+  const CliRun run = Play({"--players", "6", "--humans", "none", "--seed", "4"});
   REQUIRE(run.code == 0);
   const std::string note = "No policy table covers this game: no policy table can exist";
   CHECK(run.out.find(note) != std::string::npos);
@@ -280,7 +280,7 @@ TEST_CASE("play: where no table covers the game, the fallback, said once") {
   CHECK(run.out.find("solve") == std::string::npos);
   // Hints for a human in the fallback, and the review in its values.
   const CliRun human =
-      Play({"--players", "5", "--seed", "4", "--hints", "--json"}, Stubborn(300, "roll"));
+      Play({"--players", "6", "--seed", "4", "--hints", "--json"}, Stubborn(300, "roll"));
   REQUIRE(human.code == 0);
   const std::vector<Json> events = Events(human);
   const Json start = Named(events, "start").at(0);

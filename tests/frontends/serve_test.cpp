@@ -105,7 +105,7 @@ const std::vector<Case>& Cases() {
       {{"eval", "--objective", "win", "--scores", "10,12", "--players", "2", "--tables",
         MARTIANDICE_DATA_DIR},
        R"("objective":"win","scores":[10,12],"players":2,"tables":")" MARTIANDICE_DATA_DIR "\""},
-      // Three players: the shipped version 2 table (turns solved on demand).
+      // Three players: the shipped version 3 table (turns solved on demand).
       {{"best", "--objective", "win", "--scores", "10,12,8", "--seat", "1", "--roll",
         "2T 2R 3H 4C 2K"},
        R"("objective":"win","scores":[10,12,8],"seat":1,"roll":"2T 2R 3H 4C 2K")"},
@@ -934,14 +934,13 @@ TEST_CASE("serve games: the open games and their idle time are bounded; unknown 
   r = ParseAll(run);
   CHECK(r[3]["game"].number == 3);
   // Unknown ids, and the fields each command needs.
-  run = RunServeWith(Enter(7, "roll 13R") + R"({"command":"close","game":7})" + "\n" +
-                         R"({"command":"enter","entry":"stop"})" + "\n" +
-                         R"({"command":"enter","game":1})" + "\n" +
-                         R"({"command":"open","entry":"stop"})" + "\n" +
-                         R"({"command":"open","players":7})" + "\n" +
-                         R"({"command":"open","scores":[30,30]})" + "\n" +
-                         R"({"command":"open","tables":"/etc"})" + "\n",
-                     options);
+  run = RunServeWith(
+      Enter(7, "roll 13R") + R"({"command":"close","game":7})" + "\n" +
+          R"({"command":"enter","entry":"stop"})" + "\n" + R"({"command":"enter","game":1})" +
+          "\n" + R"({"command":"open","entry":"stop"})" + "\n" +
+          R"({"command":"open","players":7})" + "\n" + R"({"command":"open","scores":[30,30]})" +
+          "\n" + R"({"command":"open","tables":"/etc"})" + "\n",
+      options);
   r = ParseAll(run);
   REQUIRE(r.size() == 8);
   CHECK(r[0]["error"].text.find("game: no open game 7") == 0);

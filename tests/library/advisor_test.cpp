@@ -371,28 +371,31 @@ TEST_CASE("advisor: answers are the library's own queries") {
   }
 }
 
-TEST_CASE("advisor: which games a table can cover, and the 1 GiB limit") {
-  // The shipped tables' sizes: the header and 8 bytes per seat and context.
-  CHECK(TableBytes(Rules{}, 2) == 26528);
+TEST_CASE("advisor: which games a table can cover, and the 64 GiB limit") {
+  // The shipped tables' sizes: the header, 8 bytes per seat and context, 4 per block.
+  CHECK(TableBytes(Rules{}, 2) == 26536);
   CHECK(TableBytes(Rules{}, 2) == std::filesystem::file_size(kTable2));
   CHECK(TableBytes(Rules{}, 3) ==
         std::filesystem::file_size(kData + "/martiandice-p3-d13-b3-t25.mdt"));
   CHECK(TableCanExist(Rules{}, 4));
-  CHECK_FALSE(TableCanExist(Rules{}, 5));
+  CHECK(TableCanExist(Rules{}, 5));
   CHECK_FALSE(TableCanExist(Rules{}, 6));
-  CHECK(TableCanExist(Rules{13, 3, 15}, 5));  // lower targets fit
-  CHECK_FALSE(TableCanExist(Rules{13, 3, 16}, 5));
-  CHECK(TableCanExist(Rules{0, 3, 25}, 5));  // invalid rules: other checks refuse them
+  CHECK(TableCanExist(Rules{13, 3, 17}, 6));  // lower targets fit
+  CHECK_FALSE(TableCanExist(Rules{13, 3, 18}, 6));
+  CHECK(TableCanExist(Rules{0, 3, 25}, 6));  // invalid rules: other checks refuse them
 
   // No table can exist: said so, with the fallback, and never a solve.
   Advisor advisor;
-  const absl::Status five = advisor.Table(Rules{}, 5).status();
-  CHECK(five.code() == absl::StatusCode::kInvalidArgument);
-  const std::string message(five.message());
-  CHECK(message.find("no policy table can exist for 5 players") != std::string::npos);
+  const absl::Status six = advisor.Table(Rules{}, 6).status();
+  CHECK(six.code() == absl::StatusCode::kInvalidArgument);
+  const std::string message(six.message());
+  CHECK(message.find("no policy table can exist for 6 players") != std::string::npos);
+  CHECK(message.find(
+            "it would take 314.8 GiB, over the 64 GiB limit of a table made on one machine") !=
+        std::string::npos);
   CHECK(message.find("capped at the points still needed") != std::string::npos);
   CHECK(message.find("solve") == std::string::npos);
-  QueryInput input = Win("3,0,0,0,0", 1);
+  QueryInput input = Win("3,0,0,0,0,0", 1);
   const absl::Status eval = advisor.Evaluate(Parsed(input)).status();
   CHECK(std::string(eval.message()).find("the objective capped:25 here") != std::string::npos);
   const absl::StatusOr<Dice> roll = ParseRoll(Parsed(input), "13R");
@@ -405,7 +408,7 @@ TEST_CASE("advisor: which games a table can cover, and the 1 GiB limit") {
   REQUIRE(two.ok());
   REQUIRE(two->table != nullptr);
   CHECK(two->table->table.players() == 2);
-  const absl::StatusOr<TableCoverage> none = advisor.Coverage(Rules{}, 5);
+  const absl::StatusOr<TableCoverage> none = advisor.Coverage(Rules{}, 6);
   REQUIRE(none.ok());
   CHECK(none->table == nullptr);
   CHECK(none->reason.find("can exist") != std::string::npos);
@@ -508,13 +511,13 @@ TEST_CASE("advisor: a game's advice is the win query of its decision") {
 
 TEST_CASE("advisor: where no table covers the game, the advice plays the fallback, saying so") {
   Advisor advisor;
-  // 5 players: seat 2 at 10, nobody at the target: capped:15.
-  GameState state = Game(5, GameContext{{12, 3, 10, 0, 7}, 2});
+  // 6 players: seat 2 at 10, nobody at the target: capped:15.
+  GameState state = Game(6, GameContext{{12, 3, 10, 0, 7, 1}, 2});
   const absl::StatusOr<GameAdvice> start = advisor.Advise(state);
   REQUIRE_MESSAGE(start.ok(), start.status());
   CHECK(start->fallback);
   CHECK(start->goal.name() == "capped:15");
-  CHECK(start->fallback_reason.find("no policy table can exist for 5 players") !=
+  CHECK(start->fallback_reason.find("no policy table can exist for 6 players") !=
         std::string::npos);
   CHECK(start->win_probabilities.empty());
   CHECK(start->table == nullptr);

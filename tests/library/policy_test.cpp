@@ -96,11 +96,11 @@ TEST_CASE("policy: bots are made for a game, and say what they cannot play") {
   const Bot two = MakeBot(advisor, "win");
   CHECK_FALSE(two.fallback());
   CHECK(two.table_path().find("martiandice-p2-d13-b3-t25.mdt") != std::string::npos);
-  const absl::Status five = Bot::Create(Spec("win"), advisor, Rules{}, 5).status();
-  CHECK(five.code() == absl::StatusCode::kInvalidArgument);
-  CHECK(std::string(five.message()).find("no policy table can exist for 5 players") !=
+  const absl::Status six = Bot::Create(Spec("win"), advisor, Rules{}, 6).status();
+  CHECK(six.code() == absl::StatusCode::kInvalidArgument);
+  CHECK(std::string(six.message()).find("no policy table can exist for 6 players") !=
         std::string::npos);
-  const Bot fallback = MakeBot(advisor, "win", 5, Rules{}, true);
+  const Bot fallback = MakeBot(advisor, "win", 6, Rules{}, true);
   CHECK(fallback.fallback());
   CHECK(fallback.fallback_reason().find("can exist") != std::string::npos);
   // A bot plays the game it was made for.

@@ -105,7 +105,7 @@ TEST_CASE("data: the shipped 2-player table is regenerated bit for bit") {
 TEST_CASE("data: the shipped table reads back and is consistent") {
   auto table = GameTable::Open(ShippedPath());
   REQUIRE_MESSAGE(table.ok(), table.status());
-  CHECK(table->format_version() == 2);
+  CHECK(table->format_version() == 3);
   CHECK(table->players() == 2);
   CHECK(table->rules() == Rules{});
   CHECK(table->context_count() == 1650);  // 25^2 + 41 * 25
@@ -187,14 +187,14 @@ TEST_CASE("data: the shipped 3-player table is regenerated bit for bit") {
                              << " settling passes reused");
 }
 
-// The shipped 3-player table (format version 2, values only), read with the
+// The shipped 3-player table (format version 3, values only), read with the
 // reader: its signature (size, contexts, bound, start vector) and a query.
 // Regenerate with tools/regenerate-data.sh when the solver's arithmetic changes.
 TEST_CASE("data: the shipped 3-player table reads back with its signature") {
   const std::string path = std::string(MARTIANDICE_DATA_DIR) + "/" + TableFileName(Rules{}, 3);
   auto table = GameTable::Open(path);
   REQUIRE_MESSAGE(table.ok(), table.status());
-  CHECK(table->format_version() == 2);
+  CHECK(table->format_version() == 3);
   CHECK(table->players() == 3);
   CHECK(table->rules() == Rules{});
   CHECK(table->context_count() == 83275);  // 25^3 + 41 * 25^2 + 41^2 * 25

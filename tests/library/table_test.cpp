@@ -1,8 +1,9 @@
-// Policy table reader (docs/FORMAT.md, format version 2): tables from the
+// Policy table reader (docs/FORMAT.md, format version 3): tables from the
 // independent test writer (tests/support/table_builder.h) and from the game solver
 // load with their values; every refusal of the reader is tested at its
 // boundary (the first value refused, the control just inside accepted);
-// other format versions, a large file that is no table, file handling,
+// other format versions, a large file that is no table, mapped tables and
+// their blocks verified on first use, the streamed writer, file handling,
 // table location and file names; win queries against the naive reference
 // (tests/support/nplayer_naive.h), the tie convention and the bounded turn cache;
 // the CRC-32s against plain references.
@@ -145,7 +146,12 @@ std::int64_t BytesRead() {
 // The version 1 refusal's message for a table of `players` ("P" when unknown).
 std::string Version1Message(const std::string& players) {
   return "format version 1 (roll values stored) is no longer read; regenerate the table in "
-         "format version 2 with `martiandice solve --players " +
+         "format version 3 with `martiandice solve --players " +
+         players + " --out FILE`";
+}
+std::string Version2Message(const std::string& players) {
+  return "format version 2 (one payload checksum) is no longer read; regenerate the table in "
+         "format version 3 with `martiandice solve --players " +
          players + " --out FILE`";
 }
 
@@ -223,10 +229,12 @@ TEST_CASE("table: context counts and indices follow the format's formulas") {
   CHECK(tb::RulesString(Rules{}, 3) ==
         "martiandice-policy v2 dice=13 bonus=3 target=25 players=3 values-only "
         "ties=stop,rays,most-dice,human-cow-chicken");
-  // The test writer's file is exactly the header and C records of 8P bytes.
+  // The test writer's file is exactly the header, C records of 8P bytes and a
+  // checksum per block of 1,024 contexts (4 players: 3,125 + ... = 23,157 contexts).
   for (int players : {2, 3, 4}) {
     const std::string bytes = SmallTable(players);
-    CHECK(bytes.size() == 128 + 8 * players * tb::ContextCount(kSmall, players));
+    const std::int64_t contexts = tb::ContextCount(kSmall, players);
+    CHECK(bytes.size() == 128 + 8 * players * contexts + 4 * ((contexts + 1023) / 1024));
   }
 }
 
@@ -239,7 +247,7 @@ TEST_CASE("table: a valid hand-built table loads with its rules and values") {
     CHECK(table.rules() == kSmall);
     CHECK(table.players() == players);
     CHECK(table.error_bound() == 1e-13);
-    CHECK(table.format_version() == 2);
+    CHECK(table.format_version() == 3);
     CHECK(table.format_version() == kTableFormatVersion);
     CHECK(table.tie_tolerance_exponent() == 12);
     CHECK(table.context_count() == tb::ContextCount(kSmall, players));
@@ -272,33 +280,33 @@ TEST_CASE("table: a solver-written table has the documented header and layout") 
     solver::GameSolveReport report;
     const std::string bytes = SolveTinyTable(rules, players, &report);
     const std::uint64_t contexts = tb::ContextCount(rules, players);
-    CHECK(bytes.size() == 128 + contexts * 8 * players);
+    const std::uint64_t blocks = (contexts + 1023) / 1024;
+    CHECK(bytes.size() == 128 + contexts * 8 * players + 4 * blocks);
     CHECK(bytes.substr(0, 8) == "MDPOLICY");
     namespace off = tb::offset;
     const std::pair<int, std::uint32_t> u32[] = {
-        {off::kVersion, 2},
-        {off::kHeaderSize, 128},
-        {off::kDice, 3},
-        {off::kBonus, 3},
-        {off::kTarget, 5},
-        {off::kPlayers, static_cast<std::uint32_t>(players)},
-        {off::kMaxTurnScore, 6},
-        {off::kStateCount, 0},
-        {off::kContextCount, static_cast<std::uint32_t>(contexts)},
-        {off::kBlockCount, 0},
-        {off::kTieTolerance, 12},
-        {off::kReserved, 0}};
+        {off::kVersion, 3},       {off::kHeaderSize, 128},
+        {off::kDice, 3},          {off::kBonus, 3},
+        {off::kTarget, 5},        {off::kPlayers, static_cast<std::uint32_t>(players)},
+        {off::kMaxTurnScore, 6},  {off::kBlockContexts, 1024},
+        {off::kTieTolerance, 12}, {off::kReserved, 0}};
     for (const auto& [at, value] : u32) CHECK_MESSAGE(tb::GetU32(bytes, at) == value, at);
+    const std::uint64_t sums = 128 + contexts * 8 * players;
     const std::pair<int, std::uint64_t> u64[] = {
-        {off::kContextsOffset, 128},        {off::kContextsSize, bytes.size() - 128},
-        {off::kStatesOffset, bytes.size()}, {off::kStatesSize, 0},
-        {off::kRollsOffset, bytes.size()},  {off::kRollsSize, 0}};
+        {off::kContextCount, contexts},    {off::kContextsOffset, 128},
+        {off::kContextsSize, sums - 128},  {off::kChecksumsOffset, sums},
+        {off::kChecksumsSize, 4 * blocks}, {off::kBlockCount, blocks},
+        {off::kFileSize, bytes.size()}};
     for (const auto& [at, value] : u64) CHECK_MESSAGE(tb::GetU64(bytes, at) == value, at);
     // The hash of the documented rules string, computed by the test writer.
     CHECK(tb::GetU64(bytes, off::kRulesHash) == tb::Fnv1a64(tb::RulesString(rules, players)));
     CHECK(tb::GetF64(bytes, off::kErrorBound) == report.error_bound);
     CHECK(tb::Crc32(bytes, 0, 124) == tb::GetU32(bytes, off::kHeaderCrc));
-    CHECK(tb::Crc32(bytes, 128, bytes.size()) == tb::GetU32(bytes, off::kPayloadCrc));
+    CHECK(tb::Crc32(bytes, sums, bytes.size()) == tb::GetU32(bytes, off::kChecksumsCrc));
+    for (std::uint64_t b = 0; b < blocks; ++b) {
+      const std::uint64_t end = std::min(sums, 128 + (b + 1) * 1024 * 8 * players);
+      CHECK(tb::Crc32(bytes, 128 + b * 1024 * 8 * players, end) == tb::GetU32(bytes, sums + 4 * b));
+    }
     const GameTable table = Load(bytes);
     CHECK(table.error_bound() == report.error_bound);
     for (std::int64_t c = 0; c < table.context_count(); ++c) {
@@ -318,19 +326,19 @@ TEST_CASE("table: the shipped tables: Open and FromBytes read every value as the
     std::int64_t contexts;
     size_t bytes;
   };
-  for (const Shipped& shipped : {Shipped{2, 1650, 26528}, Shipped{3, 83275, 1998728}}) {
+  for (const Shipped& shipped : {Shipped{2, 1650, 26536}, Shipped{3, 83275, 1999056}}) {
     const int p = shipped.players;
     CAPTURE(p);
     const std::string path = std::string(MARTIANDICE_DATA_DIR) + "/" + TableFileName(Rules{}, p);
     const std::string bytes = test_util::ReadFile(path);
     REQUIRE_MESSAGE(bytes.size() == shipped.bytes, "missing or resized: " << path);
-    CHECK(tb::GetU32(bytes, tb::offset::kVersion) == 2);
+    CHECK(tb::GetU32(bytes, tb::offset::kVersion) == 3);
     auto opened = GameTable::Open(path);
     REQUIRE_MESSAGE(opened.ok(), opened.status());
     auto from_bytes = GameTable::FromBytes(bytes);
     REQUIRE(from_bytes.ok());
     for (const GameTable* table : {&*opened, &*from_bytes}) {
-      CHECK(table->format_version() == 2);
+      CHECK(table->format_version() == 3);
       CHECK(table->players() == p);
       CHECK(table->rules() == Rules{});
       CHECK(table->error_bound() == tb::GetF64(bytes, tb::offset::kErrorBound));
@@ -351,20 +359,25 @@ TEST_CASE("table: the shipped tables: Open and FromBytes read every value as the
 
 // ------------------------------------------------------------ versions
 
-TEST_CASE("table: the format version: 2 read, 1 refused with the command, 3 newer, 0 invalid") {
+TEST_CASE(
+    "table: the format version: 3 read, 1 and 2 refused with the command, 4 newer, 0 "
+    "invalid") {
   for (int players : {2, 3}) {
     CAPTURE(players);
     const std::string good = SmallTable(players);
     CHECK(Accepted(good));
-    CHECK(tb::GetU32(good, tb::offset::kVersion) == 2);
+    CHECK(tb::GetU32(good, tb::offset::kVersion) == 3);
     absl::Status v1 = Refusal(WithU32(good, tb::offset::kVersion, 1));
     CHECK(v1.code() == absl::StatusCode::kFailedPrecondition);
     CHECK(v1.message() == "policy table: " + Version1Message(std::to_string(players)));
-    for (std::uint32_t newer : {3u, 4u, 0xFFFFFFFFu}) {
+    absl::Status v2 = Refusal(WithU32(good, tb::offset::kVersion, 2));
+    CHECK(v2.code() == absl::StatusCode::kFailedPrecondition);
+    CHECK(v2.message() == "policy table: " + Version2Message(std::to_string(players)));
+    for (std::uint32_t newer : {4u, 5u, 0xFFFFFFFFu}) {
       absl::Status s = Refusal(WithU32(good, tb::offset::kVersion, newer));
       CHECK(s.code() == absl::StatusCode::kFailedPrecondition);
       CHECK(s.message() == "policy table: format version " + std::to_string(newer) +
-                               " is newer than this library's 2; update martiandice or "
+                               " is newer than this library's 3; update martiandice or "
                                "regenerate the table with this version (martiandice solve)");
     }
     absl::Status zero = Refusal(WithU32(good, tb::offset::kVersion, 0));
@@ -392,25 +405,28 @@ TEST_CASE("table: a version 1 file of the real layout is refused naming the comm
     const std::string v1 = tb::WriteVersion1Table(spec);
     // The version 1 layout: records of 8P + 8 bytes, then STATES and one ROLLS block.
     const std::uint64_t contexts = tb::ContextCount(kSmall, players);
-    const std::uint64_t states = tb::GetU32(v1, tb::offset::kStateCount);
+    const std::uint64_t states = tb::GetU32(v1, tb::v1_offset::kStateCount);
     CHECK(states > 0);
-    CHECK(tb::GetU32(v1, tb::offset::kBlockCount) == 1);
+    CHECK(tb::GetU32(v1, tb::v1_offset::kBlockCount) == 1);
     CHECK(v1.size() == 128 + contexts * (8 * players + 8) + states * 8 + states * 8);
     absl::Status s = Refusal(v1);
     CHECK(s.code() == absl::StatusCode::kFailedPrecondition);
     CHECK(s.message() == "policy table: " + Version1Message(std::to_string(players)));
-    // Relabelled version 2 (with the version 2 rules hash): its layout is not version 2's.
+    // Relabelled version 3 (with the version 3 rules hash): its layout is not version 3's
+    // (its u32 context and block counts read as one u64 count).
     std::string relabelled = v1;
-    tb::PutU32(relabelled, tb::offset::kVersion, 2);
+    tb::PutU32(relabelled, tb::offset::kVersion, 3);
     tb::PutU64(relabelled, tb::offset::kRulesHash, tb::Fnv1a64(tb::RulesString(kSmall, players)));
     tb::RefreshChecksums(relabelled);
     absl::Status layout = Refusal(relabelled);
     CHECK(layout.code() == absl::StatusCode::kDataLoss);
-    CHECK(Contains(layout, "header: state_count is " + std::to_string(states) +
-                               ", but the layout requires 0"));
+    CHECK(Contains(layout, "header: context_count is " +
+                               std::to_string((std::uint64_t{1} << 32) + contexts) +
+                               ", but the rules and " + std::to_string(players) + " players have " +
+                               std::to_string(contexts) + " contexts"));
     // ... and with the version 1 hash left: the rules hash differs.
     std::string v1_hash = v1;
-    tb::PutU32(v1_hash, tb::offset::kVersion, 2);
+    tb::PutU32(v1_hash, tb::offset::kVersion, 3);
     tb::RefreshChecksums(v1_hash);
     absl::Status hash = Refusal(v1_hash);
     CHECK(hash.code() == absl::StatusCode::kFailedPrecondition);
@@ -487,11 +503,11 @@ TEST_CASE("table: the rule fields: the supported ranges' ends are read, one beyo
 TEST_CASE("table: context_count: the formula's count is read, one more or less refused") {
   for (int players : {2, 3}) {
     const std::string good = SmallTable(players);
-    const std::uint32_t count = tb::GetU32(good, tb::offset::kContextCount);
-    CHECK(count == tb::ContextCount(kSmall, players));
-    CHECK(Accepted(WithU32(good, tb::offset::kContextCount, count)));
-    for (std::uint32_t wrong : {count - 1, count + 1}) {
-      absl::Status s = Refusal(WithU32(good, tb::offset::kContextCount, wrong));
+    const std::uint64_t count = tb::GetU64(good, tb::offset::kContextCount);
+    CHECK(count == static_cast<std::uint64_t>(tb::ContextCount(kSmall, players)));
+    CHECK(Accepted(WithU64(good, tb::offset::kContextCount, count)));
+    for (std::uint64_t wrong : {count - 1, count + 1, count + (std::uint64_t{1} << 32)}) {
+      absl::Status s = Refusal(WithU64(good, tb::offset::kContextCount, wrong));
       CHECK(s.code() == absl::StatusCode::kDataLoss);
       CHECK(s.message() == "policy table: header: context_count is " + std::to_string(wrong) +
                                ", but the rules and " + std::to_string(players) + " players have " +
@@ -500,10 +516,13 @@ TEST_CASE("table: context_count: the formula's count is read, one more or less r
   }
 }
 
-TEST_CASE("table: the section fields must have the version 2 values") {
+TEST_CASE("table: the section fields must have the layout's values") {
   using namespace tb::offset;
-  const std::string good = SmallTable();
+  const std::string good = tb::WriteTable(tb::RandomSpec(Rules{3, 0, 10}, 3, 7, false));
   const std::uint64_t end = good.size();
+  const std::uint64_t blocks = 4;  // 3,990 contexts
+  const std::uint64_t sums = end - 4 * blocks;
+  REQUIRE(sums == 128 + 3990 * 24);
   // Field, its value (the control), the next value refused.
   struct Field {
     const char* name;
@@ -512,14 +531,13 @@ TEST_CASE("table: the section fields must have the version 2 values") {
     std::uint64_t value;
   };
   const Field fields[] = {
-      {"state_count", kStateCount, false, 0},
-      {"block_count", kBlockCount, false, 0},
+      {"block_contexts", kBlockContexts, false, 1024},
       {"contexts_offset", kContextsOffset, true, 128},
-      {"contexts_size", kContextsSize, true, end - 128},
-      {"states_offset", kStatesOffset, true, end},
-      {"states_size", kStatesSize, true, 0},
-      {"rolls_offset", kRollsOffset, true, end},
-      {"rolls_size", kRollsSize, true, 0},
+      {"contexts_size", kContextsSize, true, sums - 128},
+      {"checksums_offset", kChecksumsOffset, true, sums},
+      {"checksums_size", kChecksumsSize, true, 4 * blocks},
+      {"block_count", kBlockCount, true, blocks},
+      {"file_size", kFileSize, true, end},
   };
   for (const Field& f : fields) {
     CAPTURE(f.name);
@@ -665,9 +683,13 @@ TEST_CASE("table: every single-bit flip is refused") {
       } else if (i < 128) {
         CHECK(s.code() == absl::StatusCode::kDataLoss);
         CHECK_MESSAGE(Contains(s, "header checksum mismatch"), i, ":", bit, ": ", s.message());
+      } else if (i < bytes.size() - 4) {
+        CHECK(s.code() == absl::StatusCode::kDataLoss);
+        CHECK_MESSAGE(Contains(s, "block 0 (contexts 0..64) checksum mismatch"), i, ":", bit, ": ",
+                      s.message());
       } else {
         CHECK(s.code() == absl::StatusCode::kDataLoss);
-        CHECK_MESSAGE(Contains(s, "payload checksum mismatch"), i, ":", bit, ": ", s.message());
+        CHECK_MESSAGE(Contains(s, "checksums section mismatch"), i, ":", bit, ": ", s.message());
       }
     }
   }
@@ -785,7 +807,7 @@ TEST_CASE("table: a large file that is no table is refused from its header, unre
   std::mt19937_64 rng(99);
   std::string garbage(4096, '\0');
   for (char& c : garbage) c = static_cast<char>(rng());
-  std::string looks_like_a_table = "MDPOLICY" + std::string("\x02\0\0\0", 4) + garbage;
+  std::string looks_like_a_table = "MDPOLICY" + std::string("\x03\0\0\0", 4) + garbage;
   struct Case {
     const char* name;
     std::string start;
@@ -795,7 +817,7 @@ TEST_CASE("table: a large file that is no table is refused from its header, unre
   const Case cases[] = {
       {"zeros", "", absl::StatusCode::kDataLoss, "not a martiandice policy table"},
       {"garbage", garbage, absl::StatusCode::kDataLoss, "not a martiandice policy table"},
-      {"magic and version 2, then garbage", looks_like_a_table, absl::StatusCode::kDataLoss,
+      {"magic and version 3, then garbage", looks_like_a_table, absl::StatusCode::kDataLoss,
        "header checksum mismatch"},
       {"a valid table, then zeros", SmallTable(), absl::StatusCode::kDataLoss,
        std::to_string(kSize - SmallTable().size()) + " trailing bytes after the last section"},
@@ -825,12 +847,11 @@ TEST_CASE("table: a large file that is no table is refused from its header, unre
   }
 }
 
-TEST_CASE(
-    "table: Open refuses a file over 1 GiB before reading it; 1 GiB is read from its header") {
+TEST_CASE("table: a file past kEagerTableBytes is checked from its header before it is mapped") {
   const TempDir dir;
   const std::string path = dir.File("huge.mdt");
   const std::string table = SmallTable();
-  for (std::uint64_t size : {std::uint64_t{1} << 30, (std::uint64_t{1} << 30) + 1}) {
+  for (std::uint64_t size : {kEagerTableBytes + 1, std::uint64_t{1} << 33}) {
     CAPTURE(size);
     WriteFile(path, table);
     std::filesystem::resize_file(path, size);  // sparse
@@ -840,14 +861,125 @@ TEST_CASE(
     const std::int64_t read_after = BytesRead();
     CHECK(g_largest_allocation.load() < (1u << 20));
     if (read_before >= 0 && read_after >= 0) CHECK(read_after - read_before < (1 << 20));
-    if (size == std::uint64_t{1} << 30) {
-      CHECK(huge.status().code() == absl::StatusCode::kDataLoss);
-      CHECK(Contains(huge.status(), "trailing bytes after the last section"));
+    CHECK(huge.status().code() == absl::StatusCode::kDataLoss);
+    CHECK(Contains(huge.status(),
+                   std::to_string(size - table.size()) + " trailing bytes after the last section"));
+  }
+}
+
+// ------------------------------------------------------------ mapped tables
+
+namespace {
+
+// A table of several blocks: 3 players, dice 3, bonus 0, target 10 (3,990
+// contexts in 4 blocks), from the test writer.
+const Rules kBlocks{3, 0, 10};
+std::string BlocksTable() { return tb::WriteTable(tb::RandomSpec(kBlocks, 3, 11, true)); }
+
+// `path` opened mapped (every file past 0 bytes is), or the test stops.
+GameTable OpenMapped(const std::string& path) {
+  absl::StatusOr<std::shared_ptr<const internal::TableData>> data =
+      internal::OpenTable(path, /*eager_bytes=*/0);
+  REQUIRE_MESSAGE(data.ok(), data.status());
+  // A GameTable over the mapped data, through the public reader for comparison below.
+  return internal::TableAccess::Make(*std::move(data));
+}
+
+// Every context's answers: the win vector, and the evaluation of the turn's start.
+std::vector<double> Answers(const GameTable& table) {
+  std::vector<double> out;
+  for (std::int64_t c = 0; c < table.context_count(); ++c) {
+    auto record = table.Context(c);
+    REQUIRE(record.ok());
+    auto eval = EvaluateWin(table, record->context, Dice());
+    REQUIRE_MESSAGE(eval.ok(), eval.status());
+    out.insert(out.end(), record->win_probabilities.begin(), record->win_probabilities.end());
+    out.push_back(eval->position.value.approx);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("table: a mapped table answers as the table read into memory, bit for bit") {
+  const TempDir dir;
+  const std::string path = dir.File("blocks.mdt");
+  const std::string bytes = BlocksTable();
+  WriteFile(path, bytes);
+  const GameTable mapped = OpenMapped(path);
+  CHECK(internal::TableAccess::Data(mapped).block_count() == 4);
+  CHECK_FALSE(internal::TableAccess::Data(mapped).all_verified.load());
+  const GameTable in_memory = Load(bytes);
+  CHECK(in_memory.context_count() == 3990);
+  CHECK(Answers(mapped) == Answers(in_memory));
+  CHECK(mapped.Verify().ok());
+  CHECK(internal::TableAccess::Data(mapped).all_verified.load());
+}
+
+TEST_CASE("table: a mapped table verifies each block on first use; a corrupt one is refused") {
+  const TempDir dir;
+  const std::string good = BlocksTable();
+  const size_t record = 24;
+  // A byte of context 2,500's record (block 2) changed, its checksum left as it was: only
+  // the uses of block 2 fail. Its value stays a valid probability, so only the checksum tells.
+  std::string damaged = good;
+  damaged[128 + 2500 * record + 3] ^= 0x01;
+  const std::string path = dir.File("damaged.mdt");
+  WriteFile(path, damaged);
+  CHECK(GameTable::FromBytes(damaged).status().code() == absl::StatusCode::kDataLoss);
+  const GameTable mapped = OpenMapped(path);  // the header and CHECKSUMS are intact
+  const std::string block2 =
+      "policy table " + path + ": block 2 (contexts 2048..3071) checksum mismatch";
+  auto in_block0 = mapped.Context(5);
+  CHECK(in_block0.ok());
+  auto in_block2 = mapped.Context(2500);
+  CHECK(in_block2.status().code() == absl::StatusCode::kDataLoss);
+  CHECK_MESSAGE(Contains(in_block2.status(), block2), in_block2.status());
+  CHECK(mapped.Context(2047).ok());
+  CHECK(mapped.Context(3072).ok());
+  // Refused again at each use, never remembered as good.
+  CHECK(mapped.Context(2048).status().code() == absl::StatusCode::kDataLoss);
+  absl::Status all = mapped.Verify();
+  CHECK(all.code() == absl::StatusCode::kDataLoss);
+  CHECK(Contains(all, block2));
+  // A query whose turn reads a record of block 2 fails; one that reads none answers.
+  int failed = 0, answered = 0;
+  const GameTable reference = Load(good);
+  for (std::int64_t c = 0; c < mapped.context_count(); ++c) {
+    const auto record = reference.Context(c);
+    REQUIRE(record.ok());
+    auto eval = EvaluateWin(mapped, record->context, Dice());
+    if (eval.ok()) {
+      ++answered;
     } else {
-      CHECK(huge.status().code() == absl::StatusCode::kFailedPrecondition);
-      CHECK(Contains(huge.status(), "is 1073741825 bytes, larger than 1 GiB"));
+      ++failed;
+      CHECK(eval.status().code() == absl::StatusCode::kDataLoss);
+      CHECK(Contains(eval.status(), block2));
     }
   }
+  CHECK(failed > 1024);  // block 2's own contexts, and those whose next contexts are there
+  CHECK(answered > 1024);
+  // A stored value out of range with its block checksum refreshed: refused by the record check.
+  std::string bad_value = WithRecord(good, 3100, {1.5, -0.25, -0.25});
+  WriteFile(path, bad_value);
+  const GameTable remapped = OpenMapped(path);
+  auto value = remapped.Context(3100);
+  CHECK(value.status().code() == absl::StatusCode::kDataLoss);
+  CHECK(Contains(value.status(),
+                 "context 3100: seat 0's win probability 1.5 is not a "
+                 "probability"));
+  CHECK(remapped.Context(10).ok());
+}
+
+TEST_CASE("table: a mapped table's CHECKSUMS section is checked at Open") {
+  const TempDir dir;
+  const std::string path = dir.File("sums.mdt");
+  std::string damaged = BlocksTable();
+  damaged[damaged.size() - 6] ^= 0x10;  // block 2's checksum
+  WriteFile(path, damaged);
+  auto opened = internal::OpenTable(path, /*eager_bytes=*/0);
+  CHECK(opened.status().code() == absl::StatusCode::kDataLoss);
+  CHECK(Contains(opened.status(), "policy table " + path + ": checksums section mismatch"));
 }
 
 TEST_CASE("table: Open reads files and names the path in errors") {
@@ -1066,7 +1198,7 @@ void CheckAgainstNaive(const Rules& rules, int players) {
   REQUIRE(g.ok());
   REQUIRE(g->converged);
   const GameTable table = Load(SolveTinyTable(rules, players));
-  CHECK(table.format_version() == 2);
+  CHECK(table.format_version() == 3);
   CHECK(table.players() == players);
   REQUIRE(table.context_count() == static_cast<std::int64_t>(g->contexts.size()));
   const std::vector<Dice> asides = Asides(rules);

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """An independent reader of martiandice policy tables, written from docs/FORMAT.md alone.
 
-It loads a table (format version 2), verifies everything the format
+It loads a table (format version 3), verifies everything the format
 prescribes (magic, version, header, rules hash, layout, checksums, exact
 length, probabilities), and answers best-move queries by solving the mover's
 turn from the stored vectors: its own memoised turn solve over canonical
@@ -26,7 +26,8 @@ import sys
 import zlib
 
 MAGIC = b"MDPOLICY"
-VERSION = 2
+VERSION = 3
+BLOCK_CONTEXTS = 1024
 HEADER_SIZE = 128
 TIE_E = 12  # values within 10^-12 of each other are tied
 FACES = "TRHCK"  # tank, ray, human, cow, chicken
@@ -65,7 +66,7 @@ def max_turn_score(dice, bonus):
     return dice + (bonus if dice >= 3 else 0)
 
 
-HEADER = struct.Struct("<8sIIIIIIIIIIQQQQQQQdIIII")
+HEADER = struct.Struct("<8sIIIIIIIIQQQQQQQQdIIII")
 assert HEADER.size == HEADER_SIZE
 
 
@@ -75,19 +76,26 @@ class Table:
     def __init__(self, data):
         self._check_preamble(data)
         (_, self.version, header_size, self.dice, self.bonus, self.target, self.players,
-         self.max_turn_score, self.state_count, self.context_count, self.block_count,
-         rules_hash, contexts_offset, contexts_size, states_offset, states_size, rolls_offset,
-         rolls_size, self.error_bound, self.tie_e, reserved, payload_crc,
+         self.max_turn_score, self.block_contexts, self.context_count, rules_hash,
+         contexts_offset, contexts_size, checksums_offset, checksums_size, self.block_count,
+         file_size, self.error_bound, self.tie_e, reserved, checksums_crc,
          header_crc) = HEADER.unpack_from(data, 0)
         if header_size != HEADER_SIZE:
             raise corrupt(f"header_size {header_size}, expected {HEADER_SIZE}")
         if reserved != 0:
             raise corrupt(f"header reserved field is {reserved}")
         self._check_rules(rules_hash)
-        self._check_layout(data, contexts_offset, contexts_size, states_offset, states_size,
-                           rolls_offset, rolls_size)
-        if zlib.crc32(data[HEADER_SIZE:]) != payload_crc:
-            raise corrupt("payload checksum mismatch")
+        self._check_layout(data, contexts_offset, contexts_size, checksums_offset, checksums_size,
+                           file_size)
+        checksums = data[checksums_offset:checksums_offset + checksums_size]
+        if zlib.crc32(checksums) != checksums_crc:
+            raise corrupt("checksums section mismatch")
+        record = 8 * self.players
+        for b in range(self.block_count):
+            first = HEADER_SIZE + record * BLOCK_CONTEXTS * b
+            end = HEADER_SIZE + record * min(self.context_count, BLOCK_CONTEXTS * (b + 1))
+            if zlib.crc32(data[first:end]) != struct.unpack_from("<I", checksums, 4 * b)[0]:
+                raise corrupt(f"block {b} checksum mismatch")
         self.tolerance = 10.0 ** -self.tie_e
         self._load_contexts(data, contexts_offset)
         self._turns = {}  # context -> its solved turn (TurnSolve)
@@ -105,11 +113,11 @@ class Table:
         (version,) = struct.unpack_from("<I", data, 8)
         if version > VERSION:
             raise TableError("incompatible", f"format version {version} is newer than {VERSION}")
-        if version == 1:
+        if version in (1, 2):
             players = struct.unpack_from("<I", data, 28)[0] if len(data) >= 32 else 0
             count = str(players) if 2 <= players <= 6 else "P"
             raise TableError("incompatible",
-                             "format version 1 (roll values stored) is not read; regenerate the "
+                             f"format version {version} is not read; regenerate the "
                              f"table with `martiandice solve --players {count} --out FILE`")
         if version != VERSION:
             raise corrupt(f"format version {version} is invalid")
@@ -141,21 +149,22 @@ class Table:
         t, a, p = self.target, self.target + self.m, self.players
         return [a ** i * t ** (p - i) for i in range(p)]
 
-    def _check_layout(self, data, c_off, c_size, s_off, s_size, r_off, r_size):
+    def _check_layout(self, data, c_off, c_size, k_off, k_size, file_size):
         sizes = self._sizes()
         self.mover_offset = [sum(sizes[:i]) for i in range(self.players)]
         if self.context_count != sum(sizes):
             raise corrupt(f"context_count {self.context_count}, expected {sum(sizes)}")
-        end = HEADER_SIZE + self.context_count * 8 * self.players
+        blocks = -(-self.context_count // BLOCK_CONTEXTS)
+        records_end = HEADER_SIZE + self.context_count * 8 * self.players
+        end = records_end + 4 * blocks
         expected = {
-            "state_count": (self.state_count, 0),
-            "block_count": (self.block_count, 0),
+            "block_contexts": (self.block_contexts, BLOCK_CONTEXTS),
             "contexts_offset": (c_off, HEADER_SIZE),
-            "contexts_size": (c_size, end - HEADER_SIZE),
-            "states_offset": (s_off, end),
-            "states_size": (s_size, 0),
-            "rolls_offset": (r_off, end),
-            "rolls_size": (r_size, 0),
+            "contexts_size": (c_size, records_end - HEADER_SIZE),
+            "checksums_offset": (k_off, records_end),
+            "checksums_size": (k_size, 4 * blocks),
+            "block_count": (self.block_count, blocks),
+            "file_size": (file_size, end),
         }
         for name, (got, want) in expected.items():
             if got != want:

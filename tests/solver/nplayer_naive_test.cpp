@@ -1,5 +1,5 @@
-// Checks of the naive N-player reference solver (tests/support/nplayer_naive.h) that do not depend on
-// the game solver: probabilities, vectors derived on paper, final rounds against a direct
+// Checks of the naive N-player reference solver (tests/support/nplayer_naive.h) that do not depend
+// on the game solver: probabilities, vectors derived on paper, final rounds against a direct
 // recursive enumeration with ordered dice, monotonicity in a seat's own total, ties that never
 // decide for another seat, independence of the starting guess. Then the game solver's tables
 // (2 players: the pair kernel; 3 and 4: the convention kernel), read back with the reader, are
@@ -365,7 +365,7 @@ TEST_CASE("nplayer naive: the game solver's 2-player tables agree with the refer
     REQUIRE_MESSAGE(bytes.ok(), bytes.status().ToString());
     absl::StatusOr<md::GameTable> table = md::GameTable::FromBytes(*std::move(bytes));
     REQUIRE_MESSAGE(table.ok(), table.status().ToString());
-    CHECK(table->format_version() == 2);
+    CHECK(table->format_version() == 3);
     CHECK(table->players() == 2);
     REQUIRE(table->context_count() == static_cast<std::int64_t>(g.contexts.size()));
     Failures f;

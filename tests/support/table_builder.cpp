@@ -1,6 +1,7 @@
 // Test helper: writes policy table files from docs/FORMAT.md (see table_builder.h).
 #include "table_builder.h"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 
@@ -24,42 +25,48 @@ std::uint64_t Mix(std::uint64_t a, std::uint64_t b) {
   return r.Next();
 }
 
-// The sizes of a file's sections.
+// The sizes of a version 1 file's sections.
 struct Layout {
   std::uint32_t version;
   std::string rules_string;
   std::uint64_t state_count, block_count, record_size;
 };
 
-// The header of `spec` with `layout` (checksums left 0) and room for the sections.
-std::string Header(const TableSpec& spec, const Layout& layout) {
-  const std::uint64_t c = static_cast<std::uint64_t>(ContextCount(spec.rules, spec.players));
-  const std::uint64_t contexts_size = c * layout.record_size;
-  const std::uint64_t states_size = layout.state_count * 8;
-  const std::uint64_t rolls_size = layout.block_count * layout.state_count * 8;
-  std::string bytes(128 + contexts_size + states_size + rolls_size, '\0');
+// The fields every version shares: magic, version, header size, rules,
+// players, M, tie tolerance exponent, error bound.
+void PutCommonFields(const TableSpec& spec, std::uint32_t version, std::string& bytes) {
   bytes.replace(0, 8, "MDPOLICY");
   const std::uint32_t u32_fields[][2] = {
-      {offset::kVersion, layout.version},
+      {offset::kVersion, version},
       {offset::kHeaderSize, 128},
       {offset::kDice, static_cast<std::uint32_t>(spec.rules.dice)},
       {offset::kBonus, static_cast<std::uint32_t>(spec.rules.bonus)},
       {offset::kTarget, static_cast<std::uint32_t>(spec.rules.target)},
       {offset::kPlayers, static_cast<std::uint32_t>(spec.players)},
       {offset::kMaxTurnScore, static_cast<std::uint32_t>(table_builder::MaxTurnScore(spec.rules))},
-      {offset::kStateCount, static_cast<std::uint32_t>(layout.state_count)},
-      {offset::kContextCount, static_cast<std::uint32_t>(c)},
-      {offset::kBlockCount, static_cast<std::uint32_t>(layout.block_count)},
       {offset::kTieTolerance, 12}};
   for (const auto& [at, value] : u32_fields) PutU32(bytes, at, value);
+  PutF64(bytes, offset::kErrorBound, spec.error_bound);
+}
+
+// The header of a version 1 `spec` with `layout` (checksums left 0) and room for the sections.
+std::string Version1Header(const TableSpec& spec, const Layout& layout) {
+  const std::uint64_t c = static_cast<std::uint64_t>(ContextCount(spec.rules, spec.players));
+  const std::uint64_t contexts_size = c * layout.record_size;
+  const std::uint64_t states_size = layout.state_count * 8;
+  const std::uint64_t rolls_size = layout.block_count * layout.state_count * 8;
+  std::string bytes(128 + contexts_size + states_size + rolls_size, '\0');
+  PutCommonFields(spec, layout.version, bytes);
+  PutU32(bytes, v1_offset::kStateCount, static_cast<std::uint32_t>(layout.state_count));
+  PutU32(bytes, v1_offset::kContextCount, static_cast<std::uint32_t>(c));
+  PutU32(bytes, v1_offset::kBlockCount, static_cast<std::uint32_t>(layout.block_count));
   PutU64(bytes, offset::kRulesHash, Fnv1a64(layout.rules_string));
   PutU64(bytes, offset::kContextsOffset, 128);
   PutU64(bytes, offset::kContextsSize, contexts_size);
-  PutU64(bytes, offset::kStatesOffset, 128 + contexts_size);
-  PutU64(bytes, offset::kStatesSize, states_size);
-  PutU64(bytes, offset::kRollsOffset, 128 + contexts_size + states_size);
-  PutU64(bytes, offset::kRollsSize, rolls_size);
-  PutF64(bytes, offset::kErrorBound, spec.error_bound);
+  PutU64(bytes, v1_offset::kStatesOffset, 128 + contexts_size);
+  PutU64(bytes, v1_offset::kStatesSize, states_size);
+  PutU64(bytes, v1_offset::kRollsOffset, 128 + contexts_size + states_size);
+  PutU64(bytes, v1_offset::kRollsSize, rolls_size);
   return bytes;
 }
 
@@ -185,13 +192,53 @@ double GetF64(const std::string& bytes, size_t at) {
 }
 
 void RefreshChecksums(std::string& bytes) {
-  PutU32(bytes, offset::kPayloadCrc, Crc32(bytes, 128, bytes.size()));
+  if (bytes.size() < 128) return;
+  if (GetU32(bytes, offset::kVersion) == 1) {
+    PutU32(bytes, v1_offset::kPayloadCrc, Crc32(bytes, 128, bytes.size()));
+    PutU32(bytes, offset::kHeaderCrc, Crc32(bytes, 0, 124));
+    return;
+  }
+  const std::uint64_t size = bytes.size();
+  const std::uint64_t players = GetU32(bytes, offset::kPlayers);
+  const std::uint64_t per_block = GetU32(bytes, offset::kBlockContexts);
+  const std::uint64_t records = GetU64(bytes, offset::kContextsOffset);
+  const std::uint64_t records_size = GetU64(bytes, offset::kContextsSize);
+  const std::uint64_t sums = GetU64(bytes, offset::kChecksumsOffset);
+  const std::uint64_t sums_size = GetU64(bytes, offset::kChecksumsSize);
+  const std::uint64_t blocks = GetU64(bytes, offset::kBlockCount);
+  // Only a layout that lies within the bytes (no overflow: every term is checked first).
+  const bool sums_fit = sums <= size && sums_size <= size - sums;
+  if (sums_fit && blocks <= sums_size / 4 && records <= size && records_size <= size - records &&
+      players >= 1 && players <= 64 && per_block >= 1 && per_block <= (1u << 20)) {
+    const std::uint64_t block_bytes = 8 * players * per_block;
+    for (std::uint64_t b = 0; b < blocks; ++b) {
+      const std::uint64_t first = std::min(records_size, block_bytes * b);
+      const std::uint64_t end = std::min(records_size, block_bytes * (b + 1));
+      PutU32(bytes, sums + 4 * b, Crc32(bytes, records + first, records + end));
+    }
+  }
+  if (sums_fit) PutU32(bytes, offset::kChecksumsCrc, Crc32(bytes, sums, sums + sums_size));
   PutU32(bytes, offset::kHeaderCrc, Crc32(bytes, 0, 124));
 }
 
 std::string WriteTable(const TableSpec& spec) {
+  const std::uint64_t c = static_cast<std::uint64_t>(ContextCount(spec.rules, spec.players));
   const std::uint64_t record = 8 * static_cast<std::uint64_t>(spec.players);
-  std::string bytes = Header(spec, {2, RulesString(spec.rules, spec.players), 0, 0, record});
+  const std::uint64_t blocks = (c + kBlockContexts - 1) / kBlockContexts;
+  const std::uint64_t sums = 128 + c * record;
+  std::string bytes(sums + 4 * blocks, '\0');
+  PutCommonFields(spec, 3, bytes);
+  PutU32(bytes, offset::kBlockContexts, kBlockContexts);
+  const std::uint64_t u64_fields[][2] = {
+      {offset::kContextCount, c},
+      {offset::kRulesHash, Fnv1a64(RulesString(spec.rules, spec.players))},
+      {offset::kContextsOffset, 128},
+      {offset::kContextsSize, c * record},
+      {offset::kChecksumsOffset, sums},
+      {offset::kChecksumsSize, 4 * blocks},
+      {offset::kBlockCount, blocks},
+      {offset::kFileSize, bytes.size()}};
+  for (const auto& [at, value] : u64_fields) PutU64(bytes, at, value);
   PutContexts(spec, record, bytes);
   RefreshChecksums(bytes);
   return bytes;
@@ -205,10 +252,10 @@ std::string WriteVersion1Table(const TableSpec& spec, double roll_value) {
                                    " target=" + std::to_string(spec.rules.target) +
                                    " players=" + std::to_string(spec.players) +
                                    " states=canonical-v1";
-  std::string bytes = Header(spec, {1, rules_string, states.size(), 1, record});
+  std::string bytes = Version1Header(spec, {1, rules_string, states.size(), 1, record});
   PutContexts(spec, record, bytes);  // block index and reserved field stay 0
-  const std::uint64_t states_offset = GetU64(bytes, offset::kStatesOffset);
-  const std::uint64_t rolls_offset = GetU64(bytes, offset::kRollsOffset);
+  const std::uint64_t states_offset = GetU64(bytes, v1_offset::kStatesOffset);
+  const std::uint64_t rolls_offset = GetU64(bytes, v1_offset::kRollsOffset);
   for (size_t k = 0; k < states.size(); ++k) {
     for (int f = 0; f < 6; ++f) bytes[states_offset + 8 * k + f] = static_cast<char>(states[k][f]);
     PutF64(bytes, rolls_offset + 8 * k, roll_value);

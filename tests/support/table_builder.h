@@ -25,13 +25,20 @@ struct TableSpec {
 // Field offsets of the header (docs/FORMAT.md).
 namespace offset {
 inline constexpr int kVersion = 8, kHeaderSize = 12, kDice = 16, kBonus = 20, kTarget = 24;
-inline constexpr int kPlayers = 28, kMaxTurnScore = 32, kStateCount = 36, kContextCount = 40;
-inline constexpr int kBlockCount = 44, kRulesHash = 48, kContextsOffset = 56;
-inline constexpr int kContextsSize = 64, kStatesOffset = 72, kStatesSize = 80;
-inline constexpr int kRollsOffset = 88, kRollsSize = 96, kErrorBound = 104;
-inline constexpr int kTieTolerance = 112, kReserved = 116, kPayloadCrc = 120, kHeaderCrc = 124;
+inline constexpr int kPlayers = 28, kMaxTurnScore = 32, kBlockContexts = 36, kContextCount = 40;
+inline constexpr int kRulesHash = 48, kContextsOffset = 56, kContextsSize = 64;
+inline constexpr int kChecksumsOffset = 72, kChecksumsSize = 80, kBlockCount = 88;
+inline constexpr int kFileSize = 96, kErrorBound = 104, kTieTolerance = 112, kReserved = 116;
+inline constexpr int kChecksumsCrc = 120, kHeaderCrc = 124;
 }  // namespace offset
-
+// The header of format versions 1 and 2, where it differs (u32 counts, one payload checksum).
+namespace v1_offset {
+inline constexpr int kStateCount = 36, kContextCount = 40, kBlockCount = 44;
+inline constexpr int kStatesOffset = 72, kStatesSize = 80, kRollsOffset = 88, kRollsSize = 96;
+inline constexpr int kPayloadCrc = 120;
+}  // namespace v1_offset
+// Contexts per checksummed block.
+inline constexpr int kBlockContexts = 1024;
 std::uint32_t Crc32(const std::string& bytes, size_t begin, size_t end);
 std::uint64_t Fnv1a64(const std::string& text);
 
@@ -47,7 +54,7 @@ std::int64_t ContextIndex(const martiandice::Rules& rules, int players, int move
 void ForEachContext(const martiandice::Rules& rules, int players,
                     const std::function<void(std::int64_t, int, const std::vector<int>&)>& fn);
 
-// The file's bytes for `spec` (format version 2).
+// The file's bytes for `spec` (format version 3).
 std::string WriteTable(const TableSpec& spec);
 
 // A file in the layout of format version 1, which readers refuse: the version
@@ -57,7 +64,10 @@ std::string WriteTable(const TableSpec& spec);
 // holding `roll_value` for each.
 std::string WriteVersion1Table(const TableSpec& spec, double roll_value = 0.5);
 
-// Rewrites both checksums after a deliberate edit of `bytes`.
+// Rewrites the checksums after a deliberate edit of `bytes`: for version 1 (at
+// offset 8) the payload's and the header's; else every block's, the CHECKSUMS
+// section's and the header's, as far as the header's layout fields lie within
+// the bytes (the header's alone otherwise).
 void RefreshChecksums(std::string& bytes);
 
 void PutU32(std::string& bytes, size_t at, std::uint32_t value);

@@ -166,7 +166,7 @@ describe('tables', () => {
     const info = await fresh.loadTable(officialTableUrl(2));
     assert.deepEqual(info, {
       table: '/tables/martiandice-p2-d13-b3-t25.mdt', players: 2,
-      rules: { dice: 13, bonus: 3, target: 25 }, error_bound: info.error_bound, format_version: 2,
+      rules: { dice: 13, bonus: 3, target: 25 }, error_bound: info.error_bound, format_version: 3,
     });
     assert.ok(info.error_bound > 0 && info.error_bound < 1e-12);
     const first = fresh.eval({ objective: 'win', scores: [0, 0] });
