@@ -5,7 +5,7 @@
 #       Here, on the Debian machine with nvcc: builds BUILD (default build/)
 #       with the CUDA backend (Release, sm_90) and gathers what a GPU machine
 #       needs into BUILD/gpu-bundle/: the CLI, the test suite, the GPU
-#       benchmark and the Abseil shared libraries they load (the GPU machine
+#       benchmark, the benchmark and the Abseil shared libraries they load (the GPU machine
 #       has CUDA's driver but none of the project's Debian libraries).
 #   tools/gpu-check.sh run [BUNDLE] [LOG]
 #       On the GPU machine, from the repository root (data/ holds the shipped
@@ -13,7 +13,8 @@
 #       4-player solves on the GPU and on the CPU, each table compared byte for
 #       byte (and the 3-player one with the shipped table), the GPU's 2- and
 #       3-player tables certified; the 3- and 4-player solves again with more
-#       cycles in flight (larger batches). Prints every figure with its
+#       cycles in flight (larger batches); a 5-player table (synthetic values,
+#       6.2 GiB) mapped and queried cold and warm. Prints every figure with its
 #       command, also into LOG (default gpu-check.log). About 4 minutes on one
 #       H100 with 16 cores, plus the larger batches' solves. Exits 1 if any
 #       check fails.
@@ -24,11 +25,12 @@ prepare() {
   local build="${1:-build}"
   set -e
   cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DMARTIANDICE_CUDA=ON
-  cmake --build "$build" -j "$(nproc)" --target martiandice_cli martiandice_tests martiandice_gpu_bench
+  cmake --build "$build" -j "$(nproc)" --target martiandice_cli martiandice_tests \
+    martiandice_gpu_bench martiandice_bench
   local bundle="$build/gpu-bundle"
   rm -rf "$bundle"
   mkdir -p "$bundle/bin" "$bundle/lib"
-  for exe in martiandice martiandice_tests martiandice_gpu_bench; do
+  for exe in martiandice martiandice_tests martiandice_gpu_bench martiandice_bench; do
     strip -o "$bundle/bin/$exe" "$build/bin/$exe"
   done
   # The shared libraries the executables load that a bare machine lacks
@@ -115,6 +117,8 @@ run() {
       same_table "$players players: GPU table vs shipped table" \
         "$work/gpu-p$players.mdt" "data/martiandice-p$players-d13-b3-t25.mdt"
     done
+    check "5-player table (synthetic values, 6.2 GiB), mapped: Open, best cold and warm" \
+      env TMPDIR="$work" "$bin/martiandice_bench" --mapped-table 5 --queries 200
     check "official 4-player solve, GPU" solve 4 gpu "$work/gpu-p4.mdt" --no-certify
     check "official 4-player solve, CPU" solve 4 cpu "$work/cpu-p4.mdt" --no-certify
     same_table "4 players: GPU table vs CPU table" "$work/gpu-p4.mdt" "$work/cpu-p4.mdt"
