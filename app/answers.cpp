@@ -2,20 +2,22 @@
 #include "answers.h"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "front_end.h"
 #include "json.h"
 #include "martiandice/exact.h"
 #include "martiandice/objective.h"
 #include "martiandice/turn_query.h"
-#include "front_end.h"
 
 namespace martiandice::app {
 namespace {
@@ -39,30 +41,44 @@ void AddValue(JsonObject& object, std::string_view key, const std::optional<Valu
 
 bool IsExact(const Query& query) { return query.precision == Precision::kExact; }
 
-// The win goal's fields: the context, every seat's chances, the table.
+// The win goal's fields: the context, every seat's chances, the table; what
+// the values measure ("win", or the fallback's objective) and why the fallback.
 void AddGameJson(JsonObject& object, const Query& query, const std::vector<double>& win,
-                 const LoadedTable* table) {
+                 const LoadedTable* table, const Fallback* fallback) {
   if (!query.goal.is_win()) return;
   const GameContext& context = *query.context;
   object.Int("players", query.players)
       .Int("seat", context.seat)
       .Raw("scores", JsonIntArray(context.scores))
-      .Bool("final_round", FinalRoundBegun(query.rules, context.scores, context.seat))
-      .Raw("win_probabilities", JsonDoubleArray(win))
+      .Bool("final_round", FinalRoundBegun(query.rules, context.scores, context.seat));
+  if (fallback != nullptr) {
+    object.Null("win_probabilities").Null("table").Null("error_bound");
+    object.Str("values", fallback->query.goal.name())
+        .Bool("fallback", true)
+        .Str("fallback_reason", fallback->reason);
+    return;
+  }
+  object.Raw("win_probabilities", JsonDoubleArray(win))
       .Str("table", table->path)
       .Raw("error_bound", JsonDouble(table->table.error_bound()));
+  object.Str("values", query.goal.name()).Bool("fallback", false).Null("fallback_reason");
 }
 
 // Fields every eval/best object starts with.
 JsonObject QueryHeaderJson(const Query& query, const std::vector<double>& win,
-                           const LoadedTable* table) {
+                           const LoadedTable* table, const Fallback* fallback) {
   JsonObject object(2048);  // the whole eval/best object, with room to spare
   object.Raw("rules", RulesJson(query.rules))
       .Str("objective", query.goal.name())
       .Str("precision", IsExact(query) ? "exact" : "double")
       .Str("aside", FormatDice(query.aside));
-  AddGameJson(object, query, win, table);
+  AddGameJson(object, query, win, table, fallback);
   return object;
+}
+
+// The goal the values of an answer to `query` measure.
+const Goal& ValuesGoal(const Query& query, const Fallback* fallback) {
+  return fallback != nullptr ? fallback->query.goal : query.goal;
 }
 
 std::string AsideText(const Dice& aside) {
@@ -85,30 +101,38 @@ std::string ThenPhrase(Then then) {
   return "";
 }
 
-// "seat 0 0.412345 (to move), seat 1 0.587655"
+// "seat 0 41.23% (to move), seat 1 58.77%"
 std::string WinProbabilitiesText(const std::vector<double>& win, int mover) {
   std::vector<std::string> seats;
   for (int seat = 0; seat < static_cast<int>(win.size()); ++seat) {
     seats.push_back(
-        absl::StrCat("seat ", seat, " ", Number(win[seat]), seat == mover ? " (to move)" : ""));
+        absl::StrCat("seat ", seat, " ", Percent(win[seat]), seat == mover ? " (to move)" : ""));
   }
   return absl::StrJoin(seats, ", ");
 }
 
-// The win goal's lines: the context and every seat's chances.
-std::string GameText(const Query& query, const std::vector<double>& win, const LoadedTable* table) {
+// The win goal's lines: the context and every seat's chances, or the fallback named.
+std::string GameText(const Query& query, const std::vector<double>& win, const LoadedTable* table,
+                     const Fallback* fallback) {
   if (!query.goal.is_win()) return "";
   const GameContext& context = *query.context;
-  std::string text = absl::StrFormat(
-      "Game: %d players, scores %s; seat %d to move%s.\n", query.players,
-      absl::StrJoin(context.scores, ", "), context.seat,
-      FinalRoundBegun(query.rules, context.scores, context.seat)
-          ? " (final round: the target has been reached)"
-          : "");
+  std::string text =
+      absl::StrFormat("Game: %d players, scores %s; seat %d to move%s.\n", query.players,
+                      absl::StrJoin(context.scores, ", "), context.seat,
+                      FinalRoundBegun(query.rules, context.scores, context.seat)
+                          ? " (final round: the target has been reached)"
+                          : "");
+  if (fallback != nullptr) {
+    absl::StrAppend(&text, "No exact table for ", query.players, " players: ", fallback->reason,
+                    ".\n");
+    absl::StrAppend(&text, "Values below: the fallback, ", std::string(kFallbackName), ": ",
+                    fallback->query.goal.Describe(), " (", fallback->query.goal.name(),
+                    "), in points: this advice maximises the points the mover still needs.\n");
+    return text;
+  }
   absl::StrAppend(&text, "Win probabilities at the start of this turn: ",
                   WinProbabilitiesText(win, context.seat), ".\n");
-  absl::StrAppend(&text, "Values below: the mover's probability of winning. Table: ", table->path,
-                  ".\n");
+  absl::StrAppend(&text, "Values below: the mover's chance to win. Table: ", table->path, ".\n");
   return text;
 }
 
@@ -117,11 +141,11 @@ std::string RulesLine(const Query& query) {
                          query.goal.name(), RulesText(query.rules));
 }
 
-std::string EvalLine(std::string_view label, const std::optional<Value>& value,
+std::string EvalLine(const Goal& goal, std::string_view label, const std::optional<Value>& value,
                      std::string_view missing, bool exact) {
   if (!value) return absl::StrFormat("  %-6s %s\n", label, missing);
-  if (!exact) return absl::StrFormat("  %-6s %s\n", label, Number(value->approx));
-  return absl::StrFormat("  %-6s %s  (exactly %s)\n", label, Number(value->approx),
+  if (!exact) return absl::StrFormat("  %-6s %s\n", label, ValueText(goal, value->approx));
+  return absl::StrFormat("  %-6s %s  (exactly %s)\n", label, ValueText(goal, value->approx),
                          ExactText(value));
 }
 
@@ -155,12 +179,12 @@ std::string BestChoiceJson(const RollAdvice& advice) {
   return std::move(object).Build();
 }
 
-std::string OptionRow(const TakeOption& option, bool exact) {
+std::string OptionRow(const Goal& goal, const TakeOption& option, bool exact) {
   std::string row =
       absl::StrFormat("  %-2s %-12s %10s %10s %10s  %s\n", option.optimal ? "*" : "",
-                      TakeLabel(option.take, option.count), Number(option.stop.approx),
-                      option.roll ? Number(option.roll->approx) : "-", Number(option.value.approx),
-                      ThenName(option.then));
+                      TakeLabel(option.take, option.count), ValueText(goal, option.stop.approx),
+                      option.roll ? ValueText(goal, option.roll->approx) : "-",
+                      ValueText(goal, option.value.approx), ThenName(option.then));
   if (exact) {
     absl::StrAppend(
         &row, absl::StrFormat("     exactly: stop %s, roll %s, value %s\n", ExactText(option.stop),
@@ -189,8 +213,8 @@ std::string NextText(const Rules& rules, const TakeOption& best) {
                          DiceCount(left));
 }
 
-std::string BestVerdict(const Query& query, const RollAdvice& advice) {
-  std::string value = absl::StrCat("Value: ", Number(advice.value.approx));
+std::string BestVerdict(const Query& query, const Goal& goal, const RollAdvice& advice) {
+  std::string value = absl::StrCat("Value: ", ValueText(goal, advice.value.approx));
   if (IsExact(query)) absl::StrAppend(&value, " (exactly ", ExactText(advice.value), ")");
   if (advice.turn_over || !advice.best) {
     return absl::StrFormat("%s\nTurn over: no legal take; the turn scores %d.\n", value,
@@ -221,8 +245,20 @@ absl::StatusOr<BestAnswer> Best(Advisor& advisor, const Query& query, const Dice
   return advisor.Best(query, roll);
 }
 
-absl::StatusOr<std::string> AnswerQuery(Advisor& advisor, const Request& request,
-                                        unsigned command, AnswerFormat format,
+absl::StatusOr<std::optional<Fallback>> FallbackFor(Advisor& advisor, const Query& query) {
+  if (!query.goal.is_win() || query.tables) return std::nullopt;  // a named table must be there
+  absl::StatusOr<TableCoverage> coverage = advisor.Coverage(query.rules, query.players);
+  if (!coverage.ok()) return TableError(query.rules, query.players, coverage.status());
+  if (coverage->table) return std::nullopt;
+  Fallback fallback{query, coverage->reason};
+  fallback.query.goal = Goal::ForTurn(FallbackObjective(query.rules, *query.context));
+  fallback.query.context.reset();
+  fallback.query.players = 0;
+  return fallback;
+}
+
+absl::StatusOr<std::string> AnswerQuery(Advisor& advisor, const Request& request, unsigned command,
+                                        AnswerFormat format,
                                         const std::function<absl::Status(const Query&)>& check) {
   absl::StatusOr<Query> query = ParseQuery(request.query);
   if (!query.ok()) return query.status();
@@ -230,22 +266,31 @@ absl::StatusOr<std::string> AnswerQuery(Advisor& advisor, const Request& request
     if (absl::Status status = check(*query); !status.ok()) return status;
   }
   const bool json = format == AnswerFormat::kJson;
+  std::optional<Dice> roll;
   if (command == kBestRequest) {
-    absl::StatusOr<Dice> roll = ParseRoll(*query, request.roll.value_or(""));
-    if (!roll.ok()) return roll.status();
-    absl::StatusOr<BestAnswer> answer = Best(advisor, *query, *roll);
-    if (!answer.ok()) return answer.status();
-    return json ? BestJson(*query, *roll, *answer) : BestText(*query, *roll, *answer);
+    absl::StatusOr<Dice> parsed = ParseRoll(*query, request.roll.value_or(""));
+    if (!parsed.ok()) return parsed.status();
+    roll = *parsed;
   }
-  absl::StatusOr<EvalAnswer> answer = Evaluate(advisor, *query);
+  absl::StatusOr<std::optional<Fallback>> fallback = FallbackFor(advisor, *query);
+  if (!fallback.ok()) return fallback.status();
+  const Fallback* used = fallback->has_value() ? &**fallback : nullptr;
+  const Query& asked = used != nullptr ? used->query : *query;
+  if (roll) {
+    absl::StatusOr<BestAnswer> answer = Best(advisor, asked, *roll);
+    if (!answer.ok()) return answer.status();
+    return json ? BestJson(*query, *roll, *answer, used) : BestText(*query, *roll, *answer, used);
+  }
+  absl::StatusOr<EvalAnswer> answer = Evaluate(advisor, asked);
   if (!answer.ok()) return answer.status();
-  return json ? EvalJson(*query, *answer) : EvalText(*query, *answer);
+  return json ? EvalJson(*query, *answer, used) : EvalText(*query, *answer, used);
 }
 
-std::string EvalJson(const Query& query, const EvalAnswer& answer) {
+std::string EvalJson(const Query& query, const EvalAnswer& answer, const Fallback* fallback) {
   const PositionEval& eval = answer.eval;
   const bool exact = IsExact(query);
-  JsonObject object = QueryHeaderJson(query, answer.win_probabilities, answer.table.get());
+  JsonObject object =
+      QueryHeaderJson(query, answer.win_probabilities, answer.table.get(), fallback);
   object.Int("dice_left", eval.dice_left);
   AddValue(object, "value", eval.value, exact);
   AddValue(object, "stop", eval.stop, exact);
@@ -254,10 +299,12 @@ std::string EvalJson(const Query& query, const EvalAnswer& answer) {
   return std::move(object).Build() + "\n";
 }
 
-std::string BestJson(const Query& query, const Dice& roll, const BestAnswer& answer) {
+std::string BestJson(const Query& query, const Dice& roll, const BestAnswer& answer,
+                     const Fallback* fallback) {
   const RollAdvice& advice = answer.advice;
   const bool exact = IsExact(query);
-  JsonObject object = QueryHeaderJson(query, answer.win_probabilities, answer.table.get());
+  JsonObject object =
+      QueryHeaderJson(query, answer.win_probabilities, answer.table.get(), fallback);
   object.Str("rolled", FormatDice(roll));
   object.Str("aside_after_tanks", FormatDice(advice.aside_after_tanks));
   object.Bool("turn_over", advice.turn_over);
@@ -279,26 +326,30 @@ std::string BestJson(const Query& query, const Dice& roll, const BestAnswer& ans
   return std::move(object).Build() + "\n";
 }
 
-std::string EvalText(const Query& query, const EvalAnswer& answer) {
+std::string EvalText(const Query& query, const EvalAnswer& answer, const Fallback* fallback) {
   const PositionEval& eval = answer.eval;
   const bool exact = IsExact(query);
+  const Goal& goal = ValuesGoal(query, fallback);
   std::string text =
       eval.aside.empty()
           ? absl::StrFormat("Position: start of the turn, %s to roll.\n", DiceCount(eval.dice_left))
           : absl::StrFormat("Position: set aside %s, %s left to roll.\n", FormatDice(eval.aside),
                             DiceCount(eval.dice_left));
   absl::StrAppend(&text, RulesLine(query),
-                  GameText(query, answer.win_probabilities, answer.table.get()));
-  absl::StrAppend(&text, EvalLine("stop", eval.stop, "not allowed before the first roll", exact));
-  absl::StrAppend(&text, EvalLine("roll", eval.roll, "not possible: no dice left", exact));
-  absl::StrAppend(&text, EvalLine("value", eval.value, "", exact));
+                  GameText(query, answer.win_probabilities, answer.table.get(), fallback));
+  absl::StrAppend(&text,
+                  EvalLine(goal, "stop", eval.stop, "not allowed before the first roll", exact));
+  absl::StrAppend(&text, EvalLine(goal, "roll", eval.roll, "not possible: no dice left", exact));
+  absl::StrAppend(&text, EvalLine(goal, "value", eval.value, "", exact));
   absl::StrAppend(&text, EvalDecision(eval));
   return text;
 }
 
-std::string BestText(const Query& query, const Dice& roll, const BestAnswer& answer) {
+std::string BestText(const Query& query, const Dice& roll, const BestAnswer& answer,
+                     const Fallback* fallback) {
   const RollAdvice& advice = answer.advice;
   const bool exact = IsExact(query);
+  const Goal& goal = ValuesGoal(query, fallback);
   std::string text =
       absl::StrFormat("Set aside: %s. Rolled: %s", AsideText(query.aside), FormatDice(roll));
   if (roll.count(Face::kTank) > 0) {
@@ -307,16 +358,16 @@ std::string BestText(const Query& query, const Dice& roll, const BestAnswer& ans
   }
   absl::StrAppend(&text, ".\n");
   absl::StrAppend(&text, RulesLine(query),
-                  GameText(query, answer.win_probabilities, answer.table.get()));
+                  GameText(query, answer.win_probabilities, answer.table.get(), fallback));
   if (!advice.options.empty()) {
     absl::StrAppend(&text, absl::StrFormat("\n  %-2s %-12s %10s %10s %10s  %s\n", "", "take",
                                            "stop", "roll", "value", "then"));
     for (const TakeOption& option : advice.options) {
-      absl::StrAppend(&text, OptionRow(option, exact));
+      absl::StrAppend(&text, OptionRow(goal, option, exact));
     }
     absl::StrAppend(&text, "  (* = optimal)\n\n");
   }
-  absl::StrAppend(&text, BestVerdict(query, advice));
+  absl::StrAppend(&text, BestVerdict(query, goal, advice));
   return text;
 }
 
@@ -374,7 +425,7 @@ std::string TakeZeroChancesText(const GameAdvice& advice) {
   for (std::size_t i = 0; i < advice.take_zero_chances.size(); ++i) {
     if (!advice.take_zero_chances[i]) continue;
     const TakeOption& option = advice.takes->options[i];
-    parts.push_back(absl::StrCat(Number(*advice.take_zero_chances[i]), " after ",
+    parts.push_back(absl::StrCat(Percent(*advice.take_zero_chances[i]), " after ",
                                  TakeLabel(option.take, option.count)));
   }
   if (parts.empty()) return "";
@@ -390,7 +441,7 @@ std::string GameAdviceText(const GameAdvice& advice) {
     absl::StrAppend(&text, absl::StrFormat("  %-2s %-12s %10s %10s %10s  %s\n", "", "take", "stop",
                                            "roll", "value", "then"));
     for (const TakeOption& option : takes.options) {
-      absl::StrAppend(&text, OptionRow(option, false));
+      absl::StrAppend(&text, OptionRow(advice.goal, option, false));
     }
     if (takes.best) {
       const TakeOption& best = takes.options.at(*takes.best);
@@ -403,15 +454,15 @@ std::string GameAdviceText(const GameAdvice& advice) {
   if (!advice.position) return text;
   const PositionEval& eval = *advice.position;
   if (!eval.stop) {
-    absl::StrAppend(&text, "  roll ", Number(eval.value.approx), "\n");
+    absl::StrAppend(&text, "  roll ", ValueText(advice.goal, eval.value.approx), "\n");
     return text;
   }
-  absl::StrAppend(&text, "  stop ", Number(eval.stop->approx));
-  if (eval.roll) absl::StrAppend(&text, ", roll on ", Number(eval.roll->approx));
+  absl::StrAppend(&text, "  stop ", ValueText(advice.goal, eval.stop->approx));
+  if (eval.roll) absl::StrAppend(&text, ", roll on ", ValueText(advice.goal, eval.roll->approx));
   absl::StrAppend(&text, ": best ", ThenPhrase(eval.action), ".\n");
   if (advice.zero_chance) {
     absl::StrAppend(&text, "  Rolling on ends the turn with 0 points with chance ",
-                    Number(*advice.zero_chance), ".\n");
+                    Percent(*advice.zero_chance), ".\n");
   }
   return text;
 }
@@ -437,9 +488,21 @@ std::string DiceCount(int n) { return absl::StrCat(n, n == 1 ? " die" : " dice")
 
 std::string Number(double x) { return absl::StrFormat("%.6f", x); }
 
+std::string Percent(double p) {
+  const double percent = 100 * p;
+  // A small loss is not shown as 0.00%: two significant digits.
+  if (percent != 0 && std::abs(percent) < 0.01) return absl::StrFormat("%.2g%%", percent);
+  return absl::StrFormat("%.2f%%", percent);
+}
+
+bool IsChance(const Goal& goal) { return goal.is_win() || absl::StartsWith(goal.name(), "reach:"); }
+
+std::string ValueText(const Goal& goal, double x) {
+  return IsChance(goal) ? Percent(x) : Number(x);
+}
+
 std::string TakeLabel(Face face, int count) {
   return absl::StrCat(count, " ", std::string(FaceName(face)), count == 1 ? "" : "s");
 }
-
 
 }  // namespace martiandice::app

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,18 @@ namespace martiandice::app {
 absl::StatusOr<EvalAnswer> Evaluate(Advisor& advisor, const Query& query);
 absl::StatusOr<BestAnswer> Best(Advisor& advisor, const Query& query, const Dice& roll);
 
+// A win query that names no table (no --tables) for a game no table covers
+// (none can exist, or the search finds none) is answered as `play` advises:
+// by the fallback (kFallbackName), the turn objective FallbackObjective at
+// the query's context.
+struct Fallback {
+  Query query;         // the query answered: the fallback's objective, same position
+  std::string reason;  // why no table covers the game (TableCoverage::reason)
+};
+// The fallback for `query`, or nothing where the query is answered as asked.
+// Errors: a table found but unusable (Advisor::Coverage's).
+absl::StatusOr<std::optional<Fallback>> FallbackFor(Advisor& advisor, const Query& query);
+
 // How an answer is written: the `--json` object, or the text for people.
 enum class AnswerFormat { kJson, kText };
 
@@ -38,12 +51,17 @@ absl::StatusOr<std::string> AnswerQuery(
     Advisor& advisor, const Request& request, unsigned command, AnswerFormat format,
     const std::function<absl::Status(const Query&)>& check = nullptr);
 
-// The `--json` outputs: one object on one line, newline included.
-std::string EvalJson(const Query& query, const EvalAnswer& answer);
-std::string BestJson(const Query& query, const Dice& roll, const BestAnswer& answer);
-// The text outputs.
-std::string EvalText(const Query& query, const EvalAnswer& answer);
-std::string BestText(const Query& query, const Dice& roll, const BestAnswer& answer);
+// The `--json` outputs: one object on one line, newline included. With
+// `fallback`, `answer` is the fallback query's answer to the win `query`.
+std::string EvalJson(const Query& query, const EvalAnswer& answer,
+                     const Fallback* fallback = nullptr);
+std::string BestJson(const Query& query, const Dice& roll, const BestAnswer& answer,
+                     const Fallback* fallback = nullptr);
+// The text outputs: chances in percent (ValueText).
+std::string EvalText(const Query& query, const EvalAnswer& answer,
+                     const Fallback* fallback = nullptr);
+std::string BestText(const Query& query, const Dice& roll, const BestAnswer& answer,
+                     const Fallback* fallback = nullptr);
 
 // The advice at a game's decision (Advisor::Advise). Its JSON fields, added
 // to `object`: decision ("take", "stop_or_roll" or "roll"), values ("win",
@@ -71,6 +89,13 @@ std::string RulesText(const Rules& rules);
 std::string DiceCount(int n);
 // A value for people: 6 decimals.
 std::string Number(double x);
+// A chance for people, in percent with 2 decimals ("34.83%"); under 0.01%
+// (not 0), 2 significant digits ("0.0012%").
+std::string Percent(double p);
+// Whether `goal`'s values are chances (win, reach:K) rather than points.
+bool IsChance(const Goal& goal);
+// A value of `goal` for people: Percent for chances, else Number.
+std::string ValueText(const Goal& goal, double x);
 // "4 humans", "1 ray".
 std::string TakeLabel(Face face, int count);
 

@@ -15,8 +15,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "answers.h"
-#include "json.h"
 #include "front_end.h"
+#include "json.h"
 
 namespace martiandice::app {
 namespace {
@@ -92,6 +92,7 @@ absl::StatusOr<GameSetup> ReadGameSetup(const GameOptions& options, Advisor& adv
     setup.seed = RandomSeed();
   }
   setup.hints = options.hints;
+  setup.forced_takes = options.forced_takes;
   setup.tables = options.tables;
   absl::StatusOr<TableCoverage> coverage = advisor.Coverage(setup.rules, players, setup.tables);
   if (!coverage.ok()) return TableError(setup.rules, players, coverage.status());
@@ -186,6 +187,12 @@ absl::Status GameDriver::Announce() {
     return absl::OkStatus();
   }
   if (bot_to_move() || state_.phase() == Phase::kRoll) return absl::OkStatus();
+  if (state_.phase() == Phase::kTake && setup_.forced_takes && state_.legal_takes().size() == 1) {
+    const Face face = state_.legal_takes().front();
+    listener_.Forced(state_.seat(), face, state_.roll().count(face));
+    if (absl::Status status = Take(face, std::nullopt); !status.ok()) return status;
+    return Announce();  // the stop-or-roll decision, or what follows the turn
+  }
   if (state_.phase() == Phase::kTake || setup_.hints) {
     absl::StatusOr<GameAdvice> advice = Advice();  // the hint's, and the review's
     if (!advice.ok()) return advice.status();
@@ -376,6 +383,12 @@ void JsonGameListener::Hint(int seat, const GameAdvice& advice) {
   fields.Int("seat", seat);
   AddGameAdviceJson(fields, advice);
   emit_(JsonEvent("hint", std::move(fields)));
+}
+
+void JsonGameListener::Forced(int seat, Face face, int count) {
+  JsonObject fields;
+  fields.Int("seat", seat).Str("take", FaceName(face)).Int("count", count);
+  emit_(JsonEvent("forced", std::move(fields)));
 }
 
 void JsonGameListener::Prompt(const GameState& state) {

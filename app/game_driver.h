@@ -34,6 +34,9 @@ struct GameSetup {
   std::vector<GameSeat> seats;
   std::uint64_t seed = 0;
   bool hints = false;
+  // A human's take with one legal choice is made for them (Forced, then
+  // Take), rather than prompted.
+  bool forced_takes = false;
   std::optional<std::string> tables;  // where tables are searched first
   TableCoverage coverage;
   int humans = 0;
@@ -47,6 +50,7 @@ struct GameOptions {
   std::string bots = "win";         // one policy for every bot, or one per bot seat
   std::optional<std::string> seed;  // unset: a random one
   bool hints = false;
+  bool forced_takes = false;  // GameSetup::forced_takes
   std::optional<std::string> tables;
 };
 
@@ -90,6 +94,8 @@ class GameListener {
   virtual void RollOn(int seat) = 0;
   virtual void TurnEnd(const martiandice::TurnEnd& end, const std::vector<int>& scores) = 0;
   virtual void Hint(int seat, const GameAdvice& advice) = 0;
+  // A human's only legal take, about to be made for them (forced_takes).
+  virtual void Forced(int /*seat*/, Face /*face*/, int /*count*/) {}
   // A human's decision at `state`.
   virtual void Prompt(const GameState& state) = 0;
   virtual void GameOver(int turns, const std::vector<int>& scores,
@@ -116,7 +122,8 @@ class GameDriver {
   absl::Status BotStep();
 
   // After a move: the end of the game (game_over, each human's review), or a
-  // human's decision (the hint when asked for, the prompt).
+  // human's decision (the hint when asked for, the prompt); with
+  // forced_takes, a take with one legal choice is made first (Forced, Take).
   absl::Status Announce();
 
   // The advice at the current decision, computed once per decision.
@@ -163,6 +170,7 @@ class JsonGameListener : public GameListener {
   void RollOn(int seat) override;
   void TurnEnd(const martiandice::TurnEnd& end, const std::vector<int>& scores) override;
   void Hint(int seat, const GameAdvice& advice) override;
+  void Forced(int seat, Face face, int count) override;
   void Prompt(const GameState& state) override;
   void GameOver(int turns, const std::vector<int>& scores,
                 const std::vector<int>& winners) override;

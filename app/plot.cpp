@@ -14,13 +14,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "front_end.h"
 #include "martiandice/advisor.h"
 #include "martiandice/dice.h"
 #include "martiandice/distribution.h"
 #include "martiandice/objective.h"
 #include "martiandice/turn_query.h"
 #include "martiandice/turn_solver.h"
-#include "front_end.h"
 
 namespace martiandice {
 namespace {
@@ -188,10 +188,10 @@ void LawLegend(Svg& svg, double x, double y, const std::string& style, std::stri
                const ScoreDistribution& law) {
   svg.Rect(x, y - 12, 22, 14, style);
   svg.Text(x + 30, y, label, "start", 12);
-  svg.Text(x + 30, y + 15,
-           absl::StrFormat("mean %.3f points, 0 points: %s%%", law.Mean(),
-                           Percent(law.probability[0])),
-           "start", 11, "fill=\"#444444\"");
+  svg.Text(
+      x + 30, y + 15,
+      absl::StrFormat("mean %.3f points, 0 points: %s%%", law.Mean(), Percent(law.probability[0])),
+      "start", 11, "fill=\"#444444\"");
 }
 
 }  // namespace
@@ -554,8 +554,7 @@ absl::StatusOr<std::string> DistributionSvg(const GameTable& table, const GameCo
       "turn played for the",
       "most points on average; hatched bars: played to win the game from the situation above "
       "(both playing to win).",
-      "Exact laws: every roll's probability followed through every position of the turn "
-      "(TurnScoreDistribution).",
+      "Exact laws: every roll's probability followed through every position of the turn.",
   };
   if (chances.ok()) {
     caption.push_back(absl::StrFormat("At %s, the mover's chance to win is %s%%.",

@@ -228,10 +228,10 @@ class Reviewer {
 
 std::string ThenWord(Then then) { return then == Then::kStop ? "stop" : "roll"; }
 
-// "0.203704", or "11/54 (0.203704)" when exact.
-std::string LossText(double loss, const std::optional<Rational>& exact) {
-  if (!exact) return Number(loss);
-  return absl::StrCat(FormatRational(*exact), " (", Number(loss), ")");
+// "0.203704" (points), "12.36%" (chances), or "11/54 (0.203704)" when exact.
+std::string LossText(const Goal& goal, double loss, const std::optional<Rational>& exact) {
+  if (!exact) return ValueText(goal, loss);
+  return absl::StrCat(FormatRational(*exact), " (", ValueText(goal, loss), ")");
 }
 
 std::string EndText(const LogTurn& turn) {
@@ -270,7 +270,7 @@ Totals Total(const Reviewer& reviewer) {
   return totals;
 }
 
-std::string DecisionText(const Decision& d) {
+std::string DecisionText(const Goal& goal, const Decision& d) {
   std::string text = absl::StrFormat("  line %-3d %-15s rolled %-17s %s", d.line,
                                      d.aside.empty() ? "-" : FormatDice(d.aside),
                                      FormatDice(d.roll), ChoiceText(d.actual));
@@ -282,9 +282,10 @@ std::string DecisionText(const Decision& d) {
     absl::StrAppend(&text, ": optimal");
     if (!others.empty()) absl::StrAppend(&text, " (tied with: ", absl::StrJoin(others, "; "), ")");
   } else {
-    absl::StrAppend(&text, ": MISTAKE, lost ", LossText(d.loss, d.loss_exact),
-                    "; best: ", absl::StrJoin(others, "; "), " (", Number(d.best_value.approx),
-                    " against ", Number(d.value.approx), ")");
+    absl::StrAppend(&text, ": MISTAKE, lost ", LossText(goal, d.loss, d.loss_exact),
+                    "; best: ", absl::StrJoin(others, "; "), " (",
+                    ValueText(goal, d.best_value.approx), " against ",
+                    ValueText(goal, d.value.approx), ")");
   }
   return text + "\n";
 }
@@ -295,8 +296,8 @@ std::string ReportText(const Reviewer& reviewer, std::string_view name) {
                       std::string(name), reviewer.goal().Describe(), reviewer.goal().name(),
                       reviewer.rules().dice, reviewer.rules().bonus, reviewer.rules().target);
   if (!reviewer.table_path().empty()) {
-    absl::StrAppend(
-        &text, "Values: the mover's probability of winning. Table: ", reviewer.table_path(), ".\n");
+    absl::StrAppend(&text, "Values: the mover's chance to win. Table: ", reviewer.table_path(),
+                    ".\n");
   }
   for (std::size_t i = 0; i < reviewer.turns().size(); ++i) {
     const Turn& turn = reviewer.turns()[i];
@@ -307,20 +308,22 @@ std::string ReportText(const Reviewer& reviewer, std::string_view name) {
       absl::StrAppend(&text, ": scores ", absl::StrJoin(context.scores, ","), ", seat ",
                       context.seat, " to move");
       if (!turn.win.empty()) {
-        absl::StrAppend(&text, ", wins with probability ", Number(turn.win[context.seat]));
+        absl::StrAppend(&text, ", chance to win ", Percent(turn.win[context.seat]));
       }
     }
     absl::StrAppend(&text, "\n");
-    for (const Decision& d : turn.decisions) absl::StrAppend(&text, DecisionText(d));
+    for (const Decision& d : turn.decisions) {
+      absl::StrAppend(&text, DecisionText(reviewer.goal(), d));
+    }
     absl::StrAppend(&text, "  turn ends: ", EndText(read), "; scores ", read.end->score, "; lost ",
-                    LossText(turn.loss, turn.loss_exact), " in ", Plural(turn.mistakes, "mistake"),
-                    "\n");
+                    LossText(reviewer.goal(), turn.loss, turn.loss_exact), " in ",
+                    Plural(turn.mistakes, "mistake"), "\n");
   }
   const Totals totals = Total(reviewer);
   absl::StrAppend(&text, "Summary: ", Plural(static_cast<int>(reviewer.turns().size()), "turn"),
                   ", ", Plural(totals.decisions, "decision"), ", ",
                   Plural(totals.mistakes, "mistake"), ", total loss ",
-                  LossText(totals.loss, totals.loss_exact), ".\n");
+                  LossText(reviewer.goal(), totals.loss, totals.loss_exact), ".\n");
   return text;
 }
 

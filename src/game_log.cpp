@@ -11,8 +11,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "martiandice/advisor.h"
-#include "martiandice/turn_query.h"
 #include "martiandice/state_space.h"
+#include "martiandice/turn_query.h"
 
 namespace martiandice {
 
@@ -308,8 +308,7 @@ absl::StatusOr<LogStep> GameLogReader::Roll(int number, const std::vector<std::s
   if (step.rolled_on) rolled.RollOn().IgnoreError();  // waiting for stop or roll on: legal
   step.aside = rolled.aside();
   if (absl::Status status = ValidateRoll(rules_, step.aside, roll); !status.ok()) {
-    return LineError(number, absl::StrCat("roll: ", Str(status.message()),
-                                          " (set aside: ", FormatDice(step.aside), ")"));
+    return LineError(number, absl::StrCat("roll: ", Str(status.message())));  // names the set-aside
   }
   const std::optional<TurnEnd> over = rolled.Roll(roll)->turn_end;  // a valid roll
   if (over && take) {

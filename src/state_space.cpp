@@ -3,7 +3,6 @@
 #include "martiandice/state_space.h"
 
 #include <algorithm>
-
 #include <unordered_set>
 
 #include "absl/strings/str_format.h"
@@ -100,9 +99,12 @@ absl::Status ValidateRoll(const Rules& rules, const Dice& aside, const Dice& rol
         "no dice are left to roll: all %d are set aside (%s)", rules.dice, FormatDice(aside)));
   }
   if (roll.total() != left) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "roll %s shows %d dice but %d %s left to roll after set-aside %s", FormatDice(roll),
-        roll.total(), left, left == 1 ? "is" : "are", FormatDice(aside)));
+    const std::string where = aside.empty() ? std::string("nothing is set aside")
+                                            : absl::StrFormat("%s %s set aside", FormatDice(aside),
+                                                              aside.total() == 1 ? "is" : "are");
+    return absl::InvalidArgumentError(
+        absl::StrFormat("roll %s shows %d dice but %d %s left to roll: %s", FormatDice(roll),
+                        roll.total(), left, left == 1 ? "is" : "are", where));
   }
   return absl::OkStatus();
 }

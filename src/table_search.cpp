@@ -3,8 +3,6 @@
 // data directory of the installed tree the running code belongs to, the
 // source tree's data/, the configured installed data directory). Reading a
 // table is table.cpp's.
-#include "martiandice/table.h"
-
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -17,6 +15,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "file_kind.h"
+#include "martiandice/table.h"
 
 #if defined(__linux__)
 #include <link.h>
@@ -119,11 +118,26 @@ int VisitObject(dl_phdr_info* info, std::size_t /*size*/, void* data) {
 }
 #endif
 
+// Whether `dir` is the build tree or inside it (not an installed tree).
+bool InBuildTree(const fs::path& dir) {
+#if defined(MARTIANDICE_BUILD_DIR)
+  const std::string build = fs::path(MARTIANDICE_BUILD_DIR).lexically_normal().string();
+  const std::string path = dir.lexically_normal().string();
+  return path.compare(0, build.size(), build) == 0 &&
+         (path.size() == build.size() || path[build.size()] == '/');
+#else
+  (void)dir;
+  return false;
+#endif
+}
+
 // The data directory of the installed tree this code runs from, so that an
-// installed prefix finds its tables wherever it was installed
-// (`cmake --install --prefix`): <executable's directory>/MARTIANDICE_BIN_TO_DATA
-// when the library is linked into an executable, <shared library's
-// directory>/MARTIANDICE_LIB_TO_DATA when it is inside one. Unset if unknown.
+// installed prefix finds its tables wherever it was installed or moved
+// (`cmake --install --prefix`): <shared library's
+// directory>/MARTIANDICE_LIB_TO_DATA when the code is in libmartiandice.so (or
+// libmartiandice_c.so), <executable's directory>/MARTIANDICE_BIN_TO_DATA when
+// a static library is linked into an executable. Unset if unknown, or when
+// the code runs from the build tree.
 std::optional<fs::path> RelocatedDataDir() {
 #if defined(__linux__) && defined(MARTIANDICE_BIN_TO_DATA) && defined(MARTIANDICE_LIB_TO_DATA)
   ObjectSearch search;
@@ -133,12 +147,12 @@ std::optional<fs::path> RelocatedDataDir() {
   std::error_code ec;
   if (search.executable) {
     const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    if (ec || exe.empty()) return std::nullopt;
+    if (ec || exe.empty() || InBuildTree(exe.parent_path())) return std::nullopt;
     return (exe.parent_path() / MARTIANDICE_BIN_TO_DATA).lexically_normal();
   }
   if (search.name.empty()) return std::nullopt;
   const fs::path library = fs::absolute(search.name, ec);
-  if (ec) return std::nullopt;
+  if (ec || InBuildTree(library.parent_path())) return std::nullopt;
   return (library.parent_path() / MARTIANDICE_LIB_TO_DATA).lexically_normal();
 #else
   return std::nullopt;

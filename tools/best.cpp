@@ -25,8 +25,10 @@ rolled, aside_after_tanks (set-aside plus this roll's tanks), objective,
 precision, rules. With --exact, every value, stop and roll field also comes as
 value_exact / stop_exact / roll_exact: an exact "p/q" string, or null.
 With --objective win, values are the mover's probability of winning the game
-and JSON adds players, seat, scores, final_round, win_probabilities, table and
-error_bound (see `martiandice eval --help`).
+(in percent in the text) and JSON adds players, seat, scores, final_round,
+win_probabilities, table, error_bound, values, fallback and fallback_reason;
+where no table covers the game, the fallback answers (see `martiandice eval
+--help`).
 The text output ends with the move to play and what it leaves, e.g. "Best:
 take 4 humans, then roll on." and "Next: 2T 4H set aside, roll 7 dice.", or
 "Turn over: no legal take; the turn scores 5."

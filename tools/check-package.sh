@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # Checks that martiandice can be consumed the ways the README describes.
 # Installs a configured and built tree (default: build/, Release) into a
-# temporary prefix and checks the installed files (headers, libraries, CLI,
+# temporary prefix, then moves the prefix elsewhere (an installed tree works
+# wherever it is), and checks the installed files (headers, libraries, CLI,
 # tables with their checksums, CMake package, pkg-config files); the installed
 # CLI must find the installed table. Then builds and runs the consumer project
 # tests/consumer (a C++ program on the C++ library, a C program on the C API,
-# both checking real answers) three ways:
-#   1. find_package(martiandice CONFIG REQUIRED) against the installed prefix,
-#      installed into the prefix and run there: must use the prefix's table;
-#   2. pkg-config (martiandice --static, martiandice_c) by hand, likewise;
+# both checking real answers and the table they find) three ways:
+#   1. find_package(martiandice CONFIG REQUIRED) against the installed prefix
+#      (martiandice_DATA_DIR must name the prefix's tables): run from its build
+#      folder outside the prefix, again with the source tree hidden (a private
+#      mount over it), then installed into the prefix: each must use the
+#      prefix's table;
+#   2. pkg-config (martiandice, martiandice_c; tablesdir must name the prefix's
+#      tables) by hand, run outside the prefix, hidden, and inside it, likewise;
 #   3. add_subdirectory of the source tree (tools and tests must stay off):
 #      must use the source tree's data/;
 # and runs the Python ctypes example (docs/C_API.md) on the installed
@@ -47,8 +52,9 @@ generator=()
 if command -v ninja >/dev/null 2>&1; then generator=(-G Ninja); fi
 table=martiandice-p2-d13-b3-t25.mdt
 
-step "installing $build into $prefix"
-run "$work/install.log" cmake --install "$build" --prefix "$prefix"
+step "installing $build into $work/installed, then moving it to $prefix"
+run "$work/install.log" cmake --install "$build" --prefix "$work/installed"
+mv "$work/installed" "$prefix"
 pc="$(find "$prefix" -name martiandice.pc -path '*/pkgconfig/*' | head -n 1)"
 [[ -n "$pc" ]] || fail "no martiandice.pc installed"
 libdir="$(dirname "$(dirname "$pc")")"
@@ -56,7 +62,9 @@ for file in bin/martiandice include/martiandice/query.h include/martiandice/win_
   include/martiandice/martiandice_c.h "share/martiandice/$table" share/martiandice/SHA256SUMS; do
   [[ -f "$prefix/$file" ]] || fail "not installed: $prefix/$file"
 done
-for file in libmartiandice.a libmartiandice_c.so pkgconfig/martiandice_c.pc \
+library=libmartiandice.a
+if grep -q '^MARTIANDICE_SHARED:BOOL=ON' "$build/CMakeCache.txt"; then library=libmartiandice.so; fi
+for file in "$library" libmartiandice_c.so pkgconfig/martiandice_c.pc \
   cmake/martiandice/martiandiceConfig.cmake cmake/martiandice/martiandiceConfigVersion.cmake; do
   [[ -e "$libdir/$file" ]] || fail "not installed: $libdir/$file"
 done
@@ -68,13 +76,39 @@ grep -qF "Table: $prefix/share/martiandice/$table." <<<"$cli_out" ||
   fail "installed CLI did not use the installed table: $(grep Table <<<"$cli_out")"
 step "installed files, checksums and the CLI's table lookup: ok"
 
-# check_runs DIR EXPECTED_TABLE_DIR PROGRAM...: runs each consumer; each checks its answers.
+# hidden CMD...: runs CMD with the source tree hidden under an empty private
+# mount, so that the library's compiled-in source data/ is not there; just its
+# data/ if the work directory is inside the tree. Plain, with a line, where
+# mount namespaces are not allowed.
+hide="$source_dir"
+case "$work/" in "$source_dir"/*) hide="$source_dir/data" ;; esac
+can_hide=1
+unshare --mount --map-root-user sh -c 'mount -t tmpfs none "$1" && test ! -e "$1/CMakeLists.txt"' \
+  sh "$hide" 2>"$work/unshare.log" || can_hide=0
+hidden() {
+  if [[ $can_hide == 1 ]]; then
+    unshare --mount --map-root-user sh -c 'mount -t tmpfs none "$1" && shift && exec "$@"' \
+      sh "$hide" "$@"
+  else
+    "$@"
+  fi
+}
+if [[ $can_hide == 0 ]]; then
+  step "cannot hide the source tree here ($(head -n 1 "$work/unshare.log")): runs with it in place"
+else
+  step "consumers run twice: as is, then with $hide hidden (an empty private mount)"
+fi
+
+# check_runs EXPECTED_TABLE_DIR PROGRAM...: runs each consumer, then again with
+# the source tree hidden; each checks its answers and that its table is in
+# EXPECTED_TABLE_DIR.
 check_runs() {
   local expected="$1"
   shift
   local program
   for program in "$@"; do
     "$program" "$expected" || fail "$program"
+    hidden "$program" "$expected" || fail "$program, with the source tree hidden"
   done
 }
 
@@ -84,30 +118,44 @@ run "$work/fp-configure.log" cmake -S tests/consumer -B "$work/find-package" "${
 found="$(grep '^martiandice_DIR:' "$work/find-package/CMakeCache.txt" | cut -d= -f2-)"
 [[ "$found" == "$libdir/cmake/martiandice" ]] ||
   fail "find_package found martiandice in '$found', not in $libdir/cmake/martiandice"
+grep -qxF -- "-- martiandice tables: $prefix/share/martiandice" "$work/fp-configure.log" ||
+  fail "martiandice_DATA_DIR is not $prefix/share/martiandice: $(grep 'tables:' "$work/fp-configure.log")"
 run "$work/fp-build.log" cmake --build "$work/find-package" -j 2
+check_runs "$prefix/share/martiandice" "$work/find-package/martiandice_consumer" \
+  "$work/find-package/martiandice_consumer_c"
 run "$work/fp-install.log" cmake --install "$work/find-package"
 check_runs "$prefix/share/martiandice" "$prefix/bin/martiandice_consumer" \
   "$prefix/bin/martiandice_consumer_c"
 
 step "2. pkg-config from the installed prefix"
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
+tablesdir="$(pkg-config --variable=tablesdir martiandice)" || fail "pkg-config tablesdir"
+tablesdir="$(realpath -m "$tablesdir")"  # ${pcfiledir}/../..: the same folder
+[[ "$tablesdir" == "$prefix/share/martiandice" ]] ||
+  fail "pkg-config's tablesdir is '$tablesdir', not $prefix/share/martiandice"
 flags="$(pkg-config --cflags --libs --static martiandice)" || fail "pkg-config --static martiandice"
 read -r -a cpp_flags <<<"$flags"
 flags="$(pkg-config --cflags --libs martiandice_c)" || fail "pkg-config martiandice_c"
 read -r -a c_flags <<<"$flags"
+mkdir -p "$work/pkg-config"
 run "$work/pc-cpp.log" "${CXX:-c++}" -std=c++20 -O1 tests/consumer/main.cpp "${cpp_flags[@]}" \
-  -o "$prefix/bin/martiandice_consumer_pc"
+  -o "$work/pkg-config/martiandice_consumer_pc"
 run "$work/pc-c.log" "${CC:-cc}" -std=c11 -O1 tests/consumer/main.c "${c_flags[@]}" -lm \
+  "-Wl,-rpath,$libdir" -o "$work/pkg-config/martiandice_consumer_c_pc"
+cp "$work/pkg-config/martiandice_consumer_pc" "$prefix/bin/"
+run "$work/pc-c-installed.log" "${CC:-cc}" -std=c11 -O1 tests/consumer/main.c "${c_flags[@]}" -lm \
   '-Wl,-rpath,$ORIGIN/../'"${libdir#"$prefix/"}" -o "$prefix/bin/martiandice_consumer_c_pc"
-check_runs "$prefix/share/martiandice" "$prefix/bin/martiandice_consumer_pc" \
+check_runs "$prefix/share/martiandice" "$work/pkg-config/martiandice_consumer_pc" \
+  "$work/pkg-config/martiandice_consumer_c_pc" "$prefix/bin/martiandice_consumer_pc" \
   "$prefix/bin/martiandice_consumer_c_pc"
 
 step "3. add_subdirectory of the source tree"
 run "$work/sub-configure.log" cmake -S tests/consumer -B "$work/subdirectory" "${generator[@]}" \
   -DCMAKE_BUILD_TYPE=Release -DMARTIANDICE_SOURCE_DIR="$source_dir"
 run "$work/sub-build.log" cmake --build "$work/subdirectory" -j 2
-check_runs "$source_dir/data" "$work/subdirectory/martiandice_consumer" \
-  "$work/subdirectory/martiandice_consumer_c"
+for program in "$work/subdirectory/martiandice_consumer" "$work/subdirectory/martiandice_consumer_c"; do
+  "$program" "$source_dir/data" || fail "$program"
+done
 
 step "4. Python ctypes on the installed C library"
 if command -v python3 >/dev/null 2>&1; then

@@ -20,12 +20,13 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "commands.h"
 #include "json.h"
-#include "request.h"
 #include "martiandice/advisor.h"
+#include "request.h"
 #include "simulate.h"
 #include "terminal.h"
 
@@ -132,9 +133,8 @@ CLI::Option* AddField(CLI::App& command, app::Request& request, std::string_view
     }
     CLI::Option* operator()(bool* value) const { return command.add_flag(option, *value, text); }
   };
-  CLI::Option* added =
-      std::visit(Adder{command, option, text, (field.form & app::kSpacesAround) != 0},
-                 field.slot(request));
+  CLI::Option* added = std::visit(
+      Adder{command, option, text, (field.form & app::kSpacesAround) != 0}, field.slot(request));
   if ((field.form & app::kNonEmpty) != 0) {
     added->check(CLI::Validator(
         [](const std::string& value) {
@@ -193,8 +193,7 @@ void AddSolveOptions(CLI::App& command, CommandOptions& options) {
   command.add_flag("--quiet", options.quiet, "No progress on stderr");
   command.add_flag("--no-certify", options.no_certify,
                    "Skip certifying the table's decisions (about a minute for the official game)");
-  AddThreadsOption(command, options,
-                   "Worker threads, at most 256 (default 0: all cores)");
+  AddThreadsOption(command, options, "Worker threads, at most 256 (default 0: all cores)");
   command.add_option("--checkpoint", options.checkpoint,
                      "Where Ctrl-C saves the work (default OUT.checkpoint)");
   command
@@ -207,8 +206,7 @@ void AddSolveOptions(CLI::App& command, CommandOptions& options) {
 
 void AddCertifyOptions(CLI::App& command, CommandOptions& options) {
   AddPlayersOption(command, options, "Number of players (default 2)");
-  AddThreadsOption(command, options,
-                   "Worker threads, at most 256 (default 0: all cores)");
+  AddThreadsOption(command, options, "Worker threads, at most 256 (default 0: all cores)");
   command.add_flag("--quiet", options.quiet, "No progress on stderr");
   AddTablesOption(command, options);
   AddRuleOptions(command, options);
@@ -267,7 +265,13 @@ void AddPlayOptions(CLI::App& command, CommandOptions& options) {
   for (const std::string_view field : {"humans", "bots", "seed", "hints"}) {
     AddField(command, options.request, field);
   }
-  command.add_option("--log", options.log, "Write the game log there (default: on stdout)");
+  command.add_option("--log", options.log,
+                     "Write the game log there (default: not kept in text, on stdout with --json)");
+  command.add_flag("--print-log", options.print_log, "Print the game log at the end");
+  command.add_flag("--full-review", options.full_review,
+                   "Review every decision at the end (default: the three costliest)");
+  command.add_flag("--ask-forced", options.ask_forced,
+                   "Prompt for a take with one legal choice too (default: made for you)");
   AddTablesOption(command, options);
   AddRulesOnly(command, options);
   command.add_flag("--json", options.json, "One JSON object per event, one a line");
@@ -466,13 +470,114 @@ std::optional<std::string> CheckSubcommand(const std::vector<std::string>& args)
   return std::nullopt;
 }
 
-// CLI11's message, with a hint when options come before the subcommand.
-// CLI11 2.1 lists unexpected arguments in reverse order: they are listed
-// again here in command-line order.
+// The number of single-character edits between `a` and `b` (Levenshtein).
+std::size_t EditDistance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// The option of `command` closest to `given` ("--hint": "--hints"), if one is
+// within 2 edits of it and no other is as close.
+std::optional<std::string> NearestOption(const CLI::App& command, std::string_view given) {
+  std::optional<std::string> nearest;
+  std::size_t best = 3;
+  bool unique = false;
+  for (const CLI::Option* option : command.get_options()) {
+    for (const std::string& name : option->get_lnames()) {
+      const std::size_t distance = EditDistance(given, "--" + name);
+      if (distance < best) {
+        best = distance;
+        nearest = "--" + name;
+        unique = true;
+      } else if (distance == best) {
+        unique = false;
+      }
+    }
+  }
+  return unique ? nearest : std::nullopt;
+}
+
+// What to say of an argument the subcommand does not take: the option meant,
+// or for dice given without their option, the options that take dice.
+std::string StrayHint(const CLI::App& command, const std::string& stray) {
+  if (absl::StartsWith(stray, "-")) {
+    const std::string name = stray.substr(0, stray.find('='));
+    if (std::optional<std::string> nearest = NearestOption(command, name)) {
+      return absl::StrCat(" (did you mean ", *nearest, "?)");
+    }
+    return "";
+  }
+  if (!ParseDice(stray).ok()) return "";
+  std::vector<std::string> options;
+  if (command.get_option_no_throw("--roll") != nullptr) {
+    options.push_back(absl::StrCat("--roll '", stray, "' for a roll"));
+  }
+  if (command.get_option_no_throw("--aside") != nullptr) {
+    options.push_back(absl::StrCat("--aside '", stray, "' for the dice set aside"));
+  }
+  if (options.empty()) return "";
+  return absl::StrCat(" (dice go after an option: ", absl::StrJoin(options, ", "), ")");
+}
+
+// The arguments after the subcommand that no option of `command` takes: not
+// options, nor the values after options that take one.
+std::vector<std::string> StrayArguments(const CLI::App& command,
+                                        const std::vector<std::string>& args) {
+  const auto positional = [](const CLI::Option* option) { return !option->nonpositional(); };
+  const bool positionals = !command.get_options(positional).empty();  // CLI11 places those
+  std::vector<std::string> strays;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "--") break;
+    if (arg.size() < 2 || arg.front() != '-') {  // "-" too: standard input
+      if (!positionals) strays.push_back(arg);
+      continue;
+    }
+    if (arg.find('=') != std::string::npos) continue;
+    const CLI::Option* option = command.get_option_no_throw(arg);
+    if (option == nullptr) {
+      strays.push_back(arg);
+    } else if (option->get_type_size() != 0) {
+      ++i;  // its value
+    }
+  }
+  return strays;
+}
+
+// CLI11's message, with a hint when options come before the subcommand, and
+// for an argument the subcommand does not take, said first (rather than an
+// option it lacks) with the option meant. CLI11 2.1 lists unexpected
+// arguments in reverse order: they are listed again here in command-line order.
 std::string ParseErrorMessage(const CLI::ParseError& e, const CLI::App& app,
                               const std::vector<std::string>& args) {
   std::string message = e.what();
   const bool extras = dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr;
+  const bool option_first = !args.front().empty() && args.front().front() == '-';
+  const CLI::App* command = nullptr;
+  if (!option_first) {
+    try {
+      command = app.get_subcommand(args.front());
+    } catch (const CLI::OptionNotFound&) {
+    }
+  }
+  if (command != nullptr) {
+    const std::vector<std::string> strays = StrayArguments(*command, args);
+    if (!strays.empty()) {
+      return absl::StrCat(strays.size() > 1 ? "The following arguments were not expected: "
+                                            : "The following argument was not expected: ",
+                          absl::StrJoin(strays, " "), StrayHint(*command, strays.front()));
+    }
+  }
   if (extras) {
     const std::vector<std::string> unexpected = app.remaining(true);
     if (!unexpected.empty()) {
@@ -481,7 +586,6 @@ std::string ParseErrorMessage(const CLI::ParseError& e, const CLI::App& app,
                              absl::StrJoin(unexpected, " "));
     }
   }
-  const bool option_first = !args.front().empty() && args.front().front() == '-';
   if (extras && option_first) {
     absl::StrAppend(&message, " (options go after the subcommand: ", SubcommandList(), ")");
   }

@@ -150,8 +150,8 @@ class Coach {
       }
       Event("start", std::move(fields));
     } else {
-      Line(absl::StrCat("Martian Dice coach: ", players(), " players (", app::RulesText(setup_.rules),
-                        ")."));
+      Line(absl::StrCat("Martian Dice coach: ", players(), " players (",
+                        app::RulesText(setup_.rules), ")."));
       if (setup_.coverage.table) {
         Line(absl::StrCat("Values: the mover's chance to win (table ", setup_.coverage.table->path,
                           ")."));
@@ -257,8 +257,8 @@ class Coach {
     if (state().phase() == Phase::kTake) return;
     if (state().phase() == Phase::kStopOrRoll) {
       Line(absl::StrCat("Seat ", seat, ": set aside ", FormatDice(state().aside()), ", ",
-                        app::DiceCount(state().dice_left()), " left, ", Points(state().turn_score()),
-                        " so far."));
+                        app::DiceCount(state().dice_left()), " left, ",
+                        Points(state().turn_score()), " so far."));
       return;
     }
     for (const TurnEnd& end : ends) {
@@ -294,7 +294,7 @@ class Coach {
     Line(text);
     if (!advice.win_probabilities.empty()) {
       std::vector<std::string> chances;
-      for (double p : advice.win_probabilities) chances.push_back(app::Number(p));
+      for (double p : advice.win_probabilities) chances.push_back(app::Percent(p));
       Line(absl::StrCat("  Chances to win, seat 0 first: ", absl::StrJoin(chances, ", "), "."));
     }
   }

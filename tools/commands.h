@@ -35,11 +35,11 @@ struct CommandOptions {
   // other subcommands) and best's --roll.
   app::Request request;
   bool json = false;
-  std::string out;   // solve, export, plot: the file or directory to write
+  std::string out;  // solve, export, plot: the file or directory to write
   bool quiet = false;
   bool no_certify = false;
-  std::string checkpoint;  // solve, 3+ players: where finished work is saved
-  int threads = 0;         // 0: all cores
+  std::string checkpoint;      // solve, 3+ players: where finished work is saved
+  int threads = 0;             // 0: all cores
   std::string device = "cpu";  // solve: cpu | gpu | auto
   // simulate (numbers as text: parsed strictly, CLI11 saturates overflows)
   std::string games;
@@ -49,7 +49,11 @@ struct CommandOptions {
   std::string kind;                      // plot: heatmap | stop | distribution | all ("" = all)
   std::string input;                     // review: a file, or "-"
   std::vector<std::string> tables_dirs;  // serve: folders whose tables requests may name
-  std::string log;  // play, coach: where the game log goes
+  std::string log;                       // play, coach: where the game log goes
+  // play's text: a forced take prompted; every decision reviewed; the log printed.
+  bool ask_forced = false;
+  bool full_review = false;
+  bool print_log = false;
 };
 
 // What a subcommand uses besides its options.

@@ -18,11 +18,18 @@ Output fields (same names in --json):
 JSON also has: aside (canonical notation), dice_left, objective, precision,
 rules {dice, bonus, target}; with --exact, value_exact, stop_exact and
 roll_exact as "p/q" strings (null where the value is null).
-With --objective win, values are the mover's probability of winning the game,
-and JSON adds players, seat, scores, final_round (a seat before the mover has
-reached the target), win_probabilities (every seat's chance at the start of
-this turn, seat 0 first), table (the file used) and error_bound (the table's
-bound on every value's error).
+With --objective win, values are the mover's probability of winning the game
+(in percent in the text), and JSON adds players, seat, scores, final_round (a
+seat before the mover has reached the target), win_probabilities (every
+seat's chance at the start of this turn, seat 0 first), table (the file used),
+error_bound (the table's bound on every value's error), values ("win"),
+fallback (false) and fallback_reason (null). Where no table covers the game
+and --tables names none (4 players until its table is made, 5 and 6), the
+fallback answers: values are the turn objective capped at the points the
+mover still needs (values "capped:M"), fallback is true, fallback_reason says
+why (with the command that makes a table where one can exist), and
+win_probabilities, table and error_bound are null. With --tables, a table
+that is not there is an error.
 )";
 
 absl::StatusOr<std::string> RunEval(const CommandOptions& options, const CommandContext& context) {

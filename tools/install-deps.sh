@@ -1,40 +1,57 @@
 #!/usr/bin/env bash
-# Installs the Debian packages martiandice needs to build and test, only those
-# that are missing. Runs apt-get update only when something must be installed.
-# Uses sudo when not root. Nothing is downloaded other than through apt.
+# Installs the Debian packages martiandice needs, only those that are missing.
+# Runs apt-get update only when something must be installed. Uses sudo when not
+# root. Nothing is downloaded other than through apt.
+# Usage: tools/install-deps.sh [cli|all]
+#   cli  what building and running the CLI and the library needs
+#        (tools/quickstart.sh);
+#   all  that and everything tools/test.sh runs: the test suite, its terminal
+#        and picture checks, the sanitizers and the fuzzer, the WebAssembly
+#        build and the browser tests (the default).
 set -euo pipefail
 
+scope="${1:-all}"
+if [[ "$scope" != cli && "$scope" != all ]]; then
+  echo "install-deps: unknown scope '$scope': expected cli or all" >&2
+  exit 2
+fi
+
+# Building and running the library and the CLI.
 PACKAGES=(
   cmake
   g++
   ninja-build
   libboost-dev
   libabsl-dev
-  libcereal-dev
-  doctest-dev
+  libcereal-dev  # the game solve's checkpoints
   libcli11-dev
-  python3
-  librsvg2-bin  # rsvg-convert: the tests render `martiandice plot`'s SVGs to PNG
-  tmux  # the tests drive `play` and `coach` in a real terminal
-  pkg-config
-  # tools/fuzz.sh (the 4th stage of tools/test.sh): libFuzzer with ASan+UBSan.
-  clang
-  clang-14
-  libclang-rt-14-dev
 )
-
-# The web stage of tools/test.sh (web/scripts/test.sh: the library in
-# WebAssembly, its JavaScript package and their tests). Installed when apt can;
-# without them that stage is skipped with a message. npm only when there is no
-# npm command (a Node.js from elsewhere brings its own).
-WEB_PACKAGES=(
-  emscripten
-  node-acorn  # emscripten's JavaScript optimizer
-  dpkg-dev    # apt-get source: Abseil built for wasm from Debian's source package
-  node-typescript  # the package's TypeScript declarations, checked
-  chromium    # the browser tests (driven by playwright-core from npm)
-)
-if ! command -v npm >/dev/null 2>&1; then WEB_PACKAGES+=(npm); fi
+WEB_PACKAGES=()
+if [[ "$scope" == all ]]; then
+  PACKAGES+=(
+    doctest-dev
+    python3
+    librsvg2-bin  # rsvg-convert: the tests render `martiandice plot`'s SVGs to PNG
+    tmux  # the tests drive `play` and `coach` in a real terminal
+    pkg-config  # tools/check-package.sh
+    # tools/fuzz.sh (the 4th stage of tools/test.sh): libFuzzer with ASan+UBSan.
+    clang
+    clang-14
+    libclang-rt-14-dev
+  )
+  # The web stage of tools/test.sh (web/scripts/test.sh: the library in
+  # WebAssembly, its JavaScript package and their tests). Installed when apt can;
+  # without them that stage is skipped with a message. npm only when there is no
+  # npm command (a Node.js from elsewhere brings its own).
+  WEB_PACKAGES=(
+    emscripten
+    node-acorn  # emscripten's JavaScript optimizer
+    dpkg-dev    # apt-get source: Abseil built for wasm from Debian's source package
+    node-typescript  # the package's TypeScript declarations, checked
+    chromium    # the browser tests (driven by playwright-core from npm)
+  )
+  if ! command -v npm >/dev/null 2>&1; then WEB_PACKAGES+=(npm); fi
+fi
 
 missing_of() {
   local pkg status
@@ -46,10 +63,13 @@ missing_of() {
   done
 }
 mapfile -t missing < <(missing_of "${PACKAGES[@]}")
-mapfile -t web_missing < <(missing_of "${WEB_PACKAGES[@]}")
+web_missing=()
+if [[ ${#WEB_PACKAGES[@]} -gt 0 ]]; then
+  mapfile -t web_missing < <(missing_of "${WEB_PACKAGES[@]}")
+fi
 
 if [[ ${#missing[@]} -eq 0 && ${#web_missing[@]} -eq 0 ]]; then
-  echo "install-deps: all dependencies present (${PACKAGES[*]} ${WEB_PACKAGES[*]})"
+  echo "install-deps: all dependencies present ($scope: ${PACKAGES[*]} ${WEB_PACKAGES[*]})"
   exit 0
 fi
 

@@ -4,6 +4,7 @@
 // this file reads the human moves, one per line, and says what happens as
 // lines of text, or with --json as the driver's JSON objects, then writes the
 // log (a GameLog, in the lines `review` reads).
+#include <algorithm>
 #include <istream>
 #include <optional>
 #include <ostream>
@@ -75,8 +76,10 @@ Entry ReadEntry(std::string_view line) {
     absl::StatusOr<TakeInput> take = ParseTake(face);
     if (face.empty() || !take.ok()) {
       entry.kind = Entry::Kind::kBad;
+      // Dice that are no take ("tank", "2 humans 1 cow") get the take's reason.
+      const bool dice = !face.empty() && ParseDice(face).ok();
       entry.problem =
-          from == 1 && !face.empty()
+          (from == 1 && !face.empty()) || dice
               ? Str(take.status().message())
               : absl::StrCat("unknown entry '", std::string(line),
                              "': take FACE (ray, human, cow, chicken or R, H, C, K), roll or stop");
@@ -103,12 +106,12 @@ std::string ThenText(Then then) { return then == Then::kRoll ? "roll on" : "stop
 // The game's events as lines of text for people.
 class TextListener : public app::GameListener {
  public:
-  explicit TextListener(std::ostream& out) : out_(out) {}
+  TextListener(std::ostream& out, bool full_review) : out_(out), full_review_(full_review) {}
 
   void Start(const app::GameSetup& setup, int players) override {
     setup_ = &setup;
-    Line(absl::StrCat("Martian Dice: ", players, " players (", app::RulesText(setup.rules), "), seed ",
-                      setup.seed, "."));
+    Line(absl::StrCat("Martian Dice: ", players, " players (", app::RulesText(setup.rules),
+                      "), seed ", setup.seed, "."));
     for (int seat = 0; seat < players; ++seat) {
       Line(absl::StrCat("  seat ", seat, ": ", setup.seats[seat].name));
     }
@@ -142,8 +145,8 @@ class TextListener : public app::GameListener {
   }
 
   void Roll(int seat, const Dice& roll, const Dice& aside, const GameState&) override {
-    std::string text =
-        absl::StrCat("Seat ", seat, " rolls ", app::DiceCount(roll.total()), ": ", FormatDice(roll));
+    std::string text = absl::StrCat("Seat ", seat, " rolls ", app::DiceCount(roll.total()), ": ",
+                                    FormatDice(roll));
     if (roll.count(Face::kTank) > 0) absl::StrAppend(&text, "; set aside: ", FormatDice(aside));
     Line(text + ".");
   }
@@ -181,12 +184,17 @@ class TextListener : public app::GameListener {
     out_ << app::GameAdviceText(advice);
   }
 
+  void Forced(int seat, Face face, int count) override {
+    Line(absl::StrCat("Seat ", seat, ": the only legal take is ", app::TakeLabel(face, count),
+                      ", taken for you."));
+  }
+
   void Prompt(const GameState& state) override {
     if (state.phase() == Phase::kTake) {
       Line(absl::StrCat("Seat ", state.seat(), ", take ", FaceNames(state.legal_takes()), "?"));
     } else {
-      Line(absl::StrCat("Seat ", state.seat(), ": stop, or roll the ", app::DiceCount(state.dice_left()),
-                        " left?"));
+      Line(absl::StrCat("Seat ", state.seat(), ": stop, or roll the ",
+                        app::DiceCount(state.dice_left()), " left?"));
     }
   }
 
@@ -205,16 +213,33 @@ class TextListener : public app::GameListener {
     Line(text);
   }
 
+  // The review: a summary line, then every decision (--full-review) or the
+  // three costliest mistakes.
   void Review(const app::SeatReview& review) override {
     const std::size_t n = review.decisions.size();
     const bool fallback = !setup_->coverage.table;
     Line(absl::StrCat("Review of seat ", review.seat, " (", setup_->seats[review.seat].name,
-                      "): ", n, n == 1 ? " decision, " : " decisions, ", review.mistakes,
-                      review.mistakes == 1 ? " mistake" : " mistakes", ", lost ",
-                      app::Number(review.total_loss),
+                      "): ", n - review.mistakes, " of ", n,
+                      n == 1 ? " decision optimal, " : " decisions optimal, ", "lost ",
+                      fallback ? app::Number(review.total_loss) : app::Percent(review.total_loss),
                       fallback ? " in the fallback's values (points capped at what was needed)."
                                : " in chance to win."));
-    for (const app::Decision* d : review.decisions) Line(DecisionText(*d));
+    if (full_review_) {
+      for (const app::Decision* d : review.decisions) Line(DecisionText(*d, fallback));
+      return;
+    }
+    std::vector<const app::Decision*> mistakes;
+    for (const app::Decision* d : review.decisions) {
+      if (!d->review.optimal) mistakes.push_back(d);
+    }
+    std::stable_sort(mistakes.begin(), mistakes.end(), [](const auto* a, const auto* b) {
+      return a->review.loss.approx > b->review.loss.approx;
+    });
+    if (mistakes.size() > 3) mistakes.resize(3);
+    if (!mistakes.empty()) {
+      Line(mistakes.size() == 1 ? "The costliest decision:" : "The costliest decisions:");
+    }
+    for (const app::Decision* d : mistakes) Line(DecisionText(*d, fallback));
   }
 
  private:
@@ -227,17 +252,20 @@ class TextListener : public app::GameListener {
     return false;
   }
 
-  static std::string DecisionText(const app::Decision& d) {
+  static std::string DecisionText(const app::Decision& d, bool fallback) {
     const ChoiceReview& r = d.review;
     const TakeOption& best = d.advice.options.at(*d.advice.best);
     std::string line = absl::StrCat(
-        "  turn ", d.turn, ": set aside ", FormatDice(d.aside), ", rolled ", FormatDice(d.roll),
-        ": take ", app::TakeLabel(d.take, d.roll.count(d.take)), ", then ", ThenText(d.then));
+        "  turn ", d.turn, ": ",
+        d.aside.empty() ? std::string() : absl::StrCat("set aside ", FormatDice(d.aside), ", "),
+        "rolled ", FormatDice(d.roll), ": take ", app::TakeLabel(d.take, d.roll.count(d.take)),
+        ", then ", ThenText(d.then));
     if (r.optimal) {
       absl::StrAppend(&line, ": optimal");
     } else {
-      absl::StrAppend(&line, ": lost ", app::Number(r.loss.approx), " (best: take ",
-                      app::TakeLabel(best.take, best.count), ", then ",
+      absl::StrAppend(&line, ": lost ",
+                      fallback ? app::Number(r.loss.approx) : app::Percent(r.loss.approx),
+                      " (best: take ", app::TakeLabel(best.take, best.count), ", then ",
                       best.then == Then::kEither ? "either" : ThenText(best.then), ")");
     }
     if (d.values != Goal::Win().name()) absl::StrAppend(&line, " [", d.values, "]");
@@ -245,19 +273,21 @@ class TextListener : public app::GameListener {
   }
 
   std::ostream& out_;
+  bool full_review_;
   const app::GameSetup* setup_ = nullptr;
 };
 
 // The game at the terminal: the driver's moves, the human's from the input.
 class Game {
  public:
-  Game(app::GameSetup setup, std::string log_path, bool json, Advisor& advisor, std::istream* in,
-       std::ostream& out)
+  Game(app::GameSetup setup, std::string log_path, bool json, bool print_log, bool full_review,
+       Advisor& advisor, std::istream* in, std::ostream& out)
       : log_path_(std::move(log_path)),
         json_(json),
+        print_log_(print_log),
         in_(in),
         out_(out),
-        text_(out),
+        text_(out, full_review),
         json_events_([&out](std::string event) { out << event << "\n"; }),
         driver_(std::move(setup), advisor,
                 json ? static_cast<app::GameListener&>(json_events_) : text_) {}
@@ -383,13 +413,18 @@ class Game {
       json_events_.LogLines(text);
       return absl::OkStatus();
     }
+    if (!print_log_) {
+      Line("Game log: not kept (--log FILE writes it, --print-log prints it).");
+      return absl::OkStatus();
+    }
     Line(absl::StrCat("Game log (", review, " - replays it):"));
     out_ << text;
     return absl::OkStatus();
   }
 
-  std::string log_path_;  // "" : the log goes to stdout
+  std::string log_path_;  // "": not kept in text (--print-log: on stdout), on stdout in JSON
   bool json_;
+  bool print_log_;
   std::istream* in_;
   std::ostream& out_;
   TextListener text_;
@@ -418,16 +453,19 @@ Human moves, one a line (case does not matter):
   roll        roll the dice left (also: roll on)
   stop        end the turn and score it
   help        the moves allowed now;  quit  end the game unfinished
-A bad entry gets one line naming the problem and changes nothing. --hints
-shows every option's value before each human decision (best's table for a
-take, and the chance that rolling on after each take scores 0; stop and roll
-on, and the chance that rolling on scores 0). At the end:
-the winner (a tie shares the win), a review of each human's decisions (what
-each cost, in chance to win), and the game log in the lines `martiandice
-review` reads, on stdout or written atomically to --log FILE.
+A bad entry gets one line naming the problem and changes nothing. A take
+with one legal choice is made for you, with a line saying so (--ask-forced
+prompts for it too). --hints shows every option's value before each human
+decision (best's table for a take, and the chance that rolling on after each
+take scores 0; stop and roll on, and the chance that rolling on scores 0);
+chances in percent. At the end: the winner (a tie shares the win), a review
+of each human's decisions (how many were optimal, the chance to win given
+away, the three costliest; --full-review: every decision), and the game log
+in the lines `martiandice review` reads, written atomically to --log FILE
+(--print-log: on stdout).
 --json gives one JSON object per line, each with an "event": start, turn,
-roll, take, roll_on, turn_end, prompt, hint, refused, help, game_over,
-review, log, abandoned.
+roll, take, roll_on, turn_end, prompt, hint, forced, refused, help,
+game_over, review, log (always), abandoned.
 Exit status: 0 the game ended; 4 the input ended (or quit came) first: the
 log then holds the turns that ended; 2 bad options; 1 an internal error.
 )";
@@ -441,6 +479,7 @@ absl::StatusOr<int> RunPlay(const CommandOptions& options, const CommandContext&
   game.bots = options.request.bots.value_or("win");
   game.seed = options.request.seed;
   game.hints = options.request.hints;
+  game.forced_takes = !options.ask_forced;
   game.tables = options.request.query.tables;
   absl::StatusOr<app::GameSetup> setup = app::ReadGameSetup(game, context.advisor, "--");
   if (!setup.ok()) return setup.status();
@@ -451,7 +490,8 @@ absl::StatusOr<int> RunPlay(const CommandOptions& options, const CommandContext&
     if (!path.ok()) return AsLogError(path.status());
     log_path = *path;
   }
-  Game played(*std::move(setup), log_path, options.json, context.advisor, context.in, out);
+  Game played(*std::move(setup), log_path, options.json, options.print_log, options.full_review,
+              context.advisor, context.in, out);
   return played.Run();
 }
 

@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
-# Installs the dependencies, builds martiandice in build/ (Release), then asks
+# Installs what building and running the CLI needs (tools/install-deps.sh cli:
+# not the test toolchain, which tools/test.sh installs), builds the CLI in
+# build/ (Release; a new build tree leaves the test suite out), then asks
 # it for the best move at each roll of the rulebook's sample turn (docs/RULES.md)
 # and for the value of a fresh turn, then plays a roll to win the game (the
 # shipped 2-player table in data/).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-./tools/install-deps.sh
+./tools/install-deps.sh cli
 
 generator=()
-if [[ ! -f build/CMakeCache.txt ]] && command -v ninja >/dev/null 2>&1; then
-  generator=(-G Ninja)
+tests=()
+if [[ ! -f build/CMakeCache.txt ]]; then
+  # The suite needs doctest and Python, which tools/test.sh installs and turns on.
+  tests=(-DMARTIANDICE_BUILD_TESTS=OFF)
+  if command -v ninja >/dev/null 2>&1; then generator=(-G Ninja); fi
 fi
-cmake -S . -B build "${generator[@]}" -DCMAKE_BUILD_TYPE=Release
+cmake -S . -B build "${generator[@]}" "${tests[@]}" -DCMAKE_BUILD_TYPE=Release
 cmake --build build --target martiandice_cli -j "$(nproc)"
 
 md=build/bin/martiandice

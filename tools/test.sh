@@ -21,7 +21,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-./tools/install-deps.sh
+./tools/install-deps.sh all
 
 # configure DIR CMAKE_ARGS...: Ninja for a new build tree when available.
 configure() {
@@ -50,7 +50,7 @@ run_ctest() {
 }
 
 start=$SECONDS
-configure build -DCMAKE_BUILD_TYPE=Release
+configure build -DCMAKE_BUILD_TYPE=Release -DMARTIANDICE_BUILD_TESTS=ON
 cmake --build build -j "$(nproc)"
 run_ctest "release (build/)" --test-dir build --output-on-failure -j2
 timings+=("release (build/): $((SECONDS - start)) s")

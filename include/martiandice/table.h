@@ -96,8 +96,9 @@ absl::Status CheckTableMatches(const GameTable& table, const Rules& rules, int p
 // Where to find the table for `rules` and `players`: `explicit_path` if given
 // (a file, or a directory holding the table; nothing else is searched then),
 // else $MARTIANDICE_DATA if set (likewise), else the data directory of the
-// installed tree the running executable or shared library belongs to
-// (<prefix>/share/martiandice, wherever the prefix was installed), else the
+// installed tree this library belongs to, found from the location of
+// libmartiandice.so (or of the executable holding a static build):
+// <prefix>/share/martiandice, wherever the prefix is, else the
 // source tree's data/, else the installed data directory the build was
 // configured with. A file is returned as is (Open and
 // CheckTableMatches check it); a directory must hold TableFileName(). Errors:

@@ -88,6 +88,18 @@ Json Line(const std::string& text) {
 using test_util::Lines;
 
 // "%.6f", written here rather than by the encoder's Number.
+// A chance as the text shows it: percent, 2 decimals (under 0.01%: 2 significant digits).
+std::string Pct(double x) {
+  char buffer[64];
+  const double percent = 100 * x;
+  if (percent != 0 && percent < 0.01 && percent > -0.01) {
+    std::snprintf(buffer, sizeof buffer, "%.2g%%", percent);
+  } else {
+    std::snprintf(buffer, sizeof buffer, "%.2f%%", percent);
+  }
+  return buffer;
+}
+
 std::string Six(double x) {
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, "%.6f", x);
@@ -315,7 +327,11 @@ TEST_CASE("answers: the win goal's fields are the table's win query, bit for bit
     CHECK(json.keys == std::vector<std::string>{"rules", "objective", "precision", "aside",
                                                 "players", "seat", "scores", "final_round",
                                                 "win_probabilities", "table", "error_bound",
+                                                "values", "fallback", "fallback_reason",
                                                 "dice_left", "value", "stop", "roll", "action"});
+    CHECK(json["values"].text == "win");
+    CHECK_FALSE(json["fallback"].boolean);
+    CHECK(json["fallback_reason"].is_null());
     CHECK(json["objective"].text == "win");
     CHECK(json["players"].number == 2);
     CHECK(json["seat"].number == c.seat);
@@ -352,7 +368,7 @@ TEST_CASE("answers: eval's text, line by line") {
       REQUIRE(eval->stop.has_value());
       REQUIRE(eval->roll.has_value());
       const auto row = [&](const std::string& label, const Value& value) {
-        std::string line = "  " + label + std::string(7 - label.size(), ' ') + Six(value.approx);
+        std::string line = "  " + label + std::string(7 - label.size(), ' ') + Pct(value.approx);
         if (exact) line += "  (exactly " + FormatRational(*value.exact) + ")";
         return line;
       };
@@ -395,10 +411,10 @@ TEST_CASE("answers: eval's text, line by line") {
           "Game: 2 players, scores 25, 21; seat 1 to move (final round: the target "
           "has been reached).");
     CHECK(lines[3] == "Win probabilities at the start of this turn: seat 0 " +
-                          Six(answer.win_probabilities[0]) + ", seat 1 " +
-                          Six(answer.win_probabilities[1]) + " (to move).");
-    CHECK(lines[4] == "Values below: the mover's probability of winning. Table: " + kTable2 + ".");
-    CHECK(lines[5] == "  stop   1.000000");  // 5 points overtake 25 with 26
+                          Pct(answer.win_probabilities[0]) + ", seat 1 " +
+                          Pct(answer.win_probabilities[1]) + " (to move).");
+    CHECK(lines[4] == "Values below: the mover's chance to win. Table: " + kTable2 + ".");
+    CHECK(lines[5] == "  stop   100.00%");  // 5 points overtake 25 with 26
     CHECK(lines[8] == "Decision: stop.");
     const Query early = Parsed(Win("18,22", 0, ""));
     CHECK(Lines(app::EvalText(early, EvalOf(advisor, early)))[2] ==
@@ -431,16 +447,16 @@ TEST_CASE("answers: best's text, line by line") {
             "Objective: probability of scoring at least 5 (reach:5). Rules: 13 dice, bonus 3, "
             "target 25.",
             "", "     take               stop       roll      value  then",
-            "  *  1 ray          1.000000 " + std::string(10 - Six(ray.roll->approx).size(), ' ') +
-                Six(ray.roll->approx) + "   1.000000  stop",
+            "  *  1 ray           100.00% " + std::string(10 - Pct(ray.roll->approx).size(), ' ') +
+                Pct(ray.roll->approx) + "    100.00%  stop",
             "     exactly: stop " + exactly(ray.stop) + ", roll " + exactly(ray.roll) + ", value " +
                 exactly(ray.value),
-            "     1 cow          0.000000 " + std::string(10 - Six(cow.roll->approx).size(), ' ') +
-                Six(cow.roll->approx) + " " + std::string(10 - Six(cow.value.approx).size(), ' ') +
-                Six(cow.value.approx) + "  roll",
+            "     1 cow             0.00% " + std::string(10 - Pct(cow.roll->approx).size(), ' ') +
+                Pct(cow.roll->approx) + " " + std::string(10 - Pct(cow.value.approx).size(), ' ') +
+                Pct(cow.value.approx) + "  roll",
             "     exactly: stop " + exactly(cow.stop) + ", roll " + exactly(cow.roll) + ", value " +
                 exactly(cow.roll),
-            "  (* = optimal)", "", "Value: 1.000000 (exactly " + exactly(advice.value) + ")",
+            "  (* = optimal)", "", "Value: 100.00% (exactly " + exactly(advice.value) + ")",
             "Best: take 1 ray, then stop.",
             "Next: 3T 3R 4H 1K set aside, stop: the turn scores 5."});
   }
@@ -545,25 +561,25 @@ TEST_CASE("answers: a game's advice as text, at each decision") {
   REQUIRE(options.size() == 2);  // the ray, the cow
   REQUIRE(lines.size() == 1 + options.size() + 2);
   CHECK(lines[0] == "     take               stop       roll      value  then");
-  CHECK(lines[1].rfind("  *  1 ray          1.000000", 0) == 0);  // stopping at 26 wins
+  CHECK(lines[1].rfind("  *  1 ray           100.00%", 0) == 0);  // stopping at 26 wins
   CHECK(lines[2].rfind("     1 cow    ", 0) == 0);
   CHECK(lines[3] == "  Best: take 1 ray, then stop.");
-  CHECK(lines[4] == "  Rolling on scores 0 with chance " + Six(*take.take_zero_chances[0]) +
-                        " after 1 ray, " + Six(*take.take_zero_chances[1]) + " after 1 cow.");
+  CHECK(lines[4] == "  Rolling on scores 0 with chance " + Pct(*take.take_zero_chances[0]) +
+                        " after 1 ray, " + Pct(*take.take_zero_chances[1]) + " after 1 cow.");
 
   REQUIRE(state.Apply(Move::Take(Face::kRay)).ok());
   const GameAdvice stop = AdviceAt(advisor, state);
   REQUIRE(stop.position.has_value());
   CHECK(app::GameAdviceText(stop) ==
-        "  stop 1.000000, roll on " + Six(stop.position->roll->approx) +
+        "  stop 100.00%, roll on " + Pct(stop.position->roll->approx) +
             ": best stop.\n  Rolling on ends the turn with 0 points with chance " +
-            Six(*stop.zero_chance) + ".\n");
+            Pct(*stop.zero_chance) + ".\n");
   CHECK(Six(*stop.zero_chance) == "0.194444");  // 7/36, distribution_test's hand count
 
   const absl::StatusOr<GameState> start = GameState::New(Rules{}, 2);
   REQUIRE(start.ok());
   const GameAdvice roll = AdviceAt(advisor, *start);
-  CHECK(app::GameAdviceText(roll) == "  roll " + Six(roll.win_probabilities[0]) + "\n");
+  CHECK(app::GameAdviceText(roll) == "  roll " + Pct(roll.win_probabilities[0]) + "\n");
 }
 
 TEST_CASE("answers: the fallback's advice says so, in JSON and text") {
@@ -608,9 +624,77 @@ TEST_CASE("answers: rules, dice counts, numbers and takes as text") {
   CHECK(app::Number(1.0 / 3) == "0.333333");
   CHECK(app::Number(2.0 / 3) == "0.666667");
   CHECK(app::Number(16) == "16.000000");
+  CHECK(app::Percent(0.348276) == "34.83%");
+  CHECK(app::Percent(1) == "100.00%");
+  CHECK(app::Percent(0) == "0.00%");
+  CHECK(app::Percent(0.0000123) == "0.0012%");  // a small loss is not 0.00%
+  CHECK(app::Percent(0.0000001) == "1e-05%");
+  CHECK(app::IsChance(Goal::Win()));
+  CHECK(app::IsChance(*Goal::Parse("reach:10")));
+  CHECK_FALSE(app::IsChance(*Goal::Parse("ev")));
+  CHECK_FALSE(app::IsChance(*Goal::Parse("capped:7")));
+  CHECK(app::ValueText(Goal::Win(), 0.5) == "50.00%");
+  CHECK(app::ValueText(*Goal::Parse("capped:7"), 0.5) == "0.500000");
   CHECK(app::TakeLabel(Face::kHuman, 4) == "4 humans");
   CHECK(app::TakeLabel(Face::kRay, 1) == "1 ray");
   CHECK(app::TakeLabel(Face::kChicken, 2) == "2 chickens");
+}
+
+// 4 players under the official rules: no table ships, so the default search
+// finds none; seat 0 at 18 needs 7 points (25 - 18): capped:7 answers.
+TEST_CASE("answers: a win query no table covers is answered by the fallback, named") {
+  Advisor advisor;
+  app::Request request;
+  request.query.objective = "win";
+  request.query.scores = "18,22,10,5";
+  request.query.aside = "2T 4H";
+  const Query capped = Parsed(Turn("capped:7", "2T 4H"));
+  const absl::StatusOr<PositionEval> direct = EvaluatePosition(Solved(capped), capped.aside);
+  REQUIRE(direct.ok());
+  const absl::StatusOr<std::string> eval =
+      app::AnswerQuery(advisor, request, app::kEvalRequest, app::AnswerFormat::kJson);
+  REQUIRE(eval.ok());
+  const Json json = Line(*eval);
+  CHECK(json["objective"].text == "win");
+  CHECK(json["players"].number == 4);
+  CHECK(json["values"].text == "capped:7");
+  CHECK(json["fallback"].boolean);
+  CHECK(json["fallback_reason"].text.find("no policy table martiandice-p4-d13-b3-t25.mdt") !=
+        std::string::npos);
+  CHECK(json["win_probabilities"].is_null());
+  CHECK(json["table"].is_null());
+  CheckValue(json, "value", direct->value, false);
+  CheckValue(json, "stop", direct->stop, false);
+  CheckValue(json, "roll", direct->roll, false);
+  // The same keys as a 2-player answer's, in the same order.
+  const Json two = Line(app::EvalJson(Parsed(Win("18,22", 0, "2T 4H")),
+                                      EvalOf(advisor, Parsed(Win("18,22", 0, "2T 4H")))));
+  CHECK(json.keys == two.keys);
+  // The text names the fallback and shows points, not percentages.
+  const absl::StatusOr<std::string> text =
+      app::AnswerQuery(advisor, request, app::kEvalRequest, app::AnswerFormat::kText);
+  REQUIRE(text.ok());
+  const std::vector<std::string> lines = Lines(*text);
+  REQUIRE(lines.size() == 9);
+  CHECK(lines[3].rfind("No exact table for 4 players: no policy table", 0) == 0);
+  CHECK(lines[4] ==
+        "Values below: the fallback, capped at the points still needed: expected min(score, "
+        "7) (capped:7), in points: this advice maximises the points the mover still needs.");
+  CHECK(lines[5] == "  stop   " + Six(direct->stop->approx));
+  // best: capped:7's ranking of the takes.
+  request.roll = "1T 2R 3C 1K";
+  const absl::StatusOr<std::string> best =
+      app::AnswerQuery(advisor, request, app::kBestRequest, app::AnswerFormat::kJson);
+  REQUIRE(best.ok());
+  const absl::StatusOr<RollAdvice> takes =
+      AdviseRoll(Solved(capped), capped.aside, D("1T 2R 3C 1K"));
+  REQUIRE(takes.ok());
+  CheckBestJson(Line(*best), D("1T 2R 3C 1K"), *takes, false);
+  // A table named but not there stays an error.
+  request.query.tables = "/nonexistent/martiandice-tables";
+  CHECK(app::AnswerQuery(advisor, request, app::kEvalRequest, app::AnswerFormat::kJson)
+            .status()
+            .code() == absl::StatusCode::kInvalidArgument);
 }
 
 TEST_CASE("answers: a win query without its table is bad input naming the command") {

@@ -296,6 +296,16 @@ TEST_CASE("cli bad input table: missing values, unknown subcommands and options"
       // Listed in command-line order (CLI11 2.1 reversed them).
       {{"eval", "extra1", "extra2", "extra3"}, "not expected: extra1 extra2 extra3"},
       {{"--json", "a", "b"}, "not expected: --json a b (options go after the subcommand"},
+      // Said before a missing option, with the option meant.
+      {{"best", "2T3R4H3C1K"},
+       "not expected: 2T3R4H3C1K (dice go after an option: --roll '2T3R4H3C1K' for a roll, "
+       "--aside '2T3R4H3C1K' for the dice set aside)"},
+      {{"eval", "2T 4H"},
+       "not expected: 2T 4H (dice go after an option: --aside '2T 4H' for the dice set aside)"},
+      {{"play", "--hint"}, "not expected: --hint (did you mean --hints?)"},
+      {{"eval", "--jsno"}, "not expected: --jsno (did you mean --json?)"},
+      {{"eval", "--frobnicate"}, "not expected: --frobnicate\n"},
+      {{"best", "--aside", "2T", "whatever"}, "not expected: whatever\n"},
   });
 }
 

@@ -287,32 +287,43 @@ TEST_CASE("cli certify: a table's decisions, its verdict in the exit status") {
 }
 
 TEST_CASE("cli: 6 players have no table and never send to a solve that refuses") {
-  // eval and best name the fallback for the position; simulate's `win` too.
+  // eval and best answer by the fallback, naming it and why; simulate's `win`
+  // names the fallback for the position.
   for (const std::vector<std::string>& args :
-       {std::vector<std::string>{"eval", "--scores", "0,0,0,0,0,0"},
-        std::vector<std::string>{"best", "--scores", "3,0,0,0,0,0", "--seat", "1", "--roll", "13R"},
-        std::vector<std::string>{"simulate", "--games", "1", "--policies", "win,ev,ev,ev,ev,ev"}}) {
+       {std::vector<std::string>{"eval", "--scores", "0,0,0,0,0,0", "--json"},
+        std::vector<std::string>{"best", "--scores", "3,0,0,0,0,0", "--seat", "1", "--roll", "13R",
+                                 "--json"}}) {
     CAPTURE(args[0]);
-    const CliRun run = Run(args);
-    CHECK(run.code == 2);
-    CHECK(run.out.empty());
-    CHECK(run.err.find("no policy table can exist") != std::string::npos);
-    CHECK(run.err.find("capped at the points still needed") != std::string::npos);
-    CHECK(run.err.find("solve") == std::string::npos);
+    const Json json = RunJson(args);
+    CHECK(json["objective"].text == "win");
+    CHECK(json["fallback"].boolean);
+    CHECK(json["values"].text == "capped:25");
+    CHECK(json["fallback_reason"].text.find("no policy table can exist") != std::string::npos);
+    CHECK(json["fallback_reason"].text.find("capped at the points still needed") !=
+          std::string::npos);
+    CHECK(json["fallback_reason"].text.find("solve") == std::string::npos);
   }
-  CHECK(Run({"eval", "--scores", "0,0,0,0,0,0"}).err.find("the objective capped:25 here") !=
+  const CliRun text = Run({"eval", "--scores", "0,0,0,0,0,0"});
+  CHECK(text.code == 0);
+  CHECK(text.out.find("No exact table for 6 players: no policy table can exist") !=
         std::string::npos);
-  // The fallback's objective answers.
+  const CliRun simulate = Run({"simulate", "--games", "1", "--policies", "win,ev,ev,ev,ev,ev"});
+  CHECK(simulate.code == 2);
+  CHECK(simulate.err.find("no policy table can exist") != std::string::npos);
+  CHECK(simulate.err.find("capped at the points still needed") != std::string::npos);
+  // The fallback's values are the turn objective's own (its own solve).
   const Json fallback = RunJson({"eval", "--objective", "capped:25", "--json"});
   CHECK(fallback["objective"].text == "capped:25");
-  // Lower targets fit: 6 players up to target 17 get the usual command, and 5 players at the
-  // official target (a 6.2 GiB table) too.
-  const CliRun fits = Run({"eval", "--scores", "0,0,0,0,0,0", "--target", "17"});
-  CHECK(fits.code == 2);
-  CHECK(fits.err.find("martiandice solve --players 6 --target 17") != std::string::npos);
-  const CliRun five = Run({"eval", "--scores", "0,0,0,0,0"});
-  CHECK(five.code == 2);
-  CHECK(five.err.find("martiandice solve --players 5 --out") != std::string::npos);
+  CHECK(RunJson({"eval", "--scores", "0,0,0,0,0,0", "--json"})["value"].number ==
+        fallback["value"].number);
+  // Lower targets fit: 6 players up to target 17 are told the usual command,
+  // and 5 players at the official target (a 6.2 GiB table) too.
+  const Json fits = RunJson({"eval", "--scores", "0,0,0,0,0,0", "--target", "17", "--json"});
+  CHECK(fits["fallback_reason"].text.find("martiandice solve --players 6 --target 17") !=
+        std::string::npos);
+  const Json five = RunJson({"eval", "--scores", "0,0,0,0,0", "--json"});
+  CHECK(five["fallback_reason"].text.find("martiandice solve --players 5 --out") !=
+        std::string::npos);
 }
 
 // --device: cpu is the default; gpu needs a CUDA GPU and a build with the

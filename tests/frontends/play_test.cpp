@@ -8,10 +8,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "cli.h"
 #include "cli_test_util.h"
 #include "test_util.h"
@@ -143,13 +146,21 @@ TEST_CASE("play: the log replays in review, where the win bots make no mistake")
   for (std::size_t i = 0; i < ends.size(); ++i) {
     CHECK(review["turns"].items[i]["score"].number == ends[i]["score"].number);
   }
-  // The text form prints the same log after its header line.
-  const CliRun text = Play({"--humans", "none", "--players", "3", "--seed", "5"});
+  // The text form prints the same log after its header line with --print-log,
+  // and says how to keep it without.
+  const CliRun text = Play({"--humans", "none", "--players", "3", "--seed", "5", "--print-log"});
   REQUIRE(text.code == 0);
   const std::string header = "Game log (martiandice review --objective win - replays it):\n";
   const std::size_t at = text.out.find(header);
   REQUIRE(at != std::string::npos);
   CHECK(text.out.substr(at + header.size()) == log);
+  const CliRun plain = Play({"--humans", "none", "--players", "3", "--seed", "5"});
+  REQUIRE(plain.code == 0);
+  CHECK(plain.out.find(header) == std::string::npos);
+  CHECK(plain.out.substr(plain.out.rfind('\n', plain.out.size() - 2) + 1) ==
+        "Game log: not kept (--log FILE writes it, --print-log prints it).\n");
+  CHECK(plain.out == text.out.substr(0, at) +
+                         "Game log: not kept (--log FILE writes it, --print-log prints it).\n");
 }
 
 TEST_CASE("play: a human game to its end, with hints and a review that agrees with review") {
@@ -189,11 +200,35 @@ TEST_CASE("play: a human game to its end, with hints and a review that agrees wi
     total += losses[i];
   }
   CHECK(mine["total_loss"].number == doctest::Approx(total));
-  CHECK(mine["mistakes"].number > 0);  // stopping after every first take is no way to win
-  // The text form of the same game ends with the review and the log.
-  const CliRun text = Play({"--seed", "3"}, Stubborn(200));
+  // The text ends on one screen: the summary and the three costliest
+  // decisions, largest loss first; --full-review lists every decision.
+  const auto review_lines = [](const std::string& out) {
+    std::vector<std::string> lines;
+    std::istringstream in(out.substr(out.find("\nReview of seat 0 (you): ")));
+    for (std::string line; std::getline(in, line);) {
+      if (line.rfind("  turn ", 0) == 0) lines.push_back(line);
+    }
+    return lines;
+  };
+  const CliRun text = Play({"--seed", "3", "--hints"}, Stubborn(200));
   REQUIRE(text.code == 0);
-  CHECK(text.out.find("Review of seat 0 (you): ") != std::string::npos);
+  std::vector<double> sorted = losses;
+  std::sort(sorted.rbegin(), sorted.rend());
+  const int mistakes = static_cast<int>(
+      std::count_if(losses.begin(), losses.end(), [](double loss) { return loss > 0; }));
+  CHECK(mine["mistakes"].number == mistakes);
+  const std::vector<std::string> shown = review_lines(text.out);
+  REQUIRE(shown.size() == static_cast<std::size_t>(std::min(3, mistakes)));
+  REQUIRE(shown.size() > 0);
+  char costliest[32];
+  std::snprintf(costliest, sizeof costliest, ": lost %.2f%% (best: ", 100 * sorted[0]);
+  CHECK(shown[0].find(costliest) != std::string::npos);
+  CHECK(text.out.find(absl::StrCat("Review of seat 0 (you): ", losses.size() - mistakes, " of ",
+                                   losses.size(), " decisions optimal, lost ")) !=
+        std::string::npos);
+  const CliRun full = Play({"--seed", "3", "--hints", "--full-review"}, Stubborn(200));
+  CHECK(review_lines(full.out).size() == losses.size());
+  CHECK(mine["mistakes"].number > 0);  // stopping after every first take is no way to win
   CHECK(text.out.find("in chance to win.") != std::string::npos);
 }
 
@@ -203,9 +238,11 @@ TEST_CASE("play: every kind of bad entry gets one line and changes nothing") {
       "roll\n"           // roll on before a take
       "stop\n"           // stop before a take
       "take tank\n"      // tanks go aside by themselves
+      "tank\n"           // likewise, without "take"
       "take cow\n"       // not in the roll
       "take 2 humans\n"  // the roll shows 3
       "take humans cows\n"
+      "humans cows\n"  // two faces, without "take"
       "jump\n"
       "\n"               // blank: ignored
       "take 3 humans\n"  // legal at last
@@ -220,9 +257,11 @@ TEST_CASE("play: every kind of bad entry gets one line and changes nothing") {
       "cannot roll on now: the game waits for seat 0 to take from the roll 1T 5R 3H 4K",
       "cannot stop now",
       "tanks are set aside automatically",
+      "tanks are set aside automatically",
       "the roll 1T 5R 3H 4K shows no cows",
       "the roll shows 3 humans, not 2",
       "take one face",
+      "take one face (R, H, C or K), not 'humans cows'",
       "unknown entry 'jump'",
       "cannot take now: the game waits for seat 0 to stop or roll on",
       "cannot take now"};
@@ -249,6 +288,48 @@ TEST_CASE("play: every kind of bad entry gets one line and changes nothing") {
     ++lines;
   }
   CHECK(lines == expected.size());
+}
+
+// A human who always rolls on meets rolls with one legal take: they are made
+// for them (a forced event, then the take, never a prompt with one choice);
+// --ask-forced prompts for them instead.
+TEST_CASE("play: a take with one legal choice is made for you; --ask-forced prompts for it") {
+  int forced_games = 0, prompted_games = 0;
+  for (const std::string seed : {"1", "2", "3", "4", "5", "6"}) {
+    CAPTURE(seed);
+    const CliRun run = Play({"--seed", seed, "--json"}, Stubborn(300, "roll"));
+    REQUIRE(run.code == 0);
+    const std::vector<Json> events = Events(run);
+    for (std::size_t i = 0; i < events.size(); ++i) {
+      if (events[i]["event"].text == "prompt" && events[i]["decision"].text == "take") {
+        CHECK(events[i]["legal"].items.size() > 1);
+      }
+      if (events[i]["event"].text != "forced") continue;
+      REQUIRE(i + 1 < events.size());
+      CHECK(events[i + 1]["event"].text == "take");
+      CHECK(events[i + 1]["seat"].number == events[i]["seat"].number);
+      CHECK(events[i + 1]["take"].text == events[i]["take"].text);
+      CHECK(events[i + 1]["count"].number == events[i]["count"].number);
+    }
+    if (!Named(events, "forced").empty()) ++forced_games;
+    const CliRun asked = Play({"--seed", seed, "--json", "--ask-forced"}, Stubborn(300, "roll"));
+    REQUIRE(asked.code == 0);
+    const std::vector<Json> asked_events = Events(asked);
+    CHECK(Named(asked_events, "forced").empty());
+    for (const Json& prompt : Named(asked_events, "prompt")) {
+      if (prompt["decision"].text == "take" && prompt["legal"].items.size() == 1) {
+        ++prompted_games;
+        break;
+      }
+    }
+  }
+  CHECK(forced_games > 0);  // not vacuous
+  CHECK(prompted_games > 0);
+  // The text says so in a line.
+  const CliRun text = Play({"--seed", "1"}, Stubborn(300, "roll"));
+  REQUIRE(text.code == 0);
+  const std::regex line("\nSeat 0: the only legal take is [0-9]+ [a-z]+, taken for you\\.\n");
+  CHECK(std::regex_search(text.out, line));
 }
 
 TEST_CASE("play: the end of input or quit mid game ends cleanly, exit 4") {

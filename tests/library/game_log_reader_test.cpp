@@ -183,11 +183,9 @@ TEST_CASE("game log reader: every error, word for word") {
       {"roll 2T 3R 4H 3C 1K take T",
        "line 1: tanks are set aside automatically; take R, H, C or K"},
       {"roll 2T 3R",
-       "line 1: roll: roll 2T 3R shows 5 dice but 13 are left to roll after set-aside - "
-       "(set aside: -)"},
+       "line 1: roll: roll 2T 3R shows 5 dice but 13 are left to roll: nothing is set aside"},
       {take_h + "roll 1T 2R 3C 2K take R",
-       "line 2: roll: roll 1T 2R 3C 2K shows 8 dice but 7 are left to roll after set-aside 2T 4H "
-       "(set aside: 2T 4H)"},
+       "line 2: roll: roll 1T 2R 3C 2K shows 8 dice but 7 are left to roll: 2T 4H are set aside"},
       {"roll 13T take R",
        "line 1: no take is legal from this roll (the turn is over and scores 0); drop 'take'"},
       {"roll 2T 3R 4H 3C 1K",

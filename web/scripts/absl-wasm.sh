@@ -5,8 +5,11 @@
 #   ${MARTIANDICE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/martiandice}/absl-wasm-<version>
 # Built once (about 2 minutes on 2 cores); later runs find it and only print its
 # path. Prints the install prefix as its last line of output (for build.sh).
-# Needs emscripten (emcmake) and dpkg-dev (apt-get source); adds a deb-src entry
-# mirroring the machine's Debian sources when apt knows no source package.
+# Needs emscripten (emcmake) and dpkg-dev (apt-get source). When apt knows no
+# source package of that version, the source is fetched with a private apt
+# configuration (deb-src entries mirroring the machine's Debian sources, lists
+# and caches in a temporary folder): the system's apt sources and lists are left
+# as they were, and no root is needed.
 set -euo pipefail
 
 version="$(dpkg-query -W -f='${Version}' libabsl-dev 2>/dev/null || true)"
@@ -23,33 +26,41 @@ if [[ -f "$prefix/.complete" ]]; then
   exit 0
 fi
 
-if [[ "$(id -u)" -eq 0 ]]; then SUDO=(); else SUDO=(sudo); fi
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
 
-# A deb-src entry for each deb entry of Debian's sources, if apt knows no
-# source package of this version yet.
+# apt's options for the source package: the system's, or a private
+# configuration under $work with deb-src entries for each deb entry of Debian's
+# sources, if the system's apt knows no source package of this version.
+apt_options=()
 if ! apt-cache showsrc "abseil" 2>/dev/null | grep -qx "Version: $version"; then
-  echo "absl-wasm: adding deb-src entries for Debian's source packages" >&2
+  echo "absl-wasm: fetching Debian's source package lists into a private apt configuration" >&2
+  apt="$work/apt"
+  mkdir -p "$apt/sources.list.d" "$apt/lists/partial" "$apt/cache/archives/partial"
   if [[ -f /etc/apt/sources.list.d/debian.sources ]]; then
     # deb822 format (Debian 12's default).
-    sed -e 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources |
-      "${SUDO[@]}" tee /etc/apt/sources.list.d/martiandice-deb-src.sources >/dev/null
+    sed -e 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources \
+      >"$apt/sources.list.d/deb-src.sources"
   elif [[ -f /etc/apt/sources.list ]]; then
-    grep -E '^deb ' /etc/apt/sources.list | sed -e 's/^deb /deb-src /' |
-      "${SUDO[@]}" tee /etc/apt/sources.list.d/martiandice-deb-src.list >/dev/null
+    grep -E '^deb ' /etc/apt/sources.list | sed -e 's/^deb /deb-src /' \
+      >"$apt/sources.list.d/deb-src.list"
   else
     echo "absl-wasm: no Debian sources list found to mirror as deb-src" >&2
     exit 1
   fi
-  "${SUDO[@]}" apt-get update -q >&2
+  apt_options=(-o Dir::Etc::SourceList=/dev/null -o "Dir::Etc::SourceParts=$apt/sources.list.d"
+    -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache")
+  if [[ "$(id -u)" -ne 0 ]]; then
+    apt_options+=(-o APT::Sandbox::User="$(id -un)" -o Debug::NoLocking=1)
+  fi
+  apt-get "${apt_options[@]}" update -q >&2
 fi
 
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
 echo "absl-wasm: building Abseil $version for wasm into $prefix" >&2
 (
   cd "$work"
   # As the user: apt-get source unpacks (and patches) into the current folder.
-  apt-get source -q "abseil=$version" >&2
+  apt-get "${apt_options[@]}" source -q "abseil=$version" >&2
 )
 src="$(find "$work" -mindepth 1 -maxdepth 1 -type d -name 'abseil-*' | head -n 1)"
 if [[ -z "$src" ]]; then

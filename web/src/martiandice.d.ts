@@ -97,12 +97,18 @@ export interface AnswerHeader {
   scores?: number[];
   /** A seat before the mover has reached the target: the game ends after this round. */
   final_round?: boolean;
-  /** Every seat's chance to win at the start of this turn, seat 0 first. */
-  win_probabilities?: number[];
-  /** The table used: its path in the module's file system ("/tables/<name>.mdt"). */
-  table?: string;
-  /** The table's bound on the error of every value. */
-  error_bound?: number;
+  /** Every seat's chance to win at the start of this turn, seat 0 first; null with the fallback. */
+  win_probabilities?: number[] | null;
+  /** The table used: its path in the module's file system ("/tables/<name>.mdt"); null with the fallback. */
+  table?: string | null;
+  /** The table's bound on the error of every value; null with the fallback. */
+  error_bound?: number | null;
+  /** What the values measure: "win", or where no table covers the game the fallback's "capped:M". */
+  values?: string;
+  /** Whether the fallback answered (no table covers the game and none was named). */
+  fallback?: boolean;
+  /** Why no table covers the game; null with a table. */
+  fallback_reason?: string | null;
 }
 
 /** `martiandice eval --json`. Exact fields are present with `exact: true` only. */

@@ -162,7 +162,12 @@ describe('tables', () => {
   test('registered from bytes or a URL, and listed', async () => {
     const fresh = await MartianDice.create();
     assert.deepEqual(fresh.tables, []);
-    assert.throws(() => fresh.eval({ objective: 'win', scores: [0, 0] }), /no policy table/);
+    // No table yet: the fallback answers, saying why.
+    const before = fresh.eval({ objective: 'win', scores: [0, 0] });
+    assert.equal(before.fallback, true);
+    assert.equal(before.values, 'capped:25');
+    assert.match(before.fallback_reason, /^no policy table martiandice-p2-d13-b3-t25\.mdt/);
+    assert.equal(before.win_probabilities, null);
     const info = await fresh.loadTable(officialTableUrl(2));
     assert.deepEqual(info, {
       table: '/tables/martiandice-p2-d13-b3-t25.mdt', players: 2,

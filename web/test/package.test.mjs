@@ -66,7 +66,9 @@ export async function main(): Promise<string> {
   const e: EvalAnswer = md.eval({ objective: 'capped:6', exact: true, aside: '3T 3R 4H 1K' });
   const b: BestAnswer = md.best({ objective: 'win', scores: [1, 2, 3], roll: '2T 3R 4H 3C 1K' });
   const exact: string | null | undefined = e.value_exact;
-  const win: number[] | undefined = b.win_probabilities;
+  const win: number[] | null | undefined = b.win_probabilities;
+  const fallback: boolean | undefined = b.fallback;
+  const values: string | undefined = b.values;
   try { md.eval({ aside: 'Z' }); } catch (error) {
     if (error instanceof MartianDiceError) return error.input ?? error.code;
   }
@@ -84,7 +86,7 @@ export async function main(): Promise<string> {
   const zero: number | null | undefined = advice.options?.[0].zero_chance;
   return [exact, win?.length, b.best?.take, b.options[0].aside_after, md.tables[0].players,
     take, game.state.phase, game.state.legal.join(' '), entered.state.dice_left, chance?.length,
-    log, lost, zero].join();
+    log, lost, zero, fallback, values].join();
 }
 `);
   writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
