@@ -85,11 +85,13 @@ export function runReview(lines, query = {}) {
 }
 
 /**
- * `martiandice play --json ARGS` with `input` (a human's moves, one a line):
- * its events, parsed.
+ * `martiandice play --json --ask-forced ARGS` with `input` (a human's moves,
+ * one a line): its events, parsed. --ask-forced: the module's games prompt for
+ * every take, a take with one legal choice too, as the CLI does with it.
  */
 export function runPlay(args, input = '') {
-  const out = execFileSync(cliPath, ['play', '--json', ...args], { env, encoding: 'utf8', input });
+  const out = execFileSync(cliPath, ['play', '--json', '--ask-forced', ...args],
+    { env, encoding: 'utf8', input });
   return out.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line));
 }
 
