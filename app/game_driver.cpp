@@ -297,11 +297,13 @@ void GameDriver::End() {
     if (setup_.seats[seat].bot) continue;
     SeatReview review;
     review.seat = seat;
+    if (setup_.coverage.table) review.rating.emplace();
     for (const Decision& d : decisions_) {
       if (d.seat != seat) continue;
       review.decisions.push_back(&d);
       review.mistakes += d.review.optimal ? 0 : 1;
       review.total_loss += d.review.loss.approx;
+      if (review.rating) review.rating->Add(d.review.optimal, d.review.loss.approx);
     }
     listener_.Review(review);
   }
@@ -424,6 +426,9 @@ void JsonGameListener::Review(const SeatReview& review) {
         .Double("best_value", r.best.approx)
         .Double("loss", r.loss.approx)
         .Bool("optimal", r.optimal)
+        .Raw("class", d->values == Goal::Win().name()
+                          ? JsonString(ClassName(ClassOf(r.optimal, r.loss.approx)))
+                          : "null")
         .Raw("best", JsonObject()
                          .Str("take", FaceName(best.take))
                          .Int("count", best.count)
@@ -435,7 +440,8 @@ void JsonGameListener::Review(const SeatReview& review) {
   fields.Int("seat", review.seat)
       .Raw("decisions", JsonArray(items))
       .Int("mistakes", review.mistakes)
-      .Double("total_loss", review.total_loss);
+      .Double("total_loss", review.total_loss)
+      .Raw("rating", review.rating ? RatingJson(*review.rating) : "null");
   emit_(JsonEvent("review", std::move(fields)));
 }
 

@@ -21,6 +21,7 @@
 #include "martiandice/game_state.h"
 #include "martiandice/policy.h"
 #include "martiandice/turn_query.h"
+#include "rating.h"
 
 namespace martiandice::app {
 
@@ -76,8 +77,11 @@ struct Decision {
 struct SeatReview {
   int seat = 0;
   std::vector<const Decision*> decisions;
-  int mistakes = 0;
+  int mistakes = 0;  // decisions not optimal
   double total_loss = 0;
+  // The decisions rated (app/rating.h): set where the values are chances to
+  // win, from a table; unset under the fallback (its values are points).
+  std::optional<RatingTally> rating;
 };
 
 // What happens in a game, event by event (play's events).

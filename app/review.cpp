@@ -31,6 +31,7 @@
 #include "martiandice/game_log.h"
 #include "martiandice/rules.h"
 #include "martiandice/turn_query.h"
+#include "rating.h"
 
 namespace martiandice::app {
 namespace {
@@ -258,6 +259,19 @@ struct Totals {
   std::optional<Rational> loss_exact;
 };
 
+// With the win goal, each seat's decisions rated (app/rating.h), by seat;
+// empty otherwise.
+std::vector<RatingTally> SeatRatings(const Reviewer& reviewer) {
+  std::vector<RatingTally> seats;
+  if (!reviewer.goal().is_win()) return seats;
+  for (std::size_t i = 0; i < reviewer.turns().size(); ++i) {
+    const int seat = reviewer.read(i).context->context.seat;
+    if (seat >= static_cast<int>(seats.size())) seats.resize(seat + 1);
+    for (const Decision& d : reviewer.turns()[i].decisions) seats[seat].Add(d.optimal, d.loss);
+  }
+  return seats;
+}
+
 Totals Total(const Reviewer& reviewer) {
   Totals totals;
   if (reviewer.exact()) totals.loss_exact = Rational(0);
@@ -282,10 +296,11 @@ std::string DecisionText(const Goal& goal, const Decision& d) {
     absl::StrAppend(&text, ": optimal");
     if (!others.empty()) absl::StrAppend(&text, " (tied with: ", absl::StrJoin(others, "; "), ")");
   } else {
-    absl::StrAppend(&text, ": MISTAKE, lost ", LossText(goal, d.loss, d.loss_exact),
-                    "; best: ", absl::StrJoin(others, "; "), " (",
-                    ValueText(goal, d.best_value.approx), " against ",
-                    ValueText(goal, d.value.approx), ")");
+    absl::StrAppend(
+        &text, ": MISTAKE, lost ", LossText(goal, d.loss, d.loss_exact),
+        goal.is_win() ? absl::StrCat(" (", ClassName(ClassOf(false, d.loss)), ")") : std::string(),
+        "; best: ", absl::StrJoin(others, "; "), " (", ValueText(goal, d.best_value.approx),
+        " against ", ValueText(goal, d.value.approx), ")");
   }
   return text + "\n";
 }
@@ -324,6 +339,12 @@ std::string ReportText(const Reviewer& reviewer, std::string_view name) {
                   ", ", Plural(totals.decisions, "decision"), ", ",
                   Plural(totals.mistakes, "mistake"), ", total loss ",
                   LossText(reviewer.goal(), totals.loss, totals.loss_exact), ".\n");
+  const std::vector<RatingTally> ratings = SeatRatings(reviewer);
+  for (std::size_t seat = 0; seat < ratings.size(); ++seat) {
+    if (ratings[seat].decisions == 0) continue;
+    absl::StrAppend(&text, "Seat ", seat, ": ", TallyText(ratings[seat]), ".\n");
+  }
+  if (!ratings.empty()) absl::StrAppend(&text, "Ratings: docs/RATING.md.\n");
   return text;
 }
 
@@ -341,7 +362,7 @@ std::string ChoiceJson(const Choice& choice) {
       .Build();
 }
 
-std::string DecisionJson(const Decision& d) {
+std::string DecisionJson(const Goal& goal, const Decision& d) {
   std::vector<std::string> optimal;
   for (const Choice& c : d.optimal_choices) optimal.push_back(ChoiceJson(c));
   JsonObject object;
@@ -360,6 +381,11 @@ std::string DecisionJson(const Decision& d) {
   AddValue(object, "best_value", d.best_value.approx, d.best_value.exact);
   AddValue(object, "loss", d.loss, d.loss_exact);
   object.Bool("optimal", d.optimal).Raw("optimal_choices", JsonArray(optimal));
+  if (goal.is_win()) {
+    object.Str("class", ClassName(ClassOf(d.optimal, d.loss)));
+  } else {
+    object.Null("class");
+  }
   return object.Build();
 }
 
@@ -382,7 +408,7 @@ std::string ReportJson(const Reviewer& reviewer, std::string_view name) {
       object.Raw("win_probabilities", JsonDoubleArray(turn.win));
     }
     std::vector<std::string> decisions;
-    for (const Decision& d : turn.decisions) decisions.push_back(DecisionJson(d));
+    for (const Decision& d : turn.decisions) decisions.push_back(DecisionJson(reviewer.goal(), d));
     object.Raw("decisions", JsonArray(decisions))
         .Str("end", TurnEndReasonName(read.end->reason))
         .Int("end_line", read.end_line)
@@ -407,6 +433,20 @@ std::string ReportJson(const Reviewer& reviewer, std::string_view name) {
       .Int("decisions", totals.decisions)
       .Int("mistakes", totals.mistakes);
   AddValue(object, "total_loss", totals.loss, totals.loss_exact);
+  if (reviewer.goal().is_win()) {
+    std::vector<std::string> ratings;
+    const std::vector<RatingTally> seats = SeatRatings(reviewer);
+    for (std::size_t seat = 0; seat < seats.size(); ++seat) {
+      if (seats[seat].decisions == 0) continue;
+      ratings.push_back(JsonObject()
+                            .Int("seat", static_cast<int>(seat))
+                            .Raw("rating", RatingJson(seats[seat]))
+                            .Build());
+    }
+    object.Raw("ratings", JsonArray(ratings));
+  } else {
+    object.Null("ratings");
+  }
   return object.Build() + "\n";
 }
 

@@ -226,6 +226,8 @@ void AddSimulateOptions(CLI::App& command, CommandOptions& options) {
       ->transform(Decimal());
   command.add_flag("--no-alternate", options.no_alternate,
                    "Keep policy k in seat k in every game (one seating only)");
+  command.add_flag("--rate", options.rate,
+                   "Rate each policy's decisions against the win table (docs/RATING.md)");
   command.add_flag("--quiet", options.quiet, "No progress on stderr");
   AddTablesOption(command, options);
   AddRuleOptions(command, options);

@@ -46,6 +46,7 @@ struct CommandOptions {
   std::string policies;
   std::string seed;
   bool no_alternate = false;
+  bool rate = false;                     // simulate --rate
   std::string kind;                      // plot: heatmap | stop | distribution | all ("" = all)
   std::string input;                     // review: a file, or "-"
   std::vector<std::string> tables_dirs;  // serve: folders whose tables requests may name

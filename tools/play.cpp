@@ -224,6 +224,12 @@ class TextListener : public app::GameListener {
                       fallback ? app::Number(review.total_loss) : app::Percent(review.total_loss),
                       fallback ? " in the fallback's values (points capped at what was needed)."
                                : " in chance to win."));
+    if (review.rating) {
+      const std::optional<app::Rating> rating = app::Rate(*review.rating);
+      if (rating) Line(RatingLine(*review.rating, *rating));
+    } else if (n > 0) {
+      Line("No rating: it measures chances to win, and no table covers this game.");
+    }
     if (full_review_) {
       for (const app::Decision* d : review.decisions) Line(DecisionText(*d, fallback));
       return;
@@ -252,6 +258,16 @@ class TextListener : public app::GameListener {
     return false;
   }
 
+  // "Rating 87 of 100 (expert): 3 inaccuracies, 1 error, 0 blunders;
+  // lost 0.41% a decision (docs/RATING.md)."
+  static std::string RatingLine(const app::RatingTally& tally, const app::Rating& rating) {
+    const auto& c = tally.classes;
+    return absl::StrCat(
+        app::RatingText(rating), ": ", c[1], c[1] == 1 ? " inaccuracy, " : " inaccuracies, ", c[2],
+        c[2] == 1 ? " error, " : " errors, ", c[3], c[3] == 1 ? " blunder" : " blunders", "; lost ",
+        app::Percent(tally.MeanLoss()), " a decision (docs/RATING.md).");
+  }
+
   static std::string DecisionText(const app::Decision& d, bool fallback) {
     const ChoiceReview& r = d.review;
     const TakeOption& best = d.advice.options.at(*d.advice.best);
@@ -264,7 +280,9 @@ class TextListener : public app::GameListener {
       absl::StrAppend(&line, ": optimal");
     } else {
       absl::StrAppend(&line, ": lost ",
-                      fallback ? app::Number(r.loss.approx) : app::Percent(r.loss.approx),
+                      fallback ? app::Number(r.loss.approx)
+                               : absl::StrCat(app::Percent(r.loss.approx), ", ",
+                                              app::ClassName(app::ClassOf(false, r.loss.approx))),
                       " (best: take ", app::TakeLabel(best.take, best.count), ", then ",
                       best.then == Then::kEither ? "either" : ThenText(best.then), ")");
     }
@@ -460,12 +478,14 @@ decision (best's table for a take, and the chance that rolling on after each
 take scores 0; stop and roll on, and the chance that rolling on scores 0);
 chances in percent. At the end: the winner (a tie shares the win), a review
 of each human's decisions (how many were optimal, the chance to win given
-away, the three costliest; --full-review: every decision), and the game log
+away, the rating of docs/RATING.md, the three costliest with their class;
+--full-review: every decision), and the game log
 in the lines `martiandice review` reads, written atomically to --log FILE
 (--print-log: on stdout).
 --json gives one JSON object per line, each with an "event": start, turn,
 roll, take, roll_on, turn_end, prompt, hint, forced, refused, help,
-game_over, review, log (always), abandoned.
+game_over, review (with "rating", null under the fallback, and each
+decision's "class"), log (always), abandoned.
 Exit status: 0 the game ended; 4 the input ended (or quit came) first: the
 log then holds the turns that ended; 2 bad options; 1 an internal error.
 )";

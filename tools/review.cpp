@@ -76,9 +76,16 @@ illegal take, an impossible sequence) is refused with its line number.
 JSON (--json): input, rules, objective, precision, table, turns [{turn, line,
 scores, seat, win_probabilities, decisions [{line, then_line, aside, rolled,
 take, count, then, value, best_value, loss, optimal, optimal_choices [{take,
-count, then}]}], end (stop, no_legal_take, no_dice_left), end_line, score,
-mistakes, loss}], decisions, mistakes, total_loss; with --exact also
-value_exact, best_value_exact, loss_exact, total_loss_exact ("p/q").
+count, then}], class}], end (stop, no_legal_take, no_dice_left), end_line,
+score, mistakes, loss}], decisions, mistakes, total_loss, ratings; with
+--exact also value_exact, best_value_exact, loss_exact, total_loss_exact
+("p/q").
+With --objective win each seat's decisions are rated (docs/RATING.md): a
+class per decision (optimal, inaccuracy under 1 percentage point, error under
+5, blunder) and a rating of 0 to 100 per seat, the text's last lines; JSON
+class (null for other objectives) and ratings [{seat, rating {decisions,
+optimal, inaccuracies, errors, blunders, total_loss, mean_loss, score,
+band}}] (null for other objectives).
 )";
 
 absl::StatusOr<std::string> RunReview(const CommandOptions& options,

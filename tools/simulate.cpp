@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/numeric/int128.h"
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -28,6 +29,8 @@
 #include "json.h"
 #include "martiandice/game_state.h"
 #include "martiandice/policy.h"
+#include "martiandice/turn_query.h"
+#include "rating.h"
 #include "support.h"
 #include "workers.h"
 
@@ -43,6 +46,9 @@ constexpr int kMaxRounds = 10000;
 constexpr std::int64_t kShareUnit = 60;
 constexpr std::int64_t kGamesPerBlock = 128;
 constexpr double kZ95 = 1.959963984540054;
+// Rated losses are summed in units of 2^-48 of a chance to win, as integers,
+// so the sums do not depend on the order in which threads add them.
+constexpr double kLossUnit = 0x1p48;
 
 // ---------------------------------------------------------------------------
 // What every game shares: the rules, the table and the bots.
@@ -54,6 +60,8 @@ struct Setup {
   bool alternate_seats = true;
   std::optional<GameTable> table;  // win policies: the table used
   std::vector<Bot> bots;           // the policies, in the order given
+  Advisor* advisor = nullptr;      // rate: the advice each decision is reviewed by
+  std::optional<std::string> tables;
 
   // The policy in `seat` in game `game`: seat - g mod P, or seat itself.
   int PolicyIndex(std::int64_t game, int seat) const {
@@ -108,26 +116,55 @@ absl::Status CheckOptions(const SimulationOptions& options) {
   }
   if (options.games < 1) return absl::InvalidArgumentError("--games must be at least 1");
   if (options.threads < 1) return absl::InvalidArgumentError("--threads must be at least 1");
+  if (options.rate && options.table) {
+    return absl::InvalidArgumentError("rating reviews against the table found from tables_path");
+  }
   return absl::OkStatus();
 }
 
 // ---------------------------------------------------------------------------
 // Playing games and adding up the results.
 
+// A policy's rated decisions, the loss in kLossUnit.
+struct RatedDecisions {
+  std::int64_t decisions = 0;
+  std::array<std::int64_t, app::kDecisionClasses> classes{};
+  absl::int128 loss = 0;
+
+  void Add(const RatedDecisions& other) {
+    decisions += other.decisions;
+    for (int c = 0; c < app::kDecisionClasses; ++c) classes[c] += other.classes[c];
+    loss += other.loss;
+  }
+  app::RatingTally Tally() const {
+    app::RatingTally tally;
+    tally.decisions = decisions;
+    tally.classes = classes;
+    tally.total_loss = static_cast<double>(loss) / kLossUnit;
+    return tally;
+  }
+};
+
 struct Totals {
   std::vector<std::int64_t> seat_share, seat_square;      // in kShareUnit, kShareUnit^2
   std::vector<std::int64_t> policy_share, policy_square;  // by policy index
+  std::vector<RatedDecisions> rated;                      // by policy index
   std::int64_t turns = 0;
   std::int64_t tied = 0;
 
   explicit Totals(int players)
-      : seat_share(players), seat_square(players), policy_share(players), policy_square(players) {}
+      : seat_share(players),
+        seat_square(players),
+        policy_share(players),
+        policy_square(players),
+        rated(players) {}
   void Add(const Totals& other) {
     for (std::size_t i = 0; i < seat_share.size(); ++i) {
       seat_share[i] += other.seat_share[i];
       seat_square[i] += other.seat_square[i];
       policy_share[i] += other.policy_share[i];
       policy_square[i] += other.policy_square[i];
+      rated[i].Add(other.rated[i]);
     }
     turns += other.turns;
     tied += other.tied;
@@ -151,6 +188,56 @@ void Score(const Setup& setup, const std::vector<int>& scores, std::int64_t game
   }
 }
 
+// The bot's take at `state` (phase kTake), reviewed against the win advice,
+// then its moves applied: the same moves, from the same random draws, as
+// Bot::PlayStep's. Returns whether they ended the turn.
+absl::StatusOr<bool> RatedStep(const Setup& setup, const Bot& bot, GameState& state, DiceRng& rng,
+                               RatedDecisions& rated) {
+  absl::StatusOr<GameAdvice> advice = setup.advisor->Advise(state, setup.tables);
+  if (!advice.ok()) return advice.status();
+  if (advice->fallback || !advice->takes) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--rate reviews decisions against a table: ", advice->fallback_reason));
+  }
+  absl::StatusOr<Bot::Step> step = bot.NextStep(state, rng);
+  if (!step.ok()) return step.status();
+  const Then then =
+      step->then && step->then->kind == Move::Kind::kRollOn ? Then::kRoll : Then::kStop;
+  absl::StatusOr<ChoiceReview> review = ReviewChoice(*advice->takes, step->move.face, then);
+  if (!review.ok()) return review.status();
+  ++rated.decisions;
+  ++rated.classes[static_cast<int>(app::ClassOf(review->optimal, review->loss.approx))];
+  if (!review->optimal) {
+    rated.loss += static_cast<absl::int128>(std::llround(review->loss.approx * kLossUnit));
+  }
+  bool ended = false;
+  for (const std::optional<Move>& move : {std::optional<Move>(step->move), step->then}) {
+    if (!move) continue;
+    absl::StatusOr<MoveResult> result = state.Apply(*move);
+    if (!result.ok()) return result.status();
+    ended = result->turn_end.has_value();
+  }
+  return ended;
+}
+
+// A turn of the seat to move; when rating, its takes reviewed (RatedStep).
+absl::Status PlayTurn(const Setup& setup, const Bot& bot, GameState& state, DiceRng& rng,
+                      RatedDecisions& rated) {
+  if (setup.advisor == nullptr) return bot.PlayTurn(state, rng).status();
+  for (bool ended = false; !ended;) {
+    if (state.phase() == Phase::kTake) {
+      absl::StatusOr<bool> step = RatedStep(setup, bot, state, rng, rated);
+      if (!step.ok()) return step.status();
+      ended = *step;
+    } else {
+      absl::StatusOr<MoveResult> result = bot.PlayStep(state, rng);
+      if (!result.ok()) return result.status();
+      ended = result->turn_end.has_value();
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status PlayGame(const Setup& setup, std::int64_t game, Totals& totals) {
   DiceRng rng = SeededRng(setup.seed, game);
   absl::StatusOr<GameState> state = GameState::New(setup.rules, setup.players);
@@ -161,9 +248,12 @@ absl::Status PlayGame(const Setup& setup, std::int64_t game, Totals& totals) {
       return absl::InvalidArgumentError(absl::StrCat(
           "a game did not end in ", kMaxRounds, " rounds: these policies never reach the target"));
     }
-    const Bot& bot = setup.bots[setup.PolicyIndex(game, state->seat())];
-    absl::StatusOr<TurnEnd> turn = bot.PlayTurn(*state, rng);
-    if (!turn.ok()) return turn.status();
+    const int policy = setup.PolicyIndex(game, state->seat());
+    if (absl::Status status =
+            PlayTurn(setup, setup.bots[policy], *state, rng, totals.rated[policy]);
+        !status.ok()) {
+      return status;
+    }
     ++turns;
   }
   totals.turns += turns;
@@ -264,6 +354,7 @@ void Summarise(const Totals& totals, std::int64_t games, SimulationResult& resul
     result.policy_win_rate.push_back(policy_mean);
     result.policy_ci95.push_back(policy_half);
   }
+  for (const RatedDecisions& rated : totals.rated) result.policy_rating.push_back(rated.Tally());
   result.games = games;
   result.mean_turns = static_cast<double>(totals.turns) / static_cast<double>(games);
   result.tied_games = totals.tied;
@@ -289,6 +380,10 @@ absl::StatusOr<SimulationResult> Simulate(const SimulationOptions& options) {
   }
   if (absl::Status status = PrepareBots(options.policies, advisor, setup); !status.ok()) {
     return status;
+  }
+  if (options.rate) {
+    setup.advisor = &advisor;
+    setup.tables = options.tables_path;
   }
   const auto start = std::chrono::steady_clock::now();
   const int threads = static_cast<int>(std::min<std::int64_t>(
@@ -349,6 +444,7 @@ absl::StatusOr<SimulationOptions> ReadSimulation(const CommandOptions& options,
   simulation.threads = *threads;
   simulation.tables_path = options.request.query.tables;
   simulation.alternate_seats = !options.no_alternate;
+  simulation.rate = options.rate;
   simulation.advisor = &context.advisor;
   return simulation;
 }
@@ -380,6 +476,14 @@ std::string SimulateJson(const SimulationOptions& simulation, const SimulationRe
       .Raw("ci95", ci95)
       .Raw("mean_turns", JsonDouble(result.mean_turns))
       .Int("tied_games", result.tied_games);
+  if (simulation.rate) {
+    std::vector<std::string> ratings;
+    for (const app::RatingTally& tally : result.policy_rating)
+      ratings.push_back(app::RatingJson(tally));
+    object.Raw("rating", JsonArray(ratings));
+  } else {
+    object.Null("rating");
+  }
   if (result.table_path.empty()) {
     object.Null("table");
   } else {
@@ -426,6 +530,14 @@ std::string SimulateText(const SimulationOptions& simulation, const SimulationRe
   absl::StrAppend(&text, absl::StrFormat("Turns per game: %.2f on average (all seats). Games with "
                                          "tied leaders: %d.\n",
                                          result.mean_turns, result.tied_games));
+  if (simulation.rate) {
+    absl::StrAppend(&text, "Decisions rated against the win table (docs/RATING.md):\n");
+    for (int k = 0; k < result.players; ++k) {
+      absl::StrAppend(&text,
+                      absl::StrFormat("  %-22s %s\n", absl::StrCat("policy ", k, " ", names[k]),
+                                      app::TallyText(result.policy_rating[k])));
+    }
+  }
   if (!result.table_path.empty()) absl::StrAppend(&text, "Table: ", result.table_path, ".\n");
   absl::StrAppend(
       &text, absl::StrFormat("Time: %.2f s (%.0f games/s, %d threads).\n", result.seconds,
@@ -463,7 +575,11 @@ Output fields (same names in --json): games, seat_win_rate (per seat),
 policy_win_rate (per policy, --policies order), ci95 {seat, policy} (95%
 half-widths, normal approximation), mean_turns (turns per game, all seats),
 tied_games, seed, policies, alternate_seats, players, rules, table (null if
-no win policy).
+no win policy), rating (null without --rate).
+--rate reviews every decision of every policy against the win table (the
+chance to win each choice gives away, as `review` does) and rates each policy
+on the scale of docs/RATING.md; it needs a table for the game, and each
+decision costs a query of the table (a few milliseconds).
 A win is shared 1/k by k seats tied for the highest total.
 A simulation that takes more than a second shows its progress on stderr
 (--quiet: none). Ctrl-C (or SIGTERM) finishes the games in flight and prints

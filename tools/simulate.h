@@ -18,6 +18,7 @@
 #include "martiandice/policy.h"
 #include "martiandice/rules.h"
 #include "martiandice/table.h"
+#include "rating.h"
 
 namespace martiandice {
 
@@ -36,6 +37,10 @@ struct SimulationOptions {
   // (Advisor::Table) from `tables_path`. Not needed without `win`.
   std::optional<GameTable> table;
   std::optional<std::string> tables_path;
+  // Rate every policy's decisions against the win table (app/rating.h):
+  // each take and its stop or roll on reviewed as `play` reviews a human's.
+  // Needs a table covering the game, found from tables_path (not `table`).
+  bool rate = false;
   // Where the tables and the turn objectives' solved turns come from; null:
   // an advisor of the simulation's own.
   Advisor* advisor = nullptr;
@@ -60,8 +65,10 @@ struct SimulationResult {
   std::vector<double> policy_ci95;
   double mean_turns = 0;        // turns per game, all seats together
   std::int64_t tied_games = 0;  // games whose highest total was shared
-  std::string table_path;       // the table used ("" if none, or given in memory)
-  double seconds = 0;           // wall time of the games (not of solving or loading)
+  // rate: each policy's decisions, classed, and their loss (--policies order).
+  std::vector<app::RatingTally> policy_rating;
+  std::string table_path;  // the table used ("" if none, or given in memory)
+  double seconds = 0;      // wall time of the games (not of solving or loading)
 };
 
 // Plays `options.games` games. Game g (from 0) seats policy k in seat

@@ -220,9 +220,27 @@ TEST_CASE("play: a human game to its end, with hints and a review that agrees wi
   const std::vector<std::string> shown = review_lines(text.out);
   REQUIRE(shown.size() == static_cast<std::size_t>(std::min(3, mistakes)));
   REQUIRE(shown.size() > 0);
-  char costliest[32];
-  std::snprintf(costliest, sizeof costliest, ": lost %.2f%% (best: ", 100 * sorted[0]);
+  // Each with its class: under 1 point an inaccuracy, under 5 an error, else a blunder.
+  const char* kind = sorted[0] < 0.01 ? "inaccuracy" : sorted[0] < 0.05 ? "error" : "blunder";
+  char costliest[64];
+  std::snprintf(costliest, sizeof costliest, ": lost %.2f%%, %s (best: ", 100 * sorted[0], kind);
   CHECK(shown[0].find(costliest) != std::string::npos);
+  // The rating (docs/RATING.md) from review's losses: 100 * 2^(-mean / 1%).
+  double sum = 0;
+  int classes[3] = {0, 0, 0};
+  for (double loss : losses) {
+    sum += loss;
+    if (loss > 0) ++classes[loss < 0.01 ? 0 : loss < 0.05 ? 1 : 2];
+  }
+  const double score = 100 * std::exp2(-sum / static_cast<double>(losses.size()) / 0.01);
+  const Json& rating = mine["rating"];
+  CHECK(rating["decisions"].number == static_cast<double>(losses.size()));
+  CHECK(rating["inaccuracies"].number == classes[0]);
+  CHECK(rating["errors"].number == classes[1]);
+  CHECK(rating["blunders"].number == classes[2]);
+  CHECK(rating["score"].number == doctest::Approx(score));
+  CHECK(text.out.find(absl::StrCat("Rating ", static_cast<int>(std::floor(score)), " of 100 (")) !=
+        std::string::npos);
   CHECK(text.out.find(absl::StrCat("Review of seat 0 (you): ", losses.size() - mistakes, " of ",
                                    losses.size(), " decisions optimal, lost ")) !=
         std::string::npos);
@@ -371,7 +389,11 @@ TEST_CASE("play: where no table covers the game, the fallback, said once") {
     CHECK(hint["fallback"].boolean);
     CHECK(hint["values"].text.rfind("capped:", 0) == 0);
   }
-  CHECK(Named(events, "review").size() == 1);
+  const std::vector<Json> reviews = Named(events, "review");
+  REQUIRE(reviews.size() == 1);
+  // No rating: the fallback's losses are points, not chances to win.
+  CHECK(reviews[0]["rating"].is_null());
+  for (const Json& d : reviews[0]["decisions"].items) CHECK(d["class"].is_null());
 }
 
 TEST_CASE("play: --log writes the log atomically, the same lines") {

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """`play` and `coach` in a real terminal: each runs in a tmux pane, keys are typed into it
-(send-keys) and the screen is read back (capture-pane), as a person would see it.
+(send-keys) and the screen is read back (capture-pane), as a person would see it; a whole
+`play --hints` game ends with the winner and the rating on its last screen.
 
 Usage: check_terminal.py --cli build/bin/martiandice
 Exits 0 when every check holds, 1 otherwise, 77 (skipped) without tmux.
 """
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -16,11 +18,11 @@ SKIP = 77
 
 
 class Pane:
-    """A command in its own tmux server (a private socket), 100 columns by 50 rows."""
+    """A command in its own tmux server (a private socket), 100 columns by `rows` rows."""
 
-    def __init__(self, socket, command):
+    def __init__(self, socket, command, rows=50):
         self.socket = socket
-        self.tmux(["new-session", "-d", "-s", "t", "-x", "100", "-y", "50", command])
+        self.tmux(["new-session", "-d", "-s", "t", "-x", "100", "-y", str(rows), command])
 
     def tmux(self, args):
         return subprocess.run(["tmux", "-L", self.socket] + args, check=True,
@@ -32,6 +34,13 @@ class Pane:
 
     def screen(self):
         return self.tmux(["capture-pane", "-p", "-t", "t", "-S", "-200"])
+
+    def history(self):
+        return self.tmux(["capture-pane", "-p", "-t", "t", "-S", "-"])
+
+    def visible(self):
+        """What the terminal shows now, and nothing scrolled away."""
+        return self.tmux(["capture-pane", "-p", "-t", "t"])
 
     def wait_for(self, text, seconds=20):
         deadline = time.monotonic() + seconds
@@ -64,6 +73,50 @@ def check_play(cli, socket):
         pane.close()
 
 
+PROMPT = re.compile(r"^Seat 0(?:, take (?P<faces>[a-z ,]+)\?|: stop, or roll the (?P<left>\d+) "
+                    r"dic?e? left\?)$", re.M)
+
+
+def check_whole_game(cli, socket, capture=None):
+    """A whole `play --hints` game in a 100x40 terminal, answered as a player would (the first
+    legal take; roll on with 7 dice or more, else stop): the winner, the review and the rating
+    are on the last screen."""
+    pane = Pane(socket, f"{cli} play --seed 11 --hints; echo EXIT=$?; sleep 30", rows=40)
+    try:
+        answered = 0
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            history = pane.history()
+            if "Game over after" in history:
+                break
+            prompts = list(PROMPT.finditer(history))
+            if len(prompts) <= answered:
+                time.sleep(0.05)
+                continue
+            last = prompts[answered]
+            if last["faces"]:
+                pane.type(re.split(r",| or ", last["faces"])[0].strip())
+            else:
+                pane.type("roll" if int(last["left"]) >= 7 else "stop")
+            answered += 1
+        else:
+            raise AssertionError(f"the game did not end; the screen:\n{pane.visible()}")
+        pane.wait_for("EXIT=0")
+        screen = pane.visible()
+        if capture:
+            with open(capture, "w") as out:
+                out.write(screen)
+        assert answered >= 5, answered
+        assert re.search(r"^Game over after \d+ turns\. Scores: \d+, \d+\. .*(wins|share the win)",
+                         screen, re.M), screen
+        assert re.search(r"^Review of seat 0 \(you\): \d+ of \d+ decisions? optimal", screen,
+                         re.M), screen
+        assert re.search(r"^Rating \d+ of 100 \((perfect|master|expert|strong|casual|beginner)\)",
+                         screen, re.M), screen
+    finally:
+        pane.close()
+
+
 def check_coach(cli, socket):
     pane = Pane(socket, f"{cli} coach; echo EXIT=$?; sleep 30")
     try:
@@ -88,6 +141,7 @@ def check_coach(cli, socket):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--cli", required=True)
+    parser.add_argument("--capture", help="write the whole game's last screen to this file")
     args = parser.parse_args()
     if shutil.which("tmux") is None:
         print("check_terminal: tmux not found; skipped")
@@ -95,14 +149,16 @@ def main():
     cli = os.path.abspath(args.cli)
     socket = f"martiandice-check-{os.getpid()}"
     failures = 0
-    for check in (check_play, check_coach):
+    checks = (check_play, check_coach,
+              lambda cli, socket: check_whole_game(cli, socket, args.capture))
+    for check, name in zip(checks, ("check_play", "check_coach", "check_whole_game")):
         try:
             # Each check has its own tmux server.
-            check(cli, f"{socket}-{check.__name__}")
-            print(f"check_terminal: {check.__name__}: ok")
+            check(cli, f"{socket}-{name}")
+            print(f"check_terminal: {name}: ok")
         except (AssertionError, subprocess.CalledProcessError) as e:
             failures += 1
-            print(f"check_terminal: {check.__name__}: FAILED: {e}")
+            print(f"check_terminal: {name}: FAILED: {e}")
     return 1 if failures else 0
 
 

@@ -29,6 +29,21 @@ export interface ReviewDecision {
   value_exact?: string;
   best_value_exact?: string;
   loss_exact?: string;
+  /** With the win objective, the decision's class (docs/RATING.md); else null. */
+  class: 'optimal' | 'inaccuracy' | 'error' | 'blunder' | null;
+}
+
+/** A player's decisions rated (docs/RATING.md): chances 0..1, score 0..100 (not rounded). */
+export interface Rating {
+  decisions: number;
+  optimal: number;
+  inaccuracies: number;
+  errors: number;
+  blunders: number;
+  total_loss: number;
+  mean_loss: number;
+  score: number | null;
+  band: 'perfect' | 'master' | 'expert' | 'strong' | 'casual' | 'beginner' | null;
 }
 
 /** `martiandice review --json`: every turn's decisions, their losses, and the totals. */
@@ -56,6 +71,8 @@ export interface ReviewAnswer {
   mistakes: number;
   total_loss: number;
   total_loss_exact?: string;
+  /** With the win objective, each seat's rating; else null. */
+  ratings: { seat: number; rating: Rating }[] | null;
 }
 
 export interface EvalQuery {
@@ -310,7 +327,8 @@ export class Game {
   readonly finishedLog: string;
   /** Once over: the game_over event ({turns, scores, winners}); else null. */
   readonly result: GameEvent | null;
-  /** Once over: each human seat's review event ({seat, decisions, mistakes, total_loss}). */
+  /** Once over: each human seat's review event ({seat, decisions, mistakes, total_loss,
+   *  rating}: a Rating, or null under the fallback). */
   readonly reviews: GameEvent[];
   /** Frees the game in the module. */
   free(): void;
