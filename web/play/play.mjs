@@ -1,13 +1,16 @@
 // The page: a game of Martian Dice against the bots, you at seat 0. The game
 // is the package's (web/src/game.js: the library's GameState, bots, advice,
 // log and review), run in a Web Worker (worker.mjs) or, where module workers
-// fail, on this thread; this file only shows its events and state and sends
-// your moves. Page options in the URL: ?delay=MS between the bots' moves
-// (default 450), ?worker=0 runs the engine on the page's thread.
+// fail, on this thread; this file only shows its events and state (one
+// sticky panel: scores, dice, hint, controls), sends your moves, and rates
+// your game at the end (the review's rating, kept in localStorage). Page
+// options in the URL: ?delay=MS between the bots' moves (default 450),
+// ?worker=0 runs the engine on the page's thread.
 import { startCoach } from './coach.mjs';
 import { startStrategy } from './strategy.mjs';
+import { diceRow, dieSvg, drawDice } from './dice.mjs';
 import {
-  LETTER, adviceBox, diceChips, diceCount, diceWords, formatValue, groups, plural,
+  LETTER, adviceTable, diceCount, diceWords, formatValue, groups, plural,
 } from './words.mjs';
 
 const params = new URLSearchParams(location.search);
@@ -94,9 +97,14 @@ function describe(e) {
   }
 }
 
-// A value of the advice: a chance to win, or the fallback's expected capped score.
+// A value of the advice: a chance to win, or (the fallback) expected points.
 let percentValues = true;
-const value = (x) => formatValue(x, percentValues);
+const value = (x) => (percentValues || x === null || x === undefined ? formatValue(x, true)
+  : `${x.toFixed(2)} pts`);
+// The same, short, for the one-line hint.
+const short = (x) => (percentValues ? `${(100 * x).toFixed(1)}% to win` : `${x.toFixed(2)} points expected`);
+const count = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+const reducedMotion = () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 
 // ---------------------------------------------------------------------------
 // The game on the page.
@@ -106,6 +114,12 @@ let state = null;
 let hintsOn = false;
 let busy = false;
 let lastControls = '';
+let players = 2;
+let hint = null;        // the shown hint's best move: {key, best: face, 'stop' or 'roll'}
+let slidRoll = '';      // the roll whose tanks were last slid to the set-aside row
+
+// Which decision a state is (the hint belongs to one).
+const decisionKey = (s) => `${s.turn}:${s.phase}:${s.aside}:${s.roll}`;
 
 function setBusy(on) {
   busy = on;
@@ -126,55 +140,90 @@ function logEvents(events) {
     if (e.event !== 'turn') said = text;
   }
   while (log.children.length > 60) log.firstElementChild.remove();
-  log.lastElementChild?.scrollIntoView?.({ block: 'nearest' });
+  // Scroll the log's own box only: the page never moves for it.
+  log.scrollTop = log.scrollHeight;
   return said;
 }
 
-function renderState() {
-  const s = state;
-  const rows = $('scores').tBodies[0];
-  rows.replaceChildren();
+// The scoreboard: one chip a seat, with a bar towards 25.
+function renderScores(s) {
+  const board = $('scores');
+  board.replaceChildren();
   s.scores.forEach((score, seat) => {
-    const row = rows.insertRow();
+    const item = document.createElement('li');
     const mover = !s.over && seat === s.seat;
-    if (mover) row.className = 'mover';
-    if (s.over && s.winners.includes(seat)) row.className = 'winner';
-    row.insertCell().textContent = String(seat);
-    row.insertCell().textContent = who(seat) + (mover ? ' (to move)' : '');
-    row.insertCell().textContent = String(score);
+    item.className = ['seat', mover ? 'mover' : '', s.over && s.winners.includes(seat) ? 'winner' : ''].join(' ').trim();
+    item.dataset.seat = String(seat);
+    item.dataset.score = String(score);
+    const bar = `<span class="bar" aria-hidden="true"><span style="width:${Math.min(100, 4 * score)}%"></span></span>`;
+    item.innerHTML = `<span class="who"></span> <b class="pts">${score}</b>${bar}`;
+    item.querySelector('.who').textContent = who(seat);
+    // "(to move)" for screen readers; the chip's colour says it on screen.
+    if (mover) item.querySelector('.who').insertAdjacentHTML('beforeend', '<span class="sr-only"> (to move)</span>');
+    board.append(item);
   });
-  $('final-round').hidden = !s.final_round || s.over;
-  const take = s.phase === 'take';
-  // The set-aside the mover decides from: after the roll's tanks (as "Dice left").
-  diceChips($('aside'), s.aside);
-  diceChips($('rolled'), take ? s.roll : '-');
-  $('turn-score').textContent = String(s.turn_score);
-  $('dice-left').textContent = String(s.dice_left);
-  $('turn-title').textContent = `Turn ${Math.max(s.turn, 1)}: ${who(s.seat)}`;
-  $('turn-facts').hidden = s.over;
-  $('turn-title').hidden = s.over;
+}
 
+// The turn: the set-aside (grouped), the roll's dice to choose from (its
+// tanks have gone to the set-aside), the turn score and the dice left.
+function renderTurn(s) {
+  const take = s.phase === 'take';
+  diceRow($('aside'), s.aside, { grouped: true });
+  diceRow($('rolled'), take ? s.roll : '-', { except: 'T' });
+  $('turn-score').textContent = String(s.turn_score);
+  $('turn-score-unit').textContent = s.turn_score === 1 ? 'point' : 'points';
+  $('dice-left').textContent = String(s.dice_left);
+  $('dice-left-unit').textContent = s.dice_left === 1 ? 'die left' : 'dice left';
+  $('turn-title').textContent = `Turn ${Math.max(s.turn, 1)} · ${who(s.seat)}`;
+  $('turn').hidden = s.over;
+  if (take) slideTanks(s);
+}
+
+// A new roll: its dice tumble in, its tanks slide up to the set-aside row.
+function slideTanks(s) {
+  const key = `${s.turn}:${s.aside_before_roll}:${s.roll}`;
+  if (key === slidRoll) return;
+  slidRoll = key;
+  if (reducedMotion()) return;
+  const rolled = $('rolled');
+  rolled.classList.remove('fresh');
+  void rolled.offsetWidth;  // restarts the CSS animation
+  rolled.classList.add('fresh');
+  const tanks = $('aside').querySelector('.group-T');
+  if (!s.roll.includes('T') || !tanks?.animate) return;
+  const from = rolled.getBoundingClientRect();
+  const to = tanks.getBoundingClientRect();
+  tanks.animate([
+    { transform: `translate(${from.left - to.left}px, ${from.top - to.top}px) scale(1.3)`, opacity: 0.4 },
+    { transform: 'none', opacity: 1 },
+  ], { duration: 550, easing: 'cubic-bezier(.2,.8,.2,1)' });
+}
+
+function renderControls(s) {
   const human = !s.over && s.player === 'human';
   $('roll').hidden = !(human && s.phase === 'roll');
   $('stop').hidden = !(human && s.phase === 'stop_or_roll');
   $('roll-on').hidden = !(human && s.phase === 'stop_or_roll');
   $('roll-on').textContent = `Roll on (${diceCount(s.dice_left)})`;
   $('roll').textContent = s.aside === '-' ? 'Roll (start your turn)' : 'Roll';
+  $('stop').textContent = `Stop (${plural(s.turn_score, 'point')})`;
   const takes = $('takes');
   takes.replaceChildren();
-  if (human && take) {
+  if (human && s.phase === 'take') {
     const rolled = Object.fromEntries(groups(s.roll).map((g) => [g.letter, g.count]));
     for (const face of s.legal) {
       const button = document.createElement('button');
       button.type = 'button';
       button.dataset.face = face;
       button.className = `take face-${LETTER[face]}`;
-      button.textContent = `Take ${plural(rolled[LETTER[face]], face)}`;
+      button.innerHTML = dieSvg(LETTER[face]);
+      button.append(`Take ${plural(rolled[LETTER[face]], face)}`);
+      button.disabled = busy;
       button.addEventListener('click', () => move('take', face));
       takes.append(button);
     }
   }
-  document.body.dataset.phase = s.over ? 'over' : `${s.player}-${s.phase}`;
+  markBest();
   // Focus the first control when the set of controls changes (keyboard play).
   const controls = human ? `${s.phase}:${s.legal.join()}:${s.aside}:${s.turn}` : '';
   if (!controls) {
@@ -186,22 +235,96 @@ function renderState() {
   }
 }
 
+// The hint's best move, marked on its button (a star and "best").
+function markBest() {
+  for (const old of document.querySelectorAll('#controls button.best')) {
+    old.classList.remove('best');
+    delete old.dataset.best;
+    old.querySelector('.badge')?.remove();
+  }
+  if (!hint || !state || hint.key !== decisionKey(state)) return;
+  const button = { stop: $('stop'), roll: $('roll-on') }[hint.best]
+    ?? document.querySelector(`#takes button[data-face="${hint.best}"]`);
+  if (!button || button.hidden) return;
+  button.classList.add('best');
+  button.dataset.best = 'true';
+  button.insertAdjacentHTML('beforeend', '<span class="badge"><span aria-hidden="true">★ </span>best</span>');
+}
+
+function renderState() {
+  const s = state;
+  renderScores(s);
+  $('final-round').hidden = !s.final_round || s.over;
+  renderTurn(s);
+  renderControls(s);
+  document.body.dataset.phase = s.over ? 'over' : `${s.player}-${s.phase}`;
+}
+
+// The advice in one line: the best move and its value.
+function hintLine(advice) {
+  if (advice.decision === 'take') {
+    const b = advice.best;
+    return `Best: take ${plural(b.count, b.take)}, then ${b.then === 'roll' ? 'roll on' : 'stop'} — ${short(advice.value)}.`;
+  }
+  if (advice.decision === 'roll') {
+    return percentValues ? `Your chance to win now: ${(100 * advice.value).toFixed(1)}%.`
+      : `This turn is worth ${advice.value.toFixed(2)} points expected.`;
+  }
+  if (advice.action === 'either') return `Best: stop or roll on, as good — ${short(advice.value)}.`;
+  const [best, other, otherValue] = advice.action === 'stop' ? ['stop', 'rolling on', advice.roll]
+    : ['roll on', 'stopping', advice.stop];
+  return `Best: ${best} — ${short(advice.value)}; ${other}: ${short(otherValue).replace(/ (to win|points expected)$/, '')}.`;
+}
+
+// What the values are: chances to win, or (no table) the fallback's points.
+function valuesWords(advice) {
+  if (!advice.fallback) return 'Each option\'s chance to win the game, playing on perfectly.';
+  const cap = /^capped:(\d+)$/.exec(advice.values ?? '');
+  return `No exact table for ${players} players: this advice maximises the points you still need` +
+    `${cap ? ` (the turn's expected points, counted up to ${cap[1]})` : ''}. Its values are points, not chances to win.`;
+}
+
 function renderHint(advice) {
-  const box = $('hint');
   percentValues = !advice.fallback;
-  box.dataset.scores = state.scores.join(',');
-  box.dataset.aside = state.aside_before_roll;
-  box.dataset.roll = state.roll;
-  return adviceBox('hint', advice, state, value, 'the points you need');
+  const box = $('hint');
+  Object.assign(box.dataset, {
+    scores: state.scores.join(','), aside: state.aside_before_roll, roll: state.roll,
+    seat: String(state.seat), decision: advice.decision,
+  });
+  adviceTable($('hint-table'), advice, value);
+  $('hint-values').textContent = valuesWords(advice);
+  const line = hintLine(advice);
+  $('hint-best').textContent = line;
+  box.hidden = false;
+  $('hint-more').hidden = advice.decision === 'roll';
+  hint = { key: decisionKey(state), best: advice.decision === 'take' ? advice.best.take : advice.action };
+  markBest();
+  return line;
+}
+
+function hideHint() {
+  $('hint').hidden = true;
+  $('hint-more').hidden = true;
+  hint = null;
+  markBest();
 }
 
 async function showHint() {
   if (!hintsOn || state.over || state.player !== 'human') {
-    $('hint').hidden = true;
+    hideHint();
     return null;
   }
   const { advice } = await engine.call('advice');
   return renderHint(advice);
+}
+
+// The panel in view: scrolls the page (once, when needed) so that its bottom
+// is on screen; sticky, it then stays at the top.
+function keepPanelInView() {
+  const box = $('panel').getBoundingClientRect();
+  if (box.bottom > window.innerHeight) {
+    window.scrollBy({ top: Math.min(box.bottom - window.innerHeight + 4, box.top), behavior: 'instant' });
+  }
 }
 
 function renderResult() {
@@ -212,34 +335,125 @@ function renderResult() {
   else text = `${winners.map(who).join(' and ')} tie with ${over.scores[winners[0]]} and share the win.`;
   $('result-text').textContent = `${text} Final scores: ${over.scores.map((s, i) => `${who(i)} ${s}`).join(', ')}.`;
   $('result').hidden = false;
-  $('hint').hidden = true;
+  hideHint();
   return text;
 }
+
+// ---------------------------------------------------------------------------
+// The review and the rating (docs/RATING.md).
+
+const HISTORY = 'martiandice.ratings';
+
+function ratingHistory() {
+  try {
+    const list = JSON.parse(localStorage.getItem(HISTORY) ?? '[]');
+    return Array.isArray(list) ? list : [];
+  } catch {
+    return [];
+  }
+}
+
+// Keeps a game's rating (the last 100 games) in the browser's storage.
+function keepRating(rating) {
+  const list = [...ratingHistory(), { date: new Date().toISOString(), players, score: rating.score, band: rating.band }];
+  try {
+    localStorage.setItem(HISTORY, JSON.stringify(list.slice(-100)));
+  } catch {
+    // Storage off (private mode): the chart shows this game only.
+    return [list.at(-1)];
+  }
+  return list;
+}
+
+// The last 20 ratings as a small line chart (SVG), the newest highlighted.
+function ratingChart(list) {
+  const games = list.slice(-20);
+  const [w, h, left, right, top, bottom] = [320, 130, 30, 10, 8, 20];
+  const x = (i) => (games.length === 1 ? (left + w - right) / 2 : left + (i * (w - left - right)) / (games.length - 1));
+  const y = (score) => top + ((100 - score) * (h - top - bottom)) / 100;
+  const grid = [0, 25, 50, 75, 90, 100].map((v) => `<line x1="${left}" x2="${w - right}" y1="${y(v)}" y2="${y(v)}" class="grid"/>` +
+    `<text x="${left - 4}" y="${y(v) + 3.5}" text-anchor="end">${v}</text>`).join('');
+  const line = games.length > 1 ? `<polyline points="${games.map((g, i) => `${x(i)},${y(g.score)}`).join(' ')}"/>` : '';
+  const dots = games.map((g, i) => `<circle cx="${x(i)}" cy="${y(g.score)}" r="${i === games.length - 1 ? 5.5 : 4}"` +
+    `${i === games.length - 1 ? ' class="latest"' : ''}><title>${g.date.slice(0, 10)}: ${Math.floor(g.score)} (${g.band})</title></circle>`).join('');
+  const label = `Your last ${plural(games.length, 'rating')}, oldest first: ${games.map((g) => Math.floor(g.score)).join(', ')}.`;
+  const figure = document.createElement('figure');
+  figure.className = 'history';
+  figure.innerHTML = `<figcaption>Your ratings, last ${plural(games.length, 'game')}</figcaption>` +
+    `<svg id="rating-chart" viewBox="0 0 ${w} ${h}" role="img">${grid}${line}${dots}` +
+    `<text x="${(left + w - right) / 2}" y="${h - 4}" text-anchor="middle">older → newer</text></svg>`;
+  figure.querySelector('svg').setAttribute('aria-label', label);
+  return figure;
+}
+
+function paragraph(id, className, text) {
+  return Object.assign(document.createElement('p'), { id, className, textContent: text });
+}
+
+// The review's summary: decisions played optimally and what the others gave away.
+function summaryWords(review) {
+  const r = review.rating;
+  const n = review.decisions.length;
+  if (!r) {
+    const optimal = review.decisions.filter((d) => d.optimal).length;
+    return `You played ${optimal} of ${plural(n, 'decision')} as the fallback advises; the others gave away ` +
+      `${value(review.total_loss)} of its expected points in all.`;
+  }
+  const share = r.decisions > 0 ? ` (${Math.round((100 * r.optimal) / r.decisions)}%)` : '';
+  return `You played ${r.optimal} of ${plural(r.decisions, 'decision')} optimally${share} and gave away ` +
+    `${value(r.total_loss)} chance to win in all (${value(r.mean_loss)} a decision): ` +
+    `${count(r.inaccuracies, 'inaccuracy', 'inaccuracies')}, ${plural(r.errors, 'error')}, ${plural(r.blunders, 'blunder')}.`;
+}
+
+// A costly decision in words, with the better move.
+function decisionWords(d) {
+  const b = d.best;
+  const aside = d.aside === '-' ? '' : ` with ${diceWords(d.aside)} set aside`;
+  return `Turn ${d.turn}: rolled ${diceWords(d.rolled)}${aside}. You took ${plural(d.count, d.take)}, then ` +
+    `${d.then === 'roll' ? 'rolled on' : 'stopped'}; better: take ${plural(b.count, b.take)}, then ` +
+    `${b.then === 'roll' ? 'roll on' : 'stop'}. Cost ${value(d.loss)}${d.class ? ` (${d.class})` : ''}.`;
+}
+
+// The three costliest decisions, costliest first (the review's order among equals).
+const costliest = (decisions) =>
+  decisions.filter((d) => !d.optimal && d.loss > 0).sort((a, b) => b.loss - a.loss).slice(0, 3);
 
 function renderReview(events) {
   const review = events.find((e) => e.event === 'review' && e.seat === 0);
   const box = $('review');
   box.replaceChildren();
   if (!review) return;
-  const summary = document.createElement('p');
-  const unit = percentValues ? 'chance to win' : 'in the fallback\'s values';
-  summary.textContent = `Your review: ${plural(review.decisions.length, 'decision')}, ` +
-    `${plural(review.mistakes, 'mistake')}, lost ${value(review.total_loss)} ${unit}.`;
-  box.append(summary);
-  const list = document.createElement('ul');
-  for (const d of review.decisions.filter((x) => !x.optimal)) {
-    const item = document.createElement('li');
-    const b = d.best;
-    item.textContent = `Turn ${d.turn}: rolled ${diceWords(d.rolled)}; you took ${plural(d.count, d.take)}, ` +
-      `then ${d.then === 'roll' ? 'rolled on' : 'stopped'}; best: ${plural(b.count, b.take)}, then ` +
-      `${b.then === 'roll' ? 'roll on' : b.then} (lost ${value(d.loss)}).`;
-    list.append(item);
+  const r = review.rating;
+  if (r) {
+    const rating = paragraph('rating', `rating band-${r.band}`, '');
+    rating.innerHTML = `Rating <b>${Math.floor(r.score)}</b> of 100 <span class="band">(${r.band})</span>`;
+    Object.assign(rating.dataset, { score: String(r.score), band: r.band });
+    box.append(rating);
+  } else {
+    box.append(paragraph('rating', 'rating none', `No rating for this game: there is no exact table for ` +
+      `${players} players, so the advice's values are points, not chances to win, and what a decision ` +
+      'gives away cannot be rated as a chance.'));
   }
+  box.append(paragraph('review-summary', '', summaryWords(review)));
+  const worst = costliest(review.decisions);
+  box.append(Object.assign(document.createElement('h4'), {
+    textContent: worst.length > 0 ? 'Your costliest decisions' : 'No decision gave anything away.',
+  }));
+  const list = document.createElement('ol');
+  list.id = 'costly';
+  for (const d of worst) list.append(Object.assign(document.createElement('li'), { textContent: decisionWords(d) }));
   box.append(list);
+  const history = r ? keepRating(r) : ratingHistory();
+  if (history.length > 0) box.append(ratingChart(history));
 }
 
 function announce(text) {
   if (text) $('announce').textContent = text;
+}
+
+// The last thing that happened, on screen (the live region says it with the prompt).
+function showLast(text) {
+  if (text) $('last').textContent = text;
 }
 
 // Shows a move's answer; then the bots play (one step every `delay` ms)
@@ -250,6 +464,7 @@ async function show(answer) {
   renderState();
   while (!state.over && state.player === 'bot') {
     announce(said);
+    showLast(said);
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
     const step = await engine.call('botStep');
     state = step.state;
@@ -257,11 +472,13 @@ async function show(answer) {
     renderState();
     answer = { events: [...answer.events, ...step.events] };
   }
+  showLast(said);
   if (state.over) {
     const result = renderResult();
     renderReview(answer.events);
     announce(`${said ?? ''} ${result}`);
     document.body.dataset.over = 'true';
+    document.body.dataset.game = 'over';
     $('again').focus();
     return;
   }
@@ -269,8 +486,9 @@ async function show(answer) {
   if (state.phase === 'roll') prompt = 'Your turn: roll.';
   else if (state.phase === 'take') prompt = `Your take: ${state.legal.join(', ')}.`;
   else prompt = `Stop with ${plural(state.turn_score, 'point')}, or roll on?`;
-  const hint = await showHint();
-  announce([said, prompt, hint ? `Hint: ${hint}` : ''].filter(Boolean).join(' '));
+  const line = await showHint();
+  announce([said, prompt, line ? `Hint: ${line}` : ''].filter(Boolean).join(' '));
+  keepPanelInView();
 }
 
 async function move(op, ...args) {
@@ -289,7 +507,7 @@ async function move(op, ...args) {
 async function newGame(event) {
   event?.preventDefault();
   if (busy) return;
-  const players = Number($('players').value);
+  players = Number($('players').value);
   const options = { players, humans: [0], bots: $('bots').value, hints: false };
   const seed = $('seed').value.trim();
   if (seed) options.seed = seed;
@@ -302,11 +520,14 @@ async function newGame(event) {
     const start = answer.events[0];
     percentValues = start.table !== null;
     $('log').replaceChildren();
+    $('last').textContent = '';
     $('result').hidden = true;
-    $('hint').hidden = true;
+    hideHint();
     $('game').hidden = false;
     delete document.body.dataset.over;
-    $('status').textContent = `Game with seed ${start.seed} (${start.table ? 'bots play to win, from the table' : 'no table: the bots play the fallback'}).`;
+    document.body.dataset.game = 'playing';
+    $('status').textContent = `Game with seed ${start.seed} (${start.table ? 'bots play to win, from the table'
+      : 'no table: the bots play the fallback, which maximises the points still needed'}).`;
     document.body.dataset.seed = String(start.seed);
     lastControls = '';
     await show(answer);
@@ -340,6 +561,7 @@ $('hints').addEventListener('change', async () => {
   hintsOn = $('hints').checked;
   if (state && !busy) announce(await showHint());
 });
+drawDice($('how-to'));
 // Another game with the same settings and new dice.
 // Keys: in a take, R H C K take that face; S stops; R rolls (or rolls on).
 // Only while the focus is in the game (the move's buttons have it), so that

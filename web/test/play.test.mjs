@@ -1,14 +1,17 @@
 // The page (web/play/) in a real browser (Debian's Chromium, headless, through
 // playwright-core): whole games played through its controls, with hints on,
-// at desktop width (2 players) and at phone width, 375 px (3 players). Every
-// hint shown is checked against the CLI's values for its position
-// (`martiandice best/eval --objective win --json`); the game's moves are then
+// at 1280x800 (2 players, two games) and at phone size, 375x740 with touch
+// (3 players). Every hint shown is checked against the CLI's values for its
+// position (`martiandice best/eval --objective win --json`), said once, and
+// its best move marked on its button; at every decision the panel (scores,
+// dice, controls) must be wholly in the viewport. The game's moves are then
 // replayed by `martiandice play --seed S --humans 0 --json` and its final
-// scores and review must be what the page shows. Some moves are made from
-// the keyboard (Enter on the focused button, the page's keys R and H C K). Screenshots of a decision with its
-// hint and of the end go to build-wasm/screenshots/ (or
-// $MARTIANDICE_SCREENSHOTS). A 4-player game (no table: the fallback) too.
-// Seeded: $MARTIANDICE_WEB_SEED (printed).
+// scores, review and rating must be what the page shows; the rating is kept
+// in localStorage and charted. Some moves are made from the keyboard (Enter
+// on the focused button, the page's keys R and H C K). Screenshots (start,
+// how-to-play, a decision with its hint, the end) go to
+// build-wasm/screenshots/ (or $MARTIANDICE_SCREENSHOTS). A 4-player game (no
+// table: the fallback) too. Seeded: $MARTIANDICE_WEB_SEED (printed).
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { test } from 'node:test';
@@ -65,17 +68,53 @@ async function checkHint(page) {
       cli.options.map((o) => plural(o.count, o.take)));
     const best = cli.best;
     assert.match(rows.find((r) => r[0].includes('(best)'))[0], new RegExp(`^${best.count} ${best.take}`));
+    // "Rolled" shows the roll's dice but its tanks (set aside above).
+    const rolledShown = await page.$$eval('#rolled .dice-group', (gs) => gs.map((g) => g.getAttribute('aria-label')));
+    assert.deepEqual(rolledShown, hint.roll.split(' ').filter((g) => !g.endsWith('T')).map((g) =>
+      plural(parseInt(g, 10), { R: 'ray', H: 'human', C: 'cow', K: 'chicken' }[g.slice(-1)])));
+    // The best take's button is marked, and it is the take the hint names.
+    assert.deepEqual(await page.$$eval('#controls button[data-best]', (bs) => bs.map((b) => b.dataset.face)), [best.take]);
+    const line = await page.textContent('#hint-best');
+    assert.ok(line.startsWith(`Best: take ${plural(best.count, best.take)}, then ${best.then === 'roll' ? 'roll on' : 'stop'} — ` +
+      `${(100 * cli.value).toFixed(1)}% to win.`), line);
+    await checkSaidOnce(page);
     return cli;
   }
   const cli = JSON.parse(runCli('eval', query));
   assert.deepEqual(rows, [['stop', cli.stop], ['roll on', cli.roll]].map(([label, x]) =>
     [label + (x === cli.value ? ' (best)' : ''), percent(x)]), JSON.stringify(query));
+  const marked = await page.$$eval('#controls button[data-best]', (bs) => bs.map((b) => b.id));
+  const bestMove = cli.stop === cli.roll ? null : cli.stop === cli.value ? 'stop' : 'roll-on';
+  assert.deepEqual(marked, bestMove ? [bestMove] : []);
+  if (bestMove) {
+    assert.ok((await page.textContent('#hint-best')).startsWith(`Best: ${bestMove === 'stop' ? 'stop' : 'roll on'} — ` +
+      `${(100 * cli.value).toFixed(1)}% to win`));
+  }
+  await checkSaidOnce(page);
   return cli;
+}
+
+// The hint is said once on screen: one "Best:" line (the live region, for
+// screen readers only, aside), the options' table folded away.
+async function checkSaidOnce(page) {
+  const seen = await page.evaluate(() => {
+    const text = document.getElementById('game').innerText.replace(document.getElementById('announce').innerText, '');
+    return { best: (text.match(/Best:/g) ?? []).length, open: document.getElementById('hint-more').open };
+  });
+  assert.deepEqual(seen, { best: 1, open: false });
+}
+
+// At a decision: are the panel (scores, dice, hint) and the controls wholly in the viewport?
+async function panelInView(page) {
+  return page.evaluate(() => ['panel', 'controls'].every((id) => {
+    const r = document.getElementById(id).getBoundingClientRect();
+    return r.height > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight && r.right <= window.innerWidth;
+  }));
 }
 
 // Plays a whole game on the page; returns the human's moves as play's input
 // lines, the seed and the hints checked.
-async function playGame(page, { players, shot, fallback = false }) {
+async function playGame(page, { players, shot, fallback = false, keys = null }) {
   const gameSeed = String(positions.between(1, 2 ** 31));
   await page.selectOption('#players', String(players));
   await page.check('#hints');
@@ -87,11 +126,16 @@ async function playGame(page, { players, shot, fallback = false }) {
   let usedKey = false;
   let usedTakeKey = false;
   let shotTaken = false;
+  const view = { decisions: 0, off: 0 };
   for (let moves = 0; ; ++moves) {
     assert.ok(moves < 500, 'the game ends');
     await page.waitForSelector(SETTLED);
     const phase = await page.getAttribute('body', 'data-phase');
     if (phase === 'over') break;
+    ++view.decisions;
+    if (!await panelInView(page)) ++view.off;
+    // The keyboard line: only with a keyboard (a fine pointer), during the game.
+    if (keys !== null) assert.equal(await page.isVisible('#keys'), keys);
     if (phase === 'human-roll') {
       if (!usedKeyboard) {
         // The first control has the focus: Enter presses it.
@@ -108,7 +152,13 @@ async function playGame(page, { players, shot, fallback = false }) {
       continue;
     }
     if (fallback) {
-      assert.match(await page.textContent('#hint-values'), /^No table for \d players: the fallback's values/);
+      assert.match(await page.textContent('#hint-values'),
+        /^No exact table for \d players: this advice maximises the points you still need.*Its values are points, not chances to win\.$/);
+      // Points with their unit, never "capped:" nor a bare number.
+      const cells = await page.$$eval('#hint-table tbody td:not(:first-child)', (tds) => tds.map((td) => td.textContent));
+      assert.ok(cells.length > 0 && cells.every((c) => /^\d+\.\d\d pts$|^–$/.test(c)), cells.join(' | '));
+      assert.match(await page.textContent('#hint-best'), /points expected|^Best: stop or roll on/);
+      assert.doesNotMatch(await page.textContent('#game'), /capped:/);
     } else {
       await checkHint(page);
     }
@@ -120,11 +170,12 @@ async function playGame(page, { players, shot, fallback = false }) {
         const [width, viewport] = await page.evaluate(() =>
           [document.documentElement.scrollWidth, window.innerWidth]);
         assert.ok(width <= viewport, `with the hint, the page is ${width} px wide in ${viewport} px`);
-        await page.screenshot({ path: `${screenshots}/${shot}-hint.png`, fullPage: true });
+        await page.screenshot({ path: `${screenshots}/${shot}-hint.png` });
         shotTaken = true;
       }
       const faces = await page.$$eval('#takes button', (bs) => bs.map((b) => b.dataset.face));
       const best = await page.$eval('#hint-table tr.best', (tr) => tr.dataset.face);
+      if (!fallback) assert.equal(await page.$eval('#takes button[data-best]', (b) => b.dataset.face), best);
       // Mostly the best take, sometimes another (the review then has something to say).
       const face = positions.random() < 0.75 ? best : positions.pick(faces);
       lines.push(`take ${face}`);
@@ -141,47 +192,99 @@ async function playGame(page, { players, shot, fallback = false }) {
       await page.click(stop ? '#stop' : '#roll-on');
     }
   }
-  return { gameSeed, input: lines.map((l) => `${l}\n`).join(''), hints };
+  assert.equal(await page.isVisible('#keys'), false, 'no keyboard line after the game');
+  return { gameSeed, input: lines.map((l) => `${l}\n`).join(''), hints, view };
 }
 
-for (const [name, viewport, players] of [
-  ['play-desktop', { width: 1280, height: 900 }, 2],
-  ['play-phone', { width: 375, height: 812 }, 3],
+// The review as the page words it, from the CLI's review event.
+const FACE = { T: 'tank', R: 'ray', H: 'human', C: 'cow', K: 'chicken' };
+const diceWords = (n) => n.split(' ').map((g) => plural(parseInt(g, 10), FACE[g.slice(-1)])).join(', ');
+function summaryWords(review) {
+  const r = review.rating;
+  const share = r.decisions > 0 ? ` (${Math.round((100 * r.optimal) / r.decisions)}%)` : '';
+  return `You played ${r.optimal} of ${plural(r.decisions, 'decision')} optimally${share} and gave away ` +
+    `${percent(r.total_loss)} chance to win in all (${percent(r.mean_loss)} a decision): ` +
+    `${r.inaccuracies} ${r.inaccuracies === 1 ? 'inaccuracy' : 'inaccuracies'}, ${plural(r.errors, 'error')}, ` +
+    `${plural(r.blunders, 'blunder')}.`;
+}
+function costliestWords(decisions, value) {
+  return decisions.filter((d) => !d.optimal && d.loss > 0).sort((a, b) => b.loss - a.loss).slice(0, 3).map((d) =>
+    `Turn ${d.turn}: rolled ${diceWords(d.rolled)}${d.aside === '-' ? '' : ` with ${diceWords(d.aside)} set aside`}. ` +
+    `You took ${plural(d.count, d.take)}, then ${d.then === 'roll' ? 'rolled on' : 'stopped'}; better: take ` +
+    `${plural(d.best.count, d.best.take)}, then ${d.best.then === 'roll' ? 'roll on' : 'stop'}. ` +
+    `Cost ${value(d.loss)}${d.class ? ` (${d.class})` : ''}.`);
+}
+
+// The end of a game against the CLI's replay: scores, winner, review, rating,
+// the costliest decisions; the rating kept (`games` in storage) and charted.
+async function checkEnd(page, { gameSeed, input, players, games }) {
+  const cli = runPlay(['--players', String(players), '--humans', '0', '--seed', gameSeed], input);
+  const over = cli.find((e) => e.event === 'game_over');
+  const shown = await page.$$eval('#scores li', (lis) => lis.map((li) => Number(li.dataset.score)));
+  assert.deepEqual(shown, over.scores, `seed ${gameSeed}, moves ${JSON.stringify(input)}`);
+  const review = cli.find((e) => e.event === 'review');
+  assert.ok(review.rating, 'a table game has a rating');
+  assert.equal(await page.textContent('#review-summary'), summaryWords(review));
+  const rating = await page.$eval('#rating', (p) => ({ text: p.textContent, ...p.dataset }));
+  assert.deepEqual(rating, { text: `Rating ${Math.floor(review.rating.score)} of 100 (${review.rating.band})`,
+    score: String(review.rating.score), band: review.rating.band });
+  assert.deepEqual(await page.$$eval('#costly li', (lis) => lis.map((li) => li.textContent)),
+    costliestWords(review.decisions, percent));
+  const kept = await page.evaluate(() => JSON.parse(localStorage.getItem('martiandice.ratings')));
+  assert.equal(kept.length, games);
+  assert.deepEqual({ ...kept.at(-1), date: undefined },
+    { date: undefined, players, score: review.rating.score, band: review.rating.band });
+  assert.equal(await page.$$eval('#rating-chart circle', (cs) => cs.length), games, 'a point a game');
+  const result = await page.textContent('#result-text');
+  if (over.winners.length === 1) {
+    assert.ok(result.startsWith(over.winners[0] === 0 ? 'You win!' : `Bot ${over.winners[0]} wins.`), result);
+  } else {
+    assert.match(result, /share the win/);
+  }
+}
+
+for (const [name, viewport, players, games, device] of [
+  ['play-desktop', { width: 1280, height: 800 }, 2, 2, {}],
+  ['play-phone', { width: 375, height: 740 }, 3, 1, { hasTouch: true, isMobile: true }],
 ]) {
-  test(`the page plays a whole game (${players} players, ${viewport.width} px) as the CLI does`,
+  test(`the page plays whole games (${players} players, ${viewport.width}x${viewport.height}) as the CLI does`,
     { skip: missing ?? false }, async () => {
       mkdirSync(screenshots, { recursive: true });
-      const page = await newPage({ viewport });
+      const page = await newPage({ viewport, ...device });
       const errors = [];
       page.on('pageerror', (error) => errors.push(error.message));
       await page.goto(url(`play/index.html?delay=0`));
       await page.waitForSelector('body[data-ready]');
       assert.equal(await page.getAttribute('body', 'data-ready'), 'true', await page.textContent('#status'));
       assert.equal(await page.getAttribute('body', 'data-thread'), 'worker', 'the engine runs in a Web Worker');
-      const { gameSeed, input, hints } = await playGame(page, { players, shot: name });
-      assert.ok(hints > 0, 'hints were checked');
-
-      const cli = runPlay(['--players', String(players), '--humans', '0', '--seed', gameSeed], input);
-      const over = cli.find((e) => e.event === 'game_over');
-      const shown = await page.$$eval('#scores tbody tr', (trs) => trs.map((tr) => Number(tr.cells[2].textContent)));
-      assert.deepEqual(shown, over.scores, `seed ${gameSeed}, moves ${JSON.stringify(input)}`);
-      const review = cli.find((e) => e.event === 'review');
-      assert.equal(await page.textContent('#review p'),
-        `Your review: ${plural(review.decisions.length, 'decision')}, ${plural(review.mistakes, 'mistake')}, ` +
-        `lost ${percent(review.total_loss)} chance to win.`);
-      const result = await page.textContent('#result-text');
-      if (over.winners.length === 1) {
-        assert.ok(result.startsWith(over.winners[0] === 0 ? 'You win!' : `Bot ${over.winners[0]} wins.`), result);
-      } else {
-        assert.match(result, /share the win/);
+      await page.screenshot({ path: `${screenshots}/${name}-start.png` });
+      // How to play, from the start screen: the rules with the dice drawn.
+      await page.click('#how-to summary');
+      assert.equal(await page.$$eval('#how-to svg.die', (svgs) => svgs.length) >= 9, true);
+      await page.$eval('#how-to', (d) => d.scrollIntoView());
+      await page.screenshot({ path: `${screenshots}/${name}-howto.png` });
+      await page.click('#how-to summary');
+      const keys = !device.hasTouch;  // a fine pointer: the keyboard line shows during the game
+      const view = { decisions: 0, off: 0 };
+      for (let game = 1; game <= games; ++game) {
+        const played = await playGame(page, { players, shot: game === 1 ? name : null, keys });
+        assert.ok(played.hints > 0, 'hints were checked');
+        view.decisions += played.view.decisions;
+        view.off += played.view.off;
+        await checkEnd(page, { ...played, players, games: game });
       }
+      console.log(`play.test: ${viewport.width}x${viewport.height}: ${view.decisions} decisions, ` +
+        `${view.off} with the panel or the controls off screen`);
+      assert.equal(view.off, 0, `${view.off} of ${view.decisions} decisions with the panel off screen`);
       // Every control is a real button with a name; the page is no wider than the viewport.
       const names = await page.$$eval('button', (bs) => bs.map((b) => b.textContent.trim()));
       assert.ok(names.every((n) => n.length > 0));
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       assert.ok(width <= viewport.width, `the page is ${width} px wide in a ${viewport.width} px viewport`);
       assert.deepEqual(errors, []);
-      await page.screenshot({ path: `${screenshots}/${name}-end.png`, fullPage: true });
+      await page.$eval('#result', (r) => r.scrollIntoView());
+      await page.screenshot({ path: `${screenshots}/${name}-end.png` });
+      await page.screenshot({ path: `${screenshots}/${name}-end-full.png`, fullPage: true });
       await page.close();
     });
 }
@@ -192,9 +295,16 @@ test('with 4 players the page plays the fallback, as the CLI does', { skip: miss
   await page.waitForSelector('body[data-ready="true"]');
   const { gameSeed, input } = await playGame(page, { players: 4, fallback: true });
   const cli = runPlay(['--players', '4', '--humans', '0', '--seed', gameSeed], input);
-  const shown = await page.$$eval('#scores tbody tr', (trs) => trs.map((tr) => Number(tr.cells[2].textContent)));
+  const shown = await page.$$eval('#scores li', (lis) => lis.map((li) => Number(li.dataset.score)));
   assert.deepEqual(shown, cli.find((e) => e.event === 'game_over').scores, `seed ${gameSeed}`);
   assert.match(await page.textContent('#status'), /no table: the bots play the fallback/);
+  // No rating: the review's values are points; nothing kept.
+  const review = cli.find((e) => e.event === 'review');
+  assert.equal(review.rating, null);
+  assert.match(await page.textContent('#rating'), /^No rating for this game: there is no exact table for 4 players, so the advice's values are points, not chances to win/);
+  assert.deepEqual(await page.$$eval('#costly li', (lis) => lis.map((li) => li.textContent)),
+    costliestWords(review.decisions, (x) => `${x.toFixed(2)} pts`));
+  assert.equal(await page.evaluate(() => localStorage.getItem('martiandice.ratings')), null);
   await page.close();
 });
 

@@ -125,8 +125,8 @@ test('the strategy pictures at 375 px fit the width', { skip: missing ?? false }
 const SETTLED = 'body[data-busy="false"][data-phase^="human-"], body[data-busy="false"][data-phase="over"]';
 async function gamePosition(page) {
   return page.evaluate(() => ({
-    scores: [...document.querySelectorAll('#scores tbody tr')].map((tr) => Number(tr.cells[2].textContent)),
-    seat: Number(document.querySelector('#scores tr.mover').cells[0].textContent),
+    scores: [...document.querySelectorAll('#scores li')].map((li) => Number(li.dataset.score)),
+    seat: Number(document.querySelector('#scores li.mover').dataset.seat),
   }));
 }
 
