@@ -171,8 +171,7 @@ bool CycleSolve::SearchDone() {
 // only (the others' policies stand, and their maps too); every other round
 // solves every mover (a settling round's unmixed movers by SettleMover,
 // without a turn solve). Returns the number of turns posted.
-std::size_t CycleSolve::PostRound(const int* s, internal::Arithmetic arithmetic,
-                                  bool error_lane) {
+std::size_t CycleSolve::PostRound(const int* s, internal::Arithmetic arithmetic, bool error_lane) {
   TurnPosts& posts = scratch_.posts;
   posts.Clear();
   for (int i = 0; i < n_; ++i) {
@@ -325,8 +324,8 @@ bool CycleSolve::MarkStale(bool partial) {
 void CycleSolve::SettleMover(int seat, const int* s, const double* zero, MoverTurn* out) {
   ++scratch_.stats.settle_passes;
   scratch_.stats.settle_reused += laws_.Law(policies_[seat], &score_law_);
-  const std::vector<long double>& law = score_law_;
-  long double d = 0;
+  const std::vector<Wide>& law = score_law_;
+  Wide d = 0;
   for (int j = 0; j < n_; ++j) out->wide_e[j] = law[0] * zero[j];
   for (int x = 1; x <= state_.max_turn; ++x) {
     const double* next = state_.AfterTurn(seat, s, x, scratch_);
@@ -392,7 +391,8 @@ void CycleSolve::WatchPolicies() {
   for (int i = 0; i < n_; ++i) {
     CyclePolicy policy = PolicyOf(scratch_.movers[i], guess_[(i + 1) % n_]);
     auto same = [&](const CyclePolicy& o) {
-      return std::abs(o.p - policy.p) <= 1e-13L && std::abs(o.c[i] - policy.c[i]) <= 1e-13L;
+      return internal::WideAbs(o.p - policy.p) <= internal::kWide1e13 &&
+             internal::WideAbs(o.c[i] - policy.c[i]) <= internal::kWide1e13;
     };
     std::vector<CyclePolicy>& seen = seen_[i];
     if (std::none_of(seen.begin(), seen.end(), same)) seen.push_back(std::move(policy));
@@ -400,7 +400,7 @@ void CycleSolve::WatchPolicies() {
 }
 
 CyclePolicy CycleSolve::PolicyOf(const MoverTurn& m, const std::vector<double>& next) const {
-  CyclePolicy policy{m.wide_p, std::vector<long double>(n_)};
+  CyclePolicy policy{m.wide_p, std::vector<Wide>(n_)};
   for (int j = 0; j < n_; ++j) policy.c[j] = m.wide_e[j] - m.wide_p * next[j];
   return policy;
 }
@@ -475,18 +475,19 @@ void CycleSolve::ReadMixingMover(int seat, const int* s, const double* zero, boo
   MoverTurn& b = above_[seat];
   const TurnRequest* requests = &scratch_.posts.requests[posted];
   const TurnResult* results = &scratch_.posts.results[posted];
-  auto read = [&](int k, MoverTurn* m, std::vector<long double>* law) {
+  auto read = [&](int k, MoverTurn* m, std::vector<Wide>* law) {
     const double next_own = requests[k].utility[0];  // the nudged own chance
     state_.ReadMover(seat, error_lane, results[k], m);
     internal::PolicyScoreLaw(*state_.model, results[k].policy, law);
-    m->wide_e[seat] += m->wide_p * (static_cast<long double>(zero[seat]) - next_own);
+    m->wide_e[seat] += m->wide_p * (static_cast<Wide>(zero[seat]) - next_own);
   };
   read(0, &a, &low_law_);
   read(1, &b, &high_law_);
-  if (!(std::abs(a.wide_p - low.p) <= 1e-12L && std::abs(b.wide_p - high.p) <= 1e-12L)) {
+  if (!(internal::WideAbs(a.wide_p - low.p) <= internal::kWide1e12 &&
+        internal::WideAbs(b.wide_p - high.p) <= internal::kWide1e12)) {
     mix_failed_ = true;
   }
-  const long double w = mix_.weight[seat];
+  const Wide w = mix_.weight[seat];
   out->wide_p = (1 - w) * a.wide_p + w * b.wide_p;
   out->p = static_cast<double>(out->wide_p);
   for (int j = 0; j < n_; ++j) {
@@ -497,9 +498,9 @@ void CycleSolve::ReadMixingMover(int seat, const int* s, const double* zero, boo
   out->tied = a.tied;
   out->kingmaking = a.kingmaking;
   // The policies' c's differ only where their turn-score laws do.
-  long double apart = 0;
+  Wide apart = 0;
   for (int x = 1; x <= state_.max_turn; ++x) {
-    apart += std::abs(high_law_[x] - low_law_[x]) * state_.ErrorAfter(seat, s, x);
+    apart += internal::WideAbs(high_law_[x] - low_law_[x]) * state_.ErrorAfter(seat, s, x);
   }
   mix_errors_[seat] = static_cast<double>(apart);
 }
@@ -518,12 +519,14 @@ double CycleSolve::MixingError() const {
   double total = 0;
   for (int i = 0; i < n_; ++i) {
     if (!mix_.mixing[i]) continue;
-    const long double point = mix_.indifference[i];
+    const Wide point = mix_.indifference[i];
     const double gap =
-        static_cast<double>(std::abs(scratch_.movers[(i + 1) % n_].wide_e[i] - point));
+        static_cast<double>(internal::WideAbs(scratch_.movers[(i + 1) % n_].wide_e[i] - point));
     const double spread = static_cast<double>(seen_[i][1].p - seen_[i][0].p);
     const double off =
-        (mix_errors_[i] + 2 * rounding * (1 + static_cast<double>(std::abs(point)))) / spread + gap;
+        (mix_errors_[i] + 2 * rounding * (1 + static_cast<double>(internal::WideAbs(point)))) /
+            spread +
+        gap;
     total += (1 + 1e-3) * mix_.sensitivity[i] * off;
   }
   return total;

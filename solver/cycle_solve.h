@@ -77,8 +77,8 @@ class CycleSolve {
   const int n_;
   int s_[kMaxPlayers] = {};  // the totals of the cycle being solved
   Run run_;
-  std::vector<Turn> turn_;          // per mover: this round's
-  std::vector<std::size_t> post_;   // per mover: its first request in the posts
+  std::vector<Turn> turn_;         // per mover: this round's
+  std::vector<std::size_t> post_;  // per mover: its first request in the posts
   // The probe's: the first solve's vectors, bounds and stats, kept.
   std::vector<double> kept_, kept_error_;
   SolveStats kept_stats_;
@@ -88,11 +88,11 @@ class CycleSolve {
   std::vector<double> nudged_;                       // a mixing mover's next vector
   std::vector<MoverTurn> below_, above_;             // per mixing mover: its two policies
   std::vector<double> mix_errors_;                   // per mixing mover: see MixingError
-  std::vector<long double> low_law_, high_law_;      // their turn scores' distributions
+  std::vector<Wide> low_law_, high_law_;             // their turn scores' distributions
   // Per mover: the actions of its last double solve in a settling cycle's
   // search, and the law of the turn score they give.
   std::vector<internal::ConventionPolicy> policies_;
-  std::vector<long double> score_law_;
+  std::vector<Wide> score_law_;
   // Per mover, in a settling cycle's search: whether its policy must be
   // solved again (its range no longer holds the guess), and the utility[0]
   // its last solve had (its range is about that).

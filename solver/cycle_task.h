@@ -5,21 +5,31 @@
 // Internal to the solver.
 #pragma once
 
+#if __has_include(<coroutine>)
 #include <coroutine>
+#else  // emscripten 3.1.6's libc++ (the WebAssembly module): the TS's header
+#include <experimental/coroutine>
+#endif
 #include <cstddef>
 #include <exception>
 #include <utility>
 
 namespace martiandice::solver {
 
+#if __has_include(<coroutine>)
+namespace coro = std;
+#else
+namespace coro = std::experimental;
+#endif
+
 class CycleTask {
  public:
   struct promise_type {
     CycleTask get_return_object() {
-      return CycleTask(std::coroutine_handle<promise_type>::from_promise(*this));
+      return CycleTask(coro::coroutine_handle<promise_type>::from_promise(*this));
     }
-    std::suspend_always initial_suspend() noexcept { return {}; }
-    std::suspend_always final_suspend() noexcept { return {}; }
+    coro::suspend_always initial_suspend() noexcept { return {}; }
+    coro::suspend_always final_suspend() noexcept { return {}; }
     void return_void() {}
     // std::bad_alloc: kept for Step to rethrow on the thread that resumed it.
     void unhandled_exception() { thrown = std::current_exception(); }
@@ -46,8 +56,8 @@ class CycleTask {
   }
 
  private:
-  explicit CycleTask(std::coroutine_handle<promise_type> handle) : handle_(handle) {}
-  std::coroutine_handle<promise_type> handle_;
+  explicit CycleTask(coro::coroutine_handle<promise_type> handle) : handle_(handle) {}
+  coro::coroutine_handle<promise_type> handle_;
 };
 
 // `co_await AwaitTurns{posts.count}`: suspends for the batch unless nothing
@@ -55,7 +65,7 @@ class CycleTask {
 struct AwaitTurns {
   std::size_t posted;
   bool await_ready() const noexcept { return posted == 0; }
-  void await_suspend(std::coroutine_handle<>) const noexcept {}
+  void await_suspend(coro::coroutine_handle<>) const noexcept {}
   void await_resume() const noexcept {}
 };
 

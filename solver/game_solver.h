@@ -20,7 +20,8 @@ namespace martiandice::solver {
 
 class TurnBatchSolver;  // turn_batch.h
 
-// Arithmetic of the turn solves. kExtended (x87 long double) rounds about
+// Arithmetic of the turn solves. kExtended (x87 long double, or its
+// software twin SoftX87 where the compiler has none: src/wide.h) rounds about
 // 2,000 times less per solve but is slower; kDouble meets the 1e-13 bound for
 // 3 and 4 players too (the error bound is propagated as an expectation over
 // each turn's outcomes, cycle_solve.cpp), but its rounding noise leaves

@@ -7,30 +7,35 @@
 
 #include <vector>
 
+#include "wide.h"
+
 namespace martiandice::solver {
+
+using internal::Wide;
 
 // One policy of a mover in a cycle, as a map of the next context's vector G
 // (every seat's chance): the mover's turn ends at the context's vector
 // E = c + p G (p: its chance of a zero-score turn).
-// Extended precision (x87 long double): the indifference points divide by
-// differences of p near 1e-3, so the c's need digits beyond double's.
+// Extended precision (Wide: x87 long double, src/wide.h): the indifference
+// points divide by differences of p near 1e-3, so the c's need digits beyond
+// double's.
 struct CyclePolicy {
-  long double p = 0;
-  std::vector<long double> c;
+  Wide p = 0;
+  std::vector<Wide> c;
 };
 
 // A mixed stationary equilibrium of a cycle of P movers.
 struct MixedCycle {
   // Per mover: the weight of its second policy (the one with the larger p);
   // 0 or 1 for a mover that plays one policy.
-  std::vector<long double> weight;
+  std::vector<Wide> weight;
   std::vector<bool> mixing;  // per mover: weight strictly between 0 and 1
   // Per mixing mover: its continuation value (own chance at the next context)
   // at which the two policies tie, (c_b - c_a) / (p_a - p_b).
-  std::vector<long double> indifference;
+  std::vector<Wide> indifference;
   // Every context's vector under the mixture: values[i][j], mover i's
   // context, seat j's chance.
-  std::vector<std::vector<long double>> values;
+  std::vector<std::vector<Wide>> values;
   // Per mixing mover: the largest change of any value per unit change of its
   // indifference point (finite differences), for the error bound.
   std::vector<double> sensitivity;
@@ -56,8 +61,8 @@ void SolveAffineCycle(int n, P p, C c, V v) {
 
 // The stationary vectors of the cycle when mover i plays policy options[i][0]
 // with weight 1 - weight[i] and options[i][1] (if any) with weight[i].
-std::vector<std::vector<long double>> CloseMixedCycle(
-    const std::vector<std::vector<CyclePolicy>>& options, const std::vector<long double>& weight);
+std::vector<std::vector<Wide>> CloseMixedCycle(const std::vector<std::vector<CyclePolicy>>& options,
+                                               const std::vector<Wide>& weight);
 
 // Finds an equilibrium of the cycle restricted to each mover's options (one
 // or two policies, the two sorted by increasing p): every mover plays a best

@@ -77,13 +77,13 @@ ScoreLawCache::ScoreLawCache(const internal::TurnModel& model, std::size_t max_e
       width_(static_cast<std::size_t>(model.MaxScore()) + 1),
       max_entries_(max_entries) {}
 
-bool ScoreLawCache::Law(const internal::ConventionPolicy& policy, std::vector<long double>* law) {
+bool ScoreLawCache::Law(const internal::ConventionPolicy& policy, std::vector<Wide>* law) {
   const PolicyKey key = FingerprintPolicy(policy);
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto found = offset_.find(key);
     if (found != offset_.end()) {
-      const long double* stored = &laws_[found->second];
+      const Wide* stored = &laws_[found->second];
       law->assign(stored, stored + width_);
       return true;
     }

@@ -14,8 +14,11 @@
 #include "absl/hash/hash.h"
 #include "convention_turn.h"
 #include "turn_model.h"
+#include "wide.h"
 
 namespace martiandice::solver {
+
+using internal::Wide;
 
 // A policy's fingerprint: two 64-bit hashes of its arrays by two unrelated
 // algorithms (absl's and XXH64), so two policies share one with a chance
@@ -35,7 +38,7 @@ class ScoreLawCache {
   // Sets *law to internal::PolicyScoreLaw(model, policy, law)'s result: the
   // stored one if the policy was seen before, else computed and stored.
   // Returns whether it was stored before. Thread-safe.
-  bool Law(const internal::ConventionPolicy& policy, std::vector<long double>* law);
+  bool Law(const internal::ConventionPolicy& policy, std::vector<Wide>* law);
 
   // Laws stored.
   long long entries() const;
@@ -48,7 +51,7 @@ class ScoreLawCache {
   // Into laws_. std's map, not absl's: absl's (20220623) is left broken by an
   // allocation that fails while it grows (its destructor then frees a bad pointer).
   std::unordered_map<PolicyKey, std::size_t, absl::Hash<PolicyKey>> offset_;
-  std::vector<long double> laws_;
+  std::vector<Wide> laws_;
 };
 
 }  // namespace martiandice::solver

@@ -9,8 +9,7 @@
 namespace martiandice::solver {
 
 TurnScratch::TurnScratch(int players, int max_turn)
-    : over(static_cast<size_t>(max_turn + 1) * players),
-      movers(players, MoverTurn(players)) {}
+    : over(static_cast<size_t>(max_turn + 1) * players), movers(players, MoverTurn(players)) {}
 
 SolveState::SolveState(const GameSolveOptions& options)
     : rules(options.rules),
@@ -123,7 +122,7 @@ void SolveState::ReadMover(int seat, bool error_lane, const TurnResult& turn,
   out->wide_p = turn.wide_carried[0];
   out->wide_e[seat] = turn.wide_value;
   double rest = 1.0 - turn.value;
-  long double wide_rest = 1 - turn.wide_value;
+  Wide wide_rest = 1 - turn.wide_value;
   for (int c = 1; c < k; ++c) {
     out->e[carried_seat[c]] = turn.carried[c];
     out->wide_e[carried_seat[c]] = turn.wide_carried[c];

@@ -17,8 +17,11 @@
 #include "table_format.h"
 #include "turn_batch.h"
 #include "turn_model.h"
+#include "wide.h"
 
 namespace martiandice::solver {
+
+using internal::Wide;
 
 // A solved chance as stored: the exact value is a probability, so rounding
 // that strays past 0 or 1 is cut back, which only brings it closer.
@@ -35,8 +38,8 @@ struct MoverTurn {
   double d = 0;
   long long tied = 0, kingmaking = 0;  // the solve's tie counts
   // p and E before rounding to double (mixed cycles need the digits).
-  long double wide_p = 0;
-  std::vector<long double> wide_e;
+  Wide wide_p = 0;
+  std::vector<Wide> wide_e;
 
   explicit MoverTurn(int players = 0) : e(players), wide_e(players) {}
 };
@@ -44,8 +47,8 @@ struct MoverTurn {
 // One worker's or cycle slot's buffers of the turn solves (reused by every
 // solve there), and what it measured.
 struct TurnScratch {
-  std::vector<double> over;   // game-over vectors, by turn score
-  TurnPosts posts;            // a cycle's turns of the round (cycle_rounds.h)
+  std::vector<double> over;       // game-over vectors, by turn score
+  TurnPosts posts;                // a cycle's turns of the round (cycle_rounds.h)
   std::vector<MoverTurn> movers;  // per seat: its last solve at the score vector
   SolveStats stats;
 

@@ -284,7 +284,7 @@ class ConventionSolver {
     } else {
       // x87 has 8 registers: one chain per number is faster there. The
       // weights are the extended ones: their rounding is the sums' own.
-      const std::span<const long double> weights = model_.WideWeights(id);
+      const std::span<const Wide> weights = model_.WideWeights(id);
       std::fill(roll, roll + S, Real(0));
       for (size_t i = 0; i < terms.size(); ++i) {
         const Real* law = &laws_[static_cast<size_t>(terms[i].law) * S];
@@ -313,7 +313,7 @@ class ConventionSolver {
       const Real* chosen = rolls ? roll : stop;
       if (policy_ != nullptr) policy_->rolls[id] = rolls;
       if (id != start_) {
-        if (tracking_ && std::abs(roll[0] - stop[0]) < Real(kConventionTie + widen_)) {
+        if (tracking_ && WideAbs(roll[0] - stop[0]) < Real(kConventionTie + widen_)) {
           KeepPair(roll, stop);
         }
         const Real* other = rolls ? stop : roll;
@@ -386,9 +386,8 @@ void SolveConventionRolls(const TurnModel& model, const std::vector<double>& uti
   roll->resize(static_cast<size_t>(model.size()));
   ConventionTurn out;  // records of the mover's value alone: nothing carried
   if (arithmetic == Arithmetic::kExtended) {
-    thread_local std::vector<long double> node, law, stop;
-    ConventionSolver<long double, 1>(model, utility, {}, 0, &out, node, law, stop, roll->data())
-        .Run();
+    thread_local std::vector<Wide> node, law, stop;
+    ConventionSolver<Wide, 1>(model, utility, {}, 0, &out, node, law, stop, roll->data()).Run();
   } else {
     thread_local std::vector<double> node, law, stop;
     ConventionSolver<double, 1>(model, utility, {}, 0, &out, node, law, stop, roll->data()).Run();
@@ -399,7 +398,7 @@ void SolveConvention(const TurnModel& model, const std::vector<double>& utility,
                      std::span<const std::vector<double>> carried_utilities, unsigned watched,
                      Arithmetic arithmetic, ConventionTurn* out, ConventionPolicy* policy) {
   if (arithmetic == Arithmetic::kExtended) {
-    Solve<long double>(model, utility, carried_utilities, watched, out, policy);
+    Solve<Wide>(model, utility, carried_utilities, watched, out, policy);
   } else {
     Solve<double>(model, utility, carried_utilities, watched, out, policy);
   }
@@ -410,23 +409,23 @@ void SolveConvention(const TurnModel& model, const std::vector<double>& utility,
 // the outcome laws first (a roll without tanks feeds the position's own
 // laws), then the level's laws pass theirs to the positions below.
 void PolicyScoreLaw(const TurnModel& model, const ConventionPolicy& policy,
-                    std::vector<long double>* law) {
-  thread_local std::vector<long double> reach, law_reach;
-  reach.assign(static_cast<size_t>(model.size()), 0.0L);
-  law_reach.assign(static_cast<size_t>(model.LawCount()), 0.0L);
-  law->assign(static_cast<size_t>(model.MaxScore() + 1), 0.0L);
+                    std::vector<Wide>* law) {
+  thread_local std::vector<Wide> reach, law_reach;
+  reach.assign(static_cast<size_t>(model.size()), Wide(0));
+  law_reach.assign(static_cast<size_t>(model.LawCount()), Wide(0));
+  law->assign(static_cast<size_t>(model.MaxScore() + 1), Wide(0));
   reach[model.Id(0, 0, 0, 0, 0)] = 1;
   const EarthClass* const data = model.ClassData();
   for (int level = model.rules().dice; level >= 0; --level) {
     for (int id : model.Level(level)) {
-      const long double chance = reach[id];
+      const Wide chance = reach[id];
       if (chance == 0) continue;
       if (policy.rolls[id] == 0) {
         (*law)[model.state(id).score] += chance;
         continue;
       }
       const std::span<const RollTerm> terms = model.Terms(id);
-      const std::span<const long double> weights = model.WideWeights(id);
+      const std::span<const Wide> weights = model.WideWeights(id);
       for (size_t i = 0; i < terms.size(); ++i) law_reach[terms[i].law] += chance * weights[i];
     }
     for (int group : model.Level(level)) {
@@ -435,7 +434,7 @@ void PolicyScoreLaw(const TurnModel& model, const ConventionPolicy& policy,
       const std::int32_t* const take_id = model.EarthChildren(group);
       const std::int32_t* const ray_children = model.RayChildren(group);
       for (int q = 0; q <= g.left; ++q) {
-        const long double chance = law_reach[model.LawIndex(group, q)];
+        const Wide chance = law_reach[model.LawIndex(group, q)];
         if (chance == 0) continue;
         const std::uint8_t* take = &policy.take[model.LawClassBegin(model.LawIndex(group, q))];
         // Runs of classes with the same action (so the same child): their
@@ -453,7 +452,7 @@ void PolicyScoreLaw(const TurnModel& model, const ConventionPolicy& policy,
             ++cls;
             ++take;
           } while (cls != end && *take == x);
-          const long double part = chance * static_cast<long double>(weight);
+          const Wide part = chance * static_cast<Wide>(weight);
           if (to < 0) {
             (*law)[g.score] += part;  // neither rays nor earthlings: the turn ends
           } else {

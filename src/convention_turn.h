@@ -26,8 +26,8 @@ struct ConventionTurn {
   std::vector<double> carried;  // each carried utility's expectation from the start
   // The same before rounding to double (extended arithmetic: about 2,000
   // times finer; double: equal to them).
-  long double wide_value = 0;
-  std::vector<long double> wide_carried;
+  Wide wide_value = 0;
+  std::vector<Wide> wide_carried;
   long long tied_decisions = 0;  // decision points where another action was tied
   long long kingmaking = 0;      // ... and would change a watched carried utility
 };
@@ -73,8 +73,7 @@ void SolveConvention(const TurnModel& model, const std::vector<double>& utility,
 // turn scores x, x = 0..MaxScore(). One pass down the turn carrying the
 // chance of reaching each position: a solve with one lane per score costs far
 // more. Thread-safe (per-thread scratch).
-void PolicyScoreLaw(const TurnModel& model, const ConventionPolicy& policy,
-                    std::vector<long double>* law);
+void PolicyScoreLaw(const TurnModel& model, const ConventionPolicy& policy, std::vector<Wide>* law);
 
 // The same solve for the mover's `utility` alone, keeping every position's
 // roll value: (*roll)[id] is the mover's expected utility of rolling on from

@@ -208,9 +208,9 @@ void TurnModel::BuildTerms() {
 void TurnModel::BuildWideWeights() const {
   wide_weights_.resize(terms_.size());
   for (int id = 0; id < size(); ++id) {
-    const long double six_m = static_cast<long double>(PowerOfSix(states_[id].left));
+    const Wide six_m = static_cast<Wide>(PowerOfSix(states_[id].left));
     for (std::int32_t i = term_begin_[id]; i < term_begin_[id + 1]; ++i) {
-      wide_weights_[i] = static_cast<long double>(exact_terms_[i].weight) / six_m;
+      wide_weights_[i] = static_cast<Wide>(exact_terms_[i].weight) / six_m;
     }
   }
 }

@@ -13,6 +13,7 @@
 #include "martiandice/dice.h"
 #include "martiandice/exact.h"
 #include "martiandice/rules.h"
+#include "wide.h"
 
 namespace martiandice::internal {
 
@@ -92,7 +93,7 @@ class TurnModel {
   // The terms' weights in extended precision (one rounding, about 5e-20
   // relative, where weight_d has up to two of 1.1e-16): for extended solves.
   // Built on first use (thread-safe), as only the N-player solver needs them.
-  std::span<const long double> WideWeights(int id) const {
+  std::span<const Wide> WideWeights(int id) const {
     std::call_once(wide_once_, [this] { BuildWideWeights(); });
     return {wide_weights_.data() + term_begin_[id], wide_weights_.data() + term_begin_[id + 1]};
   }
@@ -138,12 +139,12 @@ class TurnModel {
   std::vector<std::vector<int>> levels_;
   std::vector<RollTerm> terms_;
   std::vector<RollTermExact> exact_terms_;
-  mutable std::vector<long double> wide_weights_;
+  mutable std::vector<Wide> wide_weights_;
   mutable std::once_flag wide_once_;
   void BuildWideWeights() const;
-  std::vector<std::int32_t> term_begin_;     // per id, plus the end
-  std::vector<std::int32_t> law_offset_;     // per id, plus the end
-  std::vector<std::int32_t> law_ray_child_;  // per law
+  std::vector<std::int32_t> term_begin_;       // per id, plus the end
+  std::vector<std::int32_t> law_offset_;       // per id, plus the end
+  std::vector<std::int32_t> law_ray_child_;    // per law
   std::vector<std::int32_t> law_class_begin_;  // per law, plus the end
   std::vector<std::vector<EarthClass>> classes_;
   std::vector<EarthClass> class_data_;     // classes_ flattened by (untaken, q)

@@ -24,10 +24,11 @@ export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
 
 absl_prefix="$("$repo/web/scripts/absl-wasm.sh" | tail -n 1)"
 
-# Boost's headers without the rest of /usr/include (whose glibc headers would
-# shadow emscripten's libc): a folder holding only a link to them.
-mkdir -p "$build/boost-include"
+# Boost's and cereal's headers without the rest of /usr/include (whose glibc
+# headers would shadow emscripten's libc): folders holding only links to them.
+mkdir -p "$build/boost-include" "$build/cereal-include"
 ln -sfn /usr/include/boost "$build/boost-include/boost"
+ln -sfn /usr/include/cereal "$build/cereal-include/cereal"
 
 generator=()
 if [[ ! -f "$build/CMakeCache.txt" ]] && command -v ninja >/dev/null 2>&1; then
@@ -40,7 +41,8 @@ fi
 emcmake cmake -S "$repo/web/wasm" -B "$build" "${generator[@]}" "${launcher[@]}" \
   -DCMAKE_BUILD_TYPE=Release \
   -Dabsl_DIR="$absl_prefix/lib/cmake/absl" \
-  -DBoost_INCLUDE_DIR="$build/boost-include"
+  -DBoost_INCLUDE_DIR="$build/boost-include" \
+  -DCEREAL_INCLUDE_DIR="$build/cereal-include"
 cmake --build "$build" -j "$jobs"
 
 mkdir -p "$dist/tables"

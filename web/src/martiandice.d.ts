@@ -435,6 +435,23 @@ export class MartianDice {
   /** The registered tables, oldest first. */
   readonly tables: TableInfo[];
   /** Registers a table from its bytes; throws MartianDiceError unless they are a valid table. */
+  /**
+   * Solves the policy table of a game no shipped table covers (house rules),
+   * as `martiandice solve --players P` does (the same bytes), and registers it.
+   * Throws MartianDiceError for rules or players out of range, or a table over 64 MiB.
+   */
+  solveTable(
+    game?: { players?: number; dice?: number; bonus?: number; target?: number },
+    options?: { onProgress?: (fraction: number, seconds: number) => void },
+  ): {
+    bytes: Uint8Array;
+    size: number;
+    players: number;
+    rules: Rules;
+    seconds: number;
+    turn_solves: number;
+    table: string;
+  };
   addTable(bytes: Uint8Array | ArrayBuffer | ArrayBufferView): TableInfo;
   /** Registers a table from bytes or a URL (fetched; under Node, file: URLs and file paths are read from the disk). */
   loadTable(source: TableSource): Promise<TableInfo>;

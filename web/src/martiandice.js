@@ -145,6 +145,30 @@ export class MartianDice {
   }
 
   /**
+   * Solves the policy table of a game no shipped table covers (house rules:
+   * `target`, `dice`, `bonus`; 2 or 3 players take seconds) on this thread,
+   * as `martiandice solve --players P` does: the same bytes. Registers it
+   * (addTable) and returns {bytes (Uint8Array: keep them to skip the solve
+   * next time), size, players, rules, seconds, turn_solves, table}.
+   * `options.onProgress(fraction, seconds)` is called as it goes (from inside
+   * the solve: run it in a Web Worker to keep a page responsive). Throws
+   * MartianDiceError for rules or players out of range, or a table over
+   * 64 MiB (4 or more players at the official target).
+   */
+  solveTable(game = {}, options = {}) {
+    const rules = { dice: 13, bonus: 3, target: 25, ...game };
+    const players = game.players ?? 2;
+    for (const [name, value] of [['players', players], ['dice', rules.dice], ['bonus', rules.bonus],
+      ['target', rules.target]]) {
+      if (!Number.isInteger(value)) throw new MartianDiceError(`${name}: expected a whole number`, name);
+    }
+    const { info, bytes } = this.#core.solve(players, rules.dice, rules.bonus, rules.target,
+      options.onProgress);
+    const table = this.addTable(bytes);
+    return { ...info, bytes, table: table.table };
+  }
+
+  /**
    * Registers a policy table from bytes, or from a URL (a string or URL
    * object: fetched; under Node, a file: URL or a file path is read from the
    * disk).

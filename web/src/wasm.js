@@ -212,6 +212,25 @@ export class WasmCore {
     return this.#outcome(status);
   }
 
+  /**
+   * Solves a policy table (mdw_solve), `onProgress(fraction, seconds)` called
+   * as it goes; returns {info (the result object), bytes (a copy of the
+   * table)}, or throws as call does.
+   */
+  solve(players, dice, bonus, target, onProgress) {
+    this.module.onSolveProgress = onProgress ?? null;
+    let info;
+    try {
+      info = JSON.parse(this.call('solve', players, dice, bonus, target));
+    } finally {
+      this.module.onSolveProgress = null;
+    }
+    const pointer = this.module._mdw_solved_bytes();
+    const bytes = this.module.HEAPU8.slice(pointer, pointer + this.module._mdw_solved_size());
+    this.module._mdw_solved_release();
+    return { info, bytes };
+  }
+
   version() {
     return this.module.UTF8ToString(this.module._mdw_version());
   }

@@ -1,0 +1,103 @@
+// The module's table solve (mdw_solve): the game solve of `martiandice solve`
+// (solver/game_solver.h) on the module's one thread, for house rules no shipped
+// table covers; the table's bytes are the CLI's, byte for byte, and are
+// registered at once as mdw_add_table registers a file. Progress goes to
+// JavaScript (Module.onSolveProgress, when the package sets it).
+#ifdef __EMSCRIPTEN__
+#include <emscripten/emscripten.h>
+#else
+#define EMSCRIPTEN_KEEPALIVE
+#endif
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "answers.h"
+#include "binding.h"
+#include "front_end.h"
+#include "game_solver.h"
+#include "json.h"
+#include "martiandice/rules.h"
+#include "martiandice/table.h"
+
+#ifdef __EMSCRIPTEN__
+// The solve's progress to the page: fraction done (0..1) and seconds so far.
+EM_JS(void, mdw_solve_progress, (double fraction, double seconds), {
+  if (Module.onSolveProgress) Module.onSolveProgress(fraction, seconds);
+});
+#else
+static void mdw_solve_progress(double, double) {}
+#endif
+
+namespace martiandice::web {
+namespace {
+
+// A solve the module takes: tables up to this size (its values take about as
+// much again while solving); larger ones belong to `martiandice solve`.
+constexpr std::uint64_t kMaxModuleTableBytes = 64 << 20;
+
+// Checks the rules and players, then the table's size.
+absl::Status CheckSolve(const Rules& rules, int players) {
+  if (absl::Status status = app::CheckRules(rules); !status.ok()) return status;
+  if (absl::Status status = app::CheckPlayers(players, "players"); !status.ok()) return status;
+  const std::uint64_t bytes = TableBytes(rules, players);
+  if (bytes > kMaxModuleTableBytes) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the table for ", players, " players (", app::RulesText(rules),
+                     ") would take ", bytes >> 20, " MiB; the page solves tables up to ",
+                     kMaxModuleTableBytes >> 20, " MiB (`martiandice solve` makes larger ones)"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+}  // namespace martiandice::web
+
+namespace {
+std::string solved;  // the last solve's table, until released
+}  // namespace
+
+extern "C" {
+
+// Solves the policy table of `players` at the rules (dice, bonus, target)
+// with one thread, as `martiandice solve` does (without certifying; the table
+// is the same). The table's bytes are then at mdw_solved_bytes(), size
+// mdw_solved_size(), until mdw_solved_release() or the next solve; the
+// package copies them and registers them (mdw_add_table). Result:
+// {"players":N,"rules":{...},"size":B,"seconds":S,"turn_solves":T}. Errors
+// (InvalidArgument): rules or players out of range, a table over 64 MiB; the
+// solve's.
+EMSCRIPTEN_KEEPALIVE int mdw_solve(int players, int dice, int bonus, int target) {
+  using namespace martiandice;  // NOLINT: this function's names
+  solved = std::string();
+  const Rules rules{dice, bonus, target};
+  if (absl::Status status = web::CheckSolve(rules, players); !status.ok()) {
+    return web::Fail(status);
+  }
+  solver::GameSolveOptions options;
+  options.rules = rules;
+  options.players = players;
+  options.threads = 1;  // the module has one thread
+  options.progress = [](const solver::GameSolveProgress& p) {
+    mdw_solve_progress(p.fraction, p.seconds);
+  };
+  solver::GameSolveReport report;
+  absl::StatusOr<std::string> bytes = solver::SolveGameTable(options, &report);
+  if (!bytes.ok()) return web::Fail(bytes.status());
+  solved = *std::move(bytes);
+  return web::Succeed(JsonObject()
+                          .Int("players", players)
+                          .Raw("rules", app::RulesJson(rules))
+                          .Int("size", static_cast<std::int64_t>(solved.size()))
+                          .Double("seconds", report.seconds)
+                          .Int("turn_solves", report.turn_solves)
+                          .Build());
+}
+
+EMSCRIPTEN_KEEPALIVE const char* mdw_solved_bytes() { return solved.data(); }
+EMSCRIPTEN_KEEPALIVE std::size_t mdw_solved_size() { return solved.size(); }
+EMSCRIPTEN_KEEPALIVE void mdw_solved_release() { std::string().swap(solved); }
+
+}  // extern "C"
