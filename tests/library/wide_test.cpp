@@ -76,6 +76,16 @@ TEST_CASE("wide: SoftX87 breaks ties to even, as x87 does") {
     const SoftX87 soft = SoftX87(1.0) + SoftX87(k * std::ldexp(1.0, -64));
     CHECK(Exact(soft) == hard);
   }
+  // Just above or below a tie by a bit the alignment shifts out: only the sticky
+  // bit tells (1 + 2^-64 + 2^-127 rounds up, 1 + 2^-64 alone to even).
+  for (const int e : {-64, -65, -63}) {
+    for (const long double sign : {1.0L, -1.0L}) {
+      CAPTURE(e);
+      const long double hard = one + sign * (std::ldexp(1.0L, e) + std::ldexp(1.0L, e - 63));
+      const SoftX87 y = SoftX87(std::ldexp(1.0, e)) + SoftX87(std::ldexp(1.0, e - 63));
+      CHECK(Exact(SoftX87(1.0) + SoftX87(static_cast<double>(sign)) * y) == hard);
+    }
+  }
   // Conversions to double at the tie: 1 + 2^-53 (to 1), 1 + 3 * 2^-53 (up).
   for (const int k : {1, 3, 5, 7}) {
     const SoftX87 soft = SoftX87(1.0) + SoftX87(k * std::ldexp(1.0, -53));
