@@ -77,6 +77,8 @@ class SoftX87 {
   static int Compare(const SoftX87& a, const SoftX87& b);
   // The number (-1)^neg * wide * 2^(exp - 127), rounded to 64 bits.
   static SoftX87 Round(bool neg, std::int32_t exp, wide_detail::U128 wide);
+  // man * 2^(exp - 63) plus low / 2^64 of its last place, man's top bit set.
+  static SoftX87 RoundParts(bool neg, std::int32_t exp, std::uint64_t man, std::uint64_t low);
 
   bool neg_ = false;
   std::int32_t exp_ = 0;
@@ -146,13 +148,15 @@ inline SoftX87::operator double() const {
 }
 
 inline SoftX87 SoftX87::Round(bool neg, std::int32_t exp, wide_detail::U128 wide) {
-  SoftX87 r;
-  if (wide == 0) return r;
+  if (wide == 0) return SoftX87();
   const int shift = wide_detail::LeadingZeros(wide);
   wide <<= shift;
-  exp -= shift;
-  auto man = static_cast<std::uint64_t>(wide >> 64);
-  const auto low = static_cast<std::uint64_t>(wide);
+  return RoundParts(neg, exp - shift, static_cast<std::uint64_t>(wide >> 64),
+                    static_cast<std::uint64_t>(wide));
+}
+
+inline SoftX87 SoftX87::RoundParts(bool neg, std::int32_t exp, std::uint64_t man,
+                                   std::uint64_t low) {
   constexpr std::uint64_t kHalf = std::uint64_t{1} << 63;
   if (low > kHalf || (low == kHalf && (man & 1) != 0)) {
     if (++man == 0) {  // carried out of 64 bits: 2^64 = 2^63 * 2
@@ -160,6 +164,7 @@ inline SoftX87 SoftX87::Round(bool neg, std::int32_t exp, wide_detail::U128 wide
       ++exp;
     }
   }
+  SoftX87 r;
   r.neg_ = neg;
   r.exp_ = exp;
   r.man_ = man;
@@ -187,20 +192,69 @@ inline SoftX87 SoftX87::Add(const SoftX87& a, const SoftX87& b, bool subtract) {
   const bool a_bigger = a.exp_ != other.exp_ ? a.exp_ > other.exp_ : a.man_ >= other.man_;
   const SoftX87& big = a_bigger ? a : other;
   const SoftX87& small = a_bigger ? other : a;
-  // Both significands at bit 126, the smaller aligned to the larger's exponent.
-  const wide_detail::U128 x = static_cast<wide_detail::U128>(big.man_) << 63;
-  const wide_detail::U128 y = wide_detail::ShiftRightJam(
-      static_cast<wide_detail::U128>(small.man_) << 63, big.exp_ - small.exp_);
-  const wide_detail::U128 sum = big.neg_ == small.neg_ ? x + y : x - y;
-  // x's bit 126 stands for 2^big.exp: the sum is sum * 2^(big.exp + 1 - 127).
-  return Round(big.neg_, big.exp_ + 1, sum);
+  // The smaller significand aligned to the larger's: high.low, 128 bits, in
+  // 64-bit halves (wasm32's 128-bit shifts are calls), bits shifted out of
+  // them or-ed into the last one.
+  const int d = big.exp_ - small.exp_;
+  std::uint64_t y_high = 0, y_low = 0;
+  if (d == 0) {
+    y_high = small.man_;
+  } else if (d < 64) {
+    y_high = small.man_ >> d;
+    y_low = small.man_ << (64 - d);
+  } else if (d == 64) {
+    y_low = small.man_;
+  } else if (d < 128) {
+    y_low = (small.man_ >> (d - 64)) | ((small.man_ << (128 - d)) != 0 ? 1 : 0);
+  } else {
+    y_low = 1;
+  }
+  constexpr std::uint64_t kTop = std::uint64_t{1} << 63;
+  std::int32_t exp = big.exp_;
+  if (big.neg_ == small.neg_) {
+    std::uint64_t high = big.man_ + y_high;
+    std::uint64_t low = y_low;
+    if (high < big.man_) {  // a carry: 65 bits, one right
+      low = (low >> 1) | (high << 63) | (low & 1);
+      high = (high >> 1) | kTop;
+      ++exp;
+    }
+    return RoundParts(big.neg_, exp, high, low);
+  }
+  std::uint64_t low = 0 - y_low;
+  std::uint64_t high = big.man_ - y_high - (y_low != 0 ? 1 : 0);
+  if (high == 0 && low == 0) return SoftX87();
+  // Cancellation: shift left until the top bit is set (exact: only d >= 64
+  // jammed a bit, and then at most one place is lost).
+  const int shift = high != 0 ? std::countl_zero(high) : 64 + std::countl_zero(low);
+  if (shift >= 64) {
+    high = low << (shift - 64);
+    low = 0;
+  } else if (shift > 0) {
+    high = (high << shift) | (low >> (64 - shift));
+    low <<= shift;
+  }
+  return RoundParts(big.neg_, exp - shift, high, low);
 }
 
 inline SoftX87 operator*(const SoftX87& a, const SoftX87& b) {
   if (a.man_ == 0 || b.man_ == 0) return SoftX87();
-  const wide_detail::U128 product = static_cast<wide_detail::U128>(a.man_) * b.man_;
-  // man_a * man_b * 2^(exp_a + exp_b - 126) = product * 2^((exp_a + exp_b + 1) - 127).
-  return SoftX87::Round(a.neg_ != b.neg_, a.exp_ + b.exp_ + 1, product);
+  // The 128-bit product from 32-bit halves: wasm32 has no 64x64 -> 128
+  // multiply, and its generic 128-bit one is a call.
+  const std::uint64_t a0 = a.man_ & 0xFFFFFFFFu, a1 = a.man_ >> 32;
+  const std::uint64_t b0 = b.man_ & 0xFFFFFFFFu, b1 = b.man_ >> 32;
+  const std::uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+  const std::uint64_t mid = (p00 >> 32) + (p01 & 0xFFFFFFFFu) + (p10 & 0xFFFFFFFFu);
+  std::uint64_t low = (mid << 32) | (p00 & 0xFFFFFFFFu);
+  std::uint64_t high = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+  // man_a * man_b * 2^(exp_a + exp_b - 126), its top bit at 127 or 126.
+  std::int32_t exp = a.exp_ + b.exp_ + 1;
+  if ((high >> 63) == 0) {
+    high = (high << 1) | (low >> 63);
+    low <<= 1;
+    --exp;
+  }
+  return SoftX87::RoundParts(a.neg_ != b.neg_, exp, high, low);
 }
 
 inline SoftX87 operator/(const SoftX87& a, const SoftX87& b) {
