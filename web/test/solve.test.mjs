@@ -1,0 +1,75 @@
+// The package's table solve (MartianDice.solveTable: the module's mdw_solve)
+// against the native command line's: the same bytes for 2 players at the
+// official rules (the shipped table) and at a house target, and for 3 players
+// at a small target (the module's extended precision is SoftX87, src/wide.h,
+// where the CLI's is x87's long double); progress reported up to 1; the solved
+// table answers win queries as the CLI does with the CLI's file; tables too
+// large for a page refused with the reason.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+
+import { MartianDice, MartianDiceError } from '../src/martiandice.js';
+import { cliPath, dataDir, runCli } from './cli.mjs';
+
+const md = await MartianDice.create();
+const folder = mkdtempSync(join(tmpdir(), 'martiandice-solve-'));
+after(() => rmSync(folder, { recursive: true, force: true }));
+
+// `martiandice solve --no-certify` of the same game: the file's bytes.
+function cliTable(players, target) {
+  const out = join(folder, `p${players}-t${target}.mdt`);
+  execFileSync(cliPath, ['solve', '--players', String(players), '--target', String(target),
+    '--no-certify', '--quiet', '--threads', '1', '--out', out]);
+  return readFileSync(out);
+}
+
+function solve(game) {
+  const progress = [];
+  const started = performance.now();
+  const solved = md.solveTable(game, { onProgress: (fraction) => progress.push(fraction) });
+  const ms = performance.now() - started;
+  console.log(`solve.test: ${JSON.stringify(game)}: ${solved.size} bytes in ${ms.toFixed(0)} ms ` +
+    `(${solved.turn_solves} turn solves)`);
+  assert.equal(solved.size, solved.bytes.length);
+  assert.ok(progress.length > 0, 'progress reported');
+  assert.ok(progress.every((f, i) => f >= (progress[i - 1] ?? 0)), 'progress never goes back');
+  assert.equal(progress.at(-1), 1);
+  return solved;
+}
+
+test('2 players at the official rules: the shipped table, byte for byte', () => {
+  const solved = solve({ players: 2 });
+  const shipped = readFileSync(join(dataDir, 'martiandice-p2-d13-b3-t25.mdt'));
+  assert.ok(Buffer.from(solved.bytes).equals(shipped));
+});
+
+test('2 players at target 15 and 3 players at target 10: the CLI\'s bytes', () => {
+  for (const [players, target] of [[2, 15], [3, 10]]) {
+    const solved = solve({ players, target });
+    assert.deepEqual(solved.rules, { dice: 13, bonus: 3, target });
+    assert.equal(solved.players, players);
+    assert.ok(Buffer.from(solved.bytes).equals(cliTable(players, target)),
+      `${players} players, target ${target}`);
+  }
+});
+
+test('the solved table answers win queries as the CLI does from its file', () => {
+  const query = { objective: 'win', players: 3, target: 10, scores: '4,7,2', seat: 1, aside: '2T 3H' };
+  const cli = JSON.parse(runCli('eval', { ...query, tables: join(folder, 'p3-t10.mdt') }));
+  const mine = md.eval(query);
+  assert.deepEqual(mine.win_probabilities, cli.win_probabilities);
+  assert.equal(mine.action, cli.action);
+  assert.equal(mine.value, cli.value);
+});
+
+test('a table too large for a page, and bad rules, are refused with the reason', () => {
+  assert.throws(() => md.solveTable({ players: 4 }), (error) => error instanceof MartianDiceError &&
+    /would take \d+ MiB; the page solves tables up to 64 MiB/.test(error.message));
+  assert.throws(() => md.solveTable({ players: 2, target: 0 }), MartianDiceError);
+  assert.throws(() => md.solveTable({ players: 9 }), MartianDiceError);
+  assert.throws(() => md.solveTable({ players: 2, target: 'x' }), /target: expected a whole number/);
+});
