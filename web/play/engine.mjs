@@ -1,14 +1,22 @@
 // The page's engine: the package's MartianDice, one Game (play mode) and one
-// Coach (coach mode), behind one call(op, args) that answers plain objects
+// Coach (coach mode), behind one call(op, args, hooks) that answers plain objects
 // (events, the state after, the advice; the coach's answers as serve writes
-// them; the strategy pictures' SVG text), so that it can run in a Web Worker (worker.mjs) or, where module
+// them; the strategy pictures' SVG text; a game's exact table, shipped, kept in
+// this browser or solved here), so that it can run in a Web Worker (worker.mjs) or, where module
 // workers are missing, on the page's thread. No game rule here: every move
 // and entry is the library's (web/src/game.js, web/src/coach.js).
 import { MartianDice, OFFICIAL_TABLE_PLAYERS, officialTableUrl } from '../src/martiandice.js';
+import { forgetTable, keepTable, storedTable, tableKey } from './tables.mjs';
+
+const OFFICIAL = Object.freeze({ dice: 13, bonus: 3, target: 25 });
+// Players whose house-rules tables the page solves (more take too long or too much memory).
+const SOLVED_PLAYERS = [2, 3];
+const isOfficial = (rules) => Object.keys(OFFICIAL).every((name) => rules[name] === OFFICIAL[name]);
 
 export async function createEngine() {
   const md = await MartianDice.create({ tables: [officialTableUrl(2)] });
   const loaded = new Set([2]);
+  const registered = new Set();  // house-rules tables registered in this session (tableKey)
   let game = null;
   let coach = null;
 
@@ -19,6 +27,51 @@ export async function createEngine() {
       await md.loadTable(officialTableUrl(players));
       loaded.add(players);
     }
+  }
+
+  // A house-rules table: kept in this browser (registered from its bytes),
+  // else solved here (onProgress(fraction, seconds) as it goes) and kept.
+  async function houseTable(players, rules, onProgress) {
+    const key = tableKey(players, rules);
+    if (registered.has(key)) return { from: 'session' };
+    const stored = await storedTable(key);
+    if (stored) {
+      try {
+        md.addTable(stored);
+        registered.add(key);
+        return { from: 'browser' };
+      } catch {
+        await forgetTable(key);  // damaged, or of an older format: solve it again
+      }
+    }
+    let solved;
+    try {
+      solved = md.solveTable({ players, ...rules }, { onProgress });
+    } catch (error) {
+      // Too large for a page: the game plays the fallback, and says why.
+      if (/would take \d+ MiB/.test(error.message)) return { from: null, reason: error.message };
+      throw error;
+    }
+    registered.add(key);
+    const record = { bytes: solved.bytes, players, rules, seconds: solved.seconds, saved: new Date().toISOString() };
+    const kept = await keepTable(key, record);
+    return { from: 'solved', seconds: solved.seconds, size: solved.size, kept };
+  }
+
+  // The exact table of a game (players, dice, bonus, target): {from} is
+  // 'shipped', 'session' (registered before), 'browser' (kept here),
+  // 'solved' (just now), or null (no table: the fallback; `reason` says why).
+  async function prepareTable(game = {}, onProgress = undefined) {
+    const players = game.players ?? 2;
+    const rules = { ...OFFICIAL };
+    for (const name of Object.keys(OFFICIAL)) rules[name] = game[name] ?? OFFICIAL[name];
+    const answer = { players, rules };
+    if (isOfficial(rules)) {
+      await tableFor(players);
+      return { ...answer, from: loaded.has(players) ? 'shipped' : null, reason: loaded.has(players) ? null : 'players' };
+    }
+    if (!SOLVED_PLAYERS.includes(players)) return { ...answer, from: null, reason: 'players' };
+    return { ...answer, ...(await houseTable(players, rules, onProgress)) };
   }
 
   // The coach's entries: each answers serve's object and the log so far.
@@ -52,7 +105,9 @@ export async function createEngine() {
 
   return {
     version: md.version,
-    async call(op, args = []) {
+    async call(op, args = [], hooks = {}) {
+      // A game's exact table, before its game (a solve streams its progress).
+      if (op === 'table') return prepareTable(args[0], hooks.onProgress);
       // A strategy picture of the 2-player game (its table is registered above).
       if (op === 'plot') return { svg: md.plot(...args) };
       if (op.startsWith('coach.')) {

@@ -3,7 +3,10 @@
 // log and review), run in a Web Worker (worker.mjs) or, where module workers
 // fail, on this thread; this file only shows its events and state (one
 // sticky panel: scores, dice, hint, controls), sends your moves, and rates
-// your game at the end (the review's rating, kept in localStorage). Page
+// your game at the end (the review's rating, kept in localStorage). House
+// rules (target, dice, bonus) with 2 or 3 players get their exact table
+// before the game: kept in this browser, else solved in the worker with a
+// progress bar (engine.mjs, tables.mjs). Page
 // options in the URL: ?delay=MS between the bots' moves (default 450),
 // ?worker=0 runs the engine on the page's thread.
 import { startCoach } from './coach.mjs';
@@ -32,16 +35,20 @@ async function workerEngine() {
     };
   });
   worker.onmessage = ({ data }) => {
-    const { resolve, reject } = pending.get(data.id);
+    const { resolve, reject, onProgress } = pending.get(data.id);
+    if ('progress' in data) {  // a solve's progress, before its answer
+      onProgress?.(data.progress, data.seconds);
+      return;
+    }
     pending.delete(data.id);
     if ('error' in data) reject(new Error(data.error)); else resolve(data.value);
   };
   return {
     version: ready.version,
     thread: 'in a Web Worker',
-    call: (op, args = []) => new Promise((resolve, reject) => {
+    call: (op, args = [], { onProgress } = {}) => new Promise((resolve, reject) => {
       const id = next++;
-      pending.set(id, { resolve, reject });
+      pending.set(id, { resolve, reject, onProgress });
       worker.postMessage({ id, op, args });
     }),
   };
@@ -61,6 +68,95 @@ async function startEngine() {
     }
   }
   return pageEngine();
+}
+
+// ---------------------------------------------------------------------------
+// House rules: the game's rules, and its exact table before it starts.
+
+const OFFICIAL = Object.freeze({ dice: 13, bonus: 3, target: 25 });
+let rules = { ...OFFICIAL };  // the game's
+const isOfficial = (r) => Object.keys(OFFICIAL).every((k) => r[k] === OFFICIAL[k]);
+
+function readRules() {
+  return { dice: Number($('dice').value), bonus: Number($('bonus').value), target: Number($('target').value) };
+}
+
+// "3 players, target 15" (and the dice and the bonus where not the official ones).
+function gameWords(n, r) {
+  const parts = [`${n} players`];
+  if (r.dice !== OFFICIAL.dice) parts.push(diceCount(r.dice));
+  if (r.bonus !== OFFICIAL.bonus) parts.push(`bonus ${r.bonus}`);
+  return [...parts, `target ${r.target}`].join(', ');
+}
+
+// What has no exact table: "4 players", or the game with its house rules.
+const noTableName = () => (isOfficial(rules) ? `${players} players` : gameWords(players, rules));
+
+const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+
+// The solve's progress bar; its label says the game, the share done and the
+// time so far. Shown at the first progress (a table loaded from this
+// browser shows none).
+function solveProgress(words) {
+  const started = performance.now();
+  let fraction = 0;
+  let ticking = null;
+  const render = () => {
+    $('solve-label').textContent = `Solving the exact table for ${words}: ${Math.floor(100 * fraction)} %`;
+    $('solve-bar').value = fraction;
+    $('solve-time').textContent = `${Math.floor((performance.now() - started) / 1000)} s elapsed`;
+  };
+  return {
+    update(done) {
+      fraction = done;
+      if (ticking === null) {
+        $('solve').hidden = false;
+        $('solve').scrollIntoView({ block: 'nearest' });
+        $('status').textContent = `Solving the exact table for ${words}: a wait of seconds to minutes, ` +
+          'once; this browser keeps the table for the next games with these rules.';
+        ticking = setInterval(render, 500);  // the elapsed time ticks between progress reports
+      }
+      render();
+    },
+    end() {
+      clearInterval(ticking);
+      $('solve').hidden = true;
+      return (performance.now() - started) / 1000;
+    },
+  };
+}
+
+// The game's exact table (engine.mjs's 'table'): shipped, kept in this
+// browser, or solved now with the progress bar. Its answer, with `wall` (the
+// seconds the page waited).
+async function gameTable() {
+  const words = gameWords(players, rules);
+  if (!isOfficial(rules)) $('status').textContent = `Preparing the exact table for ${words}…`;
+  if (document.body.dataset.thread === 'page') await nextFrame();  // the status shows before a solve blocks
+  const progress = solveProgress(words);
+  try {
+    const table = await engine.call('table', [{ players, ...rules }], { onProgress: progress.update });
+    return { ...table, wall: progress.end() };
+  } catch (error) {
+    progress.end();
+    throw error;
+  }
+}
+
+// The table in the start's status line.
+function tableWords(start, table) {
+  if (!start.table) {
+    const size = /would take (\d+) MiB/.exec(table.reason ?? '');
+    const why = size ? ` (its exact table for ${gameWords(players, rules)} would take ${size[1]} MiB: too large to solve in a page)`
+      : isOfficial(rules) ? '' : ' (the page solves exact tables for 2 and 3 players)';
+    return `no table: the bots play the fallback, which maximises the points still needed${why}`;
+  }
+  const from = {
+    solved: `solved in this browser in ${table.wall?.toFixed(1)} s${table.kept ? ', kept for the next games' : ''}`,
+    browser: 'loaded from this browser',
+    session: 'solved earlier',
+  }[table.from];
+  return `bots play to win, from the ${from ? `exact table ${from}` : 'table'}`;
 }
 
 // ---------------------------------------------------------------------------
@@ -155,7 +251,7 @@ function renderScores(s) {
     item.className = ['seat', mover ? 'mover' : '', s.over && s.winners.includes(seat) ? 'winner' : ''].join(' ').trim();
     item.dataset.seat = String(seat);
     item.dataset.score = String(score);
-    const bar = `<span class="bar" aria-hidden="true"><span style="width:${Math.min(100, 4 * score)}%"></span></span>`;
+    const bar = `<span class="bar" aria-hidden="true"><span style="width:${Math.min(100, (100 * score) / rules.target)}%"></span></span>`;
     item.innerHTML = `<span class="who"></span> <b class="pts">${score}</b>${bar}`;
     item.querySelector('.who').textContent = who(seat);
     // "(to move)" for screen readers; the chip's colour says it on screen.
@@ -280,7 +376,7 @@ function hintLine(advice) {
 function valuesWords(advice) {
   if (!advice.fallback) return 'Each option\'s chance to win the game, playing on perfectly.';
   const cap = /^capped:(\d+)$/.exec(advice.values ?? '');
-  return `No exact table for ${players} players: this advice maximises the points you still need` +
+  return `No exact table for ${noTableName()}: this advice maximises the points you still need` +
     `${cap ? ` (the turn's expected points, counted up to ${cap[1]})` : ''}. Its values are points, not chances to win.`;
 }
 
@@ -355,7 +451,9 @@ function ratingHistory() {
 
 // Keeps a game's rating (the last 100 games) in the browser's storage.
 function keepRating(rating) {
-  const list = [...ratingHistory(), { date: new Date().toISOString(), players, score: rating.score, band: rating.band }];
+  const game = { date: new Date().toISOString(), players, score: rating.score, band: rating.band };
+  if (!isOfficial(rules)) game.rules = { ...rules };  // a house-rules game says so
+  const list = [...ratingHistory(), game];
   try {
     localStorage.setItem(HISTORY, JSON.stringify(list.slice(-100)));
   } catch {
@@ -431,7 +529,7 @@ function renderReview(events) {
     box.append(rating);
   } else {
     box.append(paragraph('rating', 'rating none', `No rating for this game: there is no exact table for ` +
-      `${players} players, so the advice's values are points, not chances to win, and what a decision ` +
+      `${noTableName()}, so the advice's values are points, not chances to win, and what a decision ` +
       'gives away cannot be rated as a chance.'));
   }
   box.append(paragraph('review-summary', '', summaryWords(review)));
@@ -508,14 +606,20 @@ async function newGame(event) {
   event?.preventDefault();
   if (busy) return;
   players = Number($('players').value);
-  const options = { players, humans: [0], bots: $('bots').value, hints: false };
+  rules = readRules();
+  const options = { players, ...rules, humans: [0], bots: $('bots').value, hints: false };
   const seed = $('seed').value.trim();
   if (seed) options.seed = seed;
   hintsOn = $('hints').checked;
   seats = Array.from({ length: players }, (_, i) => (i === 0 ? 'You' : `Bot ${i}`));
   setBusy(true);
+  $('new-game').disabled = true;
   try {
     $('status').textContent = players === 3 ? 'Loading the 3-player table…' : 'Starting…';
+    const table = await gameTable();
+    Object.assign(document.body.dataset, {  // for the tests: where the table came from, the solve's time
+      tableFrom: table.from ?? 'none', solveSeconds: table.from === 'solved' ? String(table.wall) : '',
+    });
     const answer = await engine.call('new', [options]);
     const start = answer.events[0];
     percentValues = start.table !== null;
@@ -526,8 +630,8 @@ async function newGame(event) {
     $('game').hidden = false;
     delete document.body.dataset.over;
     document.body.dataset.game = 'playing';
-    $('status').textContent = `Game with seed ${start.seed} (${start.table ? 'bots play to win, from the table'
-      : 'no table: the bots play the fallback, which maximises the points still needed'}).`;
+    $('scores').setAttribute('aria-label', `Scores (first to ${rules.target})`);
+    $('status').textContent = `Game with seed ${start.seed} (${tableWords(start, table)}).`;
     document.body.dataset.seed = String(start.seed);
     lastControls = '';
     await show(answer);
@@ -535,6 +639,7 @@ async function newGame(event) {
     $('status').textContent = `Cannot start: ${error.message}`;
   } finally {
     setBusy(false);
+    $('new-game').disabled = false;
     if (state) renderState();
   }
 }
@@ -585,6 +690,7 @@ $('game').addEventListener('keydown', (event) => {
 });
 
 $('again').addEventListener('click', () => {
+  if (!$('setup-form').reportValidity()) return;  // the rules' fields may have been edited since
   $('seed').value = '';
   window.scrollTo(0, 0);
   newGame();
