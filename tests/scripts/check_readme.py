@@ -12,6 +12,7 @@ solves" or "re-solves") every number is masked. /tmp/martiandice-readme is empti
 examples that write files write there.
 
     tests/scripts/check_readme.py README.md BUILD_BIN_DIR [--update]
+    tests/scripts/check_readme.py docs/CLI.md BUILD_BIN_DIR [--update]
 
 --update writes each command's actual output into the README instead (for the maintainer
 after a change of output; review the diff).
@@ -69,7 +70,10 @@ def normalize(lines, root):
 def main():
     readme, bin_dir = sys.argv[1], os.path.abspath(sys.argv[2])
     update = "--update" in sys.argv[3:]
+    # The repository's root: the file's folder, or its parent for docs/*.md.
     root = os.path.dirname(os.path.abspath(readme))
+    if os.path.basename(root) == "docs":
+        root = os.path.dirname(root)
     shutil.rmtree(SCRATCH, ignore_errors=True)
     os.makedirs(SCRATCH)
     env = dict(os.environ)
