@@ -145,7 +145,7 @@ TEST_CASE("rating: simulate's tallies are review's of the same game played by pl
     const std::string bots = "cautious,random";
     const Json simulated =
         cli_test::RunJson({"simulate", "--games", "1", "--no-alternate", "--policies", bots,
-                           "--seed", seed, "--rate", "--json"});
+                           "--seed", seed, "--rate", "--quiet", "--json"});
     std::istringstream none;
     martiandice::CliEnvironment environment;
     environment.in = &none;
