@@ -72,15 +72,19 @@ std::string Count(std::int64_t n, std::string_view one, std::string_view many) {
 
 }  // namespace
 
+std::string ClassCountsText(const RatingTally& tally) {
+  const auto& c = tally.classes;
+  return absl::StrCat(Count(c[1], "inaccuracy", "inaccuracies"), ", ",
+                      Count(c[2], "error", "errors"), ", ", Count(c[3], "blunder", "blunders"));
+}
+
 std::string TallyText(const RatingTally& tally) {
   const std::optional<Rating> rating = Rate(tally);
   if (!rating) return "no decisions";
-  const auto& c = tally.classes;
   return absl::StrCat(
       Count(tally.decisions, "decision", "decisions"), ", ",
       Percent(static_cast<double>(tally.optimal()) / static_cast<double>(tally.decisions)),
-      " optimal (", Count(c[1], "inaccuracy", "inaccuracies"), ", ", Count(c[2], "error", "errors"),
-      ", ", Count(c[3], "blunder", "blunders"), "), lost ", Percent(tally.MeanLoss()),
+      " optimal (", ClassCountsText(tally), "), lost ", Percent(tally.MeanLoss()),
       " a decision: ", absl::AsciiStrToLower(RatingText(*rating)));
 }
 

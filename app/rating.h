@@ -59,6 +59,9 @@ std::optional<Rating> Rate(const RatingTally& tally);
 // loss says 100.
 std::string RatingText(const Rating& rating);
 
+// The non-optimal classes' counts for people: "3 inaccuracies, 1 error, 0 blunders".
+std::string ClassCountsText(const RatingTally& tally);
+
 // A tally for people: "1,234 decisions, 78.10% optimal (40 inaccuracies,
 // 12 errors, 3 blunders), lost 0.52% a decision: rating 70 of 100 (strong)";
 // "no decisions" for an empty one.

@@ -261,11 +261,8 @@ class TextListener : public app::GameListener {
   // "Rating 87 of 100 (expert): 3 inaccuracies, 1 error, 0 blunders;
   // lost 0.41% a decision (docs/RATING.md)."
   static std::string RatingLine(const app::RatingTally& tally, const app::Rating& rating) {
-    const auto& c = tally.classes;
-    return absl::StrCat(
-        app::RatingText(rating), ": ", c[1], c[1] == 1 ? " inaccuracy, " : " inaccuracies, ", c[2],
-        c[2] == 1 ? " error, " : " errors, ", c[3], c[3] == 1 ? " blunder" : " blunders", "; lost ",
-        app::Percent(tally.MeanLoss()), " a decision (docs/RATING.md).");
+    return absl::StrCat(app::RatingText(rating), ": ", app::ClassCountsText(tally), "; lost ",
+                        app::Percent(tally.MeanLoss()), " a decision (docs/RATING.md).");
   }
 
   static std::string DecisionText(const app::Decision& d, bool fallback) {
