@@ -21,6 +21,7 @@
 #include "cycle_rounds.h"
 #include "final_round.h"
 #include "level_schedule.h"
+#include "level_share.h"
 #include "score_law_cache.h"
 #include "solve_checkpoint.h"
 #include "solve_report.h"
@@ -41,7 +42,8 @@ class GameSolver {
         report_(report),
         state_(options),
         schedule_(options, state_),
-        checkpoint_(options, state_, schedule_, report),
+        share_(state_, schedule_, options.cluster),
+        checkpoint_(options, state_, schedule_, share_, report),
         score_laws_(*state_.model, kScoreLawEntries),
         pool_(options.threads),
         threaded_(pool_),
@@ -56,10 +58,30 @@ class GameSolver {
     const long long resumed = schedule_.CostBefore(resume->level, resume->vectors);
     schedule_.SetResumed(resumed);
     report_->resumed_fraction = schedule_.Fraction(resumed);
-    if (absl::Status s = SolveLevels(*resume); !s.ok()) return s;
-    const CheckpointCounters all = Counters();
+    if (share_.enabled()) {
+      // Every rank loaded its own vectors of the finished levels: now the others'.
+      for (int k = 0; k < resume->level; ++k) {
+        if (absl::StatusOr<LevelShare::Agreed> shared =
+                share_.AfterLevel(k, absl::OkStatus(), false, false);
+            !shared.ok()) {
+          return shared.status();
+        }
+      }
+    }
+    if (absl::Status s = share_.enabled() ? SolveLevelsShared(resume->level) : SolveLevels(*resume);
+        !s.ok()) {
+      return s;
+    }
     report_->contexts = state_.index.size();
-    ReportCounters(all, Stats(), report_);
+    if (share_.enabled()) {  // every rank's counters
+      absl::StatusOr<std::vector<SolveStats>> ranks = share_.GatherStats(Counters(), Stats());
+      if (!ranks.ok()) return ranks.status();
+      std::vector<const SolveStats*> each;
+      for (const SolveStats& r : *ranks) each.push_back(&r);
+      ReportCounters(MergeCounters(CheckpointCounters(), each), each, report_);
+    } else {
+      ReportCounters(Counters(), Stats(), report_);
+    }
     std::vector<int> from(state_.n, 0);  // the start, or the floor's first context
     if (!floor_.empty()) from = floor_;
     const double* start =
@@ -69,7 +91,7 @@ class GameSolver {
     out.rules = state_.rules;
     out.players = state_.n;
     out.win = std::move(state_.win);
-    out.error_bound = all.error_bound;
+    out.error_bound = report_->error_bound;
     return out;
   }
 
@@ -108,6 +130,36 @@ class GameSolver {
     return checkpoint_.Finish(/*solved=*/resume.level < levels, Counters());
   }
 
+  // The levels from `resume` on in a cluster: each level's share of this
+  // rank, then the level's values shared (level_share.h); the ranks stop,
+  // fail and write checkpoints together, between levels. A transport error
+  // (a rank gone) ends the solve at once: the last checkpoints written hold
+  // the work.
+  absl::Status SolveLevelsShared(int resume) {
+    const int levels = schedule_.levels();
+    for (int k = resume; k < levels; ++k) {
+      absl::Status solved = final_.SolveLevel(k, 0);
+      if (solved.ok()) solved = cycles_.SolveLevel(k, 0).status;
+      final_.Commit(solved.ok() ? schedule_.Level(k).size() : 0);
+      absl::StatusOr<LevelShare::Agreed> agreed =
+          share_.AfterLevel(k, solved, schedule_.StopAsked(), checkpoint_.Due());
+      if (!agreed.ok()) {
+        if (IsTransportError(agreed.status())) return agreed.status();
+        return checkpoint_.SaveAfter(agreed.status(), SolvePoint{k, 0}, Counters());
+      }
+      schedule_.Progress(schedule_.CostBefore(k + 1, 0));
+      if (k + 1 == levels) break;
+      if (agreed->stop) return checkpoint_.Interrupt(SolvePoint{k + 1, 0}, Counters());
+      if (agreed->checkpoint) {
+        if (absl::Status s = checkpoint_.Write(SolvePoint{k + 1, 0}, Counters()); !s.ok()) {
+          return s;
+        }
+      }
+    }
+    if (resume == levels) schedule_.Progress(schedule_.CostBefore(levels, 0));
+    return checkpoint_.Finish(/*solved=*/resume < levels, Counters());
+  }
+
   // The stats of the work so far: the final round's and the cycle slots'.
   std::vector<const SolveStats*> Stats() const {
     std::vector<const SolveStats*> all{&final_.stats()};
@@ -121,6 +173,7 @@ class GameSolver {
   GameSolveReport* const report_;
   SolveState state_;
   LevelSchedule schedule_;
+  LevelShare share_;  // with a cluster: the levels' values, statuses, counters
   SolveCheckpoint checkpoint_;
   ScoreLawCache score_laws_;    // of the settling passes, by policy
   WorkerPool pool_;             // the solve's threads: its steps and its threaded batches

@@ -19,6 +19,7 @@
 namespace martiandice::solver {
 
 class TurnBatchSolver;  // turn_batch.h
+class SolveCluster;     // solve_cluster.h
 
 // Arithmetic of the turn solves. kExtended (x87 long double, or its
 // software twin SoftX87 where the compiler has none: src/wide.h) rounds about
@@ -142,6 +143,15 @@ struct GameSolveOptions {
   // live cycle, and each cycle holds its movers' recorded policies, about
   // 47 KB a mover for the official rules). The values do not depend on it.
   std::size_t cycles_in_flight = kCyclesInFlight;
+  // The ranks this process solves with (solve_cluster.h: MPI, mpi_cluster.h),
+  // not owned; null: alone. Every rank calls the solve with the same options
+  // but this one; each solves its share of each level's score vectors and the
+  // ranks share the level's values before the next (level_share.h), so each
+  // returns the whole game's values, bit for bit those of a solve alone. The
+  // stop flag is agreed between levels (a level started is finished), and
+  // checkpoints are a file per rank (the checkpoint's name with
+  // ".rank-R-of-N" added, with more than one rank), written between levels.
+  SolveCluster* cluster = nullptr;
 };
 inline constexpr int kMaxGuessOrder = 3;
 

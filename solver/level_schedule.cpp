@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "solve_cluster.h"
+
 namespace martiandice::solver {
 
 LevelSchedule::LevelSchedule(const GameSolveOptions& options, const SolveState& state)
@@ -12,8 +14,19 @@ LevelSchedule::LevelSchedule(const GameSolveOptions& options, const SolveState& 
       progress_(options.progress),
       progress_interval_(options.progress_interval),
       stop_(options.stop),
+      clustered_(options.cluster != nullptr),
+      rank_(clustered_ ? options.cluster->rank() : 0),
+      ranks_(clustered_ ? options.cluster->ranks() : 1),
       by_sum_(ScoreVectorsBySum(options.floor)),
       level_cost_(by_sum_.size(), 0) {
+  if (ranks_ > 1) {
+    mine_.resize(by_sum_.size());
+    for (std::size_t sum = 0; sum < by_sum_.size(); ++sum) {
+      for (std::size_t i = rank_; i < by_sum_[sum].size(); i += ranks_) {
+        mine_[sum].push_back(by_sum_[sum][i]);
+      }
+    }
+  }
   for (int k = 0; k < levels(); ++k) {
     for (std::uint64_t code : Level(k)) level_cost_[k] += VectorCost(code);
     total_cost_ += level_cost_[k];

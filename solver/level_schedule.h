@@ -3,7 +3,9 @@
 // sum) at a time; the vectors of a level are independent (final_round.h,
 // cycle_rounds.h solve them). Also the solve's clock, its progress reports
 // (weighted by each vector's expected cost) and its stop flag. Internal to
-// the solver.
+// the solver. In a cluster (solve_cluster.h) each rank solves its share of
+// every level: the level's vectors dealt in turn, the i-th to rank i mod
+// ranks (neighbouring vectors cost alike, so the shares do too).
 #pragma once
 
 #include <atomic>
@@ -23,9 +25,18 @@ class LevelSchedule {
   LevelSchedule(const GameSolveOptions& options, const SolveState& state);
 
   int levels() const { return static_cast<int>(by_sum_.size()); }
-  // The k-th level solved: the score vectors of the k-th largest sum, packed
-  // mixed radix (Unpack).
-  const std::vector<std::uint64_t>& Level(int k) const { return by_sum_[by_sum_.size() - 1 - k]; }
+  // The k-th level solved: this rank's score vectors of the k-th largest
+  // sum, packed mixed radix (Unpack); alone, all of them.
+  const std::vector<std::uint64_t>& Level(int k) const {
+    return (ranks_ > 1 ? mine_ : by_sum_)[by_sum_.size() - 1 - k];
+  }
+  // Every rank's vectors of the k-th level, in order: the i-th is rank
+  // Owner(i)'s.
+  const std::vector<std::uint64_t>& AllOf(int k) const { return by_sum_[by_sum_.size() - 1 - k]; }
+  int Owner(std::size_t i) const { return static_cast<int>(i % static_cast<std::size_t>(ranks_)); }
+  int rank() const { return rank_; }
+  int ranks() const { return ranks_; }
+  bool clustered() const { return clustered_; }
   // Every seat's total of a packed score vector, into s[0..players).
   void Unpack(std::uint64_t code, int* s) const;
 
@@ -38,7 +49,11 @@ class LevelSchedule {
   void SetResumed(long long cost) { resumed_cost_ = cost; }
 
   double Seconds() const;  // since the schedule was made
-  bool Stopped() const { return stop_ != nullptr && stop_->load(std::memory_order_relaxed); }
+  // Whether to stop now, within a level. In a cluster never: the ranks
+  // agree between levels (StopAsked, level_share.h).
+  bool Stopped() const { return !clustered_ && StopAsked(); }
+  // Whether the stop flag is set.
+  bool StopAsked() const { return stop_ != nullptr && stop_->load(std::memory_order_relaxed); }
   // Calls the progress callback (from the calling thread), `done` the cost
   // of the work done.
   void Progress(long long done);
@@ -54,7 +69,10 @@ class LevelSchedule {
   const double progress_interval_;
   const std::atomic<bool>* const stop_;
   const std::chrono::steady_clock::time_point begin_ = std::chrono::steady_clock::now();
+  const bool clustered_;                            // a cluster's rank (GameSolveOptions::cluster)
+  const int rank_, ranks_;                          // in the cluster; alone 0 of 1
   std::vector<std::vector<std::uint64_t>> by_sum_;  // score vectors by sum of totals
+  std::vector<std::vector<std::uint64_t>> mine_;    // this rank's of them (more than one rank)
   std::vector<long long> level_cost_;               // per level solved (Level(k))
   long long total_cost_ = 0, resumed_cost_ = 0;     // progress weights
   double last_progress_ = 0;                        // seconds, at the last callback

@@ -3,6 +3,7 @@
 #include "solve_checkpoint.h"
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <string>
 
@@ -13,12 +14,20 @@
 
 namespace martiandice::solver {
 
+std::string RankCheckpointPath(const std::string& path, int rank, int ranks) {
+  return ranks > 1 ? absl::StrFormat("%s.rank-%d-of-%d", path, rank, ranks) : path;
+}
+
 SolveCheckpoint::SolveCheckpoint(const GameSolveOptions& options, SolveState& state,
-                                 const LevelSchedule& schedule, GameSolveReport* report)
+                                 const LevelSchedule& schedule, LevelShare& share,
+                                 GameSolveReport* report)
     : state_(state),
       schedule_(schedule),
+      share_(share),
       report_(report),
-      path_(options.checkpoint),
+      path_(options.checkpoint.empty()
+                ? std::string()
+                : RankCheckpointPath(options.checkpoint, schedule.rank(), schedule.ranks())),
       resume_hint_(options.resume_hint),
       interval_(options.checkpoint_interval),
       keep_(options.keep_checkpoint) {}
@@ -50,6 +59,7 @@ void SolveCheckpoint::ForEachFinished(SolvePoint at, Fn fn) const {
 
 absl::StatusOr<SolvePoint> SolveCheckpoint::Open() {
   if (!enabled()) return SolvePoint();
+  if (shared()) return OpenShared();
   absl::StatusOr<Checkpoint> loaded =
       ReadCheckpoint(path_, Identity(), CheckpointSize(state_.index.size(), state_.n));
   if (loaded.ok()) {
@@ -59,6 +69,58 @@ absl::StatusOr<SolvePoint> SolveCheckpoint::Open() {
   }
   if (!absl::IsNotFound(loaded.status())) return loaded.status();
   // Written now, so a path that cannot be written fails before the work.
+  if (absl::Status s = Write(SolvePoint(), CheckpointCounters()); !s.ok()) return s;
+  return SolvePoint();
+}
+
+absl::StatusOr<SolvePoint> SolveCheckpoint::OpenShared() {
+  // This rank's files, by the level they hold (each at a level's start).
+  std::vector<std::pair<std::uint32_t, Checkpoint>> held;
+  absl::Status read = absl::OkStatus();
+  for (const std::string& path : {path_, previous()}) {
+    absl::StatusOr<Checkpoint> c =
+        ReadCheckpoint(path, Identity(), CheckpointSize(state_.index.size(), state_.n));
+    if (absl::IsNotFound(c.status())) continue;
+    if (!c.ok()) {
+      read = c.status();
+    } else if (c->vectors_done != 0) {
+      read = absl::DataLossError(absl::StrFormat(
+          "checkpoint %s is unusable: it stops within a level, which a rank's never does; delete "
+          "it to start the solve over",
+          path));
+    } else {
+      held.emplace_back(c->levels_done, *std::move(c));
+    }
+  }
+  if (absl::Status s = share_.Agree(read); !s.ok()) return s;
+  std::string levels;
+  for (const auto& [level, c] : held) levels.append(reinterpret_cast<const char*>(&level), 4);
+  absl::StatusOr<std::vector<std::string>> all = share_.Gather(levels);
+  if (!all.ok()) return all.status();
+  // The latest level every rank holds (the start: none needed).
+  std::uint32_t common = 0;
+  for (const auto& [level, c] : held) {
+    bool everywhere = true;
+    for (const std::string& other : *all) {
+      bool found = false;
+      for (std::size_t at = 0; at + 4 <= other.size(); at += 4) {
+        std::uint32_t l;
+        std::memcpy(&l, other.data() + at, 4);
+        found |= l == level;
+      }
+      everywhere &= found;
+    }
+    if (everywhere) common = std::max(common, level);
+  }
+  absl::Status loaded = absl::OkStatus();
+  for (const auto& [level, c] : held) {
+    if (common > 0 && level == common) {
+      loaded = Load(c);
+      break;
+    }
+  }
+  if (absl::Status s = share_.Agree(loaded); !s.ok()) return s;
+  if (common > 0) return SolvePoint{static_cast<int>(common), 0};
   if (absl::Status s = Write(SolvePoint(), CheckpointCounters()); !s.ok()) return s;
   return SolvePoint();
 }
@@ -81,10 +143,27 @@ absl::Status SolveCheckpoint::Write(SolvePoint at, const CheckpointCounters& cou
     if (n == 2) writer.Append(&state_.pair_slope[context], 1);
   });
   absl::StatusOr<std::string> bytes = writer.Finish();
-  if (!bytes.ok()) return bytes.status();
-  if (absl::Status s = WriteFileAtomically(path_, *bytes); !s.ok()) {
-    return absl::Status(s.code(), absl::StrCat("writing the checkpoint: ", s.message()));
+  absl::Status written = bytes.status();
+  if (written.ok() && shared()) {
+    // The last one kept until every rank has written this one.
+    std::error_code error;
+    if (std::filesystem::exists(path_, error)) std::filesystem::rename(path_, previous(), error);
+    if (error)
+      written = absl::InternalError(absl::StrCat("renaming ", path_, ": ", error.message()));
   }
+  if (written.ok()) written = WriteFileAtomically(path_, *bytes);
+  if (!written.ok()) {
+    written =
+        absl::Status(written.code(), absl::StrCat("writing the checkpoint: ", written.message()));
+  }
+  if (shared()) {
+    written = share_.Agree(written);
+    if (written.ok()) {
+      std::error_code ignored;  // a leftover only costs disk space: a later level wins
+      std::filesystem::remove(previous(), ignored);
+    }
+  }
+  if (!written.ok()) return written;
   last_write_end_ = schedule_.Seconds();
   last_write_seconds_ = last_write_end_ - began;
   ++report_->checkpoints_written;
@@ -177,6 +256,7 @@ absl::Status SolveCheckpoint::Finish(bool solved, const CheckpointCounters& coun
   }
   std::error_code ignored;  // one left behind is harmless: the same solve would load it
   std::filesystem::remove(path_, ignored);
+  if (shared()) std::filesystem::remove(previous(), ignored);
   return absl::OkStatus();
 }
 

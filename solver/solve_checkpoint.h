@@ -1,7 +1,11 @@
 // The game solve's checkpoints (docs/PLAYERS.md "Checkpoints"): which
 // finished contexts a checkpoint holds and in what order, when the solve
 // loads, writes and deletes it, and how a stopped solve says where its work
-// is. The file format is checkpoint.h's. Internal to the solver.
+// is. The file format is checkpoint.h's. In a cluster of more than one rank
+// each rank keeps its own vectors' work in its own file (RankCheckpointPath),
+// written by all ranks together between levels, and the one before it until
+// every rank has written the new one: ranks killed while writing leave a
+// level every rank still has, where they all resume. Internal to the solver.
 #pragma once
 
 #include <cstddef>
@@ -11,6 +15,7 @@
 #include "checkpoint.h"
 #include "game_solver.h"
 #include "level_schedule.h"
+#include "level_share.h"
 #include "solve_state.h"
 
 namespace martiandice::solver {
@@ -26,7 +31,7 @@ class SolveCheckpoint {
  public:
   // `report` gets the checkpoints' figures (earlier_seconds, checkpoints_*).
   SolveCheckpoint(const GameSolveOptions& options, SolveState& state, const LevelSchedule& schedule,
-                  GameSolveReport* report);
+                  LevelShare& share, GameSolveReport* report);
 
   bool enabled() const { return !path_.empty(); }
   // The counters of the work loaded (zero if none).
@@ -34,9 +39,11 @@ class SolveCheckpoint {
 
   // Where the solve starts: a checkpoint of this solve loaded (its vectors
   // into the state), else the start, the first checkpoint written now (a
-  // path that cannot be written fails before the work). Errors: the read's
-  // (DataLoss, FailedPrecondition), an unusable checkpoint's (DataLoss)
-  // and the write's.
+  // path that cannot be written fails before the work). In a cluster
+  // (collective): the latest level every rank's files hold, this rank's own
+  // vectors loaded (the caller shares them). Errors: the read's (DataLoss,
+  // FailedPrecondition), an unusable checkpoint's (DataLoss) and the
+  // write's; in a cluster any rank's, and the transport's.
   absl::StatusOr<SolvePoint> Open();
   // Writes the work finished before `at`, with the counters `counters`.
   absl::Status Write(SolvePoint at, const CheckpointCounters& counters);
@@ -56,12 +63,16 @@ class SolveCheckpoint {
 
  private:
   CheckpointIdentity Identity() const;
+  absl::StatusOr<SolvePoint> OpenShared();
+  bool shared() const { return share_.enabled() && schedule_.ranks() > 1; }
+  std::string previous() const { return path_ + ".previous"; }
   template <typename Fn>
   void ForEachFinished(SolvePoint at, Fn fn) const;
   absl::Status Load(const Checkpoint& c);
 
   SolveState& state_;
   const LevelSchedule& schedule_;
+  LevelShare& share_;
   GameSolveReport* const report_;
   const std::string path_;
   const std::string resume_hint_;  // the Cancelled message's last words
@@ -70,5 +81,9 @@ class SolveCheckpoint {
   CheckpointCounters loaded_;
   double last_write_end_ = 0, last_write_seconds_ = 0;  // schedule seconds
 };
+
+// The checkpoint file of `rank` of `ranks` for the solve's checkpoint
+// `path`: `path` alone, else `path`.rank-R-of-N.
+std::string RankCheckpointPath(const std::string& path, int rank, int ranks);
 
 }  // namespace martiandice::solver

@@ -76,6 +76,19 @@ grep -qF "Table: $prefix/share/martiandice/$table." <<<"$cli_out" ||
   fail "installed CLI did not use the installed table: $(grep Table <<<"$cli_out")"
 step "installed files, checksums and the CLI's table lookup: ok"
 
+# The MPI transport plugin, where the build has it: the installed CLI finds it
+# under mpirun (from its own place, moved prefix and all).
+if [[ -f "$build/bin/libmartiandice_mpi.so" ]]; then
+  [[ -f "$libdir/martiandice/libmartiandice_mpi.so" ]] ||
+    fail "not installed: $libdir/martiandice/libmartiandice_mpi.so"
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 run "$work/mpi.log" \
+    mpirun --oversubscribe -np 2 "$prefix/bin/martiandice" solve --players 2 --no-certify \
+    --quiet --threads 1 --out "$work/mpi.mdt"
+  cmp -s "$work/mpi.mdt" "$prefix/share/martiandice/$table" ||
+    fail "the installed CLI under mpirun made another 2-player table than the shipped one"
+  step "the installed CLI under mpirun (2 ranks) made the shipped 2-player table: ok"
+fi
+
 # hidden CMD...: runs CMD with the source tree hidden under an empty private
 # mount, so that the library's compiled-in source data/ is not there; just its
 # data/ if the work directory is inside the tree. Plain, with a line, where

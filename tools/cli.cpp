@@ -196,6 +196,11 @@ void AddSolveOptions(CLI::App& command, CommandOptions& options) {
   AddThreadsOption(command, options, "Worker threads, at most 256 (default 0: all cores)");
   command.add_option("--checkpoint", options.checkpoint,
                      "Where Ctrl-C saves the work (default OUT.checkpoint)");
+  command.add_option("--checkpoint-every", options.checkpoint_every,
+                     "Seconds between checkpoints of the finished levels (default 60)");
+  command.add_option("--rank-wait", options.rank_wait,
+                     "Under mpirun: seconds a rank waits for the others at a level's end before "
+                     "the job stops (default 300, plus twice the rank's own work on the level)");
   command
       .add_option("--device", options.device,
                   "Where the turn solves run: cpu, gpu (a CUDA GPU, with the CPU's threads "

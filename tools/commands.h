@@ -38,9 +38,11 @@ struct CommandOptions {
   std::string out;  // solve, export, plot: the file or directory to write
   bool quiet = false;
   bool no_certify = false;
-  std::string checkpoint;      // solve, 3+ players: where finished work is saved
-  int threads = 0;             // 0: all cores
-  std::string device = "cpu";  // solve: cpu | gpu | auto
+  std::string checkpoint;        // solve, 3+ players: where finished work is saved
+  int threads = 0;               // 0: all cores
+  std::string device = "cpu";    // solve: cpu | gpu | auto
+  std::string checkpoint_every;  // solve: seconds between checkpoints (text: parsed strictly)
+  std::string rank_wait;         // solve under mpirun: seconds a rank waits for the others
   // simulate (numbers as text: parsed strictly, CLI11 saturates overflows)
   std::string games;
   std::string policies;

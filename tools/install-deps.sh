@@ -6,7 +6,7 @@
 #   cli  what building and running the CLI and the library needs
 #        (tools/quickstart.sh);
 #   all  that and everything tools/test.sh runs: the test suite, its terminal
-#        and picture checks, the sanitizers and the fuzzer, the WebAssembly
+#        and picture checks, the solve under mpirun (Open MPI), the sanitizers and the fuzzer, the WebAssembly
 #        build and the browser tests (the default).
 set -euo pipefail
 
@@ -33,6 +33,10 @@ if [[ "$scope" == all ]]; then
     python3
     librsvg2-bin  # rsvg-convert: the tests render `martiandice plot`'s SVGs to PNG
     tmux  # the tests drive `play` and `coach` in a real terminal
+    # The solve across processes (mpirun, ctest mpi_solve); the build and the
+    # other tests do without.
+    openmpi-bin
+    libopenmpi-dev
     pkg-config  # tools/check-package.sh
     # tools/fuzz.sh (the 4th stage of tools/test.sh): libFuzzer with ASan+UBSan.
     clang

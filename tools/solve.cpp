@@ -1,14 +1,19 @@
 // `martiandice solve`: the game solved (solver/game_solver.h) for any number
 // of players, written as a policy table, certified, and its report as text or
 // JSON; progress on stderr, Ctrl-C saving a checkpoint.
+#include <sys/resource.h>
+
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
 #include <system_error>
+#include <tuple>
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -20,7 +25,10 @@
 #include "gpu_batch.h"
 #include "interrupt.h"
 #include "json.h"
+#include "level_share.h"
 #include "martiandice/table.h"
+#include "mpi_cluster.h"
+#include "solve_checkpoint.h"
 #include "support.h"
 
 namespace martiandice::cli {
@@ -46,7 +54,18 @@ struct SolveRequest {
   std::string created;     // the folder made for the table, "" if none was missing
   bool certify = true;
   bool json = false;
+  double checkpoint_every = 60;
+  double rank_wait = solver::kRankWaitSeconds;
+  int ranks = 1;                 // MPI processes solving together (mpirun), this one among them
+  std::vector<long long> peaks;  // each rank's peak resident memory during the solve, bytes
 };
+
+// This process's peak resident memory so far, in bytes.
+long long PeakResidentBytes() {
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) != 0) return -1;
+  return static_cast<long long>(usage.ru_maxrss) * 1024;  // Linux: kilobytes
+}
 
 // The option that names the checkpoint file: --checkpoint, else --out (its
 // default is next to the table).
@@ -88,6 +107,17 @@ absl::StatusOr<SolveRequest> ReadRequest(const CommandOptions& options) {
     return absl::InvalidArgumentError(
         absl::StrCat("--device must be cpu, gpu or auto; got '", options.device, "'"));
   }
+  for (auto [name, text, low, value] :
+       {std::tuple{"--checkpoint-every", &options.checkpoint_every, 0.0, &request.checkpoint_every},
+        std::tuple{"--rank-wait", &options.rank_wait, 1.0, &request.rank_wait}}) {
+    if (text->empty()) continue;
+    double seconds = 0;
+    if (!absl::SimpleAtod(*text, &seconds) || !(seconds >= low && seconds <= 1e7)) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%s must be a number of seconds from %g to 1e7; got '%s'", name, low, *text));
+    }
+    *value = seconds;
+  }
   request.certify = !options.no_certify;
   request.json = options.json;
   return request;
@@ -102,6 +132,12 @@ std::string GpuJson(const std::optional<GpuUse>& gpu) {
       .Int("launches", gpu->stats.launches)
       .Double("seconds", gpu->stats.device_seconds)
       .Build();
+}
+
+std::string BytesJson(const std::vector<long long>& values) {
+  std::vector<std::string> items;
+  for (long long v : values) items.push_back(absl::StrCat(v));
+  return absl::StrCat("[", absl::StrJoin(items, ","), "]");
 }
 
 std::string ReportJson(const SolveRequest& request, const solver::GameSolveReport& report,
@@ -127,6 +163,8 @@ std::string ReportJson(const SolveRequest& request, const solver::GameSolveRepor
              .Int("mixed_cycles", report.mixed_cycles)
              .Double("mixing_error", report.mixing_error)
              .Int("threads", request.threads)
+             .Int("ranks", request.ranks)
+             .Raw("peak_bytes", BytesJson(request.peaks))
              .Str("device", gpu ? "gpu" : "cpu")
              .Raw("gpu", GpuJson(gpu))
              .Double("seconds", report.seconds)
@@ -134,6 +172,14 @@ std::string ReportJson(const SolveRequest& request, const solver::GameSolveRepor
              .Raw("certification", certification ? CertificationJson(*certification) : "null")
              .Build() +
          "\n";
+}
+
+// Each rank's peak: "123.4 MB a rank at most (4 ranks)" ("123.4 MB" alone).
+std::string PeakText(const std::vector<long long>& peaks) {
+  const long long most = peaks.empty() ? -1 : *std::max_element(peaks.begin(), peaks.end());
+  if (most < 0) return "unknown";
+  if (peaks.size() == 1) return absl::StrFormat("%.1f MB", most / 1e6);
+  return absl::StrFormat("%.1f MB a rank at most (%d ranks)", most / 1e6, peaks.size());
 }
 
 std::string GpuText(const std::optional<GpuUse>& gpu) {
@@ -159,7 +205,8 @@ std::string ReportText(const SolveRequest& request, const solver::GameSolveRepor
       "  error bound of every value      %.3g\n"
       "  tied decisions (kingmaking)     %s\n"
       "  mixed cycles (their error)      %d (%.3g)\n"
-      "  solve time                      %.2f s (%d threads)\n"
+      "  solve time                      %.2f s (%s)\n"
+      "%s"
       "%s"
       "  each seat wins from the start   %s\n"
       "%sWrote %s (%d bytes, format version %d).\n%s",
@@ -167,8 +214,14 @@ std::string ReportText(const SolveRequest& request, const solver::GameSolveRepor
       report.cycles, report.max_rounds, report.max_residual, report.error_bound,
       ties_counted ? absl::StrFormat("%d (%d)", report.tied_decisions, report.kingmaking)
                    : std::string("not counted (2 players: a tie changes no value)"),
-      report.mixed_cycles, report.mixing_error, report.seconds, request.threads, GpuText(gpu),
-      absl::StrJoin(start, ", "), CreatedLine(request.created), request.path, bytes,
+      report.mixed_cycles, report.mixing_error, report.seconds,
+      request.ranks > 1 ? absl::StrFormat("%d ranks, %d thread%s each", request.ranks,
+                                          request.threads, request.threads == 1 ? "" : "s")
+                        : absl::StrFormat("%d threads", request.threads),
+      request.ranks > 1
+          ? absl::StrCat("  peak memory of the solve        ", PeakText(request.peaks), "\n")
+          : std::string(),
+      GpuText(gpu), absl::StrJoin(start, ", "), CreatedLine(request.created), request.path, bytes,
       kTableFormatVersion, certification ? CertificationText(*certification) : "");
 }
 
@@ -193,7 +246,8 @@ tied_decisions and kingmaking (decision points where the mover was tied, and
 where the tied actions differ for another seat; null with 2 players, where a
 tie changes no value), mixed_cycles and mixing_error (zero-score cycles
 solved as a mixed equilibrium, and their share of the bound), threads,
-seconds, start (every seat's chance at the start of the game).
+ranks (processes under mpirun, else 1), seconds, start (every seat's chance
+at the start of the game).
 Then the table is certified (skip with --no-certify): every decision a reader
 derives from it (stop or roll; which take, per position and roll) by the turn
 solve of docs/FORMAT.md is checked: non-ties must be separated by more than
@@ -215,21 +269,90 @@ command then resumes without redoing finished work, with bit for bit the
 same result. The checkpoint is removed once the table is written; Ctrl-C
 during the certification leaves the table written, to certify with
 `martiandice certify`.
+Under mpirun (a build with MPI; docs/SCALING.md, "On a cluster"), e.g.
+`mpirun -np 4 martiandice solve --players 4 --threads 4 --out DIR`: each
+process (rank) solves its share of every level of the game with --threads
+workers, and the ranks share each level's values before the next; the table
+is the same bytes as a solve alone. Rank 0 writes it, certifies it and
+reports; the others print only their errors. Checkpoints are a file per rank
+(CHECKPOINT.rank-R-of-N), written between levels every --checkpoint-every
+seconds; a rank that dies or hangs stops the job (the others wait at most
+--rank-wait seconds at a level's end), and the same command resumes from
+the last level every rank saved.
 )";
+
+namespace {
+
+absl::StatusOr<std::string> Solve(const CommandOptions& options, const CommandContext& context,
+                                  SolveRequest* request, solver::MpiCluster* mpi);
+
+}  // namespace
 
 absl::StatusOr<std::string> RunSolve(const CommandOptions& options, const CommandContext& context) {
   absl::StatusOr<SolveRequest> request = ReadRequest(options);
   if (!request.ok()) return request.status();
+  if (!solver::MpiCluster::Launched()) return Solve(options, context, &*request, nullptr);
+  // Under mpirun: every rank solves its share (docs/SCALING.md, "On a cluster").
+  absl::StatusOr<std::unique_ptr<solver::MpiCluster>> mpi =
+      solver::MpiCluster::Join(request->rank_wait);
+  if (!mpi.ok()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("solve under mpirun: ", mpi.status().message()));
+  }
+  request->ranks = (*mpi)->ranks();
+  absl::StatusOr<std::string> out = Solve(options, context, &*request, mpi->get());
+  if (!out.ok() && solver::IsTransportError(out.status())) {
+    // A rank is gone: no collective can end the job, so every rank ends here.
+    context.err << "martiandice solve: " << out.status().message() << "\n";
+    context.err.flush();
+    (*mpi)->Abort(1);
+  }
+  return out;
+}
+
+namespace {
+
+// The table of `values` at request->path (its folders made), streamed to a
+// temporary, read back as a reader sees it into *table, then renamed over the path.
+absl::Status WriteTable(const solver::GameValues& values, SolveRequest* request,
+                        std::optional<GameTable>* table) {
+  absl::StatusOr<std::string> folder = CreateOutputFolders(request->path);
+  if (!folder.ok()) return folder.status();
+  if (request->created.empty()) request->created = *folder;
+  absl::Status readback;
+  const absl::Status written =
+      solver::WriteGameTable(values, request->path, [&](const std::string& temporary) {
+        absl::StatusOr<GameTable> read = GameTable::Open(temporary);
+        readback = read.ok() ? read->Verify() : read.status();
+        if (!readback.ok()) {
+          readback = absl::DataLossError(absl::StrCat("the solved table does not read back (",
+                                                      readback.message(), "): ", request->path,
+                                                      " is left as it was"));
+          return readback;
+        }
+        *table = *std::move(read);
+        return absl::OkStatus();
+      });
+  if (!readback.ok()) return readback;
+  if (!written.ok()) return OutputError(request->path, written);
+  return absl::OkStatus();
+}
+
+// The solve, alone or as one rank of `mpi` (then rank 0 writes, certifies
+// and reports; the others print nothing but their errors).
+absl::StatusOr<std::string> Solve(const CommandOptions& options, const CommandContext& context,
+                                  SolveRequest* request, solver::MpiCluster* mpi) {
+  const bool lead = mpi == nullptr || mpi->rank() == 0;
   // The checkpoint is written next to the table during the solve.
   if (!request->checkpoint.empty()) {  // made before the solve: the checkpoint goes there
     absl::StatusOr<std::string> folder = CreateOutputFolders(request->path);
     if (!folder.ok()) return folder.status();
     request->created = *folder;
   }
-  Progress progress(context.err, context.stderr_is_terminal, options.quiet,
+  Progress progress(context.err, context.stderr_is_terminal, options.quiet || !lead,
                     SolveProgressLabel(request->players));
   InterruptFlag interrupt(
-      InterruptNotice(kSolveInterruptNotice, options.quiet, context.stderr_is_terminal));
+      InterruptNotice(kSolveInterruptNotice, options.quiet || !lead, context.stderr_is_terminal));
   solver::GameSolveOptions solve;
   solve.rules = request->rules;
   solve.players = request->players;
@@ -238,6 +361,7 @@ absl::StatusOr<std::string> RunSolve(const CommandOptions& options, const Comman
     progress.Update(p.fraction, p.seconds, p.seconds_left);
   };
   solve.checkpoint = request->checkpoint;
+  solve.checkpoint_interval = request->checkpoint_every;
   solve.keep_checkpoint = true;  // until the table is written
   solve.stop = interrupt.flag();
   solve.resume_hint = "run the same command again to resume";  // the CLI's way
@@ -252,6 +376,7 @@ absl::StatusOr<std::string> RunSolve(const CommandOptions& options, const Comman
     }
   }
   solve.turn_batch = device != nullptr ? &device->batch() : nullptr;
+  solve.cluster = mpi;
   solver::GameSolveReport report;
   absl::StatusOr<solver::GameValues> values = solver::SolveTableValues(solve, &report);
   if (absl::IsPermissionDenied(values.status()) || absl::IsNotFound(values.status())) {
@@ -261,32 +386,38 @@ absl::StatusOr<std::string> RunSolve(const CommandOptions& options, const Comman
   }
   if (!values.ok()) return values.status();
   progress.Finish();
-  absl::StatusOr<std::string> folder = CreateOutputFolders(request->path);
-  if (!folder.ok()) return folder.status();
-  if (request->created.empty()) request->created = *folder;
-  // Streamed to a temporary, read back as a reader sees it, then renamed over the path.
+  request->peaks = {PeakResidentBytes()};  // the solve's (before the table and the certification)
+  if (!lead) {
+    // Rank 0 writes the table; the checkpoints go once it is written.
+    absl::StatusOr<std::vector<std::string>> written =
+        mpi->AllGather(absl::StrCat(request->peaks[0]));
+    if (!written.ok()) return written.status();
+    if ((*written)[0].empty() && !request->checkpoint.empty()) {
+      std::error_code ignored;
+      std::filesystem::remove(
+          solver::RankCheckpointPath(request->checkpoint, mpi->rank(), mpi->ranks()), ignored);
+    }
+    return std::string();
+  }
   std::optional<GameTable> table;
-  absl::Status readback;
-  const absl::Status written =
-      solver::WriteGameTable(*values, request->path, [&](const std::string& temporary) {
-        absl::StatusOr<GameTable> read = GameTable::Open(temporary);
-        readback = read.ok() ? read->Verify() : read.status();
-        if (!readback.ok()) {
-          readback = absl::DataLossError(absl::StrCat("the solved table does not read back (",
-                                                      readback.message(), "): ", request->path,
-                                                      " is left as it was"));
-          return readback;
-        }
-        table = *std::move(read);
-        return absl::OkStatus();
-      });
-  if (!readback.ok()) return readback;
-  if (!written.ok()) return OutputError(request->path, written);
+  absl::Status written = WriteTable(*values, request, &table);
+  if (mpi != nullptr) {  // the other ranks wait to hear whether their checkpoints can go
+    absl::StatusOr<std::vector<std::string>> told = mpi->AllGather(written.ok() ? "" : "failed");
+    if (written.ok() && !told.ok()) written = told.status();
+    for (std::size_t r = 1; told.ok() && r < told->size(); ++r) {
+      long long peak = 0;
+      request->peaks.push_back(absl::SimpleAtoi((*told)[r], &peak) ? peak : -1);
+    }
+  }
+  if (!written.ok()) return written;
   const std::uint64_t table_bytes = TableBytes(values->rules, values->players);
   values = absl::StatusOr<solver::GameValues>();  // the values' memory, before certifying
   if (!request->checkpoint.empty()) {
     std::error_code ignored;  // a leftover checkpoint only costs disk space
-    std::filesystem::remove(request->checkpoint, ignored);
+    std::filesystem::remove(mpi != nullptr
+                                ? solver::RankCheckpointPath(request->checkpoint, 0, mpi->ranks())
+                                : request->checkpoint,
+                            ignored);
   }
   std::optional<solver::CertificationReport> certification;
   if (request->certify) {
@@ -310,5 +441,7 @@ absl::StatusOr<std::string> RunSolve(const CommandOptions& options, const Comman
   return request->json ? ReportJson(*request, report, table_bytes, certification, gpu)
                        : ReportText(*request, report, table_bytes, certification, gpu);
 }
+
+}  // namespace
 
 }  // namespace martiandice::cli

@@ -1,0 +1,262 @@
+// The messages of a clustered solve's ranks: a level's values, statuses,
+// counters.
+#include "level_share.h"
+
+#include <cstring>
+#include <type_traits>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+namespace martiandice::solver {
+namespace {
+
+// Appends trivially copyable values to a message.
+template <typename T>
+void Put(std::string& out, const T* values, std::size_t count) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  out.append(reinterpret_cast<const char*>(values), sizeof(T) * count);
+}
+template <typename T>
+void Put(std::string& out, const T& value) {
+  Put(out, &value, 1);
+}
+
+// Reads a message back; every read checked against the bytes left.
+class Reader {
+ public:
+  explicit Reader(const std::string& bytes) : bytes_(bytes) {}
+  template <typename T>
+  bool Get(T* values, std::size_t count) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    if (count > (bytes_.size() - at_) / sizeof(T)) return false;
+    std::memcpy(values, bytes_.data() + at_, sizeof(T) * count);
+    at_ += sizeof(T) * count;
+    return true;
+  }
+  template <typename T>
+  bool Get(T* value) {
+    return Get(value, 1);
+  }
+  std::string Rest() {
+    std::string rest = bytes_.substr(at_);
+    at_ = bytes_.size();
+    return rest;
+  }
+  bool done() const { return at_ == bytes_.size(); }
+
+ private:
+  const std::string& bytes_;
+  std::size_t at_ = 0;
+};
+
+// A status as a message: its code, then its text.
+std::string EncodeStatus(const absl::Status& status) {
+  std::string out;
+  Put(out, static_cast<std::int32_t>(status.code()));
+  out.append(status.message().data(), status.message().size());
+  return out;
+}
+
+// The first failed status of `messages` (EncodeStatus's, each followed by
+// `skip` bytes of other fields), named by its rank; ok if none.
+absl::Status FirstFailure(const std::vector<std::string>& messages, int ranks) {
+  for (int r = 0; r < static_cast<int>(messages.size()); ++r) {
+    Reader in(messages[r]);
+    std::int32_t code = 0;
+    if (!in.Get(&code)) {
+      return absl::DataLossError(absl::StrFormat("rank %d of %d sent an empty status", r, ranks));
+    }
+    if (code != 0) {
+      return absl::Status(static_cast<absl::StatusCode>(code),
+                          absl::StrFormat("rank %d of %d: %s", r, ranks, in.Rest()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+bool IsTransportError(const absl::Status& status) {
+  return absl::IsDeadlineExceeded(status) || absl::IsUnavailable(status);
+}
+
+LevelShare::LevelShare(SolveState& state, const LevelSchedule& schedule, SolveCluster* cluster)
+    : state_(state), schedule_(schedule), cluster_(cluster) {}
+
+absl::StatusOr<std::vector<std::string>> LevelShare::Gather(std::string mine) {
+  absl::StatusOr<std::vector<std::string>> all = cluster_->AllGather(std::move(mine));
+  if (all.ok() && static_cast<int>(all->size()) != cluster_->ranks()) {
+    return absl::DataLossError(absl::StrFormat("the cluster returned %d messages for %d ranks",
+                                               all->size(), cluster_->ranks()));
+  }
+  return all;
+}
+
+absl::Status LevelShare::Agree(const absl::Status& status) {
+  absl::StatusOr<std::vector<std::string>> all = Gather(EncodeStatus(status));
+  if (!all.ok()) return all.status();
+  return FirstFailure(*all, cluster_->ranks());
+}
+
+// A level's message: the flags (stop, due), then the status, then (when ok)
+// every context's record of this rank's vectors, in order.
+absl::StatusOr<LevelShare::Agreed> LevelShare::AfterLevel(int level, const absl::Status& status,
+                                                          bool stop, bool due) {
+  const int n = state_.n;
+  const bool slope = n == 2;  // the pair kernel's (kept as checkpoints keep it)
+  const int width = n + 1 + (slope ? 1 : 0);
+  int s[kMaxPlayers];
+  std::string mine;
+  Put(mine, static_cast<std::uint8_t>(stop));
+  Put(mine, static_cast<std::uint8_t>(due));
+  mine += EncodeStatus(status);
+  if (status.ok()) {
+    for (std::uint64_t code : schedule_.Level(level)) {
+      schedule_.Unpack(code, s);
+      for (int seat = state_.FirstMover(s); seat < n; ++seat) {
+        const long long c = state_.index.Index(seat, s);
+        Put(mine, &state_.win[c * n], n);
+        Put(mine, state_.error_of[c]);
+        if (slope) Put(mine, state_.pair_slope[c]);
+      }
+    }
+  }
+  absl::StatusOr<std::vector<std::string>> all = Gather(std::move(mine));
+  if (!all.ok()) return all.status();
+  const int ranks = cluster_->ranks();
+  Agreed agreed;
+  std::vector<std::string> bodies(ranks);
+  for (int r = 0; r < ranks; ++r) {
+    Reader in((*all)[r]);
+    std::uint8_t flags[2];
+    if (!in.Get(flags, 2)) {
+      return absl::DataLossError(absl::StrFormat("rank %d of %d sent a short message", r, ranks));
+    }
+    agreed.stop |= flags[0] != 0;
+    agreed.checkpoint |= flags[1] != 0;
+    bodies[r] = in.Rest();
+  }
+  if (absl::Status failed = FirstFailure(bodies, ranks); !failed.ok()) return failed;
+  // The others' records, each rank's vectors dealt as LevelSchedule deals them.
+  std::vector<Reader> in;
+  in.reserve(ranks);
+  for (int r = 0; r < ranks; ++r) {
+    in.emplace_back(bodies[r]);
+    std::int32_t code;
+    in.back().Get(&code);  // ok: checked by FirstFailure
+  }
+  std::vector<double> record(width);
+  const std::vector<std::uint64_t>& vectors = schedule_.AllOf(level);
+  for (std::size_t i = 0; i < vectors.size(); ++i) {
+    const int owner = schedule_.Owner(i);
+    if (owner == schedule_.rank()) continue;
+    schedule_.Unpack(vectors[i], s);
+    for (int seat = state_.FirstMover(s); seat < n; ++seat) {
+      if (!in[owner].Get(record.data(), width)) {
+        return absl::DataLossError(
+            absl::StrFormat("rank %d of %d sent too few values for level %d", owner, ranks, level));
+      }
+      const long long c = state_.index.Index(seat, s);
+      std::copy(record.begin(), record.begin() + n, &state_.win[c * n]);
+      state_.error_of[c] = record[n];
+      if (slope) state_.pair_slope[c] = record[n + 1];
+    }
+  }
+  for (int r = 0; r < ranks; ++r) {
+    if (r != schedule_.rank() && !in[r].done()) {
+      return absl::DataLossError(absl::StrFormat(
+          "rank %d of %d sent more values than its vectors of level %d have", r, ranks, level));
+    }
+  }
+  return agreed;
+}
+
+absl::StatusOr<std::vector<SolveStats>> LevelShare::GatherStats(
+    const CheckpointCounters& all, std::span<const SolveStats* const> threads) {
+  // This run's figures, summed over the threads (ReportCounters's way).
+  SolveStats run;
+  run.counters = all;
+  for (const SolveStats* t : threads) {
+    run.settle_passes += t->settle_passes;
+    run.settle_reused += t->settle_reused;
+    run.mixed.insert(run.mixed.end(), t->mixed.begin(), t->mixed.end());
+    run.probe_apart += t->probe_apart;
+    run.probe_largest = std::max(run.probe_largest, t->probe_largest);
+    run.probe_unconverged += t->probe_unconverged;
+    run.probe_examples.insert(run.probe_examples.end(), t->probe_examples.begin(),
+                              t->probe_examples.end());
+    run.probe_unconverged_examples.insert(run.probe_unconverged_examples.end(),
+                                          t->probe_unconverged_examples.begin(),
+                                          t->probe_unconverged_examples.end());
+  }
+  const auto put_vectors = [](std::string& out, const std::vector<std::vector<int>>& vectors) {
+    Put(out, static_cast<std::uint64_t>(vectors.size()));
+    for (const std::vector<int>& v : vectors) {
+      Put(out, static_cast<std::uint64_t>(v.size()));
+      Put(out, v.data(), v.size());
+    }
+  };
+  std::string mine;
+  Put(mine, run.counters);
+  Put(mine, run.settle_passes);
+  Put(mine, run.settle_reused);
+  Put(mine, run.probe_apart);
+  Put(mine, run.probe_largest);
+  Put(mine, run.probe_unconverged);
+  put_vectors(mine, run.probe_examples);
+  put_vectors(mine, run.probe_unconverged_examples);
+  Put(mine, static_cast<std::uint64_t>(run.mixed.size()));
+  for (const MixedCycleReport& m : run.mixed) {
+    Put(mine, static_cast<std::uint64_t>(m.scores.size()));
+    Put(mine, m.scores.data(), m.scores.size());
+    Put(mine, m.weights.data(), m.scores.size());  // one weight per seat
+    Put(mine, m.error);
+  }
+  absl::StatusOr<std::vector<std::string>> messages = Gather(std::move(mine));
+  if (!messages.ok()) return messages.status();
+  std::vector<SolveStats> out(messages->size());
+  for (std::size_t r = 0; r < messages->size(); ++r) {
+    Reader in((*messages)[r]);
+    SolveStats& s = out[r];
+    const auto get_count = [&](std::uint64_t* count) {
+      // Each counted item takes at least 8 bytes: a count past the bytes left is damage.
+      return in.Get(count) && *count <= (*messages)[r].size() / 8;
+    };
+    const auto get_vectors = [&](std::vector<std::vector<int>>* vectors) {
+      std::uint64_t count = 0;
+      if (!get_count(&count)) return false;
+      vectors->resize(count);
+      for (std::vector<int>& v : *vectors) {
+        std::uint64_t size = 0;
+        if (!in.Get(&size) || size > kMaxPlayers) return false;
+        v.resize(size);
+        if (!in.Get(v.data(), size)) return false;
+      }
+      return true;
+    };
+    bool ok = in.Get(&s.counters) && in.Get(&s.settle_passes) && in.Get(&s.settle_reused) &&
+              in.Get(&s.probe_apart) && in.Get(&s.probe_largest) && in.Get(&s.probe_unconverged) &&
+              get_vectors(&s.probe_examples) && get_vectors(&s.probe_unconverged_examples);
+    std::uint64_t mixed = 0;
+    ok = ok && get_count(&mixed);
+    if (ok) s.mixed.resize(mixed);
+    for (std::size_t m = 0; ok && m < s.mixed.size(); ++m) {
+      MixedCycleReport& report = s.mixed[m];
+      std::uint64_t size = 0;
+      ok = in.Get(&size) && size <= kMaxPlayers;
+      if (!ok) break;
+      report.scores.resize(size);
+      report.weights.resize(size);
+      ok = in.Get(report.scores.data(), size) && in.Get(report.weights.data(), size) &&
+           in.Get(&report.error);
+    }
+    if (!ok || !in.done()) {
+      return absl::DataLossError(
+          absl::StrFormat("rank %d of %d sent damaged counters", r, messages->size()));
+    }
+  }
+  return out;
+}
+
+}  // namespace martiandice::solver

@@ -1,0 +1,233 @@
+// The clustered solve (solver/solve_cluster.h, level_share.h) with ranks as
+// threads (tests/support/thread_cluster.h, no MPI): every rank's values are
+// the solve alone's, bit for bit, for 2 to 4 players and 1 to 4 ranks; a stop
+// asked by one rank stops all between levels and resumes bit for bit; ranks
+// whose checkpoints hold different levels resume at the latest one all hold;
+// one rank's failure reaches every rank. The MPI transport is checked by
+// tests/scripts/check_mpi_solve.py (ctest mpi_solve).
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "game_solver.h"
+#include "solve_checkpoint.h"
+#include "test_util.h"
+#include "thread_cluster.h"
+
+using namespace martiandice;
+namespace fs = std::filesystem;
+
+namespace {
+
+using test_util::TempDir;
+
+solver::GameSolveOptions Options(int players, Rules rules = Rules{4, 2, 6}) {
+  solver::GameSolveOptions options;
+  options.rules = rules;
+  options.players = players;
+  options.threads = 1;
+  options.progress_interval = 0;
+  return options;
+}
+
+// What each rank's solve returned.
+struct RankResult {
+  absl::Status status;
+  solver::GameValues values;
+  solver::GameSolveReport report;
+};
+
+// `options` solved by `ranks` ranks; `edit(rank, options)` may change a
+// rank's options (its stop flag, its progress).
+std::vector<RankResult> SolveRanks(
+    int ranks, const solver::GameSolveOptions& options,
+    const std::function<void(int, solver::GameSolveOptions&)>& edit = nullptr) {
+  std::vector<RankResult> results(ranks);
+  test_util::RunRanks(ranks, 60, [&](int rank, solver::SolveCluster& cluster) {
+    solver::GameSolveOptions mine = options;
+    mine.cluster = &cluster;
+    if (edit) edit(rank, mine);
+    absl::StatusOr<solver::GameValues> values =
+        solver::SolveGameValues(mine, &results[rank].report);
+    results[rank].status = values.status();
+    if (values.ok()) results[rank].values = *std::move(values);
+  });
+  return results;
+}
+
+bool SameBits(const solver::GameValues& a, const solver::GameValues& b) {
+  return a.win.size() == b.win.size() &&
+         std::memcmp(a.win.data(), b.win.data(), a.win.size() * sizeof(double)) == 0 &&
+         std::memcmp(&a.error_bound, &b.error_bound, sizeof(double)) == 0;
+}
+
+// The counters a rank reports are the whole solve's (turn_solves aside:
+// each rank reuses its own final-round solves).
+void CheckSameReport(const solver::GameSolveReport& alone, const solver::GameSolveReport& rank) {
+  CHECK(rank.contexts == alone.contexts);
+  CHECK(rank.cycles == alone.cycles);
+  CHECK(rank.max_rounds == alone.max_rounds);
+  CHECK(rank.mean_rounds == doctest::Approx(alone.mean_rounds).epsilon(1e-12));
+  CHECK(std::memcmp(&rank.max_residual, &alone.max_residual, sizeof(double)) == 0);
+  CHECK(std::memcmp(&rank.error_bound, &alone.error_bound, sizeof(double)) == 0);
+  CHECK(rank.tied_decisions == alone.tied_decisions);
+  CHECK(rank.kingmaking == alone.kingmaking);
+  CHECK(rank.kingmaking_contexts == alone.kingmaking_contexts);
+  CHECK(rank.mixed_cycles == alone.mixed_cycles);
+  CHECK(rank.settle_passes == alone.settle_passes);
+  CHECK(rank.start == alone.start);
+}
+
+}  // namespace
+
+TEST_CASE("cluster: every rank's values are the solve alone's, bit for bit") {
+  struct Case {
+    int players;
+    Rules rules;
+    std::vector<int> ranks;
+  };
+  for (const Case& c : {Case{2, Rules{13, 3, 25}, {2, 3}}, Case{3, Rules{4, 2, 6}, {1, 2, 3, 4}},
+                        Case{4, Rules{4, 2, 5}, {3}}}) {
+    const solver::GameSolveOptions options = Options(c.players, c.rules);
+    solver::GameSolveReport alone_report;
+    absl::StatusOr<solver::GameValues> alone = solver::SolveGameValues(options, &alone_report);
+    REQUIRE(alone.ok());
+    for (int ranks : c.ranks) {
+      CAPTURE(c.players);
+      CAPTURE(ranks);
+      std::vector<RankResult> results = SolveRanks(ranks, options);
+      for (const RankResult& r : results) {
+        REQUIRE(r.status.ok());
+        CHECK(SameBits(r.values, *alone));
+        CheckSameReport(alone_report, r.report);
+      }
+    }
+  }
+}
+
+TEST_CASE(
+    "cluster: a stop asked by one rank stops every rank between levels; resumed bit for bit") {
+  TempDir dir;
+  solver::GameSolveOptions options = Options(3);
+  options.checkpoint = dir.File("solve.checkpoint");
+  options.checkpoint_interval = 1e9;  // only the stop writes
+  const absl::StatusOr<solver::GameValues> alone = solver::SolveGameValues(Options(3), nullptr);
+  REQUIRE(alone.ok());
+  std::atomic<bool> stop{false};
+  std::vector<RankResult> stopped = SolveRanks(3, options, [&](int rank, auto& mine) {
+    if (rank != 1) return;
+    mine.stop = &stop;
+    mine.progress = [&, calls = 0](const solver::GameSolveProgress& p) mutable {
+      if (++calls == 40 && p.fraction < 1) stop = true;
+    };
+  });
+  for (const RankResult& r : stopped) {
+    CHECK(absl::IsCancelled(r.status));
+    CHECK(r.status.message().find("saved in") != std::string::npos);
+  }
+  for (int r = 0; r < 3; ++r) {
+    CHECK(fs::exists(solver::RankCheckpointPath(options.checkpoint, r, 3)));
+  }
+  CHECK(!fs::exists(options.checkpoint));
+  std::vector<RankResult> resumed = SolveRanks(3, options);
+  for (const RankResult& r : resumed) {
+    REQUIRE(r.status.ok());
+    CHECK(r.report.resumed_fraction > 0);
+    CHECK(r.report.resumed_fraction < 1);
+    CHECK(SameBits(r.values, *alone));
+  }
+  for (int r = 0; r < 3; ++r) {  // finished: every rank's file is gone
+    CHECK(!fs::exists(solver::RankCheckpointPath(options.checkpoint, r, 3)));
+  }
+}
+
+TEST_CASE("cluster: ranks whose checkpoints differ resume at the latest level all hold") {
+  TempDir dir;
+  solver::GameSolveOptions options = Options(3);
+  options.checkpoint = dir.File("solve.checkpoint");
+  options.checkpoint_interval = 1e9;
+  const absl::StatusOr<solver::GameValues> alone = solver::SolveGameValues(Options(3), nullptr);
+  REQUIRE(alone.ok());
+  // Stopped twice: the files after the first stop are kept aside.
+  auto stop_at = [&](int call) {
+    std::atomic<bool> stop{false};
+    std::vector<RankResult> results = SolveRanks(3, options, [&](int rank, auto& mine) {
+      if (rank != 0) return;
+      mine.stop = &stop;
+      mine.progress = [&, calls = 0](const solver::GameSolveProgress&) mutable {
+        if (++calls == call) stop = true;
+      };
+    });
+    for (const RankResult& r : results) REQUIRE(absl::IsCancelled(r.status));
+    return results[0].report;
+  };
+  stop_at(20);
+  std::vector<std::string> first(3);
+  for (int r = 0; r < 3; ++r) {
+    first[r] = solver::RankCheckpointPath(options.checkpoint, r, 3);
+    fs::copy_file(first[r], first[r] + ".aside");
+  }
+  stop_at(25);
+  bool resumes = false;
+  SUBCASE("a rank killed before its newer file: its older one as the previous") {
+    // Ranks 0 and 2 hold both levels (their newer file, their older one as
+    // .previous), rank 1 only the older: all resume at the older level.
+    for (int r = 0; r < 3; ++r) fs::rename(first[r] + ".aside", first[r] + ".previous");
+    fs::remove(first[1]);
+    resumes = true;
+  }
+  SUBCASE("no level in common: the solve starts over") {
+    fs::rename(first[1] + ".aside", first[1]);  // rank 1 alone at the older level
+  }
+  std::vector<RankResult> resumed = SolveRanks(3, options);
+  for (const RankResult& r : resumed) {
+    REQUIRE(r.status.ok());
+    CHECK(SameBits(r.values, *alone));
+    CHECK((r.report.resumed_fraction > 0) == resumes);
+  }
+  for (int r = 0; r < 3; ++r) {
+    CHECK(!fs::exists(first[r]));
+    CHECK(!fs::exists(first[r] + ".previous"));
+  }
+}
+
+TEST_CASE("cluster: one rank's failure reaches every rank, named") {
+  TempDir dir;
+  solver::GameSolveOptions options = Options(3);
+  options.checkpoint = dir.File("solve.checkpoint");
+  // Rank 1's checkpoint path is a folder: its first write fails.
+  fs::create_directory(solver::RankCheckpointPath(options.checkpoint, 1, 3));
+  std::vector<RankResult> results = SolveRanks(3, options);
+  for (const RankResult& r : results) {
+    CHECK(!r.status.ok());
+    CHECK(r.status.message().find("rank 1 of 3") != std::string::npos);
+    CHECK(r.status.message().find("checkpoint") != std::string::npos);
+  }
+}
+
+TEST_CASE("cluster: a rank that never joins makes the others give up") {
+  // Rank 1 of 2 never calls the solve: rank 0 waits 0.5 s at its first exchange.
+  test_util::ClusterBoard board(2, 0.5);
+  test_util::ThreadCluster cluster(board, 0, 2);
+  solver::GameSolveOptions options = Options(3);
+  options.cluster = &cluster;
+  absl::StatusOr<solver::GameValues> values = solver::SolveGameValues(options, nullptr);
+  CHECK(absl::IsDeadlineExceeded(values.status()));
+}
+
+TEST_CASE("concurrency: a clustered solve on threads of threads is the solve alone's") {
+  solver::GameSolveOptions options = Options(3, Rules{4, 2, 5});
+  const absl::StatusOr<solver::GameValues> alone = solver::SolveGameValues(options, nullptr);
+  REQUIRE(alone.ok());
+  options.threads = 2;
+  for (const RankResult& r : SolveRanks(2, options)) {
+    REQUIRE(r.status.ok());
+    CHECK(SameBits(r.values, *alone));
+  }
+}
