@@ -68,7 +68,7 @@ class GameSolver {
         }
       }
     }
-    if (absl::Status s = share_.enabled() ? SolveLevelsShared(resume->level) : SolveLevels(*resume);
+    if (absl::Status s = share_.enabled() ? SolveLevelsShared(*resume) : SolveLevels(*resume);
         !s.ok()) {
       return s;
     }
@@ -132,20 +132,29 @@ class GameSolver {
 
   // The levels from `resume` on in a cluster: each level's share of this
   // rank, then the level's values shared (level_share.h); the ranks stop,
-  // fail and write checkpoints together, between levels. A transport error
-  // (a rank gone) ends the solve at once: the last checkpoints written hold
-  // the work.
-  absl::Status SolveLevelsShared(int resume) {
+  // fail and write checkpoints together, between levels. A failure (any
+  // rank's) or a transport error (a rank gone) ends the solve at once: the
+  // last checkpoints written hold the work.
+  absl::Status SolveLevelsShared(SolvePoint resume) {
     const int levels = schedule_.levels();
-    for (int k = resume; k < levels; ++k) {
-      absl::Status solved = final_.SolveLevel(k, 0);
-      if (solved.ok()) solved = cycles_.SolveLevel(k, 0).status;
-      final_.Commit(solved.ok() ? schedule_.Level(k).size() : 0);
+    for (int k = resume.level; k < levels; ++k) {
+      // Within a level only with one rank, from a checkpoint of a solve alone.
+      const std::size_t from = k == resume.level ? resume.vectors : 0;
+      absl::Status solved = final_.SolveLevel(k, from);
+      std::size_t done = from;  // the level's prefix finished
+      if (solved.ok()) {
+        const CycleRounds::Done finished = cycles_.SolveLevel(k, from);
+        solved = finished.status;
+        done = finished.vectors;
+      }
+      final_.Commit(solved.ok() ? schedule_.Level(k).size() : done);
       absl::StatusOr<LevelShare::Agreed> agreed =
           share_.AfterLevel(k, solved, schedule_.StopAsked(), checkpoint_.Due());
       if (!agreed.ok()) {
-        if (IsTransportError(agreed.status())) return agreed.status();
-        return checkpoint_.SaveAfter(agreed.status(), SolvePoint{k, 0}, Counters());
+        // A failed level is saved by a lone rank only (as alone); with more,
+        // the last checkpoints, all at a level's start, keep the work.
+        if (IsTransportError(agreed.status()) || schedule_.ranks() > 1) return agreed.status();
+        return checkpoint_.SaveAfter(agreed.status(), SolvePoint{k, done}, Counters());
       }
       schedule_.Progress(schedule_.CostBefore(k + 1, 0));
       if (k + 1 == levels) break;
@@ -156,8 +165,8 @@ class GameSolver {
         }
       }
     }
-    if (resume == levels) schedule_.Progress(schedule_.CostBefore(levels, 0));
-    return checkpoint_.Finish(/*solved=*/resume < levels, Counters());
+    if (resume.level == levels) schedule_.Progress(schedule_.CostBefore(levels, 0));
+    return checkpoint_.Finish(/*solved=*/resume.level < levels, Counters());
   }
 
   // The stats of the work so far: the final round's and the cycle slots'.

@@ -78,7 +78,7 @@ absl::Status FirstFailure(const std::vector<std::string>& messages, int ranks) {
 }  // namespace
 
 bool IsTransportError(const absl::Status& status) {
-  return absl::IsDeadlineExceeded(status) || absl::IsUnavailable(status);
+  return absl::IsDeadlineExceeded(status) || absl::IsAborted(status);
 }
 
 LevelShare::LevelShare(SolveState& state, const LevelSchedule& schedule, SolveCluster* cluster)

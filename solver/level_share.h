@@ -34,7 +34,7 @@ class LevelShare {
   // rank (or, if `status` failed, its error) and the others' are stored.
   // Errors: the first failed rank's status ("rank R of N: ..."); a message
   // of the wrong size (DataLoss); the transport's (DeadlineExceeded,
-  // Unavailable: IsTransportError).
+  // Aborted: IsTransportError).
   absl::StatusOr<Agreed> AfterLevel(int level, const absl::Status& status, bool stop, bool due);
 
   // Collective: ok if every rank's `status` is, else the first failed

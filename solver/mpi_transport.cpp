@@ -73,7 +73,7 @@ absl::StatusOr<std::unique_ptr<MpiCluster>> Join(double wait_seconds) {
 }
 
 absl::StatusOr<std::vector<std::string>> MpiTransport::AllGather(std::string mine) {
-  if (broken_) return absl::UnavailableError("an earlier exchange between the ranks failed");
+  if (broken_) return absl::AbortedError("an earlier exchange between the ranks failed");
   const double begin = Now();
   const double deadline = begin + wait_seconds_ + 2 * (begin - last_collective_);
   // Waits for `request` until the deadline.
@@ -82,8 +82,8 @@ absl::StatusOr<std::vector<std::string>> MpiTransport::AllGather(std::string min
     for (int spins = 0;; ++spins) {
       if (int rc = MPI_Test(&request, &done, MPI_STATUS_IGNORE); rc != MPI_SUCCESS) {
         broken_ = true;
-        return absl::UnavailableError(absl::StrFormat("rank %d of %d: exchanging %s failed: %s",
-                                                      rank_, ranks_, what, MpiError(rc)));
+        return absl::AbortedError(absl::StrFormat("rank %d of %d: exchanging %s failed: %s", rank_,
+                                                  ranks_, what, MpiError(rc)));
       }
       if (done) return absl::OkStatus();
       if (Now() > deadline) {
@@ -105,7 +105,7 @@ absl::StatusOr<std::vector<std::string>> MpiTransport::AllGather(std::string min
                               MPI_COMM_WORLD, &request);
       rc != MPI_SUCCESS) {
     broken_ = true;
-    return absl::UnavailableError(
+    return absl::AbortedError(
         absl::StrFormat("rank %d of %d: MPI_Iallgather: %s", rank_, ranks_, MpiError(rc)));
   }
   if (absl::Status s = wait(request, "the message sizes"); !s.ok()) return s;
@@ -138,7 +138,7 @@ absl::StatusOr<std::vector<std::string>> MpiTransport::AllGather(std::string min
         if (int rc = MPI_Ibcast(part.data(), counts[r], MPI_BYTE, r, MPI_COMM_WORLD, &request);
             rc != MPI_SUCCESS) {
           broken_ = true;
-          return absl::UnavailableError(
+          return absl::AbortedError(
               absl::StrFormat("rank %d of %d: MPI_Ibcast: %s", rank_, ranks_, MpiError(rc)));
         }
         if (absl::Status s = wait(request, "a level's values"); !s.ok()) return s;
@@ -152,7 +152,7 @@ absl::StatusOr<std::vector<std::string>> MpiTransport::AllGather(std::string min
                                  displacements.data(), MPI_BYTE, MPI_COMM_WORLD, &request);
         rc != MPI_SUCCESS) {
       broken_ = true;
-      return absl::UnavailableError(
+      return absl::AbortedError(
           absl::StrFormat("rank %d of %d: MPI_Iallgatherv: %s", rank_, ranks_, MpiError(rc)));
     }
     if (absl::Status s = wait(request, "a level's values"); !s.ok()) return s;

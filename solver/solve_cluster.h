@@ -23,7 +23,7 @@ class SolveCluster {
   // Collective: every rank calls it, in the same order, with its bytes; each
   // gets every rank's bytes in rank order (its own included). Errors:
   // DeadlineExceeded when a rank has not joined within the transport's wait
-  // limit (it died, hangs or failed before joining), Unavailable when the
+  // limit (it died, hangs or failed before joining), Aborted when the
   // transport fails; the cluster is unusable after an error. Called from one
   // thread at a time.
   virtual absl::StatusOr<std::vector<std::string>> AllGather(std::string mine) = 0;

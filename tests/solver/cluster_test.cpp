@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -19,6 +20,7 @@
 #include "solve_checkpoint.h"
 #include "test_util.h"
 #include "thread_cluster.h"
+#include "turn_batch.h"
 
 using namespace martiandice;
 namespace fs = std::filesystem;
@@ -208,6 +210,54 @@ TEST_CASE("cluster: one rank's failure reaches every rank, named") {
     CHECK(!r.status.ok());
     CHECK(r.status.message().find("rank 1 of 3") != std::string::npos);
     CHECK(r.status.message().find("checkpoint") != std::string::npos);
+  }
+}
+
+// One thread's turn solver, failing once armed.
+class FailingBatch final : public solver::TurnBatchSolver {
+ public:
+  absl::Status Solve(const internal::TurnModel& model,
+                     std::span<const solver::TurnRequest> requests,
+                     std::span<solver::TurnResult> results) override {
+    if (armed) return absl::UnavailableError("the test's device went away");
+    return threaded_.Solve(model, requests, results);
+  }
+  bool armed = false;  // set on the solve's own thread (its progress callback)
+
+ private:
+  solver::ThreadedTurnBatch threaded_{1};
+};
+
+TEST_CASE("cluster: a rank failing within a level stops every rank; the last checkpoints resume") {
+  TempDir dir;
+  solver::GameSolveOptions options = Options(3, Rules{13, 3, 10});
+  const absl::StatusOr<solver::GameValues> alone = solver::SolveGameValues(options, nullptr);
+  REQUIRE(alone.ok());
+  options.checkpoint = dir.File("solve.checkpoint");
+  options.checkpoint_interval = 0;  // after a level, once 20 times the last write's time passed
+  FailingBatch failing;
+  std::vector<std::unique_ptr<solver::ThreadedTurnBatch>> others;
+  for (int r = 0; r < 3; ++r) others.push_back(std::make_unique<solver::ThreadedTurnBatch>(1));
+  std::vector<RankResult> failed = SolveRanks(3, options, [&](int rank, auto& mine) {
+    // Every rank solves in lockstep rounds (a batch solver of its own); rank
+    // 2's fails once its solve is past 70%.
+    mine.turn_batch =
+        rank == 2 ? static_cast<solver::TurnBatchSolver*>(&failing) : others[rank].get();
+    if (rank == 2) {
+      mine.progress = [&](const solver::GameSolveProgress& p) {
+        failing.armed |= p.fraction > 0.7;
+      };
+    }
+  });
+  for (const RankResult& r : failed) {
+    CHECK(absl::IsUnavailable(r.status));
+    CHECK(r.status.message().find("rank 2 of 3: the test's device went away") != std::string::npos);
+  }
+  std::vector<RankResult> resumed = SolveRanks(3, options);
+  for (const RankResult& r : resumed) {
+    REQUIRE(r.status.ok());
+    CHECK(r.report.resumed_fraction > 0);
+    CHECK(SameBits(r.values, *alone));
   }
 }
 

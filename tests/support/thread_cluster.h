@@ -27,7 +27,7 @@ class ClusterBoard {
 
   absl::StatusOr<std::vector<std::string>> AllGather(int rank, std::string mine) {
     std::unique_lock<std::mutex> lock(mutex_);
-    if (broken_) return absl::UnavailableError("the board is broken");
+    if (broken_) return absl::AbortedError("the board is broken");
     const long long generation = generation_;
     pending_[rank] = std::move(mine);
     if (++arrived_ == ranks_) {
