@@ -246,8 +246,9 @@ tied_decisions and kingmaking (decision points where the mover was tied, and
 where the tied actions differ for another seat; null with 2 players, where a
 tie changes no value), mixed_cycles and mixing_error (zero-score cycles
 solved as a mixed equilibrium, and their share of the bound), threads,
-ranks (processes under mpirun, else 1), seconds, start (every seat's chance
-at the start of the game).
+ranks (processes under mpirun, else 1), peak_bytes (each rank's peak resident
+memory during the solve; text: under mpirun), seconds, start (every seat's
+chance at the start of the game).
 Then the table is certified (skip with --no-certify): every decision a reader
 derives from it (stop or roll; which take, per position and roll) by the turn
 solve of docs/FORMAT.md is checked: non-ties must be separated by more than

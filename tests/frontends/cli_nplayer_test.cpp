@@ -370,3 +370,38 @@ TEST_CASE("cli solve --device: cpu, gpu where there is one, auto, and bad names 
         test_util::ReadFile(temp.str() + "/cpu.mdt"));
   CheckUsageError(args_for("tpu", "x.mdt"), "--device must be cpu, gpu or auto; got 'tpu'");
 }
+
+// The cluster's options (docs/SCALING.md, "On a cluster") alone: a report
+// with one rank and its peak memory; bad seconds refused before any work.
+TEST_CASE("cli solve: ranks and peak memory reported; --checkpoint-every and --rank-wait checked") {
+  test_util::TempDir temp;
+  std::vector<std::string> args = {"solve",
+                                   "--players",
+                                   "3",
+                                   "--threads",
+                                   "1",
+                                   "--out",
+                                   temp.File("t.mdt"),
+                                   "--json",
+                                   "--quiet",
+                                   "--no-certify",
+                                   "--checkpoint-every",
+                                   "0",
+                                   "--rank-wait",
+                                   "5"};
+  args.insert(args.end(), kTinyRules.begin(), kTinyRules.end());
+  const CliRun run = Run(args);
+  REQUIRE(run.code == 0);
+  const Json report = ParseJsonOrFail(run.out);
+  CHECK(report["ranks"].number == 1);
+  REQUIRE(report["peak_bytes"].items.size() == 1);
+  CHECK(report["peak_bytes"].items[0].number > 1e6);
+  for (auto [option, value] :
+       {std::pair{"--checkpoint-every", "-1"}, std::pair{"--checkpoint-every", "soon"},
+        std::pair{"--rank-wait", "0.5"}, std::pair{"--rank-wait", "nan"}}) {
+    std::vector<std::string> bad = {"solve", "--players", "3", "--out", temp.File("x.mdt"),
+                                    option,  value};
+    CheckUsageError(bad, absl::StrCat(option, " must be a number of seconds from "));
+    CHECK(!fs::exists(temp.File("x.mdt")));
+  }
+}
