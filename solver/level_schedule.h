@@ -36,7 +36,6 @@ class LevelSchedule {
   int Owner(std::size_t i) const { return static_cast<int>(i % static_cast<std::size_t>(ranks_)); }
   int rank() const { return rank_; }
   int ranks() const { return ranks_; }
-  bool clustered() const { return clustered_; }
   // Every seat's total of a packed score vector, into s[0..players).
   void Unpack(std::uint64_t code, int* s) const;
 

@@ -174,22 +174,9 @@ absl::StatusOr<LevelShare::Agreed> LevelShare::AfterLevel(int level, const absl:
 
 absl::StatusOr<std::vector<SolveStats>> LevelShare::GatherStats(
     const CheckpointCounters& all, std::span<const SolveStats* const> threads) {
-  // This run's figures, summed over the threads (ReportCounters's way).
-  SolveStats run;
-  run.counters = all;
-  for (const SolveStats* t : threads) {
-    run.settle_passes += t->settle_passes;
-    run.settle_reused += t->settle_reused;
-    run.mixed.insert(run.mixed.end(), t->mixed.begin(), t->mixed.end());
-    run.probe_apart += t->probe_apart;
-    run.probe_largest = std::max(run.probe_largest, t->probe_largest);
-    run.probe_unconverged += t->probe_unconverged;
-    run.probe_examples.insert(run.probe_examples.end(), t->probe_examples.begin(),
-                              t->probe_examples.end());
-    run.probe_unconverged_examples.insert(run.probe_unconverged_examples.end(),
-                                          t->probe_unconverged_examples.begin(),
-                                          t->probe_unconverged_examples.end());
-  }
+  // This run's figures over the threads, as the report sums them.
+  GameSolveReport run;
+  ReportCounters(all, threads, &run);
   const auto put_vectors = [](std::string& out, const std::vector<std::vector<int>>& vectors) {
     Put(out, static_cast<std::uint64_t>(vectors.size()));
     for (const std::vector<int>& v : vectors) {
@@ -198,7 +185,7 @@ absl::StatusOr<std::vector<SolveStats>> LevelShare::GatherStats(
     }
   };
   std::string mine;
-  Put(mine, run.counters);
+  Put(mine, all);
   Put(mine, run.settle_passes);
   Put(mine, run.settle_reused);
   Put(mine, run.probe_apart);

@@ -97,20 +97,22 @@ absl::StatusOr<SolvePoint> SolveCheckpoint::OpenShared() {
   for (const auto& [level, c] : held) levels.append(reinterpret_cast<const char*>(&level), 4);
   absl::StatusOr<std::vector<std::string>> all = share_.Gather(levels);
   if (!all.ok()) return all.status();
+  // Whether a rank's message lists `level`.
+  auto lists = [](const std::string& message, std::uint32_t level) {
+    for (std::size_t at = 0; at + 4 <= message.size(); at += 4) {
+      std::uint32_t l;
+      std::memcpy(&l, message.data() + at, 4);
+      if (l == level) return true;
+    }
+    return false;
+  };
   // The latest level every rank holds (the start: none needed).
   std::uint32_t common = 0;
   for (const auto& [level, c] : held) {
-    bool everywhere = true;
-    for (const std::string& other : *all) {
-      bool found = false;
-      for (std::size_t at = 0; at + 4 <= other.size(); at += 4) {
-        std::uint32_t l;
-        std::memcpy(&l, other.data() + at, 4);
-        found |= l == level;
-      }
-      everywhere &= found;
+    if (std::all_of(all->begin(), all->end(),
+                    [&](const std::string& m) { return lists(m, level); })) {
+      common = std::max(common, level);
     }
-    if (everywhere) common = std::max(common, level);
   }
   absl::Status loaded = absl::OkStatus();
   for (const auto& [level, c] : held) {

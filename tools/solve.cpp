@@ -174,11 +174,10 @@ std::string ReportJson(const SolveRequest& request, const solver::GameSolveRepor
          "\n";
 }
 
-// Each rank's peak: "123.4 MB a rank at most (4 ranks)" ("123.4 MB" alone).
+// The ranks' peaks: "123.4 MB a rank at most (4 ranks)".
 std::string PeakText(const std::vector<long long>& peaks) {
   const long long most = peaks.empty() ? -1 : *std::max_element(peaks.begin(), peaks.end());
   if (most < 0) return "unknown";
-  if (peaks.size() == 1) return absl::StrFormat("%.1f MB", most / 1e6);
   return absl::StrFormat("%.1f MB a rank at most (%d ranks)", most / 1e6, peaks.size());
 }
 
@@ -388,6 +387,10 @@ absl::StatusOr<std::string> Solve(const CommandOptions& options, const CommandCo
   if (!values.ok()) return values.status();
   progress.Finish();
   request->peaks = {PeakResidentBytes()};  // the solve's (before the table and the certification)
+  // This rank's checkpoint file, removed once the table is written.
+  const std::string checkpoint =
+      mpi == nullptr ? request->checkpoint
+                     : solver::RankCheckpointPath(request->checkpoint, mpi->rank(), mpi->ranks());
   if (!lead) {
     // Rank 0 writes the table; the checkpoints go once it is written.
     absl::StatusOr<std::vector<std::string>> written =
@@ -395,8 +398,7 @@ absl::StatusOr<std::string> Solve(const CommandOptions& options, const CommandCo
     if (!written.ok()) return written.status();
     if ((*written)[0].empty() && !request->checkpoint.empty()) {
       std::error_code ignored;
-      std::filesystem::remove(
-          solver::RankCheckpointPath(request->checkpoint, mpi->rank(), mpi->ranks()), ignored);
+      std::filesystem::remove(checkpoint, ignored);
     }
     return std::string();
   }
@@ -415,10 +417,7 @@ absl::StatusOr<std::string> Solve(const CommandOptions& options, const CommandCo
   values = absl::StatusOr<solver::GameValues>();  // the values' memory, before certifying
   if (!request->checkpoint.empty()) {
     std::error_code ignored;  // a leftover checkpoint only costs disk space
-    std::filesystem::remove(mpi != nullptr
-                                ? solver::RankCheckpointPath(request->checkpoint, 0, mpi->ranks())
-                                : request->checkpoint,
-                            ignored);
+    std::filesystem::remove(checkpoint, ignored);
   }
   std::optional<solver::CertificationReport> certification;
   if (request->certify) {
