@@ -108,7 +108,8 @@ absl::StatusOr<SolvePoint> SolveCheckpoint::OpenShared() {
   };
   // The latest level every rank holds (the start: none needed).
   std::uint32_t common = 0;
-  for (const auto& [level, c] : held) {
+  for (const auto& entry : held) {
+    const std::uint32_t level = entry.first;  // a plain name: clang 14 captures no bindings
     if (std::all_of(all->begin(), all->end(),
                     [&](const std::string& m) { return lists(m, level); })) {
       common = std::max(common, level);
