@@ -413,6 +413,7 @@ class Game {
       if (absl::Status status = WriteOutput(log_path_, text); !status.ok()) {
         // Not lost: the log on standard output, as without --log, then the error.
         log_path_.clear();
+        print_log_ = true;
         if (absl::Status printed = WriteLog(text); !printed.ok()) return printed;
         return AsLogError(status);
       }

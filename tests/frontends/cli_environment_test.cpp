@@ -221,8 +221,9 @@ TEST_CASE("environment: a checkpoint naming the table by another path is refused
   fs::create_directory(dir.File("sub"));
   fs::create_directory_symlink(dir.str(), dir.File("here"));
   auto solve = [&](const std::string& checkpoint) {
-    return std::vector<std::string>{"solve", "--players", "3",   "--dice",       "2", "--target",
-                                    "3",     "--out",     table, "--checkpoint", checkpoint};
+    return std::vector<std::string>{"solve", "--players",    "3",       "--dice",
+                                    "2",     "--target",     "3",       "--out",
+                                    table,   "--checkpoint", checkpoint};
   };
   const std::string refused = "--checkpoint: the checkpoint cannot be the table itself";
   // Before the table exists: "./" relative, "." and ".." in an absolute path,
@@ -274,7 +275,8 @@ class RemovingInput : public std::streambuf {
   bool served_ = false;
 };
 
-TEST_CASE("environment: a --log that cannot be written is refused first; one lost later is printed") {
+TEST_CASE(
+    "environment: a --log that cannot be written is refused first, one lost later is printed") {
   // Before the game: a folder where no file can be created (sysfs, even for
   // root; access() says it is writable).
   const int probe = open("/sys/martiandice-probe", O_WRONLY | O_CREAT | O_EXCL, 0600);
@@ -299,11 +301,10 @@ TEST_CASE("environment: a --log that cannot be written is refused first; one los
     std::istream in(&input);
     martiandice::CliEnvironment environment;
     environment.in = &in;
-    const cli_test::CliRun run =
-        cli_test::Run(play ? std::vector<std::string>{"play", "--humans", "0", "--seed", "1",
-                                                      "--log", log}
-                           : std::vector<std::string>{"coach", "--log", log},
-                      environment);
+    const cli_test::CliRun run = cli_test::Run(
+        play ? std::vector<std::string>{"play", "--humans", "0", "--seed", "1", "--log", log}
+             : std::vector<std::string>{"coach", "--log", log},
+        environment);
     INFO("stdout: " << run.out);
     INFO("stderr: " << run.err);
     CHECK(!fs::exists(folder));
@@ -332,10 +333,9 @@ TEST_CASE("environment: certify out of memory is an error naming memory, never a
     CAPTURE(halves);
     ProcessOptions limited;
     limited.limits = {{RLIMIT_AS, (halves << 20) / 2}};
-    const ProcessRun run = RunCliProcess(
-        {"certify", "--players", "3", "--target", "10", "--tables", table, "--threads", "1",
-         "--quiet"},
-        limited);
+    const ProcessRun run = RunCliProcess({"certify", "--players", "3", "--target", "10", "--tables",
+                                          table, "--threads", "1", "--quiet"},
+                                         limited);
     INFO("stderr: " << run.err);
     REQUIRE((run.Exited(0) || run.Exited(1)));
     if (run.Exited(0)) {
@@ -391,9 +391,9 @@ TEST_CASE("environment: solve and plot name the folder they create") {
       {"solve", "--dice", "3", "--target", "5", "--quiet", "--no-certify", "--out", nested});
   REQUIRE(again.Exited(0));
   CHECK(again.out.find("Created") == std::string::npos);  // nothing was missing
-  const ProcessRun json = RunCliProcess({"solve", "--dice", "3", "--target", "5", "--quiet",
-                                         "--no-certify", "--json", "--out",
-                                         dir.File("other") + "/t.mdt"});
+  const ProcessRun json =
+      RunCliProcess({"solve", "--dice", "3", "--target", "5", "--quiet", "--no-certify", "--json",
+                     "--out", dir.File("other") + "/t.mdt"});
   REQUIRE(json.Exited(0));
   CHECK(json.out.find("\"created_folder\":\"" + dir.File("other") + "\"") != std::string::npos);
   const ProcessRun plotted = RunCliProcess(

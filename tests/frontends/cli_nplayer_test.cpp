@@ -373,7 +373,7 @@ TEST_CASE("cli solve --device: cpu, gpu where there is one, auto, and bad names 
 
 // The cluster's options (docs/SCALING.md, "On a cluster") alone: a report
 // with one rank and its peak memory; bad seconds refused before any work.
-TEST_CASE("cli solve: ranks and peak memory reported; --checkpoint-every and --rank-wait checked") {
+TEST_CASE("cli solve: ranks and peak memory reported, --checkpoint-every and --rank-wait checked") {
   test_util::TempDir temp;
   std::vector<std::string> args = {"solve",
                                    "--players",

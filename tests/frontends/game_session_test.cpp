@@ -314,7 +314,7 @@ TEST_CASE("game session: bad entries name the problem in one line and change not
   }
 }
 
-TEST_CASE("game session: blank lines, comments and case; state, help and quit change nothing") {
+TEST_CASE("game session: blank lines, comments and case, state, help and quit change nothing") {
   GameSession session(NewGame());
   Entered(session, "roll 2T 3R 4H 3C 1K");
   const GameState before = session.state();

@@ -311,7 +311,7 @@ TEST_CASE("play: every kind of bad entry gets one line and changes nothing") {
 // A human who always rolls on meets rolls with one legal take: they are made
 // for them (a forced event, then the take, never a prompt with one choice);
 // --ask-forced prompts for them instead.
-TEST_CASE("play: a take with one legal choice is made for you; --ask-forced prompts for it") {
+TEST_CASE("play: a take with one legal choice is made for you, --ask-forced prompts for it") {
   int forced_games = 0, prompted_games = 0;
   for (const std::string seed : {"1", "2", "3", "4", "5", "6"}) {
     CAPTURE(seed);

@@ -917,7 +917,7 @@ TEST_CASE("serve games: interleaved games by id, each followed as coach follows 
   CHECK(!r[13]["over"].boolean);
 }
 
-TEST_CASE("serve games: the open games and their idle time are bounded; unknown ids") {
+TEST_CASE("serve games: the open games and their idle time are bounded, unknown ids") {
   auto clock = std::make_shared<std::chrono::steady_clock::time_point>();
   martiandice::ServeOptions options;
   options.max_games = 2;
@@ -991,7 +991,7 @@ TEST_CASE("serve games: a game idle too long is closed") {
   CHECK(r[4]["step"].text == "state");
 }
 
-TEST_CASE("serve games: a bad entry changes nothing; undo; the game's end") {
+TEST_CASE("serve games: a bad entry changes nothing, undo, the game's end") {
   const std::string input = std::string(R"({"command":"open","scores":[20,24],"seat":1})") + "\n" +
                             Enter(1, "roll 2T 3R 4H 3C 1K") + Enter(1, "take tanks") +
                             Enter(1, "stop") + Enter(1, "take H") + Enter(1, "undo") +

@@ -40,7 +40,7 @@ void CheckTerminalSafe(const std::string& what, const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("terminal: control bytes, C1 and broken UTF-8 are escaped; text, newline, tab kept") {
+TEST_CASE("terminal: control bytes, C1 and broken UTF-8 are escaped, text, newline, tab kept") {
   CHECK(Safe("plain text\n\ttabbed") == "plain text\n\ttabbed");
   CHECK(Safe("caf\xc3\xa9 \xe2\x80\x93 \xf0\x9f\x8e\xb2") ==
         "caf\xc3\xa9 \xe2\x80\x93 \xf0\x9f\x8e\xb2");

@@ -216,7 +216,7 @@ TEST_CASE("advisor: the game's inputs belong to the win goal, exact to turn obje
   CheckRefused(Turn("win"), "scores", "the win objective needs scores, every seat's total");
 }
 
-TEST_CASE("advisor: scores without an objective play to win; without scores, ev") {
+TEST_CASE("advisor: scores without an objective play to win, without scores, ev") {
   QueryInput scores;
   scores.scores = "18,22";
   CHECK(QueryObjective(scores) == "win");

@@ -323,7 +323,7 @@ TEST_CASE("game log reader: the turn-start hook runs once a turn, before the rol
   CHECK(status.message() == "no table");
 }
 
-TEST_CASE("game log reader: an empty log is no error; a take's count of every die is") {
+TEST_CASE("game log reader: an empty log is no error, a take's count of every die is") {
   GameLogReader empty(Rules{});
   CHECK(ReadAll(empty, "").ok());
   CHECK(empty.turns().empty());
@@ -332,7 +332,7 @@ TEST_CASE("game log reader: an empty log is no error; a take's count of every di
   CHECK(reader.turns()[0].end->reason == TurnEndReason::kNoDiceLeft);
 }
 
-TEST_CASE("PlayMoves: a roll after a take rolls on; errors change nothing") {
+TEST_CASE("PlayMoves: a roll after a take rolls on, errors change nothing") {
   auto state = GameState::New(Rules{}, 2);
   REQUIRE(state.ok());
   GameLog log;

@@ -561,7 +561,7 @@ TEST_CASE("table: the section fields must have the layout's values") {
   }
 }
 
-TEST_CASE("table: error_bound: 0 up to just below 1 is read; negative, 1, NaN, infinite refused") {
+TEST_CASE("table: error_bound: 0 up to just below 1 is read, negative, 1, NaN, infinite refused") {
   const std::string good = SmallTable();
   CHECK(tb::GetF64(good, tb::offset::kErrorBound) == 0);
   const double max = std::numeric_limits<double>::max();
@@ -916,7 +916,7 @@ TEST_CASE("table: a mapped table answers as the table read into memory, bit for 
   CHECK(internal::TableAccess::Data(mapped).all_verified.load());
 }
 
-TEST_CASE("table: a mapped table verifies each block on first use; a corrupt one is refused") {
+TEST_CASE("table: a mapped table verifies each block on first use, a corrupt one is refused") {
   const TempDir dir;
   const std::string good = BlocksTable();
   const size_t record = 24;
@@ -1312,7 +1312,7 @@ TEST_CASE("table: the convention picks the best take among tied ones, for 2 and 
   }
 }
 
-TEST_CASE("table: the bounded turn cache; many threads get the single-thread answers") {
+TEST_CASE("table: the bounded turn cache, many threads get the single-thread answers") {
   // 13 dice (turns of about 17 KB) and target 30: more contexts than the cache holds.
   const Rules rules{13, 3, 30};
   const GameTable table = Load(tb::WriteTable(tb::RandomSpec(rules, 2, 21, true)));

@@ -114,7 +114,7 @@ TEST_CASE("cluster: every rank's values are the solve alone's, bit for bit") {
 }
 
 TEST_CASE(
-    "cluster: a stop asked by one rank stops every rank between levels; resumed bit for bit") {
+    "cluster: a stop asked by one rank stops every rank between levels, resumed bit for bit") {
   TempDir dir;
   solver::GameSolveOptions options = Options(3);
   options.checkpoint = dir.File("solve.checkpoint");
@@ -228,7 +228,7 @@ class FailingBatch final : public solver::TurnBatchSolver {
   solver::ThreadedTurnBatch threaded_{1};
 };
 
-TEST_CASE("cluster: a rank failing within a level stops every rank; the last checkpoints resume") {
+TEST_CASE("cluster: a rank failing within a level stops every rank, the last checkpoints resume") {
   TempDir dir;
   solver::GameSolveOptions options = Options(3, Rules{13, 3, 10});
   const absl::StatusOr<solver::GameValues> alone = solver::SolveGameValues(options, nullptr);

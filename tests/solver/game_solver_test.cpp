@@ -196,7 +196,7 @@ TEST_CASE("game solver: 1 die, 2 players, solves to a table that opens, values b
 }
 
 TEST_CASE(
-    "game solver: the streamed table file is the table's bytes; a refused one is not written") {
+    "game solver: the streamed table file is the table's bytes, a refused one is not written") {
   namespace fs = std::filesystem;
   // Tables of 1 block, and of several (3 players, target 10: 3,990 contexts, 4 blocks).
   for (const auto& [rules, players] : {std::pair{Rules{3, 3, 5}, 2}, std::pair{Rules{3, 3, 5}, 3},

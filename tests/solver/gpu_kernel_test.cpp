@@ -178,7 +178,7 @@ TEST_CASE("gpu kernel: game solves on its host emulation write the CPU's tables,
   }
 }
 
-TEST_CASE("gpu backend: on a GPU it is the CPU's, bit for bit; without one it says so") {
+TEST_CASE("gpu backend: on a GPU it is the CPU's, bit for bit, without one it says so") {
   absl::StatusOr<std::unique_ptr<solver::GpuBackend>> gpu = solver::MakeGpuBackend(2);
   if (!solver::GpuBackendBuilt()) {
     REQUIRE(absl::IsUnavailable(gpu.status()));
