@@ -16,9 +16,10 @@
 namespace martiandice::solver {
 
 // Bumped whenever the N-player solve may compute a different bit of any
-// value or counter (another level order, cycle iteration, rounding): a
+// value or counter (another level order, cycle iteration, rounding) or
+// what a rank's checkpoint holds (the vectors a cluster deals it): a
 // checkpoint of another solver version is refused, never mixed in.
-inline constexpr std::uint32_t kSolverVersion = 7;
+inline constexpr std::uint32_t kSolverVersion = 8;
 
 // The solve a checkpoint belongs to.
 struct CheckpointIdentity {
@@ -97,12 +98,12 @@ std::uint64_t CheckpointSize(std::uint64_t contexts, int players);
 // naming both; ResourceExhausted if memory runs out. Never allocates more
 // than the bytes given; throws nothing.
 absl::StatusOr<Checkpoint> ParseCheckpoint(std::string_view bytes, const std::string& path,
-                                                  const CheckpointIdentity& expected);
+                                           const CheckpointIdentity& expected);
 
 // Reads `path`: NotFound if it does not exist, DataLoss if larger than
 // `max_size` bytes (refused before reading), else ParseCheckpoint.
 absl::StatusOr<Checkpoint> ReadCheckpoint(const std::string& path,
-                                                 const CheckpointIdentity& expected,
-                                                 std::uint64_t max_size);
+                                          const CheckpointIdentity& expected,
+                                          std::uint64_t max_size);
 
 }  // namespace martiandice::solver

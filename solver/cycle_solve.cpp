@@ -121,7 +121,7 @@ void CycleSolve::InitialGuess(const int* s, int guess_order) {
       for (int k = 1; k <= order + 1; ++k) {
         std::copy(s, s + n_, up);
         up[j] += k;
-        v[k - 1] = &state_.win[state_.index.Index(i, up) * n_];
+        v[k - 1] = state_.Win(i, up);
       }
       for (int c = 0; c < n_; ++c) {
         double extrapolated = 0;

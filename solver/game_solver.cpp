@@ -9,21 +9,26 @@
 // checks and the table written from the solved values.
 #include "game_solver.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstring>
 #include <new>
 #include <span>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "atomic_file.h"
+#include "checksum.h"
 #include "cycle_rounds.h"
 #include "final_round.h"
 #include "level_schedule.h"
 #include "level_share.h"
 #include "score_law_cache.h"
 #include "solve_checkpoint.h"
+#include "solve_cluster.h"
 #include "solve_report.h"
 #include "solve_state.h"
 #include "table_format.h"
@@ -84,9 +89,7 @@ class GameSolver {
     }
     std::vector<int> from(state_.n, 0);  // the start, or the floor's first context
     if (!floor_.empty()) from = floor_;
-    const double* start =
-        &state_.win[state_.index.Index(state_.FirstMover(from.data()), from) * state_.n];
-    report_->start.assign(start, start + state_.n);
+    if (absl::Status s = Start(from.data()); !s.ok()) return s;
     GameValues out;
     out.rules = state_.rules;
     out.players = state_.n;
@@ -167,6 +170,28 @@ class GameSolver {
     }
     if (resume.level == levels) schedule_.Progress(schedule_.CostBefore(levels, 0));
     return checkpoint_.Finish(/*solved=*/resume.level < levels, Counters());
+  }
+
+  // Every seat's chance at the context of totals `from` into the report
+  // (in a cluster, its owner's told to every rank).
+  absl::Status Start(const int* from) {
+    const int n = state_.n;
+    const double* start = &state_.win[state_.index.Index(state_.FirstMover(from), from) * n];
+    if (!share_.enabled()) {
+      report_->start.assign(start, start + n);
+      return absl::OkStatus();
+    }
+    std::string mine;
+    if (state_.Own(from)) mine.assign(reinterpret_cast<const char*>(start), sizeof(double) * n);
+    absl::StatusOr<std::vector<std::string>> all = share_.Gather(std::move(mine));
+    if (!all.ok()) return all.status();
+    const std::string& told = (*all)[schedule_.Owner(state_.Pack(from))];
+    if (told.size() != sizeof(double) * n) {
+      return absl::DataLossError("the start's owner sent no chances for it");
+    }
+    report_->start.resize(n);
+    std::memcpy(report_->start.data(), told.data(), told.size());
+    return absl::OkStatus();
   }
 
   // The stats of the work so far: the final round's and the cycle slots'.
@@ -270,25 +295,28 @@ double PhysicalMemory() {
   return pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0;
 }
 
-// A table too large to make here (kMaxSolveTableBytes, or values beyond memory).
+// A table too large to make here (kMaxSolveTableBytes, or values beyond
+// memory), alone or by each rank of a cluster for its share.
 absl::Status CheckTableSize(const GameSolveOptions& options) {
   if (options.players < kMinPlayers || options.players > kMaxPlayers) return absl::OkStatus();
   const long long contexts = internal::ContextNumbering(options.rules, options.players).size();
-  const double values = 8.0 * options.players * static_cast<double>(contexts);
-  const double bytes = static_cast<double>(TableBytes(options.rules, options.players));
+  const int ranks = options.cluster != nullptr ? options.cluster->ranks() : 1;
+  const double values = 8.0 * options.players * static_cast<double>(contexts) / ranks;
+  const double bytes = static_cast<double>(TableBytes(options.rules, options.players)) / ranks;
+  const std::string share = ranks > 1 ? absl::StrFormat(" (a rank's share of %d)", ranks) : "";
   if (bytes > static_cast<double>(kMaxSolveTableBytes)) {
     return absl::InvalidArgumentError(absl::StrFormat(
         "%d players with these rules have %d turn-start contexts: the table would take %.3g "
-        "bytes, more than the %d GiB one machine solves (its memory holds every value); lower "
-        "the target or the number of players",
-        options.players, contexts, bytes, kMaxSolveTableBytes >> 30));
+        "bytes%s, more than the %d GiB one machine solves (its memory holds its values); lower "
+        "the target or the number of players, or solve on more ranks (mpirun)",
+        options.players, contexts, bytes, share, kMaxSolveTableBytes >> 30));
   }
   if (const double memory = PhysicalMemory(); memory > 0 && values > memory) {
     return absl::InvalidArgumentError(absl::StrFormat(
-        "%d players with these rules have %d turn-start contexts: their values take %.3g bytes, "
-        "more than this machine's memory (%.3g bytes); lower the target or the number of "
-        "players",
-        options.players, contexts, values, memory));
+        "%d players with these rules have %d turn-start contexts: their values take %.3g "
+        "bytes%s, more than this machine's memory (%.3g bytes); lower the target or the number "
+        "of players, or solve on more ranks (mpirun)",
+        options.players, contexts, values, share, memory));
   }
   return absl::OkStatus();
 }
@@ -350,6 +378,170 @@ absl::Status WriteGameTable(const GameValues& values, const std::string& path,
   if (absl::Status s = (*writer)->WriteAt(0, encoder.Header()); !s.ok()) return s;
   if (absl::Status s = check((*writer)->temporary()); !s.ok()) return s;
   return (*writer)->Commit();
+}
+
+namespace {
+
+// Writes all of `bytes` at `offset` of `fd`.
+bool WriteAll(int fd, std::string_view bytes, std::uint64_t offset) {
+  for (std::size_t done = 0; done < bytes.size();) {
+    const ssize_t n =
+        pwrite(fd, bytes.data() + done, bytes.size() - done, static_cast<off_t>(offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+// Reads exactly `size` bytes at `offset` of `fd` into *out.
+bool ReadAll(int fd, std::uint64_t offset, std::size_t size, std::string* out) {
+  out->resize(size);
+  for (std::size_t done = 0; done < size;) {
+    const ssize_t n = pread(fd, out->data() + done, size - done, static_cast<off_t>(offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+// Opens the table's temporary `temporary` for this rank.
+absl::StatusOr<int> OpenTemporary(const std::string& temporary) {
+  const int fd = open(temporary.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) {
+    return absl::DataLossError(absl::StrFormat("cannot open the table's temporary %s: %s",
+                                               temporary, std::strerror(errno)));
+  }
+  return fd;
+}
+
+// `what` on the table's temporary `temporary` failed (errno), `fd` closed.
+absl::Status TemporaryError(int fd, const char* what, const std::string& temporary) {
+  const int err = errno;
+  close(fd);
+  return absl::DataLossError(absl::StrFormat("%s the table's temporary %s failed: %s", what,
+                                             temporary,
+                                             err != 0 ? std::strerror(err) : "too short"));
+}
+
+// This rank's records written into the temporary and synced: its contexts
+// (SolveState::Own: seat 0's total the rank modulo the ranks), each run a
+// piece at a time.
+absl::Status WriteRecords(const GameValues& values, const std::string& temporary, int rank,
+                          int ranks) {
+  absl::StatusOr<int> fd = OpenTemporary(temporary);
+  if (!fd.ok()) return fd.status();
+  const int n = values.players;
+  const internal::ContextNumbering numbering(values.rules, n);
+  constexpr std::int64_t kPiece = std::int64_t{1} << 16;  // contexts a write
+  const std::span<const double> win(values.win);
+  for (int seat = 0; seat < n; ++seat) {
+    for (int total = 0; total < numbering.SeatZeroTotals(seat); ++total) {
+      if (RankOfTotal(total, ranks) != rank) continue;
+      std::int64_t end = 0;
+      for (std::int64_t c = numbering.SeatZeroRun(seat, total, &end); c < end; c += kPiece) {
+        const std::int64_t count = std::min(kPiece, end - c);
+        errno = 0;
+        if (!WriteAll(*fd, internal::EncodeRecords(win.subspan(c * n, count * n)),
+                      internal::kTableHeaderSize + static_cast<std::uint64_t>(c) * 8 * n)) {
+          return TemporaryError(*fd, "writing", temporary);
+        }
+      }
+    }
+  }
+  if (fsync(*fd) != 0) return TemporaryError(*fd, "syncing", temporary);
+  if (close(*fd) != 0) return absl::DataLossError(absl::StrCat("closing ", temporary, " failed"));
+  return absl::OkStatus();
+}
+
+// The checksums of blocks rank, rank + ranks, ... of the temporary, every
+// rank's records written, into *crcs (4 bytes each, little-endian).
+absl::Status ChecksumBlocks(const std::string& temporary, int players, int rank, int ranks,
+                            const internal::TableEncoder& encoder, std::string* crcs) {
+  absl::StatusOr<int> fd = OpenTemporary(temporary);
+  if (!fd.ok()) return fd.status();
+  crcs->clear();
+  std::string block;
+  for (std::int64_t b = rank; b < encoder.block_count(); b += ranks) {
+    const std::int64_t first = encoder.BlockBegin(b);
+    errno = 0;
+    if (!ReadAll(*fd, internal::kTableHeaderSize + static_cast<std::uint64_t>(first) * 8 * players,
+                 static_cast<std::size_t>(encoder.BlockEnd(b) - first) * 8 * players, &block)) {
+      return TemporaryError(*fd, "reading back", temporary);
+    }
+    const std::uint32_t crc = internal::Crc32(block);
+    for (int i = 0; i < 4; ++i) crcs->push_back(static_cast<char>(crc >> (8 * i) & 0xff));
+  }
+  close(*fd);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status WriteGameTableShared(
+    const GameValues& values, const std::string& path, SolveCluster& cluster,
+    absl::FunctionRef<absl::Status(const std::string& temporary)> check) {
+  const int rank = cluster.rank(), ranks = cluster.ranks();
+  internal::TableEncoder encoder(values.rules, values.players, values.error_bound);
+  // Rank 0 makes the temporary (its header's room) and tells its path.
+  std::unique_ptr<AtomicFileWriter> writer;
+  absl::Status made = absl::OkStatus();
+  if (rank == 0) {
+    absl::StatusOr<std::unique_ptr<AtomicFileWriter>> created = AtomicFileWriter::Create(path);
+    made = created.status();
+    if (made.ok()) {
+      writer = *std::move(created);
+      made = writer->Append(std::string(internal::kTableHeaderSize, '\0'));
+    }
+  }
+  if (absl::Status s = AgreeStatus(cluster, made); !s.ok()) return s;
+  absl::StatusOr<std::vector<std::string>> told =
+      cluster.AllGather(rank == 0 ? writer->temporary() : std::string());
+  if (!told.ok()) return told.status();
+  if (told->size() != static_cast<std::size_t>(ranks)) {
+    return absl::DataLossError("the cluster returned too few messages");
+  }
+  // Every rank its records; once all are written, its blocks' checksums;
+  // rank 0 the rest.
+  const std::string& temporary = (*told)[0];
+  if (absl::Status s = AgreeStatus(cluster, WriteRecords(values, temporary, rank, ranks));
+      !s.ok()) {
+    return s;
+  }
+  std::string crcs;
+  if (absl::Status s = AgreeStatus(
+          cluster, ChecksumBlocks(temporary, values.players, rank, ranks, encoder, &crcs));
+      !s.ok()) {
+    return s;
+  }
+  absl::StatusOr<std::vector<std::string>> all = cluster.AllGather(std::move(crcs));
+  if (!all.ok()) return all.status();
+  absl::Status finished = absl::OkStatus();
+  if (rank == 0) {
+    for (std::int64_t b = 0; b < encoder.block_count() && finished.ok(); ++b) {
+      const std::string& from = (*all)[b % ranks];
+      const std::size_t at = 4 * static_cast<std::size_t>(b / ranks);
+      if (at + 4 > from.size()) {
+        finished = absl::DataLossError(
+            absl::StrFormat("rank %d of %d sent too few block checksums", b % ranks, ranks));
+        break;
+      }
+      std::uint32_t crc = 0;
+      for (int i = 3; i >= 0; --i) crc = crc << 8 | static_cast<std::uint8_t>(from[at + i]);
+      encoder.SetChecksum(b, crc);
+    }
+    const std::uint64_t records =
+        static_cast<std::uint64_t>(encoder.context_count()) * 8 * values.players;
+    if (finished.ok()) {
+      finished = writer->WriteAt(internal::kTableHeaderSize + records, encoder.Checksums());
+    }
+    if (finished.ok()) finished = writer->WriteAt(0, encoder.Header());
+    if (finished.ok()) finished = check(writer->temporary());
+    if (finished.ok()) finished = writer->Commit();
+  }
+  const absl::Status agreed = AgreeStatus(cluster, finished);
+  return finished.ok() ? agreed : finished;  // rank 0's own error unprefixed
 }
 
 }  // namespace martiandice::solver

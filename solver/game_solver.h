@@ -15,6 +15,7 @@
 #include "absl/status/statusor.h"
 #include "martiandice/rules.h"
 #include "martiandice/table.h"
+#include "zero_pages.h"
 
 namespace martiandice::solver {
 
@@ -146,8 +147,9 @@ struct GameSolveOptions {
   // The ranks this process solves with (solve_cluster.h: MPI, mpi_cluster.h),
   // not owned; null: alone. Every rank calls the solve with the same options
   // but this one; each solves its share of each level's score vectors and the
-  // ranks share the level's values before the next (level_share.h), so each
-  // returns the whole game's values, bit for bit those of a solve alone. The
+  // ranks send each other the level's values their next levels read
+  // (level_share.h); each returns its own vectors' values, bit for bit those
+  // of a solve alone, and the report's figures of the whole solve. The
   // stop flag is agreed between levels (a level started is finished), and
   // checkpoints are a file per rank (the checkpoint's name with
   // ".rank-R-of-N" added, with more than one rank), written between levels.
@@ -225,11 +227,12 @@ struct GameSolveReport {
 inline constexpr double kProbeApart = 1e-9;
 inline constexpr int kProbeExamples = 32;
 
-// Every context's vector: win[index * players + seat].
+// Every context's vector: win[index * players + seat]. A rank of a cluster's
+// holds its own score vectors' (SolveState::Own), the others' left zero.
 struct GameValues {
   Rules rules;
   int players = 0;
-  std::vector<double> win;
+  ValueVector win;
   double error_bound = 0;
 };
 
@@ -248,7 +251,8 @@ absl::StatusOr<GameValues> SolveGameValues(const GameSolveOptions& options,
 // Solves the game (SolveGameValues with `options`) for a policy table;
 // `report` (may be null) gets the solve's figures. Errors: as
 // SolveGameValues's, and InvalidArgument, before any work, when the table
-// would exceed kMaxSolveTableBytes or its values this machine's memory;
+// would exceed kMaxSolveTableBytes or its values this machine's memory (in a
+// cluster of R ranks: a 1/R share);
 // FailedPrecondition when the solve cannot bound its values (a zero-score
 // cycle that does not converge).
 absl::StatusOr<GameValues> SolveTableValues(const GameSolveOptions& options,
@@ -266,4 +270,17 @@ absl::StatusOr<std::string> SolveGameTable(const GameSolveOptions& options,
 // AtomicFileWriter's, or `check`'s (then `path` is left as it was).
 absl::Status WriteGameTable(const GameValues& values, const std::string& path,
                             absl::FunctionRef<absl::Status(const std::string& temporary)> check);
+
+// WriteGameTable for the ranks of `cluster`, each with its own `values`
+// (SolveTableValues's in the cluster), collective: rank 0 creates the
+// temporary, every rank writes its contexts' records into it and reads its
+// share of the blocks back for their checksums, then rank 0 writes the
+// checksums and the header, calls `check` (only there) and renames it over
+// `path`. `path` must name one file for every rank (one machine, or a shared
+// file system). Errors (every rank gets the first failed rank's, named):
+// AtomicFileWriter's; DataLoss when a rank cannot write or read the
+// temporary; `check`'s; the cluster's transport errors.
+absl::Status WriteGameTableShared(
+    const GameValues& values, const std::string& path, SolveCluster& cluster,
+    absl::FunctionRef<absl::Status(const std::string& temporary)> check);
 }  // namespace martiandice::solver

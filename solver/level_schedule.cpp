@@ -10,7 +10,12 @@ namespace martiandice::solver {
 LevelSchedule::LevelSchedule(const GameSolveOptions& options, const SolveState& state)
     : state_(state),
       n_(options.players),
-      wide_(state.target + state.max_turn),
+      wide_(state.wide),
+      lead_([&] {
+        std::uint64_t lead = 1;
+        for (int j = 1; j < options.players; ++j) lead *= state.wide;
+        return lead;
+      }()),
       progress_(options.progress),
       progress_interval_(options.progress_interval),
       stop_(options.stop),
@@ -22,8 +27,8 @@ LevelSchedule::LevelSchedule(const GameSolveOptions& options, const SolveState& 
   if (ranks_ > 1) {
     mine_.resize(by_sum_.size());
     for (std::size_t sum = 0; sum < by_sum_.size(); ++sum) {
-      for (std::size_t i = rank_; i < by_sum_[sum].size(); i += ranks_) {
-        mine_[sum].push_back(by_sum_[sum][i]);
+      for (std::uint64_t code : by_sum_[sum]) {
+        if (Owner(code) == rank_) mine_[sum].push_back(code);
       }
     }
   }

@@ -4,8 +4,9 @@
 // cycle_rounds.h solve them). Also the solve's clock, its progress reports
 // (weighted by each vector's expected cost) and its stop flag. Internal to
 // the solver. In a cluster (solve_cluster.h) each rank solves its share of
-// every level: the level's vectors dealt in turn, the i-th to rank i mod
-// ranks (neighbouring vectors cost alike, so the shares do too).
+// every level: the vectors whose seat 0 total is the rank modulo the ranks
+// (SolveState::Own), so that a turn of seats 1.. reads the rank's own values
+// and only seat 0's reads another's (level_share.h sends those).
 #pragma once
 
 #include <atomic>
@@ -30,10 +31,14 @@ class LevelSchedule {
   const std::vector<std::uint64_t>& Level(int k) const {
     return (ranks_ > 1 ? mine_ : by_sum_)[by_sum_.size() - 1 - k];
   }
-  // Every rank's vectors of the k-th level, in order: the i-th is rank
-  // Owner(i)'s.
+  // Every rank's vectors of the k-th level, in order.
   const std::vector<std::uint64_t>& AllOf(int k) const { return by_sum_[by_sum_.size() - 1 - k]; }
-  int Owner(std::size_t i) const { return static_cast<int>(i % static_cast<std::size_t>(ranks_)); }
+  // The k-th level's sum of totals.
+  int Sum(int k) const { return levels() - 1 - k; }
+  // The rank that solves the packed score vector `code`.
+  int Owner(std::uint64_t code) const {
+    return RankOfTotal(static_cast<int>(code / lead_), ranks_);
+  }
   int rank() const { return rank_; }
   int ranks() const { return ranks_; }
   // Every seat's total of a packed score vector, into s[0..players).
@@ -64,6 +69,7 @@ class LevelSchedule {
 
   const SolveState& state_;
   const int n_, wide_;
+  const std::uint64_t lead_;  // seat 0's place in a packed vector: wide^(players - 1)
   const std::function<void(const GameSolveProgress&)> progress_;
   const double progress_interval_;
   const std::atomic<bool>* const stop_;

@@ -3,6 +3,10 @@
 #include "level_share.h"
 
 #include <cstring>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+#include <string_view>
 #include <type_traits>
 
 #include "absl/strings/str_cat.h"
@@ -25,7 +29,7 @@ void Put(std::string& out, const T& value) {
 // Reads a message back; every read checked against the bytes left.
 class Reader {
  public:
-  explicit Reader(const std::string& bytes) : bytes_(bytes) {}
+  explicit Reader(std::string_view bytes) : bytes_(bytes) {}
   template <typename T>
   bool Get(T* values, std::size_t count) {
     static_assert(std::is_trivially_copyable_v<T>);
@@ -38,15 +42,15 @@ class Reader {
   bool Get(T* value) {
     return Get(value, 1);
   }
-  std::string Rest() {
-    std::string rest = bytes_.substr(at_);
+  std::string_view Rest() {
+    std::string_view rest = bytes_.substr(at_);
     at_ = bytes_.size();
     return rest;
   }
   bool done() const { return at_ == bytes_.size(); }
 
  private:
-  const std::string& bytes_;
+  std::string_view bytes_;
   std::size_t at_ = 0;
 };
 
@@ -60,7 +64,8 @@ std::string EncodeStatus(const absl::Status& status) {
 
 // The first failed status of `messages` (EncodeStatus's, each followed by
 // `skip` bytes of other fields), named by its rank; ok if none.
-absl::Status FirstFailure(const std::vector<std::string>& messages, int ranks) {
+template <typename Message>
+absl::Status FirstFailure(const std::vector<Message>& messages, int ranks) {
   for (int r = 0; r < static_cast<int>(messages.size()); ++r) {
     Reader in(messages[r]);
     std::int32_t code = 0;
@@ -94,9 +99,17 @@ absl::StatusOr<std::vector<std::string>> LevelShare::Gather(std::string mine) {
 }
 
 absl::Status LevelShare::Agree(const absl::Status& status) {
-  absl::StatusOr<std::vector<std::string>> all = Gather(EncodeStatus(status));
+  return AgreeStatus(*cluster_, status);
+}
+
+absl::Status AgreeStatus(SolveCluster& cluster, const absl::Status& status) {
+  absl::StatusOr<std::vector<std::string>> all = cluster.AllGather(EncodeStatus(status));
   if (!all.ok()) return all.status();
-  return FirstFailure(*all, cluster_->ranks());
+  if (static_cast<int>(all->size()) != cluster.ranks()) {
+    return absl::DataLossError(absl::StrFormat("the cluster returned %d messages for %d ranks",
+                                               all->size(), cluster.ranks()));
+  }
+  return FirstFailure(*all, cluster.ranks());
 }
 
 // A level's message: the flags (stop, due), then the status, then (when ok)
@@ -105,13 +118,18 @@ absl::StatusOr<LevelShare::Agreed> LevelShare::AfterLevel(int level, const absl:
                                                           bool stop, bool due) {
   const int n = state_.n;
   const bool slope = n == 2;  // the pair kernel's (kept as checkpoints keep it)
-  const int width = n + 1 + (slope ? 1 : 0);
+  const int width = state_.width;
   int s[kMaxPlayers];
   std::string mine;
   Put(mine, static_cast<std::uint8_t>(stop));
   Put(mine, static_cast<std::uint8_t>(due));
-  mine += EncodeStatus(status);
-  if (status.ok()) {
+  const absl::Status checked =
+      status.ok() && state_.missed.load()
+          ? absl::InternalError(absl::StrFormat(
+                "level %d read a value of another rank's that this rank does not hold", level))
+          : status;
+  mine += EncodeStatus(checked);
+  if (checked.ok()) {
     for (std::uint64_t code : schedule_.Level(level)) {
       schedule_.Unpack(code, s);
       for (int seat = state_.FirstMover(s); seat < n; ++seat) {
@@ -126,7 +144,7 @@ absl::StatusOr<LevelShare::Agreed> LevelShare::AfterLevel(int level, const absl:
   if (!all.ok()) return all.status();
   const int ranks = cluster_->ranks();
   Agreed agreed;
-  std::vector<std::string> bodies(ranks);
+  std::vector<std::string_view> bodies(ranks);  // views: a level's values are not copied
   for (int r = 0; r < ranks; ++r) {
     Reader in((*all)[r]);
     std::uint8_t flags[2];
@@ -138,7 +156,8 @@ absl::StatusOr<LevelShare::Agreed> LevelShare::AfterLevel(int level, const absl:
     bodies[r] = in.Rest();
   }
   if (absl::Status failed = FirstFailure(bodies, ranks); !failed.ok()) return failed;
-  // The others' records, each rank's vectors dealt as LevelSchedule deals them.
+  // The others' records, each rank's vectors in order (LevelSchedule::Owner);
+  // kept are those this rank reads (SolveState::Reads).
   std::vector<Reader> in;
   in.reserve(ranks);
   for (int r = 0; r < ranks; ++r) {
@@ -146,29 +165,58 @@ absl::StatusOr<LevelShare::Agreed> LevelShare::AfterLevel(int level, const absl:
     std::int32_t code;
     in.back().Get(&code);  // ok: checked by FirstFailure
   }
-  std::vector<double> record(width);
   const std::vector<std::uint64_t>& vectors = schedule_.AllOf(level);
-  for (std::size_t i = 0; i < vectors.size(); ++i) {
-    const int owner = schedule_.Owner(i);
+  const int sum = schedule_.Sum(level);
+  std::size_t kept = 0, kept_movers = 0;
+  using Read = SolveState::Read;
+  for (std::uint64_t code : vectors) {
+    if (schedule_.Owner(code) == schedule_.rank()) continue;
+    schedule_.Unpack(code, s);
+    const Read read = state_.Reads(s);
+    if (read == Read::kNone) continue;
+    ++kept;
+    kept_movers += read == Read::kAll ? n - state_.FirstMover(s) : 1;
+  }
+  state_.window.Reserve(sum, kept, kept_movers);
+  std::vector<double> records(static_cast<std::size_t>(n) * width);
+  for (std::uint64_t code : vectors) {
+    const int owner = schedule_.Owner(code);
     if (owner == schedule_.rank()) continue;
-    schedule_.Unpack(vectors[i], s);
-    for (int seat = state_.FirstMover(s); seat < n; ++seat) {
-      if (!in[owner].Get(record.data(), width)) {
-        return absl::DataLossError(
-            absl::StrFormat("rank %d of %d sent too few values for level %d", owner, ranks, level));
-      }
-      const long long c = state_.index.Index(seat, s);
-      std::copy(record.begin(), record.begin() + n, &state_.win[c * n]);
-      state_.error_of[c] = record[n];
-      if (slope) state_.pair_slope[c] = record[n + 1];
+    schedule_.Unpack(code, s);
+    const int first = state_.FirstMover(s);
+    const int movers = n - first;
+    if (!in[owner].Get(records.data(), static_cast<std::size_t>(movers) * width)) {
+      return absl::DataLossError(
+          absl::StrFormat("rank %d of %d sent too few values for level %d", owner, ranks, level));
+    }
+    // A turn of seat 0 leads to seat 1's context (first <= 1 there: seat 0
+    // at the target makes seat 1 the first).
+    switch (state_.Reads(s)) {
+      case Read::kAll:
+        state_.window.Put(sum, code, first, records.data(), movers);
+        break;
+      case Read::kNext:
+        if (first <= 1) state_.window.Put(sum, code, 1, records.data() + (1 - first) * width, 1);
+        break;
+      case Read::kNone:
+        break;
     }
   }
+  // The levels no level below this one reads any more.
+  state_.window.DropFrom(sum + state_.reach);
   for (int r = 0; r < ranks; ++r) {
     if (r != schedule_.rank() && !in[r].done()) {
       return absl::DataLossError(absl::StrFormat(
           "rank %d of %d sent more values than its vectors of level %d have", r, ranks, level));
     }
   }
+#ifdef __GLIBC__
+  // The freed levels and messages back to the system, not kept in the heap
+  // (glibc keeps freed blocks below its 32 MB mapping threshold).
+  all->clear();
+  bodies.clear();
+  malloc_trim(0);
+#endif
   return agreed;
 }
 

@@ -31,7 +31,10 @@ class LevelShare {
     bool checkpoint = false;
   };
   // Collective, after level `level`: this rank's vectors of it go to every
-  // rank (or, if `status` failed, its error) and the others' are stored.
+  // rank (or, if `status` failed, its error), and of the others' those this
+  // rank reads are kept in the window (SolveState::Reads), where the levels
+  // no level left reads are dropped. A read of a record not held during the
+  // level fails it (Internal).
   // Errors: the first failed rank's status ("rank R of N: ..."); a message
   // of the wrong size (DataLoss); the transport's (DeadlineExceeded,
   // Aborted: IsTransportError).
@@ -55,6 +58,10 @@ class LevelShare {
   const LevelSchedule& schedule_;
   SolveCluster* const cluster_;
 };
+
+// Collective over `cluster`: ok if every rank's `status` is, else the first
+// failed rank's ("rank R of N: ..."), or the transport's error.
+absl::Status AgreeStatus(SolveCluster& cluster, const absl::Status& status);
 
 // Whether `status` is the transport's (solve_cluster.h): no collective is
 // possible after it.

@@ -13,8 +13,7 @@ constexpr double kNearResidual = 1e-4;
 
 }  // namespace
 
-PairKernel::Shared::Shared(const SolveState& state)
-    : zero_indicator(state.max_turn + 1, 0.0) {
+PairKernel::Shared::Shared(const SolveState& state) : zero_indicator(state.max_turn + 1, 0.0) {
   zero_indicator[0] = 1.0;
 }
 
@@ -32,7 +31,7 @@ void PairKernel::Extrapolate(const int* s, Of of, double fallback, double* out) 
     auto at = [&](int d0, int d1, double* v) {
       const int up[2] = {s[0] + d0, s[1] + d1};
       if (FirstSeatToMove(state_.rules, up) > 0) return false;  // not a cycle's totals
-      *v = of(state_.index.Index(seat, up), seat);
+      *v = of(seat, up);
       return true;
     };
     double a = 0, b = 0, c = 0;  // set by `at` before any use (GCC cannot see it)
@@ -96,9 +95,9 @@ CycleTask PairKernel::Rounds() {
   // and zero-score slopes extrapolated from the solved neighbours.
   double guess[2], b[2];
   Extrapolate(
-      s, [&](long long c, int seat) { return state_.win[c * 2 + seat]; }, 0.5, guess);
+      s, [&](int seat, const int* up) { return state_.Win(seat, up)[seat]; }, 0.5, guess);
   Extrapolate(
-      s, [&](long long c, int) { return state_.pair_slope[c]; }, 0.2, b);
+      s, [&](int seat, const int* up) { return state_.Slope(seat, up); }, 0.2, b);
   double value[2] = {0, 0};  // each mover's solved chance at the guess
   double a[2] = {0, 0}, residual = 0, previous = HUGE_VAL;
   bool solved_slopes = false;  // b[] are slopes of solved policies (not guesses)

@@ -1,6 +1,7 @@
 // The settling passes' laws remembered by policy fingerprint.
 #include "score_law_cache.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "absl/hash/hash.h"
@@ -83,7 +84,7 @@ bool ScoreLawCache::Law(const internal::ConventionPolicy& policy, std::vector<Wi
     std::lock_guard<std::mutex> lock(mu_);
     auto found = offset_.find(key);
     if (found != offset_.end()) {
-      const Wide* stored = &laws_[found->second];
+      const Wide* stored = At(found->second);
       law->assign(stored, stored + width_);
       return true;
     }
@@ -91,16 +92,14 @@ bool ScoreLawCache::Law(const internal::ConventionPolicy& policy, std::vector<Wi
   internal::PolicyScoreLaw(model_, policy, law);  // outside the lock: the threads' work
   std::lock_guard<std::mutex> lock(mu_);
   if (offset_.size() < max_entries_ && !offset_.contains(key)) {
-    // The law first, then its offset: a failed allocation leaves no offset
-    // pointing past the laws (the store is as it was).
-    const std::size_t at = laws_.size();
-    laws_.insert(laws_.end(), law->begin(), law->end());
-    try {
-      offset_.emplace(key, at);
-    } catch (...) {
-      laws_.resize(at);  // shrinking allocates nothing
-      throw;
+    // The law first, then its number: a failed allocation leaves no number
+    // pointing past the laws (a new block stays, empty).
+    if (count_ % kBlockLaws == 0 && count_ / kBlockLaws == blocks_.size()) {
+      blocks_.push_back(std::make_unique<Wide[]>(kBlockLaws * width_));
     }
+    std::copy(law->begin(), law->end(), At(count_));
+    offset_.emplace(key, count_);
+    ++count_;
   }
   return false;
 }

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <unordered_map>
 #include <utility>
@@ -48,10 +49,16 @@ class ScoreLawCache {
   const std::size_t width_;  // numbers in a law: MaxScore() + 1
   const std::size_t max_entries_;
   mutable std::mutex mu_;
-  // Into laws_. std's map, not absl's: absl's (20220623) is left broken by an
-  // allocation that fails while it grows (its destructor then frees a bad pointer).
+  // Laws in blocks of kBlockLaws, never moved (one vector would double its
+  // capacity, twice the laws at once while it grows).
+  static constexpr std::size_t kBlockLaws = 1024;
+  Wide* At(std::size_t i) const { return &blocks_[i / kBlockLaws][(i % kBlockLaws) * width_]; }
+  // Each policy's law, by its number in blocks_. std's map, not absl's: absl's
+  // (20220623) is left broken by an allocation that fails while it grows (its
+  // destructor then frees a bad pointer).
   std::unordered_map<PolicyKey, std::size_t, absl::Hash<PolicyKey>> offset_;
-  std::vector<Wide> laws_;
+  std::vector<std::unique_ptr<Wide[]>> blocks_;
+  std::size_t count_ = 0;  // laws stored
 };
 
 }  // namespace martiandice::solver

@@ -2,9 +2,11 @@
 // bounds, and one mover's convention turn solve.
 #include "solve_state.h"
 
+#include <limits>
 #include <span>
 
 #include "martiandice/rules.h"
+#include "solve_cluster.h"
 
 namespace martiandice::solver {
 
@@ -26,9 +28,61 @@ SolveState::SolveState(const GameSolveOptions& options)
                      : internal::Arithmetic::kDouble),
       rounding(arithmetic == internal::Arithmetic::kExtended ? kExtendedTurnRounding
                                                              : kTurnSolveRounding),
-      win(index.size() * n, 0.0),
-      error_of(index.size(), 0.0),
-      pair_slope(n == 2 ? index.size() : 0, 0.0) {}
+      rank(options.cluster != nullptr ? options.cluster->rank() : 0),
+      ranks(options.cluster != nullptr ? options.cluster->ranks() : 1),
+      wide(target + max_turn),
+      // CycleSolve::InitialGuess: guess order + 1 up; PairKernel::Extrapolate: 2.
+      guess_reach(std::max(std::max(options.guess_order, options.probe_guess_order) + 1, 2)),
+      reach(std::max(max_turn, guess_reach)),
+      win(index.size() * n),
+      error_of(index.size()),
+      pair_slope(n == 2 ? index.size() : 0),
+      width(n + 1 + (n == 2 ? 1 : 0)),
+      window(width, n * (wide - 1) + 1) {}
+
+std::uint64_t SolveState::Pack(const int* s) const {
+  std::uint64_t code = 0;
+  for (int j = 0; j < n; ++j) code = code * wide + s[j];
+  return code;
+}
+
+int SolveState::Sum(const int* s) const {
+  int sum = 0;
+  for (int j = 0; j < n; ++j) sum += s[j];
+  return sum;
+}
+
+SolveState::Read SolveState::Reads(const int* t) const {
+  // The own vector nearest below on seat 0: t[0] - x with x = (t[0] - rank) mod ranks.
+  const int x = ((t[0] - rank) % ranks + ranks) % ranks;
+  if (x == 0 || x > t[0] || x > reach) return Read::kNone;
+  return x <= guess_reach ? Read::kAll : Read::kNext;
+}
+
+namespace {
+
+// What a record not held reads as.
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kMissing[kMaxPlayers + 2] = {kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN};
+static_assert(kMaxPlayers + 2 == 8);
+
+}  // namespace
+
+const double* SolveState::Win(int seat, const int* s) const {
+  if (Own(s)) return &win[index.Index(seat, s) * n];
+  const double* record = window.Find(Sum(s), Pack(s), seat);
+  if (record != nullptr) return record;
+  missed.store(true, std::memory_order_relaxed);
+  return kMissing;
+}
+
+double SolveState::Error(int seat, const int* s) const {
+  return Own(s) ? error_of[index.Index(seat, s)] : Win(seat, s)[n];
+}
+
+double SolveState::Slope(int seat, const int* s) const {
+  return Own(s) ? pair_slope[index.Index(seat, s)] : Win(seat, s)[n + 1];
+}
 
 int SolveState::FirstMover(const int* s) const { return FirstSeatToMove(rules, {s, s + n}); }
 
@@ -42,7 +96,7 @@ const double* SolveState::AfterTurn(int seat, const int* s, int x, TurnScratch& 
     for (int j = 0; j < n; ++j) out[j] = WinShare(after, j);
     return out;
   }
-  return &win[index.Index((seat + 1) % n, next) * n];
+  return Win((seat + 1) % n, next);
 }
 
 double SolveState::ErrorAfter(int seat, const int* s, int x) const {
@@ -50,7 +104,7 @@ double SolveState::ErrorAfter(int seat, const int* s, int x) const {
   std::copy(s, s + n, next);
   next[seat] += x;
   if (GameEndsAfterTurn(rules, std::span<const int>(next, n), seat)) return 0;
-  return error_of[index.Index((seat + 1) % n, next)];
+  return Error((seat + 1) % n, next);
 }
 
 double SolveState::DependencyError(int seat, const int* s, int from) const {
@@ -60,7 +114,7 @@ double SolveState::DependencyError(int seat, const int* s, int from) const {
     std::copy(s, s + n, next);
     next[seat] += x;
     if (GameEndsAfterTurn(rules, std::span<const int>(next, n), seat)) continue;
-    worst = std::max(worst, error_of[index.Index((seat + 1) % n, next)]);
+    worst = std::max(worst, Error((seat + 1) % n, next));
   }
   return worst;
 }

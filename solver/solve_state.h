@@ -7,6 +7,8 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -17,7 +19,9 @@
 #include "table_format.h"
 #include "turn_batch.h"
 #include "turn_model.h"
+#include "value_window.h"
 #include "wide.h"
+#include "zero_pages.h"
 
 namespace martiandice::solver {
 
@@ -26,6 +30,10 @@ using internal::Wide;
 // A solved chance as stored: the exact value is a probability, so rounding
 // that strays past 0 or 1 is cut back, which only brings it closer.
 inline double Probability(double value) { return std::clamp(value, 0.0, 1.0); }
+
+// The rank of `ranks` that solves the score vectors with seat 0's total
+// `total` (so a turn of seats 1.. stays within a rank's vectors).
+inline int RankOfTotal(int total, int ranks) { return total % ranks; }
 
 // One mover's turn solved for a guess of the next context's vector: its
 // chance of a zero-score turn p, every seat's expected chance E, and its tie
@@ -57,6 +65,9 @@ struct TurnScratch {
 
 // The solve's shared state. The vectors of a score vector are written by the
 // one thread that solves it and read once its level is done (level_schedule.h).
+// In a cluster a rank holds its own score vectors' values (Own) in the
+// arrays, where the others' stay zero pages, and those of the others it
+// reads in the window.
 struct SolveState {
   explicit SolveState(const GameSolveOptions& options);
 
@@ -75,6 +86,26 @@ struct SolveState {
   // Largest error bound of the contexts a turn of `seat` at `s` leads to
   // with x >= from points (the end of the game is exact).
   double DependencyError(int seat, const int* s, int from) const;
+
+  // Whether this rank solves the score vector `s` (alone: every one).
+  bool Own(const int* s) const { return RankOfTotal(s[0], ranks) == rank; }
+  // The score vector `s` packed mixed radix (target + max turn score), seat 0
+  // most significant, and its sum of totals (its level).
+  std::uint64_t Pack(const int* s) const;
+  int Sum(const int* s) const;
+  // Mover `seat`'s record at `s` (a context): every seat's chance, the error
+  // bound, the pair kernel's slope; the rank's own from the arrays, others'
+  // from the window. One not held (never, when the window is kept as
+  // level_share.h keeps it) reads as NaN and sets `missed`.
+  // What this rank reads of another rank's vector `t`, x = (t[0] - rank) mod
+  // ranks points above its own nearest on seat 0: every mover's record if a
+  // first guess reaches it (x <= guess_reach), else seat 1's if a turn of
+  // seat 0 does (x <= reach), else nothing.
+  enum class Read { kNone, kNext, kAll };
+  Read Reads(const int* t) const;
+  const double* Win(int seat, const int* s) const;
+  double Error(int seat, const int* s) const;
+  double Slope(int seat, const int* s) const;
 
   // The convention solve of `seat`'s turn at `s`, the zero-score outcome
   // leading to `zero` (every seat's chance), into *request: the mover
@@ -98,13 +129,22 @@ struct SolveState {
   const int start;  // the turn's start position in the model
   const bool pair;  // two players, kAuto: the pair kernel (pair_kernel.h)
   const internal::Arithmetic arithmetic;
-  const double rounding;         // of one turn solve's stored values
-  std::vector<double> win;       // [context * players + seat]
-  std::vector<double> error_of;  // per context: error bound
+  const double rounding;  // of one turn solve's stored values
+  const int rank, ranks;  // in the cluster (GameSolveOptions::cluster); alone 0 of 1
+  const int wide;         // the radix of Pack: target + max turn score
+  const int guess_reach;  // most points up on seat 0 a first guess reads (every mover)
+  const int reach;        // most points a read goes up: a turn's, or a first guess's
+  ValueVector win;        // [context * players + seat]
+  ValueVector error_of;   // per context: error bound
   // Two players: per context, its mover's zero-score chance under the solved
   // policy (the pair kernel's first guesses for the next cycles; kept in
   // checkpoints); empty otherwise.
-  std::vector<double> pair_slope;
+  ValueVector pair_slope;
+  // A record's width in the window and in the ranks' messages: the chances,
+  // the error bound, with 2 players the slope.
+  const int width;
+  ValueWindow window;                       // others' records this rank reads
+  mutable std::atomic<bool> missed{false};  // a record read that was not held
 
  private:
   // The seats whose chances a convention solve of `seat`'s turn carries, as

@@ -449,9 +449,14 @@ std::int64_t TableEncoder::BlockEnd(std::int64_t block) const {
   return std::min<std::int64_t>(contexts_, (block + 1) * kBlockContexts);
 }
 
-std::string TableEncoder::Block(std::int64_t block, std::span<const double> win) {
+std::string EncodeRecords(std::span<const double> win) {
   std::string out(8 * win.size(), '\0');
   for (size_t i = 0; i < win.size(); ++i) StoreF64(out, 8 * i, std::clamp(win[i], 0.0, 1.0));
+  return out;
+}
+
+std::string TableEncoder::Block(std::int64_t block, std::span<const double> win) {
+  std::string out = EncodeRecords(win);
   crcs_[block] = Crc32(out);
   return out;
 }

@@ -61,6 +61,16 @@ class ContextNumbering {
   }
   // The mover of context `index` (in range), and every seat's total into `scores`.
   int Decode(std::int64_t index, int* scores) const;
+  // The totals seat 0 ranges over where `seat` moves, [0, SeatZeroTotals), and
+  // the contexts where `seat` moves and seat 0 has `total` (in range): the
+  // run [first, end), seat 0 being most significant.
+  int SeatZeroTotals(int seat) const { return Radix(seat, 0); }
+  std::int64_t SeatZeroRun(int seat, int total, std::int64_t* end) const {
+    std::int64_t run = offset_[seat + 1] - offset_[seat];
+    run /= Radix(seat, 0);
+    *end = offset_[seat] + (total + 1) * run;
+    return offset_[seat] + total * run;
+  }
 
  private:
   int Radix(int seat, int j) const { return j < seat ? wide_ : target_; }
@@ -147,6 +157,9 @@ class TableEncoder {
   // each; each clamped to [0, 1], where only rounding can have put it outside),
   // its checksum noted. Blocks may be encoded in any order, each once.
   std::string Block(std::int64_t block, std::span<const double> win);
+  // Or, for a writer whose parts write the records (EncodeRecords) and read
+  // the blocks back: block `block`'s checksum, of its bytes in the file.
+  void SetChecksum(std::int64_t block, std::uint32_t crc) { crcs_[block] = crc; }
   // The CHECKSUMS section and the header (every block encoded).
   std::string Checksums() const;
   std::string Header() const;
@@ -158,6 +171,10 @@ class TableEncoder {
   std::int64_t contexts_;
   std::vector<std::uint32_t> crcs_;
 };
+
+// The CONTEXTS records of vectors `win` (players values each, clamped as
+// TableEncoder::Block clamps them), for any run of contexts.
+std::string EncodeRecords(std::span<const double> win);
 
 // The bytes of a whole table in memory: every context's vector (`win`,
 // context_count x players in ContextNumbering order).

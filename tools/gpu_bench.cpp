@@ -77,7 +77,7 @@ bool Same(const md::solver::TurnResult& a, const md::solver::TurnResult& b) {
 // in flight. Returns the exit status.
 int SolveSweep(md::solver::GpuBackend& gpu, int players, const std::vector<int>& cycles,
                int threads) {
-  std::vector<double> first;
+  martiandice::solver::ValueVector first;
   bool same = true;
   for (int n : cycles) {
     md::solver::GameSolveOptions options;

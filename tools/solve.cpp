@@ -272,13 +272,15 @@ during the certification leaves the table written, to certify with
 Under mpirun (a build with MPI; docs/SCALING.md, "On a cluster"), e.g.
 `mpirun -np 4 martiandice solve --players 4 --threads 4 --out DIR`: each
 process (rank) solves its share of every level of the game with --threads
-workers, and the ranks share each level's values before the next; the table
-is the same bytes as a solve alone. Rank 0 writes it, certifies it and
-reports; the others print only their errors. Checkpoints are a file per rank
-(CHECKPOINT.rank-R-of-N), written between levels every --checkpoint-every
-seconds; a rank that dies or hangs stops the job (the others wait at most
---rank-wait seconds at a level's end), and the same command resumes from
-the last level every rank saved.
+workers (the score vectors of its seat 0 totals), and the ranks send each
+other the values their next levels read, so each holds about its share of
+the values; every rank writes its part of the one table file (the same bytes
+as a solve alone; the output must be on a file system all ranks see). Rank
+0 certifies it and reports; the others print only their errors. Checkpoints
+are a file per rank (CHECKPOINT.rank-R-of-N), written between levels every
+--checkpoint-every seconds; a rank that dies or hangs stops the job (the
+others wait at most --rank-wait seconds at a level's end), and the same
+command resumes from the last level every rank saved.
 )";
 
 namespace {
@@ -313,27 +315,38 @@ absl::StatusOr<std::string> RunSolve(const CommandOptions& options, const Comman
 namespace {
 
 // The table of `values` at request->path (its folders made), streamed to a
-// temporary, read back as a reader sees it into *table, then renamed over the path.
+// temporary, read back as a reader sees it into *table, then renamed over the
+// path. With `mpi` collective: every rank writes its share (rank 0 the rest).
 absl::Status WriteTable(const solver::GameValues& values, SolveRequest* request,
-                        std::optional<GameTable>* table) {
-  absl::StatusOr<std::string> folder = CreateOutputFolders(request->path);
-  if (!folder.ok()) return folder.status();
-  if (request->created.empty()) request->created = *folder;
+                        solver::MpiCluster* mpi, std::optional<GameTable>* table) {
+  absl::Status made = absl::OkStatus();
+  if (mpi == nullptr || mpi->rank() == 0) {
+    absl::StatusOr<std::string> folder = CreateOutputFolders(request->path);
+    made = folder.status();
+    if (folder.ok() && request->created.empty()) request->created = *folder;
+    if (mpi == nullptr && !made.ok()) return made;
+  }
   absl::Status readback;
-  const absl::Status written =
-      solver::WriteGameTable(values, request->path, [&](const std::string& temporary) {
-        absl::StatusOr<GameTable> read = GameTable::Open(temporary);
-        readback = read.ok() ? read->Verify() : read.status();
-        if (!readback.ok()) {
-          readback = absl::DataLossError(absl::StrCat("the solved table does not read back (",
-                                                      readback.message(), "): ", request->path,
-                                                      " is left as it was"));
-          return readback;
-        }
-        *table = *std::move(read);
-        return absl::OkStatus();
-      });
+  const auto check = [&](const std::string& temporary) {
+    absl::StatusOr<GameTable> read = GameTable::Open(temporary);
+    readback = read.ok() ? read->Verify() : read.status();
+    if (!readback.ok()) {
+      readback = absl::DataLossError(absl::StrCat("the solved table does not read back (",
+                                                  readback.message(), "): ", request->path,
+                                                  " is left as it was"));
+      return readback;
+    }
+    *table = *std::move(read);
+    return absl::OkStatus();
+  };
+  absl::Status written;
+  if (mpi == nullptr) {
+    written = solver::WriteGameTable(values, request->path, check);
+  } else if (written = solver::AgreeStatus(*mpi, made); written.ok()) {
+    written = solver::WriteGameTableShared(values, request->path, *mpi, check);
+  }
   if (!readback.ok()) return readback;
+  if (solver::IsTransportError(written)) return written;  // a rank gone: the job ends
   if (!written.ok()) return OutputError(request->path, written);
   return absl::OkStatus();
 }
@@ -391,34 +404,29 @@ absl::StatusOr<std::string> Solve(const CommandOptions& options, const CommandCo
   const std::string checkpoint =
       mpi == nullptr ? request->checkpoint
                      : solver::RankCheckpointPath(request->checkpoint, mpi->rank(), mpi->ranks());
-  if (!lead) {
-    // Rank 0 writes the table; the checkpoints go once it is written.
-    absl::StatusOr<std::vector<std::string>> written =
-        mpi->AllGather(absl::StrCat(request->peaks[0]));
-    if (!written.ok()) return written.status();
-    if ((*written)[0].empty() && !request->checkpoint.empty()) {
-      std::error_code ignored;
-      std::filesystem::remove(checkpoint, ignored);
-    }
-    return std::string();
-  }
-  std::optional<GameTable> table;
-  absl::Status written = WriteTable(*values, request, &table);
-  if (mpi != nullptr) {  // the other ranks wait to hear whether their checkpoints can go
-    absl::StatusOr<std::vector<std::string>> told = mpi->AllGather(written.ok() ? "" : "failed");
-    if (written.ok() && !told.ok()) written = told.status();
+  std::optional<GameTable> table;  // rank 0's
+  absl::Status written = WriteTable(*values, request, mpi, &table);
+  if (mpi != nullptr && written.ok()) {  // each rank's peak, for rank 0's report
+    absl::StatusOr<std::vector<std::string>> told = mpi->AllGather(absl::StrCat(request->peaks[0]));
+    if (!told.ok()) written = told.status();
     for (std::size_t r = 1; told.ok() && r < told->size(); ++r) {
       long long peak = 0;
       request->peaks.push_back(absl::SimpleAtoi((*told)[r], &peak) ? peak : -1);
     }
   }
-  if (!written.ok()) return written;
+  if (!written.ok()) {
+    // Rank 0 tells the first failed rank's error; the others keep their
+    // checkpoints quietly (but end on a transport error).
+    if (lead || solver::IsTransportError(written)) return written;
+    return std::string();
+  }
   const std::uint64_t table_bytes = TableBytes(values->rules, values->players);
   values = absl::StatusOr<solver::GameValues>();  // the values' memory, before certifying
   if (!request->checkpoint.empty()) {
     std::error_code ignored;  // a leftover checkpoint only costs disk space
     std::filesystem::remove(checkpoint, ignored);
   }
+  if (!lead) return std::string();
   std::optional<solver::CertificationReport> certification;
   if (request->certify) {
     solver::CertifyOptions certify;

@@ -7,16 +7,22 @@ against the threaded solve of the same build:
      table, or with the right one, and the same command then resumes from the
      ranks' checkpoints to the same bytes;
   3. a rank that hangs (SIGSTOP) makes the others give up after --rank-wait
-     with a message naming the wait, and mpirun ends (no hang).
+     with a message naming the wait, and mpirun ends (no hang);
+  4. with --memory: each rank's peak memory within 20 % of the model's
+     (tools/cluster-memory.py), its base (what is not values) measured by the
+     same command on the game of target 1; --full prints the model's figures
+     (for its small games the law store's bound, not the values, dominates).
 
-Usage: check_mpi_solve.py MARTIANDICE [--mpirun PATH] [--full] [--kills N] [--kills-only]
-                          [--seed S]
+Usage: check_mpi_solve.py MARTIANDICE [--mpirun PATH] [--full] [--memory] [--kills N]
+                          [--kills-only] [--seed S]
   default: small games (a test of the suite, about a minute on 2 cores);
   --full: the sizes of issue 28 (3 players official, 4 players target 10,
-  5 players target 8), each with its time, and --kills kill tries (default 10).
+  5 players target 8), each with its time, and --kills kill tries (default 10);
+  --memory: the memory model's sizes (5 players, targets 6, 8 and 10).
 Exits 1 on any failure; prints every figure with its command.
 """
 import argparse
+import importlib.util
 import json
 import os
 import random
@@ -44,6 +50,52 @@ def solve_args(cli, game, out, threads):
 
 
 MPIRUN = "mpirun"
+MEMORY = None  # compare each rank's peak with the model: "print" or "check"
+
+
+def memory_model():
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools",
+                        "cluster-memory.py")
+    spec = importlib.util.spec_from_file_location("cluster_memory", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+BASES = {}
+
+
+def base_bytes(cli, players, dice, ranks, folder):
+    """Each rank's memory besides the model's values: the peak of the same
+    command on the game of target 1, less the model's bytes for it."""
+    key = (players, dice, ranks)
+    if key not in BASES:
+        out = os.path.join(folder, "base-%d-%d-r%d.mdt" % key)
+        done, _ = run(mpirun(ranks, solve_args(cli, (players, 1, dice), out, 1) + ["--json"]))
+        if done.returncode != 0:
+            fail("base of %s: exit %d: %s" % (key, done.returncode, done.stderr[-2000:]))
+            BASES[key] = None
+        else:
+            tiny = memory_model().model(players, 1, dice, 3, ranks, 0)["per_rank"]
+            BASES[key] = [p - t["peak"] for p, t in
+                          zip(json.loads(done.stdout)["peak_bytes"], tiny)]
+    return BASES[key]
+
+
+def check_memory(cli, game, ranks, peaks, folder):
+    players, target, dice = game
+    base = base_bytes(cli, players, dice, ranks, folder)
+    if base is None:
+        return
+    model = memory_model().model(players, target, dice, 3, ranks, 0)["per_rank"]
+    predicted = [m["peak"] + b for m, b in zip(model, base)]
+    off = [(p - m) / m for p, m in zip(predicted, peaks)]
+    print("          model: %s MB a rank (base %s MB): %s" %
+          (", ".join("%.1f" % (p / 1e6) for p in predicted),
+           ", ".join("%.1f" % (b / 1e6) for b in base),
+           ", ".join("%+.0f%%" % (100 * o) for o in off)), flush=True)
+    if MEMORY == "check" and any(abs(o) > 0.2 for o in off):
+        fail("%s on %d ranks: the memory model is off by more than 20 %%" % (game, ranks))
 
 
 def mpirun(ranks, args):
@@ -90,6 +142,8 @@ def check_ranks(cli, game, ranks, folder, ref):
                ", ".join("%.1f" % (b / 1e6) for b in report["peak_bytes"])), flush=True)
         if not same:
             fail("%s on %d ranks: the table differs from the threaded solve's" % (game, r))
+        if MEMORY:
+            check_memory(cli, game, r, report["peak_bytes"], folder)
         leftovers = [f for f in os.listdir(folder) if ".checkpoint" in f]
         if leftovers:
             fail("%s on %d ranks: checkpoints left after the table was written: %s" %
@@ -216,9 +270,11 @@ def main():
     parser.add_argument("--kills", type=int, default=None)
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--kills-only", action="store_true")
+    parser.add_argument("--memory", action="store_true")
     args = parser.parse_args()
-    global MPIRUN
+    global MPIRUN, MEMORY
     MPIRUN = args.mpirun
+    MEMORY = "check" if args.memory else "print" if args.full else None
     if shutil.which(MPIRUN) is None:
         print("check_mpi_solve: no %s" % MPIRUN, file=sys.stderr)
         return 1
@@ -227,7 +283,10 @@ def main():
     print("seed %d; %d cores; %s" % (seed, os.cpu_count(), os.uname().nodename), flush=True)
     folder = tempfile.mkdtemp(prefix="mpi-solve-")
     try:
-        if args.full:
+        if args.memory:
+            games = [((5, t, 13), [1, 2, 3, 4]) for t in (6, 8, 10)]
+            kill_game, kills = (4, 10, 13), 0 if args.kills is None else args.kills
+        elif args.full:
             games = [((3, 25, 13), [1, 2, 3, 4]), ((4, 10, 13), [1, 2, 3, 4]),
                      ((5, 8, 13), [1, 2, 3, 4])]
             kill_game, kills = (4, 10, 13), 10 if args.kills is None else args.kills

@@ -1,6 +1,7 @@
 // The clustered solve (solver/solve_cluster.h, level_share.h) with ranks as
 // threads (tests/support/thread_cluster.h, no MPI): every rank's values are
-// the solve alone's, bit for bit, for 2 to 4 players and 1 to 4 ranks; a stop
+// the solve alone's, bit for bit, at the contexts it owns (none held
+// elsewhere), for 2 to 4 players and 1 to 4 ranks; a stop
 // asked by one rank stops all between levels and resumes bit for bit; ranks
 // whose checkpoints hold different levels resume at the latest one all hold;
 // one rank's failure reaches every rank. The MPI transport is checked by
@@ -8,16 +9,20 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "game_solver.h"
+#include "martiandice/context.h"
 #include "solve_checkpoint.h"
+#include "table_format.h"
 #include "test_util.h"
 #include "thread_cluster.h"
 #include "turn_batch.h"
@@ -27,6 +32,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using test_util::ReadFile;
 using test_util::TempDir;
 
 solver::GameSolveOptions Options(int players, Rules rules = Rules{4, 2, 6}) {
@@ -63,10 +69,27 @@ std::vector<RankResult> SolveRanks(
   return results;
 }
 
-bool SameBits(const solver::GameValues& a, const solver::GameValues& b) {
-  return a.win.size() == b.win.size() &&
-         std::memcmp(a.win.data(), b.win.data(), a.win.size() * sizeof(double)) == 0 &&
-         std::memcmp(&a.error_bound, &b.error_bound, sizeof(double)) == 0;
+// Whether rank `rank` of `ranks` holds `alone`'s values bit for bit at the
+// contexts it owns (seat 0's total is the rank modulo the ranks) and none
+// elsewhere, with the same error bound.
+bool SameBits(const solver::GameValues& rank_values, const solver::GameValues& alone, int rank = 0,
+              int ranks = 1) {
+  const auto& a = rank_values;
+  const auto& b = alone;
+  if (a.win.size() != b.win.size() ||
+      std::memcmp(&a.error_bound, &b.error_bound, sizeof(double)) != 0) {
+    return false;
+  }
+  const int n = b.players;
+  const internal::ContextNumbering numbering(b.rules, n);
+  int s[kMaxPlayers];
+  for (std::int64_t c = 0; c < numbering.size(); ++c) {
+    numbering.Decode(c, s);
+    const double zero[kMaxPlayers] = {};
+    const double* want = s[0] % ranks == rank ? &b.win[c * n] : zero;
+    if (std::memcmp(&a.win[c * n], want, sizeof(double) * n) != 0) return false;
+  }
+  return true;
 }
 
 // The counters a rank reports are the whole solve's (turn_solves aside:
@@ -104,13 +127,68 @@ TEST_CASE("cluster: every rank's values are the solve alone's, bit for bit") {
       CAPTURE(c.players);
       CAPTURE(ranks);
       std::vector<RankResult> results = SolveRanks(ranks, options);
-      for (const RankResult& r : results) {
+      for (int rank = 0; rank < ranks; ++rank) {
+        const RankResult& r = results[rank];
         REQUIRE(r.status.ok());
-        CHECK(SameBits(r.values, *alone));
+        CHECK(SameBits(r.values, *alone, rank, ranks));
         CheckSameReport(alone_report, r.report);
       }
     }
   }
+}
+
+TEST_CASE("cluster: the ranks write one table, the bytes of the solve alone's") {
+  // Rank 1 writes last (it sleeps first): the others must wait for its
+  // records before checksumming blocks that hold them.
+  for (const int players : {2, 3}) {
+    CAPTURE(players);
+    const solver::GameSolveOptions options = Options(players);
+    absl::StatusOr<solver::GameValues> alone = solver::SolveGameValues(options, nullptr);
+    REQUIRE(alone.ok());
+    TempDir dir;
+    const std::string alone_path = dir.File("alone.mdt"), shared_path = dir.File("shared.mdt");
+    REQUIRE(solver::WriteGameTable(*alone, alone_path, [](const std::string&) {
+              return absl::OkStatus();
+            }).ok());
+    std::vector<absl::Status> written(3);
+    std::atomic<int> checks{0};
+    test_util::RunRanks(3, 60, [&](int rank, solver::SolveCluster& cluster) {
+      solver::GameSolveOptions mine = options;
+      mine.cluster = &cluster;
+      absl::StatusOr<solver::GameValues> values = solver::SolveTableValues(mine, nullptr);
+      written[rank] = values.status();
+      if (!values.ok()) return;
+      if (rank == 1) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      written[rank] = solver::WriteGameTableShared(
+          *values, shared_path, cluster, [&](const std::string& temporary) {
+            ++checks;
+            CHECK(ReadFile(temporary) == ReadFile(alone_path));
+            return absl::OkStatus();
+          });
+    });
+    for (const absl::Status& w : written) CHECK_MESSAGE(w.ok(), w.ToString());
+    CHECK(checks == 1);  // rank 0's
+    CHECK(ReadFile(shared_path) == ReadFile(alone_path));
+    CHECK(dir.Files().size() == 2);  // no temporary left
+  }
+  // A refused check: every rank gets rank 0's error, nothing is written.
+  TempDir dir;
+  const std::string path = dir.File("refused.mdt");
+  std::vector<absl::Status> written(2);
+  test_util::RunRanks(2, 60, [&](int rank, solver::SolveCluster& cluster) {
+    solver::GameSolveOptions mine = Options(3);
+    mine.cluster = &cluster;
+    absl::StatusOr<solver::GameValues> values = solver::SolveTableValues(mine, nullptr);
+    REQUIRE(values.ok());
+    written[rank] = solver::WriteGameTableShared(*values, path, cluster, [](const std::string&) {
+      return absl::DataLossError("the test refuses it");
+    });
+  });
+  for (const absl::Status& w : written) {
+    CHECK(absl::IsDataLoss(w));
+    CHECK(w.message().find("the test refuses it") != std::string::npos);
+  }
+  CHECK(dir.Files().empty());
 }
 
 TEST_CASE(
@@ -138,11 +216,12 @@ TEST_CASE(
   }
   CHECK(!fs::exists(options.checkpoint));
   std::vector<RankResult> resumed = SolveRanks(3, options);
-  for (const RankResult& r : resumed) {
+  for (int rank = 0; rank < 3; ++rank) {
+    const RankResult& r = resumed[rank];
     REQUIRE(r.status.ok());
     CHECK(r.report.resumed_fraction > 0);
     CHECK(r.report.resumed_fraction < 1);
-    CHECK(SameBits(r.values, *alone));
+    CHECK(SameBits(r.values, *alone, rank, 3));
   }
   for (int r = 0; r < 3; ++r) {  // finished: every rank's file is gone
     CHECK(!fs::exists(solver::RankCheckpointPath(options.checkpoint, r, 3)));
@@ -188,9 +267,10 @@ TEST_CASE("cluster: ranks whose checkpoints differ resume at the latest level al
     fs::rename(first[1] + ".aside", first[1]);  // rank 1 alone at the older level
   }
   std::vector<RankResult> resumed = SolveRanks(3, options);
-  for (const RankResult& r : resumed) {
+  for (int rank = 0; rank < 3; ++rank) {
+    const RankResult& r = resumed[rank];
     REQUIRE(r.status.ok());
-    CHECK(SameBits(r.values, *alone));
+    CHECK(SameBits(r.values, *alone, rank, 3));
     CHECK((r.report.resumed_fraction > 0) == resumes);
   }
   for (int r = 0; r < 3; ++r) {
@@ -254,10 +334,11 @@ TEST_CASE("cluster: a rank failing within a level stops every rank, the last che
     CHECK(r.status.message().find("rank 2 of 3: the test's device went away") != std::string::npos);
   }
   std::vector<RankResult> resumed = SolveRanks(3, options);
-  for (const RankResult& r : resumed) {
+  for (int rank = 0; rank < 3; ++rank) {
+    const RankResult& r = resumed[rank];
     REQUIRE(r.status.ok());
     CHECK(r.report.resumed_fraction > 0);
-    CHECK(SameBits(r.values, *alone));
+    CHECK(SameBits(r.values, *alone, rank, 3));
   }
 }
 
@@ -276,8 +357,9 @@ TEST_CASE("concurrency: a clustered solve on threads of threads is the solve alo
   const absl::StatusOr<solver::GameValues> alone = solver::SolveGameValues(options, nullptr);
   REQUIRE(alone.ok());
   options.threads = 2;
-  for (const RankResult& r : SolveRanks(2, options)) {
-    REQUIRE(r.status.ok());
-    CHECK(SameBits(r.values, *alone));
+  const std::vector<RankResult> ranks = SolveRanks(2, options);
+  for (int rank = 0; rank < 2; ++rank) {
+    REQUIRE(ranks[rank].status.ok());
+    CHECK(SameBits(ranks[rank].values, *alone, rank, 2));
   }
 }
