@@ -94,18 +94,23 @@ absl::Status AtomicFileWriter::Fail(const char* what) {
                                              std::strerror(err), path_));
 }
 
-absl::Status AtomicFileWriter::WriteAt(std::uint64_t offset, std::string_view bytes) {
-  if (fd_ < 0) return absl::FailedPreconditionError(absl::StrCat(path_, ": writer closed"));
+bool WriteAllAt(int fd, std::string_view bytes, std::uint64_t offset) {
   size_t done = 0;
   while (done < bytes.size()) {
     const ssize_t n =
-        pwrite(fd_, bytes.data() + done, bytes.size() - done, static_cast<off_t>(offset + done));
+        pwrite(fd, bytes.data() + done, bytes.size() - done, static_cast<off_t>(offset + done));
     if (n < 0) {
       if (errno == EINTR) continue;
-      return Fail("writing");
+      return false;
     }
     done += static_cast<size_t>(n);
   }
+  return true;
+}
+
+absl::Status AtomicFileWriter::WriteAt(std::uint64_t offset, std::string_view bytes) {
+  if (fd_ < 0) return absl::FailedPreconditionError(absl::StrCat(path_, ": writer closed"));
+  if (!WriteAllAt(fd_, bytes, offset)) return Fail("writing");
   end_ = std::max<std::uint64_t>(end_, offset + bytes.size());
   return absl::OkStatus();
 }

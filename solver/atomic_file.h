@@ -25,6 +25,10 @@ absl::Status CheckReplaceable(const std::string& path);
 // created there (a read-only file system, a folder without write access).
 absl::Status CheckWritable(const std::string& path);
 
+// Writes all of `bytes` at `offset` of the open file `fd` (retrying short
+// writes and interruptions). False on an error, errno set.
+bool WriteAllAt(int fd, std::string_view bytes, std::uint64_t offset);
+
 // A file written in pieces, never seen half written: a temporary file in the
 // folder of `path` (which must exist), appended to and patched, then flushed,
 // synced and renamed over `path` by Commit, which must be absent or a regular

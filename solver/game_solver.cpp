@@ -382,18 +382,6 @@ absl::Status WriteGameTable(const GameValues& values, const std::string& path,
 
 namespace {
 
-// Writes all of `bytes` at `offset` of `fd`.
-bool WriteAll(int fd, std::string_view bytes, std::uint64_t offset) {
-  for (std::size_t done = 0; done < bytes.size();) {
-    const ssize_t n =
-        pwrite(fd, bytes.data() + done, bytes.size() - done, static_cast<off_t>(offset + done));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += static_cast<std::size_t>(n);
-  }
-  return true;
-}
-
 // Reads exactly `size` bytes at `offset` of `fd` into *out.
 bool ReadAll(int fd, std::uint64_t offset, std::size_t size, std::string* out) {
   out->resize(size);
@@ -443,8 +431,8 @@ absl::Status WriteRecords(const GameValues& values, const std::string& temporary
       for (std::int64_t c = numbering.SeatZeroRun(seat, total, &end); c < end; c += kPiece) {
         const std::int64_t count = std::min(kPiece, end - c);
         errno = 0;
-        if (!WriteAll(*fd, internal::EncodeRecords(win.subspan(c * n, count * n)),
-                      internal::kTableHeaderSize + static_cast<std::uint64_t>(c) * 8 * n)) {
+        if (!WriteAllAt(*fd, internal::EncodeRecords(win.subspan(c * n, count * n)),
+                        internal::kTableHeaderSize + static_cast<std::uint64_t>(c) * 8 * n)) {
           return TemporaryError(*fd, "writing", temporary);
         }
       }
@@ -497,11 +485,8 @@ absl::Status WriteGameTableShared(
   }
   if (absl::Status s = AgreeStatus(cluster, made); !s.ok()) return s;
   absl::StatusOr<std::vector<std::string>> told =
-      cluster.AllGather(rank == 0 ? writer->temporary() : std::string());
+      GatherAll(cluster, rank == 0 ? writer->temporary() : std::string());
   if (!told.ok()) return told.status();
-  if (told->size() != static_cast<std::size_t>(ranks)) {
-    return absl::DataLossError("the cluster returned too few messages");
-  }
   // Every rank its records; once all are written, its blocks' checksums;
   // rank 0 the rest.
   const std::string& temporary = (*told)[0];
@@ -515,7 +500,7 @@ absl::Status WriteGameTableShared(
       !s.ok()) {
     return s;
   }
-  absl::StatusOr<std::vector<std::string>> all = cluster.AllGather(std::move(crcs));
+  absl::StatusOr<std::vector<std::string>> all = GatherAll(cluster, std::move(crcs));
   if (!all.ok()) return all.status();
   absl::Status finished = absl::OkStatus();
   if (rank == 0) {

@@ -20,15 +20,13 @@ LevelSchedule::LevelSchedule(const GameSolveOptions& options, const SolveState& 
       progress_interval_(options.progress_interval),
       stop_(options.stop),
       clustered_(options.cluster != nullptr),
-      rank_(clustered_ ? options.cluster->rank() : 0),
-      ranks_(clustered_ ? options.cluster->ranks() : 1),
       by_sum_(ScoreVectorsBySum(options.floor)),
       level_cost_(by_sum_.size(), 0) {
-  if (ranks_ > 1) {
+  if (state_.ranks > 1) {
     mine_.resize(by_sum_.size());
     for (std::size_t sum = 0; sum < by_sum_.size(); ++sum) {
       for (std::uint64_t code : by_sum_[sum]) {
-        if (Owner(code) == rank_) mine_[sum].push_back(code);
+        if (Owner(code) == state_.rank) mine_[sum].push_back(code);
       }
     }
   }

@@ -29,7 +29,7 @@ class LevelSchedule {
   // The k-th level solved: this rank's score vectors of the k-th largest
   // sum, packed mixed radix (Unpack); alone, all of them.
   const std::vector<std::uint64_t>& Level(int k) const {
-    return (ranks_ > 1 ? mine_ : by_sum_)[by_sum_.size() - 1 - k];
+    return (state_.ranks > 1 ? mine_ : by_sum_)[by_sum_.size() - 1 - k];
   }
   // Every rank's vectors of the k-th level, in order.
   const std::vector<std::uint64_t>& AllOf(int k) const { return by_sum_[by_sum_.size() - 1 - k]; }
@@ -37,10 +37,10 @@ class LevelSchedule {
   int Sum(int k) const { return levels() - 1 - k; }
   // The rank that solves the packed score vector `code`.
   int Owner(std::uint64_t code) const {
-    return RankOfTotal(static_cast<int>(code / lead_), ranks_);
+    return RankOfTotal(static_cast<int>(code / lead_), state_.ranks);
   }
-  int rank() const { return rank_; }
-  int ranks() const { return ranks_; }
+  int rank() const { return state_.rank; }
+  int ranks() const { return state_.ranks; }
   // Every seat's total of a packed score vector, into s[0..players).
   void Unpack(std::uint64_t code, int* s) const;
 
@@ -75,7 +75,6 @@ class LevelSchedule {
   const std::atomic<bool>* const stop_;
   const std::chrono::steady_clock::time_point begin_ = std::chrono::steady_clock::now();
   const bool clustered_;                            // a cluster's rank (GameSolveOptions::cluster)
-  const int rank_, ranks_;                          // in the cluster; alone 0 of 1
   std::vector<std::vector<std::uint64_t>> by_sum_;  // score vectors by sum of totals
   std::vector<std::vector<std::uint64_t>> mine_;    // this rank's of them (more than one rank)
   std::vector<long long> level_cost_;               // per level solved (Level(k))

@@ -89,13 +89,17 @@ bool IsTransportError(const absl::Status& status) {
 LevelShare::LevelShare(SolveState& state, const LevelSchedule& schedule, SolveCluster* cluster)
     : state_(state), schedule_(schedule), cluster_(cluster) {}
 
-absl::StatusOr<std::vector<std::string>> LevelShare::Gather(std::string mine) {
-  absl::StatusOr<std::vector<std::string>> all = cluster_->AllGather(std::move(mine));
-  if (all.ok() && static_cast<int>(all->size()) != cluster_->ranks()) {
+absl::StatusOr<std::vector<std::string>> GatherAll(SolveCluster& cluster, std::string mine) {
+  absl::StatusOr<std::vector<std::string>> all = cluster.AllGather(std::move(mine));
+  if (all.ok() && static_cast<int>(all->size()) != cluster.ranks()) {
     return absl::DataLossError(absl::StrFormat("the cluster returned %d messages for %d ranks",
-                                               all->size(), cluster_->ranks()));
+                                               all->size(), cluster.ranks()));
   }
   return all;
+}
+
+absl::StatusOr<std::vector<std::string>> LevelShare::Gather(std::string mine) {
+  return GatherAll(*cluster_, std::move(mine));
 }
 
 absl::Status LevelShare::Agree(const absl::Status& status) {
@@ -103,12 +107,8 @@ absl::Status LevelShare::Agree(const absl::Status& status) {
 }
 
 absl::Status AgreeStatus(SolveCluster& cluster, const absl::Status& status) {
-  absl::StatusOr<std::vector<std::string>> all = cluster.AllGather(EncodeStatus(status));
+  absl::StatusOr<std::vector<std::string>> all = GatherAll(cluster, EncodeStatus(status));
   if (!all.ok()) return all.status();
-  if (static_cast<int>(all->size()) != cluster.ranks()) {
-    return absl::DataLossError(absl::StrFormat("the cluster returned %d messages for %d ranks",
-                                               all->size(), cluster.ranks()));
-  }
   return FirstFailure(*all, cluster.ranks());
 }
 

@@ -59,6 +59,10 @@ class LevelShare {
   SolveCluster* const cluster_;
 };
 
+// Collective over `cluster`: every rank's `mine`, in rank order. Errors: the
+// transport's; DataLoss when it returns another count of messages.
+absl::StatusOr<std::vector<std::string>> GatherAll(SolveCluster& cluster, std::string mine);
+
 // Collective over `cluster`: ok if every rank's `status` is, else the first
 // failed rank's ("rank R of N: ..."), or the transport's error.
 absl::Status AgreeStatus(SolveCluster& cluster, const absl::Status& status);

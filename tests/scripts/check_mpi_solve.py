@@ -53,13 +53,19 @@ MPIRUN = "mpirun"
 MEMORY = None  # compare each rank's peak with the model: "print" or "check"
 
 
+_MODEL = []
+
+
 def memory_model():
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools",
-                        "cluster-memory.py")
-    spec = importlib.util.spec_from_file_location("cluster_memory", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """tools/cluster-memory.py as a module, loaded once."""
+    if not _MODEL:
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools",
+                            "cluster-memory.py")
+        spec = importlib.util.spec_from_file_location("cluster_memory", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        _MODEL.append(module)
+    return _MODEL[0]
 
 
 BASES = {}
