@@ -153,10 +153,17 @@ bool CycleSolve::SearchDone() {
     return true;
   }
   if (r.round >= kWatchFrom) WatchPolicies();
-  if (r.round == kWatchFrom + kWatchRounds - 1 && MixCycle()) {
-    r.mixed = true;
-    SetGuess();
-    return false;
+  if (r.round == kWatchFrom + kWatchRounds - 1) {
+    const Watched found = MixCycle();
+    if (found != Watched::kNone) {
+      // A mixture: one round checks it. A pure equilibrium among the
+      // alternating policies (two movers' simultaneous best replies can
+      // swap around it forever): the search goes on from it.
+      r.mixed = found == Watched::kMixed;
+      SetGuess();
+      std::fill(stale_.begin(), stale_.end(), 1);
+      return false;
+    }
   }
   CloseCycle();
   // Every mover's policy still best at the closed guess: it is the
@@ -256,6 +263,8 @@ void CycleSolve::Store(const int* s) {
           ? deps + (run_.slope * run_.residual + state_.rounding) / (1 - run_.slope) + mixing
           : HUGE_VAL;
   for (int i = 0; i < n_; ++i) state_.error_of[state_.index.Index(i, s)] = error;
+  std::vector<std::vector<int>>& unconverged = scratch_.stats.unconverged_examples;
+  if (!run_.converged && unconverged.size() < kProbeExamples) unconverged.emplace_back(s, s + n_);
   RecordCycle(run_.round, run_.residual, error, counters);
   if (run_.mixed) RecordMixture(s, mixing);
 }
@@ -411,16 +420,17 @@ void CycleSolve::SetGuess() {
   }
 }
 
-// The watched policies' equilibrium (mixed_cycle.h); false if there is none
-// among them or it is pure (the cycle then ends unconverged, with an
-// infinite bound: policy iteration found no fixed point).
-bool CycleSolve::MixCycle() {
+// The watched policies' equilibrium (mixed_cycle.h), in mix_: kNone if
+// there is none among them (policy iteration goes on, and may end
+// unconverged, with an infinite bound), kPure if no mover mixes in it.
+CycleSolve::Watched CycleSolve::MixCycle() {
   for (auto& options : seen_) {
     std::sort(options.begin(), options.end(),
               [](const CyclePolicy& a, const CyclePolicy& b) { return a.p < b.p; });
   }
-  if (!FindMixedEquilibrium(seen_, &mix_)) return false;
-  return std::find(mix_.mixing.begin(), mix_.mixing.end(), true) != mix_.mixing.end();
+  if (!FindMixedEquilibrium(seen_, &mix_)) return Watched::kNone;
+  const bool mixed = std::find(mix_.mixing.begin(), mix_.mixing.end(), true) != mix_.mixing.end();
+  return mixed ? Watched::kMixed : Watched::kPure;
 }
 
 // The mixture again, from the last round's solves (the mixing movers' two

@@ -63,7 +63,9 @@ class CycleSolve {
   void WatchPolicies();
   CyclePolicy PolicyOf(const MoverTurn& m, const std::vector<double>& next) const;
   void SetGuess();
-  bool MixCycle();
+  // What the watched policies hold: no equilibrium, a pure one, a mixture.
+  enum class Watched { kNone, kPure, kMixed };
+  Watched MixCycle();
   bool Remix();
   void PostMixingMover(int seat, const int* s, const double* zero, bool error_lane,
                        internal::Arithmetic arithmetic);

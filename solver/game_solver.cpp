@@ -20,6 +20,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "atomic_file.h"
 #include "checksum.h"
 #include "cycle_rounds.h"
@@ -329,17 +330,23 @@ absl::StatusOr<GameValues> SolveTableValues(const GameSolveOptions& options,
   // A table that cannot be made is not worth the solve (nor its memory).
   if (absl::Status s = CheckTableSize(options); !s.ok()) return s;
   GameSolveReport local;
-  absl::StatusOr<GameValues> values = SolveGameValues(options, report ? report : &local);
+  GameSolveReport* r = report ? report : &local;
+  absl::StatusOr<GameValues> values = SolveGameValues(options, r);
   if (!values.ok()) return values.status();
   // A zero-score cycle that did not converge leaves values without a bound
   // (docs/PLAYERS.md, "Zero-score cycles" and "Mixed cycles"): no table a
   // reader would refuse, or worse trust, is written.
   if (!(values->error_bound < 1e-9)) {
+    const std::vector<std::vector<int>>& cycles = r->unconverged_examples;
+    const std::string which = cycles.empty() ? "a zero-score cycle"
+                                             : absl::StrCat("the zero-score cycle at totals (",
+                                                            absl::StrJoin(cycles[0], ", "), ")",
+                                                            cycles.size() > 1 ? " and others" : "");
     return absl::FailedPreconditionError(absl::StrFormat(
-        "the %d-player solve could not bound its values (error bound %g): a zero-score cycle "
-        "did not converge within %d rounds of policy iteration (its best replies alternate; "
-        "see docs/PLAYERS.md); no table written",
-        values->players, values->error_bound, kMaxCycleRounds));
+        "the %d-player solve could not bound its values (error bound %g): %s did not converge "
+        "within %d rounds of policy iteration (its best replies alternate; see "
+        "docs/PLAYERS.md); no table written",
+        values->players, values->error_bound, which, kMaxCycleRounds));
   }
   return values;
 }

@@ -223,6 +223,10 @@ struct GameSolveReport {
   // compare), with up to kProbeExamples of their score vectors (sorted).
   long long probe_unconverged = 0;
   std::vector<std::vector<int>> probe_unconverged_examples;
+  // Zero-score cycles that did not converge (their values' bound is
+  // infinite): up to kProbeExamples of their score vectors (sorted), this
+  // run's only.
+  std::vector<std::vector<int>> unconverged_examples;
 };
 inline constexpr double kProbeApart = 1e-9;
 inline constexpr int kProbeExamples = 32;

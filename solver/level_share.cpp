@@ -3,7 +3,19 @@
 #include "level_share.h"
 
 #include <cstring>
-#ifdef __GLIBC__
+// glibc's heap, trimmed after each level; not under a sanitizer, whose heap
+// replaces it: glibc's is then never set up, and trimming it from two ranks
+// on threads at once races in its first-use setup (a crash seen under ASan).
+#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+#if defined(__has_feature)
+#if !__has_feature(address_sanitizer) && !__has_feature(thread_sanitizer)
+#define MARTIANDICE_TRIM_HEAP 1
+#endif
+#else
+#define MARTIANDICE_TRIM_HEAP 1
+#endif
+#endif
+#ifdef MARTIANDICE_TRIM_HEAP
 #include <malloc.h>
 #endif
 #include <string_view>
@@ -210,7 +222,7 @@ absl::StatusOr<LevelShare::Agreed> LevelShare::AfterLevel(int level, const absl:
           "rank %d of %d sent more values than its vectors of level %d have", r, ranks, level));
     }
   }
-#ifdef __GLIBC__
+#ifdef MARTIANDICE_TRIM_HEAP
   // The freed levels and messages back to the system, not kept in the heap
   // (glibc keeps freed blocks below its 32 MB mapping threshold).
   all->clear();
@@ -241,6 +253,7 @@ absl::StatusOr<std::vector<SolveStats>> LevelShare::GatherStats(
   Put(mine, run.probe_unconverged);
   put_vectors(mine, run.probe_examples);
   put_vectors(mine, run.probe_unconverged_examples);
+  put_vectors(mine, run.unconverged_examples);
   Put(mine, static_cast<std::uint64_t>(run.mixed.size()));
   for (const MixedCycleReport& m : run.mixed) {
     Put(mine, static_cast<std::uint64_t>(m.scores.size()));
@@ -272,7 +285,8 @@ absl::StatusOr<std::vector<SolveStats>> LevelShare::GatherStats(
     };
     bool ok = in.Get(&s.counters) && in.Get(&s.settle_passes) && in.Get(&s.settle_reused) &&
               in.Get(&s.probe_apart) && in.Get(&s.probe_largest) && in.Get(&s.probe_unconverged) &&
-              get_vectors(&s.probe_examples) && get_vectors(&s.probe_unconverged_examples);
+              get_vectors(&s.probe_examples) && get_vectors(&s.probe_unconverged_examples) &&
+              get_vectors(&s.unconverged_examples);
     std::uint64_t mixed = 0;
     ok = ok && get_count(&mixed);
     if (ok) s.mixed.resize(mixed);

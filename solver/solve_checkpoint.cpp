@@ -3,6 +3,7 @@
 #include "solve_checkpoint.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <string>
@@ -208,7 +209,9 @@ absl::Status SolveCheckpoint::Load(const Checkpoint& c) {
   for (std::size_t k = 0; k < contexts; ++k) {
     const double* r = &c.records[k * width];
     std::string problem = internal::WinVectorProblem(r, n, r[n]);
-    if (!(r[n] >= 0 && r[n] < 1)) {  // as a table's header bound; false for NaN
+    // As a table's header bound (false for NaN), or an unconverged cycle's
+    // infinity: the resumed solve then ends as the first did, with no table.
+    if (!(r[n] >= 0 && (r[n] < 1 || r[n] == HUGE_VAL))) {
       problem = absl::StrFormat("error bound %g is not a bound in [0, 1)", r[n]);
     }
     if (!problem.empty()) {

@@ -81,6 +81,7 @@ void ReportCounters(const CheckpointCounters& all, std::span<const SolveStats* c
   report->probe_examples = FirstExamples(threads, &SolveStats::probe_examples);
   report->probe_unconverged_examples =
       FirstExamples(threads, &SolveStats::probe_unconverged_examples);
+  report->unconverged_examples = FirstExamples(threads, &SolveStats::unconverged_examples);
   std::sort(
       report->mixed.begin(), report->mixed.end(),
       [](const MixedCycleReport& a, const MixedCycleReport& b) { return a.scores < b.scores; });

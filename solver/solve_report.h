@@ -22,6 +22,7 @@ struct SolveStats {
   std::vector<std::vector<int>> probe_examples;
   long long probe_unconverged = 0;
   std::vector<std::vector<int>> probe_unconverged_examples;
+  std::vector<std::vector<int>> unconverged_examples;
 };
 
 // Adds a solved zero-score cycle's figures.

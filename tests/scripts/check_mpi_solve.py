@@ -13,11 +13,12 @@ against the threaded solve of the same build:
      same command on the game of target 1; --full prints the model's figures
      (for its small games the law store's bound, not the values, dominates).
 
-Usage: check_mpi_solve.py MARTIANDICE [--mpirun PATH] [--full] [--memory] [--kills N]
-                          [--kills-only] [--seed S]
+Usage: check_mpi_solve.py MARTIANDICE [--mpirun PATH] [--full] [--six] [--memory]
+                          [--kills N] [--kills-only] [--seed S]
   default: small games (a test of the suite, about a minute on 2 cores);
   --full: the sizes of issue 28 (3 players official, 4 players target 10,
   5 players target 8), each with its time, and --kills kill tries (default 10);
+  --six: 6 players target 6, R = 1..4 (about an hour on 2 cores), no kills;
   --memory: the memory model's sizes (5 players, targets 6, 8 and 10).
 Exits 1 on any failure; prints every figure with its command.
 """
@@ -108,7 +109,7 @@ def mpirun(ranks, args):
     return [MPIRUN, "--oversubscribe", "-np", str(ranks)] + args
 
 
-def run(command, timeout=1800):
+def run(command, timeout=3600):
     begin = time.monotonic()
     done = subprocess.run(command, env=ENV, capture_output=True, text=True, timeout=timeout)
     return done, time.monotonic() - begin
@@ -273,6 +274,7 @@ def main():
     parser.add_argument("cli")
     parser.add_argument("--mpirun", default="mpirun")
     parser.add_argument("--full", action="store_true")
+    parser.add_argument("--six", action="store_true")
     parser.add_argument("--kills", type=int, default=None)
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--kills-only", action="store_true")
@@ -292,6 +294,9 @@ def main():
         if args.memory:
             games = [((5, t, 13), [1, 2, 3, 4]) for t in (6, 8, 10)]
             kill_game, kills = (4, 10, 13), 0 if args.kills is None else args.kills
+        elif args.six:
+            games = [((6, 6, 13), [1, 2, 3, 4])]
+            kill_game, kills = (6, 6, 13), 0 if args.kills is None else args.kills
         elif args.full:
             games = [((3, 25, 13), [1, 2, 3, 4]), ((4, 10, 13), [1, 2, 3, 4]),
                      ((5, 8, 13), [1, 2, 3, 4])]

@@ -431,6 +431,22 @@ TEST_CASE("n-player checkpoint: counts are checked against the solve after the c
   refused(forged, "finished context 0: error bound 1.5 is not a bound in [0, 1)");
   forged.records[3] = std::nan("");
   refused(forged, "record 3 of context 0 is nan");  // the reader's own check
+  // An unconverged cycle's infinite bound (its context's and the counters')
+  // is kept: the solve resumes and ends without a bound, and no table is
+  // made of it.
+  forged.records[3] = HUGE_VAL;
+  forged.counters.error_bound = HUGE_VAL;
+  absl::StatusOr<std::string> bytes = solver::SerializeCheckpoint(forged);
+  REQUIRE(bytes.ok());
+  WriteFile(path, *bytes);
+  absl::StatusOr<solver::GameValues> resumed = solver::SolveGameValues(options, nullptr);
+  REQUIRE(resumed.ok());
+  CHECK(std::isinf(resumed->error_bound));
+  WriteFile(path, *bytes);  // the finished solve removed it
+  absl::Status table = solver::SolveTableValues(options, nullptr).status();
+  CHECK(absl::IsFailedPrecondition(table));
+  CHECK(std::string(table.message()).find("could not bound its values (error bound inf)") !=
+        std::string::npos);
 }
 
 TEST_CASE("n-player checkpoint: solve with a tampered checkpoint leaves the old table") {

@@ -249,21 +249,35 @@ TEST_CASE("zero-score cycles: the 4-player endgame at (11, 14, 19, 22) has two e
                                           << ", " << bound[1]);
   CHECK(apart > 1e-6);
   CHECK(apart > 1000 * (bound[0] + bound[1]));
-  // From the quadratic start policy iteration does not settle at this cycle
-  // (no pure fixed point reached, no mixture found): the probe counts it
-  // apart from the cycles where it found another equilibrium, and the values
-  // kept are the linear start's, bit for bit.
+  // From the quadratic start two movers' policies alternate at this cycle;
+  // the pure equilibrium among them, where the solve goes on from, is the
+  // cubic start's: the same values within both bounds.
+  {
+    solver::GameSolveOptions options = FourPlayerEndgame(s);
+    options.guess_order = 2;
+    solver::GameSolveReport report;
+    absl::StatusOr<solver::GameValues> g = solver::SolveGameValues(options, &report);
+    REQUIRE(g.ok());
+    CHECK(report.unconverged_examples.empty());
+    CHECK(report.mixed_cycles == 0);
+    CHECK(report.max_rounds > 17);
+    CHECK(report.error_bound < 1e-13);
+    REQUIRE(report.start.size() == 4);
+    for (int j = 0; j < 4; ++j) {
+      CHECK(std::abs(report.start[j] - start[1][j]) <= report.error_bound + bound[1]);
+    }
+    CheckMoversExact(*g, s, report.error_bound);
+  }
+  // A probe from there finds it apart, and the values kept are the linear
+  // start's, bit for bit.
   {
     solver::GameSolveOptions options = FourPlayerEndgame(s);
     options.probe_guess_order = 2;
     solver::GameSolveReport report;
     absl::StatusOr<solver::GameValues> g = solver::SolveGameValues(options, &report);
     REQUIRE(g.ok());
-    CHECK(report.probe_unconverged >= 1);
-    CHECK(std::find(report.probe_unconverged_examples.begin(),
-                    report.probe_unconverged_examples.end(),
-                    s) != report.probe_unconverged_examples.end());
-    CHECK(std::find(report.probe_examples.begin(), report.probe_examples.end(), s) ==
+    CHECK(report.probe_unconverged == 0);
+    CHECK(std::find(report.probe_examples.begin(), report.probe_examples.end(), s) !=
           report.probe_examples.end());
     CHECK(report.start == start[0]);
     CHECK(report.error_bound == bound[0]);
@@ -281,6 +295,96 @@ TEST_CASE("zero-score cycles: the 4-player endgame at (11, 14, 19, 22) has two e
   CHECK(a.error_bound == b.error_bound);
   CHECK(a.tied_decisions == b.tied_decisions);  // the probe's own counts are dropped
   CHECK(a.mean_rounds == b.mean_rounds);
+}
+
+// The two policies seats 0 and 4 alternate between at totals (1, 1, 1, 3, 3,
+// 1) of 6 players to target 6, and the other seats' one (policy iteration in
+// double, rounds 10 to 17; c = E - p G from the solver's rounds).
+std::vector<std::vector<CyclePolicy>> SixPlayerCycle() {
+  return {
+      {{0.46392076939393933621L,
+        {0.10243877280490559153L, 0.052295669136988661364L, 0.053860016304810614733L,
+         0.12332065410578775027L, 0.13586509133352315403L, 0.068299026920044818223L}},
+       {0.46847984057106872857L,
+        {0.1024193756915051061L, 0.051746565953519461681L, 0.053292896247707891035L,
+         0.12204540857557195495L, 0.13444903019072985365L, 0.067566882769897032239L}}},
+      {{0.45190198885907506554L,
+        {0.0013503782859146223667L, 0.11584529441175492525L, 0.060640860188739693744L,
+         0.13845893251028850574L, 0.15356564583247539118L, 0.078236899911751821395L}}},
+      {{0.42206018273218603998L,
+        {0.0022543800161258129379L, 0.0022929766114979216881L, 0.13341013589381457175L,
+         0.16320825138304168617L, 0.18241366195955362313L, 0.094360411403780257094L}}},
+      {{0.32559100077218833258L,
+        {0.0021777850130743890154L, 0.0022147886286958744863L, 0.0022579436435450658329L,
+         0.33533499516868202448L, 0.21922214707427749463L, 0.11320133969953687904L}}},
+      {{0.27740725283663902889L,
+        {0.0064415554444194181529L, 0.0065591208645105472062L, 0.0066966197768929997617L,
+         0.015138527987628957035L, 0.51379708959617140864L, 0.17395983349373768929L}},
+       {0.27853917333663003042L,
+        {0.00639635824351676939L, 0.0065130884673735290136L, 0.0066496105466822971151L,
+         0.015032246204478918552L, 0.51361174943821606719L, 0.17325777376310244587L}}},
+      {{0.33110776326303670292L,
+        {0.02751737296179320952L, 0.028109629622990491186L, 0.028799824687101086546L,
+         0.065284484442688223352L, 0.070744648758433282286L, 0.44843627626395708997L}}},
+  };
+}
+
+TEST_CASE("mixed cycle: two pure equilibria that simultaneous best replies step around") {
+  const auto options = SixPlayerCycle();
+  // Seat i's best reply (0: its first policy, 1: its second) against the
+  // cycle closed with seats 0 and 4 playing `w0` and `w4`.
+  auto replies = [&](int w0, int w4) {
+    std::vector<long double> weight(6, 0);
+    weight[0] = w0;
+    weight[4] = w4;
+    const auto v = solver::CloseMixedCycle(options, weight);
+    std::pair<int, int> best;
+    for (int i : {0, 4}) {
+      const long double next = v[(i + 1) % 6][i];
+      const int reply = Own(options, i, 1, next) > Own(options, i, 0, next) ? 1 : 0;
+      CHECK(std::abs(Own(options, i, 1, next) - Own(options, i, 0, next)) > 1e-11L);  // no tie
+      (i == 0 ? best.first : best.second) = reply;
+    }
+    return best;
+  };
+  // Both careful and both bold are equilibria; each mixed pure pattern makes
+  // both seats switch, into the other one: policy iteration swaps forever.
+  CHECK(replies(0, 0) == std::pair{0, 0});
+  CHECK(replies(1, 1) == std::pair{1, 1});
+  CHECK(replies(0, 1) == std::pair{1, 0});
+  CHECK(replies(1, 0) == std::pair{0, 1});
+  // The first pure pattern in the search's order is taken: both careful.
+  solver::MixedCycle mix;
+  REQUIRE(solver::FindMixedEquilibrium(options, &mix));
+  CHECK(mix.mixing == std::vector<bool>(6, false));
+  CHECK(mix.weight[0] == 0);
+  CHECK(mix.weight[4] == 0);
+}
+
+TEST_CASE("zero-score cycles: 6 players to 6, (1, 1, 1, 3, 3, 1) settles at a pure equilibrium") {
+  const std::vector<int> s = {1, 1, 1, 3, 3, 1};
+  solver::GameSolveOptions options;
+  options.rules = Rules{13, 3, 6};
+  options.players = 6;
+  options.threads = 2;
+  options.floor = s;
+  solver::GameSolveReport report;
+  absl::StatusOr<solver::GameValues> g = solver::SolveGameValues(options, &report);
+  REQUIRE(g.ok());
+  CHECK(report.unconverged_examples.empty());
+  CHECK(report.mixed_cycles == 0);
+  CHECK(report.max_rounds > 17);  // settled after the watch, not by policy iteration alone
+  CHECK(report.error_bound < 1e-12);
+  // Every mover's stored chance is the exact optimum of its turn against
+  // the stored next vectors, and every decision there is certified.
+  CheckMoversExact(*g, s, report.error_bound);
+  solver::CertifyOptions certify;
+  certify.floor = certify.ceiling = s;
+  absl::StatusOr<solver::CertificationReport> c = solver::CertifyGameValues(*g, certify);
+  REQUIRE(c.ok());
+  CHECK(c->contexts == 6);
+  CHECK(c->largest_value_gap <= report.error_bound + 1e-15);
+  CHECK(c->certified);
 }
 
 }  // namespace

@@ -13,7 +13,7 @@ import { startCoach } from './coach.mjs';
 import { startStrategy } from './strategy.mjs';
 import { diceRow, dieSvg, drawDice } from './dice.mjs';
 import {
-  LETTER, adviceTable, diceCount, diceWords, formatValue, groups, plural,
+  LETTER, adviceTable, diceCount, diceWords, formatValue, groups, plural, thenWords,
 } from './words.mjs';
 
 const params = new URLSearchParams(location.search);
@@ -360,7 +360,7 @@ function renderState() {
 function hintLine(advice) {
   if (advice.decision === 'take') {
     const b = advice.best;
-    return `Best: take ${plural(b.count, b.take)}, then ${b.then === 'roll' ? 'roll on' : 'stop'} — ${short(advice.value)}.`;
+    return `Best: take ${plural(b.count, b.take)}, then ${thenWords(b.then)} — ${short(advice.value)}.`;
   }
   if (advice.decision === 'roll') {
     return percentValues ? `Your chance to win now: ${(100 * advice.value).toFixed(1)}%.`
@@ -509,7 +509,7 @@ function decisionWords(d) {
   const aside = d.aside === '-' ? '' : ` with ${diceWords(d.aside)} set aside`;
   return `Turn ${d.turn}: rolled ${diceWords(d.rolled)}${aside}. You took ${plural(d.count, d.take)}, then ` +
     `${d.then === 'roll' ? 'rolled on' : 'stopped'}; better: take ${plural(b.count, b.take)}, then ` +
-    `${b.then === 'roll' ? 'roll on' : 'stop'}. Cost ${value(d.loss)}${d.class ? ` (${d.class})` : ''}.`;
+    `${thenWords(b.then)}. Cost ${value(d.loss)}${d.class ? ` (${d.class})` : ''}.`;
 }
 
 // The three costliest decisions, costliest first (the review's order among equals).

@@ -5,6 +5,8 @@ export const FACE = { T: 'tank', R: 'ray', H: 'human', C: 'cow', K: 'chicken' };
 export const LETTER = { tank: 'T', ray: 'R', human: 'H', cow: 'C', chicken: 'K' };
 export const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 export const diceCount = (n) => plural(n, 'die').replace('dies', 'dice');
+// What to do after a take: "stop", "roll on", or either ("stop or roll on", as good).
+export const thenWords = (then) => ({ stop: 'stop', roll: 'roll on', either: 'stop or roll on' })[then];
 
 export function groups(notation) {
   if (!notation || notation === '-') return [];
@@ -59,21 +61,26 @@ export function adviceTable(table, advice, value) {
       for (const x of [o.stop, o.roll, o.value]) row.insertCell().textContent = value(x);
     }
     const b = advice.best;
-    return `Best: take ${plural(b.count, b.take)}, then ${b.then === 'roll' ? 'roll on' : b.then} (${value(advice.value)}).` +
+    return `Best: take ${plural(b.count, b.take)}, then ${thenWords(b.then)} (${value(advice.value)}).` +
       zeroChances(advice.options);
   }
   head.innerHTML = '<tr><th scope="col">move</th><th scope="col">value</th></tr>';
   const rows = advice.decision === 'roll' ? [['roll', advice.roll]]
     : [['stop', advice.stop], ['roll on', advice.roll]];
-  for (const [label, x] of rows) {
+  // The action's row is the best; a tie (equal within the table's tolerance):
+  // the row holding the advice's value "(best)", the other "(as good)".
+  const bestRow = advice.action === 'stop' ? 0 : advice.action === 'roll' ? 1
+    : rows.findIndex(([, x]) => x === advice.value);
+  rows.forEach(([label, x], i) => {
     const row = body.insertRow();
     row.dataset.move = label;
-    if (x === advice.value) row.className = 'optimal best';
-    row.insertCell().textContent = label + (x === advice.value && rows.length > 1 ? ' (best)' : '');
+    const mark = i === bestRow || rows.length === 1 ? 'best' : advice.action === 'either' ? 'as good' : '';
+    if (mark) row.className = mark === 'best' ? 'optimal best' : 'optimal';
+    row.insertCell().textContent = label + (mark && rows.length > 1 ? ` (${mark})` : '');
     row.insertCell().textContent = value(x);
-  }
+  });
   if (advice.decision === 'roll') return `The position is worth ${value(advice.value)}.`;
-  return `Best: ${advice.action === 'roll' ? 'roll on' : advice.action === 'stop' ? 'stop' : 'either'} (${value(advice.value)}).` +
+  return `Best: ${advice.action === 'either' ? 'stop or roll on, as good' : thenWords(advice.action)} (${value(advice.value)}).` +
     (advice.zero_chance !== null ? ` Rolling on ends the turn with 0 points with chance ${(100 * advice.zero_chance).toFixed(1)} %.` : '');
 }
 

@@ -13,6 +13,7 @@ import { after, before, test } from 'node:test';
 
 import { browserTests } from './browser.mjs';
 import { repo, startServe } from './cli.mjs';
+import { choiceRows } from './expected.mjs';
 
 const screenshots = process.env.MARTIANDICE_SCREENSHOTS ?? `${repo}build-wasm/screenshots`;
 const { missing, url, newPage } = await browserTests();
@@ -91,8 +92,7 @@ function check(page, theirs) {
       .map((o) => `${(100 * o.zero_chance).toFixed(1)} % after ${plural(o.count, o.take)}`);
     if (chances.length > 0) assert.ok(page.best.endsWith(` Rolling on scores 0 with chance ${chances.join(', ')}.`), page.best);
   } else if (a.decision === 'stop_or_roll') {
-    assert.deepEqual(page.advice, [['stop', a.stop], ['roll on', a.roll]].map(([label, x]) =>
-      [label + (x === a.value ? ' (best)' : ''), percent(x)]));
+    assert.deepEqual(page.advice, choiceRows(a, percent));
   } else {
     assert.deepEqual(page.advice, [['roll', percent(a.roll)]]);
   }

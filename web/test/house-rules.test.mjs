@@ -19,6 +19,7 @@ import { after, test } from 'node:test';
 
 import { browserTests } from './browser.mjs';
 import { cliPath, repo, runCli, runPlay } from './cli.mjs';
+import { choiceRows } from './expected.mjs';
 import { Positions } from './positions.mjs';
 
 const screenshots = process.env.MARTIANDICE_SCREENSHOTS ?? `${repo}build-wasm/screenshots`;
@@ -161,8 +162,7 @@ async function checkHint(page, game, tables) {
     return;
   }
   const cli = JSON.parse(runCli('eval', query));
-  assert.deepEqual(rows, [['stop', cli.stop], ['roll on', cli.roll]].map(([label, x]) =>
-    [label + (x === cli.value ? ' (best)' : ''), percent(x)]));
+  assert.deepEqual(rows, choiceRows(cli, percent));
 }
 
 // Plays the game to its end (mostly the hint's best moves), each hint

@@ -18,6 +18,7 @@ import { test } from 'node:test';
 
 import { browserTests } from './browser.mjs';
 import { repo, runCli, runPlay } from './cli.mjs';
+import { choiceRows, thenWords } from './expected.mjs';
 import { Positions } from './positions.mjs';
 
 const screenshots = process.env.MARTIANDICE_SCREENSHOTS ?? `${repo}build-wasm/screenshots`;
@@ -75,21 +76,19 @@ async function checkHint(page) {
     // The best take's button is marked, and it is the take the hint names.
     assert.deepEqual(await page.$$eval('#controls button[data-best]', (bs) => bs.map((b) => b.dataset.face)), [best.take]);
     const line = await page.textContent('#hint-best');
-    assert.ok(line.startsWith(`Best: take ${plural(best.count, best.take)}, then ${best.then === 'roll' ? 'roll on' : 'stop'} — ` +
+    assert.ok(line.startsWith(`Best: take ${plural(best.count, best.take)}, then ${thenWords(best.then)} — ` +
       `${(100 * cli.value).toFixed(1)}% to win.`), line);
     await checkSaidOnce(page);
     return cli;
   }
   const cli = JSON.parse(runCli('eval', query));
-  assert.deepEqual(rows, [['stop', cli.stop], ['roll on', cli.roll]].map(([label, x]) =>
-    [label + (x === cli.value ? ' (best)' : ''), percent(x)]), JSON.stringify(query));
+  assert.deepEqual(rows, choiceRows(cli, percent), JSON.stringify(query));
+  // The action's button is marked; a tie marks neither and says so.
   const marked = await page.$$eval('#controls button[data-best]', (bs) => bs.map((b) => b.id));
-  const bestMove = cli.stop === cli.roll ? null : cli.stop === cli.value ? 'stop' : 'roll-on';
+  const bestMove = { stop: 'stop', roll: 'roll-on' }[cli.action] ?? null;
   assert.deepEqual(marked, bestMove ? [bestMove] : []);
-  if (bestMove) {
-    assert.ok((await page.textContent('#hint-best')).startsWith(`Best: ${bestMove === 'stop' ? 'stop' : 'roll on'} — ` +
-      `${(100 * cli.value).toFixed(1)}% to win`));
-  }
+  assert.ok((await page.textContent('#hint-best')).startsWith(`Best: ${bestMove === null ? 'stop or roll on, as good'
+    : bestMove === 'stop' ? 'stop' : 'roll on'} — ${(100 * cli.value).toFixed(1)}% to win`));
   await checkSaidOnce(page);
   return cli;
 }
@@ -211,7 +210,7 @@ function costliestWords(decisions, value) {
   return decisions.filter((d) => !d.optimal && d.loss > 0).sort((a, b) => b.loss - a.loss).slice(0, 3).map((d) =>
     `Turn ${d.turn}: rolled ${diceWords(d.rolled)}${d.aside === '-' ? '' : ` with ${diceWords(d.aside)} set aside`}. ` +
     `You took ${plural(d.count, d.take)}, then ${d.then === 'roll' ? 'rolled on' : 'stopped'}; better: take ` +
-    `${plural(d.best.count, d.best.take)}, then ${d.best.then === 'roll' ? 'roll on' : 'stop'}. ` +
+    `${plural(d.best.count, d.best.take)}, then ${thenWords(d.best.then)}. ` +
     `Cost ${value(d.loss)}${d.class ? ` (${d.class})` : ''}.`);
 }
 
