@@ -226,10 +226,9 @@ std::string BestVerdict(const Query& query, const Goal& goal, const RollAdvice& 
                          NextText(query.rules, best));
 }
 
-// For the win goal: the table, loaded with front_end.h's errors (where none can
-// exist, the advisor's answer says so).
+// For the win goal: the table, loaded with front_end.h's errors.
 absl::Status LoadQueryTable(Advisor& advisor, const Query& query) {
-  if (!query.goal.is_win() || !TableCanExist(query.rules, query.players)) return absl::OkStatus();
+  if (!query.goal.is_win()) return absl::OkStatus();
   return LoadTable(advisor, query.rules, query.players, query.tables).status();
 }
 

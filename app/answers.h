@@ -27,7 +27,7 @@ absl::StatusOr<EvalAnswer> Evaluate(Advisor& advisor, const Query& query);
 absl::StatusOr<BestAnswer> Best(Advisor& advisor, const Query& query, const Dice& roll);
 
 // A win query that names no table (no --tables) for a game no table covers
-// (none can exist, or the search finds none) is answered as `play` advises:
+// (the search finds none) is answered as `play` advises:
 // by the fallback (kFallbackName), the turn objective FallbackObjective at
 // the query's context.
 struct Fallback {

@@ -31,7 +31,7 @@ absl::StatusOr<std::uint64_t> ReadSeed(const std::string& text, const std::strin
 
 absl::Status TableError(const Rules& rules, int players, const absl::Status& status) {
   std::string message(status.message());
-  if (message.find("martiandice solve") == std::string::npos && TableCanExist(rules, players)) {
+  if (message.find("martiandice solve") == std::string::npos) {
     absl::StrAppend(&message, " (generate the table with: ", TableSolveCommand(rules, players),
                     ")");
   }

@@ -19,26 +19,6 @@
 namespace martiandice {
 namespace {
 
-// Why no table can exist for `rules` and `players`; with a context, the
-// fallback's objective there.
-absl::Status NoTableError(const Rules& rules, int players, const GameContext* context) {
-  std::string message = absl::StrFormat(
-      "no policy table can exist for %d players with %d dice, bonus %d, target %d: it would take "
-      "%.1f GiB, over the %d GiB limit of a table made on one machine. The fallback without a "
-      "table: %s",
-      players, rules.dice, rules.bonus, rules.target,
-      static_cast<double>(TableBytes(rules, players)) / static_cast<double>(std::uint64_t{1} << 30),
-      kMaxTableBytes >> 30, std::string(kFallbackName));
-  if (context != nullptr) {
-    absl::StrAppend(&message, ", the objective ", FallbackObjective(rules, *context).name(),
-                    " here");
-  } else {
-    absl::StrAppend(&message,
-                    " (the objective capped:M, M the points the mover needs; the policy capped)");
-  }
-  return absl::InvalidArgumentError(message);
-}
-
 // The fallback's solved turn: capped at min(M, the highest turn score), the
 // same decisions and values as capped:M.
 absl::StatusOr<TurnSolution> FallbackTurn(Advisor& advisor, const Rules& rules,
@@ -128,7 +108,6 @@ absl::StatusOr<TurnSolution> Advisor::Turn(const Rules& rules, const Objective& 
 absl::StatusOr<std::shared_ptr<const LoadedTable>> Advisor::Table(
     const Rules& rules, int players, const std::optional<std::string>& tables) {
   const std::optional<std::string>& source = tables ? tables : options_.tables;
-  if (!TableCanExist(rules, players)) return NoTableError(rules, players, nullptr);
   Caches::TableKey key{rules.dice, rules.bonus, rules.target, players, source};
   {
     std::lock_guard<std::mutex> lock(caches_->mutex);
@@ -151,10 +130,6 @@ absl::StatusOr<std::shared_ptr<const LoadedTable>> Advisor::Table(
 absl::StatusOr<TableCoverage> Advisor::Coverage(const Rules& rules, int players,
                                                 const std::optional<std::string>& tables) {
   TableCoverage coverage;
-  if (!TableCanExist(rules, players)) {
-    coverage.reason = std::string(NoTableError(rules, players, nullptr).message());
-    return coverage;
-  }
   absl::StatusOr<std::shared_ptr<const LoadedTable>> table = Table(rules, players, tables);
   if (absl::IsNotFound(table.status())) {
     coverage.reason = std::string(table.status().message());
@@ -240,9 +215,6 @@ absl::StatusOr<GameAdvice> Advisor::Advise(const GameState& state,
 
 absl::StatusOr<EvalAnswer> Advisor::Evaluate(const Query& query) {
   EvalAnswer answer;
-  if (query.goal.is_win() && !TableCanExist(query.rules, query.players)) {
-    return NoTableError(query.rules, query.players, query.context ? &*query.context : nullptr);
-  }
   if (query.goal.is_win()) {
     absl::StatusOr<std::shared_ptr<const LoadedTable>> table =
         Table(query.rules, query.players, query.tables);
@@ -264,9 +236,6 @@ absl::StatusOr<EvalAnswer> Advisor::Evaluate(const Query& query) {
 
 absl::StatusOr<BestAnswer> Advisor::Best(const Query& query, const Dice& roll) {
   BestAnswer answer;
-  if (query.goal.is_win() && !TableCanExist(query.rules, query.players)) {
-    return NoTableError(query.rules, query.players, query.context ? &*query.context : nullptr);
-  }
   if (query.goal.is_win()) {
     absl::StatusOr<std::shared_ptr<const LoadedTable>> table =
         Table(query.rules, query.players, query.tables);

@@ -403,9 +403,9 @@ std::uint64_t TableBytes(const Rules& rules, int players) {
   return internal::FileLength(internal::LayoutHeader(rules, players, contexts, 0));
 }
 
-bool TableCanExist(const Rules& rules, int players) {
-  if (!ValidateRules(rules).ok() || players < kMinPlayers || players > kMaxPlayers) return true;
-  return TableBytes(rules, players) <= kMaxTableBytes;
+int TableSolveProcesses(const Rules& rules, int players) {
+  if (!ValidateRules(rules).ok() || players < kMinPlayers || players > kMaxPlayers) return 1;
+  return static_cast<int>((TableBytes(rules, players) + kMaxTableBytes - 1) / kMaxTableBytes);
 }
 
 }  // namespace martiandice

@@ -81,12 +81,22 @@ absl::Status Unusable(const std::string& where, const Lookup& lookup, const std:
 
 absl::Status NotFound(const Rules& rules, int players, const std::string& looked,
                       const std::string& out) {
+  // A table too large for one machine is made by processes sharing it.
+  const int processes = TableSolveProcesses(rules, players);
+  const std::string how =
+      processes == 1
+          ? "(takes a while)"
+          : absl::StrFormat(
+                "on a cluster (the table takes %.1f GiB, more than the %d GiB one machine makes: "
+                "%d processes at least; docs/SCALING.md, \"On a cluster\", sizes the machines)",
+                static_cast<double>(TableBytes(rules, players)) /
+                    static_cast<double>(std::uint64_t{1} << 30),
+                kMaxTableBytes >> 30, processes);
   return absl::NotFoundError(absl::StrFormat(
       "no policy table %s for %d players (dice %d, bonus %d, target %d); looked in %s. "
-      "Generate it with `%s` (takes a while) and pass its path with --tables or "
-      "$MARTIANDICE_DATA",
+      "Generate it with `%s` %s and pass its path with --tables or $MARTIANDICE_DATA",
       TableFileName(rules, players), players, rules.dice, rules.bonus, rules.target, looked,
-      TableSolveCommand(rules, players, out)));
+      TableSolveCommand(rules, players, out), how));
 }
 
 #if defined(__linux__)
@@ -185,7 +195,11 @@ std::string TableFileName(const Rules& rules, int players) {
 }
 
 std::string TableSolveCommand(const Rules& rules, int players, const std::string& out) {
-  std::string command = absl::StrFormat("martiandice solve --players %d", players);
+  std::string command;
+  if (const int processes = TableSolveProcesses(rules, players); processes > 1) {
+    command = absl::StrFormat("mpirun -np %d ", processes);
+  }
+  absl::StrAppend(&command, "martiandice solve --players ", players);
   const Rules official;
   if (rules.dice != official.dice) absl::StrAppend(&command, " --dice ", rules.dice);
   if (rules.bonus != official.bonus) absl::StrAppend(&command, " --bonus ", rules.bonus);

@@ -48,9 +48,9 @@ struct LoadedTable {
 // Whether a policy table answers win queries for a game's rules and players.
 struct TableCoverage {
   std::shared_ptr<const LoadedTable> table;  // null when none does
-  // Without a table, why: none can exist (over kMaxTableBytes), or the
-  // search found none (LocateTable's message: where it looked and the
-  // command that generates it).
+  // Without a table, why: the search found none (LocateTable's message:
+  // where it looked and the command that generates it, on a cluster where
+  // the table is over kMaxTableBytes).
   std::string reason;
 };
 
@@ -120,9 +120,7 @@ class Advisor {
   Advisor& operator=(const Advisor&) = delete;
 
   // Stop-or-roll at query.aside. Errors: a position the rules cannot produce
-  // (InvalidArgument, named "aside"); for the win goal, the table's (Table;
-  // where none can exist, the message names the fallback's objective for the
-  // query's context, capped:M).
+  // (InvalidArgument, named "aside"); for the win goal, the table's (Table).
   absl::StatusOr<EvalAnswer> Evaluate(const Query& query);
   // Every take from `roll` (see ParseRoll) at query.aside, ranked. Errors: as
   // Evaluate's, and a roll that does not fit (named "roll").
@@ -135,14 +133,13 @@ class Advisor {
   // The policy table for `rules` and `players` from `tables` (a file or
   // folder; unset: the advisor's, else the default search), from the cache
   // or located (LocateTable), read and checked against the rules and players
-  // now. Errors: InvalidArgument when no table can exist (TableBytes over
-  // kMaxTableBytes: the message says so and names the fallback, never a
-  // solve), LocateTable's, GameTable::Open's, and CheckTableMatches's
-  // (prefixed with the file).
+  // now, whatever its size (one over kMaxTableBytes, made on a cluster, is
+  // mapped like any over kEagerTableBytes). Errors: LocateTable's,
+  // GameTable::Open's, and CheckTableMatches's (prefixed with the file).
   absl::StatusOr<std::shared_ptr<const LoadedTable>> Table(
       const Rules& rules, int players, const std::optional<std::string>& tables = std::nullopt);
   // Table's answer, with "no table" as an answer rather than an error when
-  // none can exist or none is found. Errors: a table found but unusable
+  // none is found. Errors: a table found but unusable
   // (unreadable, damaged, another version or rules): Table's.
   absl::StatusOr<TableCoverage> Coverage(const Rules& rules, int players,
                                          const std::optional<std::string>& tables = std::nullopt);

@@ -73,8 +73,8 @@ struct BotOptions {
   std::optional<GameTable> table;
   // win: where the advisor looks for the table (Advisor::Coverage).
   std::optional<std::string> tables;
-  // win where no table covers the game (none can exist, or none is
-  // found): play the fallback (`capped`) rather than fail.
+  // win where no table covers the game (none is found): play the
+  // fallback (`capped`) rather than fail.
   bool fallback = false;
 };
 

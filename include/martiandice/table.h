@@ -120,24 +120,30 @@ std::vector<std::string> TableSearchPath();
 inline constexpr std::uint64_t kEagerTableBytes = std::uint64_t{256} << 20;
 // The largest table `martiandice solve` makes on one machine, whose memory
 // must hold every value while it solves: 64 GiB (5 players under the official
-// rules: 6.2 GiB; 6 players: 315 GiB, more than one machine holds). Readers
-// take tables of any size.
+// rules: 6.2 GiB; 6 players: 315 GiB). A larger one is made by a solve over
+// several processes (`mpirun`), each holding a share within this limit.
+// Readers take tables of any size.
 inline constexpr std::uint64_t kMaxTableBytes = std::uint64_t{64} << 30;
 // The size in bytes of the table for `rules` and `players` (docs/FORMAT.md:
 // its header, every seat's chance at every turn-start context and a checksum
 // per block of 1,024 contexts), valid or not. Preconditions:
 // ValidateRules(rules) is OK and players is in kMinPlayers..kMaxPlayers.
 std::uint64_t TableBytes(const Rules& rules, int players);
-// False when the table for valid `rules` and `players` would exceed
-// kMaxTableBytes (6 players under the official rules); true otherwise (also
-// for invalid rules or players, which other checks refuse).
-bool TableCanExist(const Rules& rules, int players);
+// The fewest processes `martiandice solve` makes the table for `rules` and
+// `players` with: 1 while TableBytes is at most kMaxTableBytes (6 players up
+// to target 17), else ceil(TableBytes / kMaxTableBytes), each process's share
+// within the limit (6 players under the official rules: 5). Their machines'
+// memory may call for more (docs/SCALING.md, "On a cluster"). 1 for invalid
+// rules or players, which other checks refuse.
+int TableSolveProcesses(const Rules& rules, int players);
 
 // File name of the table for `rules` and `players`: "martiandice-p2-d13-b3-t25.mdt".
 std::string TableFileName(const Rules& rules, int players);
 
 // The command that generates that table into `out` (default: TableFileName):
-// "martiandice solve --players 2 --target 30 --out martiandice-p2-d13-b3-t30.mdt".
+// "martiandice solve --players 2 --target 30 --out martiandice-p2-d13-b3-t30.mdt";
+// over several processes where TableSolveProcesses is above 1:
+// "mpirun -np 5 martiandice solve --players 6 --out martiandice-p6-d13-b3-t25.mdt".
 std::string TableSolveCommand(const Rules& rules, int players, const std::string& out = "");
 
 }  // namespace martiandice

@@ -584,7 +584,7 @@ TEST_CASE("answers: a game's advice as text, at each decision") {
 
 TEST_CASE("answers: the fallback's advice says so, in JSON and text") {
   Advisor advisor;
-  // 6 players: no table can exist; seat 2 at 10 plays capped:15.
+  // 6 players: no table (one takes a cluster); seat 2 at 10 plays capped:15.
   absl::StatusOr<GameState> state =
       GameState::AtTurnStart(Rules{}, 6, GameContext{{12, 3, 10, 0, 7, 1}, 2});
   REQUIRE(state.ok());
@@ -596,7 +596,10 @@ TEST_CASE("answers: the fallback's advice says so, in JSON and text") {
   CHECK(json["values"].text == "capped:15");
   CHECK(json["fallback"].boolean);
   CHECK(json["fallback_reason"].text == advice.fallback_reason);
-  CHECK(json["fallback_reason"].text.find("no policy table can exist for 6 players") !=
+  CHECK(json["fallback_reason"].text.find("no policy table martiandice-p6-d13-b3-t25.mdt") !=
+        std::string::npos);
+  CHECK(json["fallback_reason"].text.find("`mpirun -np 5 martiandice solve --players 6 --out "
+                                          "martiandice-p6-d13-b3-t25.mdt` on a cluster") !=
         std::string::npos);
   CHECK(json["win_probabilities"].is_null());
   CHECK(Same(json["zero_chance"].number, *advice.zero_chance));
@@ -727,11 +730,15 @@ TEST_CASE("answers: a win query without its table is bad input naming the comman
   CHECK(absl::EndsWith(bad.message(),
                        " (generate the table with: martiandice solve --players 2 --out "
                        "martiandice-p2-d13-b3-t25.mdt)"));
-  // Where no table can exist, the advisor's own message (no command to run).
+  // A table one machine cannot make: the search's message names the
+  // cluster's command, once.
   QueryInput six = Win("3,4,0,0,0,0", 0, "");
   six.tables.reset();
   const absl::Status status = app::Evaluate(advisor, Parsed(six)).status();
+  const std::string message(status.message());
   CHECK(status.code() == absl::StatusCode::kInvalidArgument);
-  CHECK(std::string(status.message()).find("no policy table can exist") != std::string::npos);
-  CHECK(std::string(status.message()).find("martiandice solve") == std::string::npos);
+  CHECK(message.rfind("no policy table martiandice-p6-d13-b3-t25.mdt for 6 players", 0) == 0);
+  CHECK(message.find("`mpirun -np 5 martiandice solve --players 6 --out "
+                     "martiandice-p6-d13-b3-t25.mdt` on a cluster") != std::string::npos);
+  CHECK(message.find("generate the table with") == std::string::npos);
 }

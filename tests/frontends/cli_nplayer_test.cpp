@@ -14,6 +14,7 @@
 #include "gpu_batch.h"
 #include "martiandice/win_query.h"
 #include "nplayer_naive.h"
+#include "table_builder.h"
 #include "table_format.h"
 #include "test_util.h"
 
@@ -286,7 +287,43 @@ TEST_CASE("cli certify: a table's decisions, its verdict in the exit status") {
                   "--threads");
 }
 
-TEST_CASE("cli: 6 players have no table and never send to a solve that refuses") {
+TEST_CASE("cli 6 players: a table over 64 GiB answers best and eval as the library does") {
+  // 6 players to 18: 76.0 GiB, as a cluster makes it, written sparse.
+  const Rules rules{13, 3, 18};
+  REQUIRE(TableBytes(rules, 6) > kMaxTableBytes);
+  const test_util::TempDir dir;
+  const std::string file = dir.File(TableFileName(rules, 6));
+  REQUIRE(table_builder::WriteSparseTable(file, table_builder::FirstTurnReachSpec(rules, 6, 10),
+                                          table_builder::FirstTurnBlocks(rules, 6)));
+  auto table = GameTable::Open(file);
+  REQUIRE(table.ok());
+  const GameContext context{{0, 0, 0, 0, 0, 0}, 0};
+  auto win = table->WinProbabilities(context);
+  REQUIRE(win.ok());
+  auto args = [&](std::vector<std::string> a) {
+    a.insert(a.end(), {"--objective", "win", "--scores", "0,0,0,0,0,0", "--target", "18",
+                       "--tables", dir.str(), "--json"});
+    return a;
+  };
+  const Json best = RunJson(args({"best", "--roll", "2T 3R 4H 3C 1K"}));
+  CHECK(best["players"].number == 6);
+  CHECK(best["table"].text == file);
+  CHECK_FALSE(best["fallback"].boolean);
+  CheckWinProbabilities(best, *win);
+  auto a = AdviseWin(*table, context, Dice(), *ParseDice("2T 3R 4H 3C 1K"));
+  REQUIRE(a.ok());
+  CHECK(best["value"].number == a->advice.value.approx);
+  REQUIRE(best["options"].items.size() == a->advice.options.size());
+  cli_test::CheckBestConsistent(best, false);
+  const Json eval = RunJson(args({"eval", "--aside", "2T 3R 4H"}));
+  CheckWinProbabilities(eval, *win);
+  auto e = EvaluateWin(*table, context, *ParseDice("2T 3R 4H"));
+  REQUIRE(e.ok());
+  CHECK(eval["value"].number == e->position.value.approx);
+  CHECK(eval["value"].number > 0.05);  // the records after the turn decided it
+}
+
+TEST_CASE("cli: 6 players without a table: the fallback, and the command a cluster runs") {
   // eval and best answer by the fallback, naming it and why; simulate's `win`
   // names the fallback for the position.
   for (const std::vector<std::string>& args :
@@ -298,19 +335,22 @@ TEST_CASE("cli: 6 players have no table and never send to a solve that refuses")
     CHECK(json["objective"].text == "win");
     CHECK(json["fallback"].boolean);
     CHECK(json["values"].text == "capped:25");
-    CHECK(json["fallback_reason"].text.find("no policy table can exist") != std::string::npos);
-    CHECK(json["fallback_reason"].text.find("capped at the points still needed") !=
+    CHECK(json["fallback_reason"].text.find("no policy table martiandice-p6-d13-b3-t25.mdt") !=
           std::string::npos);
-    CHECK(json["fallback_reason"].text.find("solve") == std::string::npos);
+    CHECK(json["fallback_reason"].text.find("`mpirun -np 5 martiandice solve --players 6 --out "
+                                            "martiandice-p6-d13-b3-t25.mdt` on a cluster") !=
+          std::string::npos);
   }
   const CliRun text = Run({"eval", "--scores", "0,0,0,0,0,0"});
   CHECK(text.code == 0);
-  CHECK(text.out.find("No exact table for 6 players: no policy table can exist") !=
+  CHECK(text.out.find("No exact table for 6 players: no policy table martiandice-p6") !=
+        std::string::npos);
+  CHECK(text.out.find("Values below: the fallback, capped at the points still needed") !=
         std::string::npos);
   const CliRun simulate = Run({"simulate", "--games", "1", "--policies", "win,ev,ev,ev,ev,ev"});
   CHECK(simulate.code == 2);
-  CHECK(simulate.err.find("no policy table can exist") != std::string::npos);
-  CHECK(simulate.err.find("capped at the points still needed") != std::string::npos);
+  CHECK(simulate.err.find("no policy table martiandice-p6-d13-b3-t25.mdt") != std::string::npos);
+  CHECK(simulate.err.find("mpirun -np 5 martiandice solve --players 6") != std::string::npos);
   // The fallback's values are the turn objective's own (its own solve).
   const Json fallback = RunJson({"eval", "--objective", "capped:25", "--json"});
   CHECK(fallback["objective"].text == "capped:25");

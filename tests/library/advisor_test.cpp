@@ -22,10 +22,13 @@
 #include "martiandice/game_state.h"
 #include "martiandice/objective.h"
 #include "martiandice/rules.h"
+#include "martiandice/table.h"
 #include "martiandice/turn_query.h"
 #include "martiandice/turn_solver.h"
 #include "martiandice/win_query.h"
 #include "solved_turn.h"  // white box: which solved turn the cache handed out
+#include "table_builder.h"
+#include "test_util.h"
 
 #ifndef MARTIANDICE_DATA_DIR
 #error "MARTIANDICE_DATA_DIR must point at the source tree's data/"
@@ -371,37 +374,42 @@ TEST_CASE("advisor: answers are the library's own queries") {
   }
 }
 
-TEST_CASE("advisor: which games a table can cover, and the 64 GiB limit") {
+TEST_CASE("advisor: which games a table can cover, and the tables one machine cannot make") {
   // The shipped tables' sizes: the header, 8 bytes per seat and context, 4 per block.
   CHECK(TableBytes(Rules{}, 2) == 26536);
   CHECK(TableBytes(Rules{}, 2) == std::filesystem::file_size(kTable2));
   CHECK(TableBytes(Rules{}, 3) ==
         std::filesystem::file_size(kData + "/martiandice-p3-d13-b3-t25.mdt"));
-  CHECK(TableCanExist(Rules{}, 4));
-  CHECK(TableCanExist(Rules{}, 5));
-  CHECK_FALSE(TableCanExist(Rules{}, 6));
-  CHECK(TableCanExist(Rules{13, 3, 17}, 6));  // lower targets fit
-  CHECK_FALSE(TableCanExist(Rules{13, 3, 18}, 6));
-  CHECK(TableCanExist(Rules{0, 3, 25}, 6));  // invalid rules: other checks refuse them
+  // One machine makes tables up to 64 GiB; larger ones take processes sharing them.
+  CHECK(TableSolveProcesses(Rules{}, 4) == 1);
+  CHECK(TableSolveProcesses(Rules{}, 5) == 1);
+  CHECK(TableBytes(Rules{13, 3, 17}, 6) <= std::uint64_t{64} << 30);
+  CHECK(TableSolveProcesses(Rules{13, 3, 17}, 6) == 1);
+  CHECK(TableBytes(Rules{13, 3, 18}, 6) > std::uint64_t{64} << 30);
+  CHECK(TableSolveProcesses(Rules{13, 3, 18}, 6) == 2);  // 76.0 GiB
+  CHECK(TableSolveProcesses(Rules{}, 6) == 5);           // 314.8 GiB
+  CHECK(TableSolveProcesses(Rules{0, 3, 25}, 6) == 1);   // invalid rules: other checks refuse them
+  CHECK(TableSolveCommand(Rules{}, 6) ==
+        "mpirun -np 5 martiandice solve --players 6 --out martiandice-p6-d13-b3-t25.mdt");
 
-  // No table can exist: said so, with the fallback, and never a solve.
+  // Not found: the advisor looks for it, and names the cluster's command.
   Advisor advisor;
   const absl::Status six = advisor.Table(Rules{}, 6).status();
-  CHECK(six.code() == absl::StatusCode::kInvalidArgument);
+  CHECK(six.code() == absl::StatusCode::kNotFound);
   const std::string message(six.message());
-  CHECK(message.find("no policy table can exist for 6 players") != std::string::npos);
-  CHECK(message.find(
-            "it would take 314.8 GiB, over the 64 GiB limit of a table made on one machine") !=
+  INFO(message);
+  CHECK(message.rfind("no policy table martiandice-p6-d13-b3-t25.mdt for 6 players", 0) == 0);
+  CHECK(message.find("Generate it with `mpirun -np 5 martiandice solve --players 6 --out "
+                     "martiandice-p6-d13-b3-t25.mdt` on a cluster (the table takes 314.8 GiB, "
+                     "more than the 64 GiB one machine makes: 5 processes at least") !=
         std::string::npos);
-  CHECK(message.find("capped at the points still needed") != std::string::npos);
-  CHECK(message.find("solve") == std::string::npos);
   QueryInput input = Win("3,0,0,0,0,0", 1);
   const absl::Status eval = advisor.Evaluate(Parsed(input)).status();
-  CHECK(std::string(eval.message()).find("the objective capped:25 here") != std::string::npos);
+  CHECK(eval.code() == absl::StatusCode::kNotFound);
+  CHECK(std::string(eval.message()) == message);
   const absl::StatusOr<Dice> roll = ParseRoll(Parsed(input), "13R");
   REQUIRE(roll.ok());
-  CHECK(std::string(advisor.Best(Parsed(input), *roll).status().message())
-            .find("no policy table can exist") != std::string::npos);
+  CHECK(std::string(advisor.Best(Parsed(input), *roll).status().message()) == message);
 
   // Coverage: the table, or why there is none.
   const absl::StatusOr<TableCoverage> two = advisor.Coverage(Rules{}, 2, kData);
@@ -411,13 +419,70 @@ TEST_CASE("advisor: which games a table can cover, and the 64 GiB limit") {
   const absl::StatusOr<TableCoverage> none = advisor.Coverage(Rules{}, 6);
   REQUIRE(none.ok());
   CHECK(none->table == nullptr);
-  CHECK(none->reason.find("can exist") != std::string::npos);
+  CHECK(none->reason == message);
   const absl::StatusOr<TableCoverage> four = advisor.Coverage(Rules{}, 4, kData);
   REQUIRE(four.ok());
   CHECK(four->table == nullptr);
   CHECK(four->reason.find("martiandice solve --players 4") != std::string::npos);
   // A table that is there but unusable is an error, not a fallback.
   CHECK_FALSE(advisor.Coverage(Rules{}, 3, kTable2).ok());
+}
+
+TEST_CASE("advisor: a table over 64 GiB, as a cluster makes it, is found and answers") {
+  // 6 players to 18: 76.0 GiB, written sparse (only the blocks the queries
+  // read hold records; the rest are holes of the file, no disk space).
+  const Rules rules{13, 3, 18};
+  const int players = 6;
+  REQUIRE(TableBytes(rules, players) > kMaxTableBytes);
+  // Seat 0's first turn decides: its best play is reach:10's.
+  const table_builder::TableSpec spec = table_builder::FirstTurnReachSpec(rules, players, 10);
+  const std::vector<std::int64_t> blocks = table_builder::FirstTurnBlocks(rules, players);
+  test_util::TempDir dir;
+  const std::string path = dir.File(TableFileName(rules, players));
+  REQUIRE(table_builder::WriteSparseTable(path, spec, blocks));
+  REQUIRE(std::filesystem::file_size(path) == TableBytes(rules, players));
+
+  Advisor advisor;
+  const absl::StatusOr<TableCoverage> coverage = advisor.Coverage(rules, players, dir.str());
+  REQUIRE_MESSAGE(coverage.ok(), coverage.status());
+  REQUIRE(coverage->table != nullptr);
+  CHECK(coverage->table->path == path);
+
+  QueryInput win = WithRules(Win("0,0,0,0,0,0", 0), rules);
+  win.tables = dir.str();
+  QueryInput reach = WithRules(Turn("reach:10"), rules);
+  // Mid-turn, so that the value is solved from the records the turn leads to.
+  win.aside = reach.aside = "2T 3R 4H";
+  const absl::StatusOr<EvalAnswer> eval = advisor.Evaluate(Parsed(win));
+  REQUIRE_MESSAGE(eval.ok(), eval.status());
+  CHECK(eval->table->path == path);
+  CHECK(eval->win_probabilities == std::vector<double>{0.5, 0.25, 0.125, 0.0625, 0.03125, 0.03125});
+  const absl::StatusOr<EvalAnswer> turn = advisor.Evaluate(Parsed(reach));
+  REQUIRE(turn.ok());
+  CHECK(eval->eval.value.approx == doctest::Approx(turn->eval.value.approx).epsilon(1e-12));
+  CHECK(eval->eval.value.approx > 0.05);  // not vacuous: the records decided it
+
+  win.aside = reach.aside = "";
+  const Dice roll = *ParseDice("2T 3R 4H 3C 1K");
+  const absl::StatusOr<BestAnswer> best = advisor.Best(Parsed(win), roll);
+  REQUIRE_MESSAGE(best.ok(), best.status());
+  const absl::StatusOr<BestAnswer> turn_best = advisor.Best(Parsed(reach), roll);
+  REQUIRE(turn_best.ok());
+  REQUIRE(best->advice.options.size() == turn_best->advice.options.size());
+  for (size_t i = 0; i < best->advice.options.size(); ++i) {
+    const TakeOption& a = best->advice.options[i];
+    const TakeOption& b = turn_best->advice.options[i];
+    CHECK(a.take == b.take);
+    CHECK(a.value.approx == doctest::Approx(b.value.approx).epsilon(1e-12));
+  }
+
+  // A context whose turn leads to blocks never written: read, and refused.
+  QueryInput elsewhere = WithRules(Win("5,0,0,0,0,0", 0), rules);
+  elsewhere.tables = dir.str();
+  const absl::Status refused = advisor.Evaluate(Parsed(elsewhere)).status();
+  CHECK_FALSE(refused.ok());
+  CHECK(std::string(refused.message()).find("the win probabilities sum to 0, not 1") !=
+        std::string::npos);
 }
 
 namespace {
@@ -517,7 +582,9 @@ TEST_CASE("advisor: where no table covers the game, the advice plays the fallbac
   REQUIRE_MESSAGE(start.ok(), start.status());
   CHECK(start->fallback);
   CHECK(start->goal.name() == "capped:15");
-  CHECK(start->fallback_reason.find("no policy table can exist for 6 players") !=
+  CHECK(start->fallback_reason.find("no policy table martiandice-p6-d13-b3-t25.mdt") !=
+        std::string::npos);
+  CHECK(start->fallback_reason.find("`mpirun -np 5 martiandice solve --players 6") !=
         std::string::npos);
   CHECK(start->win_probabilities.empty());
   CHECK(start->table == nullptr);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <fstream>
 
 namespace table_builder {
 namespace {
@@ -151,6 +152,25 @@ std::int64_t ContextIndex(const martiandice::Rules& rules, int players, int move
   return offset + index;
 }
 
+int DecodeContext(const martiandice::Rules& rules, int players, std::int64_t index,
+                  std::vector<int>& scores) {
+  const std::int64_t t = rules.target, a = rules.target + table_builder::MaxTurnScore(rules);
+  int mover = 0;
+  for (;; ++mover) {
+    std::int64_t size = 1;
+    for (int j = 0; j < players; ++j) size *= j < mover ? a : t;
+    if (index < size || mover == players - 1) break;
+    index -= size;
+  }
+  scores.assign(players, 0);
+  for (int j = players - 1; j >= 0; --j) {  // mixed radix, the last seat least significant
+    const std::int64_t radix = j < mover ? a : t;
+    scores[j] = static_cast<int>(index % radix);
+    index /= radix;
+  }
+  return mover;
+}
+
 void ForEachContext(const martiandice::Rules& rules, int players,
                     const std::function<void(std::int64_t, int, const std::vector<int>&)>& fn) {
   const int t = rules.target, a = rules.target + table_builder::MaxTurnScore(rules);
@@ -221,12 +241,15 @@ void RefreshChecksums(std::string& bytes) {
   PutU32(bytes, offset::kHeaderCrc, Crc32(bytes, 0, 124));
 }
 
-std::string WriteTable(const TableSpec& spec) {
+namespace {
+
+// The header of a version 3 `spec` (its checksums left 0).
+std::string Version3Header(const TableSpec& spec) {
   const std::uint64_t c = static_cast<std::uint64_t>(ContextCount(spec.rules, spec.players));
   const std::uint64_t record = 8 * static_cast<std::uint64_t>(spec.players);
   const std::uint64_t blocks = (c + kBlockContexts - 1) / kBlockContexts;
   const std::uint64_t sums = 128 + c * record;
-  std::string bytes(sums + 4 * blocks, '\0');
+  std::string bytes(128, '\0');
   PutCommonFields(spec, 3, bytes);
   PutU32(bytes, offset::kBlockContexts, kBlockContexts);
   const std::uint64_t u64_fields[][2] = {
@@ -237,11 +260,61 @@ std::string WriteTable(const TableSpec& spec) {
       {offset::kChecksumsOffset, sums},
       {offset::kChecksumsSize, 4 * blocks},
       {offset::kBlockCount, blocks},
-      {offset::kFileSize, bytes.size()}};
+      {offset::kFileSize, sums + 4 * blocks}};
   for (const auto& [at, value] : u64_fields) PutU64(bytes, at, value);
-  PutContexts(spec, record, bytes);
+  return bytes;
+}
+
+}  // namespace
+
+std::string WriteTable(const TableSpec& spec) {
+  std::string bytes = Version3Header(spec);
+  bytes.resize(GetU64(bytes, offset::kFileSize), '\0');
+  PutContexts(spec, 8 * static_cast<std::uint64_t>(spec.players), bytes);
   RefreshChecksums(bytes);
   return bytes;
+}
+
+bool WriteSparseTable(const std::string& path, const TableSpec& spec,
+                      const std::vector<std::int64_t>& blocks) {
+  std::string header = Version3Header(spec);
+  const std::uint64_t c = GetU64(header, offset::kContextCount);
+  const std::uint64_t records_size = GetU64(header, offset::kContextsSize);
+  const std::uint64_t block_count = GetU64(header, offset::kBlockCount);
+  const std::uint64_t record = 8 * static_cast<std::uint64_t>(spec.players);
+  const std::uint64_t block_bytes = record * kBlockContexts;
+  // The blocks left as holes: zeros, full or the last one's length.
+  const std::string zeros(block_bytes, '\0');
+  const std::uint64_t last_bytes = records_size - block_bytes * (block_count - 1);
+  const std::uint32_t zeros_crc = Crc32(zeros, 0, block_bytes);
+  std::string sums(4 * block_count, '\0');
+  for (std::uint64_t b = 0; b + 1 < block_count; ++b) PutU32(sums, 4 * b, zeros_crc);
+  PutU32(sums, 4 * (block_count - 1), Crc32(zeros, 0, last_bytes));
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  for (const std::int64_t b : blocks) {
+    const std::uint64_t first = static_cast<std::uint64_t>(b) * kBlockContexts;
+    const std::uint64_t end = std::min(c, first + kBlockContexts);
+    std::string bytes((end - first) * record, '\0');
+    std::vector<int> scores;
+    for (std::uint64_t k = first; k < end; ++k) {
+      const int mover =
+          DecodeContext(spec.rules, spec.players, static_cast<std::int64_t>(k), scores);
+      const std::vector<double> win = spec.win(mover, scores);
+      for (int j = 0; j < spec.players; ++j) PutF64(bytes, (k - first) * record + 8 * j, win[j]);
+    }
+    PutU32(sums, 4 * b, Crc32(bytes, 0, bytes.size()));
+    out.seekp(static_cast<std::streamoff>(128 + record * first));
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  }
+  PutU32(header, offset::kChecksumsCrc, Crc32(sums, 0, sums.size()));
+  PutU32(header, offset::kHeaderCrc, Crc32(header, 0, 124));
+  out.seekp(0);
+  out.write(header.data(), 128);
+  // Past the records' end: what lies between is a hole, no disk space.
+  out.seekp(static_cast<std::streamoff>(GetU64(header, offset::kChecksumsOffset)));
+  out.write(sums.data(), static_cast<std::streamsize>(sums.size()));
+  out.close();
+  return static_cast<bool>(out);
 }
 
 std::string WriteVersion1Table(const TableSpec& spec, double roll_value) {
@@ -262,6 +335,36 @@ std::string WriteVersion1Table(const TableSpec& spec, double roll_value) {
   }
   RefreshChecksums(bytes);
   return bytes;
+}
+
+TableSpec FirstTurnReachSpec(const martiandice::Rules& rules, int players, int k) {
+  TableSpec spec;
+  spec.rules = rules;
+  spec.players = players;
+  spec.win = [players, k](int mover, const std::vector<int>& scores) {
+    std::vector<double> win(players, 0.0);
+    const bool after_first_turn =
+        mover == 1 && std::all_of(scores.begin() + 1, scores.end(), [](int s) { return s == 0; });
+    if (after_first_turn) {
+      win[scores[0] >= k ? 0 : 1] = 1;
+      return win;
+    }
+    double rest = 1;
+    for (int j = 0; j + 2 < players; ++j) rest -= win[j] = rest / 2;
+    win[players - 2] = win[players - 1] = rest / 2;
+    return win;
+  };
+  return spec;
+}
+
+std::vector<std::int64_t> FirstTurnBlocks(const martiandice::Rules& rules, int players) {
+  std::vector<int> scores(players, 0);
+  std::vector<std::int64_t> blocks{ContextIndex(rules, players, 0, scores) / kBlockContexts};
+  for (int s = 0; s <= table_builder::MaxTurnScore(rules); ++s) {
+    scores[0] = s;
+    blocks.push_back(ContextIndex(rules, players, 1, scores) / kBlockContexts);
+  }
+  return blocks;
 }
 
 TableSpec RandomSpec(const martiandice::Rules& rules, int players, std::uint64_t seed,

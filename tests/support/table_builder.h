@@ -50,12 +50,33 @@ int MaxTurnScore(const martiandice::Rules& rules);
 std::int64_t ContextCount(const martiandice::Rules& rules, int players);
 std::int64_t ContextIndex(const martiandice::Rules& rules, int players, int mover,
                           const std::vector<int>& scores);
+// The mover of context `index` (in range), and every seat's total into `scores`.
+int DecodeContext(const martiandice::Rules& rules, int players, std::int64_t index,
+                  std::vector<int>& scores);
 // Every context's (mover, scores) in index order.
 void ForEachContext(const martiandice::Rules& rules, int players,
                     const std::function<void(std::int64_t, int, const std::vector<int>&)>& fn);
 
 // The file's bytes for `spec` (format version 3).
 std::string WriteTable(const TableSpec& spec);
+
+// Writes `spec`'s table (format version 3) to `path` for a table too large to
+// write whole: only the records of the blocks `blocks` (block b: contexts
+// 1024b onwards) are written; every other block is a hole of the file (no disk
+// space), read as zeros, which are no probabilities, so a reader refuses a
+// block it reads there. Every checksum is that of the bytes the file holds.
+// Returns false when the file cannot be written.
+bool WriteSparseTable(const std::string& path, const TableSpec& spec,
+                      const std::vector<std::int64_t>& blocks);
+
+// A table where seat 0's first turn is worth reach:`k` to it: where seat 1
+// moves after that turn (seat 0 at its score s, every other seat at 0), seat 0
+// wins if s >= k, else seat 1; at every other context the seats' chances are
+// 1/2, 1/4, 1/8, ..., the last two seats sharing the rest equally.
+TableSpec FirstTurnReachSpec(const martiandice::Rules& rules, int players, int k);
+// The blocks a query about the game's first turn reads: the first context's
+// and those of the contexts after the turn (for WriteSparseTable).
+std::vector<std::int64_t> FirstTurnBlocks(const martiandice::Rules& rules, int players);
 
 // A file in the layout of format version 1, which readers refuse: the version
 // 1 rules string ("... states=canonical-v1"), CONTEXTS records of 8P + 8
