@@ -479,7 +479,9 @@ TEST_CASE("environment: results that cannot be written to standard output are an
   REQUIRE(cli_test::Run({"solve", "--dice", "2", "--target", "3", "--quiet", "--no-certify",
                          "--out", dir.str()})
               .code == 0);
-  for (const auto& [args, input] : commands) {
+  for (const Case& row : commands) {
+    const auto& args = row.args;  // named: clang 14 captures no binding
+    const auto& input = row.input;
     CAPTURE(args.front());
     CAPTURE(args.back());
     ProcessOptions plain;

@@ -154,8 +154,10 @@ TEST_CASE("request model: the JSON command field") {
 }
 
 TEST_CASE("request model: the command line's eval and best options are the model's rows") {
-  for (const auto& [command, bit] :
+  for (const auto& row :
        {std::pair<std::string, unsigned>{"eval", app::kEvalRequest}, {"best", app::kBestRequest}}) {
+    const auto& command = row.first;  // named: clang 14 captures no binding
+    const auto& bit = row.second;
     CAPTURE(command);
     const cli_test::CliRun help = cli_test::Run({command, "--help"});
     REQUIRE(help.code == 0);

@@ -286,11 +286,13 @@ TEST_CASE("advisor: the roll input at its bounds") {
   const Query seven = Parsed(Turn("ev", "2T 4H"));  // 7 dice left
   CHECK(ParseRoll(seven, "1T 2R 3C 1K").ok());
   CHECK(*ParseRoll(seven, "1t2r3c1k") == *ParseDice("1T 2R 3C 1K"));
-  for (const auto& [roll, text] : std::vector<std::pair<std::string, std::string>>{
+  for (const auto& row : std::vector<std::pair<std::string, std::string>>{
            {"2R 3C 1K", "shows 6 dice but 7 are left to roll"},
            {"1T 2R 3C 2K", "shows 8 dice but 7 are left to roll"},
            {"X", "unknown face letter 'X'"},
            {"", "shows 0 dice"}}) {
+    const auto& roll = row.first;  // named: clang 14 captures no binding
+    const auto& text = row.second;
     CAPTURE(roll);
     const absl::StatusOr<Dice> refused = ParseRoll(seven, roll);
     REQUIRE_FALSE(refused.ok());

@@ -295,7 +295,9 @@ TEST_CASE("policy: the fallback plays capped where no table covers the game") {
 
 TEST_CASE("policy: optimal self-play wins as often as the shipped tables say (4 sigma)") {
   Advisor advisor;
-  for (const auto& [players, games] : {std::pair{2, 4000}, std::pair{3, 3000}}) {
+  for (const auto& row : {std::pair{2, 4000}, std::pair{3, 3000}}) {
+    const auto& players = row.first;  // named: clang 14 captures no binding
+    const auto& games = row.second;
     CAPTURE(players);
     const Bot bot = MakeBot(advisor, "win", players);
     auto table = advisor.Table(Rules{}, players, kData);

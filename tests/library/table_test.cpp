@@ -290,14 +290,14 @@ TEST_CASE("table: a solver-written table has the documented header and layout") 
         {off::kTarget, 5},        {off::kPlayers, static_cast<std::uint32_t>(players)},
         {off::kMaxTurnScore, 6},  {off::kBlockContexts, 1024},
         {off::kTieTolerance, 12}, {off::kReserved, 0}};
-    for (const auto& [at, value] : u32) CHECK_MESSAGE(tb::GetU32(bytes, at) == value, at);
+    for (const auto& f : u32) CHECK_MESSAGE(tb::GetU32(bytes, f.first) == f.second, f.first);
     const std::uint64_t sums = 128 + contexts * 8 * players;
     const std::pair<int, std::uint64_t> u64[] = {
         {off::kContextCount, contexts},    {off::kContextsOffset, 128},
         {off::kContextsSize, sums - 128},  {off::kChecksumsOffset, sums},
         {off::kChecksumsSize, 4 * blocks}, {off::kBlockCount, blocks},
         {off::kFileSize, bytes.size()}};
-    for (const auto& [at, value] : u64) CHECK_MESSAGE(tb::GetU64(bytes, at) == value, at);
+    for (const auto& f : u64) CHECK_MESSAGE(tb::GetU64(bytes, f.first) == f.second, f.first);
     // The hash of the documented rules string, computed by the test writer.
     CHECK(tb::GetU64(bytes, off::kRulesHash) == tb::Fnv1a64(tb::RulesString(rules, players)));
     CHECK(tb::GetF64(bytes, off::kErrorBound) == report.error_bound);
@@ -739,8 +739,10 @@ TEST_CASE("table: stored values: 0 and 1 are probabilities, the next doubles out
                         -1e-300, -0.5,  std::nextafter(1.0, 2.0),
                         1.5,     1e300};
   const std::int64_t last = tb::ContextCount(kSmall, 2) - 1;
-  for (const auto& [context, seat] :
+  for (const auto& row :
        std::vector<std::pair<std::int64_t, int>>{{0, 0}, {0, 1}, {30, 1}, {last, 0}, {last, 1}}) {
+    const auto& context = row.first;  // named: clang 14 captures no binding
+    const auto& seat = row.second;
     for (double b : bad) {
       CAPTURE(context);
       CAPTURE(seat);

@@ -162,7 +162,9 @@ TEST_CASE("certify: 2 players, a decision nudged across is not certified") {
   auto clean = solver::CertifyGameValues(values, {.threads = 1});
   REQUIRE(clean.ok());
   REQUIRE(clean->certified);
-  for (const auto& [s0, s1] : {std::pair{0, 0}, std::pair{1, 5}}) {
+  for (const auto& row : {std::pair{0, 0}, std::pair{1, 5}}) {
+    const auto& s0 = row.first;  // named: clang 14 captures no binding
+    const auto& s1 = row.second;
     CAPTURE(s0);
     CAPTURE(s1);
     solver::GameValues nudged = values;

@@ -199,8 +199,10 @@ TEST_CASE(
     "game solver: the streamed table file is the table's bytes, a refused one is not written") {
   namespace fs = std::filesystem;
   // Tables of 1 block, and of several (3 players, target 10: 3,990 contexts, 4 blocks).
-  for (const auto& [rules, players] : {std::pair{Rules{3, 3, 5}, 2}, std::pair{Rules{3, 3, 5}, 3},
-                                       std::pair{Rules{3, 0, 10}, 3}}) {
+  for (const auto& row : {std::pair{Rules{3, 3, 5}, 2}, std::pair{Rules{3, 3, 5}, 3},
+                          std::pair{Rules{3, 0, 10}, 3}}) {
+    const auto& rules = row.first;  // named: clang 14 captures no binding
+    const auto& players = row.second;
     CAPTURE(players);
     CAPTURE(rules.target);
     auto values = solver::SolveTableValues(test_util::TinyOptions(rules, players), nullptr);
@@ -246,7 +248,9 @@ TEST_CASE("game solver limits: a table over the limit is refused up front, fast,
   // 5 players under the official rules (6.2 GiB) are solved where memory allows: not run here.
   CHECK(128 + 8.0 * 5 * contexts(Rules{}, 5) < limit);
   // 6 players: 315 GiB, and 6 players at target 18: 76 GiB.
-  for (const auto& [rules, players] : {std::pair{Rules{}, 6}, std::pair{Rules{13, 3, 18}, 6}}) {
+  for (const auto& row : {std::pair{Rules{}, 6}, std::pair{Rules{13, 3, 18}, 6}}) {
+    const auto& rules = row.first;  // named: clang 14 captures no binding
+    const auto& players = row.second;
     CAPTURE(rules.target);
     const long long n = contexts(rules, players);
     CHECK(128 + 8.0 * players * n > limit);
@@ -269,7 +273,9 @@ TEST_CASE("game solver limits: a table over the limit is refused up front, fast,
   // the solve cancels it before any work instead.
   const Rules largest{kMaxDice, kMaxBonus, kMaxTarget};
   CHECK(128 + 16.0 * contexts(largest, 2) < 2e6);
-  for (const auto& [rules, players] : {std::pair{largest, 2}, std::pair{Rules{}, 3}}) {
+  for (const auto& row : {std::pair{largest, 2}, std::pair{Rules{}, 3}}) {
+    const auto& rules = row.first;  // named: clang 14 captures no binding
+    const auto& players = row.second;
     CAPTURE(players);
     std::atomic<bool> stop{true};
     solver::GameSolveOptions options = test_util::TinyOptions(rules, players);

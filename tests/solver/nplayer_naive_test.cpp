@@ -407,7 +407,9 @@ TEST_CASE("nplayer naive: one die, target 1, three players, on paper") {
       {{2, {1, 1, 0}}, {5.0 / 12, 5.0 / 12, 1.0 / 6}},
       {{2, {0, 1, 0}}, {0, 3.0 / 4, 1.0 / 4}},
   };
-  for (const auto& [context, want] : expect) {
+  for (const auto& row : expect) {
+    const auto& context = row.first;  // named: clang 14 captures no binding
+    const auto& want = row.second;
     const std::vector<double>& got = At(g, context.first, context.second);
     INFO(Describe(context.first, context.second) << ": " << Show(got) << " vs " << Show(want));
     for (int j = 0; j < 3; ++j) CHECK(std::fabs(got[j] - want[j]) <= 1e-15);
@@ -481,7 +483,9 @@ TEST_CASE("nplayer naive: two dice, target 1, three players, on paper") {
       {{1, {0, 0, 0}}, {70.0 / 1032, 457.0 / 1032, 505.0 / 1032}},
       {{2, {0, 0, 0}}, {70.0 / 516, 70.0 / 516, 376.0 / 516}},
   };
-  for (const auto& [context, want] : expect) {
+  for (const auto& row : expect) {
+    const auto& context = row.first;  // named: clang 14 captures no binding
+    const auto& want = row.second;
     const std::vector<double>& got = At(g, context.first, context.second);
     INFO(Describe(context.first, context.second) << ": " << Show(got) << " vs " << Show(want));
     for (int j = 0; j < 3; ++j) CHECK(std::fabs(got[j] - want[j]) <= 1e-15);
@@ -494,7 +498,9 @@ TEST_CASE("nplayer naive: final rounds against a direct enumeration of the remai
       {{{1, 0, 2}, 3}, 1}, {{{2, 0, 1}, 3}, 1}, {{{2, 0, 2}, 3}, 1}, {{{2, 0, 2}, 4}, 1},
       {{{3, 1, 4}, 3}, 1}, {{{3, 3, 5}, 3}, 1}, {{{3, 1, 3}, 4}, 5}, {{{4, 2, 6}, 3}, 6},
   };
-  for (const auto& [c, stride] : variants) {
+  for (const auto& row : variants) {
+    const auto& c = row.first;  // named: clang 14 captures no binding
+    const auto& stride = row.second;
     CAPTURE(Describe(c.rules, c.players));
     const nv::NaiveGameResult& g = Solved(c.rules, c.players);
     REQUIRE(g.converged);
