@@ -2,6 +2,8 @@
 // a defensive parser (docs/PLAYERS.md, "Checkpoints").
 #include "checkpoint.h"
 
+#include <algorithm>
+#include <bit>
 #include <cereal/archives/portable_binary.hpp>
 #include <cereal/cereal.hpp>
 #include <cmath>
@@ -61,25 +63,51 @@ std::uint64_t IdentityHash(const CheckpointIdentity& identity) {
   return internal::Fnv1a64(CheckpointIdentityString(identity));
 }
 
-// Appends to a string; no buffer of its own, so nothing to flush.
-class AppendBuf : public std::streambuf {
+// Bytes handed to a sink in chunks of about kChunk, with the CRC-32 and
+// the count of those handed; after the sink's first error, dropped.
+class SinkBuf : public std::streambuf {
  public:
-  explicit AppendBuf(std::string& out) : out_(out) {}
+  static constexpr size_t kChunk = size_t{1} << 20;
+  explicit SinkBuf(CheckpointSink sink) : sink_(std::move(sink)) {}
+
+  // Hands what is buffered to the sink.
+  void Flush() {
+    if (status_.ok() && !buffer_.empty()) {
+      crc_ = internal::Crc32(buffer_, crc_);
+      status_ = sink_(buffer_);
+      handed_ += buffer_.size();
+    }
+    buffer_.clear();
+  }
+  std::uint32_t crc() const { return crc_; }
+  std::uint64_t handed() const { return handed_; }
+  const absl::Status& status() const { return status_; }
 
  protected:
   std::streamsize xsputn(const char* s, std::streamsize n) override {
-    out_.append(s, static_cast<size_t>(n));
+    for (std::streamsize done = 0; done < n;) {  // a chunk at a time, however large the write
+      const auto take = std::min<std::streamsize>(
+          n - done, static_cast<std::streamsize>(kChunk - std::min(kChunk, buffer_.size())));
+      buffer_.append(s + done, static_cast<size_t>(take));
+      done += take;
+      if (buffer_.size() >= kChunk) Flush();
+    }
     return n;
   }
   int_type overflow(int_type c) override {
     if (!traits_type::eq_int_type(c, traits_type::eof())) {
-      out_.push_back(traits_type::to_char_type(c));
+      const char ch = traits_type::to_char_type(c);
+      xsputn(&ch, 1);
     }
     return traits_type::not_eof(c);
   }
 
  private:
-  std::string& out_;
+  CheckpointSink sink_;
+  std::string buffer_;
+  std::uint32_t crc_ = 0;
+  std::uint64_t handed_ = 0;
+  absl::Status status_;
 };
 
 // Reads a string_view in place (never written through).
@@ -89,8 +117,36 @@ class ViewBuf : public std::streambuf {
     char* begin = const_cast<char*>(bytes.data());
     setg(begin, begin, begin + bytes.size());
   }
-  std::uint64_t left() const { return static_cast<std::uint64_t>(egptr() - gptr()); }
 };
+
+// Reads from `source` (sgetn only), with the CRC-32 of what it read.
+class CrcReadBuf : public std::streambuf {
+ public:
+  explicit CrcReadBuf(std::streambuf& source) : source_(source) {}
+  std::uint32_t crc() const { return crc_; }
+
+ protected:
+  std::streamsize xsgetn(char* s, std::streamsize n) override {
+    const std::streamsize got = source_.sgetn(s, n);
+    if (got > 0) crc_ = internal::Crc32(std::string_view(s, static_cast<size_t>(got)), crc_);
+    return got;
+  }
+
+ private:
+  std::streambuf& source_;
+  std::uint32_t crc_ = 0;
+};
+
+// Reads exactly `n` bytes into `to`, in pieces; false if the source ends first.
+bool ReadExactly(std::streambuf& in, char* to, std::uint64_t n) {
+  constexpr std::uint64_t kPiece = std::uint64_t{1} << 26;
+  for (std::uint64_t done = 0; done < n;) {
+    const auto want = static_cast<std::streamsize>(std::min(kPiece, n - done));
+    if (in.sgetn(to + done, want) != want) return false;
+    done += static_cast<std::uint64_t>(want);
+  }
+  return true;
+}
 
 }  // namespace
 
@@ -106,8 +162,8 @@ std::uint64_t CheckpointSize(std::uint64_t contexts, int players) {
 }
 
 struct CheckpointWriter::State {
-  std::string out;
-  AppendBuf buf{out};
+  explicit State(CheckpointSink sink) : buf(std::move(sink)) {}
+  SinkBuf buf;
   std::ostream stream{&buf};
   std::optional<cereal::PortableBinaryOutputArchive> archive;
   std::uint64_t values_left = 0;  // announced and not yet appended
@@ -115,8 +171,8 @@ struct CheckpointWriter::State {
   absl::Status status;            // the first failure
 };
 
-CheckpointWriter::CheckpointWriter(const Checkpoint& c, std::uint64_t contexts)
-    : state_(std::make_unique<State>()) {
+CheckpointWriter::CheckpointWriter(const Checkpoint& c, std::uint64_t contexts, CheckpointSink sink)
+    : state_(std::make_unique<State>(std::move(sink))) {
   const CheckpointIdentity& id = c.identity;
   State& s = *state_;
   s.values_left = contexts * static_cast<std::uint64_t>(CheckpointRecordWidth(id.players));
@@ -146,8 +202,7 @@ CheckpointWriter::CheckpointWriter(const Checkpoint& c, std::uint64_t contexts)
   h.mixed_cycles = c.counters.mixed_cycles;
   h.mixing_error = c.counters.mixing_error;
   try {
-    s.out.reserve(s.size);
-    s.out.append(kMagic, sizeof kMagic);
+    s.buf.sputn(kMagic, sizeof kMagic);
     s.archive.emplace(s.stream, cereal::PortableBinaryOutputArchive::Options::LittleEndian());
     (*s.archive)(kFormatVersion, h);
   } catch (const std::exception& e) {
@@ -172,7 +227,7 @@ void CheckpointWriter::Append(const double* values, size_t count) {
   }
 }
 
-absl::StatusOr<std::string> CheckpointWriter::Finish() {
+absl::Status CheckpointWriter::Finish() {
   State& s = *state_;
   if (!s.status.ok()) return s.status;
   if (s.values_left != 0) {
@@ -180,16 +235,19 @@ absl::StatusOr<std::string> CheckpointWriter::Finish() {
         "serialising the checkpoint: %u values fewer than announced", s.values_left));
   }
   try {
-    (*s.archive)(internal::Crc32(s.out));
+    s.buf.Flush();  // the checksum covers every byte before it
+    (*s.archive)(s.buf.crc());
+    s.buf.Flush();
   } catch (const std::exception& e) {
     return absl::InternalError(absl::StrCat("serialising the checkpoint: ", e.what()));
   }
-  if (s.out.size() != s.size) {
+  if (!s.buf.status().ok()) return s.buf.status();
+  if (s.buf.handed() != s.size) {
     return absl::InternalError(absl::StrFormat(
-        "serialising the checkpoint: %u bytes where the layout has %u", s.out.size(), s.size));
+        "serialising the checkpoint: %u bytes where the layout has %u", s.buf.handed(), s.size));
   }
   s.status = absl::FailedPreconditionError("the checkpoint was already finished");
-  return std::move(s.out);
+  return absl::OkStatus();
 }
 
 absl::StatusOr<std::string> SerializeCheckpoint(const Checkpoint& c) {
@@ -199,29 +257,41 @@ absl::StatusOr<std::string> SerializeCheckpoint(const Checkpoint& c) {
         absl::StrFormat("serialising the checkpoint: %u values are not whole contexts of %u",
                         c.records.size(), per_context));
   }
-  CheckpointWriter writer(c, c.records.size() / per_context);
+  std::string out;
+  CheckpointWriter writer(c, c.records.size() / per_context, [&out](std::string_view bytes) {
+    out.append(bytes);
+    return absl::OkStatus();
+  });
   writer.Append(c.records.data(), c.records.size());
-  return writer.Finish();
+  if (absl::Status status = writer.Finish(); !status.ok()) return status;
+  return out;
 }
 
-absl::StatusOr<Checkpoint> ParseCheckpoint(std::string_view b, const std::string& path,
-                                                  const CheckpointIdentity& expected) {
+namespace {
+
+// The checkpoint of `size` bytes that `source` holds: the header read whole
+// and checked, then the records read straight into place, then the checksum.
+absl::StatusOr<Checkpoint> Parse(std::streambuf& source, std::uint64_t size,
+                                 const std::string& path, const CheckpointIdentity& expected) {
   auto corrupt = [&](const std::string& what) {
     return absl::DataLossError(absl::StrFormat(
         "checkpoint %s is unusable: %s; delete it to start the solve over", path, what));
   };
-  if (b.size() < kHeaderSize + kCrcSize) {
-    return corrupt(absl::StrFormat("truncated (%u bytes, a checkpoint has at least %u)", b.size(),
+  if (size < kHeaderSize + kCrcSize) {
+    return corrupt(absl::StrFormat("truncated (%u bytes, a checkpoint has at least %u)", size,
                                    kHeaderSize + kCrcSize));
   }
-  if (std::memcmp(b.data(), kMagic, sizeof kMagic) != 0) {
+  CrcReadBuf in(source);
+  std::string head(kHeaderSize, '\0');
+  if (!ReadExactly(in, head.data(), kHeaderSize)) return corrupt("unreadable (its header)");
+  if (std::memcmp(head.data(), kMagic, sizeof kMagic) != 0) {
     return corrupt("not a martiandice N-player checkpoint (bad magic)");
   }
-  if (const auto flag = static_cast<std::uint8_t>(b[sizeof kMagic]); flag != kLittleEndianFlag) {
+  if (const auto flag = static_cast<std::uint8_t>(head[sizeof kMagic]); flag != kLittleEndianFlag) {
     return corrupt(absl::StrFormat("byte order flag %u, not little-endian", flag));
   }
   try {
-    ViewBuf buf(b.substr(sizeof kMagic));
+    ViewBuf buf(std::string_view(head).substr(sizeof kMagic));
     std::istream stream(&buf);
     // The option is the byte order wanted in memory (the host's); the
     // file's is the flag the archive reads first, checked above.
@@ -256,21 +326,31 @@ absl::StatusOr<Checkpoint> ParseCheckpoint(std::string_view b, const std::string
     // (at least the checksum's are left: the minimum size is checked above).
     const int width = CheckpointRecordWidth(static_cast<int>(h.players));
     const std::uint64_t per_context = static_cast<std::uint64_t>(width) * sizeof(double);
-    const std::uint64_t left = buf.left() - kCrcSize;
+    const std::uint64_t left = size - kHeaderSize - kCrcSize;
     if (h.contexts > left / per_context) {
-      return corrupt(absl::StrFormat("truncated (%u bytes, its header announces %u contexts)",
-                                     b.size(), h.contexts));
+      return corrupt(absl::StrFormat("truncated (%u bytes, its header announces %u contexts)", size,
+                                     h.contexts));
     }
     if (h.contexts * per_context != left) {
-      return corrupt(absl::StrFormat("%u bytes where its %u contexts take %u", b.size(), h.contexts,
+      return corrupt(absl::StrFormat("%u bytes where its %u contexts take %u", size, h.contexts,
                                      CheckpointSize(h.contexts, id.players)));
     }
     c.records.resize(h.contexts * width);
-    archive(cereal::binary_data(c.records.data(), c.records.size() * sizeof(double)));
-    std::uint32_t stored = 0;
-    archive(stored);
-    if (const std::uint32_t computed = internal::Crc32(b.substr(0, b.size() - kCrcSize));
-        stored != computed) {
+    if (!ReadExactly(in, reinterpret_cast<char*>(c.records.data()), left)) {
+      return corrupt("unreadable (its records)");
+    }
+    if constexpr (std::endian::native == std::endian::big) {  // the file is little-endian
+      char* bytes = reinterpret_cast<char*>(c.records.data());
+      for (std::uint64_t at = 0; at < left; at += 8) std::reverse(bytes + at, bytes + at + 8);
+    }
+    const std::uint32_t computed = in.crc();
+    unsigned char tail[kCrcSize];
+    if (!ReadExactly(in, reinterpret_cast<char*>(tail), kCrcSize)) {
+      return corrupt("unreadable (its checksum)");
+    }
+    const std::uint32_t stored =
+        tail[0] | (tail[1] << 8) | (tail[2] << 16) | (static_cast<std::uint32_t>(tail[3]) << 24);
+    if (stored != computed) {
       return corrupt(
           absl::StrFormat("checksum mismatch (stored %08x, computed %08x)", stored, computed));
     }
@@ -307,8 +387,7 @@ absl::StatusOr<Checkpoint> ParseCheckpoint(std::string_view b, const std::string
       // error bounds are non-negative (infinite for a cycle that did not converge).
       const bool is_error = i % width == h.players;
       if (std::isnan(v) || (is_error ? v < 0 : (v < -1e-9 || v > 1 + 1e-9))) {
-        return corrupt(
-            absl::StrFormat("record %u of context %u is %g", i % width, i / width, v));
+        return corrupt(absl::StrFormat("record %u of context %u is %g", i % width, i / width, v));
       }
     }
     return c;
@@ -322,9 +401,17 @@ absl::StatusOr<Checkpoint> ParseCheckpoint(std::string_view b, const std::string
   }
 }
 
+}  // namespace
+
+absl::StatusOr<Checkpoint> ParseCheckpoint(std::string_view bytes, const std::string& path,
+                                           const CheckpointIdentity& expected) {
+  ViewBuf buf(bytes);
+  return Parse(buf, bytes.size(), path, expected);
+}
+
 absl::StatusOr<Checkpoint> ReadCheckpoint(const std::string& path,
-                                                 const CheckpointIdentity& expected,
-                                                 std::uint64_t max_size) {
+                                          const CheckpointIdentity& expected,
+                                          std::uint64_t max_size) {
   namespace fs = std::filesystem;
   std::error_code error;
   const fs::file_status status = fs::status(path, error);
@@ -346,12 +433,11 @@ absl::StatusOr<Checkpoint> ReadCheckpoint(const std::string& path,
         "delete it to start the solve over",
         path, size, max_size));
   }
-  std::ifstream in(path, std::ios::binary);
-  std::string bytes(size, '\0');
-  if (!in || !in.read(bytes.data(), static_cast<std::streamsize>(size))) {
+  std::filebuf file;
+  if (file.open(path, std::ios::in | std::ios::binary) == nullptr) {
     return absl::PermissionDeniedError(absl::StrFormat("cannot read checkpoint %s", path));
   }
-  return ParseCheckpoint(bytes, path, expected);
+  return Parse(file, size, path, expected);
 }
 
 }  // namespace martiandice::solver

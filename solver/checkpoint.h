@@ -5,11 +5,13 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "martiandice/rules.h"
 
@@ -67,21 +69,26 @@ std::string CheckpointIdentityString(const CheckpointIdentity& identity);
 // CheckpointRecordWidth. Errors: Internal if it is not or the writing fails.
 absl::StatusOr<std::string> SerializeCheckpoint(const Checkpoint& checkpoint);
 
-// The same in pieces, without a copy of the records (large solves): the
-// header of `checkpoint` (its records ignored) announcing `contexts`
-// contexts, then their records appended (CheckpointRecordWidth values each,
-// in order), then the checksum.
+// Where a CheckpointWriter's bytes go, a chunk at a time (e.g. a file's
+// AtomicFileWriter::Append); an error stops the writing.
+using CheckpointSink = std::function<absl::Status(std::string_view)>;
+
+// The file in pieces, for large solves, never whole in memory: the header of
+// `checkpoint` (its records ignored) announcing `contexts` contexts, then
+// their records appended (CheckpointRecordWidth values each, in order), then
+// the checksum, handed to `sink` in chunks of about 1 MiB.
 class CheckpointWriter {
  public:
-  CheckpointWriter(const Checkpoint& checkpoint, std::uint64_t contexts);
+  CheckpointWriter(const Checkpoint& checkpoint, std::uint64_t contexts, CheckpointSink sink);
   ~CheckpointWriter();
   CheckpointWriter(const CheckpointWriter&) = delete;
   CheckpointWriter& operator=(const CheckpointWriter&) = delete;
 
   void Append(const double* values, size_t count);
-  // The file's bytes. Errors: Internal if the values appended are not the
-  // announced contexts' or the writing failed.
-  absl::StatusOr<std::string> Finish();
+  // Ends the file: its last bytes to the sink. Errors: Internal if the
+  // values appended are not the announced contexts' or serialising failed;
+  // the sink's first error.
+  absl::Status Finish();
 
  private:
   struct State;
@@ -101,7 +108,8 @@ absl::StatusOr<Checkpoint> ParseCheckpoint(std::string_view bytes, const std::st
                                            const CheckpointIdentity& expected);
 
 // Reads `path`: NotFound if it does not exist, DataLoss if larger than
-// `max_size` bytes (refused before reading), else ParseCheckpoint.
+// `max_size` bytes (refused before reading), else ParseCheckpoint's, the
+// records read from the file into the checkpoint (no other copy).
 absl::StatusOr<Checkpoint> ReadCheckpoint(const std::string& path,
                                           const CheckpointIdentity& expected,
                                           std::uint64_t max_size);

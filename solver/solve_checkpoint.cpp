@@ -140,14 +140,19 @@ absl::Status SolveCheckpoint::Write(SolvePoint at, const CheckpointCounters& cou
   c.seconds = report_->earlier_seconds + began;
   std::uint64_t contexts = 0;
   ForEachFinished(at, [&](long long) { ++contexts; });
-  CheckpointWriter writer(c, contexts);
-  ForEachFinished(at, [&](long long context) {
-    writer.Append(&state_.win[context * n], n);
-    writer.Append(&state_.error_of[context], 1);
-    if (n == 2) writer.Append(&state_.pair_slope[context], 1);
-  });
-  absl::StatusOr<std::string> bytes = writer.Finish();
-  absl::Status written = bytes.status();
+  // Streamed to the temporary: the values are never copied whole.
+  absl::StatusOr<std::unique_ptr<AtomicFileWriter>> file = AtomicFileWriter::Create(path_);
+  absl::Status written = file.status();
+  if (written.ok()) {
+    CheckpointWriter writer(c, contexts,
+                            [&file](std::string_view bytes) { return (*file)->Append(bytes); });
+    ForEachFinished(at, [&](long long context) {
+      writer.Append(&state_.win[context * n], n);
+      writer.Append(&state_.error_of[context], 1);
+      if (n == 2) writer.Append(&state_.pair_slope[context], 1);
+    });
+    written = writer.Finish();
+  }
   if (written.ok() && shared()) {
     // The last one kept until every rank has written this one.
     std::error_code error;
@@ -155,7 +160,7 @@ absl::Status SolveCheckpoint::Write(SolvePoint at, const CheckpointCounters& cou
     if (error)
       written = absl::InternalError(absl::StrCat("renaming ", path_, ": ", error.message()));
   }
-  if (written.ok()) written = WriteFileAtomically(path_, *bytes);
+  if (written.ok()) written = (*file)->Commit();
   if (!written.ok()) {
     written =
         absl::Status(written.code(), absl::StrCat("writing the checkpoint: ", written.message()));
@@ -173,7 +178,7 @@ absl::Status SolveCheckpoint::Write(SolvePoint at, const CheckpointCounters& cou
   last_write_end_ = schedule_.Seconds();
   last_write_seconds_ = wrote;
   ++report_->checkpoints_written;
-  report_->checkpoint_bytes = static_cast<long long>(bytes->size());
+  report_->checkpoint_bytes = static_cast<long long>(CheckpointSize(contexts, n));
   report_->checkpoint_seconds += last_write_seconds_;
   return absl::OkStatus();
 }

@@ -8,7 +8,8 @@ rules of the game alone (not the solver's code):
   own      its contexts' values: the contexts whose seat 0 total is the rank
            modulo R, 8 bytes per value of a record (every seat's chance, the
            error bound, with 2 players the slope);
-  final    at the end, the rank's last checkpoint built in memory: own again;
+  final    at the end, the rank's last checkpoint, streamed to its file: a
+           chunk of 1 MiB;
   window   the other ranks' score vectors its turns read (seat 0 gains x
            points, 1 <= x <= reach = max(M, 2), from one of its own vectors),
            kept for the reach + 1 levels (sums of totals) a level can read:
@@ -39,6 +40,9 @@ Usage: tools/cluster-memory.py --players P --target T [--dice D --bonus B]
 import argparse
 import json
 import sys
+
+CHECKPOINT_CHUNK = 1 << 20  # what a checkpoint's writer holds (solver/checkpoint.cpp)
+MAX_SHARE = 64 << 30  # the table a rank makes at most (kMaxTableBytes)
 
 
 def max_turn(dice, bonus):
@@ -117,7 +121,7 @@ def model(players, target, dice, bonus, ranks, base):
         own = record * sum(run[mv] for mv in range(players)
                            for s0 in range(wide if mv > 0 else target) if s0 % ranks == r)
         held = lambda lo, hi: sum(window[r][lo:min(hi, sums)])  # noqa: E731
-        end = own + own + held(0, reach)  # the last levels' window, the final checkpoint
+        end = own + held(0, reach) + CHECKPOINT_CHUNK  # the last levels' window, the final checkpoint
         during = 0
         for total in range(sums):
             if ranks == 1:
@@ -140,13 +144,18 @@ def model(players, target, dice, bonus, ranks, base):
 
 
 def largest(machines, machine_bytes, dice, bonus, base):
-    """Per player count 4..6, the largest target whose every rank fits."""
+    """Per player count 4..6, the largest target whose every rank fits, and
+    whose table's share a rank stays within the 64 GiB `solve` takes."""
     out = {}
     for players in (4, 5, 6):
         best = None
         for target in range(2, 41):
             res = model(players, target, dice, bonus, machines, base)
             if max(p["peak"] for p in res["per_rank"]) > 0.9 * machine_bytes:
+                break
+            contexts = res["contexts"]
+            table = 128 + contexts * 8 * players + 4 * -(-contexts // 1024)  # docs/FORMAT.md
+            if table > MAX_SHARE * machines:
                 break
             best = (target, res)
         out[players] = best

@@ -588,16 +588,79 @@ TEST_CASE("n-player checkpoint: a count one past the bytes is refused, the exact
   CHECK(std::string(four.status().message()).find("truncated (261 bytes, its header announces 4") !=
         std::string::npos);
   // And the writer takes exactly the values it announced.
-  solver::CheckpointWriter fewer(c, 2);
+  std::string out;
+  auto to_out = [&out](std::string_view b) {
+    out.append(b);
+    return absl::OkStatus();
+  };
+  solver::CheckpointWriter fewer(c, 2, to_out);
   fewer.Append(c.records.data(), 7);
-  CHECK(absl::IsInternal(fewer.Finish().status()));
-  solver::CheckpointWriter more(c, 1);
+  CHECK(absl::IsInternal(fewer.Finish()));
+  solver::CheckpointWriter more(c, 1, to_out);
   more.Append(c.records.data(), 8);
-  CHECK(absl::IsInternal(more.Finish().status()));
-  solver::CheckpointWriter exactly(c, 2);
+  CHECK(absl::IsInternal(more.Finish()));
+  out.clear();
+  solver::CheckpointWriter exactly(c, 2, to_out);
   exactly.Append(c.records.data(), 4);
   exactly.Append(c.records.data() + 4, 4);
-  const absl::StatusOr<std::string> written = exactly.Finish();
-  REQUIRE(written.ok());
-  CHECK(*written == *bytes);
+  REQUIRE(exactly.Finish().ok());
+  CHECK(out == *bytes);
+}
+
+TEST_CASE("n-player checkpoint: written in chunks, read from the file in place") {
+  // 200,000 contexts of 3 players: 6.4 MB, several chunks.
+  solver::Checkpoint c;
+  c.identity = {kRules, 3, true, solver::kSolverVersion, 9};
+  c.levels_done = 3;
+  const std::uint64_t contexts = 200000;
+  for (std::uint64_t k = 0; k < contexts; ++k) {
+    const double a = static_cast<double>(k % 1000) / 4000;
+    c.records.insert(c.records.end(), {a, 0.5, 0.5 - a, 1e-15 * static_cast<double>(k % 7)});
+  }
+  std::string whole;
+  std::vector<size_t> chunks;
+  solver::CheckpointWriter writer(c, contexts, [&](std::string_view b) {
+    whole.append(b);
+    chunks.push_back(b.size());
+    return absl::OkStatus();
+  });
+  for (std::uint64_t k = 0; k < contexts; ++k) writer.Append(&c.records[4 * k], 4);
+  REQUIRE(writer.Finish().ok());
+  CHECK(whole.size() == solver::CheckpointSize(contexts, 3));
+  CHECK(chunks.size() >= 6);
+  CHECK(*std::max_element(chunks.begin(), chunks.end()) <= (std::size_t{1} << 20));
+  // Its checksum is the bytes' (the plain reference), and it reads back from a file.
+  const std::uint32_t crc =
+      internal::Crc32Bytewise(std::string_view(whole).substr(0, whole.size() - 4));
+  std::uint32_t stored = 0;
+  for (int i = 3; i >= 0; --i)
+    stored = stored << 8 | static_cast<std::uint8_t>(whole[whole.size() - 4 + i]);
+  CHECK(stored == crc);
+  TempDir dir;
+  WriteFile(dir.File("c"), whole);
+  auto read = solver::ReadCheckpoint(dir.File("c"), c.identity, whole.size());
+  REQUIRE_MESSAGE(read.ok(), read.status());
+  CHECK(read->records == c.records);
+  CHECK(read->levels_done == 3);
+  // One byte flipped deep in the records: the file's checksum refuses it.
+  std::string flipped = whole;
+  flipped[whole.size() / 2] ^= 1;
+  WriteFile(dir.File("c"), flipped);
+  auto bad = solver::ReadCheckpoint(dir.File("c"), c.identity, whole.size());
+  CHECK(absl::IsDataLoss(bad.status()));
+  CHECK(std::string(bad.status().message()).find("checksum mismatch") != std::string::npos);
+  // Larger than the solve's checkpoint can be: refused unread.
+  auto large = solver::ReadCheckpoint(dir.File("c"), c.identity, whole.size() - 1);
+  CHECK(absl::IsDataLoss(large.status()));
+
+  // The sink's first error ends the writing: nothing more is handed to it.
+  int calls = 0;
+  solver::CheckpointWriter failing(c, contexts, [&calls](std::string_view) {
+    return ++calls == 2 ? absl::DataLossError("disk full") : absl::OkStatus();
+  });
+  for (std::uint64_t k = 0; k < contexts; ++k) failing.Append(&c.records[4 * k], 4);
+  const absl::Status status = failing.Finish();
+  CHECK(absl::IsDataLoss(status));
+  CHECK(status.message() == "disk full");
+  CHECK(calls == 2);
 }
