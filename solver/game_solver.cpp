@@ -296,8 +296,8 @@ double PhysicalMemory() {
   return pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0;
 }
 
-// A table too large to make here (kMaxSolveTableBytes, or values beyond
-// memory), alone or by each rank of a cluster for its share.
+// A table too large to make here (fewer ranks than TableSolveProcesses, or
+// values beyond memory), alone or by each rank of a cluster for its share.
 absl::Status CheckTableSize(const GameSolveOptions& options) {
   if (options.players < kMinPlayers || options.players > kMaxPlayers) return absl::OkStatus();
   const long long contexts = internal::ContextNumbering(options.rules, options.players).size();
@@ -305,12 +305,13 @@ absl::Status CheckTableSize(const GameSolveOptions& options) {
   const double values = 8.0 * options.players * static_cast<double>(contexts) / ranks;
   const double bytes = static_cast<double>(TableBytes(options.rules, options.players)) / ranks;
   const std::string share = ranks > 1 ? absl::StrFormat(" (a rank's share of %d)", ranks) : "";
-  if (bytes > static_cast<double>(kMaxSolveTableBytes)) {
+  if (const int processes = TableSolveProcesses(options.rules, options.players);
+      ranks < processes) {
     return absl::InvalidArgumentError(absl::StrFormat(
         "%d players with these rules have %d turn-start contexts: the table would take %.3g "
         "bytes%s, more than the %d GiB one machine solves (its memory holds its values); lower "
-        "the target or the number of players, or solve on more ranks (mpirun)",
-        options.players, contexts, bytes, share, kMaxSolveTableBytes >> 30));
+        "the target or the number of players, or solve on %d ranks at least (mpirun -np %d)",
+        options.players, contexts, bytes, share, kMaxTableBytes >> 30, processes, processes));
   }
   if (const double memory = PhysicalMemory(); memory > 0 && values > memory) {
     return absl::InvalidArgumentError(absl::StrFormat(
@@ -363,8 +364,27 @@ absl::StatusOr<std::string> SolveGameTable(const GameSolveOptions& options,
   }
 }
 
-absl::Status WriteGameTable(const GameValues& values, const std::string& path,
+namespace {
+
+// Frees a table's values once written (Now) or on any return: the
+// read-back that follows never holds the table twice.
+class ReleaseWin {
+ public:
+  explicit ReleaseWin(GameValues& values) : values_(values) {}
+  ReleaseWin(const ReleaseWin&) = delete;
+  ReleaseWin& operator=(const ReleaseWin&) = delete;
+  ~ReleaseWin() { Now(); }
+  void Now() { ValueVector().swap(values_.win); }
+
+ private:
+  GameValues& values_;
+};
+
+}  // namespace
+
+absl::Status WriteGameTable(GameValues&& values, const std::string& path,
                             absl::FunctionRef<absl::Status(const std::string& temporary)> check) {
+  ReleaseWin release(values);
   absl::StatusOr<std::unique_ptr<AtomicFileWriter>> writer = AtomicFileWriter::Create(path);
   if (!writer.ok()) return writer.status();
   internal::TableEncoder encoder(values.rules, values.players, values.error_bound);
@@ -381,6 +401,7 @@ absl::Status WriteGameTable(const GameValues& values, const std::string& path,
       return s;
     }
   }
+  release.Now();
   if (absl::Status s = (*writer)->Append(encoder.Checksums()); !s.ok()) return s;
   if (absl::Status s = (*writer)->WriteAt(0, encoder.Header()); !s.ok()) return s;
   if (absl::Status s = check((*writer)->temporary()); !s.ok()) return s;
@@ -475,8 +496,9 @@ absl::Status ChecksumBlocks(const std::string& temporary, int players, int rank,
 }  // namespace
 
 absl::Status WriteGameTableShared(
-    const GameValues& values, const std::string& path, SolveCluster& cluster,
+    GameValues&& values, const std::string& path, SolveCluster& cluster,
     absl::FunctionRef<absl::Status(const std::string& temporary)> check) {
+  ReleaseWin release(values);
   const int rank = cluster.rank(), ranks = cluster.ranks();
   internal::TableEncoder encoder(values.rules, values.players, values.error_bound);
   // Rank 0 makes the temporary (its header's room) and tells its path.
@@ -501,6 +523,7 @@ absl::Status WriteGameTableShared(
       !s.ok()) {
     return s;
   }
+  release.Now();
   std::string crcs;
   if (absl::Status s = AgreeStatus(
           cluster, ChecksumBlocks(temporary, values.players, rank, ranks, encoder, &crcs));

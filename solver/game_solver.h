@@ -51,9 +51,6 @@ inline constexpr int kMaxCycleRounds = 60;
 inline constexpr double kCycleAcceptResidual = 2e-15;
 inline constexpr double kCycleStallResidual = 1e-14;
 
-// Largest table SolveTableValues solves for (martiandice/table.h).
-inline constexpr std::uint64_t kMaxSolveTableBytes = kMaxTableBytes;
-
 // Bound assumed on the rounding of one extended-precision turn solve's values
 // once stored as doubles: the conversion (half an ulp of 1, 1.1e-16) plus the
 // extended sums (about 1e-18); checked against exact rational solves in
@@ -255,8 +252,8 @@ absl::StatusOr<GameValues> SolveGameValues(const GameSolveOptions& options,
 // Solves the game (SolveGameValues with `options`) for a policy table;
 // `report` (may be null) gets the solve's figures. Errors: as
 // SolveGameValues's, and InvalidArgument, before any work, when the table
-// would exceed kMaxSolveTableBytes or its values this machine's memory (in a
-// cluster of R ranks: a 1/R share);
+// needs more processes than it has (TableSolveProcesses) or its values more
+// than this machine's memory (in a cluster of R ranks: a 1/R share);
 // FailedPrecondition when the solve cannot bound its values (a zero-score
 // cycle that does not converge).
 absl::StatusOr<GameValues> SolveTableValues(const GameSolveOptions& options,
@@ -270,21 +267,24 @@ absl::StatusOr<std::string> SolveGameTable(const GameSolveOptions& options,
 // Writes the table of `values` (SolveTableValues's) to `path` as a stream, a
 // block of records at a time (no copy of the table in memory), into a
 // temporary file (AtomicFileWriter) that replaces `path` once `check`, given
-// the temporary's path, accepts it (e.g. reads it back). Errors:
-// AtomicFileWriter's, or `check`'s (then `path` is left as it was).
-absl::Status WriteGameTable(const GameValues& values, const std::string& path,
+// the temporary's path, accepts it (e.g. reads it back). `values` is
+// consumed: its win is freed once the records are written, before `check`
+// runs (a read-back never holds the table twice), whatever the outcome.
+// Errors: AtomicFileWriter's, or `check`'s (then `path` is left as it was).
+absl::Status WriteGameTable(GameValues&& values, const std::string& path,
                             absl::FunctionRef<absl::Status(const std::string& temporary)> check);
 
 // WriteGameTable for the ranks of `cluster`, each with its own `values`
-// (SolveTableValues's in the cluster), collective: rank 0 creates the
-// temporary, every rank writes its contexts' records into it and reads its
-// share of the blocks back for their checksums, then rank 0 writes the
-// checksums and the header, calls `check` (only there) and renames it over
-// `path`. `path` must name one file for every rank (one machine, or a shared
-// file system). Errors (every rank gets the first failed rank's, named):
-// AtomicFileWriter's; DataLoss when a rank cannot write or read the
-// temporary; `check`'s; the cluster's transport errors.
+// (SolveTableValues's in the cluster, consumed: freed once its records are
+// written), collective: rank 0 creates the temporary, every rank writes its
+// contexts' records into it and reads its share of the blocks back for their
+// checksums, then rank 0 writes the checksums and the header, calls `check`
+// (only there) and renames it over `path`. `path` must name one file for
+// every rank (one machine, or a shared file system). Errors (every rank gets
+// the first failed rank's, named): AtomicFileWriter's; DataLoss when a rank
+// cannot write or read the temporary; `check`'s; the cluster's transport
+// errors.
 absl::Status WriteGameTableShared(
-    const GameValues& values, const std::string& path, SolveCluster& cluster,
+    GameValues&& values, const std::string& path, SolveCluster& cluster,
     absl::FunctionRef<absl::Status(const std::string& temporary)> check);
 }  // namespace martiandice::solver

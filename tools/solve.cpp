@@ -317,8 +317,8 @@ namespace {
 // The table of `values` at request->path (its folders made), streamed to a
 // temporary, read back as a reader sees it into *table, then renamed over the
 // path. With `mpi` collective: every rank writes its share (rank 0 the rest).
-absl::Status WriteTable(const solver::GameValues& values, SolveRequest* request,
-                        solver::MpiCluster* mpi, std::optional<GameTable>* table) {
+absl::Status WriteTable(solver::GameValues&& values, SolveRequest* request, solver::MpiCluster* mpi,
+                        std::optional<GameTable>* table) {
   absl::Status made = absl::OkStatus();
   if (mpi == nullptr || mpi->rank() == 0) {
     absl::StatusOr<std::string> folder = CreateOutputFolders(request->path);
@@ -341,9 +341,9 @@ absl::Status WriteTable(const solver::GameValues& values, SolveRequest* request,
   };
   absl::Status written;
   if (mpi == nullptr) {
-    written = solver::WriteGameTable(values, request->path, check);
+    written = solver::WriteGameTable(std::move(values), request->path, check);
   } else if (written = solver::AgreeStatus(*mpi, made); written.ok()) {
-    written = solver::WriteGameTableShared(values, request->path, *mpi, check);
+    written = solver::WriteGameTableShared(std::move(values), request->path, *mpi, check);
   }
   if (!readback.ok()) return readback;
   if (solver::IsTransportError(written)) return written;  // a rank gone: the job ends
@@ -405,7 +405,9 @@ absl::StatusOr<std::string> Solve(const CommandOptions& options, const CommandCo
       mpi == nullptr ? request->checkpoint
                      : solver::RankCheckpointPath(request->checkpoint, mpi->rank(), mpi->ranks());
   std::optional<GameTable> table;  // rank 0's
-  absl::Status written = WriteTable(*values, request, mpi, &table);
+  const std::uint64_t table_bytes = TableBytes(values->rules, values->players);
+  // The values are freed once written, before the table is read back.
+  absl::Status written = WriteTable(*std::move(values), request, mpi, &table);
   if (mpi != nullptr && written.ok()) {  // each rank's peak, for rank 0's report
     absl::StatusOr<std::vector<std::string>> told = mpi->AllGather(absl::StrCat(request->peaks[0]));
     if (!told.ok()) written = told.status();
@@ -420,8 +422,6 @@ absl::StatusOr<std::string> Solve(const CommandOptions& options, const CommandCo
     if (lead || solver::IsTransportError(written)) return written;
     return std::string();
   }
-  const std::uint64_t table_bytes = TableBytes(values->rules, values->players);
-  values = absl::StatusOr<solver::GameValues>();  // the values' memory, before certifying
   if (!request->checkpoint.empty()) {
     std::error_code ignored;  // a leftover checkpoint only costs disk space
     std::filesystem::remove(checkpoint, ignored);

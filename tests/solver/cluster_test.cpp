@@ -147,7 +147,7 @@ TEST_CASE("cluster: the ranks write one table, the bytes of the solve alone's") 
     REQUIRE(alone.ok());
     TempDir dir;
     const std::string alone_path = dir.File("alone.mdt"), shared_path = dir.File("shared.mdt");
-    REQUIRE(solver::WriteGameTable(*alone, alone_path, [](const std::string&) {
+    REQUIRE(solver::WriteGameTable(std::move(*alone), alone_path, [](const std::string&) {
               return absl::OkStatus();
             }).ok());
     std::vector<absl::Status> written(3);
@@ -160,8 +160,9 @@ TEST_CASE("cluster: the ranks write one table, the bytes of the solve alone's") 
       if (!values.ok()) return;
       if (rank == 1) std::this_thread::sleep_for(std::chrono::milliseconds(100));
       written[rank] = solver::WriteGameTableShared(
-          *values, shared_path, cluster, [&](const std::string& temporary) {
+          std::move(*values), shared_path, cluster, [&](const std::string& temporary) {
             ++checks;
+            CHECK(values->win.empty());  // rank 0's freed before the read-back
             CHECK(ReadFile(temporary) == ReadFile(alone_path));
             return absl::OkStatus();
           });
@@ -180,9 +181,9 @@ TEST_CASE("cluster: the ranks write one table, the bytes of the solve alone's") 
     mine.cluster = &cluster;
     absl::StatusOr<solver::GameValues> values = solver::SolveTableValues(mine, nullptr);
     REQUIRE(values.ok());
-    written[rank] = solver::WriteGameTableShared(*values, path, cluster, [](const std::string&) {
-      return absl::DataLossError("the test refuses it");
-    });
+    written[rank] = solver::WriteGameTableShared(
+        std::move(*values), path, cluster,
+        [](const std::string&) { return absl::DataLossError("the test refuses it"); });
   });
   for (const absl::Status& w : written) {
     CHECK(absl::IsDataLoss(w));
@@ -362,4 +363,25 @@ TEST_CASE("concurrency: a clustered solve on threads of threads is the solve alo
     REQUIRE(ranks[rank].status.ok());
     CHECK(SameBits(ranks[rank].values, *alone, rank, 2));
   }
+}
+
+TEST_CASE("cluster: a rank's share over 64 GiB is refused up front, below TableSolveProcesses") {
+  // The official 6-player table (315 GiB) needs 5 processes; 4 ranks' shares exceed the limit.
+  const Rules rules{};
+  const int players = 6, ranks = TableSolveProcesses(rules, players) - 1;
+  REQUIRE(ranks == 4);
+  test_util::ClusterBoard board(ranks, 1);
+  test_util::ThreadCluster cluster(board, 0, ranks);
+  solver::GameSolveOptions options = Options(players, rules);
+  options.cluster = &cluster;
+  solver::GameSolveReport report;
+  const auto begin = std::chrono::steady_clock::now();
+  const absl::StatusOr<solver::GameValues> values = solver::SolveTableValues(options, &report);
+  CHECK(std::chrono::steady_clock::now() - begin < std::chrono::milliseconds(100));
+  REQUIRE(values.status().code() == absl::StatusCode::kInvalidArgument);
+  const std::string message(values.status().message());
+  MESSAGE(message);
+  CHECK(message.find("(a rank's share of 4)") != std::string::npos);
+  CHECK(message.find("more than the 64 GiB one machine solves") != std::string::npos);
+  CHECK(message.find("solve on 5 ranks at least (mpirun -np 5)") != std::string::npos);
 }

@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_format.h"
 #include "certify.h"
 #include "convention_turn.h"
 #include "martiandice/exact.h"
@@ -213,19 +214,23 @@ TEST_CASE(
     const test_util::TempDir dir;
     const std::string path = dir.File("table.mdt");
     std::string seen;
-    absl::Status written = solver::WriteGameTable(*values, path, [&](const std::string& temp) {
-      CHECK(temp != path);
-      CHECK_FALSE(fs::exists(path));  // not yet published
-      seen = test_util::ReadFile(temp);
-      return absl::OkStatus();
-    });
+    solver::GameValues consumed = *values;
+    absl::Status written =
+        solver::WriteGameTable(std::move(consumed), path, [&](const std::string& temp) {
+          CHECK(temp != path);
+          CHECK_FALSE(fs::exists(path));  // not yet published
+          CHECK(consumed.win.empty());    // freed before the read-back
+          seen = test_util::ReadFile(temp);
+          return absl::OkStatus();
+        });
     REQUIRE_MESSAGE(written.ok(), written);
     CHECK(seen == bytes);
     CHECK(test_util::ReadFile(path) == bytes);
     // Refused by the check: the old file stays, no temporary is left.
     test_util::WriteFile(path, "old");
-    written = solver::WriteGameTable(
-        *values, path, [](const std::string&) { return absl::DataLossError("refused"); });
+    written = solver::WriteGameTable(solver::GameValues(*values), path, [](const std::string&) {
+      return absl::DataLossError("refused");
+    });
     CHECK(written.message() == "refused");
     CHECK(test_util::ReadFile(path) == "old");
     CHECK(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()) == 1);
@@ -244,7 +249,7 @@ TEST_CASE("game solver limits: a table over the limit is refused up front, fast,
     }
     return count;
   };
-  const double limit = static_cast<double>(solver::kMaxSolveTableBytes);
+  const double limit = static_cast<double>(kMaxTableBytes);
   // 5 players under the official rules (6.2 GiB) are solved where memory allows: not run here.
   CHECK(128 + 8.0 * 5 * contexts(Rules{}, 5) < limit);
   // 6 players: 315 GiB, and 6 players at target 18: 76 GiB.
@@ -267,6 +272,10 @@ TEST_CASE("game solver limits: a table over the limit is refused up front, fast,
     CHECK(message.find(std::to_string(n) + " turn-start contexts") != std::string::npos);
     CHECK(message.find("more than the 64 GiB one machine solves") != std::string::npos);
     CHECK(message.find("lower the target or the number of players") != std::string::npos);
+    const int processes = rules.target == 18 ? 2 : 5;  // ceil(76 GiB / 64), ceil(315 / 64)
+    CHECK(TableSolveProcesses(rules, players) == processes);
+    CHECK(message.find(absl::StrFormat("solve on %d ranks at least (mpirun -np %d)", processes,
+                                       processes)) != std::string::npos);
   }
   // With 2 players every rule set fits: the largest (20 dice, bonus 100,
   // target 200) is a table of under 2 MB. Not refused: a stop flag set before
