@@ -19,40 +19,38 @@ LevelSchedule::LevelSchedule(const GameSolveOptions& options, const SolveState& 
       progress_(options.progress),
       progress_interval_(options.progress_interval),
       stop_(options.stop),
-      clustered_(options.cluster != nullptr),
-      by_sum_(ScoreVectorsBySum(options.floor)),
-      level_cost_(by_sum_.size(), 0) {
-  if (state_.ranks > 1) {
-    mine_.resize(by_sum_.size());
-    for (std::size_t sum = 0; sum < by_sum_.size(); ++sum) {
-      for (std::uint64_t code : by_sum_[sum]) {
-        if (Owner(code) == state_.rank) mine_[sum].push_back(code);
-      }
-    }
+      clustered_(options.cluster != nullptr) {
+  for (int j = 0; j < static_cast<int>(options.floor.size()) && j < n_; ++j) {
+    floor_[j] = options.floor[j];
   }
+  for (int j = n_ - 1; j >= 0; --j) floor_rest_[j] = floor_rest_[j + 1] + floor_[j];
+  mine_ = ScoreVectorsBySum();
+  level_cost_.assign(mine_.size(), 0);
   for (int k = 0; k < levels(); ++k) {
     for (std::uint64_t code : Level(k)) level_cost_[k] += VectorCost(code);
     total_cost_ += level_cost_[k];
   }
 }
 
-// Score vectors in [0, wide)^P that have a context (the last seat below
-// the target) and are at or above the floor, by the sum of the totals.
-std::vector<std::vector<std::uint64_t>> LevelSchedule::ScoreVectorsBySum(
-    const std::vector<int>& floor) const {
+// This rank's score vectors in [0, wide)^P (seat 0's total its own: every
+// one alone) that have a context and are at or above the floor, by the sum
+// of the totals, each sum's in increasing order.
+std::vector<std::vector<std::uint64_t>> LevelSchedule::ScoreVectorsBySum() const {
   std::vector<std::vector<std::uint64_t>> by_sum(n_ * (wide_ - 1) + 1);
-  long long count = 1;
-  for (int j = 0; j < n_; ++j) count *= wide_;
   std::vector<int> s(n_);
-  for (long long code = 0; code < count; ++code) {
-    Unpack(static_cast<std::uint64_t>(code), s.data());
-    if (FirstSeatToMove(state_.rules, s) == n_) continue;  // the game is over: no context
-    bool below = false;
-    for (int j = 0; j < static_cast<int>(floor.size()); ++j) below |= s[j] < floor[j];
-    if (below) continue;
-    int sum = 0;
-    for (int v : s) sum += v;
-    by_sum[sum].push_back(static_cast<std::uint64_t>(code));
+  for (int first = 0; first < wide_; ++first) {  // seat 0's total: lead_ codes each
+    if (RankOfTotal(first, state_.ranks) != state_.rank) continue;
+    for (std::uint64_t rest = 0; rest < lead_; ++rest) {
+      const std::uint64_t code = first * lead_ + rest;
+      Unpack(code, s.data());
+      if (!HasContext(s.data())) continue;  // the game is over
+      bool below = false;
+      for (int j = 0; j < n_; ++j) below |= s[j] < floor_[j];
+      if (below) continue;
+      int sum = 0;
+      for (int v : s) sum += v;
+      by_sum[sum].push_back(code);
+    }
   }
   return by_sum;
 }

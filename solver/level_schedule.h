@@ -9,6 +9,7 @@
 // and only seat 0's reads another's (level_share.h sends those).
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -25,14 +26,18 @@ class LevelSchedule {
  public:
   LevelSchedule(const GameSolveOptions& options, const SolveState& state);
 
-  int levels() const { return static_cast<int>(by_sum_.size()); }
+  int levels() const { return static_cast<int>(mine_.size()); }
   // The k-th level solved: this rank's score vectors of the k-th largest
-  // sum, packed mixed radix (Unpack); alone, all of them.
-  const std::vector<std::uint64_t>& Level(int k) const {
-    return (state_.ranks > 1 ? mine_ : by_sum_)[by_sum_.size() - 1 - k];
+  // sum, packed mixed radix (Unpack), in increasing order; alone, all of them.
+  const std::vector<std::uint64_t>& Level(int k) const { return mine_[mine_.size() - 1 - k]; }
+  // Calls visit(code) for every rank's vectors of the k-th level in
+  // increasing order (each rank's Level(k) a subsequence), made on the fly:
+  // a rank lists only its own (8 bytes a vector), not the whole game's.
+  template <class Visit>
+  void ForEachOf(int k, Visit&& visit) const {
+    int s[kMaxPlayers];
+    Compose(0, Sum(k), 0, s, visit);
   }
-  // Every rank's vectors of the k-th level, in order.
-  const std::vector<std::uint64_t>& AllOf(int k) const { return by_sum_[by_sum_.size() - 1 - k]; }
   // The k-th level's sum of totals.
   int Sum(int k) const { return levels() - 1 - k; }
   // The rank that solves the packed score vector `code`.
@@ -65,7 +70,29 @@ class LevelSchedule {
   void ProgressIfDue(long long done);
 
  private:
-  std::vector<std::vector<std::uint64_t>> ScoreVectorsBySum(const std::vector<int>& floor) const;
+  // This rank's score vectors (alone: all) by the sum of their totals.
+  std::vector<std::vector<std::uint64_t>> ScoreVectorsBySum() const;
+  // Whether totals s (each at or above the floor) have a context: the last
+  // seat is below the target, else the game is over.
+  bool HasContext(const int* s) const { return s[n_ - 1] < state_.rules.target; }
+  // ForEachOf's enumeration: seats `seat`.. get totals summing to `left`
+  // (each in [floor, wide)), in lexicographic order, which is the packed
+  // codes' increasing order; `code` holds the seats before.
+  template <class Visit>
+  void Compose(int seat, int left, std::uint64_t code, int* s, Visit& visit) const {
+    if (seat == n_ - 1) {
+      if (left < floor_[seat] || left >= wide_) return;
+      s[seat] = left;
+      if (HasContext(s)) visit(code * wide_ + left);
+      return;
+    }
+    const int rest = n_ - 1 - seat;  // seats after this one
+    const int most = std::min(wide_ - 1, left - floor_rest_[seat + 1]);
+    for (int v = std::max(floor_[seat], left - rest * (wide_ - 1)); v <= most; ++v) {
+      s[seat] = v;
+      Compose(seat + 1, left - v, code * wide_ + v, s, visit);
+    }
+  }
 
   const SolveState& state_;
   const int n_, wide_;
@@ -74,12 +101,13 @@ class LevelSchedule {
   const double progress_interval_;
   const std::atomic<bool>* const stop_;
   const std::chrono::steady_clock::time_point begin_ = std::chrono::steady_clock::now();
-  const bool clustered_;                            // a cluster's rank (GameSolveOptions::cluster)
-  std::vector<std::vector<std::uint64_t>> by_sum_;  // score vectors by sum of totals
-  std::vector<std::vector<std::uint64_t>> mine_;    // this rank's of them (more than one rank)
-  std::vector<long long> level_cost_;               // per level solved (Level(k))
-  long long total_cost_ = 0, resumed_cost_ = 0;     // progress weights
-  double last_progress_ = 0;                        // seconds, at the last callback
+  const bool clustered_;                  // a cluster's rank (GameSolveOptions::cluster)
+  int floor_[kMaxPlayers] = {};           // each seat's least total (GameSolveOptions::floor)
+  int floor_rest_[kMaxPlayers + 1] = {};  // the floor's sum over seats j..
+  std::vector<std::vector<std::uint64_t>> mine_;  // this rank's score vectors by sum of totals
+  std::vector<long long> level_cost_;             // per level solved (Level(k))
+  long long total_cost_ = 0, resumed_cost_ = 0;   // progress weights
+  double last_progress_ = 0;                      // seconds, at the last callback
 };
 
 }  // namespace martiandice::solver

@@ -177,29 +177,30 @@ absl::StatusOr<LevelShare::Agreed> LevelShare::AfterLevel(int level, const absl:
     std::int32_t code;
     in.back().Get(&code);  // ok: checked by FirstFailure
   }
-  const std::vector<std::uint64_t>& vectors = schedule_.AllOf(level);
+  // Every rank's vectors of the level, made again for each pass (not listed).
   const int sum = schedule_.Sum(level);
   std::size_t kept = 0, kept_movers = 0;
   using Read = SolveState::Read;
-  for (std::uint64_t code : vectors) {
-    if (schedule_.Owner(code) == schedule_.rank()) continue;
+  schedule_.ForEachOf(level, [&](std::uint64_t code) {
+    if (schedule_.Owner(code) == schedule_.rank()) return;
     schedule_.Unpack(code, s);
     const Read read = state_.Reads(s);
-    if (read == Read::kNone) continue;
+    if (read == Read::kNone) return;
     ++kept;
     kept_movers += read == Read::kAll ? n - state_.FirstMover(s) : 1;
-  }
+  });
   state_.window.Reserve(sum, kept, kept_movers);
   std::vector<double> records(static_cast<std::size_t>(n) * width);
-  for (std::uint64_t code : vectors) {
+  int short_owner = -1;  // a rank that sent too few values, once seen
+  schedule_.ForEachOf(level, [&](std::uint64_t code) {
     const int owner = schedule_.Owner(code);
-    if (owner == schedule_.rank()) continue;
+    if (owner == schedule_.rank() || short_owner >= 0) return;
     schedule_.Unpack(code, s);
     const int first = state_.FirstMover(s);
     const int movers = n - first;
     if (!in[owner].Get(records.data(), static_cast<std::size_t>(movers) * width)) {
-      return absl::DataLossError(
-          absl::StrFormat("rank %d of %d sent too few values for level %d", owner, ranks, level));
+      short_owner = owner;
+      return;
     }
     // A turn of seat 0 leads to seat 1's context (first <= 1 there: seat 0
     // at the target makes seat 1 the first).
@@ -213,6 +214,10 @@ absl::StatusOr<LevelShare::Agreed> LevelShare::AfterLevel(int level, const absl:
       case Read::kNone:
         break;
     }
+  });
+  if (short_owner >= 0) {
+    return absl::DataLossError(absl::StrFormat("rank %d of %d sent too few values for level %d",
+                                               short_owner, ranks, level));
   }
   // The levels no level below this one reads any more.
   state_.window.DropFrom(sum + state_.reach);

@@ -18,8 +18,8 @@ rules of the game alone (not the solver's code):
   exchange a level's values as the transport delivers them: every rank's
            message (the level's records) and the transport's buffer of them,
            plus the rank's own message;
-  lists    the levels' score vectors, 8 bytes each, and with R > 1 the rank's
-           own again;
+  lists    the rank's own score vectors (alone: every one), 8 bytes each;
+           the others' are made on the fly as a level's records arrive;
   laws     the settling passes' turn-score laws by policy, one per mover of
            each of its zero-score cycles (every seat below the target) at
            most, 2^17 at most, about 336 bytes each.
@@ -93,7 +93,6 @@ def model(players, target, dice, bonus, ranks, base):
     # Per sum: every rank's record bytes (a level's messages); per rank, per sum:
     # its own records' bytes and the window's.
     level = [0] * sums
-    vectors = 0
     own_vectors = [0] * ranks
     own_cycles = [0] * ranks
     own_level = [[0] * sums for _ in range(ranks)]
@@ -102,7 +101,6 @@ def model(players, target, dice, bonus, ranks, base):
         owner = s0 % ranks
         for (total, first), n in by.items():
             b = n * (players - first) * record
-            vectors += n
             own_vectors[owner] += n
             if first == 0:  # every seat below the target: a cycle
                 own_cycles[owner] += n
@@ -132,7 +130,7 @@ def model(players, target, dice, bonus, ranks, base):
             before = held(total + 1, total + reach + 1) + 2 * level[total] + own_level[r][total]
             after = held(total, total + reach + 1) + level[total]
             during = max(during, own + max(before, after))
-        lists = 8 * vectors + (8 * own_vectors[r] if ranks > 1 else 0)
+        lists = 8 * own_vectors[r]
         laws = min(1 << 17, players * own_cycles[r]) * 336
         out.append({"rank": r, "own": own, "lists": lists, "laws": laws,
                     "peak": base + lists + laws + max(end, during), "end": end,

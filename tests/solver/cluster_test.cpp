@@ -20,8 +20,10 @@
 #include <vector>
 
 #include "game_solver.h"
+#include "level_schedule.h"
 #include "martiandice/context.h"
 #include "solve_checkpoint.h"
+#include "solve_state.h"
 #include "table_format.h"
 #include "test_util.h"
 #include "thread_cluster.h"
@@ -384,4 +386,59 @@ TEST_CASE("cluster: a rank's share over 64 GiB is refused up front, below TableS
   CHECK(message.find("(a rank's share of 4)") != std::string::npos);
   CHECK(message.find("more than the 64 GiB one machine solves") != std::string::npos);
   CHECK(message.find("solve on 5 ranks at least (mpirun -np 5)") != std::string::npos);
+}
+
+TEST_CASE("cluster: a rank lists only its own score vectors, all made in order as a scan finds") {
+  // Against a scan of every packed code (seat 0 most significant): the
+  // vectors with a context (the last seat below the target) at or above the
+  // floor, by the sum of their totals, in increasing order.
+  struct Game {
+    int players;
+    Rules rules;
+    std::vector<int> floor;
+  };
+  for (const Game& game : {Game{2, Rules{4, 2, 6}, {}}, Game{3, Rules{4, 2, 6}, {}},
+                           Game{3, Rules{3, 1, 5}, {2, 0, 1}}, Game{4, Rules{3, 0, 4}, {}},
+                           Game{5, Rules{3, 1, 3}, {0, 1, 0, 0, 2}}}) {
+    const int n = game.players, target = game.rules.target;
+    const int wide = target + MaxTurnScore(game.rules);
+    CAPTURE(n);
+    CAPTURE(game.floor.size());
+    std::vector<std::vector<std::uint64_t>> scan(n * (wide - 1) + 1);
+    std::uint64_t count = 1;
+    for (int j = 0; j < n; ++j) count *= wide;
+    for (std::uint64_t code = 0; code < count; ++code) {
+      std::vector<int> s(n);
+      for (std::uint64_t c = code, j = n; j-- > 0; c /= wide) s[j] = static_cast<int>(c % wide);
+      bool keep = s[n - 1] < target;
+      for (std::size_t j = 0; j < game.floor.size(); ++j) keep &= s[j] >= game.floor[j];
+      int sum = 0;
+      for (int v : s) sum += v;
+      if (keep) scan[sum].push_back(code);
+    }
+    for (const int ranks : {1, 2, 3}) {
+      test_util::ClusterBoard board(ranks, 1);
+      for (int rank = 0; rank < ranks; ++rank) {
+        CAPTURE(ranks);
+        CAPTURE(rank);
+        test_util::ThreadCluster cluster(board, rank, ranks);
+        solver::GameSolveOptions options = Options(n, game.rules);
+        options.floor = game.floor;
+        if (ranks > 1) options.cluster = &cluster;
+        const solver::SolveState state(options);
+        const solver::LevelSchedule schedule(options, state);
+        REQUIRE(schedule.levels() == static_cast<int>(scan.size()));
+        for (int k = 0; k < schedule.levels(); ++k) {
+          const std::vector<std::uint64_t>& want = scan[schedule.Sum(k)];
+          std::vector<std::uint64_t> all, mine;
+          schedule.ForEachOf(k, [&](std::uint64_t code) { all.push_back(code); });
+          CHECK(all == want);
+          for (std::uint64_t code : want) {
+            if (static_cast<int>(code / (count / wide)) % ranks == rank) mine.push_back(code);
+          }
+          CHECK(schedule.Level(k) == mine);
+        }
+      }
+    }
+  }
 }
