@@ -32,25 +32,16 @@ LevelSchedule::LevelSchedule(const GameSolveOptions& options, const SolveState& 
   }
 }
 
-// This rank's score vectors in [0, wide)^P (seat 0's total its own: every
-// one alone) that have a context and are at or above the floor, by the sum
-// of the totals, each sum's in increasing order.
+// This rank's score vectors (every one alone), by the sum of their totals,
+// each sum's in increasing order: ForEachOf's enumeration, the owned kept.
 std::vector<std::vector<std::uint64_t>> LevelSchedule::ScoreVectorsBySum() const {
   std::vector<std::vector<std::uint64_t>> by_sum(n_ * (wide_ - 1) + 1);
-  std::vector<int> s(n_);
-  for (int first = 0; first < wide_; ++first) {  // seat 0's total: lead_ codes each
-    if (RankOfTotal(first, state_.ranks) != state_.rank) continue;
-    for (std::uint64_t rest = 0; rest < lead_; ++rest) {
-      const std::uint64_t code = first * lead_ + rest;
-      Unpack(code, s.data());
-      if (!HasContext(s.data())) continue;  // the game is over
-      bool below = false;
-      for (int j = 0; j < n_; ++j) below |= s[j] < floor_[j];
-      if (below) continue;
-      int sum = 0;
-      for (int v : s) sum += v;
-      by_sum[sum].push_back(code);
-    }
+  int s[kMaxPlayers];
+  for (int sum = 0; sum < static_cast<int>(by_sum.size()); ++sum) {
+    auto keep = [&](std::uint64_t code) {
+      if (Owner(code) == state_.rank) by_sum[sum].push_back(code);
+    };
+    Compose(0, sum, 0, s, keep);
   }
   return by_sum;
 }
