@@ -92,6 +92,24 @@ absl::Status FirstFailure(const std::vector<Message>& messages, int ranks) {
   return absl::OkStatus();
 }
 
+// The records rank `reader` reads of another rank's vector `s`: movers
+// *from.. (the count returned; 0: none). A turn of seat 0 leads to seat 1's
+// context (first <= 1 there: seat 0 at the target makes seat 1 the first).
+int ReadRecords(const SolveState& state, const int* s, int reader, int* from) {
+  const int first = state.FirstMover(s);
+  switch (state.Reads(s, reader)) {
+    case SolveState::Read::kAll:
+      *from = first;
+      return state.n - first;
+    case SolveState::Read::kNext:
+      *from = 1;
+      return first <= 1 ? 1 : 0;
+    case SolveState::Read::kNone:
+      break;
+  }
+  return 0;
+}
+
 }  // namespace
 
 bool IsTransportError(const absl::Status& status) {
@@ -101,13 +119,18 @@ bool IsTransportError(const absl::Status& status) {
 LevelShare::LevelShare(SolveState& state, const LevelSchedule& schedule, SolveCluster* cluster)
     : state_(state), schedule_(schedule), cluster_(cluster) {}
 
-absl::StatusOr<std::vector<std::string>> GatherAll(SolveCluster& cluster, std::string mine) {
-  absl::StatusOr<std::vector<std::string>> all = cluster.AllGather(std::move(mine));
+absl::StatusOr<std::vector<std::string>> ExchangeAll(SolveCluster& cluster,
+                                                     std::vector<std::string> to_each) {
+  absl::StatusOr<std::vector<std::string>> all = cluster.Exchange(std::move(to_each));
   if (all.ok() && static_cast<int>(all->size()) != cluster.ranks()) {
     return absl::DataLossError(absl::StrFormat("the cluster returned %d messages for %d ranks",
                                                all->size(), cluster.ranks()));
   }
   return all;
+}
+
+absl::StatusOr<std::vector<std::string>> GatherAll(SolveCluster& cluster, std::string mine) {
+  return ExchangeAll(cluster, std::vector<std::string>(cluster.ranks(), mine));
 }
 
 absl::StatusOr<std::vector<std::string>> LevelShare::Gather(std::string mine) {
@@ -124,37 +147,44 @@ absl::Status AgreeStatus(SolveCluster& cluster, const absl::Status& status) {
   return FirstFailure(*all, cluster.ranks());
 }
 
-// A level's message: the flags (stop, due), then the status, then (when ok)
-// every context's record of this rank's vectors, in order.
+// A level's message to a rank: the flags (stop, due), then the status, then
+// (when ok) the records that rank reads of this rank's vectors, in order:
+// every mover's (SolveState::Read::kAll) or seat 1's (kNext).
 absl::StatusOr<LevelShare::Agreed> LevelShare::AfterLevel(int level, const absl::Status& status,
                                                           bool stop, bool due) {
   const int n = state_.n;
   const bool slope = n == 2;  // the pair kernel's (kept as checkpoints keep it)
   const int width = state_.width;
+  const int ranks = cluster_->ranks();
+  const int rank = schedule_.rank();
   int s[kMaxPlayers];
-  std::string mine;
-  Put(mine, static_cast<std::uint8_t>(stop));
-  Put(mine, static_cast<std::uint8_t>(due));
+  std::string head;
+  Put(head, static_cast<std::uint8_t>(stop));
+  Put(head, static_cast<std::uint8_t>(due));
   const absl::Status checked =
       status.ok() && state_.missed.load()
           ? absl::InternalError(absl::StrFormat(
                 "level %d read a value of another rank's that this rank does not hold", level))
           : status;
-  mine += EncodeStatus(checked);
+  head += EncodeStatus(checked);
+  std::vector<std::string> to_each(static_cast<std::size_t>(ranks), head);
   if (checked.ok()) {
     for (std::uint64_t code : schedule_.Level(level)) {
       schedule_.Unpack(code, s);
-      for (int seat = state_.FirstMover(s); seat < n; ++seat) {
-        const long long c = state_.index.Index(seat, s);
-        Put(mine, &state_.win[c * n], n);
-        Put(mine, state_.error_of[c]);
-        if (slope) Put(mine, state_.pair_slope[c]);
+      for (int d = 0; d < ranks; ++d) {
+        int from = 0;
+        const int count = d == rank ? 0 : ReadRecords(state_, s, d, &from);
+        for (int seat = from; seat < from + count; ++seat) {
+          const long long c = state_.index.Index(seat, s);
+          Put(to_each[d], &state_.win[c * n], n);
+          Put(to_each[d], state_.error_of[c]);
+          if (slope) Put(to_each[d], state_.pair_slope[c]);
+        }
       }
     }
   }
-  absl::StatusOr<std::vector<std::string>> all = Gather(std::move(mine));
+  absl::StatusOr<std::vector<std::string>> all = ExchangeAll(*cluster_, std::move(to_each));
   if (!all.ok()) return all.status();
-  const int ranks = cluster_->ranks();
   Agreed agreed;
   std::vector<std::string_view> bodies(ranks);  // views: a level's values are not copied
   for (int r = 0; r < ranks; ++r) {
@@ -168,8 +198,8 @@ absl::StatusOr<LevelShare::Agreed> LevelShare::AfterLevel(int level, const absl:
     bodies[r] = in.Rest();
   }
   if (absl::Status failed = FirstFailure(bodies, ranks); !failed.ok()) return failed;
-  // The others' records, each rank's vectors in order (LevelSchedule::Owner);
-  // kept are those this rank reads (SolveState::Reads).
+  // The others' records this rank reads (SolveState::Reads), each rank's
+  // vectors in order (LevelSchedule::Owner).
   std::vector<Reader> in;
   in.reserve(ranks);
   for (int r = 0; r < ranks; ++r) {
@@ -180,40 +210,29 @@ absl::StatusOr<LevelShare::Agreed> LevelShare::AfterLevel(int level, const absl:
   // Every rank's vectors of the level, made again for each pass (not listed).
   const int sum = schedule_.Sum(level);
   std::size_t kept = 0, kept_movers = 0;
-  using Read = SolveState::Read;
   schedule_.ForEachOf(level, [&](std::uint64_t code) {
-    if (schedule_.Owner(code) == schedule_.rank()) return;
+    if (schedule_.Owner(code) == rank) return;
     schedule_.Unpack(code, s);
-    const Read read = state_.Reads(s);
-    if (read == Read::kNone) return;
-    ++kept;
-    kept_movers += read == Read::kAll ? n - state_.FirstMover(s) : 1;
+    int from = 0;
+    const int count = ReadRecords(state_, s, rank, &from);
+    kept += count > 0;
+    kept_movers += count;
   });
   state_.window.Reserve(sum, kept, kept_movers);
   std::vector<double> records(static_cast<std::size_t>(n) * width);
   int short_owner = -1;  // a rank that sent too few values, once seen
   schedule_.ForEachOf(level, [&](std::uint64_t code) {
     const int owner = schedule_.Owner(code);
-    if (owner == schedule_.rank() || short_owner >= 0) return;
+    if (owner == rank || short_owner >= 0) return;
     schedule_.Unpack(code, s);
-    const int first = state_.FirstMover(s);
-    const int movers = n - first;
-    if (!in[owner].Get(records.data(), static_cast<std::size_t>(movers) * width)) {
+    int from = 0;
+    const int count = ReadRecords(state_, s, rank, &from);
+    if (count == 0) return;
+    if (!in[owner].Get(records.data(), static_cast<std::size_t>(count) * width)) {
       short_owner = owner;
       return;
     }
-    // A turn of seat 0 leads to seat 1's context (first <= 1 there: seat 0
-    // at the target makes seat 1 the first).
-    switch (state_.Reads(s)) {
-      case Read::kAll:
-        state_.window.Put(sum, code, first, records.data(), movers);
-        break;
-      case Read::kNext:
-        if (first <= 1) state_.window.Put(sum, code, 1, records.data() + (1 - first) * width, 1);
-        break;
-      case Read::kNone:
-        break;
-    }
+    state_.window.Put(sum, code, from, records.data(), count);
   });
   if (short_owner >= 0) {
     return absl::DataLossError(absl::StrFormat("rank %d of %d sent too few values for level %d",
@@ -222,7 +241,7 @@ absl::StatusOr<LevelShare::Agreed> LevelShare::AfterLevel(int level, const absl:
   // The levels no level below this one reads any more.
   state_.window.DropFrom(sum + state_.reach);
   for (int r = 0; r < ranks; ++r) {
-    if (r != schedule_.rank() && !in[r].done()) {
+    if (r != rank && !in[r].done()) {
       return absl::DataLossError(absl::StrFormat(
           "rank %d of %d sent more values than its vectors of level %d have", r, ranks, level));
     }

@@ -1,9 +1,9 @@
 // What the ranks of a clustered solve (solve_cluster.h) tell each other:
-// after each level, each rank's score vectors' values (every context's
-// chances and error bound, and with 2 players the pair kernel's slope) with
-// its status and wishes (stop, checkpoint); statuses, and at the end each
-// rank's counters. Messages hold host-order doubles: the ranks run the same
-// build on machines of one kind. Internal to the solver.
+// after each level, to each rank the values it reads of the others' score
+// vectors (every context's chances and error bound, and with 2 players the
+// pair kernel's slope) with their statuses and wishes (stop, checkpoint);
+// statuses, and at the end each rank's counters. Messages hold host-order doubles: the ranks run
+// the same build on machines of one kind. Internal to the solver.
 #pragma once
 
 #include <string>
@@ -30,10 +30,10 @@ class LevelShare {
     bool stop = false;
     bool checkpoint = false;
   };
-  // Collective, after level `level`: this rank's vectors of it go to every
-  // rank (or, if `status` failed, its error), and of the others' those this
-  // rank reads are kept in the window (SolveState::Reads), where the levels
-  // no level left reads are dropped. A read of a record not held during the
+  // Collective, after level `level`: each rank gets the records it reads of
+  // this rank's vectors of it (SolveState::Reads; or, if `status` failed, its
+  // error), and keeps those it gets in the window, where the levels no level
+  // left reads are dropped. A read of a record not held during the
   // level fails it (Internal).
   // Errors: the first failed rank's status ("rank R of N: ..."); a message
   // of the wrong size (DataLoss); the transport's (DeadlineExceeded,
@@ -59,8 +59,14 @@ class LevelShare {
   SolveCluster* const cluster_;
 };
 
-// Collective over `cluster`: every rank's `mine`, in rank order. Errors: the
-// transport's; DataLoss when it returns another count of messages.
+// Collective over `cluster`: to_each[d] to rank d; the messages to this rank,
+// in rank order. Errors: the transport's; DataLoss when it returns another
+// count of messages.
+absl::StatusOr<std::vector<std::string>> ExchangeAll(SolveCluster& cluster,
+                                                     std::vector<std::string> to_each);
+
+// Collective over `cluster`: every rank's `mine`, in rank order (small
+// messages: a copy goes to each rank). Errors: ExchangeAll's.
 absl::StatusOr<std::vector<std::string>> GatherAll(SolveCluster& cluster, std::string mine);
 
 // Collective over `cluster`: ok if every rank's `status` is, else the first

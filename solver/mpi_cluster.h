@@ -1,6 +1,7 @@
 // The game solve's ranks over MPI (docs/SCALING.md, "On a cluster"): one
 // process per rank, started by `mpirun` (Debian's Open MPI), the ranks'
-// collective an MPI all-gather that gives up after a wait limit. The
+// collective an exchange (MPI's all-to-all of the sizes, then point to point)
+// that gives up after a wait limit. The
 // transport is a plugin, libmartiandice_mpi.so (mpi_transport.cpp), built
 // when CMake finds MPI and loaded only by a process that joins a job: the
 // CLI itself does not load Open MPI's libraries.

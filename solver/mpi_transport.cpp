@@ -1,6 +1,7 @@
 // The MPI transport of a clustered solve, the plugin libmartiandice_mpi.so
-// (mpi_cluster.h): non-blocking all-gathers, polled against a deadline, in
-// rounds of at most 1 GiB a rank (MPI counts are ints).
+// (mpi_cluster.h): non-blocking exchanges (the sizes all to all, then each
+// pair's bytes point to point, in parts of at most 1 GiB: MPI counts are
+// ints), polled against a deadline.
 #include <mpi.h>
 
 #include <algorithm>
@@ -17,6 +18,7 @@ namespace martiandice::solver {
 namespace {
 
 constexpr std::uint64_t kChunk = std::uint64_t{1} << 30;
+constexpr int kTag = 27;  // the exchanges' point-to-point messages
 
 double Now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -39,13 +41,14 @@ class MpiTransport final : public MpiCluster {
 
   int rank() const override { return rank_; }
   int ranks() const override { return ranks_; }
-  absl::StatusOr<std::vector<std::string>> AllGather(std::string mine) override;
   [[noreturn]] void Abort(int code) override {
     MPI_Abort(MPI_COMM_WORLD, code);
     std::abort();  // MPI_Abort does not return; if it ever did
   }
 
  private:
+  absl::StatusOr<std::vector<std::string>> Swap(std::vector<std::string> to_each) override;
+
   const int rank_, ranks_;
   const double wait_seconds_;
   double last_collective_;  // steady-clock seconds at the end of the last one
@@ -72,15 +75,17 @@ absl::StatusOr<std::unique_ptr<MpiCluster>> Join(double wait_seconds) {
   return std::unique_ptr<MpiCluster>(new MpiTransport(rank, ranks, wait_seconds));
 }
 
-absl::StatusOr<std::vector<std::string>> MpiTransport::AllGather(std::string mine) {
+absl::StatusOr<std::vector<std::string>> MpiTransport::Swap(std::vector<std::string> to_each) {
   if (broken_) return absl::AbortedError("an earlier exchange between the ranks failed");
   const double begin = Now();
   const double deadline = begin + wait_seconds_ + 2 * (begin - last_collective_);
-  // Waits for `request` until the deadline.
-  auto wait = [&](MPI_Request& request, const char* what) -> absl::Status {
+  // Waits for `requests` until the deadline.
+  auto wait = [&](std::vector<MPI_Request>& requests, const char* what) -> absl::Status {
     int done = 0;
     for (int spins = 0;; ++spins) {
-      if (int rc = MPI_Test(&request, &done, MPI_STATUS_IGNORE); rc != MPI_SUCCESS) {
+      if (int rc = MPI_Testall(static_cast<int>(requests.size()), requests.data(), &done,
+                               MPI_STATUSES_IGNORE);
+          rc != MPI_SUCCESS) {
         broken_ = true;
         return absl::AbortedError(absl::StrFormat("rank %d of %d: exchanging %s failed: %s", rank_,
                                                   ranks_, what, MpiError(rc)));
@@ -98,71 +103,54 @@ absl::StatusOr<std::vector<std::string>> MpiTransport::AllGather(std::string min
       if (spins > 1000) std::this_thread::sleep_for(std::chrono::microseconds(200));
     }
   };
-  std::vector<std::uint64_t> sizes(ranks_);
-  const std::uint64_t my_size = mine.size();
-  MPI_Request request;
-  if (int rc = MPI_Iallgather(&my_size, 1, MPI_UINT64_T, sizes.data(), 1, MPI_UINT64_T,
-                              MPI_COMM_WORLD, &request);
-      rc != MPI_SUCCESS) {
+  auto failed = [&](const char* call, int rc) {
     broken_ = true;
     return absl::AbortedError(
-        absl::StrFormat("rank %d of %d: MPI_Iallgather: %s", rank_, ranks_, MpiError(rc)));
+        absl::StrFormat("rank %d of %d: %s: %s", rank_, ranks_, call, MpiError(rc)));
+  };
+  // The sizes first: each rank then receives straight into its strings.
+  std::vector<std::uint64_t> out_sizes(ranks_), in_sizes(ranks_);
+  for (int r = 0; r < ranks_; ++r) out_sizes[r] = to_each[r].size();
+  std::vector<MPI_Request> requests(1);
+  if (int rc = MPI_Ialltoall(out_sizes.data(), 1, MPI_UINT64_T, in_sizes.data(), 1, MPI_UINT64_T,
+                             MPI_COMM_WORLD, &requests[0]);
+      rc != MPI_SUCCESS) {
+    return failed("MPI_Ialltoall", rc);
   }
-  if (absl::Status s = wait(request, "the message sizes"); !s.ok()) return s;
-  std::vector<std::string> all(ranks_);
-  for (int r = 0; r < ranks_; ++r) all[r].reserve(sizes[r]);
-  std::uint64_t most = *std::max_element(sizes.begin(), sizes.end());
-  std::vector<int> counts(ranks_), displacements(ranks_);
-  std::string buffer;
-  for (std::uint64_t offset = 0; offset < most || offset == 0; offset += kChunk) {
-    std::uint64_t total = 0;
-    for (int r = 0; r < ranks_; ++r) {
-      const std::uint64_t left = sizes[r] > offset ? sizes[r] - offset : 0;
-      counts[r] = static_cast<int>(std::min(left, kChunk));
-      displacements[r] = 0;
-      total += static_cast<std::uint64_t>(counts[r]);
-    }
-    if (total == 0) break;
-    // Displacements are ints too: beyond 2 GiB a round, every rank's part lands in its own string.
-    std::uint64_t at = 0;
-    bool fits = total <= static_cast<std::uint64_t>(INT32_MAX);
-    for (int r = 0; r < ranks_ && fits; ++r) {
-      displacements[r] = static_cast<int>(at);
-      at += static_cast<std::uint64_t>(counts[r]);
-    }
-    if (!fits) {
-      // Rare (a round over 2 GiB): one broadcast per rank.
-      for (int r = 0; r < ranks_; ++r) {
-        std::string part(static_cast<std::size_t>(counts[r]), '\0');
-        if (r == rank_) part.assign(mine, offset, static_cast<std::size_t>(counts[r]));
-        if (int rc = MPI_Ibcast(part.data(), counts[r], MPI_BYTE, r, MPI_COMM_WORLD, &request);
-            rc != MPI_SUCCESS) {
-          broken_ = true;
-          return absl::AbortedError(
-              absl::StrFormat("rank %d of %d: MPI_Ibcast: %s", rank_, ranks_, MpiError(rc)));
-        }
-        if (absl::Status s = wait(request, "a level's values"); !s.ok()) return s;
-        all[r] += part;
+  if (absl::Status s = wait(requests, "the message sizes"); !s.ok()) return s;
+  std::vector<std::string> from(ranks_);
+  from[rank_] = std::move(to_each[rank_]);
+  requests.clear();
+  // Point to point, in parts of at most 1 GiB (MPI counts are ints); the
+  // parts of a pair arrive in order (MPI does not overtake on one tag).
+  for (int r = 0; r < ranks_; ++r) {
+    if (r == rank_) continue;
+    from[r].resize(in_sizes[r]);
+    for (std::uint64_t at = 0; at < in_sizes[r]; at += kChunk) {
+      const int count = static_cast<int>(std::min(kChunk, in_sizes[r] - at));
+      requests.emplace_back();
+      if (int rc = MPI_Irecv(from[r].data() + at, count, MPI_BYTE, r, kTag, MPI_COMM_WORLD,
+                             &requests.back());
+          rc != MPI_SUCCESS) {
+        return failed("MPI_Irecv", rc);
       }
-      continue;
-    }
-    buffer.resize(total);
-    const char* send = mine.data() + std::min<std::uint64_t>(offset, mine.size());
-    if (int rc = MPI_Iallgatherv(send, counts[rank_], MPI_BYTE, buffer.data(), counts.data(),
-                                 displacements.data(), MPI_BYTE, MPI_COMM_WORLD, &request);
-        rc != MPI_SUCCESS) {
-      broken_ = true;
-      return absl::AbortedError(
-          absl::StrFormat("rank %d of %d: MPI_Iallgatherv: %s", rank_, ranks_, MpiError(rc)));
-    }
-    if (absl::Status s = wait(request, "a level's values"); !s.ok()) return s;
-    for (int r = 0; r < ranks_; ++r) {
-      all[r].append(buffer, static_cast<std::size_t>(displacements[r]),
-                    static_cast<std::size_t>(counts[r]));
     }
   }
+  for (int r = 0; r < ranks_; ++r) {
+    if (r == rank_) continue;
+    for (std::uint64_t at = 0; at < out_sizes[r]; at += kChunk) {
+      const int count = static_cast<int>(std::min(kChunk, out_sizes[r] - at));
+      requests.emplace_back();
+      if (int rc = MPI_Isend(to_each[r].data() + at, count, MPI_BYTE, r, kTag, MPI_COMM_WORLD,
+                             &requests.back());
+          rc != MPI_SUCCESS) {
+        return failed("MPI_Isend", rc);
+      }
+    }
+  }
+  if (absl::Status s = wait(requests, "a level's values"); !s.ok()) return s;
   last_collective_ = Now();
-  return all;
+  return from;
 }
 
 }  // namespace

@@ -1,14 +1,15 @@
 // The ranks of a game solve spread over processes (docs/SCALING.md, "On a
-// cluster"): the transport the solve needs from them, one collective. The
-// MPI transport is mpi_cluster.h's; the tests have an in-process one. Which
-// rank solves which score vectors and what a level shares are
-// level_schedule.h's and level_share.h's.
+// cluster"): the transport the solve needs from them, one collective (an
+// exchange, all to all). The MPI transport is mpi_cluster.h's; the tests
+// have an in-process one. Which rank solves which score vectors and what a
+// level shares are level_schedule.h's and level_share.h's.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/str_format.h"
 
 namespace martiandice::solver {
 
@@ -20,13 +21,32 @@ class SolveCluster {
   virtual int rank() const = 0;
   virtual int ranks() const = 0;
 
-  // Collective: every rank calls it, in the same order, with its bytes; each
-  // gets every rank's bytes in rank order (its own included). Errors:
+  // Collective: every rank calls it, in the same order, with one message for
+  // each rank (`to_each[d]` for rank d, its own included); each gets the
+  // message every rank gave it, in rank order (its own included), so that a
+  // rank receives only what it reads. Errors: InvalidArgument when
+  // `to_each` does not hold ranks() messages (no collective then);
   // DeadlineExceeded when a rank has not joined within the transport's wait
   // limit (it died, hangs or failed before joining), Aborted when the
-  // transport fails; the cluster is unusable after an error. Called from one
+  // transport fails; the cluster is unusable after either. Called from one
   // thread at a time.
-  virtual absl::StatusOr<std::vector<std::string>> AllGather(std::string mine) = 0;
+  absl::StatusOr<std::vector<std::string>> Exchange(std::vector<std::string> to_each) {
+    if (static_cast<int>(to_each.size()) != ranks()) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "an exchange needs one message for each of %d ranks, got %d", ranks(), to_each.size()));
+    }
+    return Swap(std::move(to_each));
+  }
+
+  // Collective: Exchange with `mine` for every rank: each gets every rank's
+  // bytes in rank order. For small messages (a copy for each rank is sent).
+  absl::StatusOr<std::vector<std::string>> AllGather(std::string mine) {
+    return Exchange(std::vector<std::string>(static_cast<std::size_t>(ranks()), mine));
+  }
+
+ private:
+  // The transport's Exchange, given ranks() messages.
+  virtual absl::StatusOr<std::vector<std::string>> Swap(std::vector<std::string> to_each) = 0;
 };
 
 }  // namespace martiandice::solver

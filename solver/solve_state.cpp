@@ -52,9 +52,9 @@ int SolveState::Sum(const int* s) const {
   return sum;
 }
 
-SolveState::Read SolveState::Reads(const int* t) const {
-  // The own vector nearest below on seat 0: t[0] - x with x = (t[0] - rank) mod ranks.
-  const int x = ((t[0] - rank) % ranks + ranks) % ranks;
+SolveState::Read SolveState::Reads(const int* t, int reader) const {
+  // The reader's vector nearest below on seat 0: t[0] - x with x = (t[0] - reader) mod ranks.
+  const int x = ((t[0] - reader) % ranks + ranks) % ranks;
   if (x == 0 || x > t[0] || x > reach) return Read::kNone;
   return x <= guess_reach ? Read::kAll : Read::kNext;
 }

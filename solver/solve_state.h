@@ -93,16 +93,17 @@ struct SolveState {
   // most significant, and its sum of totals (its level).
   std::uint64_t Pack(const int* s) const;
   int Sum(const int* s) const;
+  // What rank `reader` reads of another rank's vector `t`, x = (t[0] -
+  // reader) mod ranks points above its own nearest on seat 0: every mover's
+  // record if a first guess reaches it (x <= guess_reach), else seat 1's if
+  // a turn of seat 0 does (x <= reach), else nothing.
+  enum class Read { kNone, kNext, kAll };
+  Read Reads(const int* t, int reader) const;
+  Read Reads(const int* t) const { return Reads(t, rank); }
   // Mover `seat`'s record at `s` (a context): every seat's chance, the error
   // bound, the pair kernel's slope; the rank's own from the arrays, others'
   // from the window. One not held (never, when the window is kept as
   // level_share.h keeps it) reads as NaN and sets `missed`.
-  // What this rank reads of another rank's vector `t`, x = (t[0] - rank) mod
-  // ranks points above its own nearest on seat 0: every mover's record if a
-  // first guess reaches it (x <= guess_reach), else seat 1's if a turn of
-  // seat 0 does (x <= reach), else nothing.
-  enum class Read { kNone, kNext, kAll };
-  Read Reads(const int* t) const;
   const double* Win(int seat, const int* s) const;
   double Error(int seat, const int* s) const;
   double Slope(int seat, const int* s) const;

@@ -21,7 +21,7 @@ class ValueWindow {
   void Reserve(int sum, std::size_t vectors, std::size_t movers);
   // Keeps the records of the score vector `code` at sum `sum` of its movers
   // first..first + movers - 1: `movers` records of width doubles, in order. A
-  // level's vectors come in increasing order (as LevelSchedule::AllOf lists
+  // level's vectors come in increasing order (as LevelSchedule::ForEachOf makes
   // them).
   void Put(int sum, std::uint64_t code, int first, const double* records, int movers);
   // The record of the vector's mover `seat`; null if not held.

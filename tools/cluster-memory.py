@@ -15,9 +15,11 @@ rules of the game alone (not the solver's code):
            kept for the reach + 1 levels (sums of totals) a level can read:
            every mover's record where a cycle's first guess reads them (x <= 2),
            else seat 1's, and 17 bytes of index per vector;
-  exchange a level's values as the transport delivers them: every rank's
-           message (the level's records) and the transport's buffer of them,
-           plus the rank's own message;
+  exchange a level's values in transit: the records the rank sends (to
+           each other rank those it reads of the rank's vectors) and those
+           it receives (those it reads of the others'), each held once;
+  (received: the bytes of records the rank receives over the solve, and in
+  its largest level: its traffic in)
   lists    the rank's own score vectors (alone: every one), 8 bytes each;
            the others' are made on the fly as a level's records arrive;
   laws     the settling passes' turn-score laws by policy, one per mover of
@@ -90,13 +92,14 @@ def model(players, target, dice, bonus, ranks, base):
             size *= wide if j < mover else target
         run.append(size)
     contexts = sum(run[mv] * (wide if mv > 0 else target) for mv in range(players))
-    # Per sum: every rank's record bytes (a level's messages); per rank, per sum:
-    # its own records' bytes and the window's.
+    # Per sum: every rank's record bytes; per rank, per sum: the window's
+    # bytes, and the records it sends and receives (those the others read).
     level = [0] * sums
     own_vectors = [0] * ranks
     own_cycles = [0] * ranks
-    own_level = [[0] * sums for _ in range(ranks)]
     window = [[0] * sums for _ in range(ranks)]
+    sent = [[0] * sums for _ in range(ranks)]
+    got = [[0] * sums for _ in range(ranks)]
     for s0, by in enumerate(by_s0):
         owner = s0 % ranks
         for (total, first), n in by.items():
@@ -105,15 +108,15 @@ def model(players, target, dice, bonus, ranks, base):
             if first == 0:  # every seat below the target: a cycle
                 own_cycles[owner] += n
             level[total] += b
-            own_level[owner][total] += b
             for r in range(ranks):
                 x = (s0 - r) % ranks
                 if r == owner or x > reach or x > s0:
                     continue
-                if x <= guess:
-                    window[r][total] += b + 17 * n
-                elif first <= 1:
-                    window[r][total] += n * (record + 17)
+                read = b if x <= guess else n * record if first <= 1 else 0
+                if read:
+                    window[r][total] += read + 17 * n
+                    got[r][total] += read
+                    sent[owner][total] += read
     out = []
     for r in range(ranks):
         own = record * sum(run[mv] for mv in range(players)
@@ -124,17 +127,18 @@ def model(players, target, dice, bonus, ranks, base):
         for total in range(sums):
             if ranks == 1:
                 break  # alone: no exchange, no window
-            # Before the level's records are kept: the window of the levels
-            # above, the transport's buffer and messages, the own message;
-            # after: the window with this level, the messages.
-            before = held(total + 1, total + reach + 1) + 2 * level[total] + own_level[r][total]
-            after = held(total, total + reach + 1) + level[total]
+            # While the level's records travel: the window of the levels
+            # above, the messages sent and those received (each straight into
+            # its buffer); after: the window with this level, those received.
+            before = held(total + 1, total + reach + 1) + sent[r][total] + got[r][total]
+            after = held(total, total + reach + 1) + got[r][total]
             during = max(during, own + max(before, after))
         lists = 8 * own_vectors[r]
         laws = min(1 << 17, players * own_cycles[r]) * 336
         out.append({"rank": r, "own": own, "lists": lists, "laws": laws,
                     "peak": base + lists + laws + max(end, during), "end": end,
-                    "during": during})
+                    "during": during, "received": sum(got[r]),
+                    "received_level": max(got[r])})
     return {"players": players, "target": target, "dice": dice, "bonus": bonus,
             "ranks": ranks, "contexts": contexts, "reach": reach, "base": base,
             "largest_level": max(level), "table_values": contexts * record,

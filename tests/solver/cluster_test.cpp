@@ -4,10 +4,12 @@
 // elsewhere), for 2 to 4 players and 1 to 4 ranks; a stop
 // asked by one rank stops all between levels and resumes bit for bit; ranks
 // whose checkpoints hold different levels resume at the latest one all hold;
-// one rank's failure reaches every rank. The MPI transport is checked by
+// one rank's failure reaches every rank; a rank is sent only the values it
+// reads. The MPI transport is checked by
 // tests/scripts/check_mpi_solve.py (ctest mpi_solve).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -19,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "game_solver.h"
 #include "level_schedule.h"
 #include "martiandice/context.h"
@@ -343,6 +346,78 @@ TEST_CASE("cluster: a rank failing within a level stops every rank, the last che
     CHECK(r.report.resumed_fraction > 0);
     CHECK(SameBits(r.values, *alone, rank, 3));
   }
+}
+
+// A rank's cluster that records the sizes of the messages of every exchange
+// whose messages differ (not a gather's copies), as it sends them.
+class RecordingCluster : public solver::SolveCluster {
+ public:
+  explicit RecordingCluster(solver::SolveCluster& inner) : inner_(inner) {}
+  int rank() const override { return inner_.rank(); }
+  int ranks() const override { return inner_.ranks(); }
+  std::vector<std::vector<std::size_t>> sent;  // per such exchange, per receiver
+
+ private:
+  absl::StatusOr<std::vector<std::string>> Swap(std::vector<std::string> to_each) override {
+    std::vector<std::size_t> sizes;
+    for (const std::string& m : to_each) sizes.push_back(m.size());
+    if (std::count(sizes.begin(), sizes.end(), sizes[0]) != static_cast<long>(sizes.size())) {
+      sent.push_back(std::move(sizes));
+    }
+    return inner_.Exchange(std::move(to_each));
+  }
+  solver::SolveCluster& inner_;
+};
+
+TEST_CASE("cluster: a rank sends only the values another's turns read, none out of reach") {
+  // 2 players, 4 dice, bonus 2: a turn scores at most 6 points, so rank 7 of
+  // 8's vectors (seat 0 at 7 or 15) are read by rank 6 (1 point above its
+  // own on seat 0) and rank 1 (6 above), never by rank 0 (7 above).
+  const solver::GameSolveOptions options = Options(2, Rules{4, 2, 10});
+  const absl::StatusOr<solver::GameValues> alone = solver::SolveGameValues(options, nullptr);
+  REQUIRE(alone.ok());
+  const int ranks = 8;
+  std::vector<RankResult> results(ranks);
+  std::vector<std::vector<std::vector<std::size_t>>> sent(ranks);
+  test_util::RunRanks(ranks, 60, [&](int rank, solver::SolveCluster& cluster) {
+    RecordingCluster recording(cluster);
+    solver::GameSolveOptions mine = options;
+    mine.cluster = &recording;
+    absl::StatusOr<solver::GameValues> values = solver::SolveGameValues(mine, nullptr);
+    results[rank].status = values.status();
+    if (values.ok()) results[rank].values = *std::move(values);
+    sent[rank] = std::move(recording.sent);
+  });
+  for (int rank = 0; rank < ranks; ++rank) {
+    REQUIRE(results[rank].status.ok());
+    CHECK(SameBits(results[rank].values, *alone, rank, ranks));
+  }
+  // A message without values: the flags (2 bytes) and an ok status (4).
+  REQUIRE(sent[7].size() > 3);
+  std::size_t most[ranks] = {};
+  int fewer = 0;  // exchanges where rank 1 got fewer records than rank 6
+  for (const std::vector<std::size_t>& sizes : sent[7]) {
+    REQUIRE(sizes.size() == static_cast<std::size_t>(ranks));
+    CHECK(sizes[7] == 6);  // its own: nothing to read
+    // Rank 6's first guesses read every mover's record, rank 1's turns seat 1's.
+    CHECK(sizes[1] <= sizes[6]);
+    fewer += sizes[1] < sizes[6];
+    for (int r = 0; r < ranks; ++r) most[r] = std::max(most[r], sizes[r]);
+  }
+  CHECK(fewer > 0);
+  CHECK(most[0] == 6);
+  for (int r = 1; r <= 6; ++r) {
+    CAPTURE(r);
+    CHECK(most[r] >= 6 + 8 * 4);  // a record of 2 players: 2 chances, the error, the slope
+  }
+}
+
+TEST_CASE("cluster: an exchange without one message for each rank is refused") {
+  test_util::ClusterBoard board(2, 0.5);
+  test_util::ThreadCluster cluster(board, 0, 2);
+  const absl::StatusOr<std::vector<std::string>> one = cluster.Exchange({"only one"});
+  CHECK(absl::IsInvalidArgument(one.status()));
+  CHECK(absl::StrContains(one.status().message(), "one message for each of 2 ranks, got 1"));
 }
 
 TEST_CASE("cluster: a rank that never joins makes the others give up") {

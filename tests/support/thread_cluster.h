@@ -1,6 +1,6 @@
 // An in-process SolveCluster for the tests: R ranks as threads of one
 // process, each its own solve, meeting at a board (a generation barrier) for
-// every all-gather. It shares no code with the MPI transport, so the tests of
+// every exchange. It shares no code with the MPI transport, so the tests of
 // the clustered solve run on every machine, MPI or not, and under TSan.
 #pragma once
 
@@ -25,17 +25,20 @@ class ClusterBoard {
   ClusterBoard(int ranks, double wait_seconds)
       : ranks_(ranks), wait_seconds_(wait_seconds), pending_(ranks) {}
 
-  absl::StatusOr<std::vector<std::string>> AllGather(int rank, std::string mine) {
+  // Rank `rank`'s part of an exchange: to_each[d] for rank d; returns the
+  // message each rank gave this one, in rank order.
+  absl::StatusOr<std::vector<std::string>> Exchange(int rank, std::vector<std::string> to_each) {
     std::unique_lock<std::mutex> lock(mutex_);
     if (broken_) return absl::AbortedError("the board is broken");
     const long long generation = generation_;
-    pending_[rank] = std::move(mine);
+    pending_[rank] = std::move(to_each);
     if (++arrived_ == ranks_) {
-      done_ = pending_;
+      done_ = std::move(pending_);
+      pending_.assign(ranks_, {});
       arrived_ = 0;
       ++generation_;
       joined_.notify_all();
-      return done_;
+      return Column(rank);
     }
     const bool met = joined_.wait_for(lock, std::chrono::duration<double>(wait_seconds_),
                                       [&] { return generation_ != generation || broken_; });
@@ -45,7 +48,7 @@ class ClusterBoard {
       return absl::DeadlineExceededError(absl::StrFormat(
           "rank %d: the other ranks did not join within %g s", rank, wait_seconds_));
     }
-    return done_;  // kept until every rank arrives again, this one included
+    return Column(rank);  // done_ is kept until every rank arrives again, this one included
   }
 
  private:
@@ -53,7 +56,14 @@ class ClusterBoard {
   const double wait_seconds_;
   std::mutex mutex_;
   std::condition_variable joined_;
-  std::vector<std::string> pending_, done_;
+  // What rank `rank` receives: every rank's message to it.
+  std::vector<std::string> Column(int rank) const {
+    std::vector<std::string> column;
+    for (const std::vector<std::string>& to_each : done_) column.push_back(to_each[rank]);
+    return column;
+  }
+
+  std::vector<std::vector<std::string>> pending_, done_;  // by sender, then receiver
   int arrived_ = 0;
   long long generation_ = 0;
   bool broken_ = false;
@@ -65,11 +75,12 @@ class ThreadCluster : public SolveCluster {
       : board_(board), rank_(rank), ranks_(ranks) {}
   int rank() const override { return rank_; }
   int ranks() const override { return ranks_; }
-  absl::StatusOr<std::vector<std::string>> AllGather(std::string mine) override {
-    return board_.AllGather(rank_, std::move(mine));
-  }
 
  private:
+  absl::StatusOr<std::vector<std::string>> Swap(std::vector<std::string> to_each) override {
+    return board_.Exchange(rank_, std::move(to_each));
+  }
+
   ClusterBoard& board_;
   const int rank_, ranks_;
 };
