@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <thread>
 
 #include "absl/strings/str_format.h"
@@ -53,6 +54,13 @@ class MpiTransport final : public MpiCluster {
   const double wait_seconds_;
   double last_collective_;  // steady-clock seconds at the end of the last one
   bool broken_ = false;     // a collective failed: no more
+  // The buffers of a failed exchange, kept: its requests may still be in
+  // flight (MPI may yet write into them) until the job is aborted.
+  struct Buffers {
+    std::vector<std::uint64_t> out_sizes, in_sizes;
+    std::vector<std::string> to_each, from;
+  };
+  std::vector<std::unique_ptr<Buffers>> abandoned_;
 };
 
 absl::StatusOr<std::unique_ptr<MpiCluster>> Join(double wait_seconds) {
@@ -109,48 +117,56 @@ absl::StatusOr<std::vector<std::string>> MpiTransport::Swap(std::vector<std::str
         absl::StrFormat("rank %d of %d: %s: %s", rank_, ranks_, call, MpiError(rc)));
   };
   // The sizes first: each rank then receives straight into its strings.
-  std::vector<std::uint64_t> out_sizes(ranks_), in_sizes(ranks_);
-  for (int r = 0; r < ranks_; ++r) out_sizes[r] = to_each[r].size();
+  auto b = std::make_unique<Buffers>();
+  b->out_sizes.resize(ranks_);
+  b->in_sizes.resize(ranks_);
+  for (int r = 0; r < ranks_; ++r) b->out_sizes[r] = to_each[r].size();
+  b->to_each = std::move(to_each);
+  // On an error the buffers stay with the transport (MPI may still use them).
+  auto abandon = [&](absl::Status status) {
+    abandoned_.push_back(std::move(b));
+    return status;
+  };
   std::vector<MPI_Request> requests(1);
-  if (int rc = MPI_Ialltoall(out_sizes.data(), 1, MPI_UINT64_T, in_sizes.data(), 1, MPI_UINT64_T,
-                             MPI_COMM_WORLD, &requests[0]);
+  if (int rc = MPI_Ialltoall(b->out_sizes.data(), 1, MPI_UINT64_T, b->in_sizes.data(), 1,
+                             MPI_UINT64_T, MPI_COMM_WORLD, &requests[0]);
       rc != MPI_SUCCESS) {
-    return failed("MPI_Ialltoall", rc);
+    return abandon(failed("MPI_Ialltoall", rc));
   }
-  if (absl::Status s = wait(requests, "the message sizes"); !s.ok()) return s;
-  std::vector<std::string> from(ranks_);
-  from[rank_] = std::move(to_each[rank_]);
+  if (absl::Status s = wait(requests, "the message sizes"); !s.ok()) return abandon(s);
+  b->from.resize(ranks_);
+  b->from[rank_] = std::move(b->to_each[rank_]);
   requests.clear();
   // Point to point, in parts of at most 1 GiB (MPI counts are ints); the
   // parts of a pair arrive in order (MPI does not overtake on one tag).
   for (int r = 0; r < ranks_; ++r) {
     if (r == rank_) continue;
-    from[r].resize(in_sizes[r]);
-    for (std::uint64_t at = 0; at < in_sizes[r]; at += kChunk) {
-      const int count = static_cast<int>(std::min(kChunk, in_sizes[r] - at));
+    b->from[r].resize(b->in_sizes[r]);
+    for (std::uint64_t at = 0; at < b->in_sizes[r]; at += kChunk) {
+      const int count = static_cast<int>(std::min(kChunk, b->in_sizes[r] - at));
       requests.emplace_back();
-      if (int rc = MPI_Irecv(from[r].data() + at, count, MPI_BYTE, r, kTag, MPI_COMM_WORLD,
+      if (int rc = MPI_Irecv(b->from[r].data() + at, count, MPI_BYTE, r, kTag, MPI_COMM_WORLD,
                              &requests.back());
           rc != MPI_SUCCESS) {
-        return failed("MPI_Irecv", rc);
+        return abandon(failed("MPI_Irecv", rc));
       }
     }
   }
   for (int r = 0; r < ranks_; ++r) {
     if (r == rank_) continue;
-    for (std::uint64_t at = 0; at < out_sizes[r]; at += kChunk) {
-      const int count = static_cast<int>(std::min(kChunk, out_sizes[r] - at));
+    for (std::uint64_t at = 0; at < b->out_sizes[r]; at += kChunk) {
+      const int count = static_cast<int>(std::min(kChunk, b->out_sizes[r] - at));
       requests.emplace_back();
-      if (int rc = MPI_Isend(to_each[r].data() + at, count, MPI_BYTE, r, kTag, MPI_COMM_WORLD,
+      if (int rc = MPI_Isend(b->to_each[r].data() + at, count, MPI_BYTE, r, kTag, MPI_COMM_WORLD,
                              &requests.back());
           rc != MPI_SUCCESS) {
-        return failed("MPI_Isend", rc);
+        return abandon(failed("MPI_Isend", rc));
       }
     }
   }
-  if (absl::Status s = wait(requests, "a level's values"); !s.ok()) return s;
+  if (absl::Status s = wait(requests, "a level's values"); !s.ok()) return abandon(s);
   last_collective_ = Now();
-  return from;
+  return std::move(b->from);
 }
 
 }  // namespace
