@@ -170,14 +170,15 @@ absl::StatusOr<LevelShare::Agreed> LevelShare::AfterLevel(int level, const absl:
   std::vector<std::string> to_each(static_cast<std::size_t>(ranks), head);
   if (checked.ok()) {
     // Each message's size first (grown by doubling, one would hold up to twice its bytes).
-    std::vector<std::size_t> count(static_cast<std::size_t>(ranks), 0);
+    std::vector<std::size_t> records_to(static_cast<std::size_t>(ranks), 0);
     for (std::uint64_t code : schedule_.Level(level)) {
       schedule_.Unpack(code, s);
       int from = 0;
-      for (int d = 0; d < ranks; ++d) count[d] += d == rank ? 0 : ReadRecords(state_, s, d, &from);
+      for (int d = 0; d < ranks; ++d)
+        records_to[d] += d == rank ? 0 : ReadRecords(state_, s, d, &from);
     }
     for (int d = 0; d < ranks; ++d)
-      to_each[d].reserve(head.size() + count[d] * width * sizeof(double));
+      to_each[d].reserve(head.size() + records_to[d] * width * sizeof(double));
     for (std::uint64_t code : schedule_.Level(level)) {
       schedule_.Unpack(code, s);
       for (int d = 0; d < ranks; ++d) {

@@ -137,31 +137,32 @@ absl::StatusOr<std::vector<std::string>> MpiTransport::Swap(std::vector<std::str
   b->from.resize(ranks_);
   b->from[rank_] = std::move(b->to_each[rank_]);
   requests.clear();
-  // Point to point, in parts of at most 1 GiB (MPI counts are ints); the
-  // parts of a pair arrive in order (MPI does not overtake on one tag).
+  // Posts one pair's bytes, received into or sent from `data`, point to
+  // point in parts of at most 1 GiB (MPI counts are ints); the parts arrive
+  // in order (MPI does not overtake on one tag).
+  auto post = [&](bool receive, int r, char* data, std::uint64_t size) -> absl::Status {
+    for (std::uint64_t at = 0; at < size; at += kChunk) {
+      const int count = static_cast<int>(std::min(kChunk, size - at));
+      requests.emplace_back();
+      const int rc =
+          receive
+              ? MPI_Irecv(data + at, count, MPI_BYTE, r, kTag, MPI_COMM_WORLD, &requests.back())
+              : MPI_Isend(data + at, count, MPI_BYTE, r, kTag, MPI_COMM_WORLD, &requests.back());
+      if (rc != MPI_SUCCESS) return failed(receive ? "MPI_Irecv" : "MPI_Isend", rc);
+    }
+    return absl::OkStatus();
+  };
   for (int r = 0; r < ranks_; ++r) {
     if (r == rank_) continue;
     b->from[r].resize(b->in_sizes[r]);
-    for (std::uint64_t at = 0; at < b->in_sizes[r]; at += kChunk) {
-      const int count = static_cast<int>(std::min(kChunk, b->in_sizes[r] - at));
-      requests.emplace_back();
-      if (int rc = MPI_Irecv(b->from[r].data() + at, count, MPI_BYTE, r, kTag, MPI_COMM_WORLD,
-                             &requests.back());
-          rc != MPI_SUCCESS) {
-        return abandon(failed("MPI_Irecv", rc));
-      }
+    if (absl::Status s = post(true, r, b->from[r].data(), b->in_sizes[r]); !s.ok()) {
+      return abandon(s);
     }
   }
   for (int r = 0; r < ranks_; ++r) {
     if (r == rank_) continue;
-    for (std::uint64_t at = 0; at < b->out_sizes[r]; at += kChunk) {
-      const int count = static_cast<int>(std::min(kChunk, b->out_sizes[r] - at));
-      requests.emplace_back();
-      if (int rc = MPI_Isend(b->to_each[r].data() + at, count, MPI_BYTE, r, kTag, MPI_COMM_WORLD,
-                             &requests.back());
-          rc != MPI_SUCCESS) {
-        return abandon(failed("MPI_Isend", rc));
-      }
+    if (absl::Status s = post(false, r, b->to_each[r].data(), b->out_sizes[r]); !s.ok()) {
+      return abandon(s);
     }
   }
   if (absl::Status s = wait(requests, "a level's values"); !s.ok()) return abandon(s);

@@ -38,12 +38,6 @@ class SolveCluster {
     return Swap(std::move(to_each));
   }
 
-  // Collective: Exchange with `mine` for every rank: each gets every rank's
-  // bytes in rank order. For small messages (a copy for each rank is sent).
-  absl::StatusOr<std::vector<std::string>> AllGather(std::string mine) {
-    return Exchange(std::vector<std::string>(static_cast<std::size_t>(ranks()), mine));
-  }
-
  private:
   // The transport's Exchange, given ranks() messages.
   virtual absl::StatusOr<std::vector<std::string>> Swap(std::vector<std::string> to_each) = 0;

@@ -409,7 +409,8 @@ absl::StatusOr<std::string> Solve(const CommandOptions& options, const CommandCo
   // The values are freed once written, before the table is read back.
   absl::Status written = WriteTable(*std::move(values), request, mpi, &table);
   if (mpi != nullptr && written.ok()) {  // each rank's peak, for rank 0's report
-    absl::StatusOr<std::vector<std::string>> told = mpi->AllGather(absl::StrCat(request->peaks[0]));
+    absl::StatusOr<std::vector<std::string>> told =
+        solver::GatherAll(*mpi, absl::StrCat(request->peaks[0]));
     if (!told.ok()) written = told.status();
     for (std::size_t r = 1; told.ok() && r < told->size(); ++r) {
       long long peak = 0;
