@@ -199,6 +199,8 @@ class CudaTurnBatch final : public TurnBatchSolver, public GpuBackend {
     return absl::OkStatus();
   }
 
+  // The kernel and this backend's own CPU workers: never the game solve's.
+  bool SolvesBesideSteps() const override { return true; }
   TurnBatchSolver& batch() override { return *this; }
   DeviceBatchStats stats() const override { return stats_; }
   std::string device() const override {

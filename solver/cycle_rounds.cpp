@@ -25,8 +25,17 @@ struct CycleRounds::Slot {
   CycleSolve cycle;
   std::optional<PairKernel> pair;
   CycleTask task;
-  SolveStats kept;     // the stats before the group (put back if it is dropped)
   long long cost = 0;  // the cycle's progress weight
+};
+
+// Lockstep's cycles in flight: their slots and their batch.
+struct CycleRounds::Group {
+  std::vector<Slot*> live;            // the cycles whose turns are posted (or solved, to step)
+  std::vector<Slot*> fresh;           // the cycles just taken, before their first step
+  std::vector<Slot*> free;            // the slots without a cycle
+  std::vector<char> done;             // per cycle stepped: ended by that step
+  std::vector<TurnRequest> requests;  // the batch (storage swapped with the slots')
+  std::vector<TurnResult> results;
 };
 
 CycleRounds::CycleRounds(const GameSolveOptions& options, SolveState& state,
@@ -39,7 +48,8 @@ CycleRounds::CycleRounds(const GameSolveOptions& options, SolveState& state,
       guess_order_(options.guess_order),
       probe_order_(options.probe_guess_order),
       cycles_in_flight_(options.cycles_in_flight),
-      pool_(pool) {
+      pool_(pool),
+      groups_(std::make_unique<Group[]>(2)) {
   if (state.pair) pair_shared_.emplace(state);
 }
 
@@ -85,8 +95,7 @@ CycleRounds::Done CycleRounds::Streams(int level, std::size_t from) {
       const std::size_t i = next++;
       if (i >= vectors.size()) return;
       schedule_.Unpack(vectors[i], s);
-      if (FinalRoundBegun(state_.rules, std::span<const int>(s, state_.n),
-                          state_.FirstMover(s))) {
+      if (FinalRoundBegun(state_.rules, std::span<const int>(s, state_.n), state_.FirstMover(s))) {
         finished += schedule_.VectorCost(vectors[i]);  // FinalRound's, solved before
         continue;
       }
@@ -112,13 +121,13 @@ CycleRounds::Done CycleRounds::Streams(int level, std::size_t from) {
 // on this thread.
 absl::Status CycleRounds::RunCycle(int w, const int* s) {
   Slot& slot = *slots_[w];
-  slot.task = slot.pair ? slot.pair->SolveCycle(s)
-                        : slot.cycle.Solve(s, guess_order_, probe_order_);
+  slot.task =
+      slot.pair ? slot.pair->SolveCycle(s) : slot.cycle.Solve(s, guess_order_, probe_order_);
   while (!slot.task.Step()) {
     TurnPosts& posts = slot.scratch.posts;
-    if (absl::Status status = own_[w]->Solve(*state_.model,
-                                             std::span(posts.requests.data(), posts.count),
-                                             std::span(posts.results.data(), posts.count));
+    if (absl::Status status =
+            own_[w]->Solve(*state_.model, std::span(posts.requests.data(), posts.count),
+                           std::span(posts.results.data(), posts.count));
         !status.ok()) {
       slot.task = CycleTask();
       return status;
@@ -127,95 +136,152 @@ absl::Status CycleRounds::RunCycle(int w, const int* s) {
   return absl::OkStatus();
 }
 
-// A group of at most cycles_in_flight_ cycles at a time, in lockstep rounds.
+// At most cycles_in_flight_ cycles at a time, in lockstep rounds: each round
+// every live cycle steps on the worker threads, then their posted turns are
+// solved as one batch. A slot whose cycle ends takes the level's next cycle
+// at once (stepped before the batch, its first round posted), so the batches
+// stay full until the level's last cycles: a group run to its end would
+// shrink round by round as its cycles converge. With a batch solver that
+// solves beside the steps (TurnBatchSolver::SolvesBesideSteps: a GPU) two
+// such groups take turns: one's batch is solved while the other's cycles
+// step, so neither the CPU's steps nor the batch wait for the other. Once
+// the solve is stopped no cycle is taken and those taken are finished (a
+// few rounds): the level is done up to the last one taken. After a failure
+// the level's cycles from `from` on are dropped (their counters too):
+// solved again on resume.
 CycleRounds::Done CycleRounds::Lockstep(int level, std::size_t from) {
   const std::vector<std::uint64_t>& vectors = schedule_.Level(level);
-  Done done{from, absl::OkStatus()};
+  if (from >= vectors.size()) return Done{from, absl::OkStatus()};
+  const bool overlap = batch_->SolvesBesideSteps();
+  const std::size_t per_group = std::min(cycles_in_flight_, vectors.size() - from);
+  const std::size_t slots = (overlap ? 2 : 1) * per_group;
+  std::vector<SolveStats> kept(slots);
+  for (int g = 0; g < 2; ++g) {
+    groups_[g].live.clear();
+    groups_[g].free.clear();
+  }
+  for (std::size_t k = slots; k-- > 0;) {
+    kept[k] = SlotAt(k).scratch.stats;
+    groups_[k / per_group].free.push_back(slots_[k].get());
+  }
+  if (overlap && !beside_) beside_.emplace(2);
+  const long long before = schedule_.CostBefore(level, from);
+  long long finished = 0;  // the cost of the vectors from `from` done
+  std::size_t next = from;
+  absl::Status status = TopUp(groups_[0], vectors, &next, &finished);
+  for (int a = 0; status.ok(); a = overlap ? 1 - a : a) {
+    Group& batched = groups_[a];       // its cycles' turns posted: solved now
+    Group& stepping = groups_[1 - a];  // overlap: its turns solved by the last batch
+    if (batched.live.empty() && (!overlap || stepping.live.empty())) break;  // all taken done
+    schedule_.ProgressIfDue(before + finished);
+    if (!overlap) {
+      status = SolveBatch(batched);
+      if (status.ok()) status = Step(batched, &finished);
+      if (status.ok()) status = TopUp(batched, vectors, &next, &finished);
+      continue;
+    }
+    absl::Status solved, stepped;
+    status = beside_->Run(2, [&](int w) {
+      if (w == 1) {  // on the helper thread: the batch solver's own threads (a GPU) work
+        solved = SolveBatch(batched);
+        return;
+      }
+      stepped = Step(stepping, &finished);  // on the game solve's workers meanwhile
+      if (stepped.ok()) stepped = TopUp(stepping, vectors, &next, &finished);
+    });
+    if (status.ok()) status = solved.ok() ? stepped : solved;
+  }
+  if (!status.ok()) {
+    for (std::size_t k = 0; k < slots; ++k) {
+      slots_[k]->scratch.stats = std::move(kept[k]);
+      slots_[k]->task = CycleTask();
+    }
+    return Done{from, status};
+  }
+  schedule_.ProgressIfDue(before + finished);
+  return Done{next, status};
+}
+
+// Fills `group`'s free slots with the level's next cycles (from *next on;
+// the final-round vectors between are FinalRound's, solved before, and only
+// counted) and steps them once: their first rounds posted, they join the
+// live ones. Cycles that end at once free their slots again.
+absl::Status CycleRounds::TopUp(Group& group, const std::vector<std::uint64_t>& vectors,
+                                std::size_t* next, long long* finished) {
   int s[kMaxPlayers];
-  while (done.vectors < vectors.size() && !schedule_.Stopped()) {
-    // The group: the next cycles_in_flight_ cycles (and the vectors between).
-    std::size_t end = done.vectors;
-    live_.clear();
-    for (; end < vectors.size() && live_.size() < cycles_in_flight_; ++end) {
-      schedule_.Unpack(vectors[end], s);
+  while (!group.free.empty() && *next < vectors.size() && !schedule_.Stopped()) {
+    group.fresh.clear();
+    for (; !group.free.empty() && *next < vectors.size(); ++*next) {
+      schedule_.Unpack(vectors[*next], s);
+      const long long cost = schedule_.VectorCost(vectors[*next]);
       if (FinalRoundBegun(state_.rules, std::span<const int>(s, state_.n), state_.FirstMover(s))) {
+        *finished += cost;
         continue;
       }
-      Slot& slot = SlotAt(live_.size());
-      slot.kept = slot.scratch.stats;
-      slot.task = slot.pair ? slot.pair->SolveCycle(s)
-                            : slot.cycle.Solve(s, guess_order_, probe_order_);
-      slot.cost = schedule_.VectorCost(vectors[end]);
-      live_.push_back(&slot);
+      Slot& slot = *group.free.back();
+      group.free.pop_back();
+      slot.task =
+          slot.pair ? slot.pair->SolveCycle(s) : slot.cycle.Solve(s, guess_order_, probe_order_);
+      slot.cost = cost;
+      group.fresh.push_back(&slot);
     }
-    const std::size_t group = live_.size();
-    absl::StatusOr<bool> finished =
-        group == 0 ? true : RunGroup(schedule_.CostBefore(level, done.vectors));
-    if (!finished.ok() || !*finished) {  // dropped: solved again on resume
-      for (std::size_t k = 0; k < group; ++k) {
-        slots_[k]->scratch.stats = std::move(slots_[k]->kept);
-        slots_[k]->task = CycleTask();
-      }
-      done.status = finished.status();
-      return done;
-    }
-    done.vectors = end;
-    schedule_.ProgressIfDue(schedule_.CostBefore(level, end));
+    if (absl::Status status = Step(group, group.fresh, finished); !status.ok()) return status;
+    group.live.insert(group.live.end(), group.fresh.begin(), group.fresh.end());
   }
-  return done;
+  return absl::OkStatus();
 }
 
-// The group's rounds, until every cycle is done (true) or the solve is
-// stopped (false). `before`: the cost of the level's work before the group.
-absl::StatusOr<bool> CycleRounds::RunGroup(long long before) {
-  long long finished = 0;  // the cost of the group's cycles done
-  for (;;) {
-    if (absl::Status s = Step(); !s.ok()) return s;
-    std::size_t kept = 0;
-    for (std::size_t k = 0; k < live_.size(); ++k) {
-      if (done_[k]) {
-        finished += live_[k]->cost;
-      } else {
-        live_[kept++] = live_[k];
-      }
-    }
-    live_.resize(kept);
-    if (live_.empty()) return true;
-    schedule_.ProgressIfDue(before + finished);
-    if (schedule_.Stopped()) return false;
-    if (absl::Status s = SolveBatch(); !s.ok()) return s;
+absl::Status CycleRounds::Step(Group& group, long long* finished) {
+  return Step(group, group.live, finished);
+}
+
+// Each cycle of `cycles` (group's live or fresh ones) steps on the worker
+// threads (each cycle's work is its own: its slot, and the win and error
+// vectors of its contexts); those that end leave, their slots freed and
+// their cost added.
+absl::Status CycleRounds::Step(Group& group, std::vector<Slot*>& cycles, long long* finished) {
+  group.done.assign(cycles.size(), 0);
+  if (absl::Status status = pool_.ForEach(
+          cycles.size(), [&](int, std::size_t k) { group.done[k] = cycles[k]->task.Step(); });
+      !status.ok()) {
+    return status;
   }
+  std::size_t kept = 0;
+  for (std::size_t k = 0; k < cycles.size(); ++k) {
+    if (group.done[k]) {
+      *finished += cycles[k]->cost;
+      group.free.push_back(cycles[k]);
+    } else {
+      cycles[kept++] = cycles[k];
+    }
+  }
+  cycles.resize(kept);
+  return absl::OkStatus();
 }
 
-// Every live cycle's step, on the worker threads (each cycle's work is its
-// own: its slot, and the win and error vectors of its contexts).
-absl::Status CycleRounds::Step() {
-  done_.assign(live_.size(), 0);
-  return pool_.ForEach(live_.size(), [&](int, std::size_t k) { done_[k] = live_[k]->task.Step(); });
-}
-
-// The live cycles' posted turns, one batch: their requests and result
-// buffers swapped into one array and back.
-absl::Status CycleRounds::SolveBatch() {
+// The group's posted turns, one batch: their requests and result buffers
+// swapped into the group's arrays and back.
+absl::Status CycleRounds::SolveBatch(Group& group) {
   std::size_t total = 0;
-  for (const Slot* slot : live_) total += slot->scratch.posts.count;
-  if (requests_.size() < total) {
-    requests_.resize(total);
-    results_.resize(total);
+  for (const Slot* slot : group.live) total += slot->scratch.posts.count;
+  if (total == 0) return absl::OkStatus();
+  if (group.requests.size() < total) {
+    group.requests.resize(total);
+    group.results.resize(total);
   }
   auto exchange = [&] {
     std::size_t at = 0;
-    for (Slot* slot : live_) {
+    for (Slot* slot : group.live) {
       TurnPosts& posts = slot->scratch.posts;
       for (std::size_t j = 0; j < posts.count; ++j, ++at) {
-        std::swap(requests_[at], posts.requests[j]);
-        std::swap(results_[at], posts.results[j]);
+        std::swap(group.requests[at], posts.requests[j]);
+        std::swap(group.results[at], posts.results[j]);
       }
     }
   };
   exchange();
-  const absl::Status status = batch_->Solve(*state_.model, std::span(requests_.data(), total),
-                                           std::span(results_.data(), total));
+  const absl::Status status = batch_->Solve(*state_.model, std::span(group.requests.data(), total),
+                                            std::span(group.results.data(), total));
   exchange();
   return status;
 }

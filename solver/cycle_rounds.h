@@ -1,10 +1,11 @@
 // A level's zero-score cycles, on one of two schedules (each cycle a task
 // that posts a round of turns per step: cycle_task.h):
 // - lockstep rounds, for a turn batch solver of the caller's (a GPU, a
-//   cluster: large batches): in groups of at most GameSolveOptions::cycles_in_flight cycles,
-//   each in a slot (its solver, buffers and stats); each round every live
-//   cycle steps on the worker threads, then every posted turn is solved in
-//   one batch (turn_batch.h);
+//   cluster: large batches): at most GameSolveOptions::cycles_in_flight
+//   cycles at a time, each in a slot (its solver, buffers and stats); each
+//   round every live cycle steps on the worker threads, then every posted
+//   turn is solved in one batch (turn_batch.h); a slot whose cycle ends
+//   takes the next one at once, so the batches stay full;
 // - streams, for the worker threads' own solve: each worker takes the next
 //   cycle and runs it to its end, its rounds' turns a batch it solves itself
 //   (a one-thread ThreadedTurnBatch), so a cycle's data stays with one
@@ -48,11 +49,10 @@ class CycleRounds {
   };
   // Solves the cycles among level `level`'s vectors from `from` on (the
   // final-round ones are FinalRound's, solved before), with progress. The
-  // stop flag is polled between batches (lockstep: a group stopped is
-  // dropped, its counters too, and solved again on resume) or before each
-  // cycle is taken (streams: the cycles taken are finished). Work that
-  // fails is dropped (lockstep: the group; streams: the level from `from`).
-  // Errors: the batch solver's and the worker pool's (workers.h).
+  // stop flag is polled before each cycle is taken: once it is set none is
+  // taken, and the cycles taken are finished. Work that fails drops the
+  // level's cycles from `from` on, their counters too (solved again on
+  // resume). Errors: the batch solver's and the worker pool's (workers.h).
   Done SolveLevel(int level, std::size_t from);
 
   // Every slot's stats (one entry per slot, made as needed).
@@ -64,24 +64,26 @@ class CycleRounds {
   Done Lockstep(int level, std::size_t from);
   Done Streams(int level, std::size_t from);
   absl::Status RunCycle(int worker, const int* s);
-  absl::StatusOr<bool> RunGroup(long long before);
-  absl::Status Step();
-  absl::Status SolveBatch();
+  struct Group;
+  absl::Status TopUp(Group& group, const std::vector<std::uint64_t>& vectors, std::size_t* next,
+                     long long* finished);
+  absl::Status Step(Group& group, long long* finished);
+  absl::Status Step(Group& group, std::vector<Slot*>& cycles, long long* finished);
+  absl::Status SolveBatch(Group& group);
 
   SolveState& state_;
   LevelSchedule& schedule_;
   ScoreLawCache& laws_;
   TurnBatchSolver* const batch_;  // lockstep's; null: streams
   const int guess_order_, probe_order_;
-  const std::size_t cycles_in_flight_;  // a lockstep group's most cycles
-  WorkerPool& pool_;  // every round's steps (the threaded batches' too)
+  const std::size_t cycles_in_flight_;  // lockstep's most cycles at a time
+  WorkerPool& pool_;                    // every round's steps (the threaded batches' too)
   std::optional<PairKernel::Shared> pair_shared_;  // two players, kAuto
   std::vector<std::unique_ptr<Slot>> slots_;
   std::vector<const SolveStats*> stats_;
-  std::vector<Slot*> live_;            // the group's cycles not done
-  std::vector<char> done_;             // per live cycle: ended by the last step
-  std::vector<TurnRequest> requests_;  // a round's batch (storage swapped with the slots')
-  std::vector<TurnResult> results_;
+  // Lockstep's one group, or two taking turns (a batch solver beside the steps).
+  std::unique_ptr<Group[]> groups_;
+  std::optional<WorkerPool> beside_;  // two taking turns: the batch's helper thread
   std::vector<std::unique_ptr<ThreadedTurnBatch>> own_;  // streams: per worker
 };
 

@@ -114,6 +114,12 @@ class TurnBatchSolver {
   virtual absl::Status Solve(const internal::TurnModel& model,
                              std::span<const TurnRequest> requests,
                              std::span<TurnResult> results) = 0;
+  // Whether Solve works on threads (or a device) of its own, never the game
+  // solve's worker pool, so that the solve may call it (from a helper
+  // thread) while its workers step other cycles: it then keeps two groups
+  // of cycles in flight, one's batch solved while the other's cycles step
+  // (cycle_rounds.h). False unless a solver says so.
+  virtual bool SolvesBesideSteps() const { return false; }
 };
 
 // The worker threads' batch solver: a WorkerPool's workers (workers.h; at
@@ -128,6 +134,8 @@ class ThreadedTurnBatch final : public TurnBatchSolver {
   explicit ThreadedTurnBatch(WorkerPool& pool) : pool_(pool) {}
   absl::Status Solve(const internal::TurnModel& model, std::span<const TurnRequest> requests,
                      std::span<TurnResult> results) override;
+  // On a pool of its own only.
+  bool SolvesBesideSteps() const override { return own_.has_value(); }
 
  private:
   std::optional<WorkerPool> own_;

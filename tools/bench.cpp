@@ -25,6 +25,11 @@
 //       contexts (AdviseWin, first roll), each cold (its pages read from the
 //       disk, its blocks verified, the turn solved) then warm; the file is
 //       removed after
+//   martiandice_bench --batches P [--target T] [--cycles LIST]  the P-player
+//       game to T in lockstep rounds (the GPU backend's schedule) on the CPU,
+//       one thread stepping the cycles and one solving the batches, per number
+//       of cycles in flight, one group of cycles or two taking turns: the
+//       batches, their turns and the time
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -38,6 +43,7 @@
 #include <iostream>
 #include <optional>
 #include <random>
+#include <span>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -54,6 +60,7 @@
 #include "martiandice/turn_solver.h"
 #include "martiandice/win_query.h"
 #include "table_format.h"
+#include "turn_batch.h"
 
 namespace md = martiandice;
 using Clock = std::chrono::steady_clock;
@@ -279,6 +286,72 @@ int MappedTableBench(int players, int queries) {
   return 0;
 }
 
+// Counts the lockstep rounds' batches and their turns, solving each on
+// threads of its own (the GPU backend's batches are these: their shape does
+// not depend on the machine). `beside`: says so (SolvesBesideSteps), so the
+// solve keeps two groups of cycles, one's batch solved while the other's
+// cycles step, as it does with a GPU.
+class CountingBatch final : public md::solver::TurnBatchSolver {
+ public:
+  CountingBatch(int threads, bool beside) : threaded_(threads), beside_(beside) {}
+  bool SolvesBesideSteps() const override { return beside_; }
+  absl::Status Solve(const md::internal::TurnModel& model,
+                     std::span<const md::solver::TurnRequest> requests,
+                     std::span<md::solver::TurnResult> results) override {
+    ++batches;
+    turns += static_cast<long long>(requests.size());
+    return threaded_.Solve(model, requests, results);
+  }
+  long long batches = 0, turns = 0;
+
+ private:
+  md::solver::ThreadedTurnBatch threaded_;
+  const bool beside_;
+};
+
+// The `players`-player game to `target` in lockstep rounds, for each number
+// of cycles in flight, with one group of cycles and with two taking turns:
+// the batches (a GPU's launches) and their turns, and the wall time with
+// one thread stepping the cycles and one solving the batches (the steps and
+// the batches wait for each other, or run at once). Every run's values must
+// equal the first's. Returns the exit status.
+int BatchShapeBench(int players, int target, const std::vector<int>& cycles) {
+  md::solver::ValueVector first;
+  bool same = true;
+  for (const int n : cycles) {
+    for (const bool beside : {false, true}) {
+      CountingBatch counting(1, beside);
+      md::solver::GameSolveOptions options;
+      options.rules.target = target;
+      options.players = players;
+      options.threads = 1;
+      options.turn_batch = &counting;
+      options.cycles_in_flight = static_cast<std::size_t>(n);
+      md::solver::GameSolveReport report;
+      const auto t0 = Clock::now();
+      const double cpu0 = CpuSeconds();
+      auto values = md::solver::SolveGameValues(options, &report);
+      const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+      const double cpu = CpuSeconds() - cpu0;
+      if (!values.ok()) {
+        std::fprintf(stderr, "%s\n", std::string(values.status().message()).c_str());
+        return 1;
+      }
+      if (first.empty()) first = values->win;
+      const bool equal = values->win == first;
+      same = same && equal;
+      std::printf(
+          "%d players to %d, %d cycles in flight, %s: %lld batches, %lld turns (%.1f a batch, "
+          "at most %d); %.2f s (%.2f s CPU); values %s\n",
+          players, target, n, beside ? "two groups taking turns" : "one group", counting.batches,
+          counting.turns,
+          counting.batches > 0 ? static_cast<double>(counting.turns) / counting.batches : 0.0,
+          n * players, seconds, cpu, equal ? "the same as the first run's" : "DIFFER");
+    }
+  }
+  return same ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -286,6 +359,8 @@ int main(int argc, char** argv) {
   int players = 3;
   int probe = 0;  // GameSolveOptions::probe_guess_order
   int mapped_players = 0, mapped_queries = 200;
+  int batch_players = 0, batch_target = 10;
+  std::vector<int> batch_cycles = {32, 128};
   for (int i = 1; i < argc; ++i) {
     std::string_view arg = argv[i];
     if (arg == "--quick") {
@@ -317,10 +392,40 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "%s: --queries must be 1..100000\n", argv[0]);
         return 2;
       }
+    } else if (arg == "--batches" && i + 1 < argc) {
+      batch_players = std::atoi(argv[++i]);
+      if (batch_players < 3 || batch_players > 6) {
+        std::fprintf(stderr, "%s: --batches must be 3..6\n", argv[0]);
+        return 2;
+      }
+    } else if (arg == "--target" && i + 1 < argc && batch_players > 0) {
+      batch_target = std::atoi(argv[++i]);
+      if (batch_target < 1 || batch_target > 25) {
+        std::fprintf(stderr, "%s: --target must be 1..25\n", argv[0]);
+        return 2;
+      }
+    } else if (arg == "--cycles" && i + 1 < argc && batch_players > 0) {
+      batch_cycles.clear();
+      for (std::string_view list = argv[++i]; !list.empty();) {
+        const std::size_t comma = std::min(list.find(','), list.size());
+        const int n = std::atoi(std::string(list.substr(0, comma)).c_str());
+        if (n < 1 || n > static_cast<int>(md::solver::kMaxCyclesInFlight)) {
+          std::fprintf(stderr, "%s: --cycles takes numbers 1..%zu\n", argv[0],
+                       md::solver::kMaxCyclesInFlight);
+          return 2;
+        }
+        batch_cycles.push_back(n);
+        list.remove_prefix(std::min(comma + 1, list.size()));
+      }
+      if (batch_cycles.empty()) {
+        std::fprintf(stderr, "%s: --cycles needs at least one number\n", argv[0]);
+        return 2;
+      }
     } else if (arg == "-h" || arg == "--help") {
       std::printf(
           "usage: %s [--quick] [--nplayer-only [--players P] [--probe K]]\n"
           "       %s --mapped-table P [--queries N]\n"
+          "       %s --batches P [--target T] [--cycles LIST]\n"
           "Times the martiandice solver and queries, loading the official policy\n"
           "table and win queries on it, and the official 2-player game solve; prints\n"
           "min and median per operation over repetitions, next to each goal.\n"
@@ -331,8 +436,12 @@ int main(int argc, char** argv) {
           "guess order K (1..3) and compared (cycles that reach another equilibrium).\n"
           "--mapped-table P: only a synthetic P-player official table (5: 6.2 GiB in\n"
           "$TMPDIR, removed after), mapped: Open, then `best` at N random contexts\n"
-          "(default 200), cold and warm.\n",
-          argv[0], argv[0]);
+          "(default 200), cold and warm.\n"
+          "--batches P [--target T] [--cycles LIST]: only the P-player game to T\n"
+          "(default 10) in lockstep rounds (one thread stepping, one solving the\n"
+          "batches), per number of cycles in flight (default 32,128), with one group\n"
+          "of cycles and with two taking turns: the batches a GPU would get.\n",
+          argv[0], argv[0], argv[0]);
       return 0;
     } else {
       std::fprintf(stderr, "%s: unknown argument '%s' (try --help)\n", argv[0], argv[i]);
@@ -342,9 +451,10 @@ int main(int argc, char** argv) {
 
   const unsigned cores = std::thread::hardware_concurrency();
   std::printf("martiandice benchmark%s\n", quick ? " (--quick)" : "");
-  if (mapped_players > 0) {
+  if (mapped_players > 0 || batch_players > 0) {
     std::printf("cpu:      %s\ncores:    %u\n\n", CpuModel().c_str(), cores);
-    return MappedTableBench(mapped_players, mapped_queries);
+    return batch_players > 0 ? BatchShapeBench(batch_players, batch_target, batch_cycles)
+                             : MappedTableBench(mapped_players, mapped_queries);
   }
   std::printf("cpu:      %s\n", CpuModel().c_str());
   std::printf("cores:    %u\n", cores);

@@ -119,7 +119,68 @@ solver::GameSolveOptions StoppedSolve(const std::string& path) {
   return options;
 }
 
+// The game solve's schedules of its cycles (cycle_rounds.h).
+enum class Schedule { kStreams, kOneGroup, kBeside };
+
+// The worker threads' batches (two threads of its own) for a lockstep
+// schedule: one group of cycles, or two taking turns beside the steps. With
+// `fail_after` >= 0, solves that many batches, then fails every one.
+class ScheduleBatch final : public solver::TurnBatchSolver {
+ public:
+  explicit ScheduleBatch(Schedule schedule, int fail_after = -1)
+      : beside_(schedule == Schedule::kBeside), fail_after_(fail_after) {}
+  bool SolvesBesideSteps() const override { return beside_; }
+  absl::Status Solve(const internal::TurnModel& model,
+                     std::span<const solver::TurnRequest> requests,
+                     std::span<solver::TurnResult> results) override {
+    if (fail_after_ >= 0 && fail_after_-- == 0) {
+      fail_after_ = 0;
+      return absl::ResourceExhaustedError("no device");
+    }
+    return threads_.Solve(model, requests, results);
+  }
+
+ private:
+  const bool beside_;
+  int fail_after_;
+  solver::ThreadedTurnBatch threads_{2};
+};
+
 }  // namespace
+
+TEST_CASE(
+    "n-player checkpoint: a batch solver's failure keeps the work done, resumed bit for bit") {
+  // The failure comes with cycles finished and others in flight: the
+  // checkpoint keeps what is done, and the solve resumed from it (another
+  // batch solver) gives the uninterrupted values and counters.
+  solver::GameValues reference;
+  solver::GameSolveReport reference_report;
+  REQUIRE(RunStopping(Options(3, 2), 0, &reference, &reference_report).ok());
+  TempDir dir;
+  for (const Schedule schedule : {Schedule::kOneGroup, Schedule::kBeside}) {
+    for (const int fail_after : {40, 120}) {
+      CAPTURE(static_cast<int>(schedule));
+      CAPTURE(fail_after);
+      solver::GameSolveOptions options = Options(3, 2);
+      options.checkpoint = dir.File("failed.checkpoint");
+      options.cycles_in_flight = 3;
+      ScheduleBatch failing(schedule, fail_after);
+      options.turn_batch = &failing;
+      solver::GameValues values;
+      solver::GameSolveReport report;
+      const absl::Status status = RunStopping(options, 0, &values, &report);
+      REQUIRE(absl::IsResourceExhausted(status));
+      CHECK(fs::exists(options.checkpoint));
+      ScheduleBatch good(schedule);
+      options.turn_batch = &good;
+      solver::GameSolveReport resumed;
+      REQUIRE(RunStopping(options, 0, &values, &resumed).ok());
+      CHECK(resumed.resumed_fraction > 0);
+      CheckIdentical(reference, values);
+      CheckSameCounters(reference_report, resumed);
+    }
+  }
+}
 
 TEST_CASE("n-player checkpoint: progress is monotone, reaches 1, estimates are sane") {
   solver::GameValues values;
@@ -234,14 +295,16 @@ TEST_CASE("n-player checkpoint: interrupted several times in a row, then finishe
 }
 
 TEST_CASE("concurrency: a solve stopped on two threads (streams, lockstep) resumes bit for bit") {
-  // Streams (the threads' own schedule): the cycles taken when the stop
-  // comes are finished. Lockstep (a caller's batch solver): the group in
-  // flight is dropped. Either way the resumed solve is the uninterrupted one.
-  for (const bool lockstep : {false, true}) {
-    CAPTURE(lockstep);
-    solver::ThreadedTurnBatch batch(2);
+  // Streams (the threads' own schedule) and lockstep (a caller's batch
+  // solver: one group of cycles, or two taking turns beside the steps): the
+  // cycles taken when the stop comes are finished, and the resumed solve is
+  // the uninterrupted one.
+  for (const Schedule schedule : {Schedule::kStreams, Schedule::kOneGroup, Schedule::kBeside}) {
+    CAPTURE(static_cast<int>(schedule));
+    ScheduleBatch batch(schedule);
     solver::GameSolveOptions options = Options(3, 2);
-    if (lockstep) options.turn_batch = &batch;
+    if (schedule != Schedule::kStreams) options.turn_batch = &batch;
+    options.cycles_in_flight = 4;
     solver::GameValues reference;
     solver::GameSolveReport reference_report;
     std::vector<solver::GameSolveProgress> calls;

@@ -64,8 +64,12 @@ std::vector<solver::TurnRequest> RandomRequests(const internal::TurnModel& model
 // Solves by chunks of 1..3 requests, in a shuffled order, each chunk a batch
 // of the worker threads' solver: what a backend that reorders and splits
 // its work does. Counts the requests by kind (a pair as its two turns).
+// `beside`: says it solves beside the steps (its threads are its own), so
+// the solve keeps two groups of cycles taking turns, as with a GPU.
 class ShufflingBatch final : public solver::TurnBatchSolver {
  public:
+  explicit ShufflingBatch(bool beside = false) : beside_(beside) {}
+  bool SolvesBesideSteps() const override { return beside_; }
   absl::Status Solve(const internal::TurnModel& model,
                      std::span<const solver::TurnRequest> requests,
                      std::span<solver::TurnResult> results) override {
@@ -95,17 +99,27 @@ class ShufflingBatch final : public solver::TurnBatchSolver {
   long long recorded = 0;            // requests recording their policies
 
  private:
+  const bool beside_;
   std::mt19937_64 rng_{7};
   solver::ThreadedTurnBatch threads_{2};
 };
 
-// Fails every batch.
+// Solves `good` batches, then fails every one; beside the steps or not.
 class FailingBatch final : public solver::TurnBatchSolver {
  public:
-  absl::Status Solve(const internal::TurnModel&, std::span<const solver::TurnRequest>,
-                     std::span<solver::TurnResult>) override {
+  explicit FailingBatch(int good = 0, bool beside = false) : good_(good), beside_(beside) {}
+  bool SolvesBesideSteps() const override { return beside_; }
+  absl::Status Solve(const internal::TurnModel& model,
+                     std::span<const solver::TurnRequest> requests,
+                     std::span<solver::TurnResult> results) override {
+    if (good_-- > 0) return threads_.Solve(model, requests, results);
     return absl::ResourceExhaustedError("no device");
   }
+
+ private:
+  int good_;
+  const bool beside_;
+  solver::ThreadedTurnBatch threads_{1};
 };
 
 }  // namespace
@@ -125,8 +139,8 @@ TEST_CASE("turn batch: the threads' batch is every request solved alone, bit for
       const int start = model->Id(0, 0, 0, 0, 0);
       if (r.kind == solver::TurnRequest::Kind::kConvention) {
         alone.policy.zero_lane = r.policy_zero_lane;
-        internal::SolveConvention(*model, r.utility, r.Carried(), r.watched, r.arithmetic,
-                                  &alone, r.record_policy ? &alone.policy : nullptr);
+        internal::SolveConvention(*model, r.utility, r.Carried(), r.watched, r.arithmetic, &alone,
+                                  r.record_policy ? &alone.policy : nullptr);
       } else if (r.kind == solver::TurnRequest::Kind::kPlain) {
         const internal::TurnValues values = internal::SolveDouble(*model, r.utility);
         alone.value = alone.wide_value = values.value[start];
@@ -138,9 +152,9 @@ TEST_CASE("turn batch: the threads' batch is every request solved alone, bit for
         for (int k = 0; k < 2; ++k) {
           alone.pair_value[k] = values[k].value[start];
           // Each lane is the single solve's.
-          CHECK(SameBits(values[k].value[start],
-                         internal::SolveDouble(*model, k == 0 ? r.utility : r.carried[0])
-                             .value[start]));
+          CHECK(SameBits(
+              values[k].value[start],
+              internal::SolveDouble(*model, k == 0 ? r.utility : r.carried[0]).value[start]));
         }
       }
       CHECK(SameBits(results[i].value, alone.value));
@@ -172,8 +186,8 @@ TEST_CASE("turn batch: the threads' batch is every request solved alone, bit for
   // Empty batches are fine; spans of different sizes are not.
   CHECK(solver::ThreadedTurnBatch(2).Solve(*model, {}, {}).ok());
   std::vector<solver::TurnResult> short_results(3);
-  CHECK(absl::IsInvalidArgument(
-      solver::ThreadedTurnBatch(2).Solve(*model, requests, short_results)));
+  CHECK(
+      absl::IsInvalidArgument(solver::ThreadedTurnBatch(2).Solve(*model, requests, short_results)));
 }
 
 TEST_CASE("turn batch: a game solve's batches in any order and grouping give the same table") {
@@ -194,41 +208,56 @@ TEST_CASE("turn batch: a game solve's batches in any order and grouping give the
     solver::GameSolveReport usual_report, shuffled_report;
     absl::StatusOr<std::string> usual = solver::SolveGameTable(options, &usual_report);
     REQUIRE(usual.ok());
-    ShufflingBatch shuffling;
-    options.turn_batch = &shuffling;
-    absl::StatusOr<std::string> shuffled = solver::SolveGameTable(options, &shuffled_report);
-    REQUIRE(shuffled.ok());
-    CHECK(shuffling.batches > 0);
-    CHECK(shuffling.turns > 0);
-    // Every turn solve went through the batch solver: the cycles' too.
-    CHECK(shuffling.turns == usual_report.turn_solves);
-    using Kind = solver::TurnRequest::Kind;
-    if (c.players == 2 && c.arithmetic == solver::SolveArithmetic::kAuto) {
-      CHECK(shuffling.by_kind[static_cast<int>(Kind::kPair)] > 0);  // the cycles'
-      CHECK(shuffling.by_kind[static_cast<int>(Kind::kPlain)] > 0);  // the final round's
-    } else {
-      CHECK(shuffling.by_kind[static_cast<int>(Kind::kConvention)] == shuffling.turns);
-      CHECK(usual_report.cycles > 0);
+    for (const bool beside : {false, true}) {
+      CAPTURE(beside);
+      ShufflingBatch shuffling(beside);
+      options.turn_batch = &shuffling;
+      // Few cycles in flight: slots take new cycles often, and the two groups
+      // (beside) take turns many times a level.
+      options.cycles_in_flight = 3;
+      absl::StatusOr<std::string> shuffled = solver::SolveGameTable(options, &shuffled_report);
+      REQUIRE(shuffled.ok());
+      CHECK(shuffling.batches > 0);
+      CHECK(shuffling.turns > 0);
+      // Every turn solve went through the batch solver: the cycles' too.
+      CHECK(shuffling.turns == usual_report.turn_solves);
+      using Kind = solver::TurnRequest::Kind;
+      if (c.players == 2 && c.arithmetic == solver::SolveArithmetic::kAuto) {
+        CHECK(shuffling.by_kind[static_cast<int>(Kind::kPair)] > 0);   // the cycles'
+        CHECK(shuffling.by_kind[static_cast<int>(Kind::kPlain)] > 0);  // the final round's
+      } else {
+        CHECK(shuffling.by_kind[static_cast<int>(Kind::kConvention)] == shuffling.turns);
+        CHECK(usual_report.cycles > 0);
+      }
+      if (c.arithmetic == solver::SolveArithmetic::kExtended ||
+          (c.players > 2 && c.arithmetic == solver::SolveArithmetic::kAuto)) {
+        CHECK(shuffling.recorded > 0);  // the settling cycles' search rounds
+      }
+      CHECK(*shuffled == *usual);
+      CHECK(shuffled_report.turn_solves == usual_report.turn_solves);
+      CHECK(shuffled_report.tied_decisions == usual_report.tied_decisions);
+      CHECK(shuffled_report.kingmaking == usual_report.kingmaking);
+      CHECK(shuffled_report.kingmaking_contexts == usual_report.kingmaking_contexts);
+      CHECK(SameBits(shuffled_report.error_bound, usual_report.error_bound));
+      CHECK(shuffled_report.start == usual_report.start);
     }
-    if (c.arithmetic == solver::SolveArithmetic::kExtended ||
-        (c.players > 2 && c.arithmetic == solver::SolveArithmetic::kAuto)) {
-      CHECK(shuffling.recorded > 0);  // the settling cycles' search rounds
-    }
-    CHECK(*shuffled == *usual);
-    CHECK(shuffled_report.turn_solves == usual_report.turn_solves);
-    CHECK(shuffled_report.tied_decisions == usual_report.tied_decisions);
-    CHECK(shuffled_report.kingmaking == usual_report.kingmaking);
-    CHECK(shuffled_report.kingmaking_contexts == usual_report.kingmaking_contexts);
-    CHECK(SameBits(shuffled_report.error_bound, usual_report.error_bound));
-    CHECK(shuffled_report.start == usual_report.start);
   }
 }
 
 TEST_CASE("turn batch: a batch solver's error ends the solve with that error") {
-  solver::GameSolveOptions options = test_util::TinyOptions(Rules{4, 2, 6}, 3);
-  FailingBatch failing;
-  options.turn_batch = &failing;
-  const absl::Status status = solver::SolveGameValues(options, nullptr).status();
-  CHECK(absl::IsResourceExhausted(status));
-  CHECK(std::string(status.message()).find("no device") != std::string::npos);
+  // At the first batch, or after some (cycles done, others in flight; two
+  // groups taking turns beside the steps or one).
+  for (const int good : {0, 25}) {
+    for (const bool beside : {false, true}) {
+      CAPTURE(good);
+      CAPTURE(beside);
+      solver::GameSolveOptions options = test_util::TinyOptions(Rules{4, 2, 6}, 3);
+      options.cycles_in_flight = 2;
+      FailingBatch failing(good, beside);
+      options.turn_batch = &failing;
+      const absl::Status status = solver::SolveGameValues(options, nullptr).status();
+      CHECK(absl::IsResourceExhausted(status));
+      CHECK(std::string(status.message()).find("no device") != std::string::npos);
+    }
+  }
 }
