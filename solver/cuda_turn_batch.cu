@@ -41,12 +41,15 @@ template <int W>
 __global__ void __launch_bounds__(kMaxBlockThreads)
     SolveTurns(kernel::ModelView m, int jobs, int scores, const double* stops,
                const unsigned* watched, const long long* policy, const int* range_lane,
-               std::uint8_t* policies, double* law_scratch, double* roll_scratch, double* start,
-               long long* tied, long long* kingmaking, double* below, double* above) {
+               std::uint8_t* policies, double* law_scratch, double* roll_scratch,
+               std::uint8_t* mark_scratch, double* start, long long* tied, long long* kingmaking,
+               double* below, double* above) {
   extern __shared__ double node[];  // m.positions * W
   __shared__ unsigned long long block_tied, block_kingmaking;
   double* const laws = law_scratch + static_cast<long long>(blockIdx.x) * m.laws * W;
   double* const rolls = roll_scratch + static_cast<long long>(blockIdx.x) * m.positions * W;
+  const int items = kernel::RangeReplay<W>::Items(m);
+  std::uint8_t* const marks = mark_scratch + static_cast<long long>(blockIdx.x) * items;
   for (int j = blockIdx.x; j < jobs; j += gridDim.x) {
     kernel::JobView job;
     job.stop = stops + static_cast<long long>(j) * scores * W;
@@ -82,9 +85,17 @@ __global__ void __launch_bounds__(kMaxBlockThreads)
       tied[j] = static_cast<long long>(block_tied);
       kingmaking[j] = static_cast<long long>(block_kingmaking);
     }
+    if (job.range_lane > 0) {  // the block marks the items that may narrow the range
+      for (int i = threadIdx.x; i < items; i += blockDim.x) {
+        kernel::RangeReplay<W>(m, job, node, marks).Mark(i);
+      }
+      __syncthreads();
+    }
     if (threadIdx.x < 32) {  // the first warp replays the range's narrowing
       double b = 0, a = 0;
-      if (job.range_lane > 0) kernel::RangeReplay<W>(m, job, node).Run(threadIdx.x, &b, &a);
+      if (job.range_lane > 0) {
+        kernel::RangeReplay<W>(m, job, node, marks).Run(threadIdx.x, &b, &a);
+      }
       if (threadIdx.x == 0) below[j] = b, above[j] = a;
     }
     __syncthreads();  // the records and counts read before the next job's
@@ -141,7 +152,7 @@ struct Flight {
   DeviceArray<unsigned> watched;
   DeviceArray<int> range_lane;
   DeviceArray<long long> policy, tied, kingmaking;
-  DeviceArray<std::uint8_t> policies;
+  DeviceArray<std::uint8_t> policies, marks;
 };
 
 class CudaTurnBatch final : public TurnBatchSolver, public GpuBackend {
@@ -272,8 +283,8 @@ class CudaTurnBatch final : public TurnBatchSolver, public GpuBackend {
     SolveTurns<W><<<blocks, block_threads_, SharedBytes(W), stream_>>>(
         device_view_, static_cast<int>(f.jobs.size()), flat_->scores(), f.stops.get(),
         f.watched.get(), f.policy.get(), f.range_lane.get(), f.policies.get(), f.scratch.get(),
-        f.rolls.get(), f.start.get(), f.tied.get(), f.kingmaking.get(), f.below.get(),
-        f.above.get());
+        f.rolls.get(), f.marks.get(), f.start.get(), f.tied.get(), f.kingmaking.get(),
+        f.below.get(), f.above.get());
     return CudaStatus(cudaGetLastError(), "launching the turn solves");
   }
 
@@ -311,6 +322,11 @@ class CudaTurnBatch final : public TurnBatchSolver, public GpuBackend {
     }
     if (absl::Status s =
             f.rolls.Reserve(static_cast<std::size_t>(blocks) * flat_->view().positions * width);
+        !s.ok()) {
+      return s;
+    }
+    if (absl::Status s = f.marks.Reserve(static_cast<std::size_t>(blocks) *
+                                         kernel::RangeReplay<2>::Items(flat_->view()));
         !s.ok()) {
       return s;
     }

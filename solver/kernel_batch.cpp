@@ -186,8 +186,10 @@ namespace {
 
 template <int W>
 void EmulateWidth(const KernelModel& flat, KernelJobs& jobs, std::size_t j, int threads,
-                  std::vector<double>& node, std::vector<double>& laws,
-                  std::vector<double>& rolls) {
+                  EmulationScratch& scratch, kernel::ReplayCount* count) {
+  std::vector<double>& node = scratch.node;
+  std::vector<double>& laws = scratch.laws;
+  std::vector<double>& rolls = scratch.rolls;
   const kernel::ModelView& m = flat.view();
   const int scores = flat.scores();
   node.resize(static_cast<std::size_t>(m.positions) * W);
@@ -229,17 +231,25 @@ void EmulateWidth(const KernelModel& flat, KernelJobs& jobs, std::size_t j, int 
   }
   std::copy_n(&node[static_cast<std::size_t>(m.start) * W], W, &jobs.start[j * W]);
   jobs.below[j] = jobs.above[j] = 0;
-  if (job.range_lane > 0) {  // on the block's first thread
-    kernel::RangeReplay<W>(m, job, node.data()).Run(0, &jobs.below[j], &jobs.above[j]);
+  if (job.range_lane > 0) {
+    // Every thread marks its items; then the first warp (its lanes one after
+    // another, on the block's first thread) replays.
+    scratch.marks.resize(static_cast<std::size_t>(kernel::RangeReplay<W>::Items(m)));
+    const kernel::RangeReplay<W> marker(m, job, node.data(), scratch.marks.data());
+    for (int t = 0; t < threads; ++t) {
+      for (int i = t; i < kernel::RangeReplay<W>::Items(m); i += threads) marker.Mark(i);
+    }
+    kernel::RangeReplay<W>(m, job, node.data(), scratch.marks.data())
+        .Run(0, &jobs.below[j], &jobs.above[j], count);
   }
 }
 
 }  // namespace
 
 void EmulateJob(const KernelModel& flat, KernelJobs& jobs, std::size_t j, int threads,
-                std::vector<double>& node, std::vector<double>& laws, std::vector<double>& rolls) {
+                EmulationScratch& scratch, kernel::ReplayCount* count) {
   ForWidth(jobs.width, [&](auto w) {
-    EmulateWidth<decltype(w)::value>(flat, jobs, j, threads, node, laws, rolls);
+    EmulateWidth<decltype(w)::value>(flat, jobs, j, threads, scratch, count);
   });
 }
 
@@ -257,7 +267,7 @@ absl::Status EmulatedTurnBatch::Solve(const internal::TurnModel& model,
     if (split[width].empty()) continue;
     jobs_.Pack(model, requests, split[width], width);
     for (std::size_t j = 0; j < jobs_.size(); ++j)
-      EmulateJob(*flat_, jobs_, j, threads_, node_, laws_, rolls_);
+      EmulateJob(*flat_, jobs_, j, threads_, scratch_, &replay_);
     jobs_.Unpack(model, requests, results, 0, jobs_.size());
     kernel_turns_ += static_cast<long long>(jobs_.size());
   }

@@ -108,6 +108,13 @@ decltype(auto) ForWidth(int width, F&& f) {
 // (2..kernel::kMaxWidth), [0] the CPU's.
 std::vector<std::vector<std::size_t>> SplitByWidth(std::span<const TurnRequest> requests);
 
+// One emulated block's memory: the position records, the outcome laws, the
+// roll records and the range replay's marks.
+struct EmulationScratch {
+  std::vector<double> node, laws, rolls;
+  std::vector<std::uint8_t> marks;
+};
+
 // The host emulation of the kernel: each job solved by a block of `threads`
 // virtual threads, phase by phase, each thread taking the items the kernel
 // gives it (every `threads`-th from its index); requests the kernel does not
@@ -118,19 +125,22 @@ class EmulatedTurnBatch final : public TurnBatchSolver {
   absl::Status Solve(const internal::TurnModel& model, std::span<const TurnRequest> requests,
                      std::span<TurnResult> results) override;
   long long kernel_turns() const { return kernel_turns_; }  // solved by the emulation so far
+  // The range replays' items so far: scanned, and visited (marked).
+  const kernel::ReplayCount& replay_count() const { return replay_; }
 
  private:
   int threads_;
   long long kernel_turns_ = 0;
+  kernel::ReplayCount replay_;
   std::unique_ptr<KernelModel> flat_;
   KernelJobs jobs_;
-  std::vector<double> node_, laws_, rolls_;
+  EmulationScratch scratch_;
   internal::TurnValues plain_[2];
 };
 
-// Runs job `j` of `jobs` on `flat` as the kernel's block of `threads` does.
-// `node`, `laws`, `rolls`: scratch.
+// Runs job `j` of `jobs` on `flat` as the kernel's block of `threads` does;
+// with `count`, adds its range replay's items scanned and visited.
 void EmulateJob(const KernelModel& flat, KernelJobs& jobs, std::size_t j, int threads,
-                std::vector<double>& node, std::vector<double>& laws, std::vector<double>& rolls);
+                EmulationScratch& scratch, kernel::ReplayCount* count = nullptr);
 
 }  // namespace martiandice::solver

@@ -250,6 +250,12 @@ MD_HD inline bool operator==(const RangeState& a, const RangeState& b) {
   return a.tracking == b.tracking && a.below == b.below && a.above == b.above && a.widen == b.widen;
 }
 
+// What a host replay did (the emulation's counts; the device keeps none).
+struct ReplayCount {
+  long long items = 0;   // items scanned: every one the replay passed
+  long long visits = 0;  // items visited: the marked ones among them
+};
+
 // The range of utility[0] over which a solve's actions and tie counts stand
 // (internal::ConventionPolicy::below/above). The CPU narrows it option pair
 // by option pair as it visits them, each step's rounding depending on the
@@ -261,16 +267,49 @@ MD_HD inline bool operator==(const RangeState& a, const RangeState& b) {
 // state, the first item that changes it (in the CPU's order) is applied,
 // and the scan goes on after it. The items before it changed nothing, as
 // they would have in turn: the result is the sequential one, bit for bit.
+//
+// Before the replay the whole block marks the items that could change any
+// state the replay reaches (Mark, one unit per item), and the warp visits
+// only those. The states only shrink: tracking ends and never resumes, and
+// below, above and widen fall, except that a narrowing's rounding may lift
+// below or above by 2 ulps at most, under 1e-9 relative over a solve's
+// narrowings (fewer than 10^6). Every test of a visit is monotone in them
+// (an option is near, a roll near its stop, a sign kept, for a smaller
+// widen, below or above only if for a larger), so an item that leaves
+// Widest() unchanged (the cap plus 2^-20 relative) changes no state of the
+// replay and may be skipped.
 template <int W>
 class RangeReplay {
  public:
-  MD_HD RangeReplay(const ModelView& m, const JobView& job, const double* node)
-      : m_(m), job_(job), node_(node), lane_(job.range_lane) {}
+  // `marks`: one byte per item, the choices' then the positions' (Items()),
+  // set by Mark before Run reads them.
+  MD_HD RangeReplay(const ModelView& m, const JobView& job, const double* node, std::uint8_t* marks)
+      : m_(m), job_(job), node_(node), marks_(marks), lane_(job.range_lane) {}
+
+  // The items: every choice, then every position.
+  MD_HD static int Items(const ModelView& m) { return m.choice_begin[m.dice + 1] + m.positions; }
+
+  // One unit of the marking phase: item `i` (0..Items() - 1) marked if it
+  // changes the widest state. The positions without dice left (level 0,
+  // never replayed: they have no roll record) are not.
+  MD_HD void Mark(int i) const {
+    const int choices = m_.choice_begin[m_.dice + 1];
+    const RangeState widest = Widest();
+    RangeState st = widest;
+    if (i < choices) {
+      Choice(m_.choices[i], st);
+    } else if (i - choices >= m_.level_begin[1]) {
+      Position(i - choices, st);
+    }
+    marks_[i] = !(st == widest);
+  }
 
   // `lane`: this thread's in the warp (0..31; on the host one call, lane 0,
   // visits the items of its lanes one after another). Every lane ends with
   // the same range.
-  MD_HD void Run(int lane, double* below, double* above) {
+  // With `count` (host only), adds what the replay scanned and visited.
+  MD_HD void Run(int lane, double* below, double* above, ReplayCount* count = nullptr) {
+    count_ = count;
     for (int level = 1; level <= m_.dice && state_.tracking; ++level) {
       Scan(lane, m_.choice_begin[level], m_.choice_begin[level + 1], /*positions=*/false);
       Scan(lane, m_.level_begin[level], m_.level_begin[level + 1], /*positions=*/true);
@@ -280,20 +319,38 @@ class RangeReplay {
   }
 
  private:
+  // Wider than every state of a replay (see above): the cap plus 2^-20 relative.
+  MD_HD static RangeState Widest() {
+    RangeState st;
+    st.below = st.above = kRangeCap + kRangeCap / (1 << 20);
+    st.widen = kRangeSlack + st.below;
+    return st;
+  }
+
+  // Item `i` (of the choices, or of the positions by level: level_ids) is marked.
+  MD_HD bool Marked(int i, bool positions) const {
+    return marks_[positions ? m_.choice_begin[m_.dice + 1] + i : i] != 0;
+  }
+
   MD_HD void Visit(int i, bool positions, RangeState& st) const {
     if (positions) {
-      Position(m_.level_ids[i], st);
+      Position(i, st);
     } else {
       Choice(m_.choices[i], st);
     }
   }
 
-  // Items [begin, end) of one kind, in order.
+  // Items [begin, end) of one kind, in order; only the marked ones visited.
   MD_HD void Scan(int lane, int begin, int end, bool positions) {
     for (int next = begin; next < end && state_.tracking;) {
 #if defined(__CUDA_ARCH__)
+      const bool marked = next + lane < end && Marked(next + lane, positions);
+      if (__ballot_sync(0xffffffffu, marked) == 0) {
+        next += 32;
+        continue;
+      }
       RangeState trial = state_;
-      if (next + lane < end) Visit(next + lane, positions, trial);
+      if (marked) Visit(next + lane, positions, trial);
       const unsigned mask = __ballot_sync(0xffffffffu, !(trial == state_));
       if (mask == 0) {
         next += 32;
@@ -310,6 +367,9 @@ class RangeReplay {
       int first = -1;
       RangeState found;
       for (int k = 0; k < 32 && next + k < end && first < 0; ++k) {
+        if (count_ != nullptr) ++count_->items;
+        if (!Marked(next + k, positions)) continue;
+        if (count_ != nullptr) ++count_->visits;
         RangeState trial = state_;
         Visit(next + k, positions, trial);
         if (!(trial == state_)) first = k, found = trial;
@@ -324,8 +384,10 @@ class RangeReplay {
     }
   }
 
-  // StopOrRoll's: the roll and the stop, when near each other.
-  MD_HD void Position(int id, RangeState& st) const {
+  // StopOrRoll's: the roll and the stop, when near each other. `i`: the
+  // position's place in level_ids.
+  MD_HD void Position(int i, RangeState& st) const {
+    const int id = m_.level_ids[i];
     if (id == m_.start) return;
     const double* roll = job_.roll_records + id * W;
     const double* stop = job_.stop + m_.score[id] * W;
@@ -413,8 +475,10 @@ class RangeReplay {
   const ModelView& m_;
   const JobView& job_;
   const double* const node_;
+  std::uint8_t* const marks_;
   const int lane_;
   RangeState state_;
+  ReplayCount* count_ = nullptr;
 };
 
 }  // namespace martiandice::solver::kernel

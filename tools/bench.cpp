@@ -25,11 +25,13 @@
 //       contexts (AdviseWin, first roll), each cold (its pages read from the
 //       disk, its blocks verified, the turn solved) then warm; the file is
 //       removed after
-//   martiandice_bench --batches P [--target T] [--cycles LIST]  the P-player
+//   martiandice_bench --batches P [--target T] [--cycles LIST] [--emulate]  the P-player
 //       game to T in lockstep rounds (the GPU backend's schedule) on the CPU,
 //       one thread stepping the cycles and one solving the batches, per number
 //       of cycles in flight, one group of cycles or two taking turns: the
-//       batches, their turns and the time
+//       batches, their turns and the time; --emulate: one group, on the
+//       threads and then on the GPU kernel's host emulation (the values
+//       compared), counting the range replays' items
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -50,6 +52,7 @@
 #include <vector>
 
 #include "game_solver.h"
+#include "kernel_batch.h"
 #include "martiandice/advisor.h"
 #include "martiandice/dice.h"
 #include "martiandice/exact.h"
@@ -293,19 +296,32 @@ int MappedTableBench(int players, int queries) {
 // cycles step, as it does with a GPU.
 class CountingBatch final : public md::solver::TurnBatchSolver {
  public:
-  CountingBatch(int threads, bool beside) : threaded_(threads), beside_(beside) {}
+  // `emulate`: the batches solved by the GPU kernel's host emulation (one
+  // block of 256 virtual threads at a time) instead of `threads` threads.
+  CountingBatch(int threads, bool beside, bool emulate) : beside_(beside) {
+    if (emulate) {
+      inner_ = std::make_unique<md::solver::EmulatedTurnBatch>();
+    } else {
+      inner_ = std::make_unique<md::solver::ThreadedTurnBatch>(threads);
+    }
+  }
   bool SolvesBesideSteps() const override { return beside_; }
   absl::Status Solve(const md::internal::TurnModel& model,
                      std::span<const md::solver::TurnRequest> requests,
                      std::span<md::solver::TurnResult> results) override {
     ++batches;
     turns += static_cast<long long>(requests.size());
-    return threaded_.Solve(model, requests, results);
+    return inner_->Solve(model, requests, results);
+  }
+  // The emulation's range replays, or null.
+  const md::solver::kernel::ReplayCount* replay() const {
+    auto* emulated = dynamic_cast<const md::solver::EmulatedTurnBatch*>(inner_.get());
+    return emulated != nullptr ? &emulated->replay_count() : nullptr;
   }
   long long batches = 0, turns = 0;
 
  private:
-  md::solver::ThreadedTurnBatch threaded_;
+  std::unique_ptr<md::solver::TurnBatchSolver> inner_;
   const bool beside_;
 };
 
@@ -315,12 +331,15 @@ class CountingBatch final : public md::solver::TurnBatchSolver {
 // one thread stepping the cycles and one solving the batches (the steps and
 // the batches wait for each other, or run at once). Every run's values must
 // equal the first's. Returns the exit status.
-int BatchShapeBench(int players, int target, const std::vector<int>& cycles) {
+int BatchShapeBench(int players, int target, const std::vector<int>& cycles, bool emulate) {
   md::solver::ValueVector first;
   bool same = true;
   for (const int n : cycles) {
-    for (const bool beside : {false, true}) {
-      CountingBatch counting(1, beside);
+    // With `emulate`: one group on the threads, then on the emulation (whose
+    // time is not a GPU's; its values must be the threads').
+    for (const int run : {0, 1}) {
+      const bool beside = !emulate && run == 1;
+      CountingBatch counting(1, beside, emulate && run == 1);
       md::solver::GameSolveOptions options;
       options.rules.target = target;
       options.players = players;
@@ -343,13 +362,35 @@ int BatchShapeBench(int players, int target, const std::vector<int>& cycles) {
       std::printf(
           "%d players to %d, %d cycles in flight, %s: %lld batches, %lld turns (%.1f a batch, "
           "at most %d); %.2f s (%.2f s CPU); values %s\n",
-          players, target, n, beside ? "two groups taking turns" : "one group", counting.batches,
-          counting.turns,
+          players, target, n,
+          beside              ? "two groups taking turns"
+          : counting.replay() ? "one group, kernel emulation"
+                              : "one group",
+          counting.batches, counting.turns,
           counting.batches > 0 ? static_cast<double>(counting.turns) / counting.batches : 0.0,
           n * players, seconds, cpu, equal ? "the same as the first run's" : "DIFFER");
+      if (const md::solver::kernel::ReplayCount* replay = counting.replay()) {
+        std::printf(
+            "  kernel emulation: the range replays visited %lld of the %lld items they "
+            "scanned (%.2f%%)\n",
+            replay->visits, replay->items,
+            replay->items > 0 ? 100.0 * static_cast<double>(replay->visits) / replay->items : 0.0);
+      }
     }
   }
   return same ? 0 : 1;
+}
+
+// *out = `text` as --`name`'s value if it is an integer in [lo, hi]; else
+// says so on stderr and returns false (the benchmark then exits 2).
+bool IntArg(const char* program, const char* name, const char* text, int lo, int hi, int* out) {
+  const int value = std::atoi(text);
+  if (value < lo || value > hi) {
+    std::fprintf(stderr, "%s: --%s must be %d..%d\n", program, name, lo, hi);
+    return false;
+  }
+  *out = value;
+  return true;
 }
 
 }  // namespace
@@ -360,6 +401,7 @@ int main(int argc, char** argv) {
   int probe = 0;  // GameSolveOptions::probe_guess_order
   int mapped_players = 0, mapped_queries = 200;
   int batch_players = 0, batch_target = 10;
+  bool batch_emulate = false;
   std::vector<int> batch_cycles = {32, 128};
   for (int i = 1; i < argc; ++i) {
     std::string_view arg = argv[i];
@@ -368,42 +410,23 @@ int main(int argc, char** argv) {
     } else if (arg == "--nplayer-only") {
       nplayer_only = true;
     } else if (arg == "--players" && i + 1 < argc && nplayer_only) {
-      players = std::atoi(argv[++i]);
-      if (players < md::kMinPlayers || players > md::kMaxPlayers) {
-        std::fprintf(stderr, "%s: --players must be %d..%d\n", argv[0], md::kMinPlayers,
-                     md::kMaxPlayers);
+      if (!IntArg(argv[0], "players", argv[++i], md::kMinPlayers, md::kMaxPlayers, &players)) {
         return 2;
       }
     } else if (arg == "--probe" && i + 1 < argc && nplayer_only) {
-      probe = std::atoi(argv[++i]);
-      if (probe < 1 || probe > md::solver::kMaxGuessOrder) {
-        std::fprintf(stderr, "%s: --probe must be 1..%d\n", argv[0], md::solver::kMaxGuessOrder);
-        return 2;
-      }
+      if (!IntArg(argv[0], "probe", argv[++i], 1, md::solver::kMaxGuessOrder, &probe)) return 2;
     } else if (arg == "--mapped-table" && i + 1 < argc) {
-      mapped_players = std::atoi(argv[++i]);
-      if (mapped_players < md::kMinPlayers || mapped_players > 5) {
-        std::fprintf(stderr, "%s: --mapped-table must be %d..5\n", argv[0], md::kMinPlayers);
+      if (!IntArg(argv[0], "mapped-table", argv[++i], md::kMinPlayers, 5, &mapped_players)) {
         return 2;
       }
     } else if (arg == "--queries" && i + 1 < argc && mapped_players > 0) {
-      mapped_queries = std::atoi(argv[++i]);
-      if (mapped_queries < 1 || mapped_queries > 100000) {
-        std::fprintf(stderr, "%s: --queries must be 1..100000\n", argv[0]);
-        return 2;
-      }
+      if (!IntArg(argv[0], "queries", argv[++i], 1, 100000, &mapped_queries)) return 2;
     } else if (arg == "--batches" && i + 1 < argc) {
-      batch_players = std::atoi(argv[++i]);
-      if (batch_players < 3 || batch_players > 6) {
-        std::fprintf(stderr, "%s: --batches must be 3..6\n", argv[0]);
-        return 2;
-      }
+      if (!IntArg(argv[0], "batches", argv[++i], 3, 6, &batch_players)) return 2;
     } else if (arg == "--target" && i + 1 < argc && batch_players > 0) {
-      batch_target = std::atoi(argv[++i]);
-      if (batch_target < 1 || batch_target > 25) {
-        std::fprintf(stderr, "%s: --target must be 1..25\n", argv[0]);
-        return 2;
-      }
+      if (!IntArg(argv[0], "target", argv[++i], 1, 25, &batch_target)) return 2;
+    } else if (arg == "--emulate" && batch_players > 0) {
+      batch_emulate = true;
     } else if (arg == "--cycles" && i + 1 < argc && batch_players > 0) {
       batch_cycles.clear();
       for (std::string_view list = argv[++i]; !list.empty();) {
@@ -425,7 +448,7 @@ int main(int argc, char** argv) {
       std::printf(
           "usage: %s [--quick] [--nplayer-only [--players P] [--probe K]]\n"
           "       %s --mapped-table P [--queries N]\n"
-          "       %s --batches P [--target T] [--cycles LIST]\n"
+          "       %s --batches P [--target T] [--cycles LIST] [--emulate]\n"
           "Times the martiandice solver and queries, loading the official policy\n"
           "table and win queries on it, and the official 2-player game solve; prints\n"
           "min and median per operation over repetitions, next to each goal.\n"
@@ -440,7 +463,10 @@ int main(int argc, char** argv) {
           "--batches P [--target T] [--cycles LIST]: only the P-player game to T\n"
           "(default 10) in lockstep rounds (one thread stepping, one solving the\n"
           "batches), per number of cycles in flight (default 32,128), with one group\n"
-          "of cycles and with two taking turns: the batches a GPU would get.\n",
+          "of cycles and with two taking turns: the batches a GPU would get. --emulate\n"
+          "after it: one group, on the threads and then on the GPU kernel's host\n"
+          "emulation (values compared), with the range replays' items scanned and\n"
+          "visited.\n",
           argv[0], argv[0], argv[0]);
       return 0;
     } else {
@@ -453,8 +479,9 @@ int main(int argc, char** argv) {
   std::printf("martiandice benchmark%s\n", quick ? " (--quick)" : "");
   if (mapped_players > 0 || batch_players > 0) {
     std::printf("cpu:      %s\ncores:    %u\n\n", CpuModel().c_str(), cores);
-    return batch_players > 0 ? BatchShapeBench(batch_players, batch_target, batch_cycles)
-                             : MappedTableBench(mapped_players, mapped_queries);
+    return batch_players > 0
+               ? BatchShapeBench(batch_players, batch_target, batch_cycles, batch_emulate)
+               : MappedTableBench(mapped_players, mapped_queries);
   }
   std::printf("cpu:      %s\n", CpuModel().c_str());
   std::printf("cores:    %u\n", cores);

@@ -160,6 +160,13 @@ TEST_CASE("gpu kernel: game solves on its host emulation write the CPU's tables,
     CHECK(emulated.kernel_turns() * 2 > kernel_report.turn_solves);
     MESSAGE(c.players << " players: " << emulated.kernel_turns() << " of "
                       << kernel_report.turn_solves << " turns on the kernel");
+    // The range replays visit only the items marked as able to narrow a
+    // range: some, not all (the tables above are the CPU's all the same).
+    const solver::kernel::ReplayCount& replay = emulated.replay_count();
+    CHECK(replay.visits > 0);
+    CHECK(replay.visits < replay.items);
+    MESSAGE(c.players << " players: the range replays visited " << replay.visits << " of "
+                      << replay.items << " items scanned");
     // Lockstep groups of one cycle, or of every cycle at once: the same table.
     for (std::size_t cycles : {std::size_t{1}, std::size_t{4096}}) {
       CAPTURE(cycles);
