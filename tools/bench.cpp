@@ -311,7 +311,12 @@ class CountingBatch final : public md::solver::TurnBatchSolver {
                      std::span<md::solver::TurnResult> results) override {
     ++batches;
     turns += static_cast<long long>(requests.size());
-    return inner_->Solve(model, requests, results);
+    for (const md::solver::TurnRequest& r : requests)
+      ranged += r.record_policy && r.policy_zero_lane >= 0;
+    const auto t0 = Clock::now();
+    absl::Status status = inner_->Solve(model, requests, results);
+    seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+    return status;
   }
   // The emulation's range replays, or null.
   const md::solver::kernel::ReplayCount* replay() const {
@@ -319,6 +324,8 @@ class CountingBatch final : public md::solver::TurnBatchSolver {
     return emulated != nullptr ? &emulated->replay_count() : nullptr;
   }
   long long batches = 0, turns = 0;
+  long long ranged = 0;  // turns that keep a range of utility[0] (a search round's)
+  double seconds = 0;    // wall time inside the batches
 
  private:
   std::unique_ptr<md::solver::TurnBatchSolver> inner_;
@@ -361,14 +368,16 @@ int BatchShapeBench(int players, int target, const std::vector<int>& cycles, boo
       same = same && equal;
       std::printf(
           "%d players to %d, %d cycles in flight, %s: %lld batches, %lld turns (%.1f a batch, "
-          "at most %d); %.2f s (%.2f s CPU); values %s\n",
+          "at most %d), %lld of them keeping a range; %.2f s (%.2f s CPU, %.2f s in the "
+          "batches); values %s\n",
           players, target, n,
           beside              ? "two groups taking turns"
           : counting.replay() ? "one group, kernel emulation"
                               : "one group",
           counting.batches, counting.turns,
           counting.batches > 0 ? static_cast<double>(counting.turns) / counting.batches : 0.0,
-          n * players, seconds, cpu, equal ? "the same as the first run's" : "DIFFER");
+          n * players, counting.ranged, seconds, cpu, counting.seconds,
+          equal ? "the same as the first run's" : "DIFFER");
       if (const md::solver::kernel::ReplayCount* replay = counting.replay()) {
         std::printf(
             "  kernel emulation: the range replays visited %lld of the %lld items they "
