@@ -176,7 +176,7 @@ CycleRounds::Done CycleRounds::Lockstep(int level, std::size_t from) {
     schedule_.ProgressIfDue(before + finished);
     if (!overlap) {
       status = SolveBatch(batched);
-      if (status.ok()) status = Step(batched, &finished);
+      if (status.ok()) status = Step(batched, batched.live, &finished);
       if (status.ok()) status = TopUp(batched, vectors, &next, &finished);
       continue;
     }
@@ -186,7 +186,7 @@ CycleRounds::Done CycleRounds::Lockstep(int level, std::size_t from) {
         solved = SolveBatch(batched);
         return;
       }
-      stepped = Step(stepping, &finished);  // on the game solve's workers meanwhile
+      stepped = Step(stepping, stepping.live, &finished);  // on the game solve's workers meanwhile
       if (stepped.ok()) stepped = TopUp(stepping, vectors, &next, &finished);
     });
     if (status.ok()) status = solved.ok() ? stepped : solved;
@@ -229,10 +229,6 @@ absl::Status CycleRounds::TopUp(Group& group, const std::vector<std::uint64_t>& 
     group.live.insert(group.live.end(), group.fresh.begin(), group.fresh.end());
   }
   return absl::OkStatus();
-}
-
-absl::Status CycleRounds::Step(Group& group, long long* finished) {
-  return Step(group, group.live, finished);
 }
 
 // Each cycle of `cycles` (group's live or fresh ones) steps on the worker

@@ -67,7 +67,6 @@ class CycleRounds {
   struct Group;
   absl::Status TopUp(Group& group, const std::vector<std::uint64_t>& vectors, std::size_t* next,
                      long long* finished);
-  absl::Status Step(Group& group, long long* finished);
   absl::Status Step(Group& group, std::vector<Slot*>& cycles, long long* finished);
   absl::Status SolveBatch(Group& group);
 

@@ -284,7 +284,12 @@ class RangeReplay {
   // `marks`: one byte per item, the choices' then the positions' (Items()),
   // set by Mark before Run reads them.
   MD_HD RangeReplay(const ModelView& m, const JobView& job, const double* node, std::uint8_t* marks)
-      : m_(m), job_(job), node_(node), marks_(marks), lane_(job.range_lane) {}
+      : m_(m),
+        job_(job),
+        node_(node),
+        marks_(marks),
+        choices_(m.choice_begin[m.dice + 1]),
+        lane_(job.range_lane) {}
 
   // The items: every choice, then every position.
   MD_HD static int Items(const ModelView& m) { return m.choice_begin[m.dice + 1] + m.positions; }
@@ -293,13 +298,12 @@ class RangeReplay {
   // changes the widest state. The positions without dice left (level 0,
   // never replayed: they have no roll record) are not.
   MD_HD void Mark(int i) const {
-    const int choices = m_.choice_begin[m_.dice + 1];
     const RangeState widest = Widest();
     RangeState st = widest;
-    if (i < choices) {
+    if (i < choices_) {
       Choice(m_.choices[i], st);
-    } else if (i - choices >= m_.level_begin[1]) {
-      Position(i - choices, st);
+    } else if (i - choices_ >= m_.level_begin[1]) {
+      Position(i - choices_, st);
     }
     marks_[i] = !(st == widest);
   }
@@ -329,7 +333,7 @@ class RangeReplay {
 
   // Item `i` (of the choices, or of the positions by level: level_ids) is marked.
   MD_HD bool Marked(int i, bool positions) const {
-    return marks_[positions ? m_.choice_begin[m_.dice + 1] + i : i] != 0;
+    return marks_[positions ? choices_ + i : i] != 0;
   }
 
   MD_HD void Visit(int i, bool positions, RangeState& st) const {
@@ -476,6 +480,7 @@ class RangeReplay {
   const JobView& job_;
   const double* const node_;
   std::uint8_t* const marks_;
+  const int choices_;  // the items before the positions
   const int lane_;
   RangeState state_;
   ReplayCount* count_ = nullptr;
