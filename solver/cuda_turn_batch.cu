@@ -102,6 +102,40 @@ __global__ void __launch_bounds__(kMaxBlockThreads)
   }
 }
 
+// The settling passes' score laws (score_law_kernel.h): one block a law, the
+// chances of the positions and the law in shared memory, the outcome laws'
+// in a global scratch of the block's; `policies`: each job's rolls, then its
+// picks, `policy_bytes` apart.
+__global__ void __launch_bounds__(kMaxBlockThreads)
+    ScoreLaws(kernel::ModelView m, kernel::LawPlanView p, int jobs, const std::uint8_t* policies,
+              long long policy_bytes, kernel::Soft* law_reach_scratch, kernel::Soft* laws) {
+  extern __shared__ double law_shared[];  // (positions + scores) SoftX87s
+  kernel::Soft* const reach = reinterpret_cast<kernel::Soft*>(law_shared);
+  const kernel::LawState state{
+      reach, law_reach_scratch + static_cast<long long>(blockIdx.x) * p.laws, reach + p.positions};
+  const int most = max(max(p.positions, p.laws), p.scores);
+  for (int j = blockIdx.x; j < jobs; j += gridDim.x) {
+    const std::uint8_t* const rolls = policies + j * policy_bytes;
+    const std::uint8_t* const picks = rolls + p.positions;
+    for (int i = threadIdx.x; i < most; i += blockDim.x) kernel::LawClear(p, i, state);
+    __syncthreads();
+    for (int level = p.dice; level >= 0; --level) {
+      for (int phase = 0; phase < 2; ++phase) {
+        const std::int32_t* b = &p.unit_begin[level * kernel::kLawUnitKinds + 2 * phase];
+        for (int u = b[0] + threadIdx.x; u < b[2]; u += blockDim.x) {
+          kernel::LawUnitRun(m, p, u < b[1] ? 2 * phase : 2 * phase + 1, p.units[u], rolls, picks,
+                             state);
+        }
+        __syncthreads();
+      }
+    }
+    for (int x = threadIdx.x; x < p.scores; x += blockDim.x) {
+      laws[static_cast<long long>(j) * p.scores + x] = state.law[x];
+    }
+    __syncthreads();  // the law read before the next job's
+  }
+}
+
 // A device array that only grows.
 template <class T>
 class DeviceArray {
@@ -155,12 +189,22 @@ struct Flight {
   DeviceArray<std::uint8_t> policies, marks;
 };
 
+// The score laws in flight: the policies packed (pinned), the laws back.
+struct LawFlight {
+  std::vector<std::size_t> request;  // the batch's index of each job
+  PinnedArray host_policies;
+  std::vector<kernel::Soft> host_laws;
+  DeviceArray<std::uint8_t> policies;
+  DeviceArray<kernel::Soft> law_reach, laws;
+};
+
 class CudaTurnBatch final : public TurnBatchSolver, public GpuBackend {
  public:
   CudaTurnBatch(int threads, int block_threads, cudaDeviceProp props)
       : pool_(threads), block_threads_(block_threads), props_(std::move(props)) {}
   ~CudaTurnBatch() override {
     for (void* array : model_arrays_) cudaFree(array);
+    for (void* array : plan_arrays_) cudaFree(array);
     if (begin_ != nullptr) cudaEventDestroy(begin_);
     if (end_ != nullptr) cudaEventDestroy(end_);
     if (stream_ != nullptr) cudaStreamDestroy(stream_);
@@ -193,6 +237,9 @@ class CudaTurnBatch final : public TurnBatchSolver, public GpuBackend {
       }
       if (absl::Status s = Launch(model, requests, split[width], width); !s.ok()) return s;
     }
+    if (!split[1].empty()) {
+      if (absl::Status s = LaunchLaws(requests, split[1]); !s.ok()) return s;
+    }
     // The CPU's share while the GPU runs.
     const std::vector<std::size_t>& host = split[0];
     if (plain_.size() < static_cast<std::size_t>(pool_.threads())) plain_.resize(pool_.threads());
@@ -204,7 +251,8 @@ class CudaTurnBatch final : public TurnBatchSolver, public GpuBackend {
     if (!gpu.ok()) return gpu;
     if (absl::Status s = ReadBack(model, requests, results, split); !s.ok()) return s;
     stats_.host_turns += static_cast<long long>(host.size());
-    stats_.device_turns += static_cast<long long>(requests.size() - host.size());
+    stats_.device_laws += static_cast<long long>(split[1].size());
+    stats_.device_turns += static_cast<long long>(requests.size() - host.size() - split[1].size());
     stats_.device_seconds +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     return absl::OkStatus();
@@ -212,6 +260,8 @@ class CudaTurnBatch final : public TurnBatchSolver, public GpuBackend {
 
   // The kernel and this backend's own CPU workers: never the game solve's.
   bool SolvesBesideSteps() const override { return true; }
+  // The device computes the settling passes' laws too (score_law_kernel.h).
+  bool SolvesScoreLaws() const override { return true; }
   TurnBatchSolver& batch() override { return *this; }
   DeviceBatchStats stats() const override { return stats_; }
   std::string device() const override {
@@ -231,6 +281,16 @@ class CudaTurnBatch final : public TurnBatchSolver, public GpuBackend {
       stats_.kernel_seconds += ms / 1000.0;
     }
     pending_.clear();
+    const LawFlight& l = laws_;
+    const int scores = flat_->scores();
+    absl::Status read = pool_.ForEach(split[1].size(), [&](int, std::size_t j) {
+      std::vector<internal::Wide>& law = results[l.request[j]].score_law;
+      law.resize(static_cast<std::size_t>(scores));
+      for (int x = 0; x < scores; ++x) {
+        law[x] = internal::WideFromSoftX87(l.host_laws[j * scores + x]);
+      }
+    });
+    if (!read.ok()) return read;
     for (int width = 2; width <= kernel::kMaxWidth; ++width) {
       if (split[width].empty()) continue;
       const KernelJobs& jobs = flights_[width].jobs;
@@ -248,18 +308,25 @@ class CudaTurnBatch final : public TurnBatchSolver, public GpuBackend {
     return static_cast<std::size_t>(flat_->view().positions) * width * sizeof(double);
   }
 
+  // `arrays` copied to the device, into *on_device (whose earlier arrays are freed).
+  static absl::Status CopyArrays(const std::vector<KernelModel::Array>& arrays,
+                                 std::vector<void*>* on_device) {
+    for (void* array : *on_device) cudaFree(array);
+    on_device->clear();
+    for (const KernelModel::Array& a : arrays) {
+      void* device = nullptr;
+      MD_CUDA(cudaMalloc(&device, std::max<std::size_t>(a.bytes, 1)), "allocating the model");
+      on_device->push_back(device);
+      MD_CUDA(cudaMemcpy(device, a.data, a.bytes, cudaMemcpyHostToDevice), "copying the model");
+    }
+    return absl::OkStatus();
+  }
+
   // The model's arrays on the device, once per model.
   absl::Status Upload(const internal::TurnModel& model) {
     if (flat_ != nullptr && flat_->Of(model)) return absl::OkStatus();
-    for (void* array : model_arrays_) cudaFree(array);
-    model_arrays_.clear();
     flat_ = std::make_unique<KernelModel>(model);
-    for (const KernelModel::Array& a : flat_->Arrays()) {
-      void* device = nullptr;
-      MD_CUDA(cudaMalloc(&device, std::max<std::size_t>(a.bytes, 1)), "allocating the model");
-      model_arrays_.push_back(device);
-      MD_CUDA(cudaMemcpy(device, a.data, a.bytes, cudaMemcpyHostToDevice), "copying the model");
-    }
+    if (absl::Status s = CopyArrays(flat_->Arrays(), &model_arrays_); !s.ok()) return s;
     device_view_ = flat_->view();
     void* const* d = model_arrays_.data();
     device_view_.level_begin = static_cast<const std::int32_t*>(d[0]);
@@ -273,6 +340,17 @@ class CudaTurnBatch final : public TurnBatchSolver, public GpuBackend {
     device_view_.earth_child = static_cast<const std::int32_t*>(d[8]);
     device_view_.choice_begin = static_cast<const std::int32_t*>(d[9]);
     device_view_.choices = static_cast<const kernel::ChoiceItem*>(d[10]);
+    // The settling passes' plan likewise.
+    plan_ = std::make_unique<KernelLawPlan>(model, *flat_);
+    if (absl::Status s = CopyArrays(plan_->Arrays(), &plan_arrays_); !s.ok()) return s;
+    device_plan_ = plan_->view();
+    void* const* q = plan_arrays_.data();
+    device_plan_.unit_begin = static_cast<const std::int32_t*>(q[0]);
+    device_plan_.units = static_cast<const kernel::LawUnit*>(q[1]);
+    device_plan_.stop_src = static_cast<const std::int32_t*>(q[2]);
+    device_plan_.term_src = static_cast<const kernel::TermSource*>(q[3]);
+    device_plan_.run_src = static_cast<const std::int32_t*>(q[4]);
+    device_plan_.term_weight = static_cast<const kernel::Soft*>(q[5]);
     // The host copy's rows stay for the host-side reads (start, sizes) only.
     return absl::OkStatus();
   }
@@ -364,10 +442,67 @@ class CudaTurnBatch final : public TurnBatchSolver, public GpuBackend {
     return absl::OkStatus();
   }
 
+  std::size_t LawSharedBytes() const {
+    return static_cast<std::size_t>(flat_->view().positions + flat_->scores()) *
+           sizeof(kernel::Soft);
+  }
+
+  // Packs, copies in and starts the score laws (asynchronously).
+  absl::Status LaunchLaws(std::span<const TurnRequest> requests,
+                          const std::vector<std::size_t>& indices) {
+    LawFlight& l = laws_;
+    const kernel::LawPlanView& p = plan_->view();
+    const std::size_t n = indices.size();
+    const std::size_t bytes = static_cast<std::size_t>(p.positions + flat_->law_classes());
+    l.request = indices;
+    if (absl::Status s = l.host_policies.Reserve(n * bytes); !s.ok()) return s;
+    absl::Status packed = pool_.ForEach(n, [&](int, std::size_t j) {
+      const internal::ConventionPolicy& policy = *requests[indices[j]].policy;
+      std::uint8_t* to = l.host_policies.get() + j * bytes;
+      std::copy(policy.rolls.begin(), policy.rolls.end(), to);
+      std::copy(policy.take.begin(), policy.take.end(), to + p.positions);
+    });
+    if (!packed.ok()) return packed;
+    MD_CUDA(cudaFuncSetAttribute(ScoreLaws, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 static_cast<int>(LawSharedBytes())),
+            "setting the shared memory");
+    int per_sm = 0;
+    MD_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, ScoreLaws, block_threads_,
+                                                          LawSharedBytes()),
+            "sizing the grid");
+    const int blocks = static_cast<int>(std::min<std::size_t>(
+        n, static_cast<std::size_t>(std::max(per_sm, 1)) * props_.multiProcessorCount));
+    if (absl::Status s = l.policies.Reserve(n * bytes); !s.ok()) return s;
+    if (absl::Status s = l.law_reach.Reserve(static_cast<std::size_t>(blocks) * p.laws); !s.ok()) {
+      return s;
+    }
+    if (absl::Status s = l.laws.Reserve(n * p.scores); !s.ok()) return s;
+    l.host_laws.resize(n * p.scores);
+    MD_CUDA(cudaMemcpyAsync(l.policies.get(), l.host_policies.get(), n * bytes,
+                            cudaMemcpyHostToDevice, stream_),
+            "copying the policies");
+    ScoreLaws<<<blocks, block_threads_, LawSharedBytes(), stream_>>>(
+        device_view_, device_plan_, static_cast<int>(n), l.policies.get(),
+        static_cast<long long>(bytes), l.law_reach.get(), l.laws.get());
+    MD_CUDA(cudaGetLastError(), "launching the score laws");
+    ++stats_.launches;
+    pending_.push_back(1);
+    return absl::OkStatus();
+  }
+
   // Waits for the launches and copies their results back.
   absl::Status Collect() {
     absl::Status status;
     for (int width : pending_) {
+      if (width == 1) {  // the score laws
+        if (status.ok()) {
+          status.Update(CudaStatus(cudaMemcpyAsync(laws_.host_laws.data(), laws_.laws.get(),
+                                                   laws_.host_laws.size() * sizeof(kernel::Soft),
+                                                   cudaMemcpyDeviceToHost, stream_),
+                                   "copying the laws"));
+        }
+        continue;
+      }
       Flight& f = flights_[width];
       const std::size_t n = f.jobs.size();
       auto copy = [&](void* to, const void* from, std::size_t bytes) {
@@ -401,6 +536,10 @@ class CudaTurnBatch final : public TurnBatchSolver, public GpuBackend {
   std::vector<void*> model_arrays_;
   kernel::ModelView device_view_;
   Flight flights_[kernel::kMaxWidth + 1];
+  std::unique_ptr<KernelLawPlan> plan_;
+  std::vector<void*> plan_arrays_;
+  kernel::LawPlanView device_plan_;
+  LawFlight laws_;
   std::vector<int> pending_;
   DeviceBatchStats stats_;
 };

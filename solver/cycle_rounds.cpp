@@ -17,8 +17,8 @@ namespace martiandice::solver {
 // solver (CycleSolve, or PairKernel for 2 players with kAuto), its task,
 // buffers and stats.
 struct CycleRounds::Slot {
-  Slot(SolveState& state, ScoreLawCache& laws, PairKernel::Shared* pair_shared)
-      : scratch(state.n, state.max_turn), cycle(state, laws, scratch) {
+  Slot(SolveState& state, ScoreLawCache& laws, PairKernel::Shared* pair_shared, bool post_laws)
+      : scratch(state.n, state.max_turn), cycle(state, laws, scratch, post_laws) {
     if (pair_shared != nullptr) pair.emplace(state, *pair_shared, scratch);
   }
   TurnScratch scratch;
@@ -57,8 +57,8 @@ CycleRounds::~CycleRounds() = default;
 
 CycleRounds::Slot& CycleRounds::SlotAt(std::size_t k) {
   while (slots_.size() <= k) {
-    slots_.push_back(
-        std::make_unique<Slot>(state_, laws_, pair_shared_ ? &*pair_shared_ : nullptr));
+    slots_.push_back(std::make_unique<Slot>(state_, laws_, pair_shared_ ? &*pair_shared_ : nullptr,
+                                            batch_ != nullptr && batch_->SolvesScoreLaws()));
     stats_.push_back(&slots_.back()->scratch.stats);
   }
   return *slots_[k];

@@ -16,7 +16,7 @@ constexpr int kWatchRounds = 8;
 
 }  // namespace
 
-CycleSolve::CycleSolve(SolveState& state, ScoreLawCache& laws, TurnScratch& scratch)
+CycleSolve::CycleSolve(SolveState& state, ScoreLawCache& laws, TurnScratch& scratch, bool post_laws)
     : state_(state),
       laws_(laws),
       scratch_(scratch),
@@ -29,6 +29,9 @@ CycleSolve::CycleSolve(SolveState& state, ScoreLawCache& laws, TurnScratch& scra
       above_(n_, MoverTurn(n_)),
       mix_errors_(n_, 0.0),
       policies_(n_),
+      post_laws_(post_laws),
+      law_key_(n_),
+      law_posted_(n_, 0),
       stale_(n_, 1),
       solved_at_(n_, 0.0) {}
 
@@ -186,6 +189,16 @@ std::size_t CycleSolve::PostRound(const int* s, internal::Arithmetic arithmetic,
     post_[i] = posts.count;
     if (arithmetic != run_.search && !run_.mixed) {
       turn_[i] = Turn::kSettle;
+      law_posted_[i] = 0;
+      if (post_laws_) {  // the law stored, or posted
+        law_key_[i] = FingerprintPolicy(policies_[i]);
+        if (!laws_.Find(law_key_[i], &score_law_)) {
+          TurnRequest& request = posts.Add();
+          request.kind = TurnRequest::Kind::kScoreLaw;
+          request.policy = &policies_[i];
+          law_posted_[i] = 1;
+        }
+      }
     } else if (run_.mixed && mix_.mixing[i]) {
       turn_[i] = Turn::kMixing;
       PostMixingMover(i, s, next, error_lane, arithmetic);
@@ -208,7 +221,9 @@ std::size_t CycleSolve::PostRound(const int* s, internal::Arithmetic arithmetic,
 // and the round's residual and slope.
 void CycleSolve::ReadRound(const int* s, bool error_lane) {
   TurnPosts& posts = scratch_.posts;
-  scratch_.stats.counters.turn_solves += static_cast<long long>(posts.count);
+  long long laws_posted = 0;
+  for (int i = 0; i < n_; ++i) laws_posted += turn_[i] == Turn::kSettle && law_posted_[i];
+  scratch_.stats.counters.turn_solves += static_cast<long long>(posts.count) - laws_posted;
   run_.residual = run_.slope = 0;
   for (int i = 0; i < n_; ++i) {
     MoverTurn& m = scratch_.movers[i];
@@ -217,7 +232,19 @@ void CycleSolve::ReadRound(const int* s, bool error_lane) {
       case Turn::kStands:
         continue;
       case Turn::kSettle:
-        SettleMover(i, s, next, &m);
+        ++scratch_.stats.settle_passes;
+        if (!post_laws_) {
+          scratch_.stats.settle_reused += laws_.Law(policies_[i], &score_law_);
+          SettleMover(i, s, next, score_law_, &m);
+        } else if (law_posted_[i]) {
+          const std::vector<Wide>& law = posts.results[post_[i]].score_law;
+          laws_.Add(law_key_[i], law);
+          SettleMover(i, s, next, law, &m);
+        } else {
+          ++scratch_.stats.settle_reused;
+          laws_.Find(law_key_[i], &score_law_);  // stored at the post: still there
+          SettleMover(i, s, next, score_law_, &m);
+        }
         break;
       case Turn::kMixing:
         ReadMixingMover(i, s, next, error_lane, post_[i], &m);
@@ -330,10 +357,8 @@ bool CycleSolve::MarkStale(bool partial) {
 // outcome's vector: one pass of one number per position, where a backward
 // solve would carry every seat in x87 through every position and outcome
 // class for the same digits. Keeps the search's tie counts.
-void CycleSolve::SettleMover(int seat, const int* s, const double* zero, MoverTurn* out) {
-  ++scratch_.stats.settle_passes;
-  scratch_.stats.settle_reused += laws_.Law(policies_[seat], &score_law_);
-  const std::vector<Wide>& law = score_law_;
+void CycleSolve::SettleMover(int seat, const int* s, const double* zero,
+                             const std::vector<Wide>& law, MoverTurn* out) {
   Wide d = 0;
   for (int j = 0; j < n_; ++j) out->wide_e[j] = law[0] * zero[j];
   for (int x = 1; x <= state_.max_turn; ++x) {

@@ -22,8 +22,10 @@ namespace martiandice::solver {
 class CycleSolve {
  public:
   // `laws`: the settling passes' turn-score laws, shared by the threads.
-  // `scratch`: the slot's buffers, posts and stats.
-  CycleSolve(SolveState& state, ScoreLawCache& laws, TurnScratch& scratch);
+  // `scratch`: the slot's buffers, posts and stats. `post_laws`: the
+  // settling passes' laws not stored in `laws` are posted (kScoreLaw) with
+  // the round's turns, not computed on the step's thread.
+  CycleSolve(SolveState& state, ScoreLawCache& laws, TurnScratch& scratch, bool post_laws = false);
 
   // The cycle at totals `s` (every seat below the target), from a start of
   // `guess_order` (GameSolveOptions::guess_order): its rounds' turns posted
@@ -59,7 +61,8 @@ class CycleSolve {
   void RecordMixture(const int* s, double mixing);
   void CloseCycle();
   bool MarkStale(bool partial);
-  void SettleMover(int seat, const int* s, const double* zero, MoverTurn* out);
+  void SettleMover(int seat, const int* s, const double* zero, const std::vector<Wide>& law,
+                   MoverTurn* out);
   void WatchPolicies();
   CyclePolicy PolicyOf(const MoverTurn& m, const std::vector<double>& next) const;
   void SetGuess();
@@ -95,6 +98,11 @@ class CycleSolve {
   // search, and the law of the turn score they give.
   std::vector<internal::ConventionPolicy> policies_;
   std::vector<Wide> score_law_;
+  // With post_laws: per mover of a settling round, its policy's fingerprint
+  // and whether its law was posted (else it was stored).
+  const bool post_laws_;
+  std::vector<PolicyKey> law_key_;
+  std::vector<char> law_posted_;
   // Per mover, in a settling cycle's search: whether its policy must be
   // solved again (its range no longer holds the guess), and the utility[0]
   // its last solve had (its range is about that).

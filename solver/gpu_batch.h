@@ -15,6 +15,7 @@ class TurnBatchSolver;  // turn_batch.h
 // What the backend did, summed over its batches.
 struct DeviceBatchStats {
   long long device_turns = 0;  // turns the GPU solved
+  long long device_laws = 0;   // settling passes' score laws it computed
   long long host_turns = 0;    // turns the CPU's workers solved beside it
   long long launches = 0;      // kernel launches
   double device_seconds = 0;   // wall time of the batches that used the GPU

@@ -3,6 +3,7 @@
 #include "kernel_batch.h"
 
 #include <algorithm>
+#include <map>
 #include <type_traits>
 #include <utility>
 
@@ -109,13 +110,117 @@ bool KernelModel::Of(const internal::TurnModel& model) const {
   return source_ == &model && dice_ == model.rules().dice && bonus_ == model.rules().bonus;
 }
 
+namespace {
+
+// A vector's bytes, for a copy to a device.
+template <class V>
+KernelModel::Array ArrayOf(const V& v) {
+  return {v.data(), v.size() * sizeof(typename V::value_type)};
+}
+
+}  // namespace
+
 std::vector<KernelModel::Array> KernelModel::Arrays() const {
-  auto array = [](const auto& v) {
-    return Array{v.data(), v.size() * sizeof(typename std::decay_t<decltype(v)>::value_type)};
-  };
-  return {array(level_begin_), array(level_ids_),    array(law_begin_), array(law_items_),
-          array(score_),       array(term_begin_),   array(terms_),     array(classes_),
-          array(earth_child_), array(choice_begin_), array(choices_)};
+  return {ArrayOf(level_begin_), ArrayOf(level_ids_),    ArrayOf(law_begin_), ArrayOf(law_items_),
+          ArrayOf(score_),       ArrayOf(term_begin_),   ArrayOf(terms_),     ArrayOf(classes_),
+          ArrayOf(earth_child_), ArrayOf(choice_begin_), ArrayOf(choices_)};
+}
+
+KernelLawPlan::KernelLawPlan(const internal::TurnModel& model, const KernelModel& flat) {
+  const kernel::ModelView& m = flat.view();
+  const int dice = m.dice;
+  // Each unit's sources, by level and kind, in the CPU pass's order.
+  unit_begin_.push_back(0);
+  for (int level = 0; level <= dice; ++level) {
+    std::map<int, std::vector<std::int32_t>> stops, reach, ends;  // by target
+    std::map<int, std::vector<kernel::TermSource>> rolls;
+    for (int i = m.level_begin[level]; i < m.level_begin[level + 1]; ++i) {
+      const int id = m.level_ids[i];
+      stops[m.score[id]].push_back(id);
+      for (int t = m.term_begin[id]; t < m.term_begin[id + 1]; ++t)
+        rolls[m.terms[t].law].push_back({id, t});
+    }
+    for (int li = m.law_begin[level]; li < m.law_begin[level + 1]; ++li) {
+      const kernel::Law& law = m.law_items[li];
+      // Where the law's runs may lead: its rays' position (or the turn's
+      // end), and every take some class allows.
+      std::uint32_t present = 0;
+      const internal::EarthClass* data = model.ClassData();
+      for (int c = law.class_begin; c < law.class_end; ++c) present |= data[c].present;
+      std::vector<int> to = {law.ray_child};
+      for (int x = 1; x <= dice; ++x) {
+        if ((present >> x & 1u) != 0) to.push_back(m.earth_child[law.group * (dice + 1) + x]);
+      }
+      std::sort(to.begin(), to.end());
+      to.erase(std::unique(to.begin(), to.end()), to.end());
+      for (int t : to) (t < 0 ? ends[law.score] : reach[t]).push_back(li);
+    }
+    auto add = [&](auto& by_target, auto& sources) {
+      for (auto& [target, list] : by_target) {
+        units_.push_back({target, static_cast<std::int32_t>(sources.size()),
+                          static_cast<std::int32_t>(sources.size() + list.size())});
+        sources.insert(sources.end(), list.begin(), list.end());
+        sources_ += static_cast<long long>(list.size());
+      }
+      unit_begin_.push_back(static_cast<std::int32_t>(units_.size()));
+    };
+    add(stops, stop_src_);
+    add(rolls, term_src_);
+    add(reach, run_src_);
+    add(ends, run_src_);
+    const std::int32_t* b = &unit_begin_[level * kernel::kLawUnitKinds];
+    most_units_ = std::max({most_units_, b[2] - b[0], b[4] - b[2]});
+  }
+  for (int id = 0; id < model.size(); ++id) {
+    for (const internal::Wide& w : model.WideWeights(id))
+      term_weight_.push_back(internal::ToSoftX87(w));
+  }
+  view_.dice = dice;
+  view_.positions = m.positions;
+  view_.laws = m.laws;
+  view_.scores = flat.scores();
+  view_.start = m.start;
+  view_.unit_begin = unit_begin_.data();
+  view_.units = units_.data();
+  view_.stop_src = stop_src_.data();
+  view_.term_src = term_src_.data();
+  view_.run_src = run_src_.data();
+  view_.term_weight = term_weight_.data();
+}
+
+std::vector<KernelModel::Array> KernelLawPlan::Arrays() const {
+  return {ArrayOf(unit_begin_), ArrayOf(units_),   ArrayOf(stop_src_),
+          ArrayOf(term_src_),   ArrayOf(run_src_), ArrayOf(term_weight_)};
+}
+
+void EmulateScoreLaw(const KernelModel& flat, const KernelLawPlan& plan,
+                     const internal::ConventionPolicy& policy, int threads, LawScratch& scratch,
+                     std::vector<internal::Wide>* law) {
+  const kernel::ModelView& m = flat.view();
+  const kernel::LawPlanView& p = plan.view();
+  scratch.reach.resize(static_cast<std::size_t>(p.positions));
+  scratch.law_reach.resize(static_cast<std::size_t>(p.laws));
+  scratch.law.resize(static_cast<std::size_t>(p.scores));
+  const kernel::LawState state{scratch.reach.data(), scratch.law_reach.data(), scratch.law.data()};
+  const int most = std::max({p.positions, p.laws, p.scores});
+  for (int t = 0; t < threads; ++t) {
+    for (int i = t; i < most; i += threads) kernel::LawClear(p, i, state);
+  }
+  for (int level = p.dice; level >= 0; --level) {
+    // Phase A (kStops, kRolls), then phase B (kReach, kEnds): each thread
+    // its units, every `threads`-th; a barrier between.
+    for (int phase = 0; phase < 2; ++phase) {
+      const std::int32_t* b = &p.unit_begin[level * kernel::kLawUnitKinds + 2 * phase];
+      for (int t = 0; t < threads; ++t) {
+        for (int u = b[0] + t; u < b[2]; u += threads) {
+          kernel::LawUnitRun(m, p, u < b[1] ? 2 * phase : 2 * phase + 1, p.units[u],
+                             policy.rolls.data(), policy.take.data(), state);
+        }
+      }
+    }
+  }
+  law->resize(static_cast<std::size_t>(p.scores));
+  for (int x = 0; x < p.scores; ++x) (*law)[x] = internal::WideFromSoftX87(scratch.law[x]);
 }
 
 void KernelJobs::Pack(const internal::TurnModel& model, std::span<const TurnRequest> requests,
@@ -177,7 +282,8 @@ void KernelJobs::Unpack(const internal::TurnModel& model, std::span<const TurnRe
 std::vector<std::vector<std::size_t>> SplitByWidth(std::span<const TurnRequest> requests) {
   std::vector<std::vector<std::size_t>> split(kernel::kMaxWidth + 1);
   for (std::size_t i = 0; i < requests.size(); ++i) {
-    split[KernelTakes(requests[i]) ? requests[i].lanes + 1 : 0].push_back(i);
+    const bool law = requests[i].kind == TurnRequest::Kind::kScoreLaw;
+    split[law ? 1 : KernelTakes(requests[i]) ? requests[i].lanes + 1 : 0].push_back(i);
   }
   return split;
 }
@@ -260,9 +366,17 @@ absl::Status EmulatedTurnBatch::Solve(const internal::TurnModel& model,
     return absl::InvalidArgumentError(absl::StrFormat("a turn batch of %d requests got %d results",
                                                       requests.size(), results.size()));
   }
-  if (flat_ == nullptr || !flat_->Of(model)) flat_ = std::make_unique<KernelModel>(model);
+  if (flat_ == nullptr || !flat_->Of(model)) {
+    flat_ = std::make_unique<KernelModel>(model);
+    plan_ = std::make_unique<KernelLawPlan>(model, *flat_);
+  }
   const std::vector<std::vector<std::size_t>> split = SplitByWidth(requests);
   for (std::size_t i : split[0]) SolveTurn(model, requests[i], plain_, &results[i]);
+  for (std::size_t i : split[1]) {
+    EmulateScoreLaw(*flat_, *plan_, *requests[i].policy, threads_, law_scratch_,
+                    &results[i].score_law);
+  }
+  kernel_laws_ += static_cast<long long>(split[1].size());
   for (int width = 2; width <= kernel::kMaxWidth; ++width) {
     if (split[width].empty()) continue;
     jobs_.Pack(model, requests, split[width], width);

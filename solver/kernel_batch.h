@@ -16,6 +16,7 @@
 
 #include "absl/status/statusor.h"
 #include "gpu_batch.h"
+#include "score_law_kernel.h"
 #include "turn_batch.h"
 #include "turn_kernel.h"
 
@@ -61,6 +62,44 @@ class KernelModel {
   int most_items_ = 0;
 };
 
+// The settling pass's plan (score_law_kernel.h) over a flattened model: each
+// level's units and their sources in the CPU pass's order, the roll terms'
+// extended weights exactly.
+class KernelLawPlan {
+ public:
+  KernelLawPlan(const internal::TurnModel& model, const KernelModel& flat);
+  const kernel::LawPlanView& view() const { return view_; }
+  // The most units of one phase (a level's kStops and kRolls, or kReach and kEnds).
+  int MostUnits() const { return most_units_; }
+  // The sources the pass's units read in all (a measure of its work).
+  long long Sources() const { return sources_; }
+  // Bytes of each array, for copying them to a device: the view's pointers
+  // in the order of LawPlanView's fields.
+  std::vector<KernelModel::Array> Arrays() const;
+
+ private:
+  std::vector<std::int32_t> unit_begin_;
+  std::vector<kernel::LawUnit> units_;
+  std::vector<std::int32_t> stop_src_, run_src_;
+  std::vector<kernel::TermSource> term_src_;
+  std::vector<kernel::Soft> term_weight_;
+  kernel::LawPlanView view_;
+  int most_units_ = 0;
+  long long sources_ = 0;
+};
+
+// One emulated block's numbers for a law (kernel::LawState's).
+struct LawScratch {
+  std::vector<kernel::Soft> reach, law_reach, law;
+};
+
+// The law of the turn score under `policy` (a recorded one: every take one
+// its class allows) as the kernel's block of `threads` computes it, into
+// *law: internal::PolicyScoreLaw's, bit for bit.
+void EmulateScoreLaw(const KernelModel& flat, const KernelLawPlan& plan,
+                     const internal::ConventionPolicy& policy, int threads, LawScratch& scratch,
+                     std::vector<internal::Wide>* law);
+
 // A batch's kernel requests of one record width W, packed: their stop
 // records (stride (max score + 1) * W), watched lanes, and where each one's
 // policy goes (offsets into one byte array, or -1).
@@ -105,7 +144,8 @@ decltype(auto) ForWidth(int width, F&& f) {
 }
 
 // The requests of a batch split by width: [W] the kernel's of width W
-// (2..kernel::kMaxWidth), [0] the CPU's.
+// (2..kernel::kMaxWidth), [1] the score laws (the law kernel's,
+// score_law_kernel.h), [0] the CPU's.
 std::vector<std::vector<std::size_t>> SplitByWidth(std::span<const TurnRequest> requests);
 
 // One emulated block's memory: the position records, the outcome laws, the
@@ -124,15 +164,21 @@ class EmulatedTurnBatch final : public TurnBatchSolver {
   explicit EmulatedTurnBatch(int threads = 256) : threads_(threads) {}
   absl::Status Solve(const internal::TurnModel& model, std::span<const TurnRequest> requests,
                      std::span<TurnResult> results) override;
+  // The emulated kernel computes score laws: the solve posts its settling
+  // passes' (turn_batch.h).
+  bool SolvesScoreLaws() const override { return true; }
   long long kernel_turns() const { return kernel_turns_; }  // solved by the emulation so far
+  long long kernel_laws() const { return kernel_laws_; }    // score laws likewise
   // The range replays' items so far: scanned, and visited (marked).
   const kernel::ReplayCount& replay_count() const { return replay_; }
 
  private:
   int threads_;
-  long long kernel_turns_ = 0;
+  long long kernel_turns_ = 0, kernel_laws_ = 0;
   kernel::ReplayCount replay_;
   std::unique_ptr<KernelModel> flat_;
+  std::unique_ptr<KernelLawPlan> plan_;
+  LawScratch law_scratch_;
   KernelJobs jobs_;
   EmulationScratch scratch_;
   internal::TurnValues plain_[2];

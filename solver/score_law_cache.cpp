@@ -80,28 +80,32 @@ ScoreLawCache::ScoreLawCache(const internal::TurnModel& model, std::size_t max_e
 
 bool ScoreLawCache::Law(const internal::ConventionPolicy& policy, std::vector<Wide>* law) {
   const PolicyKey key = FingerprintPolicy(policy);
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto found = offset_.find(key);
-    if (found != offset_.end()) {
-      const Wide* stored = At(found->second);
-      law->assign(stored, stored + width_);
-      return true;
-    }
-  }
+  if (Find(key, law)) return true;
   internal::PolicyScoreLaw(model_, policy, law);  // outside the lock: the threads' work
-  std::lock_guard<std::mutex> lock(mu_);
-  if (offset_.size() < max_entries_ && !offset_.contains(key)) {
-    // The law first, then its number: a failed allocation leaves no number
-    // pointing past the laws (a new block stays, empty).
-    if (count_ % kBlockLaws == 0 && count_ / kBlockLaws == blocks_.size()) {
-      blocks_.push_back(std::make_unique<Wide[]>(kBlockLaws * width_));
-    }
-    std::copy(law->begin(), law->end(), At(count_));
-    offset_.emplace(key, count_);
-    ++count_;
-  }
+  Add(key, *law);
   return false;
+}
+
+bool ScoreLawCache::Find(const PolicyKey& key, std::vector<Wide>* law) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto found = offset_.find(key);
+  if (found == offset_.end()) return false;
+  const Wide* stored = At(found->second);
+  law->assign(stored, stored + width_);
+  return true;
+}
+
+void ScoreLawCache::Add(const PolicyKey& key, const std::vector<Wide>& law) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (offset_.size() >= max_entries_ || offset_.contains(key)) return;
+  // The law first, then its number: a failed allocation leaves no number
+  // pointing past the laws (a new block stays, empty).
+  if (count_ % kBlockLaws == 0 && count_ / kBlockLaws == blocks_.size()) {
+    blocks_.push_back(std::make_unique<Wide[]>(kBlockLaws * width_));
+  }
+  std::copy(law.begin(), law.end(), At(count_));
+  offset_.emplace(key, count_);
+  ++count_;
 }
 
 long long ScoreLawCache::entries() const {

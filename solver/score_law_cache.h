@@ -40,6 +40,11 @@ class ScoreLawCache {
   // stored one if the policy was seen before, else computed and stored.
   // Returns whether it was stored before. Thread-safe.
   bool Law(const internal::ConventionPolicy& policy, std::vector<Wide>* law);
+  // The two halves of Law, for a law computed elsewhere (a batch's
+  // kScoreLaw): sets *law to the law stored under `key` and returns true, or
+  // returns false; stores `law` under `key` (unless full or stored). Thread-safe.
+  bool Find(const PolicyKey& key, std::vector<Wide>* law) const;
+  void Add(const PolicyKey& key, const std::vector<Wide>& law);
 
   // Laws stored.
   long long entries() const;

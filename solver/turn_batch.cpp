@@ -30,6 +30,9 @@ void SolveTurn(const internal::TurnModel& model, const TurnRequest& request,
       for (int i = 0; i < 2; ++i) out->pair_value[i] = plain[i].value[start];
       return;
     }
+    case TurnRequest::Kind::kScoreLaw:
+      internal::PolicyScoreLaw(model, *request.policy, &out->score_law);
+      return;
   }
 }
 
@@ -37,8 +40,8 @@ absl::Status ThreadedTurnBatch::Solve(const internal::TurnModel& model,
                                       std::span<const TurnRequest> requests,
                                       std::span<TurnResult> results) {
   if (requests.size() != results.size()) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "a turn batch of %d requests got %d results", requests.size(), results.size()));
+    return absl::InvalidArgumentError(absl::StrFormat("a turn batch of %d requests got %d results",
+                                                      requests.size(), results.size()));
   }
   if (requests.empty()) return absl::OkStatus();
   const std::size_t workers = static_cast<std::size_t>(std::max(pool_.threads(), 1));

@@ -39,6 +39,10 @@ struct TurnRequest {
     // with lanes == 2 also each one's start slope along carried[1] (the
     // pair kernel's zero-score indicator: the zero-score chance).
     kPair,
+    // internal::PolicyScoreLaw: the law of the turn score when the mover
+    // plays `policy` (a settling pass's; no utility, no lanes). Not a turn
+    // solve: the solve counts these apart.
+    kScoreLaw,
   };
   Kind kind = Kind::kConvention;
   // [x]: the mover's utility of ending the turn with x points, x = 0..max
@@ -56,6 +60,9 @@ struct TurnRequest {
   // ranges of utility[0] the policy reports, or -1).
   bool record_policy = false;
   int policy_zero_lane = -1;
+  // kScoreLaw: the actions played (a recorded policy: each take one its
+  // class allows); the caller's, unchanged until the batch is solved.
+  const internal::ConventionPolicy* policy = nullptr;
 
   std::span<const std::vector<double>> Carried() const {
     return {carried.data(), static_cast<std::size_t>(lanes)};
@@ -64,11 +71,13 @@ struct TurnRequest {
 
 // What the solve keeps of one turn: the convention solve's result. kPlain
 // sets value and wide_value (the start position's value) and nothing else;
-// kPair sets pair_value and pair_slope (0 without a slope lane) only.
+// kPair sets pair_value and pair_slope (0 without a slope lane) only;
+// kScoreLaw sets score_law only.
 struct TurnResult : internal::ConventionTurn {
-  internal::ConventionPolicy policy;  // kConvention with record_policy
-  double pair_value[2] = {0, 0};      // kPair: each solve's start value
-  double pair_slope[2] = {0, 0};      // kPair: each one's zero-score chance
+  internal::ConventionPolicy policy;      // kConvention with record_policy
+  double pair_value[2] = {0, 0};          // kPair: each solve's start value
+  double pair_slope[2] = {0, 0};          // kPair: each one's zero-score chance
+  std::vector<internal::Wide> score_law;  // kScoreLaw: [x] = P(the turn scores x)
 };
 
 // Solves `request` alone on `model`: the reference every batch solver
@@ -120,6 +129,11 @@ class TurnBatchSolver {
   // of cycles in flight, one's batch solved while the other's cycles step
   // (cycle_rounds.h). False unless a solver says so.
   virtual bool SolvesBesideSteps() const { return false; }
+  // Whether the settling passes' score laws are better posted to it
+  // (kScoreLaw, one batch with the round's turns) than computed on the
+  // cycle's own thread: a device that computes them. Every solver solves
+  // kScoreLaw requests. False unless a solver says so.
+  virtual bool SolvesScoreLaws() const { return false; }
 };
 
 // The worker threads' batch solver: a WorkerPool's workers (workers.h; at

@@ -11,6 +11,14 @@
 #include <cstdint>
 #include <cstring>
 
+// SoftX87 compiles for a CUDA device too (the GPU's settling passes,
+// solver/score_law_kernel.h).
+#if defined(__CUDACC__)
+#define MARTIANDICE_WIDE_HD __host__ __device__
+#else
+#define MARTIANDICE_WIDE_HD
+#endif
+
 namespace martiandice::internal {
 
 namespace wide_detail {
@@ -25,60 +33,75 @@ __extension__ typedef unsigned __int128 U128;  // GCC's and Clang's, wasm32's to
 // them. A value type; thread-safe as an int.
 class SoftX87 {
  public:
-  SoftX87() = default;
-  SoftX87(double x);                                       // NOLINT: as long double converts
-  SoftX87(int x) : SoftX87(static_cast<long long>(x)) {}   // NOLINT
-  SoftX87(long x) : SoftX87(static_cast<long long>(x)) {}  // NOLINT
-  SoftX87(long long x);                                    // NOLINT
-  SoftX87(unsigned long long x) : SoftX87(false, x) {}     // NOLINT
-  SoftX87(unsigned long x) : SoftX87(false, x) {}          // NOLINT
-  SoftX87(unsigned x) : SoftX87(false, x) {}               // NOLINT
+  MARTIANDICE_WIDE_HD SoftX87() = default;
+  MARTIANDICE_WIDE_HD SoftX87(double x);  // NOLINT: as long double converts
+  MARTIANDICE_WIDE_HD SoftX87(int x) : SoftX87(static_cast<long long>(x)) {}   // NOLINT
+  MARTIANDICE_WIDE_HD SoftX87(long x) : SoftX87(static_cast<long long>(x)) {}  // NOLINT
+  MARTIANDICE_WIDE_HD SoftX87(long long x);                                    // NOLINT
+  MARTIANDICE_WIDE_HD SoftX87(unsigned long long x) : SoftX87(false, x) {}     // NOLINT
+  MARTIANDICE_WIDE_HD SoftX87(unsigned long x) : SoftX87(false, x) {}          // NOLINT
+  MARTIANDICE_WIDE_HD SoftX87(unsigned x) : SoftX87(false, x) {}               // NOLINT
   // man * 2^(exp - 63), man's top bit set: a constant as x87 holds it.
-  static SoftX87 FromParts(std::int32_t exp, std::uint64_t man) {
+  MARTIANDICE_WIDE_HD static SoftX87 FromParts(std::int32_t exp, std::uint64_t man) {
     SoftX87 r;
     r.exp_ = exp;
     r.man_ = man;
     return r;
   }
 
-  explicit operator double() const;
+  MARTIANDICE_WIDE_HD explicit operator double() const;
   // The parts: the value is (-1)^negative() * significand() * 2^(exponent() - 63).
-  bool negative() const { return neg_; }
-  std::int32_t exponent() const { return exp_; }
-  std::uint64_t significand() const { return man_; }
+  MARTIANDICE_WIDE_HD bool negative() const { return neg_; }
+  MARTIANDICE_WIDE_HD std::int32_t exponent() const { return exp_; }
+  MARTIANDICE_WIDE_HD std::uint64_t significand() const { return man_; }
 
-  friend SoftX87 operator+(const SoftX87& a, const SoftX87& b) { return Add(a, b, false); }
-  friend SoftX87 operator-(const SoftX87& a, const SoftX87& b) { return Add(a, b, true); }
-  friend SoftX87 operator*(const SoftX87& a, const SoftX87& b);
-  friend SoftX87 operator/(const SoftX87& a, const SoftX87& b);
-  SoftX87 operator-() const {
+  MARTIANDICE_WIDE_HD friend SoftX87 operator+(const SoftX87& a, const SoftX87& b) {
+    return Add(a, b, false);
+  }
+  MARTIANDICE_WIDE_HD friend SoftX87 operator-(const SoftX87& a, const SoftX87& b) {
+    return Add(a, b, true);
+  }
+  MARTIANDICE_WIDE_HD friend SoftX87 operator*(const SoftX87& a, const SoftX87& b);
+  MARTIANDICE_WIDE_HD friend SoftX87 operator/(const SoftX87& a, const SoftX87& b);
+  MARTIANDICE_WIDE_HD SoftX87 operator-() const {
     SoftX87 r = *this;
     if (r.man_ != 0) r.neg_ = !r.neg_;
     return r;
   }
-  SoftX87& operator+=(const SoftX87& b) { return *this = *this + b; }
-  SoftX87& operator-=(const SoftX87& b) { return *this = *this - b; }
-  SoftX87& operator*=(const SoftX87& b) { return *this = *this * b; }
-  SoftX87& operator/=(const SoftX87& b) { return *this = *this / b; }
+  MARTIANDICE_WIDE_HD SoftX87& operator+=(const SoftX87& b) { return *this = *this + b; }
+  MARTIANDICE_WIDE_HD SoftX87& operator-=(const SoftX87& b) { return *this = *this - b; }
+  MARTIANDICE_WIDE_HD SoftX87& operator*=(const SoftX87& b) { return *this = *this * b; }
+  MARTIANDICE_WIDE_HD SoftX87& operator/=(const SoftX87& b) { return *this = *this / b; }
 
-  friend bool operator==(const SoftX87& a, const SoftX87& b) {
+  MARTIANDICE_WIDE_HD friend bool operator==(const SoftX87& a, const SoftX87& b) {
     return a.man_ == b.man_ && (a.man_ == 0 || (a.neg_ == b.neg_ && a.exp_ == b.exp_));
   }
-  friend bool operator!=(const SoftX87& a, const SoftX87& b) { return !(a == b); }
-  friend bool operator<(const SoftX87& a, const SoftX87& b) { return Compare(a, b) < 0; }
-  friend bool operator>(const SoftX87& a, const SoftX87& b) { return Compare(a, b) > 0; }
-  friend bool operator<=(const SoftX87& a, const SoftX87& b) { return Compare(a, b) <= 0; }
-  friend bool operator>=(const SoftX87& a, const SoftX87& b) { return Compare(a, b) >= 0; }
+  MARTIANDICE_WIDE_HD friend bool operator!=(const SoftX87& a, const SoftX87& b) {
+    return !(a == b);
+  }
+  MARTIANDICE_WIDE_HD friend bool operator<(const SoftX87& a, const SoftX87& b) {
+    return Compare(a, b) < 0;
+  }
+  MARTIANDICE_WIDE_HD friend bool operator>(const SoftX87& a, const SoftX87& b) {
+    return Compare(a, b) > 0;
+  }
+  MARTIANDICE_WIDE_HD friend bool operator<=(const SoftX87& a, const SoftX87& b) {
+    return Compare(a, b) <= 0;
+  }
+  MARTIANDICE_WIDE_HD friend bool operator>=(const SoftX87& a, const SoftX87& b) {
+    return Compare(a, b) >= 0;
+  }
 
  private:
   // value = (-1)^neg * man * 2^(exp - 63); man's top bit set, or man == 0 for 0.
-  SoftX87(bool neg, std::uint64_t magnitude);
-  static SoftX87 Add(const SoftX87& a, const SoftX87& b, bool subtract);
-  static int Compare(const SoftX87& a, const SoftX87& b);
+  MARTIANDICE_WIDE_HD SoftX87(bool neg, std::uint64_t magnitude);
+  MARTIANDICE_WIDE_HD static SoftX87 Add(const SoftX87& a, const SoftX87& b, bool subtract);
+  MARTIANDICE_WIDE_HD static int Compare(const SoftX87& a, const SoftX87& b);
   // The number (-1)^neg * wide * 2^(exp - 127), rounded to 64 bits.
-  static SoftX87 Round(bool neg, std::int32_t exp, wide_detail::U128 wide);
+  MARTIANDICE_WIDE_HD static SoftX87 Round(bool neg, std::int32_t exp, wide_detail::U128 wide);
   // man * 2^(exp - 63) plus low / 2^64 of its last place, man's top bit set.
-  static SoftX87 RoundParts(bool neg, std::int32_t exp, std::uint64_t man, std::uint64_t low);
+  MARTIANDICE_WIDE_HD static SoftX87 RoundParts(bool neg, std::int32_t exp, std::uint64_t man,
+                                                std::uint64_t low);
 
   bool neg_ = false;
   std::int32_t exp_ = 0;
@@ -92,13 +115,22 @@ class SoftX87 {
 // rounds it once to a 64-bit significand, to nearest, ties to even.
 namespace wide_detail {
 
-inline int LeadingZeros(wide_detail::U128 x) {
+// std::countl_zero of a nonzero x (a device's own instruction there).
+MARTIANDICE_WIDE_HD inline int Clz(std::uint64_t x) {
+#if defined(__CUDA_ARCH__)
+  return __clzll(static_cast<long long>(x));
+#else
+  return std::countl_zero(x);
+#endif
+}
+
+MARTIANDICE_WIDE_HD inline int LeadingZeros(wide_detail::U128 x) {
   const auto high = static_cast<std::uint64_t>(x >> 64);
-  return high != 0 ? std::countl_zero(high) : 64 + std::countl_zero(static_cast<std::uint64_t>(x));
+  return high != 0 ? Clz(high) : 64 + Clz(static_cast<std::uint64_t>(x));
 }
 
 // x >> d, with any 1 shifted out or-ed into the lowest bit.
-inline wide_detail::U128 ShiftRightJam(wide_detail::U128 x, int d) {
+MARTIANDICE_WIDE_HD inline wide_detail::U128 ShiftRightJam(wide_detail::U128 x, int d) {
   if (d == 0) return x;
   if (d >= 128) return x != 0 ? 1 : 0;
   return (x >> d) | ((x << (128 - d)) != 0 ? 1 : 0);
@@ -106,18 +138,18 @@ inline wide_detail::U128 ShiftRightJam(wide_detail::U128 x, int d) {
 
 }  // namespace wide_detail
 
-inline SoftX87::SoftX87(bool neg, std::uint64_t magnitude) {
+MARTIANDICE_WIDE_HD inline SoftX87::SoftX87(bool neg, std::uint64_t magnitude) {
   if (magnitude == 0) return;
-  const int shift = std::countl_zero(magnitude);
+  const int shift = wide_detail::Clz(magnitude);
   neg_ = neg;
   man_ = magnitude << shift;
   exp_ = 63 - shift;
 }
 
-inline SoftX87::SoftX87(long long x)
+MARTIANDICE_WIDE_HD inline SoftX87::SoftX87(long long x)
     : SoftX87(x < 0, x < 0 ? 0 - static_cast<std::uint64_t>(x) : static_cast<std::uint64_t>(x)) {}
 
-inline SoftX87::SoftX87(double x) {
+MARTIANDICE_WIDE_HD inline SoftX87::SoftX87(double x) {
   std::uint64_t bits;
   std::memcpy(&bits, &x, sizeof bits);
   const bool neg = (bits >> 63) != 0;
@@ -133,7 +165,7 @@ inline SoftX87::SoftX87(double x) {
   exp_ = e - 1023;
 }
 
-inline SoftX87::operator double() const {
+MARTIANDICE_WIDE_HD inline SoftX87::operator double() const {
   if (man_ == 0) return 0.0;
   // Bits kept: 53, fewer below double's normal range (its subnormals).
   const int drop = 11 + (exp_ < -1022 ? -1022 - exp_ : 0);
@@ -143,11 +175,16 @@ inline SoftX87::operator double() const {
       static_cast<wide_detail::U128>(man_) & ((static_cast<wide_detail::U128>(1) << drop) - 1);
   const wide_detail::U128 half = static_cast<wide_detail::U128>(1) << (drop - 1);
   if (rest > half || (rest == half && (kept & 1) != 0)) ++kept;
+#if defined(__CUDA_ARCH__)
+  const double magnitude = ::ldexp(static_cast<double>(kept), exp_ - 63 + drop);
+#else
   const double magnitude = std::ldexp(static_cast<double>(kept), exp_ - 63 + drop);
+#endif
   return neg_ ? -magnitude : magnitude;
 }
 
-inline SoftX87 SoftX87::Round(bool neg, std::int32_t exp, wide_detail::U128 wide) {
+MARTIANDICE_WIDE_HD inline SoftX87 SoftX87::Round(bool neg, std::int32_t exp,
+                                                  wide_detail::U128 wide) {
   if (wide == 0) return SoftX87();
   const int shift = wide_detail::LeadingZeros(wide);
   wide <<= shift;
@@ -155,8 +192,8 @@ inline SoftX87 SoftX87::Round(bool neg, std::int32_t exp, wide_detail::U128 wide
                     static_cast<std::uint64_t>(wide));
 }
 
-inline SoftX87 SoftX87::RoundParts(bool neg, std::int32_t exp, std::uint64_t man,
-                                   std::uint64_t low) {
+MARTIANDICE_WIDE_HD inline SoftX87 SoftX87::RoundParts(bool neg, std::int32_t exp,
+                                                       std::uint64_t man, std::uint64_t low) {
   constexpr std::uint64_t kHalf = std::uint64_t{1} << 63;
   if (low > kHalf || (low == kHalf && (man & 1) != 0)) {
     if (++man == 0) {  // carried out of 64 bits: 2^64 = 2^63 * 2
@@ -171,7 +208,7 @@ inline SoftX87 SoftX87::RoundParts(bool neg, std::int32_t exp, std::uint64_t man
   return r;
 }
 
-inline int SoftX87::Compare(const SoftX87& a, const SoftX87& b) {
+MARTIANDICE_WIDE_HD inline int SoftX87::Compare(const SoftX87& a, const SoftX87& b) {
   const int sa = a.man_ == 0 ? 0 : (a.neg_ ? -1 : 1);
   const int sb = b.man_ == 0 ? 0 : (b.neg_ ? -1 : 1);
   if (sa != sb || sa == 0) return sa < sb ? -1 : (sa > sb ? 1 : 0);
@@ -184,7 +221,7 @@ inline int SoftX87::Compare(const SoftX87& a, const SoftX87& b) {
   return sa * magnitude;
 }
 
-inline SoftX87 SoftX87::Add(const SoftX87& a, const SoftX87& b, bool subtract) {
+MARTIANDICE_WIDE_HD inline SoftX87 SoftX87::Add(const SoftX87& a, const SoftX87& b, bool subtract) {
   SoftX87 other = b;
   if (subtract) other = -other;
   if (a.man_ == 0) return other;
@@ -226,7 +263,7 @@ inline SoftX87 SoftX87::Add(const SoftX87& a, const SoftX87& b, bool subtract) {
   if (high == 0 && low == 0) return SoftX87();
   // Cancellation: shift left until the top bit is set (exact: only d >= 64
   // jammed a bit, and then at most one place is lost).
-  const int shift = high != 0 ? std::countl_zero(high) : 64 + std::countl_zero(low);
+  const int shift = high != 0 ? wide_detail::Clz(high) : 64 + wide_detail::Clz(low);
   if (shift >= 64) {
     high = low << (shift - 64);
     low = 0;
@@ -237,7 +274,7 @@ inline SoftX87 SoftX87::Add(const SoftX87& a, const SoftX87& b, bool subtract) {
   return RoundParts(big.neg_, exp - shift, high, low);
 }
 
-inline SoftX87 operator*(const SoftX87& a, const SoftX87& b) {
+MARTIANDICE_WIDE_HD inline SoftX87 operator*(const SoftX87& a, const SoftX87& b) {
   if (a.man_ == 0 || b.man_ == 0) return SoftX87();
   // The 128-bit product from 32-bit halves: wasm32 has no 64x64 -> 128
   // multiply, and its generic 128-bit one is a call.
@@ -257,7 +294,7 @@ inline SoftX87 operator*(const SoftX87& a, const SoftX87& b) {
   return SoftX87::RoundParts(a.neg_ != b.neg_, exp, high, low);
 }
 
-inline SoftX87 operator/(const SoftX87& a, const SoftX87& b) {
+MARTIANDICE_WIDE_HD inline SoftX87 operator/(const SoftX87& a, const SoftX87& b) {
   if (a.man_ == 0 || b.man_ == 0) return SoftX87();  // x / 0 never happens in the solve
   // Two 64-bit "digits" of man_a / man_b: q * 2^64 + q2 (+ a remainder).
   const wide_detail::U128 numerator = static_cast<wide_detail::U128>(a.man_) << 64;
@@ -283,7 +320,7 @@ using Wide = SoftX87;
 
 inline double WideAbs(double x) { return std::fabs(x); }
 inline long double WideAbs(long double x) { return std::fabs(x); }
-inline SoftX87 WideAbs(const SoftX87& x) { return x < 0 ? -x : x; }
+MARTIANDICE_WIDE_HD inline SoftX87 WideAbs(const SoftX87& x) { return x < 0 ? -x : x; }
 
 // man * 2^(exp - 63) exactly, as a Wide.
 inline Wide WideFromParts(std::int32_t exp, std::uint64_t man) {
@@ -292,6 +329,23 @@ inline Wide WideFromParts(std::int32_t exp, std::uint64_t man) {
 #else
   return SoftX87::FromParts(exp, man);
 #endif
+}
+
+// x exactly, as SoftX87 (the GPU's settling passes compute in it), and back.
+inline SoftX87 ToSoftX87(const SoftX87& x) { return x; }
+#if LDBL_MANT_DIG == 64
+inline SoftX87 ToSoftX87(long double x) {
+  if (x == 0) return SoftX87();
+  int e = 0;
+  const long double m = std::frexp(std::fabs(x), &e);  // x = m * 2^e, m in [1/2, 1)
+  const SoftX87 r = SoftX87::FromParts(e - 1, static_cast<std::uint64_t>(std::ldexp(m, 64)));
+  return x < 0 ? -r : r;
+}
+#endif
+inline Wide WideFromSoftX87(const SoftX87& x) {
+  if (x.significand() == 0) return Wide(0);
+  const Wide r = WideFromParts(x.exponent(), x.significand());
+  return x.negative() ? -r : r;
 }
 
 // The solve's decimal constants as x87 rounds them (the long double literals

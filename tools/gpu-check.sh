@@ -9,7 +9,8 @@
 #       has CUDA's driver but none of the project's Debian libraries).
 #   tools/gpu-check.sh run [BUNDLE] [LOG]
 #       On the GPU machine, from the repository root (data/ holds the shipped
-#       tables): the GPU tests, the GPU benchmark, then the official 2-, 3- and
+#       tables): the GPU tests, the GPU benchmark (turn solves and score laws
+#       per second), then the official 2-, 3- and
 #       4-player solves on the GPU and on the CPU, each table compared byte for
 #       byte (and the 3-player one with the shipped table), the GPU's 2- and
 #       3-player tables certified; the 3- and 4-player solves again with more
@@ -102,7 +103,8 @@ run() {
     echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2) x $(nproc)"
     check "GPU tests (host emulation and the device, bit for bit)" \
       "$bin/martiandice_tests" -tc='gpu*'
-    check "GPU benchmark: turn solves per second" "$bin/martiandice_gpu_bench" --block 128,256,512
+    check "GPU benchmark: turn solves and settling passes' score laws per second" \
+      "$bin/martiandice_gpu_bench" --block 128,256,512
     check "GPU benchmark: 3-player solve by cycles in flight (batch size)" \
       timeout 120 "$bin/martiandice_gpu_bench" --solve 3 --cycles 32,256,2048
     check "GPU benchmark: 4-player solve by cycles in flight (batch size)" \

@@ -5,6 +5,9 @@
 //   martiandice_gpu_bench [--batch N] [--seats 2,3,4,5] [--block 128,256,512]
 //   martiandice_gpu_bench --solve P [--cycles 32,256,2048] [--block B]
 //
+// The first form also times the settling passes' score laws (the law of
+// the turn score under a recorded policy, in SoftX87) per block size.
+//
 // The second form solves the official P-player game on the GPU with each
 // number of zero-score cycles in flight (the lockstep groups, so the
 // batches' size: GameSolveOptions::cycles_in_flight) and prints the time,
@@ -71,6 +74,42 @@ bool Same(const md::solver::TurnResult& a, const md::solver::TurnResult& b) {
   for (std::size_t c = 0; same && c < a.carried.size(); ++c)
     same = bits(a.carried[c], b.carried[c]);
   return same;
+}
+
+// The settling passes' score laws per second: `count` laws of 64 recorded
+// policies on the GPU and a share of them on the CPU's threads, each GPU law
+// checked against the CPU's. Returns whether every law checked is the same.
+bool LawFigure(md::solver::GpuBackend& gpu, md::solver::ThreadedTurnBatch& cpu,
+               const md::internal::TurnModel& model, int count, int block, unsigned cores) {
+  const std::vector<md::solver::TurnRequest> turns = Requests(model, 4, 64, true);
+  std::vector<md::solver::TurnResult> solved(turns.size());
+  if (!cpu.Solve(model, turns, solved).ok()) return false;
+  std::vector<md::solver::TurnRequest> requests(static_cast<std::size_t>(count));
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    requests[i].kind = md::solver::TurnRequest::Kind::kScoreLaw;
+    requests[i].policy = &solved[i % solved.size()].policy;
+  }
+  std::vector<md::solver::TurnResult> on_gpu(requests.size());
+  const std::size_t warm = std::min<std::size_t>(requests.size(), 64);
+  if (!gpu.batch().Solve(model, {requests.data(), warm}, {on_gpu.data(), warm}).ok()) return false;
+  const double kernel0 = gpu.stats().kernel_seconds;
+  const auto g0 = Clock::now();
+  if (!gpu.batch().Solve(model, requests, on_gpu).ok()) return false;
+  const double gpu_s = std::chrono::duration<double>(Clock::now() - g0).count();
+  const double kernel_s = gpu.stats().kernel_seconds - kernel0;
+  const std::size_t share = std::min<std::size_t>(requests.size(), 16 * cores);
+  std::vector<md::solver::TurnResult> on_cpu(share);
+  const auto c0 = Clock::now();
+  if (!cpu.Solve(model, {requests.data(), share}, on_cpu).ok()) return false;
+  const double cpu_s = std::chrono::duration<double>(Clock::now() - c0).count();
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < share; ++i) differ += on_gpu[i].score_law != on_cpu[i].score_law;
+  std::printf(
+      "score laws/s (settling passes, SoftX87), batch %d, %d threads a block: GPU %.0f (%.3f s, "
+      "of which the device's copies and kernel %.3f s), CPU %u threads %.0f; %zu of %zu checked "
+      "against the CPU differ\n",
+      count, block, count / gpu_s, gpu_s, kernel_s, cores, share / cpu_s, differ, share);
+  return differ == 0;
 }
 
 // The official `players`-player solve on `gpu` for each number of cycles
@@ -233,6 +272,10 @@ int main(int argc, char** argv) {
             "checked against the CPU differ\n",
             p, record ? "policy and range recorded: a search round" : "a final round", batch, block,
             batch / gpu_s, gpu_s, kernel_s, cores, share / cpu_s, differ, share);
+        if (p == seats.back() && record) {
+          all_same =
+              LawFigure(**gpu, cpu, *model, std::min(batch, 16384), block, cores) && all_same;
+        }
       }
   return all_same ? 0 : 1;
 }

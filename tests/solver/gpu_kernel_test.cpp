@@ -89,6 +89,57 @@ std::vector<solver::TurnResult> SolvedAlone(const internal::TurnModel& model,
   return out;
 }
 
+// The policies recorded by solves of varied utilities (ties among them).
+std::vector<internal::ConventionPolicy> RecordedPolicies(const internal::TurnModel& model,
+                                                         int count) {
+  std::vector<solver::TurnRequest> requests = KernelRequests(model, count, 9);
+  std::vector<internal::ConventionPolicy> policies;
+  internal::TurnValues plain[2];
+  for (solver::TurnRequest& r : requests) {
+    if (r.kind != solver::TurnRequest::Kind::kConvention) continue;
+    r.record_policy = true;
+    r.arithmetic = internal::Arithmetic::kDouble;
+    solver::TurnResult solved;
+    solver::SolveTurn(model, r, plain, &solved);
+    policies.push_back(std::move(solved.policy));
+  }
+  return policies;
+}
+
+// A score-law request for each policy (they must outlive the requests).
+std::vector<solver::TurnRequest> LawRequests(
+    const std::vector<internal::ConventionPolicy>& policies) {
+  std::vector<solver::TurnRequest> requests(policies.size());
+  for (std::size_t i = 0; i < policies.size(); ++i) {
+    requests[i].kind = solver::TurnRequest::Kind::kScoreLaw;
+    requests[i].policy = &policies[i];
+  }
+  return requests;
+}
+
+// Every law the same numbers as the CPU pass's (long double: the same
+// bits; SoftX87 where that is the build's Wide).
+int SameLaws(const std::vector<internal::Wide>& got, const std::vector<internal::Wide>& want) {
+  int same = 0;
+  for (std::size_t x = 0; x < want.size() && x < got.size(); ++x) same += got[x] == want[x];
+  return got.size() == want.size() ? same : -1;
+}
+
+// Each result equal to the CPU's: a law, or a turn's solve (CheckSame).
+void CheckSameResults(const std::vector<solver::TurnRequest>& requests,
+                      const std::vector<solver::TurnResult>& got,
+                      const std::vector<solver::TurnResult>& want) {
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    CAPTURE(i);
+    if (requests[i].kind == solver::TurnRequest::Kind::kScoreLaw) {
+      CHECK(SameLaws(got[i].score_law, want[i].score_law) ==
+            static_cast<int>(want[i].score_law.size()));
+    } else {
+      CheckSame(requests[i], got[i], want[i]);
+    }
+  }
+}
+
 }  // namespace
 
 TEST_CASE("gpu kernel: its host emulation solves every request as the CPU does, bit for bit") {
@@ -160,6 +211,12 @@ TEST_CASE("gpu kernel: game solves on its host emulation write the CPU's tables,
     CHECK(emulated.kernel_turns() * 2 > kernel_report.turn_solves);
     MESSAGE(c.players << " players: " << emulated.kernel_turns() << " of "
                       << kernel_report.turn_solves << " turns on the kernel");
+    // The settling passes' laws went to the batch too, those not stored.
+    CHECK(kernel_report.settle_passes == cpu_report.settle_passes);
+    CHECK(emulated.kernel_laws() > 0);
+    CHECK(emulated.kernel_laws() + kernel_report.settle_reused == kernel_report.settle_passes);
+    MESSAGE(c.players << " players: " << emulated.kernel_laws() << " of "
+                      << kernel_report.settle_passes << " settling passes' laws on the kernel");
     // The range replays visit only the items marked as able to narrow a
     // range: some, not all (the tables above are the CPU's all the same).
     const solver::kernel::ReplayCount& replay = emulated.replay_count();
@@ -182,6 +239,42 @@ TEST_CASE("gpu kernel: game solves on its host emulation write the CPU's tables,
     const absl::StatusOr<std::string> refused = solver::SolveGameTable(options, nullptr);
     CHECK(absl::IsInvalidArgument(refused.status()));
     CHECK(std::string(refused.status().message()).find("cycles in flight") != std::string::npos);
+  }
+}
+
+// The settling pass's law of the turn score (solver/score_law_kernel.h), on
+// the kernel's schedule in SoftX87: the CPU pass's long double law
+// (internal::PolicyScoreLaw, a scatter down the turn) bit for bit, for
+// recorded policies of varied utilities (ties among them), at the official
+// rules and others, on blocks of several sizes.
+TEST_CASE("gpu kernel: its score laws on the host emulation are the CPU pass's, bit for bit") {
+  for (const Rules& rules : {Rules{13, 3, 25}, Rules{7, 2, 10}, Rules{10, 0, 20}}) {
+    CAPTURE(rules.dice);
+    const auto model = internal::TurnModel::Get(rules);
+    const solver::KernelModel flat(*model);
+    const solver::KernelLawPlan plan(*model, flat);
+    solver::LawScratch scratch;
+    const std::vector<internal::ConventionPolicy> policies = RecordedPolicies(*model, 40);
+    REQUIRE(policies.size() > 30);
+    std::vector<std::vector<internal::Wide>> want(policies.size());
+    for (std::size_t i = 0; i < policies.size(); ++i) {
+      CAPTURE(i);
+      std::vector<internal::Wide> got;
+      internal::PolicyScoreLaw(*model, policies[i], &want[i]);
+      solver::EmulateScoreLaw(flat, plan, policies[i], i % 2 ? 256 : 33, scratch, &got);
+      CHECK(SameLaws(got, want[i]) == static_cast<int>(want[i].size()));
+    }
+    // Through the emulated batch, among turn solves: the laws and the solves
+    // the CPU's, each counted where it went.
+    std::vector<solver::TurnRequest> requests = LawRequests(policies);
+    const std::vector<solver::TurnRequest> turns = KernelRequests(*model, 12, 3);
+    requests.insert(requests.begin() + 5, turns.begin(), turns.end());
+    const std::vector<solver::TurnResult> alone = SolvedAlone(*model, requests);
+    std::vector<solver::TurnResult> got(requests.size());
+    solver::EmulatedTurnBatch batch(64);
+    REQUIRE(batch.Solve(*model, requests, got).ok());
+    CHECK(batch.kernel_laws() == static_cast<long long>(policies.size()));
+    CheckSameResults(requests, got, alone);
   }
 }
 
@@ -211,6 +304,19 @@ TEST_CASE("gpu backend: on a GPU it is the CPU's, bit for bit, without one it sa
     }
   }
   CHECK((*gpu)->stats().device_turns > 0);
+  // The settling passes' score laws on the device: the CPU pass's, bit for bit.
+  for (const Rules& rules : {Rules{13, 3, 25}, Rules{7, 2, 10}}) {
+    const auto model = internal::TurnModel::Get(rules);
+    const std::vector<internal::ConventionPolicy> policies = RecordedPolicies(*model, 300);
+    std::vector<solver::TurnRequest> requests = LawRequests(policies);
+    const std::vector<solver::TurnRequest> turns = KernelRequests(*model, 40, 7);
+    requests.insert(requests.end(), turns.begin(), turns.end());
+    const std::vector<solver::TurnResult> want = SolvedAlone(*model, requests);
+    std::vector<solver::TurnResult> got(requests.size());
+    REQUIRE((*gpu)->batch().Solve(*model, requests, got).ok());
+    CheckSameResults(requests, got, want);
+  }
+  CHECK((*gpu)->stats().device_laws > 0);
   for (int players : {3, 4, 5}) {
     CAPTURE(players);
     solver::GameSolveOptions options = test_util::TinyOptions(Rules{5, 2, 6}, players);
