@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -37,21 +38,22 @@ absl::Status CudaStatus(cudaError_t error, const char* what) {
     if (absl::Status s_ = CudaStatus((call), what); !s_.ok()) return s_; \
   } while (0)
 
-template <int W>
+template <class Real, int W>
 __global__ void __launch_bounds__(kMaxBlockThreads)
-    SolveTurns(kernel::ModelView m, int jobs, int scores, const double* stops,
+    SolveTurns(kernel::ModelView m, int jobs, int scores, const Real* stops,
                const unsigned* watched, const long long* policy, const int* range_lane,
-               std::uint8_t* policies, double* law_scratch, double* roll_scratch,
-               std::uint8_t* mark_scratch, double* start, long long* tied, long long* kingmaking,
+               std::uint8_t* policies, Real* law_scratch, double* roll_scratch,
+               std::uint8_t* mark_scratch, Real* start, long long* tied, long long* kingmaking,
                double* below, double* above) {
-  extern __shared__ double node[];  // m.positions * W
+  extern __shared__ double node_shared[];  // m.positions * W Reals
+  Real* const node = reinterpret_cast<Real*>(node_shared);
   __shared__ unsigned long long block_tied, block_kingmaking;
-  double* const laws = law_scratch + static_cast<long long>(blockIdx.x) * m.laws * W;
+  Real* const laws = law_scratch + static_cast<long long>(blockIdx.x) * m.laws * W;
   double* const rolls = roll_scratch + static_cast<long long>(blockIdx.x) * m.positions * W;
   const int items = kernel::RangeReplay<W>::Items(m);
   std::uint8_t* const marks = mark_scratch + static_cast<long long>(blockIdx.x) * items;
   for (int j = blockIdx.x; j < jobs; j += gridDim.x) {
-    kernel::JobView job;
+    kernel::JobViewOf<Real> job;
     job.stop = stops + static_cast<long long>(j) * scores * W;
     job.watched = watched[j];
     if (policy[j] >= 0) {
@@ -65,12 +67,13 @@ __global__ void __launch_bounds__(kMaxBlockThreads)
     for (int level = 0; level <= m.dice; ++level) {
       const int law0 = m.law_begin[level], law_units = (m.law_begin[level + 1] - law0) * W;
       for (int u = threadIdx.x; u < law_units; u += blockDim.x) {
-        kernel::LawLane<W>(m, job, m.law_items[law0 + u / W], u % W, node, laws, &tally);
+        kernel::LawLane<Real, W>(m, job, m.law_items[law0 + u / W], u % W, node, laws, &tally);
       }
       __syncthreads();
       const int id0 = m.level_begin[level], id_units = (m.level_begin[level + 1] - id0) * W;
       for (int u = threadIdx.x; u < id_units; u += blockDim.x) {
-        kernel::PositionLane<W>(m, job, m.level_ids[id0 + u / W], u % W, level, node, laws, &tally);
+        kernel::PositionLane<Real, W>(m, job, m.level_ids[id0 + u / W], u % W, level, node, laws,
+                                      &tally);
       }
       __syncthreads();
     }
@@ -85,18 +88,22 @@ __global__ void __launch_bounds__(kMaxBlockThreads)
       tied[j] = static_cast<long long>(block_tied);
       kingmaking[j] = static_cast<long long>(block_kingmaking);
     }
-    if (job.range_lane > 0) {  // the block marks the items that may narrow the range
-      for (int i = threadIdx.x; i < items; i += blockDim.x) {
-        kernel::RangeReplay<W>(m, job, node, marks).Mark(i);
+    if constexpr (std::is_same_v<Real, double>) {  // a range: double solves only
+      if (job.range_lane > 0) {  // the block marks the items that may narrow the range
+        for (int i = threadIdx.x; i < items; i += blockDim.x) {
+          kernel::RangeReplay<W>(m, job, node, marks).Mark(i);
+        }
+        __syncthreads();
       }
-      __syncthreads();
-    }
-    if (threadIdx.x < 32) {  // the first warp replays the range's narrowing
-      double b = 0, a = 0;
-      if (job.range_lane > 0) {
-        kernel::RangeReplay<W>(m, job, node, marks).Run(threadIdx.x, &b, &a);
+      if (threadIdx.x < 32) {  // the first warp replays the range's narrowing
+        double b = 0, a = 0;
+        if (job.range_lane > 0) {
+          kernel::RangeReplay<W>(m, job, node, marks).Run(threadIdx.x, &b, &a);
+        }
+        if (threadIdx.x == 0) below[j] = b, above[j] = a;
       }
-      if (threadIdx.x == 0) below[j] = b, above[j] = a;
+    } else if (threadIdx.x == 0) {
+      below[j] = above[j] = 0;
     }
     __syncthreads();  // the records and counts read before the next job's
   }
@@ -225,23 +232,26 @@ class CudaTurnBatch final : public TurnBatchSolver, public GpuBackend {
     if (requests.empty()) return absl::OkStatus();
     pending_.clear();  // a failed batch's leftovers
     if (absl::Status s = Upload(model); !s.ok()) return s;
-    std::vector<std::vector<std::size_t>> split = SplitByWidth(requests);
+    KernelSplit split = SplitRequests(requests);
     const auto begin = std::chrono::steady_clock::now();
     MD_CUDA(cudaEventRecord(begin_, stream_), "recording an event");
-    for (int width = 2; width <= kernel::kMaxWidth; ++width) {
-      if (split[width].empty()) continue;
-      if (SharedBytes(width) > props_.sharedMemPerBlockOptin) {  // too big a model: the CPU's
-        split[0].insert(split[0].end(), split[width].begin(), split[width].end());
-        split[width].clear();
-        continue;
+    for (int wide = 0; wide < 2; ++wide) {
+      for (int width = 2; width <= kernel::kMaxWidth; ++width) {
+        std::vector<std::size_t>& jobs = split.jobs[wide][width];
+        if (jobs.empty()) continue;
+        if (SharedBytes(wide, width) > props_.sharedMemPerBlockOptin) {  // too big: the CPU's
+          split.cpu.insert(split.cpu.end(), jobs.begin(), jobs.end());
+          jobs.clear();
+          continue;
+        }
+        if (absl::Status s = Launch(model, requests, jobs, wide, width); !s.ok()) return s;
       }
-      if (absl::Status s = Launch(model, requests, split[width], width); !s.ok()) return s;
     }
-    if (!split[1].empty()) {
-      if (absl::Status s = LaunchLaws(requests, split[1]); !s.ok()) return s;
+    if (!split.laws.empty()) {
+      if (absl::Status s = LaunchLaws(requests, split.laws); !s.ok()) return s;
     }
     // The CPU's share while the GPU runs.
-    const std::vector<std::size_t>& host = split[0];
+    const std::vector<std::size_t>& host = split.cpu;
     if (plain_.size() < static_cast<std::size_t>(pool_.threads())) plain_.resize(pool_.threads());
     absl::Status cpu = pool_.ForEach(host.size(), [&](int worker, std::size_t i) {
       SolveTurn(model, requests[host[i]], plain_[worker].data(), &results[host[i]]);
@@ -251,8 +261,9 @@ class CudaTurnBatch final : public TurnBatchSolver, public GpuBackend {
     if (!gpu.ok()) return gpu;
     if (absl::Status s = ReadBack(model, requests, results, split); !s.ok()) return s;
     stats_.host_turns += static_cast<long long>(host.size());
-    stats_.device_laws += static_cast<long long>(split[1].size());
-    stats_.device_turns += static_cast<long long>(requests.size() - host.size() - split[1].size());
+    stats_.device_laws += static_cast<long long>(split.laws.size());
+    stats_.device_turns +=
+        static_cast<long long>(requests.size() - host.size() - split.laws.size());
     stats_.device_seconds +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     return absl::OkStatus();
@@ -273,8 +284,7 @@ class CudaTurnBatch final : public TurnBatchSolver, public GpuBackend {
   // The kernels' time, then the results unpacked on the CPU's workers, in
   // chunks of jobs.
   absl::Status ReadBack(const internal::TurnModel& model, std::span<const TurnRequest> requests,
-                        std::span<TurnResult> results,
-                        const std::vector<std::vector<std::size_t>>& split) {
+                        std::span<TurnResult> results, const KernelSplit& split) {
     if (!pending_.empty()) {
       float ms = 0;
       MD_CUDA(cudaEventElapsedTime(&ms, begin_, end_), "timing the kernels");
@@ -283,7 +293,7 @@ class CudaTurnBatch final : public TurnBatchSolver, public GpuBackend {
     pending_.clear();
     const LawFlight& l = laws_;
     const int scores = flat_->scores();
-    absl::Status read = pool_.ForEach(split[1].size(), [&](int, std::size_t j) {
+    absl::Status read = pool_.ForEach(split.laws.size(), [&](int, std::size_t j) {
       std::vector<internal::Wide>& law = results[l.request[j]].score_law;
       law.resize(static_cast<std::size_t>(scores));
       for (int x = 0; x < scores; ++x) {
@@ -291,21 +301,26 @@ class CudaTurnBatch final : public TurnBatchSolver, public GpuBackend {
       }
     });
     if (!read.ok()) return read;
-    for (int width = 2; width <= kernel::kMaxWidth; ++width) {
-      if (split[width].empty()) continue;
-      const KernelJobs& jobs = flights_[width].jobs;
-      constexpr std::size_t kChunk = 64;
-      absl::Status read = pool_.ForEach((jobs.size() + kChunk - 1) / kChunk, [&](int,
-                                                                                 std::size_t c) {
-        jobs.Unpack(model, requests, results, c * kChunk, std::min(jobs.size(), (c + 1) * kChunk));
-      });
-      if (!read.ok()) return read;
+    for (int wide = 0; wide < 2; ++wide) {
+      for (int width = 2; width <= kernel::kMaxWidth; ++width) {
+        if (split.jobs[wide][width].empty()) continue;
+        const KernelJobs& jobs = flights_[wide][width].jobs;
+        constexpr std::size_t kChunk = 64;
+        absl::Status unpacked =
+            pool_.ForEach((jobs.size() + kChunk - 1) / kChunk, [&](int, std::size_t c) {
+              jobs.Unpack(model, requests, results, c * kChunk,
+                          std::min(jobs.size(), (c + 1) * kChunk));
+            });
+        if (!unpacked.ok()) return unpacked;
+      }
     }
     return absl::OkStatus();
   }
 
-  std::size_t SharedBytes(int width) const {
-    return static_cast<std::size_t>(flat_->view().positions) * width * sizeof(double);
+  // A block's shared memory: the position records, in double or SoftX87.
+  std::size_t SharedBytes(int wide, int width) const {
+    return static_cast<std::size_t>(flat_->view().positions) * width *
+           (wide ? sizeof(kernel::Soft) : sizeof(double));
   }
 
   // `arrays` copied to the device, into *on_device (whose earlier arrays are freed).
@@ -336,10 +351,11 @@ class CudaTurnBatch final : public TurnBatchSolver, public GpuBackend {
     device_view_.score = static_cast<const std::uint8_t*>(d[4]);
     device_view_.term_begin = static_cast<const std::int32_t*>(d[5]);
     device_view_.terms = static_cast<const kernel::Term*>(d[6]);
-    device_view_.classes = static_cast<const kernel::Class*>(d[7]);
-    device_view_.earth_child = static_cast<const std::int32_t*>(d[8]);
-    device_view_.choice_begin = static_cast<const std::int32_t*>(d[9]);
-    device_view_.choices = static_cast<const kernel::ChoiceItem*>(d[10]);
+    device_view_.term_wide = static_cast<const kernel::Soft*>(d[7]);
+    device_view_.classes = static_cast<const kernel::Class*>(d[8]);
+    device_view_.earth_child = static_cast<const std::int32_t*>(d[9]);
+    device_view_.choice_begin = static_cast<const std::int32_t*>(d[10]);
+    device_view_.choices = static_cast<const kernel::ChoiceItem*>(d[11]);
     // The settling passes' plan likewise.
     plan_ = std::make_unique<KernelLawPlan>(model, *flat_);
     if (absl::Status s = CopyArrays(plan_->Arrays(), &plan_arrays_); !s.ok()) return s;
@@ -350,65 +366,80 @@ class CudaTurnBatch final : public TurnBatchSolver, public GpuBackend {
     device_plan_.stop_src = static_cast<const std::int32_t*>(q[2]);
     device_plan_.term_src = static_cast<const kernel::TermSource*>(q[3]);
     device_plan_.run_src = static_cast<const std::int32_t*>(q[4]);
-    device_plan_.term_weight = static_cast<const kernel::Soft*>(q[5]);
     // The host copy's rows stay for the host-side reads (start, sizes) only.
     return absl::OkStatus();
   }
 
   // The kernel of width W on `f`'s jobs (its shared memory set by Occupancy).
-  template <int W>
+  template <class Real, int W>
   absl::Status LaunchWidth(Flight& f, int blocks) {
-    SolveTurns<W><<<blocks, block_threads_, SharedBytes(W), stream_>>>(
-        device_view_, static_cast<int>(f.jobs.size()), flat_->scores(), f.stops.get(),
-        f.watched.get(), f.policy.get(), f.range_lane.get(), f.policies.get(), f.scratch.get(),
-        f.rolls.get(), f.marks.get(), f.start.get(), f.tied.get(), f.kingmaking.get(),
-        f.below.get(), f.above.get());
+    constexpr int kWide = std::is_same_v<Real, kernel::Soft>;
+    SolveTurns<Real, W><<<blocks, block_threads_, SharedBytes(kWide, W), stream_>>>(
+        device_view_, static_cast<int>(f.jobs.size()), flat_->scores(),
+        reinterpret_cast<const Real*>(f.stops.get()), f.watched.get(), f.policy.get(),
+        f.range_lane.get(), f.policies.get(), reinterpret_cast<Real*>(f.scratch.get()),
+        f.rolls.get(), f.marks.get(), reinterpret_cast<Real*>(f.start.get()), f.tied.get(),
+        f.kingmaking.get(), f.below.get(), f.above.get());
     return CudaStatus(cudaGetLastError(), "launching the turn solves");
   }
 
   // The kernel of width W allowed its shared memory, and how many of its
   // blocks an SM runs at once.
-  template <int W>
+  template <class Real, int W>
   absl::Status Occupancy(int* per_sm) {
-    MD_CUDA(cudaFuncSetAttribute(SolveTurns<W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 static_cast<int>(SharedBytes(W))),
+    constexpr int kWide = std::is_same_v<Real, kernel::Soft>;
+    MD_CUDA(cudaFuncSetAttribute(SolveTurns<Real, W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 static_cast<int>(SharedBytes(kWide, W))),
             "setting the shared memory");
-    return CudaStatus(cudaOccupancyMaxActiveBlocksPerMultiprocessor(per_sm, SolveTurns<W>,
-                                                                    block_threads_, SharedBytes(W)),
+    return CudaStatus(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                          per_sm, SolveTurns<Real, W>, block_threads_, SharedBytes(kWide, W)),
                       "sizing the grid");
+  }
+
+  // f(Real, W) for `f`'s arithmetic and width (kernel templates' arguments).
+  template <class F>
+  absl::Status ForJobs(int wide, int width, F&& f) {
+    return ForWidth(width, [&](auto w) { return wide ? f(kernel::Soft(), w) : f(0.0, w); });
   }
 
   // Packs, copies in and starts one width's jobs (asynchronously).
   absl::Status Launch(const internal::TurnModel& model, std::span<const TurnRequest> requests,
-                      const std::vector<std::size_t>& indices, int width) {
-    Flight& f = flights_[width];
-    f.jobs.Pack(model, requests, indices, width);
+                      const std::vector<std::size_t>& indices, int wide, int width) {
+    Flight& f = flights_[wide][width];
+    f.jobs.Pack(model, requests, indices, width, wide != 0);
     const std::size_t n = f.jobs.size();
+    // The records' size in doubles (the arrays' unit).
+    const std::size_t per = wide ? sizeof(kernel::Soft) / sizeof(double) : 1;
+    static_assert(sizeof(kernel::Soft) % sizeof(double) == 0);
     int per_sm = 0;
-    if (absl::Status s =
-            ForWidth(width, [&](auto w) { return Occupancy<decltype(w)::value>(&per_sm); });
+    if (absl::Status s = ForJobs(wide, width,
+                                 [&](auto real, auto w) {
+                                   return Occupancy<decltype(real), decltype(w)::value>(&per_sm);
+                                 });
         !s.ok()) {
       return s;
     }
     const int blocks = static_cast<int>(std::min<std::size_t>(
         n, static_cast<std::size_t>(std::max(per_sm, 1)) * props_.multiProcessorCount));
-    if (absl::Status s = f.stops.Reserve(f.jobs.stop.size()); !s.ok()) return s;
+    const std::size_t stop_count = wide ? f.jobs.wide_stop.size() : f.jobs.stop.size();
+    if (absl::Status s = f.stops.Reserve(stop_count * per); !s.ok()) return s;
     if (absl::Status s =
-            f.scratch.Reserve(static_cast<std::size_t>(blocks) * flat_->view().laws * width);
+            f.scratch.Reserve(static_cast<std::size_t>(blocks) * flat_->view().laws * width * per);
         !s.ok()) {
       return s;
     }
-    if (absl::Status s =
-            f.rolls.Reserve(static_cast<std::size_t>(blocks) * flat_->view().positions * width);
+    if (absl::Status s = f.rolls.Reserve(
+            wide ? 1 : static_cast<std::size_t>(blocks) * flat_->view().positions * width);
         !s.ok()) {
       return s;
     }
-    if (absl::Status s = f.marks.Reserve(static_cast<std::size_t>(blocks) *
-                                         kernel::RangeReplay<2>::Items(flat_->view()));
+    if (absl::Status s = f.marks.Reserve(wide ? 1
+                                              : static_cast<std::size_t>(blocks) *
+                                                    kernel::RangeReplay<2>::Items(flat_->view()));
         !s.ok()) {
       return s;
     }
-    if (absl::Status s = f.start.Reserve(n * width); !s.ok()) return s;
+    if (absl::Status s = f.start.Reserve(n * width * per); !s.ok()) return s;
     if (absl::Status s = f.below.Reserve(n); !s.ok()) return s;
     if (absl::Status s = f.above.Reserve(n); !s.ok()) return s;
     if (absl::Status s = f.range_lane.Reserve(n); !s.ok()) return s;
@@ -420,7 +451,9 @@ class CudaTurnBatch final : public TurnBatchSolver, public GpuBackend {
     if (absl::Status s = f.host_policies.Reserve(f.jobs.policy_bytes); !s.ok()) return s;
     f.jobs.policy_source = f.host_policies.get();
     static_assert(sizeof(long long) == sizeof(std::int64_t));
-    MD_CUDA(cudaMemcpyAsync(f.stops.get(), f.jobs.stop.data(), f.jobs.stop.size() * sizeof(double),
+    const void* stops = wide ? static_cast<const void*>(f.jobs.wide_stop.data())
+                             : static_cast<const void*>(f.jobs.stop.data());
+    MD_CUDA(cudaMemcpyAsync(f.stops.get(), stops, stop_count * per * sizeof(double),
                             cudaMemcpyHostToDevice, stream_),
             "copying the turns");
     MD_CUDA(cudaMemcpyAsync(f.watched.get(), f.jobs.watched.data(), n * sizeof(unsigned),
@@ -432,13 +465,16 @@ class CudaTurnBatch final : public TurnBatchSolver, public GpuBackend {
     MD_CUDA(cudaMemcpyAsync(f.range_lane.get(), f.jobs.range_lane.data(), n * sizeof(int),
                             cudaMemcpyHostToDevice, stream_),
             "copying the turns");
-    if (absl::Status s =
-            ForWidth(width, [&](auto w) { return LaunchWidth<decltype(w)::value>(f, blocks); });
+    if (absl::Status s = ForJobs(wide, width,
+                                 [&](auto real, auto w) {
+                                   return LaunchWidth<decltype(real), decltype(w)::value>(f,
+                                                                                          blocks);
+                                 });
         !s.ok()) {
       return s;
     }
     ++stats_.launches;
-    pending_.push_back(width);
+    pending_.push_back(wide * (kernel::kMaxWidth + 1) + width);
     return absl::OkStatus();
   }
 
@@ -486,15 +522,15 @@ class CudaTurnBatch final : public TurnBatchSolver, public GpuBackend {
         static_cast<long long>(bytes), l.law_reach.get(), l.laws.get());
     MD_CUDA(cudaGetLastError(), "launching the score laws");
     ++stats_.launches;
-    pending_.push_back(1);
+    pending_.push_back(kLawsPending);
     return absl::OkStatus();
   }
 
   // Waits for the launches and copies their results back.
   absl::Status Collect() {
     absl::Status status;
-    for (int width : pending_) {
-      if (width == 1) {  // the score laws
+    for (int pending : pending_) {
+      if (pending == kLawsPending) {
         if (status.ok()) {
           status.Update(CudaStatus(cudaMemcpyAsync(laws_.host_laws.data(), laws_.laws.get(),
                                                    laws_.host_laws.size() * sizeof(kernel::Soft),
@@ -503,7 +539,8 @@ class CudaTurnBatch final : public TurnBatchSolver, public GpuBackend {
         }
         continue;
       }
-      Flight& f = flights_[width];
+      const int wide = pending / (kernel::kMaxWidth + 1), width = pending % (kernel::kMaxWidth + 1);
+      Flight& f = flights_[wide][width];
       const std::size_t n = f.jobs.size();
       auto copy = [&](void* to, const void* from, std::size_t bytes) {
         if (status.ok() && bytes > 0) {
@@ -512,7 +549,11 @@ class CudaTurnBatch final : public TurnBatchSolver, public GpuBackend {
                          "copying the results"));
         }
       };
-      copy(f.jobs.start.data(), f.start.get(), n * width * sizeof(double));
+      if (wide) {
+        copy(f.jobs.wide_start.data(), f.start.get(), n * width * sizeof(kernel::Soft));
+      } else {
+        copy(f.jobs.start.data(), f.start.get(), n * width * sizeof(double));
+      }
       copy(f.jobs.tied.data(), f.tied.get(), n * sizeof(long long));
       copy(f.jobs.kingmaking.data(), f.kingmaking.get(), n * sizeof(long long));
       copy(f.jobs.below.data(), f.below.get(), n * sizeof(double));
@@ -535,11 +576,13 @@ class CudaTurnBatch final : public TurnBatchSolver, public GpuBackend {
   std::unique_ptr<KernelModel> flat_;
   std::vector<void*> model_arrays_;
   kernel::ModelView device_view_;
-  Flight flights_[kernel::kMaxWidth + 1];
+  Flight flights_[2][kernel::kMaxWidth + 1];  // [extended][width]
   std::unique_ptr<KernelLawPlan> plan_;
   std::vector<void*> plan_arrays_;
   kernel::LawPlanView device_plan_;
   LawFlight laws_;
+  // The launches to collect: wide * (kMaxWidth + 1) + width, or kLawsPending.
+  static constexpr int kLawsPending = -1;
   std::vector<int> pending_;
   DeviceBatchStats stats_;
 };

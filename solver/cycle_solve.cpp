@@ -193,9 +193,11 @@ std::size_t CycleSolve::PostRound(const int* s, internal::Arithmetic arithmetic,
       if (post_laws_) {  // the law stored, or posted
         law_key_[i] = FingerprintPolicy(policies_[i]);
         if (!laws_.Find(law_key_[i], &score_law_)) {
-          TurnRequest& request = posts.Add();
+          TurnRequest& request = posts.Add();  // a reused one: every field it reads set
           request.kind = TurnRequest::Kind::kScoreLaw;
           request.policy = &policies_[i];
+          request.lanes = 0;
+          request.record_policy = false;
           law_posted_[i] = 1;
         }
       }

@@ -19,9 +19,12 @@ static_assert(kernel::kRangeSlack == internal::kRangeSlack);
 static_assert(kernel::kRoundingSlope == internal::kRoundingSlope);
 
 bool KernelTakes(const TurnRequest& request) {
-  return request.kind == TurnRequest::Kind::kConvention &&
-         request.arithmetic == internal::Arithmetic::kDouble && request.lanes >= 1 &&
-         request.lanes + 1 <= kernel::kMaxWidth &&
+  if (request.kind != TurnRequest::Kind::kConvention || request.lanes < 1 ||
+      request.lanes + 1 > kernel::kMaxWidth) {
+    return false;
+  }
+  if (request.arithmetic == internal::Arithmetic::kExtended) return !request.record_policy;
+  return request.arithmetic == internal::Arithmetic::kDouble &&
          (!request.record_policy || request.policy_zero_lane < request.lanes);
 }
 
@@ -73,6 +76,9 @@ KernelModel::KernelModel(const internal::TurnModel& model)
     score_.push_back(model.state(id).score);
     for (const internal::RollTerm& term : model.Terms(id))
       terms_.push_back({term.weight_d, term.law});
+    for (const internal::Wide& w : model.WideWeights(id)) {
+      term_wide_.push_back(internal::ToSoftX87(w));
+    }
     term_begin_.push_back(static_cast<std::int32_t>(terms_.size()));
     const std::int32_t* child = model.EarthChildren(id);
     earth_child_.insert(earth_child_.end(), child, child + dice + 1);
@@ -100,6 +106,7 @@ KernelModel::KernelModel(const internal::TurnModel& model)
   view_.score = score_.data();
   view_.term_begin = term_begin_.data();
   view_.terms = terms_.data();
+  view_.term_wide = term_wide_.data();
   view_.classes = classes_.data();
   view_.earth_child = earth_child_.data();
   view_.choice_begin = choice_begin_.data();
@@ -121,9 +128,9 @@ KernelModel::Array ArrayOf(const V& v) {
 }  // namespace
 
 std::vector<KernelModel::Array> KernelModel::Arrays() const {
-  return {ArrayOf(level_begin_), ArrayOf(level_ids_),    ArrayOf(law_begin_), ArrayOf(law_items_),
-          ArrayOf(score_),       ArrayOf(term_begin_),   ArrayOf(terms_),     ArrayOf(classes_),
-          ArrayOf(earth_child_), ArrayOf(choice_begin_), ArrayOf(choices_)};
+  return {ArrayOf(level_begin_), ArrayOf(level_ids_),   ArrayOf(law_begin_),    ArrayOf(law_items_),
+          ArrayOf(score_),       ArrayOf(term_begin_),  ArrayOf(terms_),        ArrayOf(term_wide_),
+          ArrayOf(classes_),     ArrayOf(earth_child_), ArrayOf(choice_begin_), ArrayOf(choices_)};
 }
 
 KernelLawPlan::KernelLawPlan(const internal::TurnModel& model, const KernelModel& flat) {
@@ -171,10 +178,6 @@ KernelLawPlan::KernelLawPlan(const internal::TurnModel& model, const KernelModel
     const std::int32_t* b = &unit_begin_[level * kernel::kLawUnitKinds];
     most_units_ = std::max({most_units_, b[2] - b[0], b[4] - b[2]});
   }
-  for (int id = 0; id < model.size(); ++id) {
-    for (const internal::Wide& w : model.WideWeights(id))
-      term_weight_.push_back(internal::ToSoftX87(w));
-  }
   view_.dice = dice;
   view_.positions = m.positions;
   view_.laws = m.laws;
@@ -185,12 +188,11 @@ KernelLawPlan::KernelLawPlan(const internal::TurnModel& model, const KernelModel
   view_.stop_src = stop_src_.data();
   view_.term_src = term_src_.data();
   view_.run_src = run_src_.data();
-  view_.term_weight = term_weight_.data();
 }
 
 std::vector<KernelModel::Array> KernelLawPlan::Arrays() const {
-  return {ArrayOf(unit_begin_), ArrayOf(units_),   ArrayOf(stop_src_),
-          ArrayOf(term_src_),   ArrayOf(run_src_), ArrayOf(term_weight_)};
+  return {ArrayOf(unit_begin_), ArrayOf(units_), ArrayOf(stop_src_), ArrayOf(term_src_),
+          ArrayOf(run_src_)};
 }
 
 void EmulateScoreLaw(const KernelModel& flat, const KernelLawPlan& plan,
@@ -224,21 +226,29 @@ void EmulateScoreLaw(const KernelModel& flat, const KernelLawPlan& plan,
 }
 
 void KernelJobs::Pack(const internal::TurnModel& model, std::span<const TurnRequest> requests,
-                      std::span<const std::size_t> indices, int w) {
+                      std::span<const std::size_t> indices, int w, bool extended) {
   const int scores = model.MaxScore() + 1;
   width = w;
+  wide = extended;
   request.assign(indices.begin(), indices.end());
-  stop.resize(indices.size() * scores * w);
+  stop.resize(wide ? 0 : indices.size() * scores * w);
+  wide_stop.resize(wide ? indices.size() * scores * w : 0);
   watched.resize(indices.size());
   policy.resize(indices.size());
   range_lane.resize(indices.size());
   policy_bytes = 0;
   for (std::size_t j = 0; j < indices.size(); ++j) {
     const TurnRequest& r = requests[indices[j]];
-    double* out = &stop[j * scores * w];
-    for (int s = 0; s < scores; ++s) {
-      out[s * w] = r.utility[s];
-      for (int k = 1; k < w; ++k) out[s * w + k] = r.carried[k - 1][s];
+    auto fill = [&](auto* out) {
+      for (int s = 0; s < scores; ++s) {
+        out[s * w] = r.utility[s];
+        for (int k = 1; k < w; ++k) out[s * w + k] = r.carried[k - 1][s];
+      }
+    };
+    if (wide) {
+      fill(&wide_stop[j * scores * w]);
+    } else {
+      fill(&stop[j * scores * w]);
     }
     watched[j] = r.watched;
     policy[j] = -1;
@@ -248,7 +258,8 @@ void KernelJobs::Pack(const internal::TurnModel& model, std::span<const TurnRequ
       policy_bytes += static_cast<std::size_t>(model.size() + model.LawClassCount());
     }
   }
-  start.resize(indices.size() * w);
+  start.resize(wide ? 0 : indices.size() * w);
+  wide_start.resize(wide ? indices.size() * w : 0);
   tied.resize(indices.size());
   kingmaking.resize(indices.size());
   below.resize(indices.size());
@@ -261,11 +272,23 @@ void KernelJobs::Unpack(const internal::TurnModel& model, std::span<const TurnRe
   const std::uint8_t* const source = policy_source != nullptr ? policy_source : policies.data();
   for (std::size_t j = begin; j < end; ++j) {
     TurnResult& out = results[request[j]];
-    const double* record = &start[j * width];
-    out.value = record[0];
-    out.wide_value = record[0];
-    out.carried.assign(record + 1, record + width);
-    out.wide_carried.assign(record + 1, record + width);
+    out.carried.resize(width - 1);
+    out.wide_carried.resize(width - 1);
+    if (wide) {  // x87's numbers: the double rounded from them, as the CPU's
+      const kernel::Soft* record = &wide_start[j * width];
+      out.value = static_cast<double>(record[0]);
+      out.wide_value = internal::WideFromSoftX87(record[0]);
+      for (int k = 1; k < width; ++k) {
+        out.carried[k - 1] = static_cast<double>(record[k]);
+        out.wide_carried[k - 1] = internal::WideFromSoftX87(record[k]);
+      }
+    } else {
+      const double* record = &start[j * width];
+      out.value = record[0];
+      out.wide_value = record[0];
+      std::copy(record + 1, record + width, out.carried.begin());
+      std::copy(record + 1, record + width, out.wide_carried.begin());
+    }
     out.tied_decisions = tied[j];
     out.kingmaking = kingmaking[j];
     if (policy[j] >= 0) {
@@ -279,29 +302,46 @@ void KernelJobs::Unpack(const internal::TurnModel& model, std::span<const TurnRe
   }
 }
 
-std::vector<std::vector<std::size_t>> SplitByWidth(std::span<const TurnRequest> requests) {
-  std::vector<std::vector<std::size_t>> split(kernel::kMaxWidth + 1);
+KernelSplit SplitRequests(std::span<const TurnRequest> requests) {
+  KernelSplit split;
   for (std::size_t i = 0; i < requests.size(); ++i) {
-    const bool law = requests[i].kind == TurnRequest::Kind::kScoreLaw;
-    split[law ? 1 : KernelTakes(requests[i]) ? requests[i].lanes + 1 : 0].push_back(i);
+    const TurnRequest& r = requests[i];
+    if (r.kind == TurnRequest::Kind::kScoreLaw) {
+      split.laws.push_back(i);
+    } else if (KernelTakes(r)) {
+      split.jobs[r.arithmetic == internal::Arithmetic::kExtended][r.lanes + 1].push_back(i);
+    } else {
+      split.cpu.push_back(i);
+    }
   }
   return split;
 }
 
 namespace {
 
-template <int W>
+template <class Real, int W>
 void EmulateWidth(const KernelModel& flat, KernelJobs& jobs, std::size_t j, int threads,
                   EmulationScratch& scratch, kernel::ReplayCount* count) {
-  std::vector<double>& node = scratch.node;
-  std::vector<double>& laws = scratch.laws;
-  std::vector<double>& rolls = scratch.rolls;
+  constexpr bool kWide = std::is_same_v<Real, kernel::Soft>;
+  std::vector<Real>* node_p;
+  std::vector<Real>* laws_p;
+  if constexpr (kWide) {
+    node_p = &scratch.wide_node, laws_p = &scratch.wide_laws;
+  } else {
+    node_p = &scratch.node, laws_p = &scratch.laws;
+  }
+  std::vector<Real>& node = *node_p;
+  std::vector<Real>& laws = *laws_p;
   const kernel::ModelView& m = flat.view();
   const int scores = flat.scores();
   node.resize(static_cast<std::size_t>(m.positions) * W);
   laws.resize(static_cast<std::size_t>(m.laws) * W);
-  kernel::JobView job;
-  job.stop = &jobs.stop[j * scores * W];
+  kernel::JobViewOf<Real> job;
+  if constexpr (kWide) {
+    job.stop = &jobs.wide_stop[j * scores * W];
+  } else {
+    job.stop = &jobs.stop[j * scores * W];
+  }
   job.watched = jobs.watched[j];
   if (jobs.policy[j] >= 0) {
     job.rolls = &jobs.policies[jobs.policy[j]];
@@ -309,8 +349,8 @@ void EmulateWidth(const KernelModel& flat, KernelJobs& jobs, std::size_t j, int 
   }
   job.range_lane = jobs.range_lane[j];
   if (job.range_lane > 0) {
-    rolls.resize(static_cast<std::size_t>(m.positions) * W);
-    job.roll_records = rolls.data();
+    scratch.rolls.resize(static_cast<std::size_t>(m.positions) * W);
+    job.roll_records = scratch.rolls.data();
   }
   std::vector<kernel::Tally> tally(threads);
   for (int level = 0; level <= m.dice; ++level) {
@@ -318,15 +358,15 @@ void EmulateWidth(const KernelModel& flat, KernelJobs& jobs, std::size_t j, int 
     const int law0 = m.law_begin[level], law_units = (m.law_begin[level + 1] - law0) * W;
     for (int t = 0; t < threads; ++t) {
       for (int u = t; u < law_units; u += threads) {
-        kernel::LawLane<W>(m, job, m.law_items[law0 + u / W], u % W, node.data(), laws.data(),
-                           &tally[t]);
+        kernel::LawLane<Real, W>(m, job, m.law_items[law0 + u / W], u % W, node.data(), laws.data(),
+                                 &tally[t]);
       }
     }
     const int id0 = m.level_begin[level], id_units = (m.level_begin[level + 1] - id0) * W;
     for (int t = 0; t < threads; ++t) {
       for (int u = t; u < id_units; u += threads) {
-        kernel::PositionLane<W>(m, job, m.level_ids[id0 + u / W], u % W, level, node.data(),
-                                laws.data(), &tally[t]);
+        kernel::PositionLane<Real, W>(m, job, m.level_ids[id0 + u / W], u % W, level, node.data(),
+                                      laws.data(), &tally[t]);
       }
     }
   }
@@ -335,18 +375,22 @@ void EmulateWidth(const KernelModel& flat, KernelJobs& jobs, std::size_t j, int 
     jobs.tied[j] += t.tied;
     jobs.kingmaking[j] += t.kingmaking;
   }
-  std::copy_n(&node[static_cast<std::size_t>(m.start) * W], W, &jobs.start[j * W]);
   jobs.below[j] = jobs.above[j] = 0;
-  if (job.range_lane > 0) {
-    // Every thread marks its items; then the first warp (its lanes one after
-    // another, on the block's first thread) replays.
-    scratch.marks.resize(static_cast<std::size_t>(kernel::RangeReplay<W>::Items(m)));
-    const kernel::RangeReplay<W> marker(m, job, node.data(), scratch.marks.data());
-    for (int t = 0; t < threads; ++t) {
-      for (int i = t; i < kernel::RangeReplay<W>::Items(m); i += threads) marker.Mark(i);
+  if constexpr (kWide) {
+    std::copy_n(&node[static_cast<std::size_t>(m.start) * W], W, &jobs.wide_start[j * W]);
+  } else {
+    std::copy_n(&node[static_cast<std::size_t>(m.start) * W], W, &jobs.start[j * W]);
+    if (job.range_lane > 0) {
+      // Every thread marks its items; then the first warp (its lanes one
+      // after another, on the block's first thread) replays.
+      scratch.marks.resize(static_cast<std::size_t>(kernel::RangeReplay<W>::Items(m)));
+      const kernel::RangeReplay<W> marker(m, job, node.data(), scratch.marks.data());
+      for (int t = 0; t < threads; ++t) {
+        for (int i = t; i < kernel::RangeReplay<W>::Items(m); i += threads) marker.Mark(i);
+      }
+      kernel::RangeReplay<W>(m, job, node.data(), scratch.marks.data())
+          .Run(0, &jobs.below[j], &jobs.above[j], count);
     }
-    kernel::RangeReplay<W>(m, job, node.data(), scratch.marks.data())
-        .Run(0, &jobs.below[j], &jobs.above[j], count);
   }
 }
 
@@ -355,7 +399,11 @@ void EmulateWidth(const KernelModel& flat, KernelJobs& jobs, std::size_t j, int 
 void EmulateJob(const KernelModel& flat, KernelJobs& jobs, std::size_t j, int threads,
                 EmulationScratch& scratch, kernel::ReplayCount* count) {
   ForWidth(jobs.width, [&](auto w) {
-    EmulateWidth<decltype(w)::value>(flat, jobs, j, threads, scratch, count);
+    if (jobs.wide) {
+      EmulateWidth<kernel::Soft, decltype(w)::value>(flat, jobs, j, threads, scratch, count);
+    } else {
+      EmulateWidth<double, decltype(w)::value>(flat, jobs, j, threads, scratch, count);
+    }
   });
 }
 
@@ -370,20 +418,22 @@ absl::Status EmulatedTurnBatch::Solve(const internal::TurnModel& model,
     flat_ = std::make_unique<KernelModel>(model);
     plan_ = std::make_unique<KernelLawPlan>(model, *flat_);
   }
-  const std::vector<std::vector<std::size_t>> split = SplitByWidth(requests);
-  for (std::size_t i : split[0]) SolveTurn(model, requests[i], plain_, &results[i]);
-  for (std::size_t i : split[1]) {
+  const KernelSplit split = SplitRequests(requests);
+  for (std::size_t i : split.cpu) SolveTurn(model, requests[i], plain_, &results[i]);
+  for (std::size_t i : split.laws) {
     EmulateScoreLaw(*flat_, *plan_, *requests[i].policy, threads_, law_scratch_,
                     &results[i].score_law);
   }
-  kernel_laws_ += static_cast<long long>(split[1].size());
-  for (int width = 2; width <= kernel::kMaxWidth; ++width) {
-    if (split[width].empty()) continue;
-    jobs_.Pack(model, requests, split[width], width);
-    for (std::size_t j = 0; j < jobs_.size(); ++j)
-      EmulateJob(*flat_, jobs_, j, threads_, scratch_, &replay_);
-    jobs_.Unpack(model, requests, results, 0, jobs_.size());
-    kernel_turns_ += static_cast<long long>(jobs_.size());
+  kernel_laws_ += static_cast<long long>(split.laws.size());
+  for (int wide = 0; wide < 2; ++wide) {
+    for (int width = 2; width <= kernel::kMaxWidth; ++width) {
+      if (split.jobs[wide][width].empty()) continue;
+      jobs_.Pack(model, requests, split.jobs[wide][width], width, wide != 0);
+      for (std::size_t j = 0; j < jobs_.size(); ++j)
+        EmulateJob(*flat_, jobs_, j, threads_, scratch_, &replay_);
+      jobs_.Unpack(model, requests, results, 0, jobs_.size());
+      kernel_turns_ += static_cast<long long>(jobs_.size());
+    }
   }
   return absl::OkStatus();
 }

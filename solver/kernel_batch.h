@@ -23,9 +23,9 @@
 namespace martiandice::solver {
 
 // Whether the kernel solves `request` (else the CPU's workers do): the
-// convention solve in double (x87's extended sums have no GPU equivalent
-// that rounds the same), 1..internal::kMaxCarried lanes, its policy and the
-// range of utility[0] recorded or not.
+// convention solve with 1..internal::kMaxCarried lanes, in double (its
+// policy and the range of utility[0] recorded or not) or in extended
+// precision (in SoftX87, which rounds as x87 does; no policy recorded).
 bool KernelTakes(const TurnRequest& request);
 
 // The turn model flattened (kernel::ModelView over vectors of its own).
@@ -55,6 +55,7 @@ class KernelModel {
   std::vector<kernel::Law> law_items_;
   std::vector<std::uint8_t> score_;
   std::vector<kernel::Term> terms_;
+  std::vector<kernel::Soft> term_wide_;
   std::vector<kernel::Class> classes_;
   std::vector<std::int32_t> choice_begin_;
   std::vector<kernel::ChoiceItem> choices_;
@@ -63,8 +64,7 @@ class KernelModel {
 };
 
 // The settling pass's plan (score_law_kernel.h) over a flattened model: each
-// level's units and their sources in the CPU pass's order, the roll terms'
-// extended weights exactly.
+// level's units and their sources in the CPU pass's order.
 class KernelLawPlan {
  public:
   KernelLawPlan(const internal::TurnModel& model, const KernelModel& flat);
@@ -82,7 +82,6 @@ class KernelLawPlan {
   std::vector<kernel::LawUnit> units_;
   std::vector<std::int32_t> stop_src_, run_src_;
   std::vector<kernel::TermSource> term_src_;
-  std::vector<kernel::Soft> term_weight_;
   kernel::LawPlanView view_;
   int most_units_ = 0;
   long long sources_ = 0;
@@ -100,19 +99,24 @@ void EmulateScoreLaw(const KernelModel& flat, const KernelLawPlan& plan,
                      const internal::ConventionPolicy& policy, int threads, LawScratch& scratch,
                      std::vector<internal::Wide>* law);
 
-// A batch's kernel requests of one record width W, packed: their stop
-// records (stride (max score + 1) * W), watched lanes, and where each one's
-// policy goes (offsets into one byte array, or -1).
+// A batch's kernel requests of one record width W and one arithmetic,
+// packed: their stop records (stride (max score + 1) * W; `wide`: SoftX87s
+// in wide_stop), watched lanes, and where each one's policy goes (offsets
+// into one byte array, or -1).
 struct KernelJobs {
   int width = 0;
+  bool wide = false;                 // extended precision: the records are SoftX87s
   std::vector<std::size_t> request;  // the batch's index of each job
   std::vector<double> stop;
+  std::vector<kernel::Soft> wide_stop;
   std::vector<unsigned> watched;
   std::vector<std::int64_t> policy;  // offset of its rolls, then its picks; -1: none
   std::vector<int> range_lane;       // kernel::JobView::range_lane
   std::size_t policy_bytes = 0;
-  // Out: per job, the start position's record (W numbers) and its counts.
+  // Out: per job, the start position's record (W numbers; `wide`: in
+  // wide_start) and its counts.
   std::vector<double> start;
+  std::vector<kernel::Soft> wide_start;
   std::vector<long long> tied, kingmaking;
   std::vector<double> below, above;    // the ranges (0 without)
   std::vector<std::uint8_t> policies;  // policy_bytes (unless policy_source is set)
@@ -122,9 +126,10 @@ struct KernelJobs {
   const std::uint8_t* policy_source = nullptr;
   bool external_policies = false;
 
-  // Packs requests[i] for the i in `indices` (all KernelTakes, of width W).
+  // Packs requests[i] for the i in `indices` (all KernelTakes, of width W,
+  // extended if `wide`).
   void Pack(const internal::TurnModel& model, std::span<const TurnRequest> requests,
-            std::span<const std::size_t> indices, int width);
+            std::span<const std::size_t> indices, int width, bool wide);
   // Jobs [begin, end)'s results into results[request[j]] (the jobs'
   // outputs filled). Distinct ranges may be unpacked at once.
   void Unpack(const internal::TurnModel& model, std::span<const TurnRequest> requests,
@@ -143,15 +148,20 @@ decltype(auto) ForWidth(int width, F&& f) {
   return f(std::integral_constant<int, W>{});
 }
 
-// The requests of a batch split by width: [W] the kernel's of width W
-// (2..kernel::kMaxWidth), [1] the score laws (the law kernel's,
-// score_law_kernel.h), [0] the CPU's.
-std::vector<std::vector<std::size_t>> SplitByWidth(std::span<const TurnRequest> requests);
+// The requests of a batch split by where they go: the kernel's by
+// arithmetic (0: double, 1: extended) and width W (2..kernel::kMaxWidth),
+// the score laws (the law kernel's, score_law_kernel.h), the CPU's.
+struct KernelSplit {
+  std::vector<std::size_t> jobs[2][kernel::kMaxWidth + 1];
+  std::vector<std::size_t> laws, cpu;
+};
+KernelSplit SplitRequests(std::span<const TurnRequest> requests);
 
-// One emulated block's memory: the position records, the outcome laws, the
-// roll records and the range replay's marks.
+// One emulated block's memory: the position records, the outcome laws (in
+// double or SoftX87), the roll records and the range replay's marks.
 struct EmulationScratch {
   std::vector<double> node, laws, rolls;
+  std::vector<kernel::Soft> wide_node, wide_laws;
   std::vector<std::uint8_t> marks;
 };
 

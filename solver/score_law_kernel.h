@@ -20,8 +20,6 @@
 
 namespace martiandice::solver::kernel {
 
-using Soft = internal::SoftX87;
-
 // One number a phase computes (`target`: a score, an outcome law's index or a
 // position) and its sources, [begin, end) of its kind's source array.
 struct LawUnit {
@@ -31,7 +29,7 @@ struct LawUnit {
 };
 
 // A roll term that adds to an outcome law: position `id`'s term `term`
-// (numbered as ModelView::terms).
+// (numbered as ModelView::terms; its weight ModelView::term_wide).
 struct TermSource {
   std::int32_t id = 0;
   std::int32_t term = 0;
@@ -49,7 +47,6 @@ struct LawPlanView {
   const std::int32_t* stop_src;  // kStops: the level's positions of the unit's score
   const TermSource* term_src;    // kRolls: the terms adding to the law, in the CPU's order
   const std::int32_t* run_src;   // kReach, kEnds: outcome laws (ModelView::law_items)
-  const Soft* term_weight;       // per term: TurnModel::WideWeights, exactly
 };
 
 // One block's numbers: the chance of reaching each position, of each outcome
@@ -85,7 +82,7 @@ MD_HD inline void LawUnitRun(const ModelView& m, const LawPlanView& p, int kind,
     for (int i = u.begin; i < u.end; ++i) {
       const TermSource src = p.term_src[i];
       if (s.reach[src.id].significand() == 0 || rolls[src.id] == 0) continue;
-      sum += s.reach[src.id] * p.term_weight[src.term];
+      sum += s.reach[src.id] * m.term_wide[src.term];
     }
     s.law_reach[u.target] = sum;
     return;

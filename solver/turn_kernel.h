@@ -17,6 +17,9 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
+
+#include "wide.h"
 
 #if defined(__CUDACC__)
 #define MD_HD __host__ __device__
@@ -25,6 +28,9 @@
 #endif
 
 namespace martiandice::solver::kernel {
+
+// The extended solves' numbers (x87's rounding, in integer arithmetic).
+using Soft = internal::SoftX87;
 
 // The tie distance of the convention (internal::kConventionTie, checked
 // equal in kernel_batch.cpp; this header includes nothing of the library's).
@@ -84,6 +90,8 @@ struct ModelView {
   const std::uint8_t* score;        // per position
   const std::int32_t* term_begin;   // per position, plus the end
   const Term* terms;
+  const Soft* term_wide;  // per term: its weight as extended solves take it
+                          // (TurnModel::WideWeights, exactly)
   const Class* classes;
   const std::int32_t* earth_child;   // [group * (dice + 1) + x]
   const std::int32_t* choice_begin;  // [dice + 2]: level L's in `choices`
@@ -92,9 +100,12 @@ struct ModelView {
 
 // One turn to solve: the final scores' records (stop[s * W + k]: k = 0 the
 // mover's utility of score s, k >= 1 carried utility k - 1's) and the
-// carried lanes whose ties count as kingmaking (bit k - 1: lane k).
-struct JobView {
-  const double* stop;
+// carried lanes whose ties count as kingmaking (bit k - 1: lane k). Real:
+// double (the solve's double arithmetic) or Soft (its extended one; no
+// policy, no range).
+template <class Real>
+struct JobViewOf {
+  const Real* stop;
   unsigned watched = 0;
   std::uint8_t* rolls = nullptr;  // per position, or null: no policy recorded
   std::uint8_t* picks = nullptr;  // per outcome class (TurnModel::LawClassBegin numbering)
@@ -104,6 +115,7 @@ struct JobView {
   int range_lane = 0;
   double* roll_records = nullptr;
 };
+using JobView = JobViewOf<double>;
 
 // What one thread counted (summed over the block at the end).
 struct Tally {
@@ -112,11 +124,11 @@ struct Tally {
 };
 
 // A tied action that a watched carried lane tells apart (kingmaking).
-template <int W>
-MD_HD inline bool TellsApart(unsigned watched, const double* chosen, const double* other) {
+template <class Real, int W>
+MD_HD inline bool TellsApart(unsigned watched, const Real* chosen, const Real* other) {
   for (int k = 1; k < W; ++k) {
     if ((watched >> (k - 1) & 1u) == 0) continue;
-    const double gap = chosen[k] - other[k];
+    const double gap = static_cast<double>(chosen[k] - other[k]);
     if ((gap < 0 ? -gap : gap) > kTie) return true;
   }
   return false;
@@ -129,44 +141,45 @@ MD_HD inline bool TellsApart(unsigned watched, const double* chosen, const doubl
 // read lane 0 only); the convention picks the rays, then more dice, among
 // the actions tied with the best. Lane 0's unit also counts the ties and
 // records the picks.
-template <int W>
-MD_HD inline void LawLane(const ModelView& m, const JobView& job, const Law& law, int k,
-                          const double* node, double* laws, Tally* tally) {
+template <class Real, int W>
+MD_HD inline void LawLane(const ModelView& m, const JobViewOf<Real>& job, const Law& law, int k,
+                          const Real* node, Real* laws, Tally* tally) {
   const int J = law.untaken;
   const std::int32_t* const child = m.earth_child + law.group * (m.dice + 1);
-  const double* rays = law.ray_child >= 0 ? node + law.ray_child * W : nullptr;
-  const double rv = rays != nullptr ? rays[0] : -__builtin_huge_val();
+  const Real* rays = law.ray_child >= 0 ? node + law.ray_child * W : nullptr;
+  // Soft has no infinity: -HUGE_VAL becomes a finite number below every value.
+  const Real rv = rays != nullptr ? rays[0] : Real(-__builtin_huge_val());
   // Without rays and without an earthling to take, the turn is over.
-  const double* none = rays != nullptr ? rays : job.stop + law.score * W;
+  const Real* none = rays != nullptr ? rays : job.stop + law.score * W;
   const Class* cls = m.classes + law.class_begin;
   const Class* const end = m.classes + law.class_end;
   const bool first = k == 0;
   std::uint8_t* pick = first && job.picks != nullptr ? job.picks + law.pick_begin : nullptr;
-  double sum;
+  Real sum;
   // No untaken type shown (classes sorted by mask: it comes first).
   if (J < 3 || law.q == 0) {
-    sum = cls->weight * none[k];
+    sum = Real(cls->weight) * none[k];
     if (pick != nullptr) *pick++ = 0;
     ++cls;
   } else {
-    sum = 0.0;
+    sum = Real(0.0);
   }
   for (; J > 0 && cls != end; ++cls) {
     const int a = cls->take[0], b = J >= 2 ? cls->take[1] : a, c = J >= 3 ? cls->take[2] : b;
-    const double* ta = node + child[a] * W;
-    const double* tb = node + child[b] * W;
-    const double* tc = node + child[c] * W;
-    const double va = ta[0], vb = tb[0], vc = tc[0];
-    double best = rv < va ? va : rv;  // std::max(rv, va)
+    const Real* ta = node + child[a] * W;
+    const Real* tb = node + child[b] * W;
+    const Real* tc = node + child[c] * W;
+    const Real va = ta[0], vb = tb[0], vc = tc[0];
+    Real best = rv < va ? va : rv;  // std::max(rv, va)
     if (J >= 2) best = best < vb ? vb : best;
     if (J >= 3) best = best < vc ? vc : best;
-    const double bar = best - kTie;
+    const Real bar = best - Real(kTie);
     const bool rays_tied = rv >= bar;
     int x = a;
-    const double* tx = ta;
+    const Real* tx = ta;
     if (J >= 2 && vb >= bar) x = b, tx = tb;
     if (J >= 3 && vc >= bar) x = c, tx = tc;
-    const double* chosen = rays_tied ? rays : tx;
+    const Real* chosen = rays_tied ? rays : tx;
     if (first) {
       if (pick != nullptr) *pick++ = static_cast<std::uint8_t>(rays_tied ? 0 : x);
       int tied = rays_tied + (va >= bar);
@@ -176,35 +189,45 @@ MD_HD inline void LawLane(const ModelView& m, const JobView& job, const Law& law
         ++tally->tied;
         bool kingmaking = false;  // the rays, when tied, are the choice
         for (int i = 0; i < cls->takes; ++i) {
-          const double* t = node + child[cls->take[i]] * W;
+          const Real* t = node + child[cls->take[i]] * W;
           if (t != chosen && t[0] >= bar) {
-            kingmaking = kingmaking || TellsApart<W>(job.watched, chosen, t);
+            kingmaking = kingmaking || TellsApart<Real, W>(job.watched, chosen, t);
           }
         }
         tally->kingmaking += kingmaking;
       }
     }
-    sum += cls->weight * chosen[k];
+    sum += Real(cls->weight) * chosen[k];
   }
   laws[static_cast<long long>(law.index) * W + k] = sum;
 }
 
-// The roll's lane k at position `id`: the terms' weighted law records, in
-// four interleaved partial sums as internal::RollSum adds them.
-template <int W>
-MD_HD inline double RollLane(const ModelView& m, int id, int k, const double* laws) {
-  double part[4] = {0.0, 0.0, 0.0, 0.0};
+// The roll's lane k at position `id`: the terms' weighted law records; in
+// double in four interleaved partial sums as internal::RollSum adds them, in
+// Soft in one chain with the extended weights, as the CPU's extended solve.
+template <class Real, int W>
+MD_HD inline Real RollLane(const ModelView& m, int id, int k, const Real* laws) {
   const Term* const terms = m.terms + m.term_begin[id];
   const int n = m.term_begin[id + 1] - m.term_begin[id];
-  int i = 0;
-  for (; i + 4 <= n; i += 4) {
-    for (int j = 0; j < 4; ++j) {
-      part[j] += terms[i + j].weight * laws[static_cast<long long>(terms[i + j].law) * W + k];
+  if constexpr (std::is_same_v<Real, Soft>) {
+    const Soft* const weights = m.term_wide + m.term_begin[id];
+    Soft roll = Soft(0.0);
+    for (int i = 0; i < n; ++i) {
+      roll += weights[i] * laws[static_cast<long long>(terms[i].law) * W + k];
     }
+    return roll;
+  } else {
+    double part[4] = {0.0, 0.0, 0.0, 0.0};
+    int i = 0;
+    for (; i + 4 <= n; i += 4) {
+      for (int j = 0; j < 4; ++j) {
+        part[j] += terms[i + j].weight * laws[static_cast<long long>(terms[i + j].law) * W + k];
+      }
+    }
+    for (; i < n; ++i)
+      part[0] += terms[i].weight * laws[static_cast<long long>(terms[i].law) * W + k];
+    return (part[0] + part[1]) + (part[2] + part[3]);
   }
-  for (; i < n; ++i)
-    part[0] += terms[i].weight * laws[static_cast<long long>(terms[i].law) * W + k];
-  return (part[0] + part[1]) + (part[2] + part[3]);
 }
 
 // Phase 2 of a level, one work unit: lane k of position `id`'s record, the
@@ -212,29 +235,31 @@ MD_HD inline double RollLane(const ModelView& m, int id, int k, const double* la
 // first roll); every lane's unit sums lane 0 too, to choose alike. Lane 0's
 // unit counts the tie (reading the roll's other lanes then) and records
 // the choice.
-template <int W>
-MD_HD inline void PositionLane(const ModelView& m, const JobView& job, int id, int k, int level,
-                               double* node, const double* laws, Tally* tally) {
-  const double* const stop = job.stop + m.score[id] * W;
+template <class Real, int W>
+MD_HD inline void PositionLane(const ModelView& m, const JobViewOf<Real>& job, int id, int k,
+                               int level, Real* node, const Real* laws, Tally* tally) {
+  const Real* const stop = job.stop + m.score[id] * W;
   if (level == 0) {
     node[id * W + k] = stop[k];
     if (k == 0 && job.rolls != nullptr) job.rolls[id] = 0;
     return;
   }
-  const double roll0 = RollLane<W>(m, id, 0, laws);
-  const double roll = k == 0 ? roll0 : RollLane<W>(m, id, k, laws);
-  if (job.roll_records != nullptr) job.roll_records[id * W + k] = roll;
-  const bool rolls = id == m.start || roll0 > stop[0] + kTie;
+  const Real roll0 = RollLane<Real, W>(m, id, 0, laws);
+  const Real roll = k == 0 ? roll0 : RollLane<Real, W>(m, id, k, laws);
+  if constexpr (std::is_same_v<Real, double>) {
+    if (job.roll_records != nullptr) job.roll_records[id * W + k] = roll;
+  }
+  const bool rolls = id == m.start || roll0 > stop[0] + Real(kTie);
   node[id * W + k] = rolls ? roll : stop[k];
   if (k != 0) return;
   if (job.rolls != nullptr) job.rolls[id] = rolls;
-  const double chosen0 = rolls ? roll0 : stop[0], other0 = rolls ? stop[0] : roll0;
-  if (id != m.start && other0 >= chosen0 - kTie) {
+  const Real chosen0 = rolls ? roll0 : stop[0], other0 = rolls ? stop[0] : roll0;
+  if (id != m.start && other0 >= chosen0 - Real(kTie)) {
     ++tally->tied;
-    double record[W];  // the roll's, whole: rare
-    for (int lane = 0; lane < W; ++lane) record[lane] = RollLane<W>(m, id, lane, laws);
-    tally->kingmaking +=
-        rolls ? TellsApart<W>(job.watched, record, stop) : TellsApart<W>(job.watched, stop, record);
+    Real record[W];  // the roll's, whole: rare
+    for (int lane = 0; lane < W; ++lane) record[lane] = RollLane<Real, W>(m, id, lane, laws);
+    tally->kingmaking += rolls ? TellsApart<Real, W>(job.watched, record, stop)
+                               : TellsApart<Real, W>(job.watched, stop, record);
   }
 }
 

@@ -27,9 +27,10 @@
 //       removed after
 //   martiandice_bench --batches P [--target T] [--cycles LIST] [--emulate]  the P-player
 //       game to T in lockstep rounds (the GPU backend's schedule) on the CPU,
-//       one thread stepping the cycles and one solving the batches, per number
-//       of cycles in flight, one group of cycles or two taking turns: the
-//       batches, their turns and the time; --emulate: one group, on the
+//       one thread stepping the cycles and one solving the batches (the
+//       settling passes' score laws among them, as the GPU takes them), per
+//       number of cycles in flight, one group of cycles or two taking turns:
+//       the batches, their turns and laws and the time; --emulate: one group, on the
 //       threads and then on the GPU kernel's host emulation (the values
 //       compared), counting the range replays' items
 #include <fcntl.h>
@@ -291,9 +292,10 @@ int MappedTableBench(int players, int queries) {
 
 // Counts the lockstep rounds' batches and their turns, solving each on
 // threads of its own (the GPU backend's batches are these: their shape does
-// not depend on the machine). `beside`: says so (SolvesBesideSteps), so the
-// solve keeps two groups of cycles, one's batch solved while the other's
-// cycles step, as it does with a GPU.
+// not depend on the machine). It takes the settling passes' score laws
+// (SolvesScoreLaws), as the GPU does. `beside`: says so (SolvesBesideSteps),
+// so the solve keeps two groups of cycles, one's batch solved while the
+// other's cycles step, as it does with a GPU.
 class CountingBatch final : public md::solver::TurnBatchSolver {
  public:
   // `emulate`: the batches solved by the GPU kernel's host emulation (one
@@ -306,13 +308,17 @@ class CountingBatch final : public md::solver::TurnBatchSolver {
     }
   }
   bool SolvesBesideSteps() const override { return beside_; }
+  bool SolvesScoreLaws() const override { return true; }
   absl::Status Solve(const md::internal::TurnModel& model,
                      std::span<const md::solver::TurnRequest> requests,
                      std::span<md::solver::TurnResult> results) override {
     ++batches;
-    turns += static_cast<long long>(requests.size());
-    for (const md::solver::TurnRequest& r : requests)
+    for (const md::solver::TurnRequest& r : requests) {
+      const bool law = r.kind == md::solver::TurnRequest::Kind::kScoreLaw;
+      laws += law;
+      turns += !law;
       ranged += r.record_policy && r.policy_zero_lane >= 0;
+    }
     const auto t0 = Clock::now();
     absl::Status status = inner_->Solve(model, requests, results);
     seconds += std::chrono::duration<double>(Clock::now() - t0).count();
@@ -324,6 +330,7 @@ class CountingBatch final : public md::solver::TurnBatchSolver {
     return emulated != nullptr ? &emulated->replay_count() : nullptr;
   }
   long long batches = 0, turns = 0;
+  long long laws = 0;    // settling passes' score laws
   long long ranged = 0;  // turns that keep a range of utility[0] (a search round's)
   double seconds = 0;    // wall time inside the batches
 
@@ -368,15 +375,15 @@ int BatchShapeBench(int players, int target, const std::vector<int>& cycles, boo
       same = same && equal;
       std::printf(
           "%d players to %d, %d cycles in flight, %s: %lld batches, %lld turns (%.1f a batch, "
-          "at most %d), %lld of them keeping a range; %.2f s (%.2f s CPU, %.2f s in the "
-          "batches); values %s\n",
+          "at most %d), %lld of them keeping a range, and %lld score laws; %.2f s (%.2f s CPU, "
+          "%.2f s in the batches); values %s\n",
           players, target, n,
           beside              ? "two groups taking turns"
           : counting.replay() ? "one group, kernel emulation"
                               : "one group",
           counting.batches, counting.turns,
           counting.batches > 0 ? static_cast<double>(counting.turns) / counting.batches : 0.0,
-          n * players, counting.ranged, seconds, cpu, counting.seconds,
+          n * players, counting.ranged, counting.laws, seconds, cpu, counting.seconds,
           equal ? "the same as the first run's" : "DIFFER");
       if (const md::solver::kernel::ReplayCount* replay = counting.replay()) {
         std::printf(

@@ -18,7 +18,9 @@
 // (solver/solve_state.cpp): the mover's utility and P carried lanes (the
 // zero-score indicator and the other seats' chances); a search round's also
 // records its policy and the range of utility[0] (23.5 KB to copy back), a
-// final round's does not. Exits 1 if there is no GPU or a result differs.
+// final round's does not, and is solved in extended precision (the shipped
+// arithmetic: SoftX87 on the GPU) or, for comparison, in double. Exits 1 if
+// there is no GPU or a result differs.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -42,7 +44,7 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 std::vector<md::solver::TurnRequest> Requests(const md::internal::TurnModel& model, int seats,
-                                              int count, bool record) {
+                                              int count, bool record, bool extended = false) {
   std::mt19937_64 rng(seats);
   std::uniform_real_distribution<double> uniform(0.0, 1.0);
   std::vector<md::solver::TurnRequest> requests(count);
@@ -61,13 +63,15 @@ std::vector<md::solver::TurnRequest> Requests(const md::internal::TurnModel& mod
     r.watched = ((1u << seats) - 1) & ~1u;
     r.record_policy = record;
     r.policy_zero_lane = 0;
+    if (extended) r.arithmetic = md::internal::Arithmetic::kExtended;
   }
   return requests;
 }
 
 bool Same(const md::solver::TurnResult& a, const md::solver::TurnResult& b) {
   auto bits = [](double x, double y) { return std::memcmp(&x, &y, sizeof x) == 0; };
-  bool same = bits(a.value, b.value) && a.carried.size() == b.carried.size() &&
+  bool same = bits(a.value, b.value) && a.wide_value == b.wide_value &&
+              a.carried.size() == b.carried.size() && a.wide_carried == b.wide_carried &&
               a.tied_decisions == b.tied_decisions && a.kingmaking == b.kingmaking &&
               a.policy.rolls == b.policy.rolls && a.policy.take == b.policy.take &&
               bits(a.policy.below, b.policy.below) && bits(a.policy.above, b.policy.above);
@@ -233,7 +237,8 @@ int main(int argc, char** argv) {
   bool all_same = true;
   for (int block : blocks)
     for (int p : seats)
-      for (bool record : {false, true}) {
+      for (int kind : {0, 1, 2}) {  // a final round's, in extended precision, a search round's
+        const bool record = kind == 2, extended = kind == 0;
         if (block != md::solver::kDefaultBlockThreads) {
           gpu = md::solver::MakeGpuBackend(static_cast<int>(cores), block);
           if (!gpu.ok()) {
@@ -241,7 +246,8 @@ int main(int argc, char** argv) {
             return 1;
           }
         }
-        const std::vector<md::solver::TurnRequest> requests = Requests(*model, p, batch, record);
+        const std::vector<md::solver::TurnRequest> requests =
+            Requests(*model, p, batch, record, extended);
         std::vector<md::solver::TurnResult> on_gpu(requests.size());
         // A first batch warms the device (the model's copy, the kernel's load).
         const std::size_t warm = std::min<std::size_t>(requests.size(), 1024);
@@ -270,8 +276,11 @@ int main(int argc, char** argv) {
             "turn solves/s, %d carried lanes (%s), batch %d, %d threads a block: GPU %.0f (%.3f "
             "s, of which the device's copies and kernels %.3f s), CPU %u threads %.0f; %zu of %zu "
             "checked against the CPU differ\n",
-            p, record ? "policy and range recorded: a search round" : "a final round", batch, block,
-            batch / gpu_s, gpu_s, kernel_s, cores, share / cpu_s, differ, share);
+            p,
+            record     ? "policy and range recorded: a search round"
+            : extended ? "a final round, extended precision (SoftX87 on the GPU, x87 on the CPU)"
+                       : "a final round in double",
+            batch, block, batch / gpu_s, gpu_s, kernel_s, cores, share / cpu_s, differ, share);
         if (p == seats.back() && record) {
           all_same =
               LawFigure(**gpu, cpu, *model, std::min(batch, 16384), block, cores) && all_same;

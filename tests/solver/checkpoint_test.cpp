@@ -119,8 +119,10 @@ solver::GameSolveOptions StoppedSolve(const std::string& path) {
   return options;
 }
 
-// The game solve's schedules of its cycles (cycle_rounds.h).
-enum class Schedule { kStreams, kOneGroup, kBeside };
+// The game solve's schedules of its cycles (cycle_rounds.h); kGpu: two
+// groups beside the steps, the settling passes' laws posted (as the GPU
+// backend has them).
+enum class Schedule { kStreams, kOneGroup, kBeside, kGpu };
 
 // The worker threads' batches (two threads of its own) for a lockstep
 // schedule: one group of cycles, or two taking turns beside the steps. With
@@ -128,8 +130,11 @@ enum class Schedule { kStreams, kOneGroup, kBeside };
 class ScheduleBatch final : public solver::TurnBatchSolver {
  public:
   explicit ScheduleBatch(Schedule schedule, int fail_after = -1)
-      : beside_(schedule == Schedule::kBeside), fail_after_(fail_after) {}
+      : beside_(schedule == Schedule::kBeside || schedule == Schedule::kGpu),
+        laws_(schedule == Schedule::kGpu),
+        fail_after_(fail_after) {}
   bool SolvesBesideSteps() const override { return beside_; }
+  bool SolvesScoreLaws() const override { return laws_; }
   absl::Status Solve(const internal::TurnModel& model,
                      std::span<const solver::TurnRequest> requests,
                      std::span<solver::TurnResult> results) override {
@@ -141,7 +146,7 @@ class ScheduleBatch final : public solver::TurnBatchSolver {
   }
 
  private:
-  const bool beside_;
+  const bool beside_, laws_;
   int fail_after_;
   solver::ThreadedTurnBatch threads_{2};
 };
@@ -157,7 +162,7 @@ TEST_CASE(
   solver::GameSolveReport reference_report;
   REQUIRE(RunStopping(Options(3, 2), 0, &reference, &reference_report).ok());
   TempDir dir;
-  for (const Schedule schedule : {Schedule::kOneGroup, Schedule::kBeside}) {
+  for (const Schedule schedule : {Schedule::kOneGroup, Schedule::kBeside, Schedule::kGpu}) {
     for (const int fail_after : {40, 120}) {
       CAPTURE(static_cast<int>(schedule));
       CAPTURE(fail_after);
@@ -296,10 +301,12 @@ TEST_CASE("n-player checkpoint: interrupted several times in a row, then finishe
 
 TEST_CASE("concurrency: a solve stopped on two threads (streams, lockstep) resumes bit for bit") {
   // Streams (the threads' own schedule) and lockstep (a caller's batch
-  // solver: one group of cycles, or two taking turns beside the steps): the
+  // solver: one group of cycles, or two taking turns beside the steps, the
+  // settling passes' laws posted or not): the
   // cycles taken when the stop comes are finished, and the resumed solve is
   // the uninterrupted one.
-  for (const Schedule schedule : {Schedule::kStreams, Schedule::kOneGroup, Schedule::kBeside}) {
+  for (const Schedule schedule :
+       {Schedule::kStreams, Schedule::kOneGroup, Schedule::kBeside, Schedule::kGpu}) {
     CAPTURE(static_cast<int>(schedule));
     ScheduleBatch batch(schedule);
     solver::GameSolveOptions options = Options(3, 2);

@@ -65,17 +65,21 @@ std::vector<solver::TurnRequest> RandomRequests(const internal::TurnModel& model
 // of the worker threads' solver: what a backend that reorders and splits
 // its work does. Counts the requests by kind (a pair as its two turns).
 // `beside`: says it solves beside the steps (its threads are its own), so
-// the solve keeps two groups of cycles taking turns, as with a GPU.
+// the solve keeps two groups of cycles taking turns, and takes the settling
+// passes' score laws, as the GPU backend does.
 class ShufflingBatch final : public solver::TurnBatchSolver {
  public:
   explicit ShufflingBatch(bool beside = false) : beside_(beside) {}
   bool SolvesBesideSteps() const override { return beside_; }
+  bool SolvesScoreLaws() const override { return beside_; }
   absl::Status Solve(const internal::TurnModel& model,
                      std::span<const solver::TurnRequest> requests,
                      std::span<solver::TurnResult> results) override {
     ++batches;
     for (const solver::TurnRequest& r : requests) {
-      turns += r.kind == solver::TurnRequest::Kind::kPair ? 2 : 1;
+      turns += r.kind == solver::TurnRequest::Kind::kPair       ? 2
+               : r.kind == solver::TurnRequest::Kind::kScoreLaw ? 0
+                                                                : 1;
       ++by_kind[static_cast<int>(r.kind)];
       recorded += r.record_policy ? 1 : 0;
     }
@@ -95,8 +99,8 @@ class ShufflingBatch final : public solver::TurnBatchSolver {
   }
   int batches = 0;
   long long turns = 0;
-  long long by_kind[3] = {0, 0, 0};  // by TurnRequest::Kind
-  long long recorded = 0;            // requests recording their policies
+  long long by_kind[4] = {0, 0, 0, 0};  // by TurnRequest::Kind
+  long long recorded = 0;               // requests recording their policies
 
  private:
   const bool beside_;
@@ -229,9 +233,15 @@ TEST_CASE("turn batch: a game solve's batches in any order and grouping give the
         CHECK(shuffling.by_kind[static_cast<int>(Kind::kConvention)] == shuffling.turns);
         CHECK(usual_report.cycles > 0);
       }
+      const long long laws = shuffling.by_kind[static_cast<int>(Kind::kScoreLaw)];
       if (c.arithmetic == solver::SolveArithmetic::kExtended ||
           (c.players > 2 && c.arithmetic == solver::SolveArithmetic::kAuto)) {
         CHECK(shuffling.recorded > 0);  // the settling cycles' search rounds
+        // Their settling passes' laws, those not stored, beside: posted.
+        CHECK((laws > 0) == beside);
+        if (beside) CHECK(laws == shuffled_report.settle_passes - shuffled_report.settle_reused);
+      } else {
+        CHECK(laws == 0);
       }
       CHECK(*shuffled == *usual);
       CHECK(shuffled_report.turn_solves == usual_report.turn_solves);
