@@ -272,7 +272,8 @@ class CudaTurnBatch final : public TurnBatchSolver, public GpuBackend {
   // The kernel and this backend's own CPU workers: never the game solve's.
   bool SolvesBesideSteps() const override { return true; }
   // The device computes the settling passes' laws too (score_law_kernel.h).
-  bool SolvesScoreLaws() const override { return true; }
+  bool SolvesScoreLaws() const override { return score_laws_; }
+  void SetScoreLaws(bool on_gpu) override { score_laws_ = on_gpu; }
   TurnBatchSolver& batch() override { return *this; }
   DeviceBatchStats stats() const override { return stats_; }
   std::string device() const override {
@@ -569,6 +570,7 @@ class CudaTurnBatch final : public TurnBatchSolver, public GpuBackend {
 
   WorkerPool pool_;
   const int block_threads_;
+  bool score_laws_ = true;
   std::vector<std::array<internal::TurnValues, 2>> plain_;
   cudaDeviceProp props_;
   cudaStream_t stream_ = nullptr;

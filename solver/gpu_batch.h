@@ -34,6 +34,10 @@ class GpuBackend {
   // the device come back from Solve as statuses (ResourceExhausted: its
   // memory; Internal: any other).
   virtual TurnBatchSolver& batch() = 0;
+  // Whether the settling passes' score laws go to the GPU (true, the
+  // default) or stay on the game solve's threads (each settling round then
+  // needs no batch of its own).
+  virtual void SetScoreLaws(bool on_gpu) = 0;
   virtual DeviceBatchStats stats() const = 0;
   // The device's name and memory, e.g. "NVIDIA H100 80GB HBM3, 79.2 GiB".
   virtual std::string device() const = 0;

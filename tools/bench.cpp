@@ -25,14 +25,15 @@
 //       contexts (AdviseWin, first roll), each cold (its pages read from the
 //       disk, its blocks verified, the turn solved) then warm; the file is
 //       removed after
-//   martiandice_bench --batches P [--target T] [--cycles LIST] [--emulate]  the P-player
-//       game to T in lockstep rounds (the GPU backend's schedule) on the CPU,
-//       one thread stepping the cycles and one solving the batches (the
-//       settling passes' score laws among them, as the GPU takes them), per
-//       number of cycles in flight, one group of cycles or two taking turns:
-//       the batches, their turns and laws and the time; --emulate: one group, on the
-//       threads and then on the GPU kernel's host emulation (the values
-//       compared), counting the range replays' items
+//   martiandice_bench --batches P [--target T] [--cycles LIST] [--emulate] [--laws-on-steps]
+//       the P-player game to T in lockstep rounds (the GPU backend's
+//       schedule) on the CPU, one thread stepping the cycles and one solving
+//       the batches (the settling passes' score laws among them, as the GPU
+//       takes them, unless --laws-on-steps), per number of cycles in flight,
+//       one group of cycles or two taking turns: the batches, their turns and
+//       laws and the time; --emulate: one group, on the threads and then on
+//       the GPU kernel's host emulation (the values compared), counting the
+//       range replays' items
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -292,15 +293,15 @@ int MappedTableBench(int players, int queries) {
 
 // Counts the lockstep rounds' batches and their turns, solving each on
 // threads of its own (the GPU backend's batches are these: their shape does
-// not depend on the machine). It takes the settling passes' score laws
-// (SolvesScoreLaws), as the GPU does. `beside`: says so (SolvesBesideSteps),
-// so the solve keeps two groups of cycles, one's batch solved while the
-// other's cycles step, as it does with a GPU.
+// not depend on the machine). `laws`: it takes the settling passes' score
+// laws (SolvesScoreLaws), as the GPU does by default. `beside`: says so
+// (SolvesBesideSteps), so the solve keeps two groups of cycles, one's batch
+// solved while the other's cycles step, as it does with a GPU.
 class CountingBatch final : public md::solver::TurnBatchSolver {
  public:
   // `emulate`: the batches solved by the GPU kernel's host emulation (one
   // block of 256 virtual threads at a time) instead of `threads` threads.
-  CountingBatch(int threads, bool beside, bool emulate) : beside_(beside) {
+  CountingBatch(int threads, bool beside, bool emulate, bool laws) : beside_(beside), laws_(laws) {
     if (emulate) {
       inner_ = std::make_unique<md::solver::EmulatedTurnBatch>();
     } else {
@@ -308,7 +309,7 @@ class CountingBatch final : public md::solver::TurnBatchSolver {
     }
   }
   bool SolvesBesideSteps() const override { return beside_; }
-  bool SolvesScoreLaws() const override { return true; }
+  bool SolvesScoreLaws() const override { return laws_; }
   absl::Status Solve(const md::internal::TurnModel& model,
                      std::span<const md::solver::TurnRequest> requests,
                      std::span<md::solver::TurnResult> results) override {
@@ -324,10 +325,9 @@ class CountingBatch final : public md::solver::TurnBatchSolver {
     seconds += std::chrono::duration<double>(Clock::now() - t0).count();
     return status;
   }
-  // The emulation's range replays, or null.
-  const md::solver::kernel::ReplayCount* replay() const {
-    auto* emulated = dynamic_cast<const md::solver::EmulatedTurnBatch*>(inner_.get());
-    return emulated != nullptr ? &emulated->replay_count() : nullptr;
+  // The emulation, or null.
+  const md::solver::EmulatedTurnBatch* emulated() const {
+    return dynamic_cast<const md::solver::EmulatedTurnBatch*>(inner_.get());
   }
   long long batches = 0, turns = 0;
   long long laws = 0;    // settling passes' score laws
@@ -336,7 +336,7 @@ class CountingBatch final : public md::solver::TurnBatchSolver {
 
  private:
   std::unique_ptr<md::solver::TurnBatchSolver> inner_;
-  const bool beside_;
+  const bool beside_, laws_;
 };
 
 // The `players`-player game to `target` in lockstep rounds, for each number
@@ -345,7 +345,8 @@ class CountingBatch final : public md::solver::TurnBatchSolver {
 // one thread stepping the cycles and one solving the batches (the steps and
 // the batches wait for each other, or run at once). Every run's values must
 // equal the first's. Returns the exit status.
-int BatchShapeBench(int players, int target, const std::vector<int>& cycles, bool emulate) {
+int BatchShapeBench(int players, int target, const std::vector<int>& cycles, bool emulate,
+                    bool laws) {
   md::solver::ValueVector first;
   bool same = true;
   for (const int n : cycles) {
@@ -353,7 +354,7 @@ int BatchShapeBench(int players, int target, const std::vector<int>& cycles, boo
     // time is not a GPU's; its values must be the threads').
     for (const int run : {0, 1}) {
       const bool beside = !emulate && run == 1;
-      CountingBatch counting(1, beside, emulate && run == 1);
+      CountingBatch counting(1, beside, emulate && run == 1, laws);
       md::solver::GameSolveOptions options;
       options.rules.target = target;
       options.players = players;
@@ -378,19 +379,20 @@ int BatchShapeBench(int players, int target, const std::vector<int>& cycles, boo
           "at most %d), %lld of them keeping a range, and %lld score laws; %.2f s (%.2f s CPU, "
           "%.2f s in the batches); values %s\n",
           players, target, n,
-          beside              ? "two groups taking turns"
-          : counting.replay() ? "one group, kernel emulation"
-                              : "one group",
+          beside                ? "two groups taking turns"
+          : counting.emulated() ? "one group, kernel emulation"
+                                : "one group",
           counting.batches, counting.turns,
           counting.batches > 0 ? static_cast<double>(counting.turns) / counting.batches : 0.0,
           n * players, counting.ranged, counting.laws, seconds, cpu, counting.seconds,
           equal ? "the same as the first run's" : "DIFFER");
-      if (const md::solver::kernel::ReplayCount* replay = counting.replay()) {
+      if (const md::solver::EmulatedTurnBatch* emulated = counting.emulated()) {
+        const md::solver::kernel::ReplayCount& replay = emulated->replay_count();
         std::printf(
-            "  kernel emulation: the range replays visited %lld of the %lld items they "
-            "scanned (%.2f%%)\n",
-            replay->visits, replay->items,
-            replay->items > 0 ? 100.0 * static_cast<double>(replay->visits) / replay->items : 0.0);
+            "  kernel emulation: %lld turns and %lld score laws on the kernel; the range replays "
+            "visited %lld of the %lld items they scanned (%.2f%%)\n",
+            emulated->kernel_turns(), emulated->kernel_laws(), replay.visits, replay.items,
+            replay.items > 0 ? 100.0 * static_cast<double>(replay.visits) / replay.items : 0.0);
       }
     }
   }
@@ -417,7 +419,7 @@ int main(int argc, char** argv) {
   int probe = 0;  // GameSolveOptions::probe_guess_order
   int mapped_players = 0, mapped_queries = 200;
   int batch_players = 0, batch_target = 10;
-  bool batch_emulate = false;
+  bool batch_emulate = false, batch_laws = true;
   std::vector<int> batch_cycles = {32, 128};
   for (int i = 1; i < argc; ++i) {
     std::string_view arg = argv[i];
@@ -443,6 +445,8 @@ int main(int argc, char** argv) {
       if (!IntArg(argv[0], "target", argv[++i], 1, 25, &batch_target)) return 2;
     } else if (arg == "--emulate" && batch_players > 0) {
       batch_emulate = true;
+    } else if (arg == "--laws-on-steps" && batch_players > 0) {
+      batch_laws = false;
     } else if (arg == "--cycles" && i + 1 < argc && batch_players > 0) {
       batch_cycles.clear();
       for (std::string_view list = argv[++i]; !list.empty();) {
@@ -464,7 +468,7 @@ int main(int argc, char** argv) {
       std::printf(
           "usage: %s [--quick] [--nplayer-only [--players P] [--probe K]]\n"
           "       %s --mapped-table P [--queries N]\n"
-          "       %s --batches P [--target T] [--cycles LIST] [--emulate]\n"
+          "       %s --batches P [--target T] [--cycles LIST] [--emulate] [--laws-on-steps]\n"
           "Times the martiandice solver and queries, loading the official policy\n"
           "table and win queries on it, and the official 2-player game solve; prints\n"
           "min and median per operation over repetitions, next to each goal.\n"
@@ -478,7 +482,8 @@ int main(int argc, char** argv) {
           "(default 200), cold and warm.\n"
           "--batches P [--target T] [--cycles LIST]: only the P-player game to T\n"
           "(default 10) in lockstep rounds (one thread stepping, one solving the\n"
-          "batches), per number of cycles in flight (default 32,128), with one group\n"
+          "batches, the settling passes' score laws among them unless\n"
+          "--laws-on-steps), per number of cycles in flight (default 32,128), with one group\n"
           "of cycles and with two taking turns: the batches a GPU would get. --emulate\n"
           "after it: one group, on the threads and then on the GPU kernel's host\n"
           "emulation (values compared), with the range replays' items scanned and\n"
@@ -495,9 +500,9 @@ int main(int argc, char** argv) {
   std::printf("martiandice benchmark%s\n", quick ? " (--quick)" : "");
   if (mapped_players > 0 || batch_players > 0) {
     std::printf("cpu:      %s\ncores:    %u\n\n", CpuModel().c_str(), cores);
-    return batch_players > 0
-               ? BatchShapeBench(batch_players, batch_target, batch_cycles, batch_emulate)
-               : MappedTableBench(mapped_players, mapped_queries);
+    return batch_players > 0 ? BatchShapeBench(batch_players, batch_target, batch_cycles,
+                                               batch_emulate, batch_laws)
+                             : MappedTableBench(mapped_players, mapped_queries);
   }
   std::printf("cpu:      %s\n", CpuModel().c_str());
   std::printf("cores:    %u\n", cores);

@@ -9,16 +9,17 @@
 #       has CUDA's driver but none of the project's Debian libraries).
 #   tools/gpu-check.sh run [BUNDLE] [LOG]
 #       On the GPU machine, from the repository root (data/ holds the shipped
-#       tables): the GPU tests, the GPU benchmark (turn solves and score laws
-#       per second), then the official 2-, 3- and
-#       4-player solves on the GPU and on the CPU, each table compared byte for
-#       byte (and the 3-player one with the shipped table), the GPU's 2- and
-#       3-player tables certified; the 3- and 4-player solves again with more
-#       cycles in flight (larger batches); a 5-player table (synthetic values,
-#       6.2 GiB) mapped and queried cold and warm. Prints every figure with its
-#       command, also into LOG (default gpu-check.log). About 4 minutes on one
-#       H100 with 16 cores, plus the larger batches' solves. Exits 1 if any
-#       check fails.
+#       tables): the GPU tests, the GPU benchmark (turn solves in double and
+#       extended precision, score laws per second), then the official 3-, 2-
+#       and 4-player solves on the GPU and on the CPU, each table compared
+#       byte for byte (and the 2- and 3-player ones with the shipped tables),
+#       the GPU's 2- and 3-player tables certified; a 5-player table
+#       (synthetic values, 6.2 GiB) mapped and queried cold and warm; the
+#       3-player solve with more cycles in flight (larger batches), and it and
+#       the 4-player one with the settling passes' laws on the CPU. Every step
+#       has a time limit (at most about 9 minutes in all; about 5 expected on
+#       one H100 with 16 cores). Prints every figure with its command, also
+#       into LOG (default gpu-check.log). Exits 1 if any check fails.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -77,7 +78,7 @@ solve() {
 rc = subprocess.call(sys.argv[1:])
 r = resource.getrusage(resource.RUSAGE_CHILDREN)
 print(f"   peak host memory {r.ru_maxrss} KB, {r.ru_utime:.1f} s user CPU", file=sys.stderr)
-sys.exit(rc)' "$bin/martiandice" solve --players "$players" --device "$device" --out "$out" --quiet \
+sys.exit(rc)' timeout 200 "$bin/martiandice" solve --players "$players" --device "$device" --out "$out" --quiet \
     --json "$@" >"$out.json"
   local rc=$?
   if [[ -n "$sampler" ]]; then
@@ -101,15 +102,13 @@ run() {
     echo "martiandice gpu-check, $(date -u +%Y-%m-%dT%H:%MZ)"
     nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
     echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2) x $(nproc)"
+    # The most telling first: each later step has a time limit, so that the
+    # whole run fits one device call (10 minutes) and a slow step loses least.
     check "GPU tests (host emulation and the device, bit for bit)" \
-      "$bin/martiandice_tests" -tc='gpu*'
-    check "GPU benchmark: turn solves and settling passes' score laws per second" \
-      "$bin/martiandice_gpu_bench" --block 128,256,512
-    check "GPU benchmark: 3-player solve by cycles in flight (batch size)" \
-      timeout 120 "$bin/martiandice_gpu_bench" --solve 3 --cycles 32,256,2048
-    check "GPU benchmark: 4-player solve by cycles in flight (batch size)" \
-      timeout 300 "$bin/martiandice_gpu_bench" --solve 4 --cycles 2048
-    for players in 2 3; do
+      timeout 120 "$bin/martiandice_tests" -tc='gpu*'
+    check "GPU benchmark: turn solves (double, extended) and score laws per second" \
+      timeout 120 "$bin/martiandice_gpu_bench" --block 256,512
+    for players in 3 2; do
       check "official $players-player solve, GPU, certified" \
         solve "$players" gpu "$work/gpu-p$players.mdt"
       check "official $players-player solve, CPU" \
@@ -119,11 +118,15 @@ run() {
       same_table "$players players: GPU table vs shipped table" \
         "$work/gpu-p$players.mdt" "data/martiandice-p$players-d13-b3-t25.mdt"
     done
-    check "5-player table (synthetic values, 6.2 GiB), mapped: Open, best cold and warm" \
-      env TMPDIR="$work" "$bin/martiandice_bench" --mapped-table 5 --queries 200
     check "official 4-player solve, GPU" solve 4 gpu "$work/gpu-p4.mdt" --no-certify
     check "official 4-player solve, CPU" solve 4 cpu "$work/cpu-p4.mdt" --no-certify
     same_table "4 players: GPU table vs CPU table" "$work/gpu-p4.mdt" "$work/cpu-p4.mdt"
+    check "5-player table (synthetic values, 6.2 GiB), mapped: Open, best cold and warm" \
+      env TMPDIR="$work" timeout 60 "$bin/martiandice_bench" --mapped-table 5 --queries 200
+    check "GPU benchmark: 3-player solve by cycles in flight (batch size), laws on GPU or CPU" \
+      timeout 90 "$bin/martiandice_gpu_bench" --solve 3 --cycles 32,256 --laws gpu,cpu
+    check "GPU benchmark: 4-player solve, the settling passes' laws on the CPU" \
+      timeout 150 "$bin/martiandice_gpu_bench" --solve 4 --cycles 32 --laws cpu
     echo "failures: $failures"
   } 2>&1 | tee "$log"
   rm -rf "$work"

@@ -3,16 +3,17 @@
 // the same requests, each GPU result checked against the CPU's bit for bit.
 //
 //   martiandice_gpu_bench [--batch N] [--seats 2,3,4,5] [--block 128,256,512]
-//   martiandice_gpu_bench --solve P [--cycles 32,256,2048] [--block B]
+//   martiandice_gpu_bench --solve P [--cycles 32,256,2048] [--laws gpu,cpu] [--block B]
 //
 // The first form also times the settling passes' score laws (the law of
 // the turn score under a recorded policy, in SoftX87) per block size.
 //
 // The second form solves the official P-player game on the GPU with each
 // number of zero-score cycles in flight (the lockstep groups, so the
-// batches' size: GameSolveOptions::cycles_in_flight) and prints the time,
-// the batches and the GPU's share; every run's values must equal the
-// first's, bit for bit.
+// batches' size: GameSolveOptions::cycles_in_flight), the settling passes'
+// score laws on the GPU or on the CPU's threads (GpuBackend::SetScoreLaws),
+// and prints the time, the batches and the GPU's share; every run's values
+// must equal the first's, bit for bit.
 //
 // A request is what a P-player game solve posts for a mover
 // (solver/solve_state.cpp): the mover's utility and P carried lanes (the
@@ -119,38 +120,42 @@ bool LawFigure(md::solver::GpuBackend& gpu, md::solver::ThreadedTurnBatch& cpu,
 // The official `players`-player solve on `gpu` for each number of cycles
 // in flight. Returns the exit status.
 int SolveSweep(md::solver::GpuBackend& gpu, int players, const std::vector<int>& cycles,
-               int threads) {
+               const std::vector<bool>& laws_on_gpu, int threads) {
   martiandice::solver::ValueVector first;
   bool same = true;
-  for (int n : cycles) {
-    md::solver::GameSolveOptions options;
-    options.players = players;
-    options.threads = threads;
-    options.turn_batch = &gpu.batch();
-    options.cycles_in_flight = static_cast<std::size_t>(n);
-    const md::solver::DeviceBatchStats before = gpu.stats();
-    md::solver::GameSolveReport report;
-    auto values = md::solver::SolveGameValues(options, &report);
-    if (!values.ok()) {
-      std::fprintf(stderr, "%s\n", std::string(values.status().message()).c_str());
-      return 1;
+  for (int n : cycles)
+    for (const bool laws : laws_on_gpu) {
+      gpu.SetScoreLaws(laws);
+      md::solver::GameSolveOptions options;
+      options.players = players;
+      options.threads = threads;
+      options.turn_batch = &gpu.batch();
+      options.cycles_in_flight = static_cast<std::size_t>(n);
+      const md::solver::DeviceBatchStats before = gpu.stats();
+      md::solver::GameSolveReport report;
+      auto values = md::solver::SolveGameValues(options, &report);
+      if (!values.ok()) {
+        std::fprintf(stderr, "%s\n", std::string(values.status().message()).c_str());
+        return 1;
+      }
+      const md::solver::DeviceBatchStats after = gpu.stats();
+      if (first.empty()) first = values->win;
+      const bool equal = values->win == first;
+      same = same && equal;
+      const long long launches = after.launches - before.launches;
+      const long long turns = after.device_turns - before.device_turns;
+      std::printf(
+          "official %d-player solve, %d cycles in flight, score laws on the %s: %.2f s; %lld turns "
+          "and %lld score laws on the GPU in %lld launches (%.0f turns a launch), %lld turns on "
+          "the "
+          "CPU; batches %.2f s, the device's part %.2f s; values %s\n",
+          players, n, laws ? "GPU" : "CPU", report.seconds, turns,
+          after.device_laws - before.device_laws, launches,
+          launches > 0 ? static_cast<double>(turns) / launches : 0.0,
+          after.host_turns - before.host_turns, after.device_seconds - before.device_seconds,
+          after.kernel_seconds - before.kernel_seconds,
+          equal ? "the same as the first run's" : "DIFFER from the first run's");
     }
-    const md::solver::DeviceBatchStats after = gpu.stats();
-    if (first.empty()) first = values->win;
-    const bool equal = values->win == first;
-    same = same && equal;
-    const long long launches = after.launches - before.launches;
-    const long long turns = after.device_turns - before.device_turns;
-    std::printf(
-        "official %d-player solve, %d cycles in flight: %.2f s; %lld turns on the GPU in %lld "
-        "launches (%.0f a launch), %lld on the CPU; batches %.2f s, the device's part %.2f s; "
-        "values %s\n",
-        players, n, report.seconds, turns, launches,
-        launches > 0 ? static_cast<double>(turns) / launches : 0.0,
-        after.host_turns - before.host_turns, after.device_seconds - before.device_seconds,
-        after.kernel_seconds - before.kernel_seconds,
-        equal ? "the same as the first run's" : "DIFFER from the first run's");
-  }
   return same ? 0 : 1;
 }
 
@@ -160,6 +165,7 @@ int main(int argc, char** argv) {
   int batch = 16384;
   int solve_players = 0;
   std::vector<int> cycles = {32, 256, 2048};
+  std::vector<bool> laws_on_gpu = {true};
   std::vector<int> seats = {2, 3, 4, 5};
   std::vector<int> blocks = {md::solver::kDefaultBlockThreads};
   for (int i = 1; i < argc; ++i) {
@@ -195,6 +201,18 @@ int main(int argc, char** argv) {
         while (*p != '\0' && *p != ',') ++p;
         if (*p == ',') ++p;
       }
+    } else if (arg == "--laws" && i + 1 < argc) {
+      laws_on_gpu.clear();
+      for (const std::string_view word : {"gpu", "cpu"}) {
+        if (std::string_view(argv[i + 1]).find(word) != std::string_view::npos) {
+          laws_on_gpu.push_back(word == "gpu");
+        }
+      }
+      const std::string_view list = argv[++i];
+      if (laws_on_gpu.empty() || list.size() != laws_on_gpu.size() * 4 - 1) {
+        std::fprintf(stderr, "%s: --laws must be gpu, cpu or gpu,cpu\n", argv[0]);
+        return 2;
+      }
     } else if (arg == "--block" && i + 1 < argc) {
       blocks.clear();
       for (const char* p = argv[++i]; *p != '\0';) {
@@ -205,7 +223,7 @@ int main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: %s [--batch N] [--seats 2,3,4,5] [--block 128,256,512]\n"
-                   "       %s --solve P [--cycles 32,256,2048] [--block B]\n",
+                   "       %s --solve P [--cycles 32,256,2048] [--laws gpu,cpu] [--block B]\n",
                    argv[0], argv[0]);
       return 2;
     }
@@ -230,7 +248,7 @@ int main(int argc, char** argv) {
         return 1;
       }
     }
-    return SolveSweep(**gpu, solve_players, cycles, static_cast<int>(cores));
+    return SolveSweep(**gpu, solve_players, cycles, laws_on_gpu, static_cast<int>(cores));
   }
   const auto model = md::internal::TurnModel::Get(md::Rules{});
   md::solver::ThreadedTurnBatch cpu(static_cast<int>(cores));
