@@ -167,7 +167,6 @@ KernelLawPlan::KernelLawPlan(const internal::TurnModel& model, const KernelModel
         units_.push_back({target, static_cast<std::int32_t>(sources.size()),
                           static_cast<std::int32_t>(sources.size() + list.size())});
         sources.insert(sources.end(), list.begin(), list.end());
-        sources_ += static_cast<long long>(list.size());
       }
       unit_begin_.push_back(static_cast<std::int32_t>(units_.size()));
     };
@@ -175,8 +174,6 @@ KernelLawPlan::KernelLawPlan(const internal::TurnModel& model, const KernelModel
     add(rolls, term_src_);
     add(reach, run_src_);
     add(ends, run_src_);
-    const std::int32_t* b = &unit_begin_[level * kernel::kLawUnitKinds];
-    most_units_ = std::max({most_units_, b[2] - b[0], b[4] - b[2]});
   }
   view_.dice = dice;
   view_.positions = m.positions;

@@ -1,9 +1,9 @@
-// The turn batches of the GPU backend: which requests the kernel
-// (turn_kernel.h) takes, the turn model flattened for it, a batch packed
-// for it and its results read back, and the host emulation of the kernel's
-// thread schedule. The CUDA backend (cuda_turn_batch.cu) and the emulation
-// share all of it but the launch, so the CPU tests check what the GPU runs.
-// Internal to the solver.
+// The turn batches of the GPU backend: which requests the kernels
+// (turn_kernel.h, score_law_kernel.h) take, the turn model and the settling
+// passes' plan flattened for them, a batch packed for them and its results
+// read back, and the host emulation of the kernels' thread schedules. The CUDA backend
+// (cuda_turn_batch.cu) and the emulation share all of it but the launch, so the CPU tests check
+// what the GPU runs. Internal to the solver.
 #pragma once
 
 #include <cstddef>
@@ -69,10 +69,6 @@ class KernelLawPlan {
  public:
   KernelLawPlan(const internal::TurnModel& model, const KernelModel& flat);
   const kernel::LawPlanView& view() const { return view_; }
-  // The most units of one phase (a level's kStops and kRolls, or kReach and kEnds).
-  int MostUnits() const { return most_units_; }
-  // The sources the pass's units read in all (a measure of its work).
-  long long Sources() const { return sources_; }
   // Bytes of each array, for copying them to a device: the view's pointers
   // in the order of LawPlanView's fields.
   std::vector<KernelModel::Array> Arrays() const;
@@ -83,8 +79,6 @@ class KernelLawPlan {
   std::vector<std::int32_t> stop_src_, run_src_;
   std::vector<kernel::TermSource> term_src_;
   kernel::LawPlanView view_;
-  int most_units_ = 0;
-  long long sources_ = 0;
 };
 
 // One emulated block's numbers for a law (kernel::LawState's).

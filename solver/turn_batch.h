@@ -129,10 +129,10 @@ class TurnBatchSolver {
   // of cycles in flight, one's batch solved while the other's cycles step
   // (cycle_rounds.h). False unless a solver says so.
   virtual bool SolvesBesideSteps() const { return false; }
-  // Whether the settling passes' score laws are better posted to it
-  // (kScoreLaw, one batch with the round's turns) than computed on the
-  // cycle's own thread: a device that computes them. Every solver solves
-  // kScoreLaw requests. False unless a solver says so.
+  // Whether the lockstep rounds post their settling passes' score laws to
+  // it (kScoreLaw, in the batch of the other cycles' turns) rather than
+  // compute them on the cycle's own thread: a device that computes them.
+  // Every solver solves kScoreLaw requests. False unless a solver says so.
   virtual bool SolvesScoreLaws() const { return false; }
 };
 
