@@ -25,6 +25,14 @@ namespace {
 
 constexpr int kMaxBlockThreads = 512;
 
+// Zero-score cycles in flight per multiprocessor (TurnBatchSolver::
+// CyclesInFlight): a lockstep round posts about P / 2 turns a cycle, so a
+// batch gives each SM 4 P turns, several rounds of the blocks it runs at
+// once, and fewer batches: the official 3-player solve's fall from 2,030 at
+// 32 cycles to 657 from 512 on (martiandice_bench --batches 3), its levels'
+// policy-iteration rounds. The policies recorded: about 47 KB a mover a cycle.
+constexpr std::size_t kCyclesPerSm = 8;
+
 // A CUDA error as a status: memory is ResourceExhausted.
 absl::Status CudaStatus(cudaError_t error, const char* what) {
   if (error == cudaSuccess) return absl::OkStatus();
@@ -260,6 +268,7 @@ class CudaTurnBatch final : public TurnBatchSolver, public GpuBackend {
     if (!cpu.ok()) return cpu;
     if (!gpu.ok()) return gpu;
     if (absl::Status s = ReadBack(model, requests, results, split); !s.ok()) return s;
+    ++stats_.batches;
     stats_.host_turns += static_cast<long long>(host.size());
     stats_.device_laws += static_cast<long long>(split.laws.size());
     stats_.device_turns +=
@@ -273,6 +282,12 @@ class CudaTurnBatch final : public TurnBatchSolver, public GpuBackend {
   bool SolvesBesideSteps() const override { return true; }
   // The device computes the settling passes' laws too (score_law_kernel.h).
   bool SolvesScoreLaws() const override { return score_laws_; }
+  // kCyclesPerSm cycles a multiprocessor (1,056 on an H100 SXM or H200).
+  std::size_t CyclesInFlight(int) const override {
+    return std::clamp<std::size_t>(
+        kCyclesPerSm * static_cast<std::size_t>(std::max(props_.multiProcessorCount, 1)),
+        kCyclesInFlight, kMaxCyclesInFlight);
+  }
   void SetScoreLaws(bool on_gpu) override { score_laws_ = on_gpu; }
   TurnBatchSolver& batch() override { return *this; }
   DeviceBatchStats stats() const override { return stats_; }

@@ -38,6 +38,12 @@ struct CycleRounds::Group {
   std::vector<TurnResult> results;
 };
 
+std::size_t CyclesInFlight(const GameSolveOptions& options) {
+  if (options.cycles_in_flight > 0) return options.cycles_in_flight;
+  return options.turn_batch != nullptr ? options.turn_batch->CyclesInFlight(options.players)
+                                       : kCyclesInFlight;
+}
+
 CycleRounds::CycleRounds(const GameSolveOptions& options, SolveState& state,
                          LevelSchedule& schedule, ScoreLawCache& laws, TurnBatchSolver* batch,
                          WorkerPool& pool)
@@ -47,7 +53,7 @@ CycleRounds::CycleRounds(const GameSolveOptions& options, SolveState& state,
       batch_(batch),
       guess_order_(options.guess_order),
       probe_order_(options.probe_guess_order),
-      cycles_in_flight_(options.cycles_in_flight),
+      cycles_in_flight_(CyclesInFlight(options)),
       pool_(pool),
       groups_(std::make_unique<Group[]>(2)) {
   if (state.pair) pair_shared_.emplace(state);

@@ -32,6 +32,11 @@
 
 namespace martiandice::solver {
 
+// The lockstep rounds' most cycles in flight: options.cycles_in_flight, or
+// where it is 0 the turn batch's choice (TurnBatchSolver::CyclesInFlight;
+// kCyclesInFlight without one). Not range-checked: the solve checks it.
+std::size_t CyclesInFlight(const GameSolveOptions& options);
+
 class CycleRounds {
  public:
   // `laws`: the settling passes' turn-score laws; `pool`: the threads of the

@@ -258,9 +258,11 @@ absl::StatusOr<GameValues> SolveGameValues(const GameSolveOptions& options,
         absl::StrFormat("the probe guess order must be 0 to %d (and 0 with a checkpoint), got %d",
                         kMaxGuessOrder, options.probe_guess_order));
   }
-  if (options.cycles_in_flight < 1 || options.cycles_in_flight > kMaxCyclesInFlight) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "cycles in flight must be 1 to %d, got %d", kMaxCyclesInFlight, options.cycles_in_flight));
+  if (const std::size_t cycles = CyclesInFlight(options);
+      cycles < 1 || cycles > kMaxCyclesInFlight) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("cycles in flight must be 1 to %d, got %d%s", kMaxCyclesInFlight, cycles,
+                        options.cycles_in_flight == 0 ? " from the turn batch solver" : ""));
   }
   if (options.players == 2 && options.arithmetic == SolveArithmetic::kAuto &&
       (options.guess_order != 1 || options.probe_guess_order != 0)) {
@@ -280,6 +282,7 @@ absl::StatusOr<GameValues> SolveGameValues(const GameSolveOptions& options,
   auto begin = std::chrono::steady_clock::now();
   try {  // a worker's failed allocation is rethrown on this thread (workers.h)
     absl::StatusOr<GameValues> values = GameSolver(options, report).Run();
+    report->cycles_in_flight = options.turn_batch != nullptr ? CyclesInFlight(options) : 0;
     report->seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     return values;

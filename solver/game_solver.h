@@ -74,14 +74,6 @@ struct GameSolveProgress {
   double seconds_left = -1;
 };
 
-// Cycles in flight at once in lockstep rounds unless told otherwise
-// (GameSolveOptions::cycles_in_flight): bounds the memory of their solvers (a
-// recorded policy per mover, twice) and of a batch, and how long a stop
-// waits. 32 solved the official 3-player solve as fast as 256 on two cores; a
-// backend that wants larger batches (a GPU) asks for more.
-inline constexpr std::size_t kCyclesInFlight = 32;
-inline constexpr std::size_t kMaxCyclesInFlight = 1 << 16;
-
 struct GameSolveOptions {
   Rules rules;
   int players = 3;
@@ -137,10 +129,11 @@ struct GameSolveOptions {
   // meeting that header's contract gives the same values, bit for bit.
   TurnBatchSolver* turn_batch = nullptr;
   // With turn_batch: most zero-score cycles in flight at once in lockstep
-  // rounds (1..kMaxCyclesInFlight; each round's batch is about P turns per
-  // live cycle, and each cycle holds its movers' recorded policies, about
-  // 47 KB a mover for the official rules). The values do not depend on it.
-  std::size_t cycles_in_flight = kCyclesInFlight;
+  // rounds (1..kMaxCyclesInFlight; each round's batch is about P / 2 turns
+  // per live cycle, and each cycle holds its movers' recorded policies,
+  // about 47 KB a mover for the official rules); 0: the turn batch's choice
+  // (TurnBatchSolver::CyclesInFlight). The values do not depend on it.
+  std::size_t cycles_in_flight = 0;
   // The ranks this process solves with (solve_cluster.h: MPI, mpi_cluster.h),
   // not owned; null: alone. Every rank calls the solve with the same options
   // but this one; each solves its share of each level's score vectors and the
@@ -197,6 +190,9 @@ struct GameSolveReport {
   // the cycles it solved, the counts above include the checkpoint's).
   std::vector<MixedCycleReport> mixed;
   double seconds = 0;  // wall time of this run
+  // With turn_batch: the lockstep rounds' most cycles in flight
+  // (GameSolveOptions::cycles_in_flight, or the batch solver's choice); else 0.
+  std::size_t cycles_in_flight = 0;
   // turn_solves counts the runs' turn solves together: a resumed solve redoes
   // some final-round solves the reuse cache had saved, so it may exceed an
   // uninterrupted solve's; every other counter is the same.

@@ -17,6 +17,7 @@ struct DeviceBatchStats {
   long long device_turns = 0;  // turns the GPU solved
   long long device_laws = 0;   // settling passes' score laws it computed
   long long host_turns = 0;    // turns the CPU's workers solved beside it
+  long long batches = 0;       // batches solved (Solve calls)
   long long launches = 0;      // kernel launches
   double device_seconds = 0;   // wall time of the batches that used the GPU
   double kernel_seconds = 0;   // the GPU's time in them: copies in, kernels, copies out

@@ -104,6 +104,15 @@ struct TurnPosts {
   }
 };
 
+// Zero-score cycles the lockstep rounds keep in flight for a batch solver
+// that states no preference (TurnBatchSolver::CyclesInFlight): bounds the
+// memory of their solvers (a recorded policy per mover, twice) and of a
+// batch, and how long a stop waits. 32 solved the official 3-player solve as
+// fast as 256 on two cores' threads; a device wanting larger batches (a GPU)
+// asks for more.
+inline constexpr std::size_t kCyclesInFlight = 32;
+inline constexpr std::size_t kMaxCyclesInFlight = 1 << 16;
+
 // A solver of batches of turns.
 //
 // Contract: Solve(model, requests, results) sets results[i] to what
@@ -134,6 +143,14 @@ class TurnBatchSolver {
   // compute them on the cycle's own thread: a device that computes them.
   // Every solver solves kScoreLaw requests. False unless a solver says so.
   virtual bool SolvesScoreLaws() const { return false; }
+  // How many zero-score cycles of a `players`-player solve the lockstep
+  // rounds keep in flight when GameSolveOptions::cycles_in_flight is 0 (its
+  // default): each round's batch is about players / 2 turns a cycle in
+  // flight. 1..kMaxCyclesInFlight; kCyclesInFlight unless a solver says.
+  virtual std::size_t CyclesInFlight(int players) const {
+    (void)players;
+    return kCyclesInFlight;
+  }
 };
 
 // The worker threads' batch solver: a WorkerPool's workers (workers.h; at

@@ -3,14 +3,15 @@
 // the same requests, each GPU result checked against the CPU's bit for bit.
 //
 //   martiandice_gpu_bench [--batch N] [--seats 2,3,4,5] [--block 128,256,512]
-//   martiandice_gpu_bench --solve P [--cycles 32,256,2048] [--laws gpu,cpu] [--block B]
+//   martiandice_gpu_bench --solve P [--cycles 32,256,0] [--laws gpu,cpu] [--block B]
 //
 // The first form also times the settling passes' score laws (the law of
 // the turn score under a recorded policy, in SoftX87) per block size.
 //
 // The second form solves the official P-player game on the GPU with each
 // number of zero-score cycles in flight (the lockstep groups, so the
-// batches' size: GameSolveOptions::cycles_in_flight), the settling passes'
+// batches' size: GameSolveOptions::cycles_in_flight; 0, the backend's
+// choice: TurnBatchSolver::CyclesInFlight), the settling passes'
 // score laws on the GPU or on the CPU's threads (GpuBackend::SetScoreLaws),
 // and prints the time, the batches and the GPU's share; every run's values
 // must equal the first's, bit for bit.
@@ -145,12 +146,12 @@ int SolveSweep(md::solver::GpuBackend& gpu, int players, const std::vector<int>&
       const long long launches = after.launches - before.launches;
       const long long turns = after.device_turns - before.device_turns;
       std::printf(
-          "official %d-player solve, %d cycles in flight, score laws on the %s: %.2f s; %lld turns "
-          "and %lld score laws on the GPU in %lld launches (%.0f turns a launch), %lld turns on "
-          "the "
-          "CPU; batches %.2f s, the device's part %.2f s; values %s\n",
-          players, n, laws ? "GPU" : "CPU", report.seconds, turns,
-          after.device_laws - before.device_laws, launches,
+          "official %d-player solve, %zu cycles in flight%s, score laws on the %s: %.2f s; %lld "
+          "turns and %lld score laws on the GPU in %lld batches, %lld launches (%.0f turns a "
+          "launch), %lld turns on the CPU; batches %.2f s, the device's part %.2f s; values %s\n",
+          players, report.cycles_in_flight, n == 0 ? " (the backend's choice)" : "",
+          laws ? "GPU" : "CPU", report.seconds, turns, after.device_laws - before.device_laws,
+          after.batches - before.batches, launches,
           launches > 0 ? static_cast<double>(turns) / launches : 0.0,
           after.host_turns - before.host_turns, after.device_seconds - before.device_seconds,
           after.kernel_seconds - before.kernel_seconds,
@@ -164,7 +165,7 @@ int SolveSweep(md::solver::GpuBackend& gpu, int players, const std::vector<int>&
 int main(int argc, char** argv) {
   int batch = 16384;
   int solve_players = 0;
-  std::vector<int> cycles = {32, 256, 2048};
+  std::vector<int> cycles = {32, 256, 0};
   std::vector<bool> laws_on_gpu = {true};
   std::vector<int> seats = {2, 3, 4, 5};
   std::vector<int> blocks = {md::solver::kDefaultBlockThreads};
@@ -192,9 +193,9 @@ int main(int argc, char** argv) {
       cycles.clear();
       for (const char* p = argv[++i]; *p != '\0';) {
         const int n = std::atoi(p);
-        if (n < 1 || n > static_cast<int>(md::solver::kMaxCyclesInFlight)) {
-          std::fprintf(stderr, "%s: --cycles: each must be 1..%zu\n", argv[0],
-                       md::solver::kMaxCyclesInFlight);
+        if (n < 0 || n > static_cast<int>(md::solver::kMaxCyclesInFlight)) {
+          std::fprintf(stderr, "%s: --cycles: each must be 0 (the backend's choice) or 1..%zu\n",
+                       argv[0], md::solver::kMaxCyclesInFlight);
           return 2;
         }
         cycles.push_back(n);

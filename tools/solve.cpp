@@ -123,12 +123,14 @@ absl::StatusOr<SolveRequest> ReadRequest(const CommandOptions& options) {
   return request;
 }
 
-std::string GpuJson(const std::optional<GpuUse>& gpu) {
+std::string GpuJson(const std::optional<GpuUse>& gpu, const solver::GameSolveReport& report) {
   if (!gpu) return "null";
   return JsonObject()
       .Str("name", gpu->name)
       .Int("turn_solves", gpu->stats.device_turns)
       .Int("cpu_turn_solves", gpu->stats.host_turns)
+      .Int("batches", gpu->stats.batches)
+      .Int("cycles_in_flight", static_cast<std::int64_t>(report.cycles_in_flight))
       .Int("launches", gpu->stats.launches)
       .Double("seconds", gpu->stats.device_seconds)
       .Build();
@@ -166,7 +168,7 @@ std::string ReportJson(const SolveRequest& request, const solver::GameSolveRepor
              .Int("ranks", request.ranks)
              .Raw("peak_bytes", BytesJson(request.peaks))
              .Str("device", gpu ? "gpu" : "cpu")
-             .Raw("gpu", GpuJson(gpu))
+             .Raw("gpu", GpuJson(gpu, report))
              .Double("seconds", report.seconds)
              .Raw("start", JsonDoubleArray(report.start))
              .Raw("certification", certification ? CertificationJson(*certification) : "null")

@@ -241,12 +241,10 @@ TEST_CASE("gpu kernel: game solves on its host emulation write the CPU's tables,
     }
   }
   solver::GameSolveOptions options = test_util::TinyOptions(Rules{4, 2, 6}, 3);
-  for (std::size_t bad : {std::size_t{0}, solver::kMaxCyclesInFlight + 1}) {
-    options.cycles_in_flight = bad;
-    const absl::StatusOr<std::string> refused = solver::SolveGameTable(options, nullptr);
-    CHECK(absl::IsInvalidArgument(refused.status()));
-    CHECK(std::string(refused.status().message()).find("cycles in flight") != std::string::npos);
-  }
+  options.cycles_in_flight = solver::kMaxCyclesInFlight + 1;
+  const absl::StatusOr<std::string> refused = solver::SolveGameTable(options, nullptr);
+  CHECK(absl::IsInvalidArgument(refused.status()));
+  CHECK(std::string(refused.status().message()).find("cycles in flight") != std::string::npos);
 }
 
 // The settling pass's law of the turn score (solver/score_law_kernel.h), on

@@ -126,6 +126,29 @@ class FailingBatch final : public solver::TurnBatchSolver {
   solver::ThreadedTurnBatch threads_{1};
 };
 
+// States how many cycles it wants in flight (`stated`), remembers for how
+// many players it was asked, and the size of every batch it solved.
+class SizingBatch final : public solver::TurnBatchSolver {
+ public:
+  explicit SizingBatch(std::size_t stated) : stated_(stated) {}
+  std::size_t CyclesInFlight(int players) const override {
+    asked_players = players;
+    return stated_;
+  }
+  absl::Status Solve(const internal::TurnModel& model,
+                     std::span<const solver::TurnRequest> requests,
+                     std::span<solver::TurnResult> results) override {
+    sizes.push_back(requests.size());
+    return threads_.Solve(model, requests, results);
+  }
+  mutable int asked_players = 0;
+  std::vector<std::size_t> sizes;
+
+ private:
+  const std::size_t stated_;
+  solver::ThreadedTurnBatch threads_{1};
+};
+
 }  // namespace
 
 TEST_CASE("turn batch: the threads' batch is every request solved alone, bit for bit") {
@@ -269,5 +292,47 @@ TEST_CASE("turn batch: a batch solver's error ends the solve with that error") {
       CHECK(absl::IsResourceExhausted(status));
       CHECK(std::string(status.message()).find("no device") != std::string::npos);
     }
+  }
+}
+
+TEST_CASE("turn batch: the solve keeps the batch solver's cycles in flight unless told") {
+  solver::GameSolveOptions options = test_util::TinyOptions(Rules{4, 2, 6}, 3);
+  // Every batch's size, with the batch solver stating `stated` and the
+  // options asking `asked` (0: the solver's choice).
+  auto sizes = [&](std::size_t stated, std::size_t asked) {
+    SizingBatch sizing(stated);
+    options.turn_batch = &sizing;
+    options.cycles_in_flight = asked;
+    solver::GameSolveReport report;
+    REQUIRE(solver::SolveGameValues(options, &report).ok());
+    CHECK(report.cycles_in_flight == (asked > 0 ? asked : stated));
+    if (asked == 0) CHECK(sizing.asked_players == 3);
+    return sizing.sizes;
+  };
+  const std::vector<std::size_t> one = sizes(1, 0), five = sizes(5, 0);
+  CHECK(one == sizes(32, 1));  // the same schedule as asking for 1
+  CHECK(five == sizes(1, 5));  // an explicit count overrides the solver's
+  CHECK(one != five);          // and the count shapes the batches
+  CHECK(one.size() > five.size());
+  // The threads' own solve has no lockstep rounds.
+  options.turn_batch = nullptr;
+  options.cycles_in_flight = 0;
+  solver::GameSolveReport report;
+  REQUIRE(solver::SolveGameValues(options, &report).ok());
+  CHECK(report.cycles_in_flight == 0);
+  // A count out of range, the options' or the solver's, is refused.
+  for (const std::size_t bad : {std::size_t{0}, solver::kMaxCyclesInFlight + 1}) {
+    SizingBatch sizing(bad);
+    options.turn_batch = &sizing;
+    options.cycles_in_flight = 0;
+    absl::Status refused = solver::SolveGameValues(options, nullptr).status();
+    CHECK(absl::IsInvalidArgument(refused));
+    CHECK(std::string(refused.message()).find("from the turn batch solver") != std::string::npos);
+    SizingBatch fine(4);
+    options.turn_batch = &fine;
+    options.cycles_in_flight = solver::kMaxCyclesInFlight + 1;
+    refused = solver::SolveGameValues(options, nullptr).status();
+    CHECK(absl::IsInvalidArgument(refused));
+    CHECK(std::string(refused.message()).find("cycles in flight") != std::string::npos);
   }
 }
