@@ -285,7 +285,10 @@ absl::Status CycleRounds::SolveBatch(Group& group) {
   const absl::Status status = batch_->Solve(*state_.model, std::span(group.requests.data(), total),
                                             std::span(group.results.data(), total));
   exchange();
-  return status;
+  if (!status.ok()) return status;
+  // Before any cycle reads: some wait for another's law (ScoreLawCache::Claim).
+  for (Slot* slot : group.live) slot->cycle.PublishLaws();
+  return absl::OkStatus();
 }
 
 }  // namespace martiandice::solver

@@ -67,13 +67,13 @@ CycleTask CycleSolve::Rounds(int guess_order, int probe_order) {
     for (;; ++run_.round) {
       run_.previous = run_.residual;
       const bool error_lane = n_ > 2 && !run_.settle;
-      co_await AwaitTurns{PostRound(s, run_.search, error_lane)};
+      co_await PostRound(s, run_.search, error_lane);
       ReadRound(s, error_lane);
       if (SearchDone()) break;
     }
     if (run_.settle) {
       if (run_.mixed && run_.converged) {
-        co_await AwaitTurns{PostRound(s, state_.arithmetic, /*error_lane=*/false)};
+        co_await PostRound(s, state_.arithmetic, /*error_lane=*/false);
         ReadRound(s, /*error_lane=*/false);
         if (Remix()) {
           SetGuess();
@@ -81,7 +81,7 @@ CycleTask CycleSolve::Rounds(int guess_order, int probe_order) {
           run_.converged = false;
         }
       }
-      co_await AwaitTurns{PostRound(s, state_.arithmetic, /*error_lane=*/n_ > 2)};
+      co_await PostRound(s, state_.arithmetic, /*error_lane=*/n_ > 2);
       ReadRound(s, /*error_lane=*/n_ > 2);
       if (run_.mixed) run_.converged &= run_.residual <= kCycleStallResidual && !mix_failed_;
     }
@@ -180,25 +180,32 @@ bool CycleSolve::SearchDone() {
 // One round at the guess, posted: a search round solves the stale movers
 // only (the others' policies stand, and their maps too); every other round
 // solves every mover (a settling round's unmixed movers by SettleMover,
-// without a turn solve). Returns the number of turns posted.
-std::size_t CycleSolve::PostRound(const int* s, internal::Arithmetic arithmetic, bool error_lane) {
+// without a turn solve). Returns what the cycle awaits: the requests
+// posted, and whether it waits for a batch anyway (a law another cycle
+// posted, stored once that batch is solved).
+AwaitTurns CycleSolve::PostRound(const int* s, internal::Arithmetic arithmetic, bool error_lane) {
   TurnPosts& posts = scratch_.posts;
   posts.Clear();
+  waits_ = false;
   for (int i = 0; i < n_; ++i) {
     const double* next = guess_[(i + 1) % n_].data();
     post_[i] = posts.count;
     if (arithmetic != run_.search && !run_.mixed) {
       turn_[i] = Turn::kSettle;
       law_posted_[i] = 0;
-      if (post_laws_) {  // the law stored, or posted
+      if (post_laws_) {  // the law stored, posted here, or posted by another cycle
         law_key_[i] = FingerprintPolicy(policies_[i]);
-        if (!laws_.Find(law_key_[i], &score_law_)) {
+        const bool stored = laws_.Find(law_key_[i], &score_law_);
+        if (!stored && laws_.Claim(law_key_[i])) {
           TurnRequest& request = posts.Add();  // a reused one: every field it reads set
           request.kind = TurnRequest::Kind::kScoreLaw;
           request.policy = &policies_[i];
           request.lanes = 0;
           request.record_policy = false;
           law_posted_[i] = 1;
+          publish_ = true;
+        } else if (!stored) {
+          waits_ = true;  // for that cycle's batch, which stores it (PublishLaws)
         }
       }
     } else if (run_.mixed && mix_.mixing[i]) {
@@ -216,7 +223,7 @@ std::size_t CycleSolve::PostRound(const int* s, internal::Arithmetic arithmetic,
       turn_[i] = Turn::kStands;
     }
   }
-  return posts.count;
+  return AwaitTurns{posts.count, waits_};
 }
 
 // The round posted, its turns solved: each mover's turn read (or settled),
@@ -238,13 +245,16 @@ void CycleSolve::ReadRound(const int* s, bool error_lane) {
         if (!post_laws_) {
           scratch_.stats.settle_reused += laws_.Law(policies_[i], &score_law_);
           SettleMover(i, s, next, score_law_, &m);
-        } else if (law_posted_[i]) {
-          const std::vector<Wide>& law = posts.results[post_[i]].score_law;
-          laws_.Add(law_key_[i], law);
-          SettleMover(i, s, next, law, &m);
+        } else if (law_posted_[i]) {  // stored by PublishLaws
+          SettleMover(i, s, next, posts.results[post_[i]].score_law, &m);
         } else {
-          ++scratch_.stats.settle_reused;
-          laws_.Find(law_key_[i], &score_law_);  // stored at the post: still there
+          // Stored, at the post or by the batch of the cycle that posted it;
+          // else (the store full) summed here.
+          if (laws_.Find(law_key_[i], &score_law_)) {
+            ++scratch_.stats.settle_reused;
+          } else {
+            internal::PolicyScoreLaw(*state_.model, policies_[i], &score_law_);
+          }
           SettleMover(i, s, next, score_law_, &m);
         }
         break;
@@ -351,6 +361,16 @@ bool CycleSolve::MarkStale(bool partial) {
     }
   }
   return false;
+}
+
+void CycleSolve::PublishLaws() {
+  if (!publish_) return;
+  publish_ = false;
+  for (int i = 0; i < n_; ++i) {
+    if (turn_[i] == Turn::kSettle && law_posted_[i]) {
+      laws_.Add(law_key_[i], scratch_.posts.results[post_[i]].score_law);
+    }
+  }
 }
 
 // The settling round's solve of `seat`'s turn at `s` (zero-score outcome

@@ -36,6 +36,12 @@ class CycleSolve {
   // counters kept. This object must outlive the task; one task at a time.
   CycleTask Solve(const int* s, int guess_order, int probe_order);
 
+  // Once the batch of the round last posted is solved (its results in
+  // scratch.posts), before any cycle reads its round: the score laws it
+  // posted stored in `laws`, where cycles that found them claimed
+  // (ScoreLawCache::Claim) read them. Does nothing if it posted none.
+  void PublishLaws();
+
  private:
   // What a round does with each mover's turn.
   enum class Turn : char { kStands, kSolve, kMixing, kSettle };
@@ -53,7 +59,7 @@ class CycleSolve {
   void Begin(const int* s, int guess_order);
   void InitialGuess(const int* s, int guess_order);
   bool SearchDone();
-  std::size_t PostRound(const int* s, internal::Arithmetic arithmetic, bool error_lane);
+  AwaitTurns PostRound(const int* s, internal::Arithmetic arithmetic, bool error_lane);
   void ReadRound(const int* s, bool error_lane);
   void Store(const int* s);
   void KeepForProbe(const int* s);
@@ -99,10 +105,13 @@ class CycleSolve {
   std::vector<internal::ConventionPolicy> policies_;
   std::vector<Wide> score_law_;
   // With post_laws: per mover of a settling round, its policy's fingerprint
-  // and whether its law was posted (else it was stored).
+  // and whether its law was posted (else it was stored, or claimed by
+  // another cycle); whether the round posted laws not yet published, and
+  // whether it waits for another cycle's.
   const bool post_laws_;
   std::vector<PolicyKey> law_key_;
   std::vector<char> law_posted_;
+  bool publish_ = false, waits_ = false;
   // Per mover, in a settling cycle's search: whether its policy must be
   // solved again (its range no longer holds the guess), and the utility[0]
   // its last solve had (its range is about that).

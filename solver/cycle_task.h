@@ -60,11 +60,12 @@ class CycleTask {
   coro::coroutine_handle<promise_type> handle_;
 };
 
-// `co_await AwaitTurns{posts.count}`: suspends for the batch unless nothing
-// was posted.
+// `co_await AwaitTurns{posts.count, waits}`: suspends for the batch unless
+// nothing was posted and nothing `waits` for it.
 struct AwaitTurns {
   std::size_t posted;
-  bool await_ready() const noexcept { return posted == 0; }
+  bool waits = false;
+  bool await_ready() const noexcept { return posted == 0 && !waits; }
   void await_suspend(coro::coroutine_handle<>) const noexcept {}
   void await_resume() const noexcept {}
 };

@@ -97,6 +97,7 @@ bool ScoreLawCache::Find(const PolicyKey& key, std::vector<Wide>* law) const {
 
 void ScoreLawCache::Add(const PolicyKey& key, const std::vector<Wide>& law) {
   std::lock_guard<std::mutex> lock(mu_);
+  claimed_.erase(key);
   if (offset_.size() >= max_entries_ || offset_.contains(key)) return;
   // The law first, then its number: a failed allocation leaves no number
   // pointing past the laws (a new block stays, empty).
@@ -106,6 +107,12 @@ void ScoreLawCache::Add(const PolicyKey& key, const std::vector<Wide>& law) {
   std::copy(law.begin(), law.end(), At(count_));
   offset_.emplace(key, count_);
   ++count_;
+}
+
+bool ScoreLawCache::Claim(const PolicyKey& key) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (offset_.size() + claimed_.size() >= max_entries_) return true;  // no room to wait for it
+  return !offset_.contains(key) && claimed_.insert(key).second;
 }
 
 long long ScoreLawCache::entries() const {

@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -45,6 +46,11 @@ class ScoreLawCache {
   // returns false; stores `law` under `key` (unless full or stored). Thread-safe.
   bool Find(const PolicyKey& key, std::vector<Wide>* law) const;
   void Add(const PolicyKey& key, const std::vector<Wide>& law);
+  // For laws posted to a batch, after Find missed: whether the caller
+  // should post the law of `key` (true: the first to ask since, or the store
+  // is full). False: another caller posted it, whose Add (right after its
+  // batch) stores it. Add releases the claim. Thread-safe.
+  bool Claim(const PolicyKey& key);
 
   // Laws stored.
   long long entries() const;
@@ -62,6 +68,7 @@ class ScoreLawCache {
   // (20220623) is left broken by an allocation that fails while it grows (its
   // destructor then frees a bad pointer).
   std::unordered_map<PolicyKey, std::size_t, absl::Hash<PolicyKey>> offset_;
+  std::unordered_set<PolicyKey, absl::Hash<PolicyKey>> claimed_;  // posted, not yet added
   std::vector<std::unique_ptr<Wide[]>> blocks_;
   std::size_t count_ = 0;  // laws stored
 };

@@ -1,6 +1,6 @@
 // The settling passes' store of turn-score laws (solver/score_law_cache.h):
 // a stored law is the pass's own, bit for bit; policies that differ are told
-// apart; the store stops growing at its bound.
+// apart; a claimed law is posted once; the store stops growing at its bound.
 #include "score_law_cache.h"
 
 #include <doctest/doctest.h>
@@ -78,6 +78,30 @@ TEST_CASE("score law cache: the store stops growing at its bound") {
   internal::PolicyScoreLaw(*model, policies[1], &direct);
   CHECK(law == direct);
   CHECK(cache.Law(policies[0], &law));
+}
+
+TEST_CASE("score law cache: a claimed law is posted once, then read from the store") {
+  auto model = internal::TurnModel::Get(Rules{7, 3, 25});
+  const std::vector<internal::ConventionPolicy> policies = Policies(*model, 3);
+  const solver::PolicyKey a = solver::FingerprintPolicy(policies[0]);
+  const solver::PolicyKey b = solver::FingerprintPolicy(policies[1]);
+  solver::ScoreLawCache cache(*model, 3);
+  CHECK(cache.Claim(a));        // the first poster posts it
+  CHECK_FALSE(cache.Claim(a));  // the others wait for it
+  CHECK(cache.Claim(b));        // another policy is claimed apart
+  std::vector<long double> law;
+  internal::PolicyScoreLaw(*model, policies[0], &law);
+  cache.Add(a, law);  // stored: the claim released
+  std::vector<long double> read;
+  CHECK(cache.Find(a, &read));
+  CHECK(read == law);
+  CHECK_FALSE(cache.Claim(a));  // stored: nothing to post
+  // The room (3 laws) counts the claims: a stored, b and c claimed, it is
+  // full, and c's other posters post it too rather than wait.
+  const solver::PolicyKey c = solver::FingerprintPolicy(policies[2]);
+  CHECK(cache.Claim(c));
+  CHECK(cache.Claim(c));
+  CHECK(cache.entries() == 1);
 }
 
 // The fingerprint's second hash is XXH64: its values for inputs that take

@@ -11,11 +11,13 @@
 #include <cstring>
 #include <numeric>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "game_solver.h"
 #include "martiandice/rules.h"
+#include "score_law_cache.h"
 #include "test_util.h"
 #include "turn_model.h"
 
@@ -82,6 +84,9 @@ class ShufflingBatch final : public solver::TurnBatchSolver {
                                                                 : 1;
       ++by_kind[static_cast<int>(r.kind)];
       recorded += r.record_policy ? 1 : 0;
+      if (r.kind == solver::TurnRequest::Kind::kScoreLaw) {
+        repeated_laws += !laws_.insert(solver::FingerprintPolicy(*r.policy)).second;
+      }
     }
     std::vector<std::size_t> order(requests.size());
     std::iota(order.begin(), order.end(), 0);
@@ -101,8 +106,10 @@ class ShufflingBatch final : public solver::TurnBatchSolver {
   long long turns = 0;
   long long by_kind[4] = {0, 0, 0, 0};  // by TurnRequest::Kind
   long long recorded = 0;               // requests recording their policies
+  long long repeated_laws = 0;          // score laws of a policy posted before
 
  private:
+  std::set<solver::PolicyKey> laws_;  // the policies of the laws posted
   const bool beside_;
   std::mt19937_64 rng_{7};
   solver::ThreadedTurnBatch threads_{2};
@@ -263,6 +270,9 @@ TEST_CASE("turn batch: a game solve's batches in any order and grouping give the
         // Their settling passes' laws, those not stored, beside: posted.
         CHECK((laws > 0) == beside);
         if (beside) CHECK(laws == shuffled_report.settle_passes - shuffled_report.settle_reused);
+        // Each policy's law posted once, by the first cycle that needed it
+        // (cycles of one batch, or of both groups, share it).
+        CHECK(shuffling.repeated_laws == 0);
       } else {
         CHECK(laws == 0);
       }
