@@ -12,7 +12,9 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <new>
 #include <span>
@@ -38,8 +40,16 @@
 namespace martiandice::solver {
 namespace {
 
-// Most turn-score laws the settling passes keep (about 300 bytes each: 40 MB).
-constexpr std::size_t kScoreLawEntries = std::size_t{1} << 17;
+// Most turn-score laws the settling passes keep (336 bytes each with 13
+// dice): one for every fourth pass (a pass per mover of each of the
+// target^P cycles), 2^17 to 2^22 (44 MB to 1.4 GB), held as they come. The
+// official 4-player solve's 1,562,496 passes play 236,399 policies: 390,625
+// laws hold them all, where 2^17 left 37% of the passes reused, not 85%, and
+// took 18% more time (docs/SCALING.md, "The law store").
+std::size_t ScoreLawEntries(const GameSolveOptions& options) {
+  const double passes = options.players * std::pow(options.rules.target, options.players);
+  return static_cast<std::size_t>(std::clamp(passes / 4, 0x1p17, 0x1p22));
+}
 
 class GameSolver {
  public:
@@ -50,7 +60,7 @@ class GameSolver {
         schedule_(options, state_),
         share_(state_, schedule_, options.cluster),
         checkpoint_(options, state_, schedule_, share_, report),
-        score_laws_(*state_.model, kScoreLawEntries),
+        score_laws_(*state_.model, ScoreLawEntries(options)),
         pool_(options.threads),
         threaded_(pool_),
         batch_(options.turn_batch ? *options.turn_batch : threaded_),

@@ -24,7 +24,8 @@ rules of the game alone (not the solver's code):
            the others' are made on the fly as a level's records arrive;
   laws     the settling passes' turn-score laws by policy, one per mover of
            each of its zero-score cycles (every seat below the target) at
-           most, 2^17 at most, about 336 bytes each.
+           most, and at most the store's bound: one for every fourth pass of
+           the whole game (P target^P), 2^17 to 2^22; about 336 bytes each.
 
 peak = base + lists + laws + max(own + final + window at the end,
                                  max over levels of own + window + exchange)
@@ -117,6 +118,7 @@ def model(players, target, dice, bonus, ranks, base):
                     window[r][total] += read + 17 * n
                     got[r][total] += read
                     sent[owner][total] += read
+    law_bound = min(max(players * target ** players // 4, 1 << 17), 1 << 22)  # game_solver.cpp's
     out = []
     for r in range(ranks):
         own = record * sum(run[mv] for mv in range(players)
@@ -134,7 +136,7 @@ def model(players, target, dice, bonus, ranks, base):
             after = held(total, total + reach + 1) + got[r][total]
             during = max(during, own + max(before, after))
         lists = 8 * own_vectors[r]
-        laws = min(1 << 17, players * own_cycles[r]) * 336
+        laws = min(law_bound, players * own_cycles[r]) * 336
         out.append({"rank": r, "own": own, "lists": lists, "laws": laws,
                     "peak": base + lists + laws + max(end, during), "end": end,
                     "during": during, "received": sum(got[r]),
