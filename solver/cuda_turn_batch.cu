@@ -29,8 +29,8 @@ constexpr int kMaxBlockThreads = 512;
 // CyclesInFlight): a lockstep round posts about P / 2 turns a cycle, so a
 // batch gives each SM 4 P turns, several rounds of the blocks it runs at
 // once, and fewer batches: the official 3-player solve's fall from 2,030 at
-// 32 cycles to 657 from 512 on (martiandice_bench --batches 3), its levels'
-// policy-iteration rounds. The policies recorded: about 47 KB a mover a cycle.
+// 32 cycles to 657 from 512 on (martiandice_bench --batches 3), the floor its
+// levels' slowest cycles set. The host holds about 47 KB a mover a cycle.
 constexpr std::size_t kCyclesPerSm = 8;
 
 // A CUDA error as a status: memory is ResourceExhausted.
