@@ -186,7 +186,7 @@ bool CycleSolve::SearchDone() {
 AwaitTurns CycleSolve::PostRound(const int* s, internal::Arithmetic arithmetic, bool error_lane) {
   TurnPosts& posts = scratch_.posts;
   posts.Clear();
-  waits_ = false;
+  bool waits = false;  // for a law another cycle posted
   for (int i = 0; i < n_; ++i) {
     const double* next = guess_[(i + 1) % n_].data();
     post_[i] = posts.count;
@@ -203,9 +203,8 @@ AwaitTurns CycleSolve::PostRound(const int* s, internal::Arithmetic arithmetic, 
           request.lanes = 0;
           request.record_policy = false;
           law_posted_[i] = 1;
-          publish_ = true;
         } else if (!stored) {
-          waits_ = true;  // for that cycle's batch, which stores it (PublishLaws)
+          waits = true;  // for that cycle's batch, which stores it (PublishLaws)
         }
       }
     } else if (run_.mixed && mix_.mixing[i]) {
@@ -223,7 +222,7 @@ AwaitTurns CycleSolve::PostRound(const int* s, internal::Arithmetic arithmetic, 
       turn_[i] = Turn::kStands;
     }
   }
-  return AwaitTurns{posts.count, waits_};
+  return AwaitTurns{posts.count, waits};
 }
 
 // The round posted, its turns solved: each mover's turn read (or settled),
@@ -363,9 +362,8 @@ bool CycleSolve::MarkStale(bool partial) {
   return false;
 }
 
+// turn_ and law_posted_ are the round's: every round is posted by PostRound.
 void CycleSolve::PublishLaws() {
-  if (!publish_) return;
-  publish_ = false;
   for (int i = 0; i < n_; ++i) {
     if (turn_[i] == Turn::kSettle && law_posted_[i]) {
       laws_.Add(law_key_[i], scratch_.posts.results[post_[i]].score_law);

@@ -106,12 +106,10 @@ class CycleSolve {
   std::vector<Wide> score_law_;
   // With post_laws: per mover of a settling round, its policy's fingerprint
   // and whether its law was posted (else it was stored, or claimed by
-  // another cycle); whether the round posted laws not yet published, and
-  // whether it waits for another cycle's.
+  // another cycle).
   const bool post_laws_;
   std::vector<PolicyKey> law_key_;
   std::vector<char> law_posted_;
-  bool publish_ = false, waits_ = false;
   // Per mover, in a settling cycle's search: whether its policy must be
   // solved again (its range no longer holds the guess), and the utility[0]
   // its last solve had (its range is about that).

@@ -330,19 +330,18 @@ TEST_CASE("turn batch: the solve keeps the batch solver's cycles in flight unles
   solver::GameSolveReport report;
   REQUIRE(solver::SolveGameValues(options, &report).ok());
   CHECK(report.cycles_in_flight == 0);
-  // A count out of range, the options' or the solver's, is refused.
+  // A count out of range, the solver's or the options', is refused.
   for (const std::size_t bad : {std::size_t{0}, solver::kMaxCyclesInFlight + 1}) {
     SizingBatch sizing(bad);
     options.turn_batch = &sizing;
-    options.cycles_in_flight = 0;
-    absl::Status refused = solver::SolveGameValues(options, nullptr).status();
+    const absl::Status refused = solver::SolveGameValues(options, nullptr).status();
     CHECK(absl::IsInvalidArgument(refused));
     CHECK(std::string(refused.message()).find("from the turn batch solver") != std::string::npos);
-    SizingBatch fine(4);
-    options.turn_batch = &fine;
-    options.cycles_in_flight = solver::kMaxCyclesInFlight + 1;
-    refused = solver::SolveGameValues(options, nullptr).status();
-    CHECK(absl::IsInvalidArgument(refused));
-    CHECK(std::string(refused.message()).find("cycles in flight") != std::string::npos);
   }
+  SizingBatch fine(4);
+  options.turn_batch = &fine;
+  options.cycles_in_flight = solver::kMaxCyclesInFlight + 1;
+  const absl::Status refused = solver::SolveGameValues(options, nullptr).status();
+  CHECK(absl::IsInvalidArgument(refused));
+  CHECK(std::string(refused.message()).find("cycles in flight") != std::string::npos);
 }
