@@ -9,10 +9,14 @@
 #                  build/'s CLI's; skipped, with a message, only when apt could
 #                  not install emscripten;
 #   2. build-asan/ RelWithDebInfo under ASan+UBSan (MARTIANDICE_SANITIZE=address):
-#                  the whole test suite again; any finding (memory error, leak,
-#                  undefined behaviour) aborts the test, which fails;
+#                  the whole test suite again but the label heavy (ctest -LE
+#                  heavy: the doctest suite "heavy", large games whose code the
+#                  smaller cases run, three fifths of its tests' time); any
+#                  finding (memory error, leak, undefined behaviour) aborts the
+#                  test, which fails;
 #   3. build-tsan/ RelWithDebInfo under TSan (MARTIANDICE_SANITIZE=thread): the
-#                  concurrency tests (ctest -R concurrency); any data race fails;
+#                  tests binary only, its concurrency tests (ctest -R
+#                  concurrency); any data race fails;
 #   4. build-fuzz/ tools/fuzz.sh: the libFuzzer targets (dice notation, CLI,
 #                  table reader, certifier) for $MARTIANDICE_FUZZ_SECONDS each
 #                  (default 45: three minutes in all); any finding fails.
@@ -37,6 +41,11 @@ configure() {
 status=0
 failed=()
 timings=()
+# begin STAGE: notes the stage's start (a log cut short still shows where the time went).
+begin() {
+  start=$SECONDS
+  echo "test.sh: $1 starts, $SECONDS s in"
+}
 # run_ctest STAGE CTEST_ARGS...: records the first failure's status and the stage.
 run_ctest() {
   local name="$1"
@@ -49,13 +58,13 @@ run_ctest() {
   fi
 }
 
-start=$SECONDS
+begin "release (build/)"
 configure build -DCMAKE_BUILD_TYPE=Release -DMARTIANDICE_BUILD_TESTS=ON
 cmake --build build -j "$(nproc)"
 run_ctest "release (build/)" --test-dir build --output-on-failure -j2
 timings+=("release (build/): $((SECONDS - start)) s")
 
-start=$SECONDS
+begin "package (tools/check-package.sh)"
 package_rc=0
 ./tools/check-package.sh build || package_rc=$?
 if [[ $package_rc -ne 0 ]]; then
@@ -64,7 +73,7 @@ if [[ $package_rc -ne 0 ]]; then
 fi
 timings+=("package (tools/check-package.sh): $((SECONDS - start)) s")
 
-start=$SECONDS
+begin "web (web/scripts/test.sh)"
 if command -v emcc >/dev/null 2>&1; then
   web_rc=0
   ./web/scripts/test.sh build/bin/martiandice || web_rc=$?
@@ -79,22 +88,22 @@ else
   timings+=("web (web/scripts/test.sh): SKIPPED (no emscripten)")
 fi
 
-start=$SECONDS
+begin "asan+ubsan (build-asan/)"
 configure build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMARTIANDICE_SANITIZE=address
 cmake --build build-asan -j "$(nproc)"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  run_ctest "asan+ubsan (build-asan/)" --test-dir build-asan --output-on-failure -j2
+  run_ctest "asan+ubsan (build-asan/)" --test-dir build-asan --output-on-failure -j2 -LE heavy
 timings+=("asan+ubsan (build-asan/): $((SECONDS - start)) s")
 
-start=$SECONDS
+begin "tsan (build-tsan/)"
 configure build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMARTIANDICE_SANITIZE=thread
-cmake --build build-tsan -j "$(nproc)"
+cmake --build build-tsan -j "$(nproc)" --target martiandice_tests
 TSAN_OPTIONS=halt_on_error=1 \
   run_ctest "tsan (build-tsan/)" --test-dir build-tsan --output-on-failure -j2 -R concurrency \
   --no-tests=error
 timings+=("tsan (build-tsan/): $((SECONDS - start)) s")
 
-start=$SECONDS
+begin "fuzz (build-fuzz/)"
 rc=0
 ./tools/fuzz.sh "${MARTIANDICE_FUZZ_SECONDS:-45}" || rc=$?
 if [[ $rc -ne 0 ]]; then

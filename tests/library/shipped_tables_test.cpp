@@ -160,13 +160,15 @@ TEST_CASE("data: every decision of the shipped 2-player table is certified") {
 }
 
 // The suite's largest certification: every decision of 83,275 contexts.
-TEST_CASE("data: every decision of the shipped 3-player table is certified") {
+TEST_CASE("data: every decision of the shipped 3-player table is certified" *
+          doctest::test_suite("heavy")) {
   CheckShippedCertified(3);
 }
 
 // The 3-player solve's speed-ups must leave every byte as it was (the
 // settling passes' stored laws among them: solver/score_law_cache.h).
-TEST_CASE("data: the shipped 3-player table is regenerated bit for bit") {
+TEST_CASE("data: the shipped 3-player table is regenerated bit for bit" *
+          doctest::test_suite("heavy")) {
   const std::string path = std::string(MARTIANDICE_DATA_DIR) + "/" + TableFileName(Rules{}, 3);
   const std::string shipped = ReadFile(path);
   REQUIRE_MESSAGE(!shipped.empty(), "missing " << path);

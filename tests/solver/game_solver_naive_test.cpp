@@ -641,7 +641,8 @@ TEST_CASE("game naive: final turns against a direct single-turn enumeration") {
   }
 }
 
-TEST_CASE("game naive: table win probabilities match, zero-sum and monotone") {
+TEST_CASE("game naive: table win probabilities match, zero-sum and monotone" *
+          doctest::test_suite("heavy")) {
   for (const Variant& v : kVariants) {
     CAPTURE(Describe(v));
     const Solved& s = Get(v);
@@ -680,7 +681,8 @@ TEST_CASE("game naive: table win probabilities match, zero-sum and monotone") {
   }
 }
 
-TEST_CASE("game naive: AdviseWin and EvaluateWin at every reachable position and roll") {
+TEST_CASE("game naive: AdviseWin and EvaluateWin at every reachable position and roll" *
+          doctest::test_suite("heavy")) {
   for (const Variant& v : kVariants) {
     CAPTURE(Describe(v));
     const Solved& s = Get(v);

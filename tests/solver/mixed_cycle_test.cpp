@@ -3,17 +3,18 @@
 // brute force over the pure patterns and by the indifference conditions; and
 // the solver on the 4-player endgame whose cycle has no pure equilibrium,
 // checked against exact turn solves of the public solver.
+#include "mixed_cycle.h"
+
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
+#include "certify.h"
 #include "doctest/doctest.h"
+#include "game_solver.h"
 #include "martiandice/objective.h"
 #include "martiandice/turn_solver.h"
-#include "mixed_cycle.h"
 #include "nplayer_naive.h"
-#include "certify.h"
-#include "game_solver.h"
 
 namespace martiandice {
 namespace {
@@ -61,7 +62,8 @@ TEST_CASE("mixed cycle: no pure pattern is an equilibrium, the mixture is one") 
     for (int i : {0, 1, 3}) {
       const long double next = v[(i + 1) % n][i];
       const int played = static_cast<int>(weight[i]);
-      someone_deviates |= Own(options, i, 1 - played, next) > Own(options, i, played, next) + 1e-15L;
+      someone_deviates |=
+          Own(options, i, 1 - played, next) > Own(options, i, played, next) + 1e-15L;
     }
     CHECK(someone_deviates);
   }
@@ -160,7 +162,8 @@ solver::GameSolveOptions FourPlayerEndgame(std::vector<int> floor) {
   return options;
 }
 
-TEST_CASE("mixed cycle: the 4-player endgame at (23, 16, 5, 20) converges by mixing") {
+TEST_CASE("mixed cycle: the 4-player endgame at (23, 16, 5, 20) converges by mixing" *
+          doctest::test_suite("heavy")) {
   const solver::GameSolveOptions options = FourPlayerEndgame({23, 16, 5, 20});
   solver::GameSolveReport report;
   absl::StatusOr<solver::GameValues> g = solver::SolveGameValues(options, &report);
@@ -203,7 +206,8 @@ TEST_CASE("mixed cycle: the 4-player endgame at (23, 16, 5, 20) converges by mix
 // turn against the stored next vectors (the public rational solver), and the
 // certifier finds the cycle's other seats consistent; they differ far beyond
 // both bounds.
-TEST_CASE("zero-score cycles: the 4-player endgame at (11, 14, 19, 22) has two equilibria") {
+TEST_CASE("zero-score cycles: the 4-player endgame at (11, 14, 19, 22) has two equilibria" *
+          doctest::test_suite("heavy")) {
   const std::vector<int> s = {11, 14, 19, 22};
   std::vector<double> start[2];
   double bound[2] = {0, 0};
@@ -361,7 +365,8 @@ TEST_CASE("mixed cycle: two pure equilibria that simultaneous best replies step 
   CHECK(mix.weight[4] == 0);
 }
 
-TEST_CASE("zero-score cycles: 6 players to 6, (1, 1, 1, 3, 3, 1) settles at a pure equilibrium") {
+TEST_CASE("zero-score cycles: 6 players to 6, (1, 1, 1, 3, 3, 1) settles at a pure equilibrium" *
+          doctest::test_suite("heavy")) {
   const std::vector<int> s = {1, 1, 1, 3, 3, 1};
   solver::GameSolveOptions options;
   options.rules = Rules{13, 3, 6};
