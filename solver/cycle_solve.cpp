@@ -195,16 +195,21 @@ AwaitTurns CycleSolve::PostRound(const int* s, internal::Arithmetic arithmetic, 
       law_posted_[i] = 0;
       if (post_laws_) {  // the law stored, posted here, or posted by another cycle
         law_key_[i] = FingerprintPolicy(policies_[i]);
-        const bool stored = laws_.Find(law_key_[i], &score_law_);
-        if (!stored && laws_.Claim(law_key_[i])) {
-          TurnRequest& request = posts.Add();  // a reused one: every field it reads set
-          request.kind = TurnRequest::Kind::kScoreLaw;
-          request.policy = &policies_[i];
-          request.lanes = 0;
-          request.record_policy = false;
-          law_posted_[i] = 1;
-        } else if (!stored) {
-          waits = true;  // for that cycle's batch, which stores it (PublishLaws)
+        switch (laws_.Claim(law_key_[i])) {
+          case ScoreLawCache::Claimed::kStored:
+            break;
+          case ScoreLawCache::Claimed::kPost: {
+            TurnRequest& request = posts.Add();  // a reused one: every field it reads set
+            request.kind = TurnRequest::Kind::kScoreLaw;
+            request.policy = &policies_[i];
+            request.lanes = 0;
+            request.record_policy = false;
+            law_posted_[i] = 1;
+            break;
+          }
+          case ScoreLawCache::Claimed::kWait:
+            waits = true;  // for that cycle's batch, which stores it (PublishLaws)
+            break;
         }
       }
     } else if (run_.mixed && mix_.mixing[i]) {

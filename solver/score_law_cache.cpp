@@ -109,10 +109,11 @@ void ScoreLawCache::Add(const PolicyKey& key, const std::vector<Wide>& law) {
   ++count_;
 }
 
-bool ScoreLawCache::Claim(const PolicyKey& key) {
+ScoreLawCache::Claimed ScoreLawCache::Claim(const PolicyKey& key) {
   std::lock_guard<std::mutex> lock(mu_);
-  if (offset_.size() + claimed_.size() >= max_entries_) return true;  // no room to wait for it
-  return !offset_.contains(key) && claimed_.insert(key).second;
+  if (offset_.contains(key)) return Claimed::kStored;
+  if (offset_.size() + claimed_.size() >= max_entries_) return Claimed::kPost;  // no room to wait
+  return claimed_.insert(key).second ? Claimed::kPost : Claimed::kWait;
 }
 
 long long ScoreLawCache::entries() const {

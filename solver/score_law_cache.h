@@ -46,11 +46,15 @@ class ScoreLawCache {
   // returns false; stores `law` under `key` (unless full or stored). Thread-safe.
   bool Find(const PolicyKey& key, std::vector<Wide>* law) const;
   void Add(const PolicyKey& key, const std::vector<Wide>& law);
-  // For laws posted to a batch, after Find missed: whether the caller
-  // should post the law of `key` (true: the first to ask since, or the store
-  // is full). False: another caller posted it, whose Add (right after its
-  // batch) stores it. Add releases the claim. Thread-safe.
-  bool Claim(const PolicyKey& key);
+  // For laws posted to a batch: what the caller that needs the law of `key`
+  // does. Thread-safe.
+  enum class Claimed {
+    kStored,  // read it (Find)
+    kPost,    // post it: the first to ask since, or the store is full
+    kWait,    // another caller posted it, whose Add (right after its batch) stores it
+  };
+  // A kPost claim holds until Add stores the law.
+  Claimed Claim(const PolicyKey& key);
 
   // Laws stored.
   long long entries() const;

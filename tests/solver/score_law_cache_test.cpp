@@ -86,21 +86,23 @@ TEST_CASE("score law cache: a claimed law is posted once, then read from the sto
   const solver::PolicyKey a = solver::FingerprintPolicy(policies[0]);
   const solver::PolicyKey b = solver::FingerprintPolicy(policies[1]);
   solver::ScoreLawCache cache(*model, 3);
-  CHECK(cache.Claim(a));        // the first poster posts it
-  CHECK_FALSE(cache.Claim(a));  // the others wait for it
-  CHECK(cache.Claim(b));        // another policy is claimed apart
+  using Claimed = solver::ScoreLawCache::Claimed;
+  CHECK(cache.Claim(a) == Claimed::kPost);  // the first poster posts it
+  CHECK(cache.Claim(a) == Claimed::kWait);  // the others wait for it
+  CHECK(cache.Claim(b) == Claimed::kPost);  // another policy is claimed apart
   std::vector<long double> law;
   internal::PolicyScoreLaw(*model, policies[0], &law);
   cache.Add(a, law);  // stored: the claim released
   std::vector<long double> read;
   CHECK(cache.Find(a, &read));
   CHECK(read == law);
-  CHECK_FALSE(cache.Claim(a));  // stored: nothing to post
+  CHECK(cache.Claim(a) == Claimed::kStored);  // nothing to post
   // The room (3 laws) counts the claims: a stored, b and c claimed, it is
-  // full, and c's other posters post it too rather than wait.
+  // full, and c's other posters post it too rather than wait; a stays stored.
   const solver::PolicyKey c = solver::FingerprintPolicy(policies[2]);
-  CHECK(cache.Claim(c));
-  CHECK(cache.Claim(c));
+  CHECK(cache.Claim(c) == Claimed::kPost);
+  CHECK(cache.Claim(c) == Claimed::kPost);
+  CHECK(cache.Claim(a) == Claimed::kStored);
   CHECK(cache.entries() == 1);
 }
 
