@@ -32,7 +32,9 @@ generator=()
 if [[ ! -f build-fuzz/CMakeCache.txt ]] && command -v ninja >/dev/null 2>&1; then
   generator=(-G Ninja)
 fi
+# -O1 -g1: libFuzzer's documented flags, with line tables only for the reports.
 cmake -S . -B build-fuzz "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" \
   -DCMAKE_CXX_COMPILER="$compiler" -DMARTIANDICE_FUZZ=ON -DMARTIANDICE_BUILD_TESTS=OFF \
   -DMARTIANDICE_INSTALL=OFF
 binaries=()

@@ -90,8 +90,8 @@ else
 fi
 
 # The sanitizer builds at -O1 (the level ASan's documentation suggests) with
-# line tables only (-g1), enough for the reports' stacks: they compile in about
-# 40% of the time of -O2 -g, which took half of this script's time.
+# line tables only (-g1), enough for the reports' stacks: the ASan build takes
+# half the time of -O2 -g (16 minutes on 2 cores against 33), its tests a quarter more.
 sanitized=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG"
   "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG")
 
