@@ -25,6 +25,8 @@
 //       contexts (AdviseWin, first roll), each cold (its pages read from the
 //       disk, its blocks verified, the turn solved) then warm; the file is
 //       removed after
+//   martiandice_bench --table FILE [--queries N]  the same of a table a solve
+//       wrote (13 dice), dropped from the page cache first and kept
 //   martiandice_bench --batches P [--target T] [--cycles LIST] [--emulate] [--laws-on-steps]
 //       the P-player game to T in lockstep rounds (the GPU backend's
 //       schedule) on the CPU, one thread stepping the cycles and one solving
@@ -239,22 +241,56 @@ void WriteSyntheticTable(int players, const std::string& path) {
   std::fclose(file);
 }
 
-// --mapped-table: the figures of a large table read mapped.
-int MappedTableBench(int players, int queries) {
+// Drops the file at `path` from the page cache, so that its first queries
+// read it from the disk.
+void DropFromPageCache(const std::string& path) {
+  const int fd = open(path.c_str(), O_RDONLY);
+  if (fd < 0) OrDie(absl::StatusOr<int>(absl::NotFoundError(path)), "open");
+  posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+  close(fd);
+}
+
+// --mapped-table, --table: the figures of a large table read mapped: the
+// synthetic official table of `players` (written, then removed), or `given`,
+// a table a solve wrote (13 dice; kept).
+int MappedTableBench(int players, int queries, const std::string& given) {
   const char* dir = std::getenv("TMPDIR");
-  const std::string path = std::string(dir && *dir ? dir : "/tmp") + "/martiandice-bench-p" +
-                           std::to_string(players) + ".mdt";
-  const md::Rules rules{};
+  const std::string path = !given.empty()
+                               ? given
+                               : std::string(dir && *dir ? dir : "/tmp") + "/martiandice-bench-p" +
+                                     std::to_string(players) + ".mdt";
+  md::Rules rules{};
   auto t0 = Clock::now();
-  WriteSyntheticTable(players, path);
-  const double write = std::chrono::duration<double>(Clock::now() - t0).count();
-  std::printf("synthetic %d-player table: %.2f GiB (%lld contexts) written as a stream in %.1f s\n",
-              players, static_cast<double>(md::TableBytes(rules, players)) / (1u << 30),
-              static_cast<long long>(md::internal::ContextNumbering(rules, players).size()), write);
+  if (given.empty()) {
+    WriteSyntheticTable(players, path);
+    const double write = std::chrono::duration<double>(Clock::now() - t0).count();
+    std::printf(
+        "synthetic %d-player table: %.2f GiB (%lld contexts) written as a stream in %.1f s\n",
+        players, static_cast<double>(md::TableBytes(rules, players)) / (1u << 30),
+        static_cast<long long>(md::internal::ContextNumbering(rules, players).size()), write);
+  } else {
+    DropFromPageCache(path);
+    std::printf("%s: dropped from the page cache\n", path.c_str());
+  }
   t0 = Clock::now();
   const md::GameTable table = OrDie(md::GameTable::Open(path), "open " + path);
   const double open = std::chrono::duration<double>(Clock::now() - t0).count();
-  std::printf("GameTable::Open (mapped: header, checksums section): %s\n",
+  if (!given.empty()) {
+    players = table.players();
+    rules = table.rules();
+    std::printf("%s: %d players, %d dice, bonus %d, target %d, %.2f GiB\n", path.c_str(), players,
+                rules.dice, rules.bonus, rules.target,
+                static_cast<double>(md::TableBytes(rules, players)) / (1u << 30));
+    if (rules.dice != 13) {
+      std::fprintf(stderr, "martiandice_bench: %s: the queries' roll is of 13 dice, not %d\n",
+                   path.c_str(), rules.dice);
+      return 2;
+    }
+  }
+  std::printf("GameTable::Open (%s): %s\n",
+              md::TableBytes(rules, players) > md::kEagerTableBytes
+                  ? "mapped: header, checksums section"
+                  : "read whole and verified: not over 256 MiB",
               FormatSeconds(open).c_str());
   // Open-round contexts at random, every mover: few share a block.
   std::mt19937_64 rng(5);
@@ -276,7 +312,7 @@ int MappedTableBench(int players, int queries) {
     cold.push_back(std::chrono::duration<double>(b - a).count());
     warm.push_back(std::chrono::duration<double>(c - b).count());
   }
-  std::remove(path.c_str());
+  if (given.empty()) std::remove(path.c_str());
   for (auto* times : {&cold, &warm}) std::sort(times->begin(), times->end());
   auto at = [](const std::vector<double>& v, double q) {
     return FormatSeconds(v[static_cast<size_t>(q * (v.size() - 1))]);
@@ -418,6 +454,7 @@ int main(int argc, char** argv) {
   int players = 3;
   int probe = 0;  // GameSolveOptions::probe_guess_order
   int mapped_players = 0, mapped_queries = 200;
+  std::string mapped_path;  // --table
   int batch_players = 0, batch_target = 10;
   bool batch_emulate = false, batch_laws = true;
   std::vector<int> batch_cycles = {32, 128};
@@ -437,7 +474,9 @@ int main(int argc, char** argv) {
       if (!IntArg(argv[0], "mapped-table", argv[++i], md::kMinPlayers, 5, &mapped_players)) {
         return 2;
       }
-    } else if (arg == "--queries" && i + 1 < argc && mapped_players > 0) {
+    } else if (arg == "--table" && i + 1 < argc) {
+      mapped_path = argv[++i];
+    } else if (arg == "--queries" && i + 1 < argc && (mapped_players > 0 || !mapped_path.empty())) {
       if (!IntArg(argv[0], "queries", argv[++i], 1, 100000, &mapped_queries)) return 2;
     } else if (arg == "--batches" && i + 1 < argc) {
       if (!IntArg(argv[0], "batches", argv[++i], 3, 6, &batch_players)) return 2;
@@ -467,7 +506,7 @@ int main(int argc, char** argv) {
     } else if (arg == "-h" || arg == "--help") {
       std::printf(
           "usage: %s [--quick] [--nplayer-only [--players P] [--probe K]]\n"
-          "       %s --mapped-table P [--queries N]\n"
+          "       %s --mapped-table P [--queries N] | --table FILE [--queries N]\n"
           "       %s --batches P [--target T] [--cycles LIST] [--emulate] [--laws-on-steps]\n"
           "Times the martiandice solver and queries, loading the official policy\n"
           "table and win queries on it, and the official 2-player game solve; prints\n"
@@ -479,7 +518,8 @@ int main(int argc, char** argv) {
           "guess order K (1..3) and compared (cycles that reach another equilibrium).\n"
           "--mapped-table P: only a synthetic P-player official table (5: 6.2 GiB in\n"
           "$TMPDIR, removed after), mapped: Open, then `best` at N random contexts\n"
-          "(default 200), cold and warm.\n"
+          "(default 200), cold and warm. --table FILE: the same of a table a solve\n"
+          "wrote (13 dice; dropped from the page cache first, kept).\n"
           "--batches P [--target T] [--cycles LIST]: only the P-player game to T\n"
           "(default 10) in lockstep rounds (one thread stepping, one solving the\n"
           "batches, the settling passes' score laws among them unless\n"
@@ -498,11 +538,11 @@ int main(int argc, char** argv) {
 
   const unsigned cores = std::thread::hardware_concurrency();
   std::printf("martiandice benchmark%s\n", quick ? " (--quick)" : "");
-  if (mapped_players > 0 || batch_players > 0) {
+  if (mapped_players > 0 || !mapped_path.empty() || batch_players > 0) {
     std::printf("cpu:      %s\ncores:    %u\n\n", CpuModel().c_str(), cores);
     return batch_players > 0 ? BatchShapeBench(batch_players, batch_target, batch_cycles,
                                                batch_emulate, batch_laws)
-                             : MappedTableBench(mapped_players, mapped_queries);
+                             : MappedTableBench(mapped_players, mapped_queries, mapped_path);
   }
   std::printf("cpu:      %s\n", CpuModel().c_str());
   std::printf("cores:    %u\n", cores);

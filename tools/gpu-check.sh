@@ -21,6 +21,14 @@
 #       has a time limit (at most about 9 minutes in all; about 5 expected on
 #       one H100 with 16 cores). Prints every figure with its command, also
 #       into LOG (default gpu-check.log). Exits 1 if any check fails.
+#   tools/gpu-check.sh large [BUNDLE] [LOG]
+#       On the GPU machine, in a device call of its own (about 9 minutes at
+#       most): the official 5-player solve on the GPU, its table written
+#       (6.2 GiB; goal 5 minutes, stopped after 5 min 20 s), then queried
+#       cold and warm (martiandice_bench --table), then 6 players to target 12
+#       (a 16 GiB table; goal 10 minutes) for the time left. Their progress
+#       lines (every 10% and every minute, with the time left) give the rate
+#       of a solve that is stopped. LOG defaults to gpu-check-large.log.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -67,9 +75,11 @@ same_table() {
   fi
 }
 
-# solve P DEVICE OUT [ARGS...]: the official P-player game, JSON report kept.
+# solve P DEVICE OUT [ARGS...]: the official P-player game (ARGS may change
+# the rules), JSON report kept. solve_limit: its time limit in seconds (200);
+# solve_quiet: empty for the solve's progress lines.
 solve() {
-  local players="$1" device="$2" out="$3" sampler=""
+  local players="$1" device="$2" out="$3" sampler="" limit="${solve_limit:-200}"
   shift 3
   if [[ "$device" == gpu ]]; then
     nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 200 >"$out.gpu-memory" &
@@ -79,9 +89,11 @@ solve() {
 rc = subprocess.call(sys.argv[1:])
 r = resource.getrusage(resource.RUSAGE_CHILDREN)
 print(f"   peak host memory {r.ru_maxrss} KB, {r.ru_utime:.1f} s user CPU", file=sys.stderr)
-sys.exit(rc)' timeout 200 "$bin/martiandice" solve --players "$players" --device "$device" --out "$out" --quiet \
-    --json "$@" >"$out.json"
+sys.exit(rc)' timeout -s KILL "$limit" "$bin/martiandice" solve --players "$players" --device "$device" \
+    --out "$out" ${solve_quiet---quiet} --json "$@" >"$out.json"
   local rc=$?
+  # 247: the wrapper's child died of SIGKILL (-9).
+  if [[ $rc -eq 247 ]]; then echo "   stopped at its time limit, $limit s"; fi
   if [[ -n "$sampler" ]]; then
     kill "$sampler" 2>/dev/null
     wait "$sampler" 2>/dev/null
@@ -93,16 +105,21 @@ sys.exit(rc)' timeout 200 "$bin/martiandice" solve --players "$players" --device
   return $rc
 }
 
+# machine BUNDLE: sets bin and LD_LIBRARY_PATH for the bundle; prints the machine.
+machine() {
+  bin="$1/bin"
+  export LD_LIBRARY_PATH="$PWD/$1/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  echo "martiandice gpu-check, $(date -u +%Y-%m-%dT%H:%MZ)"
+  nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
+  echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2) x $(nproc)"
+}
+
 run() {
   local bundle="${1:-build/gpu-bundle}" log="${2:-gpu-check.log}"
-  bin="$bundle/bin"
-  export LD_LIBRARY_PATH="$PWD/$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   local work
   work="$(mktemp -d)"
   {
-    echo "martiandice gpu-check, $(date -u +%Y-%m-%dT%H:%MZ)"
-    nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
-    echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2) x $(nproc)"
+    machine "$bundle"
     # The most telling first: each later step has a time limit, so that the
     # whole run fits one device call (10 minutes) and a slow step loses least.
     check "GPU tests (host emulation and the device, bit for bit)" \
@@ -134,8 +151,34 @@ run() {
   grep -q '^failures: 0$' "$log"
 }
 
+large() {
+  local bundle="${1:-build/gpu-bundle}" log="${2:-gpu-check-large.log}"
+  local work
+  work="$(mktemp -d)"
+  {
+    machine "$bundle"
+    echo "disk free for the tables: $(df -h --output=avail "$work" | tail -1)"
+    solve_limit=320 solve_quiet='' check "official 5-player solve, GPU, table written" \
+      solve 5 gpu "$work/gpu-p5.mdt" --no-certify
+    if [[ -f "$work/gpu-p5.mdt" ]]; then
+      check "5-player win queries from the solved table, mapped: Open, best cold and warm" \
+        timeout 60 "$bin/martiandice_bench" --table "$work/gpu-p5.mdt" --queries 200
+      rm -f "$work/gpu-p5.mdt"
+    fi
+    local left=$((540 - SECONDS))
+    if ((left >= 60)); then
+      solve_limit=$left solve_quiet='' check "6 players to target 12, GPU, table written ($left s at most)" \
+        solve 6 gpu "$work/gpu-p6-t12.mdt" --target 12 --no-certify
+    fi
+    echo "failures: $failures"
+  } 2>&1 | tee "$log"
+  rm -rf "$work"
+  grep -q '^failures: 0$' "$log"
+}
+
 case "${1:-}" in
   prepare) shift; prepare "$@" ;;
   run) shift; run "$@" ;;
-  *) echo "usage: $0 prepare [BUILD] | run [BUNDLE] [LOG]" >&2; exit 2 ;;
+  large) shift; large "$@" ;;
+  *) echo "usage: $0 prepare [BUILD] | run [BUNDLE] [LOG] | large [BUNDLE] [LOG]" >&2; exit 2 ;;
 esac
