@@ -82,7 +82,8 @@ solve() {
   local players="$1" device="$2" out="$3" sampler="" limit="${solve_limit:-200}"
   shift 3
   if [[ "$device" == gpu ]]; then
-    nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 200 >"$out.gpu-memory" &
+    nvidia-smi --query-gpu=memory.used,utilization.gpu --format=csv,noheader,nounits -lms 200 \
+      >"$out.gpu-samples" &
     sampler=$!
   fi
   python3 -c 'import resource, subprocess, sys
@@ -97,7 +98,11 @@ sys.exit(rc)' timeout -s KILL "$limit" "$bin/martiandice" solve --players "$play
   if [[ -n "$sampler" ]]; then
     kill "$sampler" 2>/dev/null
     wait "$sampler" 2>/dev/null
-    echo "   peak GPU memory in use $(sort -n "$out.gpu-memory" | tail -1) MiB (nvidia-smi, every 0.2 s)"
+    # Utilization: the share of the time a kernel ran (the rest, the GPU
+    # waited for the CPU's part of the solve).
+    awk -F', *' 'NF == 2 { if ($1 > peak) peak = $1; busy += $2; n++ }
+      END { if (n) printf "   peak GPU memory in use %d MiB, GPU busy %.0f%% of %d samples (nvidia-smi, every 0.2 s)\n", peak, busy / n, n }' \
+      "$out.gpu-samples"
   fi
   sed 's/"start".*//' "$out.json" | tr ',' '\n' | grep -E '"(seconds|turn_solves|device|name|cpu_turn_solves|batches|cycles_in_flight|launches|error_bound|tied_decisions|bytes)"' | tr '\n' ' '
   grep -o '"certification":{[^}]*' "$out.json" | head -c 300
