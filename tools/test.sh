@@ -22,7 +22,7 @@
 #                  table reader, certifier) for $MARTIANDICE_FUZZ_SECONDS each
 #                  (default 45: three minutes in all); any finding fails.
 # A failing build stops the script at once; failing tests do not stop the later
-# stages. Exits 0 if every stage passed, else with the first failing ctest's status.
+# stages. Exits 0 if every stage passed, else with the first failing check's status.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -42,51 +42,44 @@ configure() {
 status=0
 failed=()
 timings=()
-# begin STAGE: notes the stage's start (a log cut short still shows where the time went).
+# begin STAGE: the stage that follows (a log cut short still shows where the time went).
 begin() {
+  stage="$1"
   start=$SECONDS
-  echo "test.sh: $1 starts, $SECONDS s in"
+  echo "test.sh: $stage starts, $SECONDS s in"
 }
-# run_ctest STAGE CTEST_ARGS...: records the first failure's status and the stage.
-run_ctest() {
-  local name="$1"
-  shift
+# check COMMAND...: runs it; a failure fails the stage (the first one's status is the script's).
+check() {
   local rc=0
-  ctest "$@" || rc=$?
+  "$@" || rc=$?
   if [[ $rc -ne 0 ]]; then
-    failed+=("$name")
+    if [[ ${#failed[@]} -eq 0 || "${failed[-1]}" != "$stage" ]]; then failed+=("$stage"); fi
     if [[ $status -eq 0 ]]; then status=$rc; fi
   fi
+}
+# end [NOTE]: the stage's wall time (configure, build and tests), or NOTE.
+end() {
+  timings+=("$stage: ${1:-$((SECONDS - start)) s}")
 }
 
 begin "release (build/)"
 configure build -DCMAKE_BUILD_TYPE=Release -DMARTIANDICE_BUILD_TESTS=ON
 cmake --build build -j "$(nproc)"
-run_ctest "release (build/)" --test-dir build --output-on-failure -j2
-timings+=("release (build/): $((SECONDS - start)) s")
+check ctest --test-dir build --output-on-failure -j2
+end
 
 begin "package (tools/check-package.sh)"
-package_rc=0
-./tools/check-package.sh build || package_rc=$?
-if [[ $package_rc -ne 0 ]]; then
-  failed+=("package (tools/check-package.sh)")
-  if [[ $status -eq 0 ]]; then status=$package_rc; fi
-fi
-timings+=("package (tools/check-package.sh): $((SECONDS - start)) s")
+check ./tools/check-package.sh build
+end
 
 begin "web (web/scripts/test.sh)"
 if command -v emcc >/dev/null 2>&1; then
-  web_rc=0
-  ./web/scripts/test.sh build/bin/martiandice || web_rc=$?
-  if [[ $web_rc -ne 0 ]]; then
-    failed+=("web (web/scripts/test.sh)")
-    if [[ $status -eq 0 ]]; then status=$web_rc; fi
-  fi
-  timings+=("web (web/scripts/test.sh): $((SECONDS - start)) s")
+  check ./web/scripts/test.sh build/bin/martiandice
+  end
 else
   echo "test.sh: web stage SKIPPED: emscripten is not installed and apt could not install it" \
     "(see tools/install-deps.sh's warning)" >&2
-  timings+=("web (web/scripts/test.sh): SKIPPED (no emscripten)")
+  end "SKIPPED (no emscripten)"
 fi
 
 # The sanitizer builds at -O1 (the level ASan's documentation suggests) with
@@ -99,25 +92,19 @@ begin "asan+ubsan (build-asan/)"
 configure build-asan "${sanitized[@]}" -DMARTIANDICE_SANITIZE=address
 cmake --build build-asan -j "$(nproc)"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  run_ctest "asan+ubsan (build-asan/)" --test-dir build-asan --output-on-failure -j2 -LE heavy
-timings+=("asan+ubsan (build-asan/): $((SECONDS - start)) s")
+  check ctest --test-dir build-asan --output-on-failure -j2 -LE heavy
+end
 
 begin "tsan (build-tsan/)"
 configure build-tsan "${sanitized[@]}" -DMARTIANDICE_SANITIZE=thread -DMARTIANDICE_TESTS=concurrency
 cmake --build build-tsan -j "$(nproc)" --target martiandice_tests
 TSAN_OPTIONS=halt_on_error=1 \
-  run_ctest "tsan (build-tsan/)" --test-dir build-tsan --output-on-failure -j2 -R concurrency \
-  --no-tests=error
-timings+=("tsan (build-tsan/): $((SECONDS - start)) s")
+  check ctest --test-dir build-tsan --output-on-failure -j2 -R concurrency --no-tests=error
+end
 
 begin "fuzz (build-fuzz/)"
-rc=0
-./tools/fuzz.sh "${MARTIANDICE_FUZZ_SECONDS:-45}" || rc=$?
-if [[ $rc -ne 0 ]]; then
-  failed+=("fuzz (build-fuzz/)")
-  if [[ $status -eq 0 ]]; then status=$rc; fi
-fi
-timings+=("fuzz (build-fuzz/): $((SECONDS - start)) s")
+check ./tools/fuzz.sh "${MARTIANDICE_FUZZ_SECONDS:-45}"
+end
 
 echo "test.sh: wall time per stage (configure, build and tests):"
 printf 'test.sh:   %s\n' "${timings[@]}"
