@@ -110,6 +110,12 @@ sys.exit(rc)' timeout -s KILL "$limit" "$bin/martiandice" solve --players "$play
   return $rc
 }
 
+# workdir: a new folder for the tables (GiBs) beside the repository, on its
+# disk (/tmp may be a small tmpfs); removed at the end.
+workdir() {
+  mktemp -d -p "$PWD" gpu-check-work.XXXXXX
+}
+
 # machine BUNDLE: sets bin and LD_LIBRARY_PATH for the bundle; prints the machine.
 machine() {
   bin="$1/bin"
@@ -122,7 +128,7 @@ machine() {
 run() {
   local bundle="${1:-build/gpu-bundle}" log="${2:-gpu-check.log}"
   local work
-  work="$(mktemp -d)"
+  work="$(workdir)"
   {
     machine "$bundle"
     # The most telling first: each later step has a time limit, so that the
@@ -159,7 +165,7 @@ run() {
 large() {
   local bundle="${1:-build/gpu-bundle}" log="${2:-gpu-check-large.log}"
   local work
-  work="$(mktemp -d)"
+  work="$(workdir)"
   {
     machine "$bundle"
     echo "disk free for the tables: $(df -h --output=avail "$work" | tail -1)"
@@ -168,8 +174,8 @@ large() {
     if [[ -f "$work/gpu-p5.mdt" ]]; then
       check "5-player win queries from the solved table, mapped: Open, best cold and warm" \
         timeout 60 "$bin/martiandice_bench" --table "$work/gpu-p5.mdt" --queries 200
-      rm -f "$work/gpu-p5.mdt"
     fi
+    rm -f "$work"/gpu-p5.mdt*  # the table, or the checkpoint of a solve stopped
     local left=$((540 - SECONDS))
     if ((left >= 60)); then
       solve_limit=$left solve_quiet='' check "6 players to target 12, GPU, table written ($left s at most)" \
