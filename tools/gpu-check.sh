@@ -21,14 +21,15 @@
 #       has a time limit (at most about 9 minutes in all; about 5 expected on
 #       one H100 with 16 cores). Prints every figure with its command, also
 #       into LOG (default gpu-check.log). Exits 1 if any check fails.
-#   tools/gpu-check.sh large [BUNDLE] [LOG]
-#       On the GPU machine, in a device call of its own (about 9 minutes at
-#       most): the official 5-player solve on the GPU, its table written
-#       (6.2 GiB; goal 5 minutes, stopped after 5 min 20 s), then queried
-#       cold and warm (martiandice_bench --table), then 6 players to target 12
-#       (a 16 GiB table; goal 10 minutes) for the time left. Their progress
-#       lines (every 10% and every minute, with the time left) give the rate
-#       of a solve that is stopped. LOG defaults to gpu-check-large.log.
+#   tools/gpu-check.sh large [BUNDLE] [LOG] [SECONDS]
+#       On the GPU machine, in a device call of its own, within SECONDS
+#       (default 540): the official 5-player solve on the GPU, its table
+#       written (6.2 GiB; goal 5 minutes, stopped after 5 min 20 s or
+#       SECONDS - 80), then queried cold and warm (martiandice_bench
+#       --table), then 6 players to target 12 (a 16 GiB table; goal 10
+#       minutes) for the time left. Their progress lines (every 10% and every
+#       minute, with the time left) give the rate of a solve that is stopped.
+#       LOG defaults to gpu-check-large.log.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -163,20 +164,25 @@ run() {
 }
 
 large() {
-  local bundle="${1:-build/gpu-bundle}" log="${2:-gpu-check-large.log}"
+  local bundle="${1:-build/gpu-bundle}" log="${2:-gpu-check-large.log}" budget="${3:-540}"
+  if ! [[ "$budget" =~ ^[0-9]+$ ]] || ((budget < 140)); then
+    echo "$0: large: SECONDS must be a whole number of at least 140; got '$budget'" >&2
+    return 2
+  fi
   local work
   work="$(workdir)"
   {
     machine "$bundle"
     echo "disk free for the tables: $(df -h --output=avail "$work" | tail -1)"
-    solve_limit=320 solve_quiet='' check "official 5-player solve, GPU, table written" \
+    solve_limit=$((budget - 80 < 320 ? budget - 80 : 320)) solve_quiet='' \
+      check "official 5-player solve, GPU, table written" \
       solve 5 gpu "$work/gpu-p5.mdt" --no-certify
     if [[ -f "$work/gpu-p5.mdt" ]]; then
       check "5-player win queries from the solved table, mapped: Open, best cold and warm" \
         timeout 60 "$bin/martiandice_bench" --table "$work/gpu-p5.mdt" --queries 200
     fi
     rm -f "$work"/gpu-p5.mdt*  # the table, or the checkpoint of a solve stopped
-    local left=$((540 - SECONDS))
+    local left=$((budget - SECONDS))
     if ((left >= 60)); then
       solve_limit=$left solve_quiet='' check "6 players to target 12, GPU, table written ($left s at most)" \
         solve 6 gpu "$work/gpu-p6-t12.mdt" --target 12 --no-certify
@@ -191,5 +197,5 @@ case "${1:-}" in
   prepare) shift; prepare "$@" ;;
   run) shift; run "$@" ;;
   large) shift; large "$@" ;;
-  *) echo "usage: $0 prepare [BUILD] | run [BUNDLE] [LOG] | large [BUNDLE] [LOG]" >&2; exit 2 ;;
+  *) echo "usage: $0 prepare [BUILD] | run [BUNDLE] [LOG] | large [BUNDLE] [LOG] [SECONDS]" >&2; exit 2 ;;
 esac
