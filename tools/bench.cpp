@@ -211,6 +211,15 @@ std::uint64_t Mix(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
+// Drops the file at `path` from the page cache, so that its first queries
+// read it from the disk.
+void DropFromPageCache(const std::string& path) {
+  const int fd = open(path.c_str(), O_RDONLY);
+  if (fd < 0) OrDie(absl::StatusOr<int>(absl::NotFoundError(path)), "open");
+  posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+  close(fd);
+}
+
 // Writes a table of `players` under the official rules with synthetic
 // vectors to `path` (streamed, fsynced, then dropped from the page cache).
 void WriteSyntheticTable(int players, const std::string& path) {
@@ -237,17 +246,8 @@ void WriteSyntheticTable(int players, const std::string& path) {
   if (std::fflush(file) != 0 || fsync(fileno(file)) != 0) {
     OrDie(absl::StatusOr<int>(absl::DataLossError(path)), "write (disk full?)");
   }
-  posix_fadvise(fileno(file), 0, 0, POSIX_FADV_DONTNEED);  // the queries start cold
   std::fclose(file);
-}
-
-// Drops the file at `path` from the page cache, so that its first queries
-// read it from the disk.
-void DropFromPageCache(const std::string& path) {
-  const int fd = open(path.c_str(), O_RDONLY);
-  if (fd < 0) OrDie(absl::StatusOr<int>(absl::NotFoundError(path)), "open");
-  posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-  close(fd);
+  DropFromPageCache(path);  // the queries start cold
 }
 
 // --mapped-table, --table: the figures of a large table read mapped: the
