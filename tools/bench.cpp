@@ -287,11 +287,11 @@ int MappedTableBench(int players, int queries, const std::string& given) {
       return 2;
     }
   }
-  std::printf("GameTable::Open (%s): %s\n",
-              md::TableBytes(rules, players) > md::kEagerTableBytes
-                  ? "mapped: header, checksums section"
-                  : "read whole and verified: not over 256 MiB",
-              FormatSeconds(open).c_str());
+  const std::string how = md::TableBytes(rules, players) > md::kEagerTableBytes
+                              ? "mapped: header, checksums section"
+                              : "read whole and verified: not over " +
+                                    std::to_string(md::kEagerTableBytes >> 20) + " MiB";
+  std::printf("GameTable::Open (%s): %s\n", how.c_str(), FormatSeconds(open).c_str());
   // Open-round contexts at random, every mover: few share a block.
   std::mt19937_64 rng(5);
   const md::Dice roll = Parse("2T 3R 4H 3C 1K");
