@@ -7,6 +7,7 @@
 
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -58,6 +59,15 @@ absl::StatusOr<std::uint64_t> CheckFile(const std::string& path) {
   return static_cast<std::uint64_t>(size);
 }
 
+// The size of the file open as `fd`, not of its path a moment before (the
+// path may have been renamed over since): a map past the file's end would
+// fault on first touch.
+absl::StatusOr<std::uint64_t> OpenedSize(int fd, const std::string& path) {
+  struct stat opened;
+  if (fstat(fd, &opened) != 0) return OpenError(path, errno);
+  return static_cast<std::uint64_t>(opened.st_size);
+}
+
 // Reads up to `count` more bytes of `file` onto the end of `bytes`.
 absl::Status ReadMore(std::FILE* file, const std::string& path, size_t count, std::string& bytes) {
   const size_t before = bytes.size();
@@ -69,11 +79,18 @@ absl::Status ReadMore(std::FILE* file, const std::string& path, size_t count, st
 
 // The whole file once its header has announced exactly its size: memory for
 // a refused file stays at the header's 128 bytes whatever its size.
-absl::StatusOr<std::string> ReadTableFile(const std::string& path, std::uint64_t size,
-                                          const std::string& source) {
+absl::StatusOr<std::string> ReadTableFile(const std::string& path, const std::string& source) {
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (file == nullptr) return OpenError(path, errno);
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> closer(file, &std::fclose);
+  absl::StatusOr<std::uint64_t> opened = OpenedSize(fileno(file), path);
+  if (!opened.ok()) return opened.status();
+  const std::uint64_t size = *opened;
+  // Only where size_t is narrower (WebAssembly, which reads every table whole).
+  if (size > std::string().max_size()) {
+    return absl::ResourceExhaustedError(absl::StrFormat(
+        "policy table %s (%d bytes) is too large to read into memory here", path, size));
+  }
   std::string bytes;
   if (absl::Status s = ReadMore(file, path, kTableHeaderSize, bytes); !s.ok()) return s;
   if (absl::Status s = CheckTableHeader(bytes, size, source); !s.ok()) return s;
@@ -100,7 +117,6 @@ class MappedFile final : public TableFile {
 
 // The file mapped once its header (read first) has announced exactly its size.
 absl::StatusOr<std::shared_ptr<const TableFile>> MapTableFile(const std::string& path,
-                                                              std::uint64_t size,
                                                               const std::string& source) {
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return OpenError(path, errno);
@@ -108,26 +124,28 @@ absl::StatusOr<std::shared_ptr<const TableFile>> MapTableFile(const std::string&
     close(*f);
     delete f;
   });
+  absl::StatusOr<std::uint64_t> size = OpenedSize(fd, path);
+  if (!size.ok()) return size.status();
   std::string header(kTableHeaderSize, '\0');
   const ssize_t got = pread(fd, header.data(), header.size(), 0);
   if (got < 0) return OpenError(path, errno);
   header.resize(static_cast<size_t>(got));
-  if (absl::Status s = CheckTableHeader(header, size, source); !s.ok()) return s;
-  if (size > std::numeric_limits<size_t>::max()) {
+  if (absl::Status s = CheckTableHeader(header, *size, source); !s.ok()) return s;
+  if (*size > std::numeric_limits<size_t>::max()) {
     return absl::ResourceExhaustedError(
-        absl::StrFormat("policy table %s (%d bytes) is too large to map here", path, size));
+        absl::StrFormat("policy table %s (%d bytes) is too large to map here", path, *size));
   }
-  void* address = mmap(nullptr, static_cast<size_t>(size), PROT_READ, MAP_SHARED, fd, 0);
+  void* address = mmap(nullptr, static_cast<size_t>(*size), PROT_READ, MAP_SHARED, fd, 0);
   if (address == MAP_FAILED) {
     const int error = errno;
     if (error == ENOMEM) {
       return absl::ResourceExhaustedError(absl::StrFormat(
-          "cannot map policy table %s (%d bytes): %s", path, size, std::strerror(error)));
+          "cannot map policy table %s (%d bytes): %s", path, *size, std::strerror(error)));
     }
     return OpenError(path, error);
   }
   return std::shared_ptr<const TableFile>(
-      std::make_shared<MappedFile>(address, static_cast<size_t>(size)));
+      std::make_shared<MappedFile>(address, static_cast<size_t>(*size)));
 }
 
 }  // namespace
@@ -138,11 +156,11 @@ absl::StatusOr<std::shared_ptr<const TableData>> OpenTable(const std::string& pa
   absl::StatusOr<std::uint64_t> size = CheckFile(path);
   if (!size.ok()) return size.status();
   if (*size <= eager_bytes) {
-    absl::StatusOr<std::string> bytes = ReadTableFile(path, *size, source);
+    absl::StatusOr<std::string> bytes = ReadTableFile(path, source);
     if (!bytes.ok()) return bytes.status();
     return LoadTable(OwnedTableFile(*std::move(bytes)), source, /*verify_all=*/true);
   }
-  absl::StatusOr<std::shared_ptr<const TableFile>> mapped = MapTableFile(path, *size, source);
+  absl::StatusOr<std::shared_ptr<const TableFile>> mapped = MapTableFile(path, source);
   if (!mapped.ok()) return mapped.status();
   return LoadTable(*std::move(mapped), source, /*verify_all=*/false);
 }

@@ -8,8 +8,11 @@
 namespace martiandice::internal {
 
 TurnCache::TurnCache(const Rules& rules, std::int64_t contexts) : model_(TurnModel::Get(rules)) {
-  const std::size_t entry_bytes = sizeof(double) * static_cast<std::size_t>(model_->size());
-  if (contexts > 0 && static_cast<std::size_t>(contexts) <= kMaxBytes / entry_bytes) {
+  const std::size_t entry_bytes =
+      sizeof(double) * static_cast<std::size_t>(model_->size()) + kEntryOverheadBytes;
+  // Slots are held for every context, filled or not.
+  const std::size_t slot_bytes = entry_bytes + sizeof(std::atomic<const std::vector<double>*>);
+  if (contexts > 0 && static_cast<std::size_t>(contexts) <= kMaxBytes / slot_bytes) {
     slot_count_ = contexts;
     slots_ = std::make_unique<std::atomic<const std::vector<double>*>[]>(contexts);
     for (std::int64_t c = 0; c < contexts; ++c) slots_[c].store(nullptr);

@@ -19,9 +19,13 @@ namespace martiandice::internal {
 
 class TurnCache {
  public:
-  // Most bytes of roll values the cache keeps: every context of an official
-  // 2-player table (1,650 of 17 KB) fits.
+  // Most bytes the cache holds, its bookkeeping included: every context of an
+  // official 2-player table (1,650 of 17 KB) fits.
   static constexpr std::size_t kMaxBytes = std::size_t{32} << 20;
+  // What a cached turn costs beside its values, an upper estimate: its map
+  // node and bucket or its slot, its vector, the shared count, the allocator's
+  // headers (the tests measure the whole against kMaxBytes).
+  static constexpr std::size_t kEntryOverheadBytes = 160;
   static constexpr int kShards = 16;
   // Most entries per shard (small dice counts: many tiny entries).
   static constexpr int kMaxEntriesPerShard = 4096;

@@ -31,7 +31,8 @@ struct TableAccess;
 // every seat's win probability at every turn-start context. Win queries solve
 // the mover's turn from the next contexts' values on first use of a context
 // and keep the solved turns in a cache shared by the table's copies, bounded
-// at 32 MiB (every context of an official 2-player table fits). Any number of
+// at 32 MiB with its bookkeeping (every context of an official 2-player table
+// fits). Any number of
 // threads may query one table at once.
 // Cheap to copy (shared data).
 class GameTable {
@@ -40,7 +41,8 @@ class GameTable {
   // hash, sizes against the file's length, header checksum), then the
   // checksum of its block checksums, then the blocks (each block's checksum,
   // every stored probability). A file of at most kEagerTableBytes is read
-  // into memory and every block verified now. A larger one is mapped: only
+  // into memory and every block verified now (so is any file in the
+  // WebAssembly build, which maps none). A larger one is mapped: only
   // the pages a query touches are read, and each block is verified on first
   // use, so a query that needs a corrupt block fails with DataLoss (and
   // Verify() checks them all). A mapped file must not be modified while open
@@ -50,8 +52,9 @@ class GameTable {
   // or other non-regular file, DataLoss for a corrupt or truncated file,
   // FailedPrecondition for a table of another format version (the message
   // names the command that regenerates it) or of another rules string (rules
-  // hash). A file refused by its header costs 128 bytes of memory, whatever
-  // its size.
+  // hash), ResourceExhausted for a file too large to map or to read here,
+  // Unavailable for any other failure to read it. A file refused by its
+  // header costs 128 bytes of memory, whatever its size.
   static absl::StatusOr<GameTable> Open(const std::string& path);
   // The same from bytes already in memory (copied; every block verified now).
   static absl::StatusOr<GameTable> FromBytes(std::string_view bytes);

@@ -8,6 +8,7 @@
 // (tests/support/nplayer_naive.h), the tie convention and the bounded turn cache;
 // the CRC-32s against plain references.
 #include <doctest/doctest.h>
+#include <malloc.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -44,12 +45,21 @@ namespace tb = table_builder;
 
 // The largest single allocation since the last reset (for "no huge allocation").
 static std::atomic<std::size_t> g_largest_allocation{0};
+// The bytes held through operator new, as the allocator counts them: each
+// block's usable size and its header (for the turn cache's bound).
+static std::atomic<std::int64_t> g_live_bytes{0};
+static std::int64_t BlockBytes(void* p) {
+  return static_cast<std::int64_t>(malloc_usable_size(p) + sizeof(std::size_t));
+}
 
 void* operator new(std::size_t size) {
   std::size_t seen = g_largest_allocation.load(std::memory_order_relaxed);
   while (size > seen && !g_largest_allocation.compare_exchange_weak(seen, size)) {
   }
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  if (void* p = std::malloc(size == 0 ? 1 : size)) {
+    g_live_bytes.fetch_add(BlockBytes(p), std::memory_order_relaxed);
+    return p;
+  }
   throw std::bad_alloc();
 }
 // The nothrow forms too (std::stable_sort's buffer uses them): they must pair
@@ -61,9 +71,12 @@ void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
     return nullptr;
   }
 }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete(void* p) noexcept {
+  if (p != nullptr) g_live_bytes.fetch_sub(BlockBytes(p), std::memory_order_relaxed);
+  std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept { ::operator delete(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { ::operator delete(p); }
 
 namespace {
 
@@ -1375,6 +1388,37 @@ TEST_CASE("table: the bounded turn cache, many threads get the single-thread ans
   const std::int64_t before = cache.misses();
   for (int i = 0; i < 10; ++i) REQUIRE(AdviseWin(table, contexts[0], aside, roll).ok());
   CHECK(cache.misses() - before <= 1);
+}
+
+TEST_CASE("table: the turn cache holds at most its bound, bookkeeping included") {
+  // Tiny turns (1 die: the bookkeeping outweighs the values) and the
+  // official ones, in slots (few contexts) and in shards (many): every
+  // context solved once, the heap measured by the allocator's own counts.
+  struct Case {
+    Rules rules;
+    std::int64_t contexts;
+  };
+  for (const Case& c : {Case{Rules{1, 3, 25}, 1000}, Case{Rules{1, 3, 25}, 400000},
+                        Case{Rules{}, 1500}, Case{Rules{}, 4000}}) {
+    CAPTURE(c.rules.dice);
+    CAPTURE(c.contexts);
+    const int top = MaxTurnScore(c.rules);
+    internal::TurnModel::Get(c.rules);  // built once, shared: not the cache's
+    const std::int64_t before = g_live_bytes.load();
+    auto cache = std::make_unique<internal::TurnCache>(c.rules, c.contexts);
+    for (std::int64_t i = 0; i < c.contexts; ++i) {
+      internal::TurnCache::Turn turn = cache->Rolls(i, [&](std::vector<double>* u) {
+        for (int x = 0; x <= top; ++x) (*u)[x] = double(x + i % 5) / (top + 5);
+      });
+      REQUIRE(turn.rolls != nullptr);
+    }
+    CHECK(cache->misses() == c.contexts);
+    const std::int64_t held = g_live_bytes.load() - before;
+    INFO("held " << held << " bytes for " << cache->capacity() << " turns");
+    CHECK(held > 0);
+    CHECK(held <= static_cast<std::int64_t>(internal::TurnCache::kMaxBytes));
+    CHECK(cache->capacity() >= std::min<std::int64_t>(c.contexts, 1000));
+  }
 }
 
 TEST_CASE("table: every context of the official 2-player table fits the turn cache") {
