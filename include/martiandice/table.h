@@ -32,8 +32,7 @@ struct TableAccess;
 // the mover's turn from the next contexts' values on first use of a context
 // and keep the solved turns in a cache shared by the table's copies, bounded
 // at 32 MiB with its bookkeeping (every context of an official 2-player table
-// fits). Any number of
-// threads may query one table at once.
+// fits). Any number of threads may query one table at once.
 // Cheap to copy (shared data).
 class GameTable {
  public:
