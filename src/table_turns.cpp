@@ -66,7 +66,7 @@ TurnCache::Turn TurnCache::FromShards(std::int64_t context,
   {
     std::lock_guard<std::mutex> lock(shard.mutex);
     if (auto it = shard.entries.find(context); it != shard.entries.end()) {
-      it->second.last_use = ++shard.clock;
+      shard.uses.splice(shard.uses.begin(), shard.uses, it->second.use);
       return {it->second.rolls.get(), it->second.rolls};
     }
   }
@@ -77,12 +77,16 @@ TurnCache::Turn TurnCache::FromShards(std::int64_t context,
     return {it->second.rolls.get(), it->second.rolls};  // another thread was first
   }
   if (static_cast<int>(shard.entries.size()) >= per_shard_) {
-    auto oldest = std::min_element(
-        shard.entries.begin(), shard.entries.end(),
-        [](const auto& a, const auto& b) { return a.second.last_use < b.second.last_use; });
-    shard.entries.erase(oldest);
+    shard.entries.erase(shard.uses.back());  // the least recently used
+    shard.uses.pop_back();
   }
-  shard.entries.emplace(context, Entry{++shard.clock, result});
+  shard.uses.push_front(context);
+  try {
+    shard.entries.emplace(context, Entry{shard.uses.begin(), result});
+  } catch (...) {  // std::bad_alloc: the order keeps only what the map holds
+    shard.uses.pop_front();
+    throw;
+  }
   return {result.get(), result};
 }
 

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <list>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
@@ -23,9 +24,10 @@ class TurnCache {
   // official 2-player table (1,650 of 17 KB) fits.
   static constexpr std::size_t kMaxBytes = std::size_t{32} << 20;
   // What a cached turn costs beside its values, an upper estimate: its map
-  // node and bucket or its slot, its vector, the shared count, the allocator's
-  // headers (the tests measure the whole against kMaxBytes).
-  static constexpr std::size_t kEntryOverheadBytes = 160;
+  // node and bucket and place in the use order, or its slot; its vector, the
+  // shared count, the allocator's headers (the tests measure the whole
+  // against kMaxBytes).
+  static constexpr std::size_t kEntryOverheadBytes = 192;
   static constexpr int kShards = 16;
   // Most entries per shard (small dice counts: many tiny entries).
   static constexpr int kMaxEntriesPerShard = 4096;
@@ -62,12 +64,13 @@ class TurnCache {
 
  private:
   struct Entry {
-    std::uint64_t last_use = 0;
+    std::list<std::int64_t>::iterator use;  // its place in Shard::uses
     std::shared_ptr<const std::vector<double>> rolls;
   };
   struct Shard {
     std::mutex mutex;
-    std::uint64_t clock = 0;
+    // The contexts cached, most recently used first: evicting is O(1).
+    std::list<std::int64_t> uses;
     // By context; at most per_shard_. std's map, not absl's: absl's (20220623)
     // is left broken by an allocation that fails while it grows.
     std::unordered_map<std::int64_t, Entry> entries;

@@ -1421,6 +1421,33 @@ TEST_CASE("table: the turn cache holds at most its bound, bookkeeping included")
   }
 }
 
+TEST_CASE("table: the turn cache evicts the least recently used turn") {
+  const Rules rules{1, 3, 25};  // tiny turns: the shards' most entries
+  const std::int64_t capacity =
+      std::int64_t{internal::TurnCache::kShards} * internal::TurnCache::kMaxEntriesPerShard;
+  internal::TurnCache cache(rules, 1'000'000'000);  // too many contexts for slots
+  REQUIRE(cache.capacity() == capacity);
+  const int top = MaxTurnScore(rules);
+  auto utility = [&](std::vector<double>* u) {
+    for (int x = 0; x <= top; ++x) (*u)[x] = double(x) / top;
+  };
+  auto query = [&](std::int64_t context) {
+    REQUIRE(cache.Rolls(context, utility).rolls != nullptr);
+  };
+  // Contexts land in shard context % kShards: 0..capacity-1 fill every shard.
+  for (std::int64_t c = 0; c < capacity; ++c) query(c);
+  CHECK(cache.misses() == capacity);
+  query(0);  // used again: now its shard's most recent
+  CHECK(cache.misses() == capacity);
+  query(capacity);  // shard 0 is full: evicts its least recently used, 16, not 0
+  CHECK(cache.misses() == capacity + 1);
+  query(0);
+  query(capacity);
+  CHECK(cache.misses() == capacity + 1);
+  query(internal::TurnCache::kShards);
+  CHECK(cache.misses() == capacity + 2);
+}
+
 TEST_CASE("table: every context of the official 2-player table fits the turn cache") {
   const GameTable table = test_util::ShippedTable(2);
   const internal::TurnCache& cache = *internal::TableAccess::Data(table).turns;
