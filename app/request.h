@@ -64,11 +64,14 @@ enum class FieldKind {
   kEnvelope, // id, command: read by the front end itself, not into a Request
 };
 
-// How the command line reads a field beyond its kind (RequestField::form bits).
+// How a field is read beyond its kind (RequestField::form bits).
 enum FieldForm : unsigned {
-  kSpacesAround = 1u << 0,  // an integer that may come with spaces around it (" 1 ")
-  kNonEmpty = 1u << 1,      // a text that must not be empty (a path)
+  kSpacesAround = 1u << 0,  // the command line's: an integer with spaces around it (" 1 ")
+  kNonEmpty = 1u << 1,      // every front end's: a text that must not be empty (a path)
 };
+// The error of an empty kNonEmpty field, after its name.
+inline constexpr std::string_view kEmptyPathError =
+    "expected a table file or a directory, got an empty path";
 
 // Where a field's value goes in a Request.
 using FieldSlot = std::variant<std::string*, std::optional<std::string>*, int*,

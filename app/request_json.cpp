@@ -131,6 +131,15 @@ absl::Status ReadInto(const JsonField& field, FieldKind kind, const FieldSlot& s
   return std::visit(Reader{field}, slot);
 }
 
+// Whether a text slot holds the empty text.
+bool SlotEmpty(const FieldSlot& slot) {
+  if (const auto* text = std::get_if<std::string*>(&slot)) return (*text)->empty();
+  if (const auto* text = std::get_if<std::optional<std::string>*>(&slot)) {
+    return (*text)->has_value() && (**text)->empty();
+  }
+  return false;
+}
+
 }  // namespace
 
 absl::StatusOr<std::size_t> ReadJsonCommand(const FlatJsonParser& parser,
@@ -165,8 +174,10 @@ absl::Status DecodeJsonRequest(const FlatJsonParser& parser, unsigned known, uns
                             absl::StrCat("does not apply to ", std::string(command_name)));
     }
     if (field->kind == FieldKind::kEnvelope) continue;
-    if (absl::Status status = ReadInto(json, field->kind, field->slot(request)); !status.ok()) {
-      return status;
+    const FieldSlot slot = field->slot(request);
+    if (absl::Status status = ReadInto(json, field->kind, slot); !status.ok()) return status;
+    if ((field->form & kNonEmpty) != 0 && SlotEmpty(slot)) {
+      return JsonFieldError(json, kEmptyPathError);
     }
   }
   return CheckRequired(request, command, command_name);

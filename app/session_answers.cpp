@@ -88,6 +88,7 @@ absl::StatusOr<std::string> SessionEnterJson(Advisor& advisor, int id, GameSessi
   if (entry.find('\n') != std::string_view::npos) {
     return absl::InvalidArgumentError("entry: one line, without a newline");
   }
+  GameSession before = session;  // put back if the advice fails: an error changes nothing
   absl::StatusOr<SessionStep> step = session.Enter(entry);
   if (!step.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("entry: ", step.status().message()));
@@ -110,6 +111,7 @@ absl::StatusOr<std::string> SessionEnterJson(Advisor& advisor, int id, GameSessi
       .Str("entry", step->entry)
       .Raw("turn_ends", GameSession::TurnEndsJson(step->turn_ends));
   if (absl::Status status = AddGame(object, advisor, session, tables); !status.ok()) {
+    session = std::move(before);
     return status;
   }
   return std::move(object).Build();

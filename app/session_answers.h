@@ -29,7 +29,8 @@ absl::StatusOr<std::string> SessionOpenJson(Advisor& advisor, int id, const Tabl
 
 // Applies the one line `entry` and answers enter's object:
 // {"game","step","entry","turn_ends","state","advice"}, or for `help`
-// {"game","step","message"}. Errors ("entry: ..."): nothing changed.
+// {"game","step","message"}. Errors: a refused entry's ("entry: ..."), or the
+// advice's after it (a table that fails); either way `session` is unchanged.
 absl::StatusOr<std::string> SessionEnterJson(Advisor& advisor, int id, GameSession& session,
                                              std::string_view entry,
                                              const std::optional<std::string>& tables);

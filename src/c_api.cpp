@@ -70,6 +70,7 @@ md_status FromStatus(const absl::Status& status) {
     case absl::StatusCode::kFailedPrecondition:
     case absl::StatusCode::kPermissionDenied:
     case absl::StatusCode::kResourceExhausted:
+    case absl::StatusCode::kUnavailable:  // a table the system cannot read now (EMFILE, EIO)
       code = MD_ERR_TABLE;
       break;
     case absl::StatusCode::kDataLoss:
@@ -81,6 +82,16 @@ md_status FromStatus(const absl::Status& status) {
   return Fail(code, std::string(status.message()));
 }
 
+// MD_ERR_INTERNAL for the exception `what`; MD_ERR_NO_MEMORY where even its
+// message cannot be made ("out of memory" fits std::string's own bytes).
+md_status Internal(const char* what) noexcept {
+  try {
+    return Fail(MD_ERR_INTERNAL, absl::StrCat("internal error: ", what));
+  } catch (...) {
+    return Fail(MD_ERR_NO_MEMORY, "out of memory");
+  }
+}
+
 // Runs `body` (returning md_status) with every exception turned into an error.
 template <typename Body>
 md_status Guard(Body&& body) {
@@ -89,7 +100,7 @@ md_status Guard(Body&& body) {
   } catch (const std::bad_alloc&) {
     return Fail(MD_ERR_NO_MEMORY, "out of memory");
   } catch (const std::exception& e) {
-    return Fail(MD_ERR_INTERNAL, absl::StrCat("internal error: ", e.what()));
+    return Internal(e.what());
   } catch (...) {
     return Fail(MD_ERR_INTERNAL, "internal error: unknown exception");
   }
@@ -179,6 +190,9 @@ md_status md_open(const char* tables, md_handle** out) {
     if (tables != nullptr) {
       std::error_code error;
       if (!std::filesystem::exists(tables, error)) {
+        if (error) {  // not looked at (EACCES, ENAMETOOLONG): the system's reason
+          return Fail(MD_ERR_TABLE, absl::StrCat("tables: ", tables, ": ", error.message()));
+        }
         return Fail(MD_ERR_NOT_FOUND,
                     absl::StrCat("tables: ", tables, ": no such file or directory"));
       }

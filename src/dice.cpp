@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/strip.h"
 
 namespace martiandice {
 namespace {
@@ -178,10 +179,12 @@ absl::StatusOr<TakeInput> ParseTake(std::string_view text) {
   }
   TakeInput take;
   take.face = face;
-  const bool counted = std::any_of(text.begin(), text.end(), [](char c) {
-    return std::isdigit(static_cast<unsigned char>(c)) != 0;
-  });
-  if (counted) take.count = dice->count(face);
+  // Anything but the face alone counts its dice: "4H", and "HHH" (three humans) too.
+  const absl::string_view alone =
+      absl::StripAsciiWhitespace(absl::string_view(text.data(), text.size()));
+  if (!ParseFace(std::string_view(alone.data(), alone.size()))) {
+    take.count = dice->count(face);
+  }
   return take;
 }
 

@@ -198,6 +198,7 @@ absl::StatusOr<RollLine> ReadRoll(int number, const std::vector<std::string_view
       break;
     }
   }
+  if (words.size() == 1) return LineError(number, "roll: give the dice rolled");
   if (take_at == 1) return LineError(number, "roll: give the dice rolled before 'take'");
   // One face after `take`, alone or after its count ("H", "4H", "4 humans").
   const std::size_t after_take = words.size() - std::min(words.size(), take_at + 1);
@@ -224,6 +225,19 @@ absl::StatusOr<RollLine> ReadRoll(int number, const std::vector<std::string_view
 
 absl::StatusOr<LogStep> GameLogReader::Read(int number, std::string_view line,
                                             const TurnStart& on_turn_start) {
+  if (!failed_.ok()) return AfterError(number);
+  absl::StatusOr<LogStep> step = ReadLine(number, line, on_turn_start);
+  if (!step.ok()) failed_ = step.status();
+  return step;
+}
+
+absl::Status GameLogReader::AfterError(int number) const {
+  return absl::FailedPreconditionError(absl::StrCat(
+      "line ", number, ": not read: the log stopped at an error (", failed_.message(), ")"));
+}
+
+absl::StatusOr<LogStep> GameLogReader::ReadLine(int number, std::string_view line,
+                                                const TurnStart& on_turn_start) {
   if (line.size() > kMaxLineBytes) {
     return LineError(number, absl::StrCat("longer than ", kMaxLineBytes, " bytes"));
   }
@@ -241,6 +255,7 @@ absl::StatusOr<LogStep> GameLogReader::Read(int number, std::string_view line,
 }
 
 absl::Status GameLogReader::Finish(int last_line) const {
+  if (!failed_.ok()) return AfterError(last_line);
   if (awaiting()) {
     return LineError(last_line,
                      absl::StrCat("the input ends in the middle of a turn: after the "

@@ -216,7 +216,7 @@ absl::StatusOr<MoveResult> GameState::EndTurn(int points) {
   }
   if (!IsTurnScore(rules_, points)) {
     std::string scores = absl::StrCat("0 to ", rules_.dice);
-    if (rules_.bonus > 0) {
+    if (rules_.bonus > 0 && rules_.dice >= 3) {  // the bonus needs three earthlings
       absl::StrAppend(&scores, ", or ", 3 + rules_.bonus, " to ", rules_.dice + rules_.bonus,
                       " with the bonus");
     }

@@ -138,9 +138,7 @@ CLI::Option* AddField(CLI::App& command, app::Request& request, std::string_view
   if ((field.form & app::kNonEmpty) != 0) {
     added->check(CLI::Validator(
         [](const std::string& value) {
-          return std::string(value.empty() ? "expected a table file or a directory, got "
-                                             "an empty path"
-                                           : "");
+          return std::string(value.empty() ? app::kEmptyPathError : "");
         },
         ""));
   }
@@ -554,7 +552,7 @@ std::vector<std::string> StrayArguments(const CLI::App& command,
     const CLI::Option* option = command.get_option_no_throw(arg);
     if (option == nullptr) {
       strays.push_back(arg);
-    } else if (option->get_type_size() != 0) {
+    } else if (option->get_items_expected_min() > 0) {  // a flag takes none
       ++i;  // its value
     }
   }

@@ -87,13 +87,15 @@ class Coach {
     if (absl::Status status = Start(); !status.ok()) return status;
     while (true) {
       out_.flush();
-      std::optional<std::string> line = ReadEntryLine(in_);
-      if (!line) break;
+      std::optional<EntryLine> read = ReadEntryLine(in_);
+      if (!read) break;
+      const std::string& line = read->text;
       const GameState before = state();
-      absl::StatusOr<app::SessionStep> step = session_.Enter(*line);
+      absl::StatusOr<app::SessionStep> step = absl::InvalidArgumentError(kEntryTooLong);
+      if (!read->too_long) step = session_.Enter(line);
       absl::Status status;
       if (!step.ok()) {
-        status = Refuse(*line, step.status().message());
+        status = Refuse(line, step.status().message());
       } else {
         switch (step->kind) {
           case app::SessionStep::Kind::kNone:
@@ -105,14 +107,14 @@ class Coach {
             Help();
             continue;
           case app::SessionStep::Kind::kState:
-            status = Show("state", *line, *step);
+            status = Show("state", line, *step);
             break;
           case app::SessionStep::Kind::kUndone:
             if (!setup_.json) Line(absl::StrCat("Undone: ", step->entry, "."));
             status = Show("undone", step->entry, *step);
             break;
           case app::SessionStep::Kind::kApplied:
-            status = Show("applied", *line, *step, &before);
+            status = Show("applied", line, *step, &before);
             break;
         }
       }

@@ -344,9 +344,14 @@ class Game {
   bool HumanMove() {
     while (true) {
       out_.flush();
-      std::optional<std::string> line = ReadEntryLine(in_);
-      if (!line) return false;
-      const Entry entry = ReadEntry(*line);
+      std::optional<EntryLine> read = ReadEntryLine(in_);
+      if (!read) return false;
+      const std::string& line = read->text;
+      if (read->too_long) {
+        Refuse(line, kEntryTooLong);
+        continue;
+      }
+      const Entry entry = ReadEntry(line);
       switch (entry.kind) {
         case Entry::Kind::kNone:
           continue;
@@ -357,7 +362,7 @@ class Game {
           Help();
           continue;
         case Entry::Kind::kBad:
-          Refuse(*line, entry.problem);
+          Refuse(line, entry.problem);
           continue;
         case Entry::Kind::kMove:
           break;
@@ -366,7 +371,7 @@ class Game {
                                      ? driver_.Take(entry.move.face, entry.count)
                                      : driver_.StopOrRollOn(entry.move.kind == Move::Kind::kStop);
       if (moved.ok()) return true;
-      Refuse(*line, Str(moved.message()));
+      Refuse(line, Str(moved.message()));
     }
   }
 

@@ -77,7 +77,8 @@ class LineReader {
       : in_(in), max_line_(max_line), buffer_(std::max<std::size_t>(4 * max_line, 1 << 16)) {}
 
   // The next line (without its '\n'; a last line without one counts), or
-  // kTooLong for a line over the limit (skipped), or kEnd.
+  // kTooLong for a line over the limit, a "\r" before its end not counted
+  // (skipped), or kEnd.
   template <typename Wait>
   Result Next(std::string_view* line, Wait& wait) {
     bool too_long = false;
@@ -88,11 +89,11 @@ class LineReader {
         const std::size_t start = begin_;
         const std::size_t length = static_cast<const char*>(newline) - (data + start);
         begin_ += length + 1;
-        if (too_long || length > max_line_) return Result::kTooLong;
+        if (too_long || Over(data + start, length)) return Result::kTooLong;
         *line = std::string_view(data + start, length);
         return Result::kLine;
       }
-      if (end_ - begin_ > max_line_) {  // over the limit with no end in sight: drop it
+      if (end_ - begin_ > max_line_ + 1) {  // over the limit with no end in sight: drop it
         too_long = true;
         begin_ = end_ = 0;
       } else if (begin_ > 0) {
@@ -104,7 +105,7 @@ class LineReader {
         const std::size_t start = begin_;
         const std::size_t length = end_ - begin_;
         begin_ = end_ = 0;
-        if (too_long || length > max_line_) return Result::kTooLong;
+        if (too_long || Over(data + start, length)) return Result::kTooLong;
         if (length == 0) return Result::kEnd;
         *line = std::string_view(data + start, length);
         return Result::kLine;
@@ -113,6 +114,11 @@ class LineReader {
   }
 
  private:
+  // Whether `length` bytes at `line` are over the limit, a last "\r" not counted.
+  bool Over(const char* line, std::size_t length) const {
+    return length - (length > 0 && line[length - 1] == '\r') > max_line_;
+  }
+
   // Appends what the stream has ready (waiting for at least one byte if
   // nothing is); false at end of input.
   template <typename Wait>
@@ -320,7 +326,9 @@ class Service {
     absl::StatusOr<std::string> answer = app::AnswerQuery(
         advisor_, request_.fields, request_.command->bit, app::AnswerFormat::kJson,
         [this](const martiandice::Query& query) {
-          return query.goal.is_win() ? LoadTable(query) : absl::OkStatus();
+          // A table not found is the fallback's (app::FallbackFor) or, named, the answer's error.
+          return query.goal.is_win() ? Coverage(query.rules, query.players, query.tables).status()
+                                     : absl::OkStatus();
         });
     if (!answer.ok()) return answer.status();
     json_ = *std::move(answer);
@@ -358,8 +366,7 @@ class Service {
     absl::StatusOr<GameState> start = app::SessionStart(in);
     if (!start.ok()) return start.status();
     const int players = start->players();
-    if (in.tables && !roots_.Allows(*in.tables)) return OutsideRoots(*in.tables, players);
-    absl::StatusOr<TableCoverage> coverage = advisor_.Coverage(in.rules, players, in.tables);
+    absl::StatusOr<TableCoverage> coverage = Coverage(in.rules, players, in.tables);
     if (!coverage.ok()) return coverage.status();
     const auto now = options_.now();
     Expire(now);
@@ -367,6 +374,9 @@ class Service {
       return absl::ResourceExhaustedError(absl::StrCat(
           "open: ", games_.size(), " games are open, the most this service keeps: ",
           "close one first (games idle for over ", options_.max_idle.count(), " s are closed)"));
+    }
+    if (last_game_ == std::numeric_limits<int>::max()) {
+      return absl::ResourceExhaustedError("open: every game id is used: restart the service");
     }
     const int id = ++last_game_;
     Game& game = games_
@@ -420,23 +430,21 @@ class Service {
   std::map<int, Game> games_;
   int last_game_ = 0;
 
-  // A win query's table: refused by name outside the roots; a failure is
-  // kept, so that a bad `tables` costs the file system once.
-  absl::Status LoadTable(const martiandice::Query& query) {
-    if (query.tables && !roots_.Allows(*query.tables)) {
-      return OutsideRoots(*query.tables, query.players);
-    }
-    const TableKey key{query.rules.dice, query.rules.bonus, query.rules.target, query.players,
-                       query.tables};
+  // The table for (rules, players, tables), as Advisor::Coverage finds it
+  // (none found is no error): refused by name outside the roots; a table found
+  // but unusable is remembered, so that it costs the file system once.
+  absl::StatusOr<TableCoverage> Coverage(const Rules& rules, int players,
+                                         const std::optional<std::string>& tables) {
+    if (tables && !roots_.Allows(*tables)) return OutsideRoots(*tables, players);
+    const TableKey key{rules.dice, rules.bonus, rules.target, players, tables};
     for (const auto& [failed, status] : table_failures_) {
       if (failed == key) return status;
     }
-    absl::Status status =
-        app::LoadTable(advisor_, query.rules, query.players, query.tables).status();
-    if (!status.ok()) {
-      if (table_failures_.size() == kMaxCachedTableFailures) table_failures_.clear();
-      table_failures_.emplace_back(key, status);
-    }
+    absl::StatusOr<TableCoverage> coverage = advisor_.Coverage(rules, players, tables);
+    if (coverage.ok()) return coverage;
+    const absl::Status status = app::TableError(rules, players, coverage.status());
+    if (table_failures_.size() == kMaxCachedTableFailures) table_failures_.clear();
+    table_failures_.emplace_back(key, status);
     return status;
   }
 

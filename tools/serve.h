@@ -16,7 +16,7 @@
 
 namespace martiandice {
 
-// Longest request line accepted, in bytes (newline excluded); a longer line
+// Longest request line accepted, in bytes ("\n" or "\r\n" excluded); a longer line
 // gets an error response and is skipped without being stored.
 inline constexpr std::size_t kServeMaxLineBytes = 16384;
 
@@ -28,7 +28,7 @@ struct ServeOptions {
   // the data search path (TableSearchPath, martiandice/table.h): --tables-dir.
   std::vector<std::string> tables_dirs;
   std::size_t max_games = 64;  // open games at once
-  // A game not used for this long is closed (checked at every request).
+  // A game not used for this long is closed (checked at every open, enter and close).
   std::chrono::seconds max_idle{3600};
   std::size_t max_undo = 64;  // entries each game keeps for `undo`
   // A game whose log (review's lines) is longer takes no more entries.

@@ -128,19 +128,24 @@ absl::Status OutputError(const std::string& path, const absl::Status& status) {
   return user_error ? absl::InvalidArgumentError(message) : absl::Status(status.code(), message);
 }
 
-std::optional<std::string> ReadEntryLine(std::istream* in) {
-  constexpr std::size_t kMaxEntryBytes = 1024;
+std::optional<EntryLine> ReadEntryLine(std::istream* in) {
   if (in == nullptr) return std::nullopt;
-  std::string line;
+  EntryLine line;
+  std::size_t length = 0;  // bytes before the newline, "\r" included
   char c = 0;
   bool any = false;
   while (in->get(c)) {
     any = true;
     if (c == '\n') break;
-    if (line.size() < kMaxEntryBytes) line += c;
+    if (++length <= kMaxEntryBytes + 1) line.text += c;  // one more: a "\r" that ends it
   }
   if (!any) return std::nullopt;
-  if (!line.empty() && line.back() == '\r') line.pop_back();
+  if (!line.text.empty() && line.text.back() == '\r' && length == line.text.size()) {
+    line.text.pop_back();
+    --length;
+  }
+  line.too_long = length > kMaxEntryBytes;
+  if (line.too_long) line.text.resize(kMaxEntryBytes);
   return line;
 }
 

@@ -3,6 +3,7 @@
 // output files (the --out path, its folders, atomic writes) and entry lines.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <istream>
 #include <memory>
@@ -60,9 +61,16 @@ absl::Status WriteOutput(const std::string& path, const std::string& bytes,
 // reports it: naming --out, the user's errors InvalidArgument. OK stays OK.
 absl::Status OutputError(const std::string& path, const absl::Status& status);
 
-// One entry line of `play` or `coach` from `in` (null reads as empty):
-// without its "\n" or "\r\n", at most 1024 bytes kept (the rest of a longer
-// line is dropped); nullopt at the end of the input.
-std::optional<std::string> ReadEntryLine(std::istream* in);
+// One entry line of `play` or `coach`, without its "\n" or "\r\n". A longer
+// line than kMaxEntryBytes keeps its first kMaxEntryBytes and is too_long:
+// the caller refuses it (kEntryTooLong), never reads it cut.
+inline constexpr std::size_t kMaxEntryBytes = 1024;
+inline constexpr char kEntryTooLong[] = "the line is longer than 1024 bytes";
+struct EntryLine {
+  std::string text;
+  bool too_long = false;
+};
+// The next entry line of `in` (null reads as empty); nullopt at the end of the input.
+std::optional<EntryLine> ReadEntryLine(std::istream* in);
 
 }  // namespace martiandice::cli

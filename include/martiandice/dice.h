@@ -66,10 +66,10 @@ absl::StatusOr<Dice> ParseDice(std::string_view text);
 std::optional<Face> ParseFace(std::string_view word);
 
 // A take as people type it: a face (letter or word, as ParseFace), or a
-// count and its face ("4H", "4 humans"; ParseDice's notation).
+// count and its face ("4H", "4 humans", "HHH"; ParseDice's notation).
 struct TakeInput {
   Face face = Face::kRay;
-  std::optional<int> count;  // set when the text gives one
+  std::optional<int> count;  // set unless the text is the face alone
 };
 // Errors (InvalidArgument): tanks ("tanks are set aside automatically; take R,
 // H, C or K"), more than one face ("take one face (R, H, C or K), not ..."),

@@ -138,7 +138,8 @@ class GameLogReader {
   // `#` starts a comment). Errors (InvalidArgument) begin "line N: " and name
   // the problem: the notation, a roll that does not show the dice left, an
   // illegal take, an impossible sequence ("'stop' before any roll (a turn
-  // starts with a roll)"); or `on_turn_start`'s. After an error, stop reading.
+  // starts with a roll)"); or `on_turn_start`'s. After an error, every later
+  // Read and Finish fails (FailedPrecondition, quoting that error).
   absl::StatusOr<LogStep> Read(int number, std::string_view line,
                                const TurnStart& on_turn_start = nullptr);
   // After the last line (`last_line`, at least 1). Errors (InvalidArgument):
@@ -146,10 +147,14 @@ class GameLogReader {
   // `stop` or the next roll), "line N: 'scores' is not followed by a turn".
   absl::Status Finish(int last_line) const;
 
-  // The turns so far, in order.
+  // The turns so far, in order (after an error, the last may be the one the
+  // error stopped).
   const std::vector<LogTurn>& turns() const { return turns_; }
 
  private:
+  absl::StatusOr<LogStep> ReadLine(int number, std::string_view line,
+                                   const TurnStart& on_turn_start);
+  absl::Status AfterError(int number) const;
   absl::StatusOr<LogStep> Scores(int number, const std::vector<std::string_view>& words);
   absl::StatusOr<LogStep> Stop(int number, const std::vector<std::string_view>& words);
   absl::StatusOr<LogStep> Roll(int number, const std::vector<std::string_view>& words,
@@ -168,6 +173,7 @@ class GameLogReader {
   int take_line_ = 0;                  // the last take's line
   std::optional<LogContext> pending_;  // a `scores` line's game
   int pending_line_ = 0;
+  absl::Status failed_;  // the first error: nothing is read after it
 };
 
 }  // namespace martiandice

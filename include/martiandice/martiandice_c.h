@@ -51,14 +51,17 @@ typedef enum md_status {
   MD_OK = 0,
   /* Bad input, the message names it: a NULL argument, bad dice notation, an
    * impossible position or roll, an unknown objective, rules out of range,
-   * bad scores or seat. */
+   * bad scores or seat, a `tables` that is neither a table file nor a folder
+   * (a FIFO, a device). */
   MD_ERR_INVALID_ARGUMENT = 1,
   /* No policy table for the win query's rules and players where it was
    * looked for (the message lists where and how to make it), or the path
    * given to md_open does not exist. */
   MD_ERR_NOT_FOUND = 2,
   /* A table that cannot answer: another rule set or player count, a newer
-   * format version, over the size limit, an unreadable file. */
+   * format version, over the size limit, an unreadable file (permissions, or
+   * the system's error: too many open files, an I/O error), or a `tables`
+   * given to md_open that cannot be looked at. */
   MD_ERR_TABLE = 3,
   /* A corrupt or truncated table file. */
   MD_ERR_DATA_LOSS = 4,
@@ -156,7 +159,8 @@ MD_API const char* md_version(void);
  * LocateTable in martiandice/table.h; see the README, "Where the tables are
  * found"). Tables are loaded by the first win query that needs them. Errors:
  * MD_ERR_INVALID_ARGUMENT (out is NULL), MD_ERR_NOT_FOUND (`tables` does not
- * exist). */
+ * exist), MD_ERR_TABLE (it cannot be looked at: permissions, a name too
+ * long). */
 MD_API md_status md_open(const char* tables, md_handle** out);
 
 /* Frees the handle and everything it cached. NULL is allowed. The handle must

@@ -1,10 +1,15 @@
 /* The C API (martiandice_c.h) from C11: every query kind against values worked
  * out by hand from the rules (docs/RULES.md), and every error path: bad notation,
  * bad rules, objective, scores and seat, missing, mismatched and corrupt
- * tables, NULL arguments. Exits 0 if every check passed. */
+ * tables, a table the system cannot read, NULL arguments. Exits 0 if every
+ * check passed. */
+#define _POSIX_C_SOURCE 200809L /* mkfifo, setrlimit */
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 
 #include "martiandice/martiandice_c.h"
 
@@ -419,6 +424,40 @@ static void TestTableErrors(void) {
   remove(corrupt);
 }
 
+/* The system's errors: a table that cannot be opened now (no file descriptor
+ * left) is MD_ERR_TABLE; a `tables` that is a FIFO is bad input, never waited on. */
+static void TestSystemErrors(void) {
+  md_query query;
+  md_query_init(&query);
+  query.objective = "win";
+  const int start[2] = {0, 0};
+  query.scores = start;
+  query.players = 2;
+  md_eval_result eval;
+  md_handle* md = NULL;
+
+  CHECK(md_open(MARTIANDICE_DATA_DIR "/" TABLE_FILE, &md) == MD_OK);
+  struct rlimit saved;
+  CHECK(getrlimit(RLIMIT_NOFILE, &saved) == 0);
+  struct rlimit none = saved;
+  none.rlim_cur = 3; /* every new descriptor is over it: EMFILE */
+  CHECK(setrlimit(RLIMIT_NOFILE, &none) == 0);
+  const md_status status = md_eval(md, &query, NULL, &eval);
+  const int restored = setrlimit(RLIMIT_NOFILE, &saved) == 0;
+  CHECK(restored);
+  EXPECT_ERROR(status, MD_ERR_TABLE, TABLE_FILE);
+  CHECK(md_eval(md, &query, NULL, &eval) == MD_OK && Near6(eval.win[0], 0.484123));
+  md_close(md);
+
+  const char* fifo = MARTIANDICE_SCRATCH_DIR "/fifo.mdt";
+  remove(fifo);
+  CHECK(mkfifo(fifo, 0600) == 0);
+  CHECK(md_open(fifo, &md) == MD_OK);
+  EXPECT_ERROR(md_eval(md, &query, NULL, &eval), MD_ERR_INVALID_ARGUMENT, "FIFO");
+  md_close(md);
+  remove(fifo);
+}
+
 int main(void) {
   TestVersionAndNames();
   md_handle* md = NULL;
@@ -436,6 +475,7 @@ int main(void) {
   TestNullArguments(md);
   md_close(md);
   TestTableErrors();
+  TestSystemErrors();
   printf("c_api_test: %d checks, %d failed\n", checks, failures);
   return failures == 0 ? 0 : 1;
 }

@@ -306,6 +306,11 @@ TEST_CASE("cli bad input table: missing values, unknown subcommands and options"
       {{"eval", "--jsno"}, "not expected: --jsno (did you mean --json?)"},
       {{"eval", "--frobnicate"}, "not expected: --frobnicate\n"},
       {{"best", "--aside", "2T", "whatever"}, "not expected: whatever\n"},
+      // A flag takes no value: the option after it is read as given.
+      {{"eval", "--json", "--dice", "abc"}, "--dice: expected a decimal whole number, got 'abc'"},
+      {{"eval", "--exact", "--aside", "2T", "--dice", "30x"},
+       "--dice: expected a decimal whole number, got '30x'"},
+      {{"best", "--json", "--roll", "2T 3R 4H 3C 1K", "--hint"}, "not expected: --hint\n"},
   });
 }
 

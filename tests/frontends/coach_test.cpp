@@ -6,6 +6,7 @@
 // options.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -273,6 +274,7 @@ TEST_CASE("coach: every kind of bad entry gets one line and changes nothing") {
         {"scores 1,2 seat 2", "scores: "},
         {"roll 2T 3R 4H 3C 1K take T", "tanks are set aside automatically"},
         {"roll 2T 3R 4H 4C take K", "no chickens"},
+        {"roll 2T 3R 4H 3C 1K take HHH", "the roll shows 4 humans, not 3"},
         {"jump", "unknown entry 'jump'"}}},
       {"roll 2T 3R 4H 3C 1K\n",
        {{"roll 2T 3R 4H 3C 1K", "cannot roll now"},
@@ -324,6 +326,33 @@ TEST_CASE("coach: every kind of bad entry gets one line and changes nothing") {
   std::size_t count = 0;
   for (const std::string& line : Lines(text.out)) count += line.rfind("Refused: ", 0) == 0;
   CHECK(count == expected.size());
+}
+
+// A line is read whole or refused: 1024 bytes (a "\r\n" after them) are read;
+// a longer line is refused, not read cut (its first 1024 bytes say score 1).
+TEST_CASE("coach: a line over 1024 bytes is refused, never read cut") {
+  const std::string long_score = "score " + std::string(1017, '0') + "12";  // 1025 bytes
+  const std::string score = "score " + std::string(1016, '0') + "12";       // 1024 bytes
+  const CliRun run = Coach({"--json"}, long_score + "\n" + score + "\r\n");
+  INFO("stderr: " << run.err);
+  REQUIRE(run.code == 0);
+  std::vector<Json> events;
+  for (const std::string& line : Lines(run.out)) {
+    events.push_back(cli_test::ParseJsonOrFail(line));
+  }
+  std::vector<std::string> names;
+  for (const Json& event : events) names.push_back(event["event"].text);
+  REQUIRE(std::count(names.begin(), names.end(), "refused") == 1);
+  REQUIRE(std::count(names.begin(), names.end(), "applied") == 1);
+  for (const Json& event : events) {
+    if (event["event"].text == "refused") {
+      CHECK(event["message"].text == "the line is longer than 1024 bytes");
+      CHECK(event["entry"].text == long_score.substr(0, 1024));
+    } else if (event["event"].text == "applied") {
+      CHECK(event["entry"].text == score);
+      CHECK(event["state"]["scores"].items.at(0).number == 12);
+    }
+  }
 }
 
 TEST_CASE("coach: where no table covers the game, the fallback's expected points") {

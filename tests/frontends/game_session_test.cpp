@@ -601,3 +601,44 @@ TEST_CASE("session answers: open, enter and close: the session's state, Advise's
     CHECK(json["advice"]["values"].text == "capped:25");
   }
 }
+
+// An entry is kept only with its answer: where the advice fails after the
+// moves are played (the game's table damaged since it was loaded, then
+// dropped from the advisor's cache), the session is as it was.
+TEST_CASE("session answers: an entry whose advice fails changes nothing") {
+  test_util::TempDir dir;
+  const std::string name = "martiandice-p2-d13-b3-t25.mdt";
+  const std::string table = dir.File(name);
+  const std::string good = test_util::ReadFile(kData + "/" + name);
+  test_util::WriteFile(table, good);
+  Advisor advisor(Advisor::Options{std::nullopt, 64, /*max_tables=*/1});
+  GameSession session(NewGame());
+  const absl::StatusOr<TableCoverage> coverage = advisor.Coverage(Rules{}, 2, table);
+  REQUIRE(coverage.ok());
+  REQUIRE(app::SessionOpenJson(advisor, 1, *coverage, session, table).ok());
+  REQUIRE(app::SessionEnterJson(advisor, 1, session, "roll 2T 3R 4H 3C 1K take H", table).ok());
+  std::string damaged = good;
+  damaged[damaged.size() / 2] ^= 1;  // a checksum now fails
+  test_util::WriteFile(table, damaged);
+  REQUIRE(advisor.Coverage(Rules{}, 3, kData).ok());  // the game's table leaves the cache
+  const std::string state = session.StateJson();
+  const std::string log = session.log().text();
+  const std::size_t undo = session.undo_depth();
+  for (const std::string entry : {"roll 3R 4K take R", "undo"}) {
+    INFO("entry: " << entry);
+    const absl::StatusOr<std::string> answer =
+        app::SessionEnterJson(advisor, 1, session, entry, table);
+    REQUIRE_FALSE(answer.ok());
+    CHECK(Message(answer.status()).find("checksum") != std::string::npos);
+    CHECK(session.StateJson() == state);
+    CHECK(session.log().text() == log);
+    CHECK(session.undo_depth() == undo);
+  }
+  // Repaired: the same entry is taken as the next one.
+  test_util::WriteFile(table, good);
+  const absl::StatusOr<std::string> answer =
+      app::SessionEnterJson(advisor, 1, session, "roll 3R 4K take R", table);
+  REQUIRE_MESSAGE(answer.ok(), answer.status());
+  CHECK(Parse(*answer)["step"].text == "applied");
+  CHECK(session.undo_depth() == undo + 1);
+}

@@ -111,6 +111,11 @@ const std::vector<Case>& Cases() {
        R"("objective":"win","scores":[10,12,8],"seat":1,"roll":"2T 2R 3H 4C 2K")"},
       {{"eval", "--objective", "win", "--scores", "30,12,20", "--seat", "2", "--aside", "2T 3R 4H"},
        R"("objective":"win","scores":[30,12,20],"seat":2,"aside":"2T 3R 4H")"},
+      // No table named and none found: the fallback, as the CLI answers.
+      {{"eval", "--objective", "win", "--scores", "1,2", "--dice", "6"},
+       R"("objective":"win","scores":[1,2],"dice":6)"},
+      {{"best", "--objective", "win", "--scores", "1,2,3,4", "--roll", "2T 3R 4H 3C 1K"},
+       R"("objective":"win","scores":[1,2,3,4],"roll":"2T 3R 4H 3C 1K")"},
       {{"stats"}, ""},
       {{"stats", "--dice", "6"}, R"("dice":6)"},
   };
@@ -253,6 +258,8 @@ TEST_CASE("serve: bad requests get one error line each and the service goes on")
       {R"({"id":10,"command":"eval","dice":13.5})", "10", "expected an integer"},
       {R"({"id":11,"command":"eval","dice":1e1})", "11", "expected an integer"},
       {R"({"id":12,"command":"eval","dice":99999999999})", "12", "32 bits"},
+      {R"({"id":130,"command":"open","tables":""})", "130",
+       "field \"tables\": expected a table file or a directory, got an empty path"},
       {R"({"id":13,"command":"eval","exact":1})", "13", "expected true or false"},
       {R"({"id":14,"command":"eval","aside":null})", "14", "got null"},
       {R"({"id":15,"command":"eval","aside":"\ud800"})", "15", "surrogate"},
@@ -276,8 +283,10 @@ TEST_CASE("serve: bad requests get one error line each and the service goes on")
        "seat: seat 2 is out of range"},
       {R"({"id":28,"command":"eval","objective":"win","scores":[1,2],"tables":"/nonexistent/t.mdt"})",
        "28", "martiandice solve"},
-      {R"({"id":29,"command":"eval","objective":"win","scores":[1,2],"dice":6})", "29",
-       "martiandice solve"},
+      // A folder named holds no table for the game (unnamed, the fallback answers).
+      {R"({"id":29,"command":"eval","objective":"win","scores":[1,2],"dice":6,"tables":")" MARTIANDICE_DATA_DIR
+       R"("})",
+       "29", "martiandice solve"},
       {R"({"id":30,"command":"stats","dice":21})", "30", "invalid rules"},
       {"{\"id\":31,\"command\":\"eval\",\"aside\":\"" + long_string + "\"}", "31", "aside: "},
       {R"({"id":32,"command":"eval","objective":"win","scores":[1,2],"players":3})", "32",
@@ -366,16 +375,21 @@ TEST_CASE("serve: lines over the limit are refused unread, and the service goes 
   REQUIRE(padded.size() == limit);
   const std::string over = padded + " ";
   const std::string huge(5 * limit + 17, 'x');
+  // The limit does not count a "\r" before the newline; "\r" then more is over.
   const ServeRun run = RunServe(padded + "\n" + over + "\n" + good + "\n" + huge + "\n" + good +
-                                "\n" + huge);  // the last one with no newline
+                                "\n" + padded + "\r\n" + padded + "\r \n" + huge + "\n" + padded +
+                                "\r");  // the last one with no newline
   CHECK(run.code == 0);
-  REQUIRE(run.lines.size() == 6);
+  REQUIRE(run.lines.size() == 9);
   CHECK(ParseLine(run.lines[0])["id"].number == 2);
   CheckError(run.lines[1], "null", "longer than 16384 bytes");
   CHECK(ParseLine(run.lines[2])["id"].number == 1);
   CheckError(run.lines[3], "null", "longer than");
   CHECK(ParseLine(run.lines[4])["id"].number == 1);
-  CheckError(run.lines[5], "null", "longer than");
+  CHECK(ParseLine(run.lines[5])["id"].number == 2);
+  CheckError(run.lines[6], "null", "longer than");
+  CheckError(run.lines[7], "null", "longer than");
+  CHECK(ParseLine(run.lines[8])["id"].number == 2);
 }
 
 TEST_CASE("serve: hostile input never crashes or hangs, and each request line gets one JSON line") {
@@ -672,7 +686,10 @@ TEST_CASE("serve: a table that fails to load is not read again") {
   std::string damaged = good;
   damaged[damaged.size() / 2] ^= 1;  // a checksum now fails
   test_util::WriteFile(table, damaged);
-  LineFeeder feeder({WinRequest(table), WinRequest(table), WinRequest(dir.str())},
+  std::string open = R"({"command":"open","tables":)";
+  martiandice::AppendJsonString(open, table);
+  open += "}\n";
+  LineFeeder feeder({WinRequest(table), WinRequest(table), open, WinRequest(dir.str())},
                     [&](std::size_t line) {
                       if (line == 1) test_util::WriteFile(table, good);
                     });
@@ -684,11 +701,12 @@ TEST_CASE("serve: a table that fails to load is not read again") {
   std::istringstream lines(run.out);
   std::vector<std::string> responses;
   for (std::string line; std::getline(lines, line);) responses.push_back(line);
-  REQUIRE(responses.size() == 3);
+  REQUIRE(responses.size() == 4);
   CheckError(responses[0], "null", "checksum");
   CHECK(responses[1] == responses[0]);  // remembered, though the file is good now
+  CHECK(responses[2] == responses[0]);  // a game's table likewise
   // The same file asked by its folder is another request: read, and good.
-  CHECK(!ParseLine(responses[2]).Has("error"));
+  CHECK(!ParseLine(responses[3]).Has("error"));
 }
 
 TEST_CASE("serve: a failing output stream ends the service with exit 1") {

@@ -124,6 +124,11 @@ TEST_CASE("notation: a face and a take as people type them") {
   CHECK(ParseTake("4H")->count == 4);
   CHECK(ParseTake("4 humans")->count == 4);
   CHECK(ParseTake("4 humans")->face == Face::kHuman);
+  // A letter repeated is a count (three humans), never the face alone.
+  CHECK(ParseTake("HHH")->count == 3);
+  CHECK(ParseTake("H H")->count == 2);
+  CHECK(ParseTake(" Humans ")->face == Face::kHuman);
+  CHECK_FALSE(ParseTake(" Humans ")->count.has_value());
   auto message = [](std::string_view text) {
     auto take = ParseTake(text);
     REQUIRE_FALSE(take.ok());

@@ -173,6 +173,7 @@ TEST_CASE("game log reader: every error, word for word") {
       {"jump 3", "line 1: expected 'roll', 'stop' or 'scores', got 'jump'"},
       {"roll " + std::string(5000, 'T'), "line 1: longer than 4096 bytes"},
       {"roll take H", "line 1: roll: give the dice rolled before 'take'"},
+      {"roll", "line 1: roll: give the dice rolled"},
       {"roll 2T 3R 4H 3C 1K take H stop",
        "line 1: expected 'roll DICE take FACE' (one face after 'take')"},
       {"roll 2T 3R 4H 3C 1K take",
@@ -222,6 +223,22 @@ TEST_CASE("game log reader: every error, word for word") {
   CHECK(ReadError("scores 1,40 seat 0").rfind("line 1: scores: ", 0) == 0);
   CHECK(ReadError("scores 1,2 seat 5") ==
         "line 1: seat: seat 5 is out of range for 2 players (0..1)");
+}
+
+// The first error stops the reader: a later line or Finish reads nothing
+// (a turn the error left half started is never ended by them).
+TEST_CASE("game log reader: nothing is read after an error") {
+  GameLogReader reader(Rules{});
+  REQUIRE_FALSE(reader.Read(1, "roll 5T").ok());
+  for (const std::string_view line : {"stop", "roll 2T 3R 4H 3C 1K take H", "scores 1,2"}) {
+    CAPTURE(line);
+    const absl::StatusOr<LogStep> step = reader.Read(2, line);
+    REQUIRE_FALSE(step.ok());
+    CHECK(step.status().code() == absl::StatusCode::kFailedPrecondition);
+    CHECK(step.status().message().rfind("line 2: not read: the log stopped at an error (line 1: ",
+                                        0) == 0);
+  }
+  CHECK(reader.Finish(3).code() == absl::StatusCode::kFailedPrecondition);
 }
 
 TEST_CASE("game log reader: lines as people type them") {

@@ -308,6 +308,9 @@ TEST_CASE("game state: every kind of bad move is refused and changes nothing") {
   Ok(bonus.EndTurn(23));
   Ok(bonus.EndTurn(13));
   CHECK(bonus.scores() == std::vector<int>{23, 13});
+  // Two dice never show three earthlings: no bonus range is named.
+  GameState two = NewGame(2, Rules{2, 3, 5});
+  CheckRefused(two, Move::EndTurn(3), "3 points is not a score a turn can have (0 to 2)");
 }
 
 TEST_CASE("game state: Apply plays the move it stands for") {
