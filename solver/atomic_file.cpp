@@ -6,7 +6,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -32,11 +35,21 @@ const char* KindOf(mode_t mode) {
   return "not a regular file";
 }
 
-// WriteFileAtomically's temporary for `path`, created and open (*fd).
+// WriteFileAtomically's temporary for `path`, created and open (*fd): mode
+// 0644 less the user's umask (mkstemp's 0600 would need a chmod that ignores
+// it), under a name no file has (O_EXCL), tried again while one has.
 absl::Status CreateTemporary(const std::string& path, std::string* temp, int* fd) {
-  *temp = path + ".tmp.XXXXXX";
-  *fd = mkstemp(temp->data());
-  if (*fd >= 0) return absl::OkStatus();
+  static std::atomic<std::uint64_t> serial{0};
+  std::uint64_t seed =
+      static_cast<std::uint64_t>(getpid()) << 32 ^
+      static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL + serial++;
+    *temp = absl::StrFormat("%s.tmp.%06x", path, (seed >> 40) & 0xffffff);
+    *fd = open(temp->c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (*fd >= 0) return absl::OkStatus();
+    if (errno != EEXIST) break;
+  }
   return absl::PermissionDeniedError(
       absl::StrFormat("cannot create a temporary file next to %s: %s", path, std::strerror(errno)));
 }
@@ -119,7 +132,6 @@ absl::Status AtomicFileWriter::Append(std::string_view bytes) { return WriteAt(e
 
 absl::Status AtomicFileWriter::Commit() {
   if (fd_ < 0) return absl::FailedPreconditionError(absl::StrCat(path_, ": writer closed"));
-  if (fchmod(fd_, 0644) != 0) return Fail("setting permissions of");
   if (fsync(fd_) != 0) return Fail("syncing");
   const int fd = std::exchange(fd_, -1);
   if (close(fd) != 0) {

@@ -32,7 +32,8 @@ bool WriteAllAt(int fd, std::string_view bytes, std::uint64_t offset);
 // A file written in pieces, never seen half written: a temporary file in the
 // folder of `path` (which must exist), appended to and patched, then flushed,
 // synced and renamed over `path` by Commit, which must be absent or a regular
-// file (CheckReplaceable, at Create and just before the rename). Destroyed
+// file (CheckReplaceable, at Create and just before the rename). The file is
+// made with mode 0644 less the user's umask ("PATH.tmp.XXXXXX" until renamed). Destroyed
 // uncommitted, or after a failed call, the temporary is removed and `path`
 // is left as it was. Errors: CheckReplaceable's; PermissionDenied when the
 // temporary cannot be created or renamed, DataLoss when writing or syncing

@@ -4,6 +4,7 @@
 // their error paths.
 #include <doctest/doctest.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include <cmath>
 #include <filesystem>
@@ -368,6 +369,22 @@ TEST_CASE("cli game solve writes the table atomically and reports") {
   CHECK(again.code == 0);
   CHECK(again.err.empty());
   CHECK(dir.Files() == std::vector<std::string>{"small.mdt"});
+}
+
+// Tables and checkpoints are made as the user's umask allows: 0644 less it.
+TEST_CASE("cli game: a file written atomically has mode 0644 less the umask") {
+  const TempDir dir;
+  for (const mode_t mask : {mode_t{022}, mode_t{077}, mode_t{002}}) {
+    CAPTURE(mask);
+    const std::string file = (dir.path() / ("m" + std::to_string(mask))).string();
+    const mode_t old = umask(mask);
+    const absl::Status written = martiandice::solver::WriteFileAtomically(file, "bytes");
+    umask(old);
+    REQUIRE(written.ok());
+    struct stat info;
+    REQUIRE(stat(file.c_str(), &info) == 0);
+    CHECK((info.st_mode & 0777) == (0644 & ~mask));
+  }
 }
 
 TEST_CASE("cli game solve into a directory, human report, progress bar on a terminal") {

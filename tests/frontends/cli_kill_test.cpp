@@ -137,7 +137,7 @@ std::vector<std::string> Others(const fs::path& dir, const std::vector<std::stri
   return names;
 }
 
-// A leftover temporary file: "<target name>.tmp.XXXXXX" (mkstemp's six characters).
+// A leftover temporary file: "<target name>.tmp.XXXXXX" (six characters).
 bool IsTemporaryOf(const std::string& name, const std::string& target) {
   const std::string prefix = target + ".tmp.";
   return name.size() == prefix.size() + 6 && name.compare(0, prefix.size(), prefix) == 0;
