@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <istream>
+#include <limits>
 #include <new>
 #include <optional>
 #include <ostream>
@@ -267,21 +268,50 @@ absl::StatusOr<std::string> SerializeCheckpoint(const Checkpoint& c) {
   return out;
 }
 
-namespace {
+// The reader's source (a file, or bytes in memory), the CRC-32 of what it
+// has read, and the records of the chunk being read.
+struct CheckpointReader::State {
+  std::unique_ptr<std::streambuf> source;
+  std::optional<CrcReadBuf> in;
+  std::string path;
+  Checkpoint header;
+  int width = 0;
+  std::uint64_t contexts = 0;  // announced
+  std::uint64_t next = 0;      // the next context to read
+  std::vector<double> chunk;   // records read, from context chunk_first
+  std::uint64_t chunk_first = 0;
+  absl::Status failed;  // the first error: nothing is read after it
 
-// The checkpoint of `size` bytes that `source` holds: the header read whole
-// and checked, then the records read straight into place, then the checksum.
-absl::StatusOr<Checkpoint> Parse(std::streambuf& source, std::uint64_t size,
-                                 const std::string& path, const CheckpointIdentity& expected) {
-  auto corrupt = [&](const std::string& what) {
+  absl::Status Corrupt(const std::string& what) const {
     return absl::DataLossError(absl::StrFormat(
         "checkpoint %s is unusable: %s; delete it to start the solve over", path, what));
-  };
+  }
+};
+
+CheckpointReader::CheckpointReader(std::unique_ptr<State> state) : state_(std::move(state)) {}
+CheckpointReader::~CheckpointReader() = default;
+
+const Checkpoint& CheckpointReader::header() const { return state_->header; }
+const std::string& CheckpointReader::path() const { return state_->path; }
+std::uint64_t CheckpointReader::contexts() const { return state_->contexts; }
+
+// The header of the `size` bytes `source` holds, read whole and checked:
+// another solve's is named before the size is judged against `max_size`,
+// and every count is checked against the bytes there before anything is
+// sized by it.
+absl::StatusOr<std::unique_ptr<CheckpointReader>> CheckpointReader::Start(
+    std::unique_ptr<std::streambuf> source, std::uint64_t size, const std::string& path,
+    const CheckpointIdentity& expected, std::uint64_t max_size) {
+  auto state = std::make_unique<State>();
+  State& s = *state;
+  s.source = std::move(source);
+  s.path = path;
+  auto corrupt = [&s](const std::string& what) { return s.Corrupt(what); };
   if (size < kHeaderSize + kCrcSize) {
     return corrupt(absl::StrFormat("truncated (%u bytes, a checkpoint has at least %u)", size,
                                    kHeaderSize + kCrcSize));
   }
-  CrcReadBuf in(source);
+  CrcReadBuf& in = s.in.emplace(*s.source);
   std::string head(kHeaderSize, '\0');
   if (!ReadExactly(in, head.data(), kHeaderSize)) return corrupt("unreadable (its header)");
   if (std::memcmp(head.data(), kMagic, sizeof kMagic) != 0) {
@@ -313,7 +343,7 @@ absl::StatusOr<Checkpoint> Parse(std::streambuf& source, std::uint64_t size,
           "header out of range (dice %u, bonus %u, target %u, players %u, arithmetic %u)", h.dice,
           h.bonus, h.target, h.players, h.arithmetic));
     }
-    Checkpoint c;
+    Checkpoint& c = s.header;
     CheckpointIdentity& id = c.identity;
     id.rules.dice = static_cast<int>(h.dice);
     id.rules.bonus = static_cast<int>(h.bonus);
@@ -322,38 +352,6 @@ absl::StatusOr<Checkpoint> Parse(std::streambuf& source, std::uint64_t size,
     id.extended = h.arithmetic == 2;
     id.solver_version = h.solver_version;
     id.levels = h.levels;
-    // Every count is checked against the bytes there before anything is sized by it
-    // (at least the checksum's are left: the minimum size is checked above).
-    const int width = CheckpointRecordWidth(static_cast<int>(h.players));
-    const std::uint64_t per_context = static_cast<std::uint64_t>(width) * sizeof(double);
-    const std::uint64_t left = size - kHeaderSize - kCrcSize;
-    if (h.contexts > left / per_context) {
-      return corrupt(absl::StrFormat("truncated (%u bytes, its header announces %u contexts)", size,
-                                     h.contexts));
-    }
-    if (h.contexts * per_context != left) {
-      return corrupt(absl::StrFormat("%u bytes where its %u contexts take %u", size, h.contexts,
-                                     CheckpointSize(h.contexts, id.players)));
-    }
-    c.records.resize(h.contexts * width);
-    if (!ReadExactly(in, reinterpret_cast<char*>(c.records.data()), left)) {
-      return corrupt("unreadable (its records)");
-    }
-    if constexpr (std::endian::native == std::endian::big) {  // the file is little-endian
-      char* bytes = reinterpret_cast<char*>(c.records.data());
-      for (std::uint64_t at = 0; at < left; at += 8) std::reverse(bytes + at, bytes + at + 8);
-    }
-    const std::uint32_t computed = in.crc();
-    unsigned char tail[kCrcSize];
-    if (!ReadExactly(in, reinterpret_cast<char*>(tail), kCrcSize)) {
-      return corrupt("unreadable (its checksum)");
-    }
-    const std::uint32_t stored =
-        tail[0] | (tail[1] << 8) | (tail[2] << 16) | (static_cast<std::uint32_t>(tail[3]) << 24);
-    if (stored != computed) {
-      return corrupt(
-          absl::StrFormat("checksum mismatch (stored %08x, computed %08x)", stored, computed));
-    }
     if (h.identity_hash != IdentityHash(id)) return corrupt("identity hash mismatch");
     if (id.rules != expected.rules || id.players != expected.players ||
         id.extended != expected.extended || id.solver_version != expected.solver_version ||
@@ -363,6 +361,23 @@ absl::StatusOr<Checkpoint> Parse(std::streambuf& source, std::uint64_t size,
           "another checkpoint file",
           path, CheckpointIdentityString(id), CheckpointIdentityString(expected)));
     }
+    if (size > max_size) {
+      return corrupt(absl::StrFormat("%u bytes, more than this solve's checkpoint can take (%u)",
+                                     size, max_size));
+    }
+    // At least the checksum's bytes are left: the minimum size is checked above.
+    s.width = CheckpointRecordWidth(static_cast<int>(h.players));
+    const std::uint64_t per_context = static_cast<std::uint64_t>(s.width) * sizeof(double);
+    const std::uint64_t left = size - kHeaderSize - kCrcSize;
+    if (h.contexts > left / per_context) {
+      return corrupt(absl::StrFormat("truncated (%u bytes, its header announces %u contexts)", size,
+                                     h.contexts));
+    }
+    if (h.contexts * per_context != left) {
+      return corrupt(absl::StrFormat("%u bytes where its %u contexts take %u", size, h.contexts,
+                                     CheckpointSize(h.contexts, id.players)));
+    }
+    s.contexts = h.contexts;
     c.levels_done = h.levels_done;
     c.vectors_done = h.vectors_done;
     if (c.levels_done > id.levels || (c.levels_done == id.levels && c.vectors_done > 0)) {
@@ -381,37 +396,22 @@ absl::StatusOr<Checkpoint> Parse(std::streambuf& source, std::uint64_t size,
     c.seconds = h.seconds;
     c.counters.mixed_cycles = h.mixed_cycles;
     c.counters.mixing_error = h.mixing_error;
-    for (size_t i = 0; i < c.records.size(); ++i) {
-      const double v = c.records[i];
-      // Chances are probabilities (rounding may leave them a hair outside);
-      // error bounds are non-negative (infinite for a cycle that did not converge).
-      const bool is_error = i % width == h.players;
-      if (std::isnan(v) || (is_error ? v < 0 : (v < -1e-9 || v > 1 + 1e-9))) {
-        return corrupt(absl::StrFormat("record %u of context %u is %g", i % width, i / width, v));
-      }
+    // The figures a report and a table's header take: bounds and times are
+    // non-negative (NaN fails), the rounds an int.
+    for (const double figure : {h.max_residual, h.error_bound, h.seconds, h.mixing_error}) {
+      if (!(figure >= 0)) return corrupt(absl::StrFormat("a counter is %g", figure));
     }
-    return c;
-  } catch (const std::bad_alloc&) {
-    return absl::ResourceExhaustedError(
-        absl::StrFormat("checkpoint %s: out of memory reading it", path));
-  } catch (const cereal::Exception& e) {
-    return corrupt(absl::StrCat("unreadable (", e.what(), ")"));
+    if (h.max_rounds > static_cast<std::uint32_t>(std::numeric_limits<int>::max())) {
+      return corrupt(absl::StrFormat("%u rounds", h.max_rounds));
+    }
   } catch (const std::exception& e) {
     return corrupt(absl::StrCat("unreadable (", e.what(), ")"));
   }
+  return std::unique_ptr<CheckpointReader>(new CheckpointReader(std::move(state)));
 }
 
-}  // namespace
-
-absl::StatusOr<Checkpoint> ParseCheckpoint(std::string_view bytes, const std::string& path,
-                                           const CheckpointIdentity& expected) {
-  ViewBuf buf(bytes);
-  return Parse(buf, bytes.size(), path, expected);
-}
-
-absl::StatusOr<Checkpoint> ReadCheckpoint(const std::string& path,
-                                          const CheckpointIdentity& expected,
-                                          std::uint64_t max_size) {
+absl::StatusOr<std::unique_ptr<CheckpointReader>> CheckpointReader::Open(
+    const std::string& path, const CheckpointIdentity& expected, std::uint64_t max_size) {
   namespace fs = std::filesystem;
   std::error_code error;
   const fs::file_status status = fs::status(path, error);
@@ -427,17 +427,110 @@ absl::StatusOr<Checkpoint> ReadCheckpoint(const std::string& path,
     return absl::PermissionDeniedError(
         absl::StrFormat("cannot read checkpoint %s: %s", path, error.message()));
   }
-  if (size > max_size) {
-    return absl::DataLossError(absl::StrFormat(
-        "checkpoint %s is unusable: %u bytes, more than this solve's checkpoint can take (%u); "
-        "delete it to start the solve over",
-        path, size, max_size));
-  }
-  std::filebuf file;
-  if (file.open(path, std::ios::in | std::ios::binary) == nullptr) {
+  auto file = std::make_unique<std::filebuf>();
+  if (file->open(path, std::ios::in | std::ios::binary) == nullptr) {
     return absl::PermissionDeniedError(absl::StrFormat("cannot read checkpoint %s", path));
   }
-  return Parse(file, size, path, expected);
+  return Start(std::move(file), size, path, expected, max_size);
+}
+
+absl::StatusOr<std::unique_ptr<CheckpointReader>> CheckpointReader::OpenBytes(
+    std::string_view bytes, const std::string& path, const CheckpointIdentity& expected) {
+  return Start(std::make_unique<ViewBuf>(bytes), bytes.size(), path, expected,
+               std::numeric_limits<std::uint64_t>::max());
+}
+
+absl::Status CheckpointReader::Next(double* record) {
+  State& s = *state_;
+  if (!s.failed.ok()) return s.failed;
+  if (s.next >= s.contexts) {
+    return s.failed = absl::InternalError("reading a checkpoint past its last context");
+  }
+  const auto width = static_cast<std::uint64_t>(s.width);
+  if (s.next - s.chunk_first >= s.chunk.size() / width) {
+    // The next chunk of about kChunk bytes, whole contexts.
+    const std::uint64_t count =
+        std::min(s.contexts - s.next, std::max<std::uint64_t>(1, SinkBuf::kChunk / (8 * width)));
+    s.chunk.resize(count * width);
+    char* bytes = reinterpret_cast<char*>(s.chunk.data());
+    if (!ReadExactly(*s.in, bytes, count * width * 8)) {
+      return s.failed = s.Corrupt("unreadable (its records)");
+    }
+    if constexpr (std::endian::native == std::endian::big) {  // the file is little-endian
+      for (std::uint64_t at = 0; at < count * width * 8; at += 8) {
+        std::reverse(bytes + at, bytes + at + 8);
+      }
+    }
+    s.chunk_first = s.next;
+  }
+  const double* r = &s.chunk[(s.next - s.chunk_first) * width];
+  for (int i = 0; i < s.width; ++i) {
+    // Chances are probabilities (rounding may leave them a hair outside);
+    // error bounds are non-negative (infinite for a cycle that did not converge).
+    const bool is_error = i == s.header.identity.players;
+    if (std::isnan(r[i]) || (is_error ? r[i] < 0 : (r[i] < -1e-9 || r[i] > 1 + 1e-9))) {
+      return s.failed =
+                 s.Corrupt(absl::StrFormat("record %d of context %u is %g", i, s.next, r[i]));
+    }
+  }
+  std::copy(r, r + s.width, record);
+  ++s.next;
+  return absl::OkStatus();
+}
+
+absl::Status CheckpointReader::Finish() {
+  State& s = *state_;
+  if (!s.failed.ok()) return s.failed;
+  if (s.next != s.contexts) {
+    return s.failed = absl::InternalError(absl::StrFormat(
+               "checkpoint %s: %u of its %u contexts read", s.path, s.next, s.contexts));
+  }
+  const std::uint32_t computed = s.in->crc();
+  unsigned char tail[kCrcSize];
+  if (!ReadExactly(*s.in, reinterpret_cast<char*>(tail), kCrcSize)) {
+    return s.failed = s.Corrupt("unreadable (its checksum)");
+  }
+  const std::uint32_t stored =
+      tail[0] | (tail[1] << 8) | (tail[2] << 16) | (static_cast<std::uint32_t>(tail[3]) << 24);
+  if (stored != computed) {
+    return s.failed = s.Corrupt(
+               absl::StrFormat("checksum mismatch (stored %08x, computed %08x)", stored, computed));
+  }
+  return absl::OkStatus();
+}
+
+namespace {
+
+// The whole checkpoint `reader` reads: its header, then every record.
+absl::StatusOr<Checkpoint> ReadAll(absl::StatusOr<std::unique_ptr<CheckpointReader>> reader) {
+  if (!reader.ok()) return reader.status();
+  CheckpointReader& r = **reader;
+  try {
+    Checkpoint c = r.header();
+    const int width = CheckpointRecordWidth(c.identity.players);
+    c.records.resize(r.contexts() * width);  // the size is checked against the file's
+    for (std::uint64_t k = 0; k < r.contexts(); ++k) {
+      if (absl::Status status = r.Next(&c.records[k * width]); !status.ok()) return status;
+    }
+    if (absl::Status status = r.Finish(); !status.ok()) return status;
+    return c;
+  } catch (const std::bad_alloc&) {
+    return absl::ResourceExhaustedError(
+        absl::StrFormat("checkpoint %s: out of memory reading it", r.path()));
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<Checkpoint> ParseCheckpoint(std::string_view bytes, const std::string& path,
+                                           const CheckpointIdentity& expected) {
+  return ReadAll(CheckpointReader::OpenBytes(bytes, path, expected));
+}
+
+absl::StatusOr<Checkpoint> ReadCheckpoint(const std::string& path,
+                                          const CheckpointIdentity& expected,
+                                          std::uint64_t max_size) {
+  return ReadAll(CheckpointReader::Open(path, expected, max_size));
 }
 
 }  // namespace martiandice::solver

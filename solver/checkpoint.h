@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <streambuf>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -98,18 +99,66 @@ class CheckpointWriter {
 // Size of a checkpoint holding `contexts` finished contexts of `players` seats.
 std::uint64_t CheckpointSize(std::uint64_t contexts, int players);
 
+// The file read a context at a time, for large solves, never whole in memory
+// (CheckpointWriter's counterpart): Open reads and checks the header, Next
+// each announced context's record in order, Finish the checksum. A file that
+// fails a later check may already have given records: whoever placed them
+// discards them. Not thread-safe.
+class CheckpointReader {
+ public:
+  // Opens `path` for the solve `expected` and reads its header. Errors:
+  // NotFound if it does not exist; FailedPrecondition if it is not a regular
+  // file, or another solve's (other rules, players, arithmetic, solver or
+  // format version), naming both; PermissionDenied if it cannot be read;
+  // DataLoss for a corrupt header (bad magic, counts against the file's
+  // size, progress, counters no solve writes such as a negative or NaN bound)
+  // and for a file of this solve larger than `max_size` bytes.
+  static absl::StatusOr<std::unique_ptr<CheckpointReader>> Open(const std::string& path,
+                                                                const CheckpointIdentity& expected,
+                                                                std::uint64_t max_size);
+  // The same over `bytes` (named `path` in errors), read in place: they must
+  // outlive the reader.
+  static absl::StatusOr<std::unique_ptr<CheckpointReader>> OpenBytes(
+      std::string_view bytes, const std::string& path, const CheckpointIdentity& expected);
+  ~CheckpointReader();
+  CheckpointReader(const CheckpointReader&) = delete;
+  CheckpointReader& operator=(const CheckpointReader&) = delete;
+
+  // Identity, progress, counters and time (its records empty).
+  const Checkpoint& header() const;
+  const std::string& path() const;
+  // The contexts the file holds (its header's count, checked against its size).
+  std::uint64_t contexts() const;
+  // The next context's CheckpointRecordWidth values into `record`. Errors:
+  // DataLoss when unreadable or a value is out of range (NaN, a chance
+  // outside [0, 1], a negative error bound); Internal past the last context.
+  // After an error, every call returns it.
+  absl::Status Next(double* record);
+  // After every context: DataLoss on a checksum mismatch; Internal if a
+  // context was left unread.
+  absl::Status Finish();
+
+ private:
+  struct State;
+  explicit CheckpointReader(std::unique_ptr<State> state);
+  static absl::StatusOr<std::unique_ptr<CheckpointReader>> Start(
+      std::unique_ptr<std::streambuf> source, std::uint64_t size, const std::string& path,
+      const CheckpointIdentity& expected, std::uint64_t max_size);
+  std::unique_ptr<State> state_;
+};
+
 // Parses `bytes` (read from `path`, named in errors) for the solve `expected`.
 // Errors: DataLoss for a truncated or corrupt file (bad magic, size,
 // checksum, counts); FailedPrecondition for a checkpoint of another solve
 // (other rules, players, arithmetic, solver version or format version),
-// naming both; ResourceExhausted if memory runs out. Never allocates more
+// naming both; DataLoss for counters no solve writes (a negative or NaN
+// bound or time); ResourceExhausted if memory runs out. Never allocates more
 // than the bytes given; throws nothing.
 absl::StatusOr<Checkpoint> ParseCheckpoint(std::string_view bytes, const std::string& path,
                                            const CheckpointIdentity& expected);
 
-// Reads `path`: NotFound if it does not exist, DataLoss if larger than
-// `max_size` bytes (refused before reading), else ParseCheckpoint's, the
-// records read from the file into the checkpoint (no other copy).
+// Reads `path` whole (CheckpointReader's errors), the records read from the
+// file into the checkpoint (no other copy).
 absl::StatusOr<Checkpoint> ReadCheckpoint(const std::string& path,
                                           const CheckpointIdentity& expected,
                                           std::uint64_t max_size);

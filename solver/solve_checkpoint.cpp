@@ -61,36 +61,41 @@ void SolveCheckpoint::ForEachFinished(SolvePoint at, Fn fn) const {
 absl::StatusOr<SolvePoint> SolveCheckpoint::Open() {
   if (!enabled()) return SolvePoint();
   if (shared()) return OpenShared();
-  absl::StatusOr<Checkpoint> loaded =
-      ReadCheckpoint(path_, Identity(), CheckpointSize(state_.index.size(), state_.n));
-  if (loaded.ok()) {
-    if (absl::Status s = Load(*loaded); !s.ok()) return s;
-    return SolvePoint{static_cast<int>(loaded->levels_done),
-                      static_cast<size_t>(loaded->vectors_done)};
+  // What a write would refuse (a symbolic link, a folder) is refused before it is read.
+  if (absl::Status s = CheckReplaceable(path_); !s.ok()) return s;
+  absl::StatusOr<std::unique_ptr<CheckpointReader>> reader =
+      CheckpointReader::Open(path_, Identity(), CheckpointSize(state_.index.size(), state_.n));
+  if (reader.ok()) {
+    if (absl::Status s = Load(**reader); !s.ok()) return s;
+    const Checkpoint& loaded = (*reader)->header();
+    return SolvePoint{static_cast<int>(loaded.levels_done),
+                      static_cast<size_t>(loaded.vectors_done)};
   }
-  if (!absl::IsNotFound(loaded.status())) return loaded.status();
+  if (!absl::IsNotFound(reader.status())) return reader.status();
   // Written now, so a path that cannot be written fails before the work.
   if (absl::Status s = Write(SolvePoint(), CheckpointCounters()); !s.ok()) return s;
   return SolvePoint();
 }
 
 absl::StatusOr<SolvePoint> SolveCheckpoint::OpenShared() {
-  // This rank's files, by the level they hold (each at a level's start).
-  std::vector<std::pair<std::uint32_t, Checkpoint>> held;
-  absl::Status read = absl::OkStatus();
+  // This rank's files, by the level they hold (each at a level's start), their
+  // headers read: only the one loaded is read further.
+  std::vector<std::pair<std::uint32_t, std::unique_ptr<CheckpointReader>>> held;
+  absl::Status read = CheckReplaceable(path_);  // as Open's, agreed by every rank
   for (const std::string& path : {path_, previous()}) {
-    absl::StatusOr<Checkpoint> c =
-        ReadCheckpoint(path, Identity(), CheckpointSize(state_.index.size(), state_.n));
+    if (!read.ok()) break;
+    absl::StatusOr<std::unique_ptr<CheckpointReader>> c =
+        CheckpointReader::Open(path, Identity(), CheckpointSize(state_.index.size(), state_.n));
     if (absl::IsNotFound(c.status())) continue;
     if (!c.ok()) {
       read = c.status();
-    } else if (c->vectors_done != 0) {
+    } else if ((*c)->header().vectors_done != 0) {
       read = absl::DataLossError(absl::StrFormat(
           "checkpoint %s is unusable: it stops within a level, which a rank's never does; delete "
           "it to start the solve over",
           path));
     } else {
-      held.emplace_back(c->levels_done, *std::move(c));
+      held.emplace_back((*c)->header().levels_done, *std::move(c));
     }
   }
   if (absl::Status s = share_.Agree(read); !s.ok()) return s;
@@ -119,7 +124,7 @@ absl::StatusOr<SolvePoint> SolveCheckpoint::OpenShared() {
   absl::Status loaded = absl::OkStatus();
   for (const auto& [level, c] : held) {
     if (common > 0 && level == common) {
-      loaded = Load(c);
+      loaded = Load(*c);
       break;
     }
   }
@@ -188,8 +193,11 @@ bool SolveCheckpoint::Due() const {
   return enabled() && since >= std::max(interval_, 20 * last_write_seconds_);
 }
 
-// Takes a parsed checkpoint's finished work.
-absl::Status SolveCheckpoint::Load(const Checkpoint& c) {
+// Reads the finished work `reader`'s checkpoint holds into the state, each
+// record checked before it is placed, the checksum last (on an error the
+// state's values are partly overwritten: the solve ends with the error).
+absl::Status SolveCheckpoint::Load(CheckpointReader& reader) {
+  const Checkpoint& c = reader.header();
   const int n = state_.n;
   const int level = static_cast<int>(c.levels_done);
   const int levels = schedule_.levels();
@@ -200,19 +208,24 @@ absl::Status SolveCheckpoint::Load(const Checkpoint& c) {
         path_, c.vectors_done, schedule_.Level(level).size()));
   }
   const SolvePoint at{level, level < levels ? static_cast<size_t>(c.vectors_done) : 0};
-  size_t contexts = 0;
+  std::uint64_t contexts = 0;
   ForEachFinished(at, [&](long long) { ++contexts; });
-  const int width = CheckpointRecordWidth(n);
-  if (contexts * width != c.records.size()) {
+  if (contexts != reader.contexts()) {
     return absl::DataLossError(absl::StrFormat(
         "checkpoint %s is unusable: %u contexts stored where its progress has %u; delete it to "
         "start the solve over",
-        path_, c.records.size() / width, contexts));
+        path_, reader.contexts(), contexts));
   }
-  // Every record as a table may hold it, before any is used: a checksum
-  // recomputed over altered values must not make a table of them.
-  for (std::size_t k = 0; k < contexts; ++k) {
-    const double* r = &c.records[k * width];
+  // Every record as a table may hold it: a checksum recomputed over altered
+  // values must not make a table of them.
+  double r[kMaxPlayers + 2];
+  double largest_bound = 0;
+  std::uint64_t k = 0;
+  absl::Status status;
+  ForEachFinished(at, [&](long long context) {
+    if (!status.ok()) return;
+    status = reader.Next(r);
+    if (!status.ok()) return;
     std::string problem = internal::WinVectorProblem(r, n, r[n]);
     // As a table's header bound (false for NaN), or an unconverged cycle's
     // infinity: the resumed solve then ends as the first did, with no table.
@@ -220,19 +233,22 @@ absl::Status SolveCheckpoint::Load(const Checkpoint& c) {
       problem = absl::StrFormat("error bound %g is not a bound in [0, 1)", r[n]);
     }
     if (!problem.empty()) {
-      return absl::DataLossError(absl::StrFormat(
+      status = absl::DataLossError(absl::StrFormat(
           "checkpoint %s is unusable: finished context %d: %s; delete it to start the solve over",
           path_, k, problem));
+      return;
     }
-  }
-  const double* r = c.records.data();
-  ForEachFinished(at, [&](long long context) {
+    largest_bound = std::max(largest_bound, r[n]);
     std::copy(r, r + n, &state_.win[context * n]);
     state_.error_of[context] = r[n];
     if (n == 2) state_.pair_slope[context] = r[n + 1];
-    r += width;
+    ++k;
   });
+  if (status.ok()) status = reader.Finish();
+  if (!status.ok()) return status;
   loaded_ = c.counters;
+  // The table's bound covers every record loaded, whatever the header says.
+  loaded_.error_bound = std::max(loaded_.error_bound, largest_bound);
   report_->earlier_seconds = c.seconds;
   return absl::OkStatus();
 }

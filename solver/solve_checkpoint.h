@@ -41,7 +41,8 @@ class SolveCheckpoint {
   // into the state), else the start, the first checkpoint written now (a
   // path that cannot be written fails before the work). In a cluster
   // (collective): the latest level every rank's files hold, this rank's own
-  // vectors loaded (the caller shares them). Errors: the read's (DataLoss,
+  // vectors loaded (the caller shares them). Errors: CheckReplaceable's (a
+  // path the writes would refuse, before it is read), the read's (DataLoss,
   // FailedPrecondition), an unusable checkpoint's (DataLoss) and the
   // write's; in a cluster any rank's, and the transport's.
   absl::StatusOr<SolvePoint> Open();
@@ -68,7 +69,7 @@ class SolveCheckpoint {
   std::string previous() const { return path_ + ".previous"; }
   template <typename Fn>
   void ForEachFinished(SolvePoint at, Fn fn) const;
-  absl::Status Load(const Checkpoint& c);
+  absl::Status Load(CheckpointReader& reader);
 
   SolveState& state_;
   const LevelSchedule& schedule_;

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <string>
 
 #include "checksum.h"
@@ -392,6 +393,16 @@ TEST_CASE("n-player checkpoint: another solve's checkpoint is refused and left a
   auto parsed = solver::ReadCheckpoint(path, future, 1 << 30);
   CHECK(absl::IsFailedPrecondition(parsed.status()));
   CHECK(std::string(parsed.status().message()).find(version) != std::string::npos);
+  // Larger than this solve's checkpoint can be: another solve's is named as
+  // such (not "unusable"), this solve's is unusable.
+  parsed = solver::ReadCheckpoint(path, future, 200);
+  CHECK(absl::IsFailedPrecondition(parsed.status()));
+  CHECK(std::string(parsed.status().message()).find("belongs to another solve") !=
+        std::string::npos);
+  parsed = solver::ReadCheckpoint(path, IdentityOf(bytes), 200);
+  CHECK(absl::IsDataLoss(parsed.status()));
+  CHECK(std::string(parsed.status().message()).find("more than this solve's checkpoint can take") !=
+        std::string::npos);
 }
 
 TEST_CASE("n-player checkpoint: damaged or truncated files are refused, never crash") {
@@ -438,16 +449,25 @@ TEST_CASE("n-player checkpoint: damaged or truncated files are refused, never cr
   }
   refused(good + "x", "bytes where its");
   refused("MDPOLICY" + good.substr(8), "bad magic");
-  for (size_t at : {size_t{60}, size_t{150}, good.size() / 2, good.size() - 2}) {
+  // What no other check sees, the checksum does: a counter (mixed cycles),
+  // the last bit of the first record's error bound (bytes 161 + 24 on), the
+  // checksum itself.
+  for (size_t at : {size_t{150}, size_t{185}, good.size() - 2}) {
+    std::string flipped = good;
+    flipped[at] ^= 0x01;
+    refused(flipped, "checksum mismatch");
+  }
+  // The progress, a record: refused by whatever they break first.
+  for (size_t at : {size_t{60}, good.size() / 2}) {
     std::string flipped = good;
     flipped[at] ^= 0x10;
-    refused(flipped, "checksum mismatch");
+    refused(flipped, "is unusable");
   }
   // A huge context count: refused before any allocation (under ASan an
   // allocation that size would abort), with or without a valid checksum.
   std::string huge = good;
   for (int i = 0; i < 8; ++i) huge[kContextsAt + i] = static_cast<char>(0xff);
-  auto reparsed = solver::ParseCheckpoint(huge, "x", {kRules, 3, true, 1, 0});
+  auto reparsed = solver::ParseCheckpoint(huge, "x", identity);
   CHECK(absl::IsDataLoss(reparsed.status()));
   CHECK(std::string(reparsed.status().message()).find("truncated") != std::string::npos);
   for (std::uint64_t contexts : {std::uint64_t{1} << 60, ~std::uint64_t{0}}) {
@@ -463,7 +483,7 @@ TEST_CASE("n-player checkpoint: damaged or truncated files are refused, never cr
   REQUIRE(RunStopping(options, 0, &values, &report).ok());
 }
 
-TEST_CASE("n-player checkpoint: counts are checked against the solve after the checksum") {
+TEST_CASE("n-player checkpoint: counts and records are checked against the solve") {
   // A well-formed file (valid checksum) whose progress disagrees with its contents.
   TempDir dir;
   const std::string path = dir.File("forged");
@@ -501,6 +521,25 @@ TEST_CASE("n-player checkpoint: counts are checked against the solve after the c
   refused(forged, "finished context 0: error bound 1.5 is not a bound in [0, 1)");
   forged.records[3] = std::nan("");
   refused(forged, "record 3 of context 0 is nan");  // the reader's own check
+  // The counters a report and a table's header take.
+  forged = *parsed;
+  forged.counters.error_bound = -1;
+  refused(forged, "a counter is -1");
+  forged.counters.error_bound = std::nan("");
+  refused(forged, "a counter is nan");
+  forged = *parsed;
+  forged.counters.max_rounds = std::numeric_limits<std::uint32_t>::max();
+  refused(forged, "4294967295 rounds");
+  // A header bound below a record's: the records' bound is kept.
+  forged = *parsed;
+  forged.records[3] = 1e-3;
+  forged.counters.error_bound = 0;
+  absl::StatusOr<std::string> lowered = solver::SerializeCheckpoint(forged);
+  REQUIRE(lowered.ok());
+  WriteFile(path, *lowered);
+  absl::StatusOr<solver::GameValues> bounded = solver::SolveGameValues(options, nullptr);
+  REQUIRE(bounded.ok());
+  CHECK(bounded->error_bound >= 1e-3);
   // An unconverged cycle's infinite bound (its context's and the counters')
   // is kept: the solve resumes and ends without a bound, and no table is
   // made of it.
@@ -555,6 +594,25 @@ TEST_CASE("n-player checkpoint: an unwritable checkpoint fails before the work")
   options.checkpoint.clear();
   options.checkpoint_interval = -1;
   CHECK(absl::IsInvalidArgument(solver::SolveGameValues(options, nullptr).status()));
+}
+
+// The checkpoint is a file the solve will replace: a symbolic link to one is
+// refused before it is read (the first write would refuse it after the work).
+TEST_CASE("n-player checkpoint: a symbolic link is refused before the work") {
+  TempDir dir;
+  const std::string target = dir.File("real");
+  const std::string link = dir.File("link");
+  solver::GameSolveOptions options = StoppedSolve(target);
+  const std::string bytes = ReadFile(target);
+  std::filesystem::create_symlink(target, link);
+  options.checkpoint = link;
+  int calls = 0;
+  options.progress = [&](const solver::GameSolveProgress&) { ++calls; };
+  const absl::Status status = solver::SolveGameValues(options, nullptr).status();
+  CHECK(absl::IsFailedPrecondition(status));
+  CHECK(std::string(status.message()).find("is a symbolic link") != std::string::npos);
+  CHECK(calls == 0);
+  CHECK(ReadFile(target) == bytes);
 }
 
 TEST_CASE("n-player checkpoint: the file layout is the documented one") {
@@ -712,6 +770,23 @@ TEST_CASE("n-player checkpoint: written in chunks, read from the file in place")
   REQUIRE_MESSAGE(read.ok(), read.status());
   CHECK(read->records == c.records);
   CHECK(read->levels_done == 3);
+  // A context at a time (as a resume places them), across the chunks; none past the last.
+  auto reader = solver::CheckpointReader::Open(dir.File("c"), c.identity, whole.size());
+  REQUIRE_MESSAGE(reader.ok(), reader.status());
+  CHECK((*reader)->contexts() == contexts);
+  CHECK((*reader)->header().records.empty());
+  bool same = true;
+  for (std::uint64_t k = 0; k < contexts; ++k) {
+    double record[4];
+    REQUIRE((*reader)->Next(record).ok());
+    same = same && std::equal(record, record + 4, &c.records[4 * k]);
+  }
+  CHECK(same);
+  double past[4];
+  CHECK(absl::IsInternal((*reader)->Next(past)));
+  reader = solver::CheckpointReader::Open(dir.File("c"), c.identity, whole.size());
+  REQUIRE(reader.ok());
+  CHECK(absl::IsInternal((*reader)->Finish()));  // every context unread
   // One byte flipped deep in the records: the file's checksum refuses it.
   std::string flipped = whole;
   flipped[whole.size() / 2] ^= 1;
