@@ -92,7 +92,7 @@ export async function createEngine() {
       const made = md.newGame(options);
       game?.free();
       game = made;
-      return { events: game.events };
+      return { events: game.events, seed: game.seed };  // the seed exact (the event's is a Number)
     },
     roll: (dice) => ({ events: game.roll(dice) }),
     take: (face) => ({ events: game.take(face) }),

@@ -631,8 +631,8 @@ async function newGame(event) {
     delete document.body.dataset.over;
     document.body.dataset.game = 'playing';
     $('scores').setAttribute('aria-label', `Scores (first to ${rules.target})`);
-    $('status').textContent = `Game with seed ${start.seed} (${tableWords(start, table)}).`;
-    document.body.dataset.seed = String(start.seed);
+    $('status').textContent = `Game with seed ${answer.seed} (${tableWords(start, table)}).`;
+    document.body.dataset.seed = answer.seed;
     lastControls = '';
     await show(answer);
   } catch (error) {

@@ -46,7 +46,7 @@ export class Coach {
     return this.#openingJson;
   }
 
-  /** The last answer (open's or enter's). */
+  /** The last answer with the game's state (open's or enter's, help's aside). */
   get answer() {
     return structuredClone(this.#answer);
   }

@@ -6,8 +6,13 @@
 // (same seed, same moves) print the same lines.
 import { MartianDiceError } from './wasm.js';
 
-// The rules' fields of a new game's request.
+// The rules' fields of a new game's request, and every option of a game.
 const RULE_FIELDS = Object.freeze(['dice', 'bonus', 'target']);
+const GAME_FIELDS = Object.freeze([...RULE_FIELDS, 'players', 'humans', 'bots', 'seed', 'hints']);
+
+function isInt32(value) {
+  return Number.isInteger(value) && value >= -(2 ** 31) && value < 2 ** 31;
+}
 
 function randomSeed() {
   const words = new Uint32Array(2);
@@ -47,6 +52,7 @@ function botsText(bots) {
 export class Game {
   #core;
   #id;
+  #seed;
   #events = [];
   #state;
 
@@ -54,23 +60,37 @@ export class Game {
   constructor(core, options = {}) {
     this.#core = core;
     const rules = {};
+    if (options === null || typeof options !== 'object') {
+      throw new MartianDiceError('newGame: expected an object of options');
+    }
+    for (const name of Object.keys(options)) {
+      if (!GAME_FIELDS.includes(name)) {
+        throw new MartianDiceError(`${name}: not an option of a game (${GAME_FIELDS.join(', ')})`, name);
+      }
+    }
     for (const name of RULE_FIELDS) {
       const value = options[name];
       if (value === undefined) continue;
-      if (!Number.isInteger(value)) {
+      if (!isInt32(value)) {
         throw new MartianDiceError(`${name}: expected an integer, got ${String(value)}`, name);
       }
       rules[name] = value;
     }
     const players = options.players ?? 2;
-    if (!Number.isInteger(players)) {
+    if (!isInt32(players)) {
       throw new MartianDiceError(`players: expected an integer, got ${String(players)}`, 'players');
     }
+    if (options.hints !== undefined && typeof options.hints !== 'boolean') {
+      throw new MartianDiceError(`hints: expected true or false, got ${String(options.hints)}`, 'hints');
+    }
     // mdw_game_new's request: play's fields (app/request.h).
-    const answer = JSON.parse(core.callRequest('game_new', {
+    const text = core.callRequest('game_new', {
       players, humans: humansText(options.humans), bots: botsText(options.bots),
       seed: seedText(options.seed), hints: Boolean(options.hints), ...rules,
-    }));
+    });
+    // The start event's seed as the library wrote it (JSON.parse rounds it past 2^53).
+    this.#seed = /"seed":(\d+)/.exec(text)[1];
+    const answer = JSON.parse(text);
     this.#id = answer.game;
     this.#take(answer);
   }
@@ -90,9 +110,12 @@ export class Game {
     return this.#events[0];
   }
 
-  /** The seed of the game's dice (a decimal string: `martiandice play --seed`). */
+  /**
+   * The seed of the game's dice (a decimal string: `martiandice play --seed`),
+   * exact: the start event's number is rounded past 2^53 by JSON.parse.
+   */
   get seed() {
-    return String(this.start.seed);
+    return this.#seed;
   }
 
   /** Every event so far, as `martiandice play --json` prints them. */
@@ -102,7 +125,7 @@ export class Game {
 
   /** The state now: phase, seat to move and its player, scores, set-aside, roll, legal takes... */
   get state() {
-    return { ...this.#state };
+    return structuredClone(this.#state);
   }
 
   get over() {
@@ -111,6 +134,9 @@ export class Game {
 
   /** The mover rolls: the seed's dice, or `dice` (notation: a coach's real dice). Returns the events. */
   roll(dice) {
+    if (dice !== undefined && dice !== null && typeof dice !== 'string') {
+      throw new MartianDiceError(`roll: expected dice notation, got ${String(dice)}`, 'roll');
+    }
     return this.#move('game_roll', dice ?? null);
   }
 

@@ -372,18 +372,24 @@ export interface CoachTurnEnd {
   game_over: boolean;
 }
 
-/** serve's `open` and `enter` answers (help: step "help" and a message only). */
+/** serve's `open` answer and `enter`'s but for help (CoachHelpAnswer). */
 export interface CoachAnswer {
   game: number;
   table?: string | null;
   no_table?: string | null;
-  step?: 'applied' | 'undone' | 'state' | 'help';
+  step?: 'applied' | 'undone' | 'state';
   entry?: string;
-  message?: string;
   turn_ends?: CoachTurnEnd[];
   state: CoachState;
   /** play's hint without its event and seat fields; null once over. */
   advice: Omit<GameAdvice, 'event' | 'seat'> | null;
+}
+
+/** `enter`'s answer to "help": the entries allowed now (the game unchanged). */
+export interface CoachHelpAnswer {
+  game: number;
+  step: 'help';
+  message: string;
 }
 
 /** serve's `close` answer. */
@@ -405,13 +411,13 @@ export class Coach {
   readonly opening: CoachAnswer;
   /** open's answer as serve writes it. */
   readonly openingJson: string;
-  /** The last answer (open's or enter's). */
+  /** The last answer with the game's state (open's or enter's, help's aside). */
   readonly answer: CoachAnswer;
   readonly state: CoachState;
   readonly advice: CoachAnswer['advice'];
   readonly over: boolean;
   /** One of coach's lines ("roll 2T 3R 4H 3C 1K", "take humans", "stop", "roll", "score 7", "scores 12,20 seat 1", "undo", "state", "help"). Throws MartianDiceError ("entry: ...") and changes nothing when refused. */
-  enter(line: string): CoachAnswer;
+  enter(line: string): CoachAnswer | CoachHelpAnswer;
   /** enter's answer as serve writes it. */
   enterJson(line: string): string;
   /** Takes back the last entry. */

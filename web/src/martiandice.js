@@ -36,6 +36,10 @@ const QUERY_FIELDS = Object.freeze({
   target: 'integer',
 });
 
+// A table's first bytes (docs/FORMAT.md), and the largest the module takes.
+const TABLE_MAGIC = Object.freeze([...'MDPOLICY'].map((c) => c.charCodeAt(0)));
+const MAX_TABLE_BYTES = 512 * 2 ** 20;
+
 function fieldError(name, what) {
   return new MartianDiceError(`${name}: ${what}`, name);
 }
@@ -138,6 +142,14 @@ export class MartianDice {
   addTable(bytes) {
     const data = asBytes(bytes);
     if (!data) throw new MartianDiceError('addTable: expected a Uint8Array or an ArrayBuffer');
+    // Judged before the bytes are copied into the module (which holds them twice while it checks).
+    if (data.length > MAX_TABLE_BYTES) {
+      throw new MartianDiceError(`addTable: ${data.length} bytes; the module reads tables up to ` +
+        `${MAX_TABLE_BYTES} bytes (\`martiandice\` reads larger ones)`, null, 'RESOURCE_EXHAUSTED');
+    }
+    if (data.length < TABLE_MAGIC.length || TABLE_MAGIC.some((c, i) => data[i] !== c)) {
+      throw new MartianDiceError('addTable: not a martiandice policy table (bad magic)', null, 'DATA_LOSS');
+    }
     const info = JSON.parse(this.#core.callWithBytes('add_table', data));
     this.#tables = this.#tables.filter((table) => table.table !== info.table);
     this.#tables.push(info);
@@ -156,11 +168,19 @@ export class MartianDice {
    * 64 MiB (4 or more players at the official target).
    */
   solveTable(game = {}, options = {}) {
+    if (game === null || typeof game !== 'object' || options === null || typeof options !== 'object') {
+      throw new MartianDiceError('solveTable: expected objects ({players, dice, bonus, target}, {onProgress})');
+    }
+    for (const name of Object.keys(game)) {
+      if (!['players', 'dice', 'bonus', 'target'].includes(name)) {
+        throw fieldError(name, 'not a field of a game to solve (players, dice, bonus, target)');
+      }
+    }
     const rules = { dice: 13, bonus: 3, target: 25, ...game };
     const players = game.players ?? 2;
     for (const [name, value] of [['players', players], ['dice', rules.dice], ['bonus', rules.bonus],
       ['target', rules.target]]) {
-      if (!Number.isInteger(value)) throw new MartianDiceError(`${name}: expected a whole number`, name);
+      if (!isInt32(value)) throw new MartianDiceError(`${name}: expected an integer, got ${String(value)}`, name);
     }
     const { info, bytes } = this.#core.solve(players, rules.dice, rules.bonus, rules.target,
       options.onProgress);

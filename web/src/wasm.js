@@ -5,6 +5,8 @@
 import createMartianDiceWasm from '../dist/martiandice-wasm.mjs';
 
 const WASM_FILE = 'martiandice-wasm.wasm';
+// The longest text passed to the module, in UTF-16 units (review reads at most 1 MiB).
+const MAX_TEXT = 1 << 20;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -136,7 +138,19 @@ export class WasmCore {
    */
   #values(args) {
     let need = 0;
-    for (const arg of args) if (typeof arg === 'string') need += 3 * arg.length + 1;
+    for (const arg of args) {
+      if (typeof arg === 'string') {
+        // Longer than any input the library reads (review's 1 MiB), or cut by a NUL: refused.
+        if (arg.length > MAX_TEXT) {
+          throw new MartianDiceError(`a text of ${arg.length} characters: at most ${MAX_TEXT} are read`);
+        }
+        if (arg.includes('\0')) throw new MartianDiceError('a text holds a NUL character');
+        need += 3 * arg.length + 1;
+      } else if (!(arg === null || arg === undefined || typeof arg === 'boolean' ||
+          (Number.isInteger(arg) && arg >= -(2 ** 31) && arg < 2 ** 32))) {
+        throw new MartianDiceError(`expected a text, a 32-bit integer or a flag, got ${String(arg)}`);
+      }
+    }
     if (need > this.scratchSize) {
       if (this.scratch) this.module._free(this.scratch);
       this.scratchSize = Math.max(need, 2 * this.scratchSize, 256);
@@ -202,6 +216,9 @@ export class WasmCore {
   /** Calls `mdw_<name>(bytes, size)` with a copy of `bytes` in the module's memory. */
   callWithBytes(name, bytes) {
     const pointer = this.module._malloc(Math.max(bytes.length, 1));
+    if (!pointer) {
+      throw new MartianDiceError(`out of memory for ${bytes.length} bytes`, null, 'RESOURCE_EXHAUSTED');
+    }
     let status;
     try {
       this.module.HEAPU8.set(bytes, pointer);
@@ -218,12 +235,32 @@ export class WasmCore {
    * table)}, or throws as call does.
    */
   solve(players, dice, bonus, target, onProgress) {
-    this.module.onSolveProgress = onProgress ?? null;
+    if (onProgress !== undefined && onProgress !== null && typeof onProgress !== 'function') {
+      throw new MartianDiceError('onProgress: expected a function', 'onProgress');
+    }
+    // The callback's exception never unwinds through the solve (whose C++
+    // would not be cleaned up): caught, it stops the solve, then is thrown.
+    let thrown = null;
+    this.module.onSolveProgress = onProgress ? (fraction, seconds) => {
+      try {
+        onProgress(fraction, seconds);
+        return false;
+      } catch (error) {
+        thrown ??= { error };
+        return true;
+      }
+    } : null;
     let info;
     try {
       info = JSON.parse(this.call('solve', players, dice, bonus, target));
+    } catch (error) {
+      throw thrown ? thrown.error : error;
     } finally {
       this.module.onSolveProgress = null;
+    }
+    if (thrown) {  // thrown at the last progress call, the solve already done
+      this.module._mdw_solved_release();
+      throw thrown.error;
     }
     const pointer = this.module._mdw_solved_bytes();
     const bytes = this.module.HEAPU8.slice(pointer, pointer + this.module._mdw_solved_size());

@@ -155,6 +155,12 @@ describe('bad inputs', () => {
     assert.equal(md.evalJson(Object.create({ aside: 'x' })), md.evalJson({}));
     assert.throws(() => md.eval({ roll: '1R' }), { input: 'roll' });
     assert.throws(() => md.addTable(new Uint8Array(10)), { code: 'DATA_LOSS' });
+    // Judged before any copy into the module: not a table, or too large for it.
+    assert.throws(() => md.addTable(new Uint8Array(1000)), /bad magic/);
+    assert.throws(() => md.addTable(new ArrayBuffer(512 * 2 ** 20 + 1)),
+      { code: 'RESOURCE_EXHAUSTED', message: /the module reads tables up to 536870912 bytes/ });
+    // A text cut by a NUL is refused, never read up to it.
+    assert.throws(() => md.eval({ aside: '3T 2R\0 junk' }), /NUL/);
   });
 });
 

@@ -8,6 +8,7 @@
 // decision's advice is compared too). Also: dice given (a coach's real dice),
 // refused moves that change nothing. Seeded: $MARTIANDICE_WEB_SEED (printed).
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { before, describe, test } from 'node:test';
 
 import { MartianDice, MartianDiceError, officialTableUrl } from '../src/martiandice.js';
@@ -147,5 +148,69 @@ describe('moves', () => {
     assert.throws(() => md.newGame({ players: 7 }), MartianDiceError);
     assert.throws(() => md.newGame({ bots: 'nonsense' }), /bots: /);
     assert.throws(() => md.newGame({ seed: -1 }), /seed: /);
+    // Refused, never wrapped, cut or read as something else.
+    assert.throws(() => md.newGame({ target: 2 ** 32 + 25 }), /target: expected an integer/);
+    assert.throws(() => md.newGame({ players: 2 ** 32 + 2 }), /players: expected an integer/);
+    assert.throws(() => md.newGame({ player: 3 }), /player: not an option of a game/);
+    assert.throws(() => md.newGame({ hints: 'false' }), /hints: expected true or false/);
+    assert.throws(() => md.newGame(null), MartianDiceError);
+    const game = md.newGame({ players: 2, humans: [0] });
+    for (const dice of [12345, true, {}, NaN]) {
+      assert.throws(() => game.roll(dice), /roll: expected dice notation/);
+    }
+    assert.throws(() => game.roll('3T 2R\0 4H 1C 3K'), /NUL/);
+    assert.throws(() => game.roll('T'.repeat(2 ** 20 + 1)), /at most 1048576 are read/);
+    assert.equal(game.state.phase, 'roll');  // nothing was rolled
+    game.free();
+  });
+
+  test('the seed comes back exactly, past 2^53: the same game replays from it', () => {
+    const big = '18446744073709551557';
+    const first = md.newGame({ players: 2, humans: 'none', seed: big });
+    assert.equal(first.seed, big);
+    first.playBots();
+    const again = md.newGame({ players: 2, humans: 'none', seed: first.seed });
+    again.playBots();
+    assert.deepEqual(again.result, first.result);
+    const bigint = md.newGame({ seed: 18446744073709551557n });
+    assert.equal(bigint.seed, big);
+    bigint.free();
+    first.free();
+    again.free();
+  });
+
+  test('the state is a copy: changing it changes nothing', () => {
+    const game = md.newGame({ players: 2, humans: [0], seed: 3 });
+    game.state.scores.push(99);
+    assert.deepEqual(game.state.scores, [0, 0]);
+    game.free();
+  });
+
+  // clearCaches and a table registered again give later calls a new advisor;
+  // a game keeps the one it started with (it once kept a freed one, and its
+  // next move spun forever: hence a process of its own, with a time limit).
+  test('a game goes on after clearCaches and a table registered again', () => {
+    const pkg = new URL('../src/martiandice.js', import.meta.url).href;
+    const script = `
+      import assert from 'node:assert/strict';
+      import { MartianDice, officialTableUrl } from ${JSON.stringify(pkg)};
+      const md = await MartianDice.create({ tables: [officialTableUrl(2)] });
+      const game = md.newGame({ players: 2, humans: [0], seed: 11, hints: true });
+      game.roll('3T 2R 4H 1C 3K');
+      game.take('H');
+      md.clearCaches();
+      game.rollOn();
+      game.roll('1T 2R 1C 2K');  // the 6 dice left; the hint needs the advisor
+      assert.equal(game.state.phase, 'take');
+      assert.equal(game.advice().options.length, 3);
+      await md.loadTable(officialTableUrl(2));  // the same table again: replaced
+      game.take('K');
+      assert.equal(game.state.phase, 'stop_or_roll');
+      assert.equal(game.advice().decision, 'stop_or_roll');
+      game.free();
+      console.log('went on');`;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script],
+      { timeout: 60000, encoding: 'utf8' });
+    assert.equal(out.trim(), 'went on');
   });
 });

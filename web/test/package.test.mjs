@@ -78,7 +78,11 @@ export async function main(): Promise<string> {
   const advice: GameAdvice = game.advice();
   const take: string | undefined = advice.best?.take;
   const coach: Coach = md.coach({ players: 3, scores: [3, 5, 0], seat: 1 });
-  const entered: CoachAnswer = coach.enter('roll 2T 3R 4H 3C 1K');
+  const help = coach.enter('help');
+  const entries: string = help.step === 'help' ? help.message : '';
+  const answer = coach.enter('roll 2T 3R 4H 3C 1K');
+  if (answer.step === 'help') return entries;
+  const entered: CoachAnswer = answer;
   const chance: number[] | null | undefined = entered.advice?.win_probabilities;
   const log: string = coach.close().log;
   const reviewed: ReviewAnswer = md.review('roll 2T 3R 4H 3C 1K take H\\nstop\\n', { exact: true });

@@ -71,5 +71,27 @@ test('a table too large for a page, and bad rules, are refused with the reason',
     /would take \d+ MiB; the page solves tables up to 64 MiB/.test(error.message));
   assert.throws(() => md.solveTable({ players: 2, target: 0 }), MartianDiceError);
   assert.throws(() => md.solveTable({ players: 9 }), MartianDiceError);
-  assert.throws(() => md.solveTable({ players: 2, target: 'x' }), /target: expected a whole number/);
+  assert.throws(() => md.solveTable({ players: 2, target: 'x' }), /target: expected an integer/);
+  // Past 32 bits: refused, never wrapped to another target (2^32 + 10 is not 10).
+  assert.throws(() => md.solveTable({ players: 2, target: 2 ** 32 + 10 }), /target: expected an integer/);
+  assert.throws(() => md.solveTable({ players: 2 }, { onProgress: 5 }), /onProgress: expected a function/);
+  assert.throws(() => md.solveTable({ taget: 10 }), /taget: not a field of a game to solve/);
+  assert.throws(() => md.solveTable(null), MartianDiceError);
+});
+
+// A callback's exception stops the solve and comes out of solveTable, the
+// module unharmed: the same solve then runs to its end (and repeatedly, no
+// memory lost to an unwound solve: the module's heap stays put).
+test('an exception thrown by onProgress stops the solve and is thrown', () => {
+  const game = { players: 2, target: 8 };
+  const thrown = new Error('stop here');
+  let calls = 0;
+  assert.throws(() => md.solveTable(game, { onProgress() { calls += 1; throw thrown; } }),
+    (error) => error === thrown);
+  assert.equal(calls, 1);
+  for (let i = 0; i < 20; i++) {
+    assert.throws(() => md.solveTable(game, { onProgress() { throw thrown; } }), (e) => e === thrown);
+  }
+  const solved = solve(game);
+  assert.ok(solved.size > 0);
 });

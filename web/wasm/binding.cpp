@@ -110,18 +110,20 @@ struct SlotReader {
 
 namespace {
 
-std::unique_ptr<Advisor> advisor;
+std::shared_ptr<Advisor> advisor;
 
 }  // namespace
 
-Advisor& TheAdvisor() {
+std::shared_ptr<Advisor> SharedAdvisor() {
   if (!advisor) {
     Advisor::Options options;
     options.tables = TableFolder();
-    advisor = std::make_unique<Advisor>(options);
+    advisor = std::make_shared<Advisor>(options);
   }
-  return *advisor;
+  return advisor;
 }
+
+Advisor& TheAdvisor() { return *SharedAdvisor(); }
 
 std::string_view View(absl::string_view text) { return {text.data(), text.size()}; }
 
@@ -242,7 +244,8 @@ EMSCRIPTEN_KEEPALIVE int mdw_add_table(const std::uint8_t* bytes, std::size_t si
     out.write(data.data(), static_cast<std::streamsize>(data.size()));
     if (!out) return Fail(absl::InternalError(absl::StrCat("cannot write ", path)));
   }
-  // The advisor keeps loaded tables by source: a replaced one must be reread.
+  // The advisor keeps loaded tables by source: a replaced one must be reread
+  // (by a new advisor; an open game keeps its own, SharedAdvisor()).
   if (replaced) advisor.reset();
   JsonObject object;
   object.Str("table", path)
@@ -253,7 +256,8 @@ EMSCRIPTEN_KEEPALIVE int mdw_add_table(const std::uint8_t* bytes, std::size_t si
   return Succeed(std::move(object).Build());
 }
 
-// Forgets every solved turn and loaded table (the registered tables stay).
+// Forgets every solved turn and loaded table (the registered tables stay):
+// later calls get a new advisor, an open game keeps its own.
 EMSCRIPTEN_KEEPALIVE void mdw_reset() { advisor.reset(); }
 
 }  // extern "C"

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -14,8 +15,11 @@
 
 namespace martiandice::web {
 
-// The module's advisor: tables from TableFolder(), where mdw_add_table puts them.
+// The module's advisor: tables from TableFolder(), where mdw_add_table puts
+// them. Replaced, never cleared in place, by mdw_reset and a replaced table:
+// what keeps SharedAdvisor() (a game) goes on with the one it took.
 Advisor& TheAdvisor();
+std::shared_ptr<Advisor> SharedAdvisor();
 const std::string& TableFolder();
 // The call failed: mdw_result() is {"error":...,"input":...,"code":...}; returns 1.
 int Fail(const absl::Status& status);

@@ -45,8 +45,9 @@ using app::JsonGameListener;
 class Game {
  public:
   explicit Game(app::GameSetup setup)
-      : events_listener_([this](std::string event) { events_.push_back(std::move(event)); }),
-        driver_(std::move(setup), TheAdvisor(), events_listener_) {
+      : advisor_(SharedAdvisor()),
+        events_listener_([this](std::string event) { events_.push_back(std::move(event)); }),
+        driver_(std::move(setup), *advisor_, events_listener_) {
     driver_.Start();
   }
 
@@ -108,6 +109,9 @@ class Game {
   }
 
  private:
+  // The advisor the game started with, kept while it lasts (clearCaches and a
+  // replaced table give later calls a new one).
+  std::shared_ptr<Advisor> advisor_;
   std::vector<std::string> events_;
   JsonGameListener events_listener_;
   GameDriver driver_;

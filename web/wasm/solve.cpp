@@ -9,6 +9,7 @@
 #define EMSCRIPTEN_KEEPALIVE
 #endif
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -23,12 +24,12 @@
 #include "martiandice/table.h"
 
 #ifdef __EMSCRIPTEN__
-// The solve's progress to the page: fraction done (0..1) and seconds so far.
-EM_JS(void, mdw_solve_progress, (double fraction, double seconds), {
-  if (Module.onSolveProgress) Module.onSolveProgress(fraction, seconds);
-});
+// The solve's progress to the page: fraction done (0..1) and seconds so far;
+// true (the package's hook caught its callback's exception) stops the solve.
+EM_JS(int, mdw_solve_progress, (double fraction, double seconds),
+      { return Module.onSolveProgress && Module.onSolveProgress(fraction, seconds) ? 1 : 0; });
 #else
-static void mdw_solve_progress(double, double) {}
+static int mdw_solve_progress(double, double) { return 0; }
 #endif
 
 namespace martiandice::web {
@@ -80,8 +81,10 @@ EMSCRIPTEN_KEEPALIVE int mdw_solve(int players, int dice, int bonus, int target)
   options.rules = rules;
   options.players = players;
   options.threads = 1;  // the module has one thread
-  options.progress = [](const solver::GameSolveProgress& p) {
-    mdw_solve_progress(p.fraction, p.seconds);
+  std::atomic<bool> stop{false};
+  options.stop = &stop;
+  options.progress = [&stop](const solver::GameSolveProgress& p) {
+    if (mdw_solve_progress(p.fraction, p.seconds) != 0) stop = true;
   };
   solver::GameSolveReport report;
   absl::StatusOr<std::string> bytes = solver::SolveGameTable(options, &report);
