@@ -231,7 +231,9 @@ class ContextCertifier {
   // with the same operations in the same order as internal::SolveConvention
   // for the mover's component, keeping every position's roll record. Its own
   // DP on purpose: a stored value is checked by code other than the code that
-  // computed it (only the game's rules are shared: rules.h). The
+  // computed it. Shared with the solver: the rules (rules.h) and the turn
+  // model (positions, children, roll laws: internal::TurnModel), which the
+  // Python reader's own enumeration checks (tests/scripts/table_reader.py). The
   // highest utility rank each position's outcomes can reach, and the exact
   // values the utilities' order alone fixes.
 
@@ -860,7 +862,7 @@ absl::StatusOr<CertificationReport> CertifyInMemory(const GameValues& values,
   report.margin_threshold = MarginThreshold(values.error_bound);
   report.certified = report.smallest_margin > report.margin_threshold && report.inexact_ties == 0 &&
                      report.largest_value_gap <= report.margin_threshold &&
-                     (values.players > 2 || report.mixed_contexts == 0);
+                     (values.players > 3 || report.mixed_contexts == 0);
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   return report;
 }
@@ -873,9 +875,15 @@ BestAndSecondOptions BestAndSecond(const std::vector<double>& values, const int*
   for (int i = 1; i < count; ++i) {
     if (values[options[i]] > values[options[best]]) best = i;
   }
+  // The next best distinct position: options reaching the best's position
+  // (two earthling faces of equal count) are the same choice, not a second one.
   int second = -1;
-  for (int i = 0; i < count; ++i) {
-    if (i != best && (second < 0 || values[options[i]] > values[options[second]])) second = i;
+  for (const bool distinct : {true, false}) {
+    for (int i = 0; i < count; ++i) {
+      if (i == best || (distinct && options[i] == options[best])) continue;
+      if (second < 0 || values[options[i]] > values[options[second]]) second = i;
+    }
+    if (second >= 0) break;
   }
   return {best, second};
 }

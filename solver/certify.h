@@ -46,7 +46,10 @@ struct CertificationReport {
   // largest_value_gap; the mover's own is in it). The mover is indifferent
   // there up to the bound: its decisions within margin_threshold are counted
   // as mixing decisions, neither ties nor margins. Two players never mix (the
-  // other seat's chance is the complement): a certified 2-player table has none.
+  // other seat's chance is the complement), nor do the solves of 3 (mixed
+  // cycles come with 4 players): a certified table of 2 or 3 has none. With 4
+  // or more, a mixed context's other seats are not checked against the
+  // mixture of the mover's options: a table could pass off wrong values there.
   long long mixed_contexts = 0;
   long long mixing_decisions = 0;
   // Values-only certification: the inexact ties by what the table proves of
@@ -75,15 +78,18 @@ struct CertificationReport {
   double margin_threshold = 0;
   // Every non-tie decision's margin exceeds margin_threshold, so the option
   // the table ranks first is truly best; every tie is exact; every stored
-  // value is within margin_threshold of its own turn solve; and a 2-player
-  // table has no mixed context.
+  // value is within margin_threshold of its own turn solve; and a table of 2
+  // or 3 players has no mixed context. All of it relative to the table's own
+  // error_bound, which is read, not derived: a bound too small for the
+  // values' true errors is not detected.
   bool certified = false;
   double seconds = 0;
 };
 
-// The option with the largest value and the next largest (another option,
-// possibly the same position): `values[options[i]]` is option i's value,
-// `count` >= 2. Returns indices into `options`; ties go to the lower index.
+// The option with the largest value and the next largest of another
+// position (the same position only where every option reaches it):
+// `values[options[i]]` is option i's value, `count` >= 2. Returns indices
+// into `options`; ties go to the lower index.
 struct BestAndSecondOptions {
   int best = 0;
   int second = 1;

@@ -133,6 +133,8 @@ absl::StatusOr<CertifyOutcome> RunCertify(const CommandOptions& options,
   if (absl::IsCancelled(report.status())) {
     return absl::CancelledError(absl::StrCat("certification of ", path, " interrupted"));
   }
+  // A block found damaged as it is read (a mapped table) is the table's error, as at its load.
+  if (absl::IsDataLoss(report.status())) return app::TableError(rules, *players, report.status());
   if (!report.ok()) return report.status();
   progress.Finish();
   CertifyOutcome outcome;

@@ -287,6 +287,21 @@ TEST_CASE("cli certify: a table's decisions, its verdict in the exit status") {
                   "--threads");
 }
 
+// A table mapped (over kEagerTableBytes) has its blocks checked as they are
+// read: one found damaged while certifying is the table's error, as at its
+// load (exit 2), not a failure of the system.
+TEST_CASE("cli certify: a mapped table's damaged block is bad input, exit 2") {
+  const Rules rules{13, 3, 32};
+  REQUIRE(TableBytes(rules, 4) > kEagerTableBytes);
+  const test_util::TempDir dir;
+  const std::string file = dir.File(TableFileName(rules, 4));
+  // No block written: every one reads as zeros, no probabilities.
+  REQUIRE(
+      table_builder::WriteSparseTable(file, table_builder::FirstTurnReachSpec(rules, 4, 10), {}));
+  CheckUsageError({"certify", "--players", "4", "--target", "32", "--tables", file, "--quiet"},
+                  "context 0: the win probabilities sum to 0");
+}
+
 TEST_CASE("cli 6 players: a table over 64 GiB answers best and eval as the library does") {
   // 6 players to 18: 76.0 GiB, as a cluster makes it, written sparse.
   const Rules rules{13, 3, 18};

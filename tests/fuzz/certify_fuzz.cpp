@@ -50,7 +50,7 @@ void CheckReport(const GameTable& table, const CertificationReport& r) {
   Require(r.largest_value_gap >= 0 && !std::isnan(r.largest_value_gap));
   const bool verdict = r.smallest_margin > r.margin_threshold && r.inexact_ties == 0 &&
                        r.largest_value_gap <= r.margin_threshold &&
-                       (table.players() > 2 || r.mixed_contexts == 0);
+                       (table.players() > 3 || r.mixed_contexts == 0);
   Require(r.certified == verdict);
 }
 

@@ -550,6 +550,25 @@ TEST_CASE("certify: a stop request cancels, a floor and ceiling bound the contex
   CHECK(absl::IsInvalidArgument(solver::CertifyGameValues(values, options).status()));
 }
 
+// Two earthling faces of equal count reach one position: the same choice, so
+// the second best is the best distinct position (its margin is checked), and
+// only a roll whose every option reaches one position is a symmetric tie.
+TEST_CASE("certify: the second best option is another position") {
+  const std::vector<double> values = {0.5, 0.3, 0.2};
+  const int same_then_other[] = {0, 0, 1};
+  solver::BestAndSecondOptions pick = solver::BestAndSecond(values, same_then_other, 3);
+  CHECK(pick.best == 0);
+  CHECK(pick.second == 2);
+  const int other_first[] = {2, 0, 0};
+  pick = solver::BestAndSecond(values, other_first, 3);
+  CHECK(pick.best == 1);
+  CHECK(pick.second == 0);
+  const int all_same[] = {1, 1};
+  pick = solver::BestAndSecond(values, all_same, 2);
+  CHECK(pick.best == 0);
+  CHECK(pick.second == 1);
+}
+
 TEST_CASE("certify: bad values are refused") {
   solver::GameValues values = SolveTinyValues(Rules{3, 1, 4}, 3, nullptr);
   CHECK(solver::CertifyGameValues(values).ok());
