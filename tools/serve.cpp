@@ -18,6 +18,7 @@
 #include <exception>
 #include <filesystem>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <optional>
 #include <span>

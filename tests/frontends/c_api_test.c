@@ -54,6 +54,14 @@ static void ExpectError(md_status got, md_status want, const char* part, int lin
 }
 #define EXPECT_ERROR(call, want, part) ExpectError((call), (want), (part), __LINE__)
 
+/* A win query of `players` seats at totals `scores`, the rest md_query_init's. */
+static void InitWin(md_query* query, const int* scores, int players) {
+  md_query_init(query);
+  query->objective = "win";
+  query->scores = scores;
+  query->players = players;
+}
+
 static void TestVersionAndNames(void) {
   CHECK(strcmp(md_version(), MARTIANDICE_VERSION) == 0);
   CHECK(strcmp(md_status_name(MD_OK), "MD_OK") == 0);
@@ -186,11 +194,8 @@ static void TestNoDiceLeft(md_handle* md) {
  * 29/36 wins. Other figures as printed by the CLI (README). */
 static void TestWin(md_handle* md) {
   md_query query;
-  md_query_init(&query);
-  query.objective = "win";
   const int final_round[2] = {25, 21};
-  query.scores = final_round;
-  query.players = 2;
+  InitWin(&query, final_round, 2);
   query.seat = 1;
   md_eval_result eval;
   CHECK(md_eval(md, &query, "3T 3R 4H 1K", &eval) == MD_OK);
@@ -375,11 +380,8 @@ static void TestNullArguments(md_handle* md) {
  * nobody solved), for another player count, corrupt. */
 static void TestTableErrors(void) {
   md_query query;
-  md_query_init(&query);
-  query.objective = "win";
   const int start[3] = {0, 0, 0};
-  query.scores = start;
-  query.players = 2;
+  InitWin(&query, start, 2);
   md_eval_result eval;
 
   md_handle* md = (md_handle*)&eval; /* any non-NULL value: md_open sets NULL on failure */
@@ -397,10 +399,7 @@ static void TestTableErrors(void) {
   md_close(md);
 
   /* The 2-player table, named explicitly, asked for 3 players. */
-  md_query_init(&query);
-  query.objective = "win";
-  query.scores = start;
-  query.players = 3;
+  InitWin(&query, start, 3);
   CHECK(md_open(MARTIANDICE_DATA_DIR "/" TABLE_FILE, &md) == MD_OK);
   EXPECT_ERROR(md_eval(md, &query, NULL, &eval), MD_ERR_TABLE, "for 2 players");
   query.players = 2; /* the same handle answers what the table is for */
@@ -428,11 +427,8 @@ static void TestTableErrors(void) {
  * left) is MD_ERR_TABLE; a `tables` that is a FIFO is bad input, never waited on. */
 static void TestSystemErrors(void) {
   md_query query;
-  md_query_init(&query);
-  query.objective = "win";
   const int start[2] = {0, 0};
-  query.scores = start;
-  query.players = 2;
+  InitWin(&query, start, 2);
   md_eval_result eval;
   md_handle* md = NULL;
 
