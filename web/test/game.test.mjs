@@ -187,8 +187,8 @@ describe('moves', () => {
   });
 
   // clearCaches and a table registered again give later calls a new advisor;
-  // a game keeps the one it started with (it once kept a freed one, and its
-  // next move spun forever: hence a process of its own, with a time limit).
+  // a game keeps the one it started with. A game left with a freed advisor
+  // spins forever at its next move: hence a process of its own, with a time limit.
   test('a game goes on after clearCaches and a table registered again', () => {
     const pkg = new URL('../src/martiandice.js', import.meta.url).href;
     const script = `
