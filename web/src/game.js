@@ -4,15 +4,11 @@
 // every move answers with the events `martiandice play --json` prints for it
 // (the same objects), so a game here and the same game on the command line
 // (same seed, same moves) print the same lines.
-import { MartianDiceError } from './wasm.js';
+import { MartianDiceError, isInt32 } from './wasm.js';
 
 // The rules' fields of a new game's request, and every option of a game.
 const RULE_FIELDS = Object.freeze(['dice', 'bonus', 'target']);
 const GAME_FIELDS = Object.freeze([...RULE_FIELDS, 'players', 'humans', 'bots', 'seed', 'hints']);
-
-function isInt32(value) {
-  return Number.isInteger(value) && value >= -(2 ** 31) && value < 2 ** 31;
-}
 
 function randomSeed() {
   const words = new Uint32Array(2);

@@ -5,7 +5,7 @@
 // tables given as bytes or a URL. Works in Node and in browsers.
 import { Coach } from './coach.js';
 import { Game } from './game.js';
-import { MartianDiceError, distUrl, fetchBytes, loadWasm } from './wasm.js';
+import { MartianDiceError, distUrl, fetchBytes, isInt32, loadWasm } from './wasm.js';
 
 export { Coach, Game, MartianDiceError };
 
@@ -42,10 +42,6 @@ const MAX_TABLE_BYTES = 512 * 2 ** 20;
 
 function fieldError(name, what) {
   return new MartianDiceError(`${name}: ${what}`, name);
-}
-
-function isInt32(value) {
-  return Number.isInteger(value) && value >= -(2 ** 31) && value < 2 ** 31;
 }
 
 // Checks the query's fields: known names, the right types; the values are

@@ -27,6 +27,11 @@ function writeString(heap, at, text) {
   return at;
 }
 
+/** Whether `value` is a 32-bit integer, as the module's integer fields are. */
+export function isInt32(value) {
+  return Number.isInteger(value) && value >= -(2 ** 31) && value < 2 ** 31;
+}
+
 /** An error from the library: a bad input (named by `input`) or a table that cannot be used. */
 export class MartianDiceError extends Error {
   /**
