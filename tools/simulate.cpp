@@ -13,6 +13,7 @@
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <numeric>
 #include <string>
 #include <utility>
 #include <vector>
@@ -44,7 +45,11 @@ constexpr int kMaxRounds = 10000;
 // number of them), so the totals are exact integers and their sum does not
 // depend on the order in which threads add them.
 constexpr std::int64_t kShareUnit = 60;
-constexpr std::int64_t kGamesPerBlock = 128;
+// Workers take games in blocks of about kBlockTime (1 to kMaxGamesPerBlock
+// games): short enough that a stop or a progress report waits for little,
+// long enough that handing them out costs nothing.
+constexpr std::int64_t kMaxGamesPerBlock = 128;
+constexpr std::chrono::milliseconds kBlockTime{50};
 constexpr double kZ95 = 1.959963984540054;
 // Rated losses are summed in units of 2^-48 of a chance to win, as integers,
 // so the sums do not depend on the order in which threads add them.
@@ -62,12 +67,6 @@ struct Setup {
   std::vector<Bot> bots;           // the policies, in the order given
   Advisor* advisor = nullptr;      // rate: the advice each decision is reviewed by
   std::optional<std::string> tables;
-
-  // The policy in `seat` in game `game`: seat - g mod P, or seat itself.
-  int PolicyIndex(std::int64_t game, int seat) const {
-    if (!alternate_seats) return seat;
-    return static_cast<int>((seat - game % players + players) % players);
-  }
 };
 
 bool NeedsTable(const std::vector<PolicySpec>& specs) {
@@ -172,7 +171,7 @@ struct Totals {
 };
 
 // Splits the win among the seats with the highest total.
-void Score(const Setup& setup, const std::vector<int>& scores, std::int64_t game, Totals& totals) {
+void Score(const std::vector<int>& seated, const std::vector<int>& scores, Totals& totals) {
   const int players = static_cast<int>(scores.size());
   const int best = *std::max_element(scores.begin(), scores.end());
   const auto leaders = std::count(scores.begin(), scores.end(), best);
@@ -180,7 +179,7 @@ void Score(const Setup& setup, const std::vector<int>& scores, std::int64_t game
   const std::int64_t share = kShareUnit / leaders;
   for (int seat = 0; seat < players; ++seat) {
     if (scores[seat] != best) continue;
-    const int policy = setup.PolicyIndex(game, seat);
+    const int policy = seated[seat];
     totals.seat_share[seat] += share;
     totals.seat_square[seat] += share * share;
     totals.policy_share[policy] += share;
@@ -242,13 +241,19 @@ absl::Status PlayGame(const Setup& setup, std::int64_t game, Totals& totals) {
   DiceRng rng = SeededRng(setup.seed, game);
   absl::StatusOr<GameState> state = GameState::New(setup.rules, setup.players);
   if (!state.ok()) return state.status();
+  std::vector<int> seated(setup.players);  // the policy in each seat
+  if (setup.alternate_seats) {
+    seated = SeatedPolicies(setup.players, game);
+  } else {
+    std::iota(seated.begin(), seated.end(), 0);
+  }
   std::int64_t turns = 0;
   while (!state->over()) {
     if (state->seat() == 0 && turns == std::int64_t{kMaxRounds} * setup.players) {
       return absl::InvalidArgumentError(absl::StrCat(
           "a game did not end in ", kMaxRounds, " rounds: these policies never reach the target"));
     }
-    const int policy = setup.PolicyIndex(game, state->seat());
+    const int policy = seated[state->seat()];
     if (absl::Status status =
             PlayTurn(setup, setup.bots[policy], *state, rng, totals.rated[policy]);
         !status.ok()) {
@@ -257,7 +262,7 @@ absl::Status PlayGame(const Setup& setup, std::int64_t game, Totals& totals) {
     ++turns;
   }
   totals.turns += turns;
-  Score(setup, state->scores(), game, totals);
+  Score(seated, state->scores(), totals);
   return absl::OkStatus();
 }
 
@@ -294,11 +299,13 @@ class GameRunner {
   // Blocks in order; once stopped none is begun, those begun are finished:
   // the games played stay a prefix.
   void WorkBlocks(Totals& totals, bool reports) {
+    std::int64_t block = 1;  // games, grown or shrunk toward kBlockTime
     while (!failed_.load(std::memory_order_relaxed)) {
       if (stop_ != nullptr && stop_->load(std::memory_order_relaxed)) return;
-      const std::int64_t first = next_.fetch_add(kGamesPerBlock);
+      const auto begun = std::chrono::steady_clock::now();
+      const std::int64_t first = next_.fetch_add(block);
       if (first >= games_) return;
-      const std::int64_t end = std::min(games_, first + kGamesPerBlock);
+      const std::int64_t end = std::min(games_, first + block);
       for (std::int64_t game = first; game < end; ++game) {
         if (absl::Status status = PlayGame(setup_, game, totals); !status.ok()) {
           Fail(game, status);
@@ -307,6 +314,9 @@ class GameRunner {
       }
       const std::int64_t done = done_.fetch_add(end - first) + (end - first);
       if (reports && progress_) progress_(static_cast<double>(done) / static_cast<double>(games_));
+      const auto took = std::chrono::steady_clock::now() - begun;
+      if (took < kBlockTime / 2 && block < kMaxGamesPerBlock) block *= 2;
+      if (took > kBlockTime && block > 1) block /= 2;
     }
   }
 
@@ -331,7 +341,10 @@ class GameRunner {
   std::int64_t error_game_ = 0;
 };
 
-// Mean and 95% half-width of per-game shares from their exact sums.
+// Mean and 95% half-width of per-game shares from their exact sums: the
+// normal approximation, except where every game gave the same share, 0 or 1
+// (a policy that never or always wins), which it would call ±0: there the
+// exact binomial (Clopper-Pearson) bound on the other side, 1 - 0.025^(1/n).
 std::pair<double, double> MeanAndHalfWidth(std::int64_t share, std::int64_t square,
                                            std::int64_t games) {
   const long double n = static_cast<long double>(games);
@@ -339,6 +352,9 @@ std::pair<double, double> MeanAndHalfWidth(std::int64_t share, std::int64_t squa
   const long double sum_sq = static_cast<long double>(square) / (kShareUnit * kShareUnit);
   const long double mean = sum / n;
   if (games < 2) return {static_cast<double>(mean), std::numeric_limits<double>::quiet_NaN()};
+  if (share == 0 || share == games * kShareUnit) {
+    return {static_cast<double>(mean), static_cast<double>(-std::expm1(std::log(0.025L) / n))};
+  }
   const long double variance = std::max(0.0L, (sum_sq - sum * mean) / (n - 1));
   return {static_cast<double>(mean), static_cast<double>(kZ95 * std::sqrt(variance / n))};
 }
@@ -364,6 +380,25 @@ void Summarise(const Totals& totals, std::int64_t games, SimulationResult& resul
 
 // ---------------------------------------------------------------------------
 
+std::vector<int> SeatedPolicies(int players, std::int64_t game) {
+  std::int64_t orders = 1;  // (players - 1)!, then the orders per choice left
+  for (int k = 2; k < players; ++k) orders *= k;
+  std::int64_t index = (game / players) % orders;  // the circular order, in lexicographic order
+  std::vector<int> others(players - 1);
+  std::iota(others.begin(), others.end(), 1);
+  std::vector<int> order = {0};
+  for (int left = players - 1; left > 0; --left) {  // index in the factorial number system
+    orders /= left;
+    const auto next = others.begin() + index / orders;
+    index %= orders;
+    order.push_back(*next);
+    others.erase(next);
+  }
+  std::vector<int> seated(players);
+  for (int i = 0; i < players; ++i) seated[(i + game % players) % players] = order[i];
+  return seated;
+}
+
 absl::StatusOr<SimulationResult> Simulate(const SimulationOptions& options) {
   if (absl::Status status = CheckOptions(options); !status.ok()) return status;
   Setup setup;
@@ -386,10 +421,9 @@ absl::StatusOr<SimulationResult> Simulate(const SimulationOptions& options) {
     setup.tables = options.tables_path;
   }
   const auto start = std::chrono::steady_clock::now();
-  const int threads = static_cast<int>(std::min<std::int64_t>(
-      options.threads, (options.games + kGamesPerBlock - 1) / kGamesPerBlock));
+  result.threads = static_cast<int>(std::min<std::int64_t>(options.threads, options.games));
   GameRunner runner(setup, options);
-  absl::StatusOr<Totals> totals = runner.Run(std::max(1, threads));
+  absl::StatusOr<Totals> totals = runner.Run(result.threads);
   if (!totals.ok()) return totals.status();
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const std::int64_t played = runner.Played();
@@ -494,7 +528,23 @@ std::string SimulateJson(const SimulationOptions& simulation, const SimulationRe
 
 std::string RateText(double rate, double half_width) {
   if (!std::isfinite(half_width)) return absl::StrFormat("%.4f", rate);
+  // A rate of 0 or 1: the exact bound on its one side (MeanAndHalfWidth).
+  if (rate == 0) return absl::StrFormat("%.4f (≤ %.4f)", rate, half_width);
+  if (rate == 1) return absl::StrFormat("%.4f (≥ %.4f)", rate, 1 - half_width);
   return absl::StrFormat("%.4f ± %.4f", rate, half_width);
+}
+
+std::string SeatingText(bool alternate_seats, int players) {
+  if (!alternate_seats)
+    return "Seats fixed (--no-alternate): policy k sits in seat k in every game.\n";
+  if (players == 2)
+    return "Seats alternate: in game g (from 0), policy k sits in seat (k + g) mod 2.\n";
+  int seatings = 1;  // players!
+  for (int k = 2; k <= players; ++k) seatings *= k;
+  return absl::StrFormat(
+      "Seats alternate: each policy sits once in each seat every %d games, each seating once "
+      "every %d.\n",
+      players, seatings);
 }
 
 std::string SimulateText(const SimulationOptions& simulation, const SimulationResult& result) {
@@ -510,12 +560,7 @@ std::string SimulateText(const SimulationOptions& simulation, const SimulationRe
       &text, absl::StrFormat("Simulated %d games of %d players (%s), seed %d.\n", result.games,
                              result.players, app::RulesText(simulation.rules), simulation.seed));
   absl::StrAppend(
-      &text,
-      simulation.alternate_seats
-          ? absl::StrFormat(
-                "Seats alternate: in game g (from 0), policy k sits in seat (k + g) mod %d.\n",
-                result.players)
-          : "Seats fixed (--no-alternate): policy k sits in seat k in every game.\n",
+      &text, SeatingText(simulation.alternate_seats, result.players),
       "Win rates (ties split: 1/k to each of k tied leaders; ± = 95% confidence half-width):\n");
   for (int seat = 0; seat < result.players; ++seat) {
     absl::StrAppend(&text,
@@ -542,7 +587,7 @@ std::string SimulateText(const SimulationOptions& simulation, const SimulationRe
   absl::StrAppend(
       &text, absl::StrFormat("Time: %.2f s (%.0f games/s, %d threads).\n", result.seconds,
                              static_cast<double>(result.games) / std::max(result.seconds, 1e-9),
-                             simulation.threads));
+                             result.threads));
   return text;
 }
 
@@ -567,15 +612,21 @@ comma-separated):
   bold       take the biggest new earthling group whenever there is one,
              rays otherwise; roll on until the turn scores 10 or more
 Ties between stop and roll (values within 1e-12) are played as stop.
-In game g (from 0) policy k sits in seat (k + g) mod P, so each policy plays
-each seat equally often; with --no-alternate policy k sits in seat k in every
-game (one seating measured alone). Each game has its own random stream from
+Seats change from game to game: game g (from 0) seats the policies in the
+circular order c numbered floor(g / P) mod (P-1)! (policy 0, then an order
+of the others; numbered in lexicographic order), rotated by g mod P: policy
+c[i] sits in seat (i + g) mod P. So every P games each policy sits once in
+each seat, and every P! games each seating is played once (2 players: policy
+k sits in seat (k + g) mod 2). With --no-alternate policy k sits in seat k in
+every game (one seating measured alone). Each game has its own random stream from
 (seed, g): the result depends on --seed only, not on --threads.
 Output fields (same names in --json): games, seat_win_rate (per seat),
 policy_win_rate (per policy, --policies order), ci95 {seat, policy} (95%
-half-widths, normal approximation), mean_turns (turns per game, all seats),
-tied_games, seed, policies, alternate_seats, players, rules, table (null if
-no win policy), rating (null without --rate).
+half-widths, normal approximation; for a rate of 0 or 1, the exact binomial
+bound b = 1 - 0.025^(1/games) on the other side; shown as ≤ b or ≥ 1 - b),
+mean_turns (turns per game, all seats), tied_games, seed, policies,
+alternate_seats, players, rules, table (null if no win policy), rating (null
+without --rate).
 --rate reviews every decision of every policy against the win table (the
 chance to win each choice gives away, as `review` does) and rates each policy
 on the scale of docs/RATING.md; it needs a table for the game, and each

@@ -58,7 +58,9 @@ struct SimulationResult {
   bool interrupted = false;      // stopped before every game asked was played
   int players = 0;
   // Share of the games won (ties split equally) and 95% half-widths (normal
-  // approximation), by seat and by policy (in the order given).
+  // approximation; for a share of 0 or 1, the exact binomial bound
+  // 1 - 0.025^(1/games) on the other side; NaN for one game), by seat and by
+  // policy (in the order given).
   std::vector<double> seat_win_rate;
   std::vector<double> seat_ci95;
   std::vector<double> policy_win_rate;
@@ -69,10 +71,22 @@ struct SimulationResult {
   std::vector<app::RatingTally> policy_rating;
   std::string table_path;  // the table used ("" if none, or given in memory)
   double seconds = 0;      // wall time of the games (not of solving or loading)
+  int threads = 0;         // threads that played: at most one per game
 };
 
-// Plays `options.games` games. Game g (from 0) seats policy k in seat
-// (k + g) mod P (in seat k if !alternate_seats) and uses its own random stream
+// The policy (its index in the order given) in each of the `players` seats in
+// game `game` (from 0) when seats alternate: the circular order c numbered
+// floor(game / P) mod (P-1)! (policy 0, then one of the others' orders,
+// numbered in lexicographic order), rotated by game mod P: policy c[i] sits in seat
+// (i + game) mod P. So every P games each policy sits once in each seat, and
+// every P! games each seating is played once; with 2 players policy k sits in
+// seat (k + game) mod 2. (Rotation alone would keep each policy's neighbours,
+// which biases the rates from 3 distinct policies on.) players: 2..kMaxPlayers.
+std::vector<int> SeatedPolicies(int players, std::int64_t game);
+
+// Plays `options.games` games. Game g (from 0) seats the policies as
+// SeatedPolicies(P, g) (policy k in seat k if !alternate_seats) and uses its
+// own random stream
 // derived from (seed, g), so the result is reproducible and independent of the
 // number of threads.
 // Errors: InvalidArgument for bad options, a missing or mismatched table

@@ -1,6 +1,6 @@
 // Tests of the game simulator (tools/simulate.h): optimal self-play wins as
-// often as the policy table predicts, seats alternate between games (or stay
-// fixed on request), a seed
+// often as the policy table predicts, seats alternate between games (each
+// seating equally often; or stay fixed on request), a seed
 // reproduces its result whatever the number of threads, `win` is not worse
 // than `ev`, and the policies and errors.
 #include <doctest/doctest.h>
@@ -9,7 +9,9 @@
 #include <atomic>
 #include <cmath>
 #include <numeric>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "game_solver.h"
@@ -160,6 +162,69 @@ TEST_CASE("simulate: seats alternate between games") {
   }
 }
 
+TEST_CASE("simulate: seatings balance every P games (seats) and every P! games (orders)") {
+  for (int players = 2; players <= 6; ++players) {
+    CAPTURE(players);
+    int seatings = 1;
+    for (int k = 2; k <= players; ++k) seatings *= k;
+    for (std::int64_t first : {std::int64_t{0}, std::int64_t{seatings} * 1000}) {
+      std::set<std::vector<int>> seen;
+      for (std::int64_t game = first; game < first + seatings; ++game) {
+        const std::vector<int> seated = martiandice::SeatedPolicies(players, game);
+        std::vector<int> sorted = seated;
+        std::sort(sorted.begin(), sorted.end());
+        std::vector<int> all(players);
+        std::iota(all.begin(), all.end(), 0);
+        REQUIRE(sorted == all);
+        seen.insert(seated);
+        // The first P games of each P! are the rotations of one order.
+        if (game % seatings < players) {
+          for (int seat = 0; seat < players; ++seat) {
+            CHECK((seated[seat] + game) % players == seat);
+          }
+        }
+      }
+      CHECK(static_cast<int>(seen.size()) == seatings);
+      for (std::int64_t block = first; block < first + seatings; block += players) {
+        std::set<std::pair<int, int>> places;  // (policy, seat)
+        for (std::int64_t game = block; game < block + players; ++game) {
+          const std::vector<int> seated = martiandice::SeatedPolicies(players, game);
+          for (int seat = 0; seat < players; ++seat) places.insert({seated[seat], seat});
+        }
+        CHECK(static_cast<int>(places.size()) == players * players);
+      }
+    }
+  }
+}
+
+TEST_CASE("simulate: game g is played in the seating SeatedPolicies gives it") {
+  // Game g's result is that of games g + 1 less that of games g. Played
+  // seated by the simulation, and with the same policies seated by hand
+  // (--no-alternate): the same dice, so the same game.
+  const std::vector<std::string> names = {"ev", "random", "stop:4"};
+  const auto game_result = [](const std::string& policies, bool alternate, std::int64_t game) {
+    std::vector<double> result;
+    SimulationOptions options = Options(Rules{}, policies, game + 1, 11);
+    options.alternate_seats = alternate;
+    const SimulationResult with = Play(options);
+    options.games = game;
+    const SimulationResult without = game == 0 ? SimulationResult{} : Play(options);
+    for (int seat = 0; seat < 3; ++seat) {
+      const double before = game == 0 ? 0 : without.seat_win_rate[seat] * game;
+      result.push_back(std::round((with.seat_win_rate[seat] * (game + 1) - before) * 60));
+    }
+    const double turns_before = game == 0 ? 0 : without.mean_turns * game;
+    result.push_back(std::round(with.mean_turns * (game + 1) - turns_before));
+    return result;
+  };
+  for (std::int64_t game = 0; game < 6; ++game) {
+    CAPTURE(game);
+    const std::vector<int> seated = martiandice::SeatedPolicies(3, game);
+    const std::string by_hand = names[seated[0]] + "," + names[seated[1]] + "," + names[seated[2]];
+    CHECK(game_result("ev,random,stop:4", true, game) == game_result(by_hand, false, game));
+  }
+}
+
 TEST_CASE("simulate: fixed seats keep policy k in seat k") {
   // ev against random: with alternation each seat wins about half the games;
   // fixed, seat 0 (ev) wins most and the seat and policy rates coincide.
@@ -178,6 +243,23 @@ TEST_CASE("simulate: fixed seats keep policy k in seat k") {
   const SimulationResult one_fixed = Play(options);
   options.alternate_seats = true;
   CHECK(Play(options).seat_win_rate == one_fixed.seat_win_rate);
+}
+
+TEST_CASE("simulate: a policy that never wins gets the exact binomial bound, not ±0") {
+  // random never beats ev in these 200 games (seed 20240613): all shares 0.
+  SimulationOptions options = Options(Rules{}, "ev,random", 200);
+  options.alternate_seats = false;
+  const SimulationResult result = Play(options);
+  REQUIRE(result.policy_win_rate[1] == 0);
+  const double bound = 1 - std::pow(0.025, 1.0 / 200);  // P(0 wins in 200) = 2.5% at this rate
+  CHECK(result.policy_ci95[1] == doctest::Approx(bound).epsilon(1e-12));
+  CHECK(result.policy_win_rate[0] == 1);
+  CHECK(result.policy_ci95[0] == doctest::Approx(bound).epsilon(1e-12));
+  // A rate strictly between keeps the normal approximation.
+  options.policies = Policies("ev,ev");
+  const SimulationResult even = Play(options);
+  CHECK(even.policy_ci95[0] > 0.05);  // about 1.96 * 0.5 / sqrt(200)
+  CHECK(even.policy_ci95[0] < 0.08);
 }
 
 TEST_CASE("simulate: the seed reproduces the result, whatever the threads") {
