@@ -147,7 +147,7 @@ class ContextCertifier {
     mixed_ = other_gap > kMixedGap;
     report.mixed_contexts += mixed_;
     report.largest_value_gap =
-        std::max(report.largest_value_gap, mixed_ ? own_gap : std::max(own_gap, other_gap));
+        std::max({report.largest_value_gap, own_gap, mixed_ ? MixtureGap(stored) : other_gap});
     const int size = model_.size();
     for (int id = 0; id < size; ++id) {
       const double stop = stop_[static_cast<size_t>(model_.state(id).score) * n_];
@@ -387,6 +387,110 @@ class ContextCertifier {
       node_hi_[id] = id == start_ ? hi : std::max(hi, rank_[score]);
     }
   }
+
+  // ---- At a mixed context: every seat's chance under any mixture of the
+  // mover's options within the margin threshold of its best (where a mixing
+  // mover may randomise), as a range per position: the turn solve with the
+  // least and the greatest in place of the convention's pick. A mixture of
+  // best replies lies in the start's range; a stored vector outside it is no
+  // mixture. Returns how far the other seats' stored chances lie outside.
+
+  double MixtureGap(const double* stored) {
+    if (range_lo_.empty()) {
+      range_lo_.resize(static_cast<size_t>(model_.size()) * n_);
+      range_hi_.resize(range_lo_.size());
+      range_law_lo_.resize(static_cast<size_t>(model_.LawCount()) * n_);
+      range_law_hi_.resize(range_law_lo_.size());
+    }
+    for (int level = 0; level <= model_.rules().dice; ++level) {
+      RangeLaws(level);
+      RangeNodes(level);
+    }
+    const double* lo = &range_lo_[static_cast<size_t>(start_) * n_];
+    const double* hi = &range_hi_[static_cast<size_t>(start_) * n_];
+    double gap = 0;
+    for (int j = 0, k = 1; j < n_; ++j) {
+      if (j == seat_) continue;
+      gap = std::max({gap, lo[k] - stored[j], stored[j] - hi[k]});
+      ++k;
+    }
+    return gap;
+  }
+
+  // Widens [lo, hi] (records of n_) to take in [from_lo, from_hi].
+  void Widen(const double* from_lo, const double* from_hi, double* lo, double* hi) const {
+    for (int k = 0; k < n_; ++k) {
+      lo[k] = std::min(lo[k], from_lo[k]);
+      hi[k] = std::max(hi[k], from_hi[k]);
+    }
+  }
+
+  void RangeLaws(int level) {
+    double lo[kMaxPlayers], hi[kMaxPlayers];
+    for (int group : model_.Level(level)) {
+      const CanonState& g = model_.state(group);
+      const double* turn_over = StopRec(g.score);
+      for (int q = 0; q <= g.left; ++q) {
+        const int ray_child = model_.RayChild(group, q);
+        double* sum_lo = &range_law_lo_[static_cast<size_t>(model_.LawIndex(group, q)) * n_];
+        double* sum_hi = &range_law_hi_[static_cast<size_t>(model_.LawIndex(group, q)) * n_];
+        std::fill(sum_lo, sum_lo + n_, 0.0);
+        std::fill(sum_hi, sum_hi + n_, 0.0);
+        for (const EarthClass& cls : model_.Classes(g.untaken, q)) {
+          std::fill(lo, lo + n_, HUGE_VAL);
+          std::fill(hi, hi + n_, -HUGE_VAL);
+          if (cls.present == 0) {
+            const double* end = ray_child >= 0 ? RangeLo(ray_child) : turn_over;
+            Widen(end, ray_child >= 0 ? RangeHi(ray_child) : turn_over, lo, hi);
+          } else {
+            double best = ray_child >= 0 ? Node(ray_child)[0] : -HUGE_VAL;
+            for (int i = 0; i < cls.takes; ++i) {
+              best = std::max(best, Node(model_.EarthChild(group, cls.take[i]))[0]);
+            }
+            auto option = [&](int child) {
+              if (Node(child)[0] >= best - threshold_)
+                Widen(RangeLo(child), RangeHi(child), lo, hi);
+            };
+            if (ray_child >= 0) option(ray_child);
+            for (int i = 0; i < cls.takes; ++i) option(model_.EarthChild(group, cls.take[i]));
+          }
+          for (int k = 0; k < n_; ++k) {
+            sum_lo[k] += cls.weight_d * lo[k];
+            sum_hi[k] += cls.weight_d * hi[k];
+          }
+        }
+      }
+    }
+  }
+
+  void RangeNodes(int level) {
+    double roll_lo[kMaxPlayers], roll_hi[kMaxPlayers];
+    for (int id : model_.Level(level)) {
+      double* lo = RangeLo(id);
+      double* hi = RangeHi(id);
+      const double* stop = StopRec(model_.state(id).score);
+      std::fill(lo, lo + n_, HUGE_VAL);
+      std::fill(hi, hi + n_, -HUGE_VAL);
+      if (level == 0) {
+        Widen(stop, stop, lo, hi);
+        continue;
+      }
+      std::fill(roll_lo, roll_lo + n_, 0.0);
+      std::fill(roll_hi, roll_hi + n_, 0.0);
+      for (const RollTerm& term : model_.Terms(id)) {
+        for (int k = 0; k < n_; ++k) {
+          roll_lo[k] += term.weight_d * range_law_lo_[static_cast<size_t>(term.law) * n_ + k];
+          roll_hi[k] += term.weight_d * range_law_hi_[static_cast<size_t>(term.law) * n_ + k];
+        }
+      }
+      const double roll = roll_[static_cast<size_t>(id) * n_];
+      if (id == start_ || roll >= stop[0] - threshold_) Widen(roll_lo, roll_hi, lo, hi);
+      if (id != start_ && stop[0] >= roll - threshold_) Widen(stop, stop, lo, hi);
+    }
+  }
+
+  double* RangeLo(int id) { return &range_lo_[static_cast<size_t>(id) * n_]; }
+  double* RangeHi(int id) { return &range_hi_[static_cast<size_t>(id) * n_]; }
 
   // ---- The decisions (as solver/certify.cpp enumerates them).
 
@@ -711,6 +815,9 @@ class ContextCertifier {
   std::vector<NearTie> near_;
   bool context_kingmaking_ = false;
   bool mixed_ = false;  // the context's stored vector is a mixture
+  // MixtureGap's ranges, by position and by roll law (sized at the first
+  // mixed context).
+  std::vector<double> range_lo_, range_hi_, range_law_lo_, range_law_hi_;
   const std::vector<int> floor_, ceiling_;
   const double threshold_;  // margins at or below it are not certified
   // std's map, not absl's: absl's (20220623) is left broken by an allocation

@@ -38,18 +38,18 @@ struct CertificationReport {
   // of its own context: how well the stored vectors solve their own turns.
   // Values within error_bound of a fixed point of the turn solves are within
   // twice that of their own solve, so a certified table has this at most
-  // margin_threshold.
+  // margin_threshold. At a mixed context (below) another seat's gap is how
+  // far its stored chance lies outside the range its turn gives it under
+  // every mixture of the mover's options within margin_threshold of its best.
   double largest_value_gap = 0;
   // Contexts whose stored vector is a mixed cycle's mixture (docs/PLAYERS.md
   // "Mixed cycles"): another seat's stored chance differs from the reader's
-  // pure solve by more than 1e-9 (their gaps are left out of
-  // largest_value_gap; the mover's own is in it). The mover is indifferent
-  // there up to the bound: its decisions within margin_threshold are counted
-  // as mixing decisions, neither ties nor margins. Two players never mix (the
-  // other seat's chance is the complement), nor do the solves of 3 (mixed
-  // cycles come with 4 players): a certified table of 2 or 3 has none. With 4
-  // or more, a mixed context's other seats are not checked against the
-  // mixture of the mover's options: a table could pass off wrong values there.
+  // pure solve by more than 1e-9. The mover is indifferent there up to the
+  // bound: its decisions within margin_threshold are counted as mixing
+  // decisions, neither ties nor margins, and the other seats' chances are
+  // checked against the range above, not the pure solve. Two players never
+  // mix (the other seat's chance is the complement), nor do the solves of 3
+  // (mixed cycles come with 4 players): a certified table of 2 or 3 has none.
   long long mixed_contexts = 0;
   long long mixing_decisions = 0;
   // Values-only certification: the inexact ties by what the table proves of

@@ -245,6 +245,34 @@ TEST_CASE("certify: stored values that do not solve their own turns are not cert
   }
 }
 
+// With 4 players another seat's stored chance may differ from the pure turn
+// solve: a mixed cycle's mixture. It must still be a mixture of what the
+// mover's options within the threshold of its best give that seat. Moved
+// between two other seats, a context is taken for mixed, and the move is
+// caught as a gap past that range; the real mixed cycle passes
+// (mixed_cycle_test.cpp).
+TEST_CASE("certify: another seat's chance outside every mixture of the mover's options fails") {
+  const Rules rules{3, 0, 5};
+  const solver::GameValues base = SolveTinyValues(rules, 4);
+  auto clean = solver::CertifyGameValues(base, {.threads = 1});
+  REQUIRE(clean.ok());
+  REQUIRE(clean->certified);
+  CHECK(clean->mixed_contexts == 0);
+  const long long context = 4 * Index(rules, 1, {2, 1, 3, 0});
+  for (const double move : {1e-6, 1e-3}) {
+    CAPTURE(move);
+    solver::GameValues moved = base;
+    REQUIRE(moved.win[context + 2] > move);
+    moved.win[context + 2] -= move;  // seat 2's chance to seat 3: the mover's own unchanged
+    moved.win[context + 3] += move;
+    auto r = solver::CertifyGameValues(moved, {.threads = 1});
+    REQUIRE(r.ok());
+    CHECK(r->mixed_contexts >= 1);  // it, and contexts whose turns end there
+    CHECK(r->largest_value_gap >= move * 0.99);
+    CHECK_FALSE(r->certified);
+  }
+}
+
 // A table someone gave you: the shipped 2-player table altered at
 // one context, both checksums recomputed by the test's own writer from
 // docs/FORMAT.md (tests/support/table_builder.h), and certified through the command

@@ -197,6 +197,17 @@ TEST_CASE("mixed cycle: the 4-player endgame at (23, 16, 5, 20) converges by mix
   CHECK(c->mixing_decisions > 0);
   CHECK(c->largest_value_gap <= report.error_bound + 1e-15);
   CHECK(c->certified);
+  // The mixing mover 1's context with seat 0's chance moved to seat 2 by
+  // 1e-6 (the mover's own unchanged): no mixture of its options gives that.
+  solver::GameValues moved = *g;
+  const std::size_t at =
+      static_cast<std::size_t>(naive::NaiveContextIndex(g->rules, 4, 1, {23, 16, 5, 20})) * 4;
+  moved.win[at] -= 1e-6;
+  moved.win[at + 2] += 1e-6;
+  absl::StatusOr<solver::CertificationReport> forged = solver::CertifyGameValues(moved, certify);
+  REQUIRE(forged.ok());
+  CHECK(forged->largest_value_gap > forged->margin_threshold);
+  CHECK_FALSE(forged->certified);
 }
 
 // The 4-player endgame at (11, 14, 19, 22) has two pure equilibria
