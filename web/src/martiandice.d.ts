@@ -440,7 +440,6 @@ export class MartianDice {
   readonly version: string;
   /** The registered tables, oldest first. */
   readonly tables: TableInfo[];
-  /** Registers a table from its bytes; throws MartianDiceError unless they are a valid table. */
   /**
    * Solves the policy table of a game no shipped table covers (house rules),
    * as `martiandice solve --players P` does (the same bytes), and registers it.
@@ -458,7 +457,13 @@ export class MartianDice {
     turn_solves: number;
     table: string;
   };
+  /** Registers a table from its bytes; throws MartianDiceError unless they are a valid table. */
   addTable(bytes: Uint8Array | ArrayBuffer | ArrayBufferView): TableInfo;
+  /**
+   * Unregisters a table (its path, or addTable's answer) and frees its bytes; win queries of
+   * its game then answer as without it. Returns whether such a table was registered.
+   */
+  removeTable(table: string | TableInfo): boolean;
   /** Registers a table from bytes or a URL (fetched; under Node, file: URLs and file paths are read from the disk). */
   loadTable(source: TableSource): Promise<TableInfo>;
   /** Stop or roll on at a position. Throws MartianDiceError for bad inputs. */

@@ -153,6 +153,24 @@ export class MartianDice {
   }
 
   /**
+   * Unregisters a table: `table` is its path (addTable's `table`) or
+   * addTable's answer. Its bytes are freed in the module, and win queries of
+   * its rules and player count then answer as without it (the fallback); a
+   * game already started keeps what it loaded. Returns whether such a table
+   * was registered.
+   */
+  removeTable(table) {
+    const path = typeof table === 'string' ? table : table?.table;
+    if (typeof path !== 'string') {
+      throw new MartianDiceError('removeTable: expected a table\'s path or addTable\'s answer');
+    }
+    if (!this.#tables.some((info) => info.table === path)) return false;
+    this.#core.call('remove_table', path);
+    this.#tables = this.#tables.filter((info) => info.table !== path);
+    return true;
+  }
+
+  /**
    * Solves the policy table of a game no shipped table covers (house rules:
    * `target`, `dice`, `bonus`; 2 or 3 players take seconds) on this thread,
    * as `martiandice solve --players P` does: the same bytes. Registers it

@@ -193,6 +193,19 @@ describe('tables', () => {
     assert.equal(fresh.tables.length, 1);
     await assert.rejects(fresh.loadTable('/nonexistent/table.mdt'), /ENOENT/);
     assert.deepEqual(fresh.eval({ objective: 'win', scores: [0, 0] }), first);
+    // Removed: unlisted, the file gone (the folder stays), win queries answered by the fallback.
+    assert.equal(fresh.removeTable(info), true);
+    assert.deepEqual(fresh.tables, []);
+    const after = fresh.eval({ objective: 'win', scores: [0, 0] });
+    assert.equal(after.fallback, true);
+    assert.equal(after.win_probabilities, null);
+    assert.equal(after.value, before.value);
+    assert.match(after.fallback_reason, /no martiandice-p2-d13-b3-t25\.mdt there/);
+    assert.equal(fresh.removeTable(info.table), false);
+    assert.throws(() => fresh.removeTable(42), /expected a table's path/);
+    // Registered again: answered from it again.
+    fresh.addTable(await readFile(officialTableUrl(2)));
+    assert.deepEqual(fresh.eval({ objective: 'win', scores: [0, 0] }), first);
   });
   test('the version', () => {
     assert.match(md.version, /^\d+\.\d+\.\d+$/);

@@ -186,10 +186,10 @@ describe('moves', () => {
     game.free();
   });
 
-  // clearCaches and a table registered again give later calls a new advisor;
+  // clearCaches and a table registered again or removed give later calls a new advisor;
   // a game keeps the one it started with. A game left with a freed advisor
   // spins forever at its next move: hence a process of its own, with a time limit.
-  test('a game goes on after clearCaches and a table registered again', () => {
+  test('a game goes on after clearCaches, a table registered again and removed', () => {
     const pkg = new URL('../src/martiandice.js', import.meta.url).href;
     const script = `
       import assert from 'node:assert/strict';
@@ -207,6 +207,8 @@ describe('moves', () => {
       game.take('K');
       assert.equal(game.state.phase, 'stop_or_roll');
       assert.equal(game.advice().decision, 'stop_or_roll');
+      assert.equal(md.removeTable('/tables/martiandice-p2-d13-b3-t25.mdt'), true);
+      assert.equal(game.advice().fallback, false);  // the game's advisor holds the table
       game.free();
       console.log('went on');`;
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script],

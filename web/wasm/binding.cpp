@@ -256,6 +256,28 @@ EMSCRIPTEN_KEEPALIVE int mdw_add_table(const std::uint8_t* bytes, std::size_t si
   return Succeed(std::move(object).Build());
 }
 
+// Unregisters the table mdw_add_table stored at `path` (its result's
+// "table"): the file is deleted, so its memory is freed, and later calls get
+// a new advisor (an open game keeps its own, with what it loaded). Result:
+// {"removed":B}, false where no such table is stored. Errors: InvalidArgument
+// for a path outside TableFolder().
+EMSCRIPTEN_KEEPALIVE int mdw_remove_table(const char* path) {
+  const std::filesystem::path file(path != nullptr ? path : "");
+  if (file.parent_path() != std::filesystem::path(TableFolder()) || file.filename().empty() ||
+      file.filename() == "." || file.filename() == "..") {
+    return Fail(absl::InvalidArgumentError(
+        absl::StrCat("not a registered table's path: '", file.string(), "'")));
+  }
+  std::error_code error;
+  const bool removed = std::filesystem::remove(file, error);
+  if (error) {
+    return Fail(
+        absl::InternalError(absl::StrCat("cannot remove ", file.string(), ": ", error.message())));
+  }
+  if (removed) advisor.reset();
+  return Succeed(JsonObject().Bool("removed", removed).Build());
+}
+
 // Forgets every solved turn and loaded table (the registered tables stay):
 // later calls get a new advisor, an open game keeps its own.
 EMSCRIPTEN_KEEPALIVE void mdw_reset() { advisor.reset(); }
