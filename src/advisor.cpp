@@ -93,7 +93,7 @@ Advisor::~Advisor() = default;
 
 absl::StatusOr<TurnSolution> Advisor::Turn(const Rules& rules, const Objective& objective,
                                            Precision precision) {
-  Caches::TurnKey key{rules.dice, rules.bonus, rules.target, objective.name(), precision};
+  Caches::TurnKey key{rules.dice, rules.bonus, rules.target, objective.key(), precision};
   {
     std::lock_guard<std::mutex> lock(caches_->mutex);
     if (std::optional<TurnSolution> cached = caches_->turns.Find(key)) return *std::move(cached);
@@ -156,6 +156,17 @@ absl::StatusOr<GameAdvice> AddTakeZeroChances(GameAdvice advice, LawAfter law_af
   return advice;
 }
 
+// In the roll phase the mover has chosen to roll (or the turn starts):
+// rolling is the only move, and the position is worth the roll.
+PositionEval OnlyRollIn(Phase phase, PositionEval eval) {
+  if (phase == Phase::kRoll && eval.roll) {
+    eval.stop.reset();
+    eval.value = *eval.roll;
+    eval.action = Then::kRoll;
+  }
+  return eval;
+}
+
 }  // namespace
 
 absl::StatusOr<GameAdvice> Advisor::Advise(const GameState& state,
@@ -182,12 +193,10 @@ absl::StatusOr<GameAdvice> Advisor::Advise(const GameState& state,
     }
     absl::StatusOr<WinEval> eval = EvaluateWin(table, state.context(), aside);
     if (!eval.ok()) return eval.status();
-    advice.position = std::move(eval->position);
-    if (state.phase() == Phase::kStopOrRoll) {
-      absl::StatusOr<ScoreDistribution> law = TurnScoreDistribution(table, state.context(), aside);
-      if (!law.ok()) return law.status();
-      advice.zero_chance = law->probability[0];
-    }
+    advice.position = OnlyRollIn(state.phase(), std::move(eval->position));
+    absl::StatusOr<ScoreDistribution> law = TurnScoreDistribution(table, state.context(), aside);
+    if (!law.ok()) return law.status();
+    advice.zero_chance = law->probability[0];
     return advice;
   }
   advice.goal = Goal::ForTurn(FallbackObjective(state.rules(), state.context()));
@@ -204,23 +213,51 @@ absl::StatusOr<GameAdvice> Advisor::Advise(const GameState& state,
   }
   absl::StatusOr<PositionEval> eval = EvaluatePosition(*turn, aside);
   if (!eval.ok()) return eval.status();
-  advice.position = *std::move(eval);
-  if (state.phase() == Phase::kStopOrRoll) {
-    absl::StatusOr<ScoreDistribution> law = TurnScoreDistribution(*turn, aside);
-    if (!law.ok()) return law.status();
-    advice.zero_chance = law->probability[0];
-  }
+  advice.position = OnlyRollIn(state.phase(), *std::move(eval));
+  absl::StatusOr<ScoreDistribution> law = TurnScoreDistribution(*turn, aside);
+  if (!law.ok()) return law.status();
+  advice.zero_chance = law->probability[0];
   return advice;
 }
 
+namespace {
+
+// A query's inputs checked in turn, each error named by its input
+// (InputError): the win goal's context ("scores"), the set-aside, and the
+// roll when there is one. What the answer's own computation returns after
+// that (a corrupt table block: DataLoss) keeps its code.
+absl::Status CheckQueryInputs(const Query& query, const Dice* roll) {
+  if (absl::Status s = ValidateRules(query.rules); !s.ok()) return s;
+  if (query.goal.is_win()) {
+    if (!query.context) {
+      return InputError("scores", "the win goal needs a context: every seat's total and the mover");
+    }
+    if (absl::Status s = ValidateContext(query.rules, query.players, *query.context); !s.ok()) {
+      return InputError("scores", s);
+    }
+  }
+  if (absl::Status s = ValidateAside(query.rules, query.aside); !s.ok()) {
+    return InputError("aside", s);
+  }
+  if (roll != nullptr) {
+    if (absl::Status s = ValidateRoll(query.rules, query.aside, *roll); !s.ok()) {
+      return InputError("roll", s);
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::StatusOr<EvalAnswer> Advisor::Evaluate(const Query& query) {
+  if (absl::Status s = CheckQueryInputs(query, nullptr); !s.ok()) return s;
   EvalAnswer answer;
   if (query.goal.is_win()) {
     absl::StatusOr<std::shared_ptr<const LoadedTable>> table =
         Table(query.rules, query.players, query.tables);
     if (!table.ok()) return table.status();
     absl::StatusOr<WinEval> win = EvaluateWin((*table)->table, *query.context, query.aside);
-    if (!win.ok()) return InputError("aside", win.status());
+    if (!win.ok()) return win.status();
     answer.eval = std::move(win->position);
     answer.win_probabilities = std::move(win->win_probabilities);
     answer.table = *std::move(table);
@@ -229,19 +266,20 @@ absl::StatusOr<EvalAnswer> Advisor::Evaluate(const Query& query) {
   absl::StatusOr<TurnSolution> turn = Turn(query.rules, query.goal.objective(), query.precision);
   if (!turn.ok()) return turn.status();
   absl::StatusOr<PositionEval> eval = EvaluatePosition(*turn, query.aside);
-  if (!eval.ok()) return InputError("aside", eval.status());
+  if (!eval.ok()) return eval.status();
   answer.eval = *std::move(eval);
   return answer;
 }
 
 absl::StatusOr<BestAnswer> Advisor::Best(const Query& query, const Dice& roll) {
+  if (absl::Status s = CheckQueryInputs(query, &roll); !s.ok()) return s;
   BestAnswer answer;
   if (query.goal.is_win()) {
     absl::StatusOr<std::shared_ptr<const LoadedTable>> table =
         Table(query.rules, query.players, query.tables);
     if (!table.ok()) return table.status();
     absl::StatusOr<WinAdvice> win = AdviseWin((*table)->table, *query.context, query.aside, roll);
-    if (!win.ok()) return InputError("roll", win.status());
+    if (!win.ok()) return win.status();
     answer.advice = std::move(win->advice);
     answer.win_probabilities = std::move(win->win_probabilities);
     answer.table = *std::move(table);
@@ -250,7 +288,7 @@ absl::StatusOr<BestAnswer> Advisor::Best(const Query& query, const Dice& roll) {
   absl::StatusOr<TurnSolution> turn = Turn(query.rules, query.goal.objective(), query.precision);
   if (!turn.ok()) return turn.status();
   absl::StatusOr<RollAdvice> advice = AdviseRoll(*turn, query.aside, roll);
-  if (!advice.ok()) return InputError("roll", advice.status());
+  if (!advice.ok()) return advice.status();
   answer.advice = *std::move(advice);
   return answer;
 }

@@ -48,6 +48,14 @@ absl::StatusOr<Objective> Objective::Custom(std::string name, std::vector<Ration
   return objective;
 }
 
+std::string Objective::key() const {
+  if (kind_ != Kind::kCustom) return name_;  // the name fixes a built-in's utility
+  // Built-in keys are "ev", "reach:K" and "capped:M": none starts "custom ".
+  std::string key = absl::StrCat("custom ", name_.size(), ":", name_);
+  for (const Rational& u : table_) absl::StrAppend(&key, ",", FormatRational(u));
+  return key;
+}
+
 absl::StatusOr<Objective> Objective::Parse(std::string_view spec) {
   if (spec == "ev") return ExpectedScore();
   size_t colon = spec.find(':');

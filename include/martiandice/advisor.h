@@ -65,12 +65,14 @@ struct GameAdvice {
   std::string fallback_reason;
   // kTake: every take from the roll, ranked (advice.best: the take to play).
   std::optional<RollAdvice> takes;
-  // kRoll and kStopOrRoll: stop and roll on at the set-aside (kRoll: rolling
-  // is the only move; its value is the position's).
+  // kRoll and kStopOrRoll: stop and roll on at the set-aside. kRoll (the
+  // turn's start, or the mover has chosen to roll on): rolling is the only
+  // move, so `stop` is unset, `value` is the roll's and `action` kRoll.
   std::optional<PositionEval> position;
-  // kStopOrRoll: the chance that rolling on ends the turn with 0 points,
-  // playing on as the advice does: probability[0] of TurnScoreDistribution
-  // from the set-aside (a forward pass over the rest of the turn).
+  // kRoll and kStopOrRoll: the chance that rolling on ends the turn with 0
+  // points, playing on as the advice does: probability[0] of
+  // TurnScoreDistribution from the set-aside (a forward pass over the rest
+  // of the turn).
   std::optional<double> zero_chance;
   // kTake: for each of takes->options (in their order), the chance that
   // rolling on after that take ends the turn with 0 points, playing on as the
@@ -119,8 +121,11 @@ class Advisor {
   Advisor(const Advisor&) = delete;
   Advisor& operator=(const Advisor&) = delete;
 
-  // Stop-or-roll at query.aside. Errors: a position the rules cannot produce
-  // (InvalidArgument, named "aside"); for the win goal, the table's (Table).
+  // Stop-or-roll at query.aside. Errors (InvalidArgument unless said):
+  // rules out of range; for the win goal a missing or invalid context (named
+  // "scores", see InputError; ValidateContext); a position the rules cannot
+  // produce (named "aside"); for the win goal, the table's (Table; DataLoss
+  // for a corrupt block the answer reads).
   absl::StatusOr<EvalAnswer> Evaluate(const Query& query);
   // Every take from `roll` (see ParseRoll) at query.aside, ranked. Errors: as
   // Evaluate's, and a roll that does not fit (named "roll").

@@ -22,9 +22,12 @@
 //              stops as soon as the turn scores 5 points or more
 //   bold       takes the biggest new earthling group whenever there is one,
 //              rays otherwise; rolls on until the turn scores 10 or more
-// Ties between earthling groups go to human, cow, chicken in that order; the
-// solved policies (win, ev, capped, reach) play the advice's first optimal
-// take and stop when stopping is worth as much as rolling on.
+// Ties between earthling groups go to human, cow, chicken in that order. The
+// solved turn policies (ev, capped, reach) play the advice's first optimal
+// take; win plays the tie convention's pick among the optimal takes
+// (docs/PLAYERS.md: rays, then the earthling type showing the most dice,
+// then human, cow, chicken). All of them stop when stopping is worth as much
+// as rolling on.
 #pragma once
 
 #include <optional>
@@ -85,11 +88,12 @@ struct BotOptions {
 class Bot {
  public:
   // Prepares `policy` for games of `rules` and `players`: the table (win)
-  // and the solved turns (ev, capped, reach) from `advisor`. Errors
-  // (InvalidArgument): rules or players out of range, a kObjective spec
-  // without its objective, a table that does not match; for win without a
-  // table and without options.fallback, why no table covers the game;
-  // Advisor::Coverage's errors.
+  // and the solved turns (ev, capped, reach) from `advisor`. Errors:
+  // InvalidArgument for rules or players out of range or a kObjective spec
+  // without its objective; FailedPrecondition for a table that does not
+  // match (CheckTableMatches); for win without a table and without
+  // options.fallback, why no table covers the game; Advisor::Coverage's
+  // errors.
   static absl::StatusOr<Bot> Create(const PolicySpec& policy, Advisor& advisor, const Rules& rules,
                                     int players, const BotOptions& options = BotOptions());
 

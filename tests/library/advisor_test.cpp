@@ -514,7 +514,15 @@ TEST_CASE("advisor: a game's advice is the win query of its decision") {
   REQUIRE(start->position.has_value());
   REQUIRE(start->win_probabilities.size() == 2);
   CHECK(start->position->value.approx == start->win_probabilities[0]);
-  CHECK_FALSE(start->zero_chance.has_value());
+  CHECK_FALSE(start->position->stop.has_value());
+  // Rolling is the only move: its chance of a 0-point turn from the start.
+  const absl::StatusOr<GameTable> table2 = GameTable::Open(kTable2);
+  REQUIRE(table2.ok());
+  const absl::StatusOr<ScoreDistribution> start_law =
+      TurnScoreDistribution(*table2, state.context(), Dice());
+  REQUIRE(start_law.ok());
+  REQUIRE(start->zero_chance.has_value());
+  CHECK(*start->zero_chance == start_law->probability[0]);
   for (const Move& move :
        {Move::Roll(*ParseDice("2T 3R 4H 3C 1K")), Move::Take(Face::kHuman), Move::RollOn(),
         Move::Roll(*ParseDice("1T 2R 3C 1K")), Move::Take(Face::kRay), Move::RollOn(),
@@ -574,6 +582,100 @@ TEST_CASE("advisor: a game's advice is the win query of its decision") {
   Play(final_round, Move::Stop());
   REQUIRE(final_round.over());
   CHECK(advisor.Advise(final_round, kData).status().code() == absl::StatusCode::kInvalidArgument);
+}
+
+TEST_CASE("advisor: once the mover chooses to roll on, rolling is the only move") {
+  Advisor advisor;
+  // 2R 11K, the chickens taken: stopping (11 points at 0-0) beats rolling
+  // the last two dice, but the mover has said "roll".
+  GameState state = Game(2, GameContext{{0, 0}, 0});
+  Play(state, Move::Roll(*ParseDice("2R 11K")));
+  Play(state, Move::Take(Face::kChicken));
+  const absl::StatusOr<GameAdvice> choice = advisor.Advise(state, kData);
+  REQUIRE(choice.ok());
+  CHECK(choice->position->action == Then::kStop);
+  Play(state, Move::RollOn());
+  REQUIRE(state.phase() == Phase::kRoll);
+  for (const std::optional<std::string>& tables :
+       {std::optional<std::string>(kData), std::optional<std::string>("/nonexistent")}) {
+    CAPTURE(tables.value());
+    const absl::StatusOr<GameAdvice> advice = advisor.Advise(state, tables);
+    REQUIRE_MESSAGE(advice.ok(), advice.status());
+    CHECK(advice->fallback == (tables != kData));
+    REQUIRE(advice->position.has_value());
+    CHECK_FALSE(advice->position->stop.has_value());
+    CHECK(advice->position->action == Then::kRoll);
+    REQUIRE(advice->position->roll.has_value());
+    CHECK(advice->position->value.approx == advice->position->roll->approx);
+    // The same chance as at the stop-or-roll decision before it.
+    const absl::StatusOr<GameAdvice> before = advisor.Advise(
+        [&] {
+          GameState undone = Game(2, GameContext{{0, 0}, 0});
+          Play(undone, Move::Roll(*ParseDice("2R 11K")));
+          Play(undone, Move::Take(Face::kChicken));
+          return undone;
+        }(),
+        tables);
+    REQUIRE(before.ok());
+    REQUIRE(advice->zero_chance.has_value());
+    CHECK(*advice->zero_chance == *before->zero_chance);
+    CHECK(advice->position->roll->approx == before->position->roll->approx);
+  }
+}
+
+TEST_CASE("advisor: solved turns are cached by utility, not by name") {
+  Advisor advisor;
+  const TurnSolution ev = TurnOf(advisor, Objective::ExpectedScore());
+  // A custom utility named like a built-in one, and two customs sharing a
+  // name: each gets its own solve.
+  std::vector<Rational> reach5(6, Rational(0));
+  reach5[5] = 1;
+  const absl::StatusOr<Objective> named_ev = Objective::Custom("ev", reach5);
+  REQUIRE(named_ev.ok());
+  const absl::StatusOr<TurnSolution> direct =
+      TurnSolution::Solve(Rules{}, *named_ev, Precision::kDouble);
+  REQUIRE(direct.ok());
+  const TurnSolution cached = TurnOf(advisor, *named_ev);
+  CHECK(cached.StartValue() == direct->StartValue());
+  CHECK(cached.StartValue() != ev.StartValue());
+  const TurnSolution reach = TurnOf(advisor, Objective::ReachAtLeast(5));
+  CHECK(cached.StartValue() == reach.StartValue());
+  std::vector<Rational> half = reach5;
+  half[5] = Rational(1, 2);
+  const absl::StatusOr<Objective> named_ev_half = Objective::Custom("ev", half);
+  REQUIRE(named_ev_half.ok());
+  const TurnSolution other = TurnOf(advisor, *named_ev_half);
+  CHECK(other.StartValue() == doctest::Approx(direct->StartValue() / 2));
+  // The same name and utility: the cache's entry.
+  CHECK(Identity(TurnOf(advisor, *Objective::Custom("ev", reach5))) == Identity(cached));
+  CHECK(named_ev->key() != Objective::ExpectedScore().key());
+  CHECK(named_ev->key() != named_ev_half->key());
+  CHECK(Objective::ReachAtLeast(5).key() == "reach:5");
+}
+
+TEST_CASE("advisor: a query built in code names the input at fault") {
+  Advisor advisor;
+  // The win goal without a context, and with a game already over.
+  Query query = Parsed(Win("3,4"));
+  query.tables = kData;
+  query.context.reset();
+  CheckRefusal(advisor.Evaluate(query).status(), "scores: ", "needs a context", "scores");
+  CheckRefusal(advisor.Best(query, *ParseDice("13T")).status(), "scores: ", "needs a context",
+               "scores");
+  query.context = GameContext{{30, 0}, 0};
+  CheckRefusal(advisor.Evaluate(query).status(), "scores: ", "already over", "scores");
+  CheckRefusal(advisor.Best(query, *ParseDice("13T")).status(), "scores: ", "already over",
+               "scores");
+  // An impossible set-aside is the aside's fault, for Best too.
+  query.context = GameContext{{3, 4}, 0};
+  query.aside = *ParseDice("3T");
+  CheckRefusal(advisor.Evaluate(query).status(), "aside: ", "impossible", "aside");
+  CheckRefusal(advisor.Best(query, *ParseDice("10H")).status(), "aside: ", "impossible", "aside");
+  Query turn = Parsed(Turn("ev"));
+  turn.aside = *ParseDice("3T");
+  CheckRefusal(advisor.Best(turn, *ParseDice("10H")).status(), "aside: ", "impossible", "aside");
+  turn.aside = Dice();
+  CheckRefusal(advisor.Best(turn, *ParseDice("10H")).status(), "roll: ", "shows 10 dice", "roll");
 }
 
 TEST_CASE("advisor: where no table covers the game, the advice plays the fallback, saying so") {

@@ -280,11 +280,15 @@ export interface GameAdvice {
    */
   best?: { take: FaceName; count: number; then: Action };
   options?: (TakeOption & { zero_chance: number | null })[];
-  /** decision "stop_or_roll" or "roll". */
+  /**
+   * decision "stop_or_roll" or "roll". At "roll" (the turn's start, or once
+   * the mover has chosen to roll on) rolling is the only move: stop is null,
+   * value is the roll's, action "roll".
+   */
   stop?: number | null;
   roll?: number | null;
   action?: Action;
-  /** The chance that rolling on ends the turn with 0 points (null before a take). */
+  /** The chance that rolling on (at "roll": the turn) ends with 0 points. */
   zero_chance?: number | null;
 }
 
