@@ -418,7 +418,7 @@ std::string AdviceValuesText(const GameAdvice& advice) {
 namespace {
 
 // "  Rolling on scores 0 with chance 0.42 after 3 rays, 0.31 after 4 humans."
-// ("" when no take leaves dice to roll).
+// ("" when no take leaves dice to roll), lines of at most 80 columns.
 std::string TakeZeroChancesText(const GameAdvice& advice) {
   std::vector<std::string> parts;
   for (std::size_t i = 0; i < advice.take_zero_chances.size(); ++i) {
@@ -428,7 +428,17 @@ std::string TakeZeroChancesText(const GameAdvice& advice) {
                                  TakeLabel(option.take, option.count)));
   }
   if (parts.empty()) return "";
-  return absl::StrCat("  Rolling on scores 0 with chance ", absl::StrJoin(parts, ", "), ".\n");
+  std::string text = "  Rolling on scores 0 with chance";
+  std::size_t line_start = 0;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const std::string part = parts[i] + (i + 1 < parts.size() ? "," : ".");
+    if (text.size() - line_start + 1 + part.size() > 80) {
+      text += "\n   ";
+      line_start = text.size() - 3;
+    }
+    absl::StrAppend(&text, " ", part);
+  }
+  return text + "\n";
 }
 
 }  // namespace
@@ -454,14 +464,14 @@ std::string GameAdviceText(const GameAdvice& advice) {
   const PositionEval& eval = *advice.position;
   if (!eval.stop) {
     absl::StrAppend(&text, "  roll ", ValueText(advice.goal, eval.value.approx), "\n");
-    return text;
+  } else {
+    absl::StrAppend(&text, "  stop ", ValueText(advice.goal, eval.stop->approx));
+    if (eval.roll) absl::StrAppend(&text, ", roll on ", ValueText(advice.goal, eval.roll->approx));
+    absl::StrAppend(&text, ": best ", ThenPhrase(eval.action), ".\n");
   }
-  absl::StrAppend(&text, "  stop ", ValueText(advice.goal, eval.stop->approx));
-  if (eval.roll) absl::StrAppend(&text, ", roll on ", ValueText(advice.goal, eval.roll->approx));
-  absl::StrAppend(&text, ": best ", ThenPhrase(eval.action), ".\n");
   if (advice.zero_chance) {
-    absl::StrAppend(&text, "  Rolling on ends the turn with 0 points with chance ",
-                    Percent(*advice.zero_chance), ".\n");
+    absl::StrAppend(&text, eval.stop ? "  Rolling on ends the turn" : "  The turn ends",
+                    " with 0 points with chance ", Percent(*advice.zero_chance), ".\n");
   }
   return text;
 }
@@ -491,6 +501,11 @@ std::string Percent(double p) {
   const double percent = 100 * p;
   // A small loss is not shown as 0.00%: two significant digits.
   if (percent != 0 && std::abs(percent) < 0.01) return absl::StrFormat("%.2g%%", percent);
+  // Nor a chance just under 1 as 100.00%: two significant digits of what it lacks.
+  if (const double lack = 100 - percent; lack > 0 && lack < 0.01) {
+    const int decimals = std::min(17, 1 - static_cast<int>(std::floor(std::log10(lack))));
+    return absl::StrFormat("%.*f%%", decimals, percent);
+  }
   return absl::StrFormat("%.2f%%", percent);
 }
 

@@ -90,7 +90,8 @@ std::string DiceCount(int n);
 // A value for people: 6 decimals.
 std::string Number(double x);
 // A chance for people, in percent with 2 decimals ("34.83%"); under 0.01%
-// (not 0), 2 significant digits ("0.0012%").
+// (not 0), 2 significant digits ("0.0012%"); within 0.01% of 100% (not
+// 100), 2 significant digits of what it lacks ("99.9959%").
 std::string Percent(double p);
 // Whether `goal`'s values are chances (win, reach:K) rather than points.
 bool IsChance(const Goal& goal);

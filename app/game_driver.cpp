@@ -141,10 +141,11 @@ absl::Status GameDriver::Roll(const std::optional<Dice>& dice) {
 absl::Status GameDriver::Take(Face face, std::optional<int> count) {
   if (absl::Status status = HumanTurn(); !status.ok()) return status;
   const bool take = state_.phase() == Phase::kTake;
-  if (take && count && state_.roll().count(face) != *count) {
-    return absl::InvalidArgumentError(absl::StrCat("the roll shows ", state_.roll().count(face),
-                                                   " ", std::string(FaceName(face)), "s, not ",
-                                                   *count, " (every die of the face is taken)"));
+  // A face that may not be taken is refused for that (by Apply), whatever the count.
+  if (take && count && state_.can_take(face) && state_.roll().count(face) != *count) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the roll shows ", TakeLabel(face, state_.roll().count(face)), ", not ",
+                     *count, " (every die of the face is taken)"));
   }
   std::optional<GameAdvice> advice;
   if (take) {

@@ -6,6 +6,7 @@
 // (Advisor::Advise: chances to win, or the fallback where no table covers
 // the game); the entries' bookkeeping (a copy per entry, the log, `undo`) is
 // GameSession's (game_session.h), shared with `serve`'s game sessions.
+#include <atomic>
 #include <istream>
 #include <optional>
 #include <ostream>
@@ -23,6 +24,7 @@
 #include "commands.h"
 #include "exit_codes.h"
 #include "game_session.h"
+#include "interrupt.h"
 #include "json.h"
 #include "martiandice/advisor.h"
 #include "martiandice/context.h"
@@ -80,14 +82,20 @@ std::string Points(int n) { return absl::StrCat(n, n == 1 ? " point" : " points"
 
 class Coach {
  public:
-  Coach(Setup setup, Advisor& advisor, std::istream* in, std::ostream& out)
-      : setup_(std::move(setup)), advisor_(advisor), in_(in), out_(out), session_(setup_.start) {}
+  Coach(Setup setup, Advisor& advisor, std::istream* in, std::ostream& out,
+        const std::atomic<bool>* stop)
+      : setup_(std::move(setup)),
+        advisor_(advisor),
+        in_(in),
+        out_(out),
+        stop_(stop),
+        session_(setup_.start) {}
 
   absl::StatusOr<int> Run() {
     if (absl::Status status = Start(); !status.ok()) return status;
     while (true) {
       out_.flush();
-      std::optional<EntryLine> read = ReadEntryLine(in_);
+      std::optional<EntryLine> read = ReadEntryLine(in_, stop_);
       if (!read) break;
       const std::string& line = read->text;
       const GameState before = state();
@@ -252,7 +260,7 @@ class Coach {
     if (roll) {
       std::string text = absl::StrCat("Seat ", seat, " rolled ", FormatDice(*roll));
       if (state().phase() == Phase::kTake && roll->count(Face::kTank) > 0) {
-        absl::StrAppend(&text, "; tanks set aside: ", FormatDice(state().aside()));
+        absl::StrAppend(&text, "; set aside: ", FormatDice(state().aside()));
       }
       Line(text + ".");
     }
@@ -315,22 +323,31 @@ class Coach {
     Line(text);
   }
 
-  // The end of input or `quit`: the log (the whole game, or its finished
-  // turns), exit 0.
+  // The end of input, `quit` or Ctrl-C: the log (the whole game, or its
+  // finished turns), exit 0 (130 after Ctrl-C).
   absl::StatusOr<int> Finish() {
+    const bool interrupted = stop_ != nullptr && stop_->load();
     if (setup_.json) {
       Event("end", std::move(JsonObject()
-                                 .Str("reason", quit_ ? "quit" : "end of input")
+                                 .Str("reason", interrupted ? "interrupted"
+                                                : quit_     ? "quit"
+                                                            : "end of input")
                                  .Bool("game_over", state().over())));
+    } else if (interrupted) {
+      Line("\nInterrupted: the log holds the turns that ended.");
     }
     if (absl::Status status = WriteLog(session_.review_text()); !status.ok()) return status;
-    return kCliExitOk;
+    return interrupted ? kCliExitInterrupted : kCliExitOk;
   }
 
   // The log to --log's file, else on standard output.
   absl::Status WriteLog(const std::string& text) {
-    const std::string review =
-        setup_.coverage.table ? "martiandice review --objective win" : "martiandice review";
+    const bool win = setup_.coverage.table != nullptr;
+    if (!setup_.json && text.empty()) {
+      Line("Game log: no turn entered roll by roll ended, nothing to review.");
+      return absl::OkStatus();
+    }
+    const std::string review = ReviewCommand(setup_.rules, win, setup_.tables, "");
     if (!setup_.log_path.empty()) {
       if (absl::Status status = WriteOutput(setup_.log_path, text); !status.ok()) {
         // Not lost: the log on standard output, as without --log, then the error.
@@ -341,8 +358,8 @@ class Coach {
       if (setup_.json) {
         Event("log", std::move(JsonObject().Str("path", setup_.log_path)));
       } else {
-        Line(absl::StrCat("Game log written to ", setup_.log_path, " (review it: ", review, " ",
-                          setup_.log_path, ")."));
+        Line(absl::StrCat("Game log written to ", setup_.log_path, " (review it: ",
+                          ReviewCommand(setup_.rules, win, setup_.tables, setup_.log_path), ")."));
       }
       return absl::OkStatus();
     }
@@ -363,6 +380,7 @@ class Coach {
   Advisor& advisor_;
   std::istream* in_;
   std::ostream& out_;
+  const std::atomic<bool>* stop_;  // Ctrl-C: the session ends, its log kept
   app::GameSession session_;
   bool quit_ = false;
   bool fallback_said_ = false;
@@ -374,10 +392,11 @@ const std::string_view kCoachHelp = R"(
 Follows a game played with real dice and advises the seat to move at every
 decision: each take from a roll (best's table: every take's value, then stop
 or roll on, and the chance that rolling on after it scores 0) and each stop or
-roll on, with the chance that rolling on ends the turn with 0 points. Values are the mover's chance to win from the policy
-table; where no table covers the game (5 and 6 players, or 4 until its table
-is made) the program says so once and gives the fallback's values: the
-expected points capped at the points still needed.
+roll on, with the chance that rolling on ends the turn with 0 points. Values
+are the mover's chance to win from the policy table; where no table covers the
+game (5 and 6 players, or 4 until its table is made) the program says so once
+and gives the fallback's values: the expected points capped at the points
+still needed.
 The game starts at --scores (every seat's total, default all 0; --players
 otherwise, default 2) with --seat to move (default 0). Entries, one a line,
 in the lines `martiandice review` reads (case does not matter; # starts a
@@ -404,15 +423,17 @@ game: phase, seat, scores, final_round, aside, dice_left, turn_score, roll,
 legal, winners, undo; and the advice as in `play --json`'s hints, null once
 the game is over), applied (the same after an entry, with entry and
 turn_ends), undone, refused (entry, message, state), help, end, log.
-Exit status: 0 at the end of input or quit; 2 bad options; 1 an internal
-error.
+Exit status: 0 at the end of input or quit; 130 after Ctrl-C (the log
+written first); 2 bad options; 1 an internal error.
 )";
 
 absl::StatusOr<int> RunCoach(const CommandOptions& options, const CommandContext& context,
                              std::ostream& out) {
   absl::StatusOr<Setup> setup = ReadSetup(options, context.advisor);
   if (!setup.ok()) return setup.status();
-  Coach coach(*std::move(setup), context.advisor, context.in, out);
+  // Ctrl-C ends the wait for the next entry as the end of the input would.
+  const InterruptFlag interrupt("", InterruptFlag::Blocked::kInterrupt);
+  Coach coach(*std::move(setup), context.advisor, context.in, out, interrupt.flag());
   return coach.Run();
 }
 

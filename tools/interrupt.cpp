@@ -46,7 +46,7 @@ extern "C" void OnSignal(int sig) {
 
 }  // namespace
 
-InterruptFlag::InterruptFlag(const std::string& notice) {
+InterruptFlag::InterruptFlag(const std::string& notice, Blocked blocked) {
   g_flag = false;
   g_signal = 0;
   g_count = 0;
@@ -55,7 +55,7 @@ InterruptFlag::InterruptFlag(const std::string& notice) {
   struct sigaction action {};
   action.sa_handler = OnSignal;
   sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_RESTART;  // reads and writes in flight carry on
+  action.sa_flags = blocked == Blocked::kRestart ? SA_RESTART : 0;
   sigaction(SIGINT, &action, &g_previous_int);
   sigaction(SIGTERM, &action, &g_previous_term);
 }

@@ -20,10 +20,14 @@ namespace martiandice::cli {
 // destroy it from one thread.
 class InterruptFlag {
  public:
+  // What the first signal does to a read or write in flight: carries on
+  // (a job polling the flag), or fails with EINTR (an interactive program
+  // waiting for its next line: the read ends as at the end of the input).
+  enum class Blocked { kRestart, kInterrupt };
   // `notice`, if not empty, is written to stderr (fd 2) by the first
   // signal, e.g. "stopping after the current work, saving the checkpoint
   // (Ctrl-C again to quit at once)".
-  explicit InterruptFlag(const std::string& notice = "");
+  explicit InterruptFlag(const std::string& notice = "", Blocked blocked = Blocked::kRestart);
   ~InterruptFlag();
   InterruptFlag(const InterruptFlag&) = delete;
   InterruptFlag& operator=(const InterruptFlag&) = delete;

@@ -5,6 +5,7 @@
 // lines of text, or with --json as the driver's JSON objects, then writes the
 // log (a GameLog, in the lines `review` reads).
 #include <algorithm>
+#include <atomic>
 #include <istream>
 #include <optional>
 #include <ostream>
@@ -23,6 +24,7 @@
 #include "commands.h"
 #include "exit_codes.h"
 #include "game_driver.h"
+#include "interrupt.h"
 #include "json.h"
 #include "martiandice/advisor.h"
 #include "martiandice/dice.h"
@@ -56,7 +58,8 @@ struct Entry {
 Entry ReadEntry(std::string_view line) {
   Entry entry;
   std::vector<std::string> words;
-  for (absl::string_view word : absl::StrSplit(std::string(line), ' ', absl::SkipWhitespace())) {
+  for (absl::string_view word :
+       absl::StrSplit(std::string(line), absl::ByAnyChar(" \t"), absl::SkipWhitespace())) {
     words.push_back(absl::AsciiStrToLower(Str(word)));
   }
   if (words.empty()) return entry;
@@ -218,12 +221,18 @@ class TextListener : public app::GameListener {
   void Review(const app::SeatReview& review) override {
     const std::size_t n = review.decisions.size();
     const bool fallback = !setup_->coverage.table;
+    // A sum of losses each measured where it was made: percentage points, not
+    // a chance (it may pass 100).
+    std::string total = app::Percent(review.total_loss);
+    total.pop_back();  // the "%"
     Line(absl::StrCat("Review of seat ", review.seat, " (", setup_->seats[review.seat].name,
                       "): ", n - review.mistakes, " of ", n,
-                      n == 1 ? " decision optimal, " : " decisions optimal, ", "lost ",
-                      fallback ? app::Number(review.total_loss) : app::Percent(review.total_loss),
-                      fallback ? " in the fallback's values (points capped at what was needed)."
-                               : " in chance to win."));
+                      n == 1 ? " decision optimal, " : " decisions optimal, ",
+                      fallback ? absl::StrCat("lost ", app::Number(review.total_loss),
+                                              " in the fallback's values (points capped at "
+                                              "what was needed).")
+                               : absl::StrCat("losses adding up to ", total,
+                                              " percentage points of chance to win.")));
     if (review.rating) {
       const std::optional<app::Rating> rating = app::Rate(*review.rating);
       if (rating) Line(RatingLine(*review.rating, *rating));
@@ -296,12 +305,13 @@ class TextListener : public app::GameListener {
 class Game {
  public:
   Game(app::GameSetup setup, std::string log_path, bool json, bool print_log, bool full_review,
-       Advisor& advisor, std::istream* in, std::ostream& out)
+       Advisor& advisor, std::istream* in, std::ostream& out, const std::atomic<bool>* stop)
       : log_path_(std::move(log_path)),
         json_(json),
         print_log_(print_log),
         in_(in),
         out_(out),
+        stop_(stop),
         text_(out, full_review),
         json_events_([&out](std::string event) { out << event << "\n"; }),
         driver_(std::move(setup), advisor,
@@ -327,8 +337,9 @@ class Game {
     out_ << JsonEvent(event, std::move(fields)) << "\n";
   }
 
-  // One move of the game; false at the end of input or on `quit`.
+  // One move of the game; false at the end of input, on `quit` or Ctrl-C.
   absl::StatusOr<bool> Next() {
+    if (interrupted()) return false;
     if (state().phase() == Phase::kRoll) {
       if (absl::Status status = driver_.Roll(std::nullopt); !status.ok()) return status;
       return true;
@@ -344,7 +355,7 @@ class Game {
   bool HumanMove() {
     while (true) {
       out_.flush();
-      std::optional<EntryLine> read = ReadEntryLine(in_);
+      std::optional<EntryLine> read = ReadEntryLine(in_, stop_);
       if (!read) return false;
       const std::string& line = read->text;
       if (read->too_long) {
@@ -396,24 +407,38 @@ class Game {
     }
   }
 
+  bool interrupted() const { return stop_ != nullptr && stop_->load(); }
+
   absl::StatusOr<int> Abandon() {
+    const bool interrupted = this->interrupted();
     if (json_) {
       JsonObject fields;
-      fields.Str("reason", quit_ ? "quit" : "end of input").Int("turns", driver_.turn());
+      fields.Str("reason", interrupted ? "interrupted"
+                           : quit_     ? "quit"
+                                       : "end of input")
+          .Int("turns", driver_.turn());
       Event("abandoned", std::move(fields));
     } else {
-      Line(absl::StrCat(quit_ ? "Quit" : "The input ended", " in turn ", driver_.turn(),
+      Line(absl::StrCat(interrupted ? "\nInterrupted"
+                        : quit_     ? "Quit"
+                                    : "The input ended",
+                        " in turn ", driver_.turn(),
                         ", before the game ended: the log holds the turns that ended."));
     }
     if (absl::Status status = WriteLog(driver_.log().finished_text()); !status.ok()) {
       return status;
     }
-    return kCliExitUnfinished;
+    return interrupted ? kCliExitInterrupted : kCliExitUnfinished;
   }
 
   absl::Status WriteLog(const std::string& text) {
-    const std::string review = driver_.setup().coverage.table ? "martiandice review --objective win"
-                                                              : "martiandice review";
+    const app::GameSetup& setup = driver_.setup();
+    const bool win = setup.coverage.table != nullptr;
+    if (!json_ && text.empty()) {
+      Line("Game log: no turn ended, nothing to replay.");
+      return absl::OkStatus();
+    }
+    const std::string review = ReviewCommand(setup.rules, win, setup.tables, "");
     if (!log_path_.empty()) {
       if (absl::Status status = WriteOutput(log_path_, text); !status.ok()) {
         // Not lost: the log on standard output, as without --log, then the error.
@@ -425,8 +450,8 @@ class Game {
       if (json_) {
         Event("log", std::move(JsonObject().Str("path", log_path_)));
       } else {
-        Line(absl::StrCat("Game log written to ", log_path_, " (replay it: ", review, " ",
-                          log_path_, ")."));
+        Line(absl::StrCat("Game log written to ", log_path_, " (replay it: ",
+                          ReviewCommand(setup.rules, win, setup.tables, log_path_), ")."));
       }
       return absl::OkStatus();
     }
@@ -448,6 +473,7 @@ class Game {
   bool print_log_;
   std::istream* in_;
   std::ostream& out_;
+  const std::atomic<bool>* stop_;  // Ctrl-C: the game is abandoned, its log kept
   TextListener text_;
   app::JsonGameListener json_events_;
   app::GameDriver driver_;
@@ -490,7 +516,8 @@ roll, take, roll_on, turn_end, prompt, hint, forced, refused, help,
 game_over, review (with "rating", null under the fallback, and each
 decision's "class"), log (always), abandoned.
 Exit status: 0 the game ended; 4 the input ended (or quit came) first: the
-log then holds the turns that ended; 2 bad options; 1 an internal error.
+log then holds the turns that ended; 130 Ctrl-C came first (the log too);
+2 bad options; 1 an internal error.
 )";
 
 absl::StatusOr<int> RunPlay(const CommandOptions& options, const CommandContext& context,
@@ -513,8 +540,10 @@ absl::StatusOr<int> RunPlay(const CommandOptions& options, const CommandContext&
     if (!path.ok()) return AsLogError(path.status());
     log_path = *path;
   }
+  // Ctrl-C ends the wait for the next entry as the end of the input would.
+  const InterruptFlag interrupt("", InterruptFlag::Blocked::kInterrupt);
   Game played(*std::move(setup), log_path, options.json, options.print_log, options.full_review,
-              context.advisor, context.in, out);
+              context.advisor, context.in, out, interrupt.flag());
   return played.Run();
 }
 

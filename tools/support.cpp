@@ -1,12 +1,18 @@
 // What several subcommands share (tools/support.h).
 #include "support.h"
 
+#include <poll.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
+#include <iostream>
 #include <system_error>
 #include <thread>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "atomic_file.h"
 
@@ -108,14 +114,19 @@ std::string CreatedLine(const std::string& folder) {
   return folder.empty() ? "" : absl::StrCat("Created the folder ", folder, ".\n");
 }
 
-absl::Status WriteOutput(const std::string& path, const std::string& bytes,
-                         const std::vector<std::string>& inputs) {
+absl::Status CheckNotInput(const std::string& path, const std::vector<std::string>& inputs) {
   for (const std::string& input : inputs) {
     if (SameFile(path, input)) {
       return absl::InvalidArgumentError(absl::StrCat("--out: ", path, " is the input ", input,
                                                      ": it would be overwritten; write elsewhere"));
     }
   }
+  return absl::OkStatus();
+}
+
+absl::Status WriteOutput(const std::string& path, const std::string& bytes,
+                         const std::vector<std::string>& inputs) {
+  if (absl::Status status = CheckNotInput(path, inputs); !status.ok()) return status;
   return OutputError(path, solver::WriteFileAtomically(path, bytes));
 }
 
@@ -128,18 +139,60 @@ absl::Status OutputError(const std::string& path, const absl::Status& status) {
   return user_error ? absl::InvalidArgumentError(message) : absl::Status(status.code(), message);
 }
 
-std::optional<EntryLine> ReadEntryLine(std::istream* in) {
-  if (in == nullptr) return std::nullopt;
+namespace {
+
+// `word` as one shell word: as is when only safe characters, else quoted.
+std::string ShellWord(const std::string& word) {
+  const bool safe = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+    return absl::ascii_isalnum(static_cast<unsigned char>(c)) || std::strchr("/._-+,:=@%", c);
+  });
+  if (safe) return word;
+  std::string quoted = "'";
+  for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+// Waits until standard input has bytes (or its end) for `in`'s next get, or
+// `stop` is set: false then. The C++ library retries a read that a signal
+// interrupts, so a blocked read would not see the flag; poll does.
+bool WaitForInput(std::istream* in, const std::atomic<bool>* stop) {
+  if (stop == nullptr || in != &std::cin) return true;
+  while (in->rdbuf()->in_avail() == 0) {
+    if (stop->load()) return false;
+    pollfd fd{STDIN_FILENO, POLLIN, 0};
+    if (poll(&fd, 1, 200) > 0) break;  // readable, hung up or closed: get() says which
+  }
+  return !stop->load();
+}
+
+}  // namespace
+
+std::string ReviewCommand(const Rules& rules, bool win, const std::optional<std::string>& tables,
+                          const std::string& log) {
+  const Rules defaults;
+  std::string command = "martiandice review";
+  if (win) absl::StrAppend(&command, " --objective win");
+  if (rules.dice != defaults.dice) absl::StrAppend(&command, " --dice ", rules.dice);
+  if (rules.bonus != defaults.bonus) absl::StrAppend(&command, " --bonus ", rules.bonus);
+  if (rules.target != defaults.target) absl::StrAppend(&command, " --target ", rules.target);
+  if (win && tables) absl::StrAppend(&command, " --tables ", ShellWord(*tables));
+  if (!log.empty()) absl::StrAppend(&command, " ", ShellWord(log));
+  return command;
+}
+
+std::optional<EntryLine> ReadEntryLine(std::istream* in, const std::atomic<bool>* stop) {
+  auto stopped = [stop] { return stop != nullptr && stop->load(); };
+  if (in == nullptr || stopped()) return std::nullopt;
   EntryLine line;
   std::size_t length = 0;  // bytes before the newline, "\r" included
   char c = 0;
   bool any = false;
-  while (in->get(c)) {
+  while (WaitForInput(in, stop) && in->get(c)) {
     any = true;
     if (c == '\n') break;
     if (++length <= kMaxEntryBytes + 1) line.text += c;  // one more: a "\r" that ends it
   }
-  if (!any) return std::nullopt;
+  if (!any || stopped()) return std::nullopt;
   if (!line.text.empty() && line.text.back() == '\r' && length == line.text.size()) {
     line.text.pop_back();
     --length;

@@ -3,6 +3,7 @@
 // output files (the --out path, its folders, atomic writes) and entry lines.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <istream>
@@ -57,9 +58,19 @@ std::string CreatedLine(const std::string& folder);
 // InvalidArgument; a failed write (e.g. a full disk) is DataLoss.
 absl::Status WriteOutput(const std::string& path, const std::string& bytes,
                          const std::vector<std::string>& inputs = {});
+// WriteOutput's first check, for a writer of its own: InvalidArgument naming
+// --out when `path` is one of `inputs`.
+absl::Status CheckNotInput(const std::string& path, const std::vector<std::string>& inputs);
 // A failed write of `path` (solver/atomic_file.h's errors) as WriteOutput
 // reports it: naming --out, the user's errors InvalidArgument. OK stays OK.
 absl::Status OutputError(const std::string& path, const absl::Status& status);
+
+// The command that reviews a game log written by `play` or `coach`:
+// `martiandice review`, with --objective win where a table covers the game,
+// the rules' options that differ from the defaults, --tables when given, and
+// `log` (each shell word quoted where it needs it).
+std::string ReviewCommand(const Rules& rules, bool win, const std::optional<std::string>& tables,
+                          const std::string& log);
 
 // One entry line of `play` or `coach`, without its "\n" or "\r\n". A longer
 // line than kMaxEntryBytes keeps its first kMaxEntryBytes and is too_long:
@@ -70,7 +81,9 @@ struct EntryLine {
   std::string text;
   bool too_long = false;
 };
-// The next entry line of `in` (null reads as empty); nullopt at the end of the input.
-std::optional<EntryLine> ReadEntryLine(std::istream* in);
+// The next entry line of `in` (null reads as empty); nullopt at the end of
+// the input, and once `stop` (if given) is set: before the read, or while it
+// waited (InterruptFlag::Blocked::kInterrupt), a part line then dropped.
+std::optional<EntryLine> ReadEntryLine(std::istream* in, const std::atomic<bool>* stop = nullptr);
 
 }  // namespace martiandice::cli

@@ -536,7 +536,7 @@ TEST_CASE("answers: a game's advice as JSON, at each decision, is Advisor::Advis
     REQUIRE(advice.zero_chance.has_value());
     CHECK(Same(json["zero_chance"].number, *advice.zero_chance));
   }
-  SUBCASE("a turn's first roll: no stop, no zero chance") {
+  SUBCASE("a turn's first roll: no stop; the turn's chance of 0 points") {
     const absl::StatusOr<GameState> start =
         GameState::AtTurnStart(Rules{}, 2, GameContext{{18, 22}, 0});
     REQUIRE(start.ok());
@@ -544,7 +544,8 @@ TEST_CASE("answers: a game's advice as JSON, at each decision, is Advisor::Advis
     const Json json = AdviceJson(advice);
     CHECK(json["decision"].text == "roll");
     CHECK(json["stop"].is_null());
-    CHECK(json["zero_chance"].is_null());
+    REQUIRE(advice.zero_chance.has_value());
+    CHECK(Same(json["zero_chance"].number, *advice.zero_chance));
     CHECK(json["action"].text == "roll");
     CHECK(Same(json["value"].number, advice.win_probabilities[0]));
   }
@@ -579,7 +580,9 @@ TEST_CASE("answers: a game's advice as text, at each decision") {
   const absl::StatusOr<GameState> start = GameState::New(Rules{}, 2);
   REQUIRE(start.ok());
   const GameAdvice roll = AdviceAt(advisor, *start);
-  CHECK(app::GameAdviceText(roll) == "  roll " + Pct(roll.win_probabilities[0]) + "\n");
+  CHECK(app::GameAdviceText(roll) == "  roll " + Pct(roll.win_probabilities[0]) +
+                                         "\n  The turn ends with 0 points with chance " +
+                                         Pct(*roll.zero_chance) + ".\n");
 }
 
 TEST_CASE("answers: the fallback's advice says so, in JSON and text") {
@@ -632,6 +635,10 @@ TEST_CASE("answers: rules, dice counts, numbers and takes as text") {
   CHECK(app::Percent(0) == "0.00%");
   CHECK(app::Percent(0.0000123) == "0.0012%");  // a small loss is not 0.00%
   CHECK(app::Percent(0.0000001) == "1e-05%");
+  // Nor a chance just under 1 as 100.00%: what it lacks, 2 significant digits.
+  CHECK(app::Percent(0.99995878) == "99.9959%");
+  CHECK(app::Percent(0.9999) == "99.99%");
+  CHECK(app::Percent(1 - 3e-9) == "99.99999970%");
   CHECK(app::IsChance(Goal::Win()));
   CHECK(app::IsChance(*Goal::Parse("reach:10")));
   CHECK_FALSE(app::IsChance(*Goal::Parse("ev")));

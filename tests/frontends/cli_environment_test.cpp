@@ -297,7 +297,8 @@ TEST_CASE(
     const std::string folder = dir.File("logs");
     fs::create_directory(folder);
     const std::string log = folder + "/game.log";
-    RemovingInput input(play ? "stop\n" : "score 7\n", folder);
+    // A turn that ends, so that there is a log to lose.
+    RemovingInput input(play ? "r\nstop\n" : "roll 2T 3R 4H 3C 1K take H\nstop\n", folder);
     std::istream in(&input);
     martiandice::CliEnvironment environment;
     environment.in = &in;

@@ -53,7 +53,8 @@ struct Child {
 // only that many bytes fit: a write that does not fit blocks the child there.
 Child Start(const std::vector<std::string>& args, std::optional<rlim_t> file_size_limit,
             std::optional<int> stderr_room = std::nullopt,
-            std::optional<std::string> stdout_path = std::nullopt) {
+            std::optional<std::string> stdout_path = std::nullopt,
+            std::optional<int> stdin_fd = std::nullopt) {
   std::vector<std::string> storage = {MARTIANDICE_CLI_PATH};
   storage.insert(storage.end(), args.begin(), args.end());
   std::vector<char*> argv;
@@ -77,6 +78,7 @@ Child Start(const std::vector<std::string>& args, std::optional<rlim_t> file_siz
     if (null_fd < 0 || dup2(null_fd, 0) < 0 || dup2(null_fd, 1) < 0 || dup2(err_pipe[1], 2) < 0) {
       _exit(127);
     }
+    if (stdin_fd && dup2(*stdin_fd, 0) < 0) _exit(127);
     if (stdout_path) {
       const int out_fd = open(stdout_path->c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
       if (out_fd < 0 || dup2(out_fd, 1) < 0) _exit(127);
@@ -453,4 +455,56 @@ TEST_CASE("cli kill: SIGINT stops simulate with the result of the games played")
   expected.replace(expected.find(asked), asked.size(),
                    "\"games_asked\":1000000000,\"interrupted\":true");
   CHECK(expected == json);
+}
+
+// Ctrl-C at the prompt of `coach` or `play`, the input still open (a person
+// at the table): the log of the finished turns is written, exit 130. The C++
+// library retries a read a signal interrupts, so this needs the poll.
+TEST_CASE("cli kill: SIGINT while coach and play wait for a line keeps the game's log") {
+  struct Row {
+    std::vector<std::string> args;
+    std::string entries;    // written, the pipe then left open
+    std::string waits_for;  // on stdout once the entries are answered
+    std::string log;        // the log's first lines
+  };
+  const Row rows[] = {{{"coach"},
+                       "roll 2T 3R 4H 3C 1K take H\nstop\n",
+                       "Seat 1 to roll",
+                       "scores 0,0 seat 0\nroll 2T 3R 4H 3C 1K take H\nstop\n"},
+                      // Seed 3: seat 0 rolls 1T 5R 3H 4K first; the bot's turn comes next.
+                      {{"play", "--seed", "3"},
+                       "h\nstop\n",
+                       "(round 2)",
+                       "scores 0,0 seat 0\nroll 1T 5R 3H 4K take H\nstop\n"}};
+  for (const Row& row : rows) {
+    CAPTURE(row.args[0]);
+    TempDir dir;
+    const std::string log = (dir.path() / "game.log").string();
+    const std::string out = (dir.path() / "out.txt").string();
+    std::vector<std::string> args = row.args;
+    args.insert(args.end(), {"--log", log});
+    int in[2];
+    REQUIRE(pipe2(in, O_CLOEXEC) == 0);
+    Child child = Start(args, std::nullopt, std::nullopt, out, in[0]);
+    close(in[0]);
+    REQUIRE(write(in[1], row.entries.data(), row.entries.size()) ==
+            static_cast<ssize_t>(row.entries.size()));
+    // Waits (at most 60 s) for the answers, then a little for the next read.
+    for (int i = 0; i < 600 && ReadFile(out).find(row.waits_for) == std::string::npos; ++i) {
+      usleep(100 * 1000);
+    }
+    REQUIRE(ReadFile(out).find(row.waits_for) != std::string::npos);
+    usleep(300 * 1000);
+    kill(child.pid, SIGINT);
+    std::string err;
+    const int status = Finish(child, &err);
+    close(in[1]);
+    CAPTURE(err);
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 130);
+    const std::string text = ReadFile(out);
+    CHECK(text.find("Interrupted") != std::string::npos);
+    CHECK(text.find("Game log written to " + log) != std::string::npos);
+    CHECK(ReadFile(log).rfind(row.log, 0) == 0);
+  }
 }

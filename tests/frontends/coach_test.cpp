@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -389,11 +390,31 @@ TEST_CASE("coach: --log writes the finished turns atomically, the lines it print
   const std::string input = std::string(kSampleTurn) + "score 7\nroll 2T 3R 4H 3C 1K\n";
   const CliRun run = Coach({"--log", file}, input);
   REQUIRE(run.code == 0);
-  CHECK(run.out.find("Game log written to " + file) != std::string::npos);
+  CHECK(run.out.find("Game log written to " + file +
+                     " (review it: martiandice review --objective win " + file + ")") !=
+        std::string::npos);
   const CliRun json = Coach({"--json"}, input);
   REQUIRE(json.code == 0);
   // The turn in progress is left out: review reads whole turns.
   CHECK(test_util::ReadFile(file) == LogText(Events(json)));
   CHECK(test_util::ReadFile(file).find("scores 5,7 seat 0") == std::string::npos);
   CHECK(test_util::ReadFile(file).rfind("stop\n") + 5 == test_util::ReadFile(file).size());
+  // Other rules: review needs them to read the log. No turn ended: no log.
+  const std::string six = dir.str() + "/six.log";
+  const CliRun other = Coach({"--dice", "6", "--log", six}, "roll 2T 1R 3H take H\nstop\n");
+  REQUIRE(other.code == 0);
+  CHECK(other.out.find("(review it: martiandice review --dice 6 " + six + ")") !=
+        std::string::npos);
+  const std::string none = dir.str() + "/none.log";
+  const CliRun empty = Coach({"--log", none}, "roll 2T 3R 4H 3C 1K\n");
+  REQUIRE(empty.code == 0);
+  CHECK(empty.out.find("Game log: no turn entered roll by roll ended, nothing to review.") !=
+        std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(none));
+}
+
+TEST_CASE("coach: a roll waiting for its take names what is set aside") {
+  const CliRun run = Coach({}, "roll 1T 2R 3C 7K\n");
+  REQUIRE(run.code == 0);
+  CHECK(run.out.find("Seat 0 rolled 1T 2R 3C 7K; set aside: 1T.\n") != std::string::npos);
 }

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -242,12 +243,12 @@ TEST_CASE("play: a human game to its end, with hints and a review that agrees wi
   CHECK(text.out.find(absl::StrCat("Rating ", static_cast<int>(std::floor(score)), " of 100 (")) !=
         std::string::npos);
   CHECK(text.out.find(absl::StrCat("Review of seat 0 (you): ", losses.size() - mistakes, " of ",
-                                   losses.size(), " decisions optimal, lost ")) !=
+                                   losses.size(), " decisions optimal, losses adding up to ")) !=
         std::string::npos);
   const CliRun full = Play({"--seed", "3", "--hints", "--full-review"}, Stubborn(200));
   CHECK(review_lines(full.out).size() == losses.size());
   CHECK(mine["mistakes"].number > 0);  // stopping after every first take is no way to win
-  CHECK(text.out.find("in chance to win.") != std::string::npos);
+  CHECK(text.out.find(" percentage points of chance to win.") != std::string::npos);
 }
 
 TEST_CASE("play: every kind of bad entry gets one line and changes nothing") {
@@ -259,6 +260,8 @@ TEST_CASE("play: every kind of bad entry gets one line and changes nothing") {
       "tank\n"           // likewise, without "take"
       "take cow\n"       // not in the roll
       "take 2 humans\n"  // the roll shows 3
+      "take 2 cows\n"    // a count, for a face not in the roll
+      "take\tcow\n"      // a tab between the words
       "take humans cows\n"
       "humans cows\n"  // two faces, without "take"
       "jump\n" +
@@ -279,6 +282,8 @@ TEST_CASE("play: every kind of bad entry gets one line and changes nothing") {
       "tanks are set aside automatically",
       "the roll 1T 5R 3H 4K shows no cows",
       "the roll shows 3 humans, not 2",
+      "the roll 1T 5R 3H 4K shows no cows",
+      "the roll 1T 5R 3H 4K shows no cows",
       "take one face",
       "take one face (R, H, C or K), not 'humans cows'",
       "unknown entry 'jump'",
@@ -409,6 +414,35 @@ TEST_CASE("play: --log writes the log atomically, the same lines") {
   CHECK(Named(events, "log")[0]["path"].text == file);
   const CliRun inline_log = Play({"--humans", "none", "--seed", "9", "--json"});
   CHECK(test_util::ReadFile(file) == LogText(Events(inline_log)));
+}
+
+// The review command printed with the log names what review needs to read
+// it (the rules that differ from the defaults); no turn ended, no log.
+TEST_CASE("play: the log's review command replays it, and no turn ended writes no log") {
+  test_util::TempDir dir;
+  const std::string file = dir.str() + "/six.log";
+  const CliRun six = Play({"--humans", "none", "--seed", "1", "--dice", "6", "--bonus", "2",
+                           "--target", "15", "--log", file});
+  REQUIRE(six.code == 0);
+  // No table for these rules: the advice was the fallback's.
+  const std::string command = "martiandice review --dice 6 --bonus 2 --target 15 " + file;
+  CHECK(six.out.find("(replay it: " + command + ")") != std::string::npos);
+  const Json review =
+      Review(test_util::ReadFile(file), {"--dice", "6", "--bonus", "2", "--target", "15"});
+  CHECK(review["turns"].items.size() >= 2);
+  // The official rules and table: the win objective, and --tables when given.
+  const std::string official = dir.str() + "/official.log";
+  const CliRun two = Play(
+      {"--humans", "none", "--seed", "9", "--tables", MARTIANDICE_DATA_DIR, "--log", official});
+  REQUIRE(two.code == 0);
+  CHECK(two.out.find("(replay it: martiandice review --objective win --tables ") !=
+        std::string::npos);
+  CHECK(two.out.find(" " + official + ").") != std::string::npos);
+  const std::string none = dir.str() + "/none.log";
+  const CliRun quit = Play({"--seed", "3", "--log", none}, "quit\n");
+  CHECK(quit.code == 4);
+  CHECK(quit.out.find("Game log: no turn ended, nothing to replay.") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(none));
 }
 
 TEST_CASE("play: bad options are refused before the game, exit 2") {

@@ -131,9 +131,12 @@ def check_coach(cli, socket):
         pane.wait_for("Seat 1 to roll 13 dice. Scores: 0, 0.")
         pane.type("undo")
         pane.wait_for("Undone: stop.")
+        pane.type("stop")  # again: the turn ends, and the log holds it
+        pane.wait_for("Seat 1 to roll 13 dice. Scores: 0, 0.")
         pane.type("quit")
         screen = pane.wait_for("EXIT=0")
-        assert "Game log (martiandice review" in screen, screen
+        assert "Game log (martiandice review --objective win - reviews it):" in screen, screen
+        assert "roll 2T 3R 4H 3C 1K take H" in screen, screen
     finally:
         pane.close()
 
