@@ -18,8 +18,11 @@ Output fields per option (same names in --json "options"):
   then      what to do after the take: "stop", "roll" or "either" (equal)
   optimal   true if no other take is worth more (marked * in the table;
             several takes can be optimal)
-Top level: best {take, count, then} = the first optimal option (null when the
-turn is over), value = value of this roll under optimal play, turn_over = true
+Top level: best {take, count, then} = the option to play (null when the turn
+is over): the first optimal one, or for --objective win the tie convention's
+pick among them (docs/PLAYERS.md: rays, then the earthling type showing the
+most dice, then human, cow, chicken); value = value of this roll under optimal
+play, turn_over = true
 when no take is legal (the turn ends and scores turn_over_score), aside,
 rolled, aside_after_tanks (set-aside plus this roll's tanks), objective,
 precision, rules. With --exact, every value, stop and roll field also comes as

@@ -72,7 +72,6 @@ absl::StatusOr<std::string> RunEval(const CommandOptions& options, const Command
 absl::StatusOr<std::string> RunBest(const CommandOptions& options, const CommandContext& context);
 absl::StatusOr<std::string> RunStats(const CommandOptions& options, const CommandContext& context);
 absl::StatusOr<std::string> RunSolve(const CommandOptions& options, const CommandContext& context);
-absl::StatusOr<std::string> RunExport(const CommandOptions& options, const CommandContext& context);
 absl::StatusOr<std::string> RunPlot(const CommandOptions& options, const CommandContext& context);
 absl::StatusOr<std::string> RunReview(const CommandOptions& options, const CommandContext& context);
 
@@ -92,6 +91,10 @@ absl::StatusOr<int> RunCoach(const CommandOptions& options, const CommandContext
 // played) when interrupted.
 absl::StatusOr<int> RunSimulate(const CommandOptions& options, const CommandContext& context,
                                 std::ostream& out);
+// `export`: the JSON on `out`, or written atomically to --out (a summary
+// line on `out`), in pieces: never whole in memory.
+absl::StatusOr<int> RunExport(const CommandOptions& options, const CommandContext& context,
+                              std::ostream& out);
 // `serve` (serve.h) with --tables-dir, answering the requests of context.in
 // on `out` until its end; returns Serve's exit status. Errors: a
 // --tables-dir that is not a directory.

@@ -14,7 +14,8 @@ Output fields (same names in --json):
             (null when no dice are left)
   value     the better of stop and roll: what the position is worth
   action    the decision: "stop", "roll", or "either" when both are worth
-            the same (exactly with --exact; within 1e-12 relative otherwise)
+            the same (exactly with --exact; within 1e-12 relative otherwise,
+            within 1e-12 absolute for --objective win)
 JSON also has: aside (canonical notation), dice_left, objective, precision,
 rules {dice, bonus, target}; with --exact, value_exact, stop_exact and
 roll_exact as "p/q" strings (null where the value is null).

@@ -138,7 +138,9 @@ typedef struct md_best_result {
   int turn_over_score; /* the score in that case */
   int take_count;      /* number of entries of takes (0 if turn_over) */
   md_take takes[MD_MAX_TAKES];
-  int best;     /* index in takes of the first optimal take; -1 if turn_over */
+  /* Index in takes of the take to play: the first optimal one, or for "win"
+     the tie convention's pick among them (docs/PLAYERS.md); -1 if turn_over. */
+  int best;
   double value; /* value of the roll under optimal play */
   /* "win" only (else 0): as in md_eval_result. */
   int players;

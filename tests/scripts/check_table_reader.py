@@ -16,11 +16,13 @@ CLI's --objective win --json answers agree too.
 
 import argparse
 import json
+import math
 import os
 import random
 import struct
 import subprocess
 import sys
+import tempfile
 import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -253,6 +255,85 @@ def check_refusals(path, rng):
     return failures
 
 
+HEADER_BYTES = 128
+
+
+def with_first_record(data, t, values):
+    """A copy of `data` with context 0's record replaced, its block's CRC and the header's
+    refreshed."""
+    edited = bytearray(data)
+    record = 8 * t.players
+    struct.pack_into(f"<{t.players}d", edited, HEADER_BYTES, *values)
+    block_end = HEADER_BYTES + record * min(t.context_count, 1024)
+    checksums = HEADER_BYTES + record * t.context_count
+    struct.pack_into("<I", edited, checksums, zlib.crc32(bytes(edited[HEADER_BYTES:block_end])))
+    struct.pack_into("<I", edited, 120, zlib.crc32(bytes(edited[checksums:])))
+    struct.pack_into("<I", edited, 124, zlib.crc32(bytes(edited[:124])))
+    return bytes(edited)
+
+
+def boundary_records(t, rng):
+    """Two records of probabilities at the sum's tolerance: one whose sum, seat 0 first in
+    binary64 (docs/FORMAT.md), is within it while the exact sum is not, and one the other
+    way round; either may be None if not found."""
+    tolerance = t.players * (t.error_bound + 8 * sys.float_info.epsilon)
+    within = outside = None
+    for _ in range(2000):
+        head = [rng.uniform(0.1, 0.9) / t.players for _ in range(t.players - 1)]
+        near = 1 + rng.choice((-1, 1)) * tolerance - math.fsum(head)
+        for k in range(-8, 9):  # the last value a few ulps either side
+            values = head + [near + k * math.ulp(near)]
+            total = 0.0
+            for x in values:
+                total += x
+            exact = abs(math.fsum(values) - 1) > tolerance
+            rounded = abs(total - 1) > tolerance
+            if exact and not rounded and within is None:
+                within = values
+            if rounded and not exact and outside is None:
+                outside = values
+        if within and outside:
+            break
+    return within, outside
+
+
+def check_sum_rule(cli, path, t, rng):
+    """Records at the sum's tolerance: the Python reader and the CLI accept and refuse the
+    same ones, as the sum seat 0 first says. (Two values: one rounding, the same sum.)"""
+    if t.players < 3:
+        return 0
+    with open(path, "rb") as f:
+        data = f.read()
+    failures = 0
+    within, outside = boundary_records(t, rng)
+    for name, values, accepted in (("within", within, True), ("outside", outside, False)):
+        if values is None:
+            failures += 1
+            print(f"  sum rule: no record {name} the tolerance found")
+            continue
+        edited = with_first_record(data, t, values)
+        problem = refused(edited, "corrupt", "do not sum to 1")
+        if (problem == "accepted") != accepted:
+            failures += 1
+            print(f"  sum rule: the record {name} the tolerance was {problem or 'refused'}")
+        if cli:
+            with tempfile.TemporaryDirectory() as folder:
+                crafted = os.path.join(folder, os.path.basename(path))
+                with open(crafted, "wb") as f:
+                    f.write(edited)
+                scores = ",".join("0" * t.players)
+                run = subprocess.run([cli, "eval", "--objective", "win", "--scores", scores,
+                                      "--tables", crafted], capture_output=True, text=True)
+            if (run.returncode == 0) != accepted or (
+                    not accepted and "not 1 within the error bound" not in run.stderr):
+                failures += 1
+                print(f"  sum rule: the CLI on the record {name} the tolerance: exit "
+                      f"{run.returncode}, {run.stderr.strip()}")
+    print(f"  sum rule: records within and outside the tolerance "
+          f"{'read alike' if failures == 0 else 'MISREAD'}")
+    return failures
+
+
 def zero_sum(t):
     """Every context's probabilities sum to 1 within the table's bound."""
     worst = max(abs(sum(w) - 1) for w in t.win)
@@ -286,6 +367,7 @@ def check_shipped(tool, cli, rng):
         failures += zero_sum(t)
         failures += compare(tool, path, t, rng, 200 if players == 2 else 40)
         failures += check_refusals(path, rng)
+        failures += check_sum_rule(cli, path, t, rng)
         if cli:
             failures += compare_cli(cli, path, t, rng, 20 if players == 2 else 8)
     return failures

@@ -186,7 +186,11 @@ class Table:
             probs = list(record.unpack_from(data, offset + c * record.size))
             if not all(self._probability(x) for x in probs):
                 raise corrupt(f"context {c}: a win probability is not in [0, 1]")
-            if abs(math.fsum(probs) - 1) > p * (self.error_bound + 8 * sys.float_info.epsilon):
+            # Seat 0 first, in binary64, as docs/FORMAT.md prescribes (not fsum).
+            total = 0.0
+            for x in probs:
+                total += x
+            if abs(total - 1) > p * (self.error_bound + 8 * sys.float_info.epsilon):
                 raise corrupt(f"context {c}: win probabilities do not sum to 1")
             self.win.append(probs)
 

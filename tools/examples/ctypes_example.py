@@ -56,10 +56,11 @@ def check(status):
 
 def show_best(title, best):
     print(title)
-    for take in best.takes[:best.take_count]:
+    for i, take in enumerate(best.takes[:best.take_count]):
+        roll = f"roll {take.roll:.6f}" if take.can_roll else "no dice left  "
         print(f"  take {take.count} {FACES[take.take]:<7} -> {take.aside_after.decode():<16}"
-              f" stop {take.stop:.6f}  roll {take.roll:.6f}  then {THEN[take.then]}"
-              + ("  (best)" if take.optimal else ""))
+              f" stop {take.stop:.6f}  {roll}  then {THEN[take.then]}"
+              + ("  (best)" if i == best.best else ""))
 
 
 print("martiandice", lib.md_version().decode())
