@@ -509,6 +509,12 @@ std::string Percent(double p) {
   return absl::StrFormat("%.2f%%", percent);
 }
 
+std::string PercentagePoints(double sum) {
+  std::string text = Percent(sum);
+  text.pop_back();  // the "%"
+  return text + " percentage points";
+}
+
 bool IsChance(const Goal& goal) { return goal.is_win() || absl::StartsWith(goal.name(), "reach:"); }
 
 std::string ValueText(const Goal& goal, double x) {

@@ -93,6 +93,9 @@ std::string Number(double x);
 // (not 0), 2 significant digits ("0.0012%"); within 0.01% of 100% (not
 // 100), 2 significant digits of what it lacks ("99.9959%").
 std::string Percent(double p);
+// A sum of chances lost, each where it was lost (it may pass 100): "12.46
+// percentage points", the digits as Percent's.
+std::string PercentagePoints(double sum);
 // Whether `goal`'s values are chances (win, reach:K) rather than points.
 bool IsChance(const Goal& goal);
 // A value of `goal` for people: Percent for chances, else Number.

@@ -71,6 +71,9 @@ struct Decision {
 // lines, its game and its end).
 struct Turn {
   std::vector<double> win;  // every seat's chances at the start (win)
+  // Win, where no table covers the turn's game and none is named: the
+  // fallback's objective (FallbackFor, as eval, best and play answer).
+  std::optional<Goal> fallback;
   std::vector<Decision> decisions;
   double loss = 0;
   std::optional<Rational> loss_exact;
@@ -111,6 +114,12 @@ class Reviewer {
   const Rules& rules() const { return query_.rules; }
   // The table used (win), or "".
   std::string table_path() const { return table_ ? table_->path : ""; }
+  // What turn `i`'s values measure: the goal, or the fallback's objective.
+  const Goal& values(std::size_t i) const {
+    return turns_[i].fallback ? *turns_[i].fallback : query_.goal;
+  }
+  // Why no table covers a game (the last such turn's), or "".
+  const std::string& fallback_reason() const { return fallback_reason_; }
 
  private:
   absl::Status Roll(int number, const LogStep& step) {
@@ -164,13 +173,23 @@ class Reviewer {
                          "with --objective win every turn needs the game's scores: a 'scores "
                          "S0,S1 [seat I]' line before it (or --scores for the first turn)");
       }
-      absl::StatusOr<std::shared_ptr<const LoadedTable>> table =
-          LoadTable(advisor_, rules(), context->players, query_.tables);
-      if (!table.ok()) return table.status();
-      table_ = *std::move(table);
-      absl::StatusOr<std::vector<double>> win = table_->table.WinProbabilities(context->context);
-      if (!win.ok()) return LineError(number, Str(win.status().message()));
-      turn.win = *std::move(win);
+      Query game = query_;
+      game.context = context->context;
+      game.players = context->players;
+      absl::StatusOr<std::optional<Fallback>> fallback = FallbackFor(advisor_, game);
+      if (!fallback.ok()) return fallback.status();
+      if (*fallback) {
+        turn.fallback = (*fallback)->query.goal;
+        fallback_reason_ = (*fallback)->reason;
+      } else {
+        absl::StatusOr<std::shared_ptr<const LoadedTable>> table =
+            LoadTable(advisor_, rules(), context->players, query_.tables);
+        if (!table.ok()) return table.status();
+        table_ = *std::move(table);
+        absl::StatusOr<std::vector<double>> win = table_->table.WinProbabilities(context->context);
+        if (!win.ok()) return LineError(number, Str(win.status().message()));
+        turn.win = *std::move(win);
+      }
     }
     turns_.push_back(std::move(turn));
     return absl::OkStatus();
@@ -188,7 +207,9 @@ class Reviewer {
     Query query = query_;
     query.aside = aside;
     const std::optional<LogContext>& context = reader_.turns().back().context;
-    if (query.goal.is_win()) {
+    if (turns_.back().fallback) {
+      query.goal = *turns_.back().fallback;
+    } else if (query.goal.is_win()) {
       query.context = context->context;
       query.players = context->players;
     }
@@ -220,6 +241,7 @@ class Reviewer {
   const Query query_;
   GameLogReader reader_;
   std::shared_ptr<const LoadedTable> table_;  // win: the last turn's table
+  std::string fallback_reason_;
   std::vector<Turn> turns_;                   // one per reader's turn
   RollAdvice advice_;                         // the last roll's takes
 };
@@ -255,8 +277,11 @@ std::string Plural(int n, std::string_view word) {
 struct Totals {
   int decisions = 0;
   int mistakes = 0;
-  double loss = 0;
+  double loss = 0;  // in the goal's values
   std::optional<Rational> loss_exact;
+  double fallback_loss = 0;  // in the fallback's points (turns no table covers)
+  bool any_fallback = false;
+  bool all_fallback = true;
 };
 
 // With the win goal, each seat's decisions rated (app/rating.h), by seat;
@@ -265,6 +290,7 @@ std::vector<RatingTally> SeatRatings(const Reviewer& reviewer) {
   std::vector<RatingTally> seats;
   if (!reviewer.goal().is_win()) return seats;
   for (std::size_t i = 0; i < reviewer.turns().size(); ++i) {
+    if (reviewer.turns()[i].fallback) continue;  // points, not chances: no rating
     const int seat = reviewer.read(i).context->context.seat;
     if (seat >= static_cast<int>(seats.size())) seats.resize(seat + 1);
     for (const Decision& d : reviewer.turns()[i].decisions) seats[seat].Add(d.optimal, d.loss);
@@ -278,7 +304,9 @@ Totals Total(const Reviewer& reviewer) {
   for (const Turn& turn : reviewer.turns()) {
     totals.decisions += static_cast<int>(turn.decisions.size());
     totals.mistakes += turn.mistakes;
-    totals.loss += turn.loss;
+    (turn.fallback ? totals.fallback_loss : totals.loss) += turn.loss;
+    totals.any_fallback |= turn.fallback.has_value();
+    totals.all_fallback &= turn.fallback.has_value();
     if (totals.loss_exact) *totals.loss_exact += *turn.loss_exact;
   }
   return totals;
@@ -314,6 +342,11 @@ std::string ReportText(const Reviewer& reviewer, std::string_view name) {
     absl::StrAppend(&text, "Values: the mover's chance to win. Table: ", reviewer.table_path(),
                     ".\n");
   }
+  if (!reviewer.fallback_reason().empty()) {
+    absl::StrAppend(&text, "Where no table covers the game (", reviewer.fallback_reason(),
+                    "), values are the fallback's, as play and coach advise: ",
+                    std::string(kFallbackName), " (capped:M, points).\n");
+  }
   for (std::size_t i = 0; i < reviewer.turns().size(); ++i) {
     const Turn& turn = reviewer.turns()[i];
     const LogTurn& read = reviewer.read(i);
@@ -325,20 +358,28 @@ std::string ReportText(const Reviewer& reviewer, std::string_view name) {
       if (!turn.win.empty()) {
         absl::StrAppend(&text, ", chance to win ", Percent(turn.win[context.seat]));
       }
+      if (turn.fallback) absl::StrAppend(&text, ", values ", turn.fallback->name());
     }
     absl::StrAppend(&text, "\n");
-    for (const Decision& d : turn.decisions) {
-      absl::StrAppend(&text, DecisionText(reviewer.goal(), d));
-    }
+    const Goal& values = reviewer.values(i);
+    for (const Decision& d : turn.decisions) absl::StrAppend(&text, DecisionText(values, d));
     absl::StrAppend(&text, "  turn ends: ", EndText(read), "; scores ", read.end->score, "; lost ",
-                    LossText(reviewer.goal(), turn.loss, turn.loss_exact), " in ",
+                    LossText(values, turn.loss, turn.loss_exact), " in ",
                     Plural(turn.mistakes, "mistake"), "\n");
   }
   const Totals totals = Total(reviewer);
+  // A win total adds chances lost at different moments: percentage points.
+  std::string total = reviewer.goal().is_win()
+                          ? PercentagePoints(totals.loss) + " of chance to win"
+                          : LossText(reviewer.goal(), totals.loss, totals.loss_exact);
+  if (totals.all_fallback) {
+    total = absl::StrCat(Number(totals.fallback_loss), " in the fallback's points");
+  } else if (totals.any_fallback) {
+    absl::StrAppend(&total, ", and ", Number(totals.fallback_loss), " in the fallback's points");
+  }
   absl::StrAppend(&text, "Summary: ", Plural(static_cast<int>(reviewer.turns().size()), "turn"),
                   ", ", Plural(totals.decisions, "decision"), ", ",
-                  Plural(totals.mistakes, "mistake"), ", total loss ",
-                  LossText(reviewer.goal(), totals.loss, totals.loss_exact), ".\n");
+                  Plural(totals.mistakes, "mistake"), ", total loss ", total, ".\n");
   const std::vector<RatingTally> ratings = SeatRatings(reviewer);
   for (std::size_t seat = 0; seat < ratings.size(); ++seat) {
     if (ratings[seat].decisions == 0) continue;
@@ -407,8 +448,11 @@ std::string ReportJson(const Reviewer& reviewer, std::string_view name) {
     } else {
       object.Raw("win_probabilities", JsonDoubleArray(turn.win));
     }
+    object.Str("values", reviewer.values(i).name()).Bool("fallback", turn.fallback.has_value());
     std::vector<std::string> decisions;
-    for (const Decision& d : turn.decisions) decisions.push_back(DecisionJson(reviewer.goal(), d));
+    for (const Decision& d : turn.decisions) {
+      decisions.push_back(DecisionJson(reviewer.values(i), d));
+    }
     object.Raw("decisions", JsonArray(decisions))
         .Str("end", TurnEndReasonName(read.end->reason))
         .Int("end_line", read.end_line)
@@ -429,10 +473,16 @@ std::string ReportJson(const Reviewer& reviewer, std::string_view name) {
   } else {
     object.Str("table", reviewer.table_path());
   }
+  if (reviewer.fallback_reason().empty()) {
+    object.Null("fallback_reason");
+  } else {
+    object.Str("fallback_reason", reviewer.fallback_reason());
+  }
   object.Raw("turns", JsonArray(turns))
       .Int("decisions", totals.decisions)
       .Int("mistakes", totals.mistakes);
   AddValue(object, "total_loss", totals.loss, totals.loss_exact);
+  object.Double("fallback_loss", totals.fallback_loss);
   if (reviewer.goal().is_win()) {
     std::vector<std::string> ratings;
     const std::vector<RatingTally> seats = SeatRatings(reviewer);

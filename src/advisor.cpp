@@ -232,8 +232,16 @@ absl::Status CheckQueryInputs(const Query& query, const Dice* roll) {
     if (!query.context) {
       return InputError("scores", "the win goal needs a context: every seat's total and the mover");
     }
-    if (absl::Status s = ValidateContext(query.rules, query.players, *query.context); !s.ok()) {
-      return InputError("scores", s);
+    // Named as ParseQuery names them: the players, the seat, else the totals.
+    const int players = query.players;
+    const int seat = query.context->seat;
+    absl::Status s = ValidateContext(query.rules, players, *query.context);
+    if (!s.ok()) {
+      const bool players_bad = players < kMinPlayers || players > kMaxPlayers;
+      const bool seat_bad = !players_bad &&
+                            static_cast<int>(query.context->scores.size()) == players &&
+                            (seat < 0 || seat >= players);
+      return InputError(players_bad ? "players" : seat_bad ? "seat" : "scores", s);
     }
   }
   if (absl::Status s = ValidateAside(query.rules, query.aside); !s.ok()) {

@@ -78,6 +78,9 @@ absl::StatusOr<Setup> ReadSetup(const CommandOptions& options, Advisor& advisor)
 // ---------------------------------------------------------------------------
 // The session.
 
+// No turn entered roll by roll has ended (`score N` turns are not reviewed).
+constexpr char kNothingToReview[] = "no turn entered roll by roll ended, nothing to review.";
+
 std::string Points(int n) { return absl::StrCat(n, n == 1 ? " point" : " points"); }
 
 class Coach {
@@ -342,12 +345,10 @@ class Coach {
 
   // The log to --log's file, else on standard output.
   absl::Status WriteLog(const std::string& text) {
-    const bool win = setup_.coverage.table != nullptr;
-    if (!setup_.json && text.empty()) {
-      Line("Game log: no turn entered roll by roll ended, nothing to review.");
-      return absl::OkStatus();
-    }
-    const std::string review = ReviewCommand(setup_.rules, win, setup_.tables, "");
+    // --tables where the game had its table (review's fallback needs none named).
+    const std::optional<std::string> tables =
+        setup_.coverage.table != nullptr ? setup_.tables : std::nullopt;
+    const std::string review = ReviewCommand(setup_.rules, tables, "");
     if (!setup_.log_path.empty()) {
       if (absl::Status status = WriteOutput(setup_.log_path, text); !status.ok()) {
         // Not lost: the log on standard output, as without --log, then the error.
@@ -357,10 +358,16 @@ class Coach {
       }
       if (setup_.json) {
         Event("log", std::move(JsonObject().Str("path", setup_.log_path)));
+      } else if (text.empty()) {  // written all the same: no earlier game's log stays
+        Line(absl::StrCat("Game log written to ", setup_.log_path, ": ", kNothingToReview));
       } else {
         Line(absl::StrCat("Game log written to ", setup_.log_path, " (review it: ",
-                          ReviewCommand(setup_.rules, win, setup_.tables, setup_.log_path), ")."));
+                          ReviewCommand(setup_.rules, tables, setup_.log_path), ")."));
       }
+      return absl::OkStatus();
+    }
+    if (!setup_.json && text.empty()) {
+      Line(absl::StrCat("Game log: ", kNothingToReview));
       return absl::OkStatus();
     }
     if (setup_.json) {

@@ -1,5 +1,7 @@
 // `martiandice export`: a policy table as one JSON object, for inspection.
+#include <cerrno>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -130,7 +132,12 @@ absl::StatusOr<int> RunExport(const CommandOptions& options, const CommandContex
     absl::StatusOr<std::uint64_t> written =
         WriteExport(game_table, input, [&out](std::string_view piece) {
           out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
-          return absl::OkStatus();  // the CLI checks standard output at the end
+          if (out) return absl::OkStatus();
+          // Stops at once, with the words of the CLI's own check (cli.cpp's Flushed).
+          const int error = errno;
+          return absl::UnavailableError(
+              absl::StrCat("cannot write the results to standard output",
+                           error != 0 ? absl::StrCat(": ", std::strerror(error)) : ""));
         });
     if (!written.ok()) return written.status();
     return kCliExitOk;

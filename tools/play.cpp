@@ -221,18 +221,14 @@ class TextListener : public app::GameListener {
   void Review(const app::SeatReview& review) override {
     const std::size_t n = review.decisions.size();
     const bool fallback = !setup_->coverage.table;
-    // A sum of losses each measured where it was made: percentage points, not
-    // a chance (it may pass 100).
-    std::string total = app::Percent(review.total_loss);
-    total.pop_back();  // the "%"
-    Line(absl::StrCat("Review of seat ", review.seat, " (", setup_->seats[review.seat].name,
-                      "): ", n - review.mistakes, " of ", n,
-                      n == 1 ? " decision optimal, " : " decisions optimal, ",
-                      fallback ? absl::StrCat("lost ", app::Number(review.total_loss),
-                                              " in the fallback's values (points capped at "
-                                              "what was needed).")
-                               : absl::StrCat("losses adding up to ", total,
-                                              " percentage points of chance to win.")));
+    Line(absl::StrCat(
+        "Review of seat ", review.seat, " (", setup_->seats[review.seat].name, "): ",
+        n - review.mistakes, " of ", n, n == 1 ? " decision optimal, " : " decisions optimal, ",
+        fallback ? absl::StrCat("lost ", app::Number(review.total_loss),
+                                " in the fallback's values (points capped at "
+                                "what was needed).")
+                 : absl::StrCat("their losses adding up to\n  ",
+                                app::PercentagePoints(review.total_loss), " of chance to win.")));
     if (review.rating) {
       const std::optional<app::Rating> rating = app::Rate(*review.rating);
       if (rating) Line(RatingLine(*review.rating, *rating));
@@ -433,12 +429,10 @@ class Game {
 
   absl::Status WriteLog(const std::string& text) {
     const app::GameSetup& setup = driver_.setup();
-    const bool win = setup.coverage.table != nullptr;
-    if (!json_ && text.empty()) {
-      Line("Game log: no turn ended, nothing to replay.");
-      return absl::OkStatus();
-    }
-    const std::string review = ReviewCommand(setup.rules, win, setup.tables, "");
+    // --tables where the game had its table (review's fallback needs none named).
+    const std::optional<std::string> tables =
+        setup.coverage.table != nullptr ? setup.tables : std::nullopt;
+    const std::string review = ReviewCommand(setup.rules, tables, "");
     if (!log_path_.empty()) {
       if (absl::Status status = WriteOutput(log_path_, text); !status.ok()) {
         // Not lost: the log on standard output, as without --log, then the error.
@@ -449,10 +443,17 @@ class Game {
       }
       if (json_) {
         Event("log", std::move(JsonObject().Str("path", log_path_)));
+      } else if (text.empty()) {  // written all the same: no earlier game's log stays
+        Line(
+            absl::StrCat("Game log written to ", log_path_, ": no turn ended, nothing to replay."));
       } else {
-        Line(absl::StrCat("Game log written to ", log_path_, " (replay it: ",
-                          ReviewCommand(setup.rules, win, setup.tables, log_path_), ")."));
+        Line(absl::StrCat("Game log written to ", log_path_,
+                          " (replay it: ", ReviewCommand(setup.rules, tables, log_path_), ")."));
       }
+      return absl::OkStatus();
+    }
+    if (!json_ && text.empty()) {
+      Line("Game log: no turn ended, nothing to replay.");
       return absl::OkStatus();
     }
     if (json_) {

@@ -73,19 +73,27 @@ starts a new turn. The rulebook's sample turn:
 A choice is optimal (loss 0) when it is worth as much as the best one; ties
 are named. Bad input (notation, a roll that does not show the dice left, an
 illegal take, an impossible sequence) is refused with its line number.
-JSON (--json): input, rules, objective, precision, table, turns [{turn, line,
-scores, seat, win_probabilities, decisions [{line, then_line, aside, rolled,
-take, count, then, value, best_value, loss, optimal, optimal_choices [{take,
-count, then}], class}], end (stop, no_legal_take, no_dice_left), end_line,
-score, mistakes, loss}], decisions, mistakes, total_loss, ratings; with
+With --objective win and no --tables, a turn whose game no table covers (4
+to 6 players, other rules) is measured as play and coach advise it: by the
+fallback, the expected points capped at the points still needed (capped:M);
+the review says so. A table --tables names must be there.
+JSON (--json): input, rules, objective, precision, table, fallback_reason
+(null when every turn had its table), turns [{turn, line, scores, seat,
+win_probabilities, values ("win", the objective, or the fallback's
+"capped:M"), fallback, decisions [{line, then_line, aside, rolled, take,
+count, then, value, best_value, loss, optimal, optimal_choices [{take, count,
+then}], class}], end (stop, no_legal_take, no_dice_left), end_line, score,
+mistakes, loss}], decisions, mistakes, total_loss (the turns measured in the
+objective), fallback_loss (the fallback's turns, in points), ratings; with
 --exact also value_exact, best_value_exact, loss_exact, total_loss_exact
 ("p/q").
 With --objective win each seat's decisions are rated (docs/RATING.md): a
 class per decision (optimal, inaccuracy under 1 percentage point, error under
 5, blunder) and a rating of 0 to 100 per seat, the text's last lines; JSON
-class (null for other objectives) and ratings [{seat, rating {decisions,
-optimal, inaccuracies, errors, blunders, total_loss, mean_loss, score,
-band}}] (null for other objectives).
+class (null for other objectives and the fallback's turns) and ratings
+[{seat, rating {decisions, optimal, inaccuracies, errors, blunders,
+total_loss, mean_loss, score, band}}] (null for other objectives; the
+fallback's turns are not rated).
 )";
 
 absl::StatusOr<std::string> RunReview(const CommandOptions& options,

@@ -141,8 +141,10 @@ absl::Status OutputError(const std::string& path, const absl::Status& status) {
 
 namespace {
 
-// `word` as one shell word: as is when only safe characters, else quoted.
-std::string ShellWord(const std::string& word) {
+// `path` as one shell word: as is when only safe characters, else quoted;
+// "./" before a relative path that starts with '-' (not read as an option).
+std::string ShellWord(const std::string& path) {
+  const std::string word = path.size() > 1 && path[0] == '-' ? "./" + path : path;
   const bool safe = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
     return absl::ascii_isalnum(static_cast<unsigned char>(c)) || std::strchr("/._-+,:=@%", c);
   });
@@ -167,15 +169,14 @@ bool WaitForInput(std::istream* in, const std::atomic<bool>* stop) {
 
 }  // namespace
 
-std::string ReviewCommand(const Rules& rules, bool win, const std::optional<std::string>& tables,
+std::string ReviewCommand(const Rules& rules, const std::optional<std::string>& tables,
                           const std::string& log) {
   const Rules defaults;
-  std::string command = "martiandice review";
-  if (win) absl::StrAppend(&command, " --objective win");
+  std::string command = "martiandice review --objective win";
   if (rules.dice != defaults.dice) absl::StrAppend(&command, " --dice ", rules.dice);
   if (rules.bonus != defaults.bonus) absl::StrAppend(&command, " --bonus ", rules.bonus);
   if (rules.target != defaults.target) absl::StrAppend(&command, " --target ", rules.target);
-  if (win && tables) absl::StrAppend(&command, " --tables ", ShellWord(*tables));
+  if (tables) absl::StrAppend(&command, " --tables ", ShellWord(*tables));
   if (!log.empty()) absl::StrAppend(&command, " ", ShellWord(log));
   return command;
 }

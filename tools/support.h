@@ -65,11 +65,12 @@ absl::Status CheckNotInput(const std::string& path, const std::vector<std::strin
 // reports it: naming --out, the user's errors InvalidArgument. OK stays OK.
 absl::Status OutputError(const std::string& path, const absl::Status& status);
 
-// The command that reviews a game log written by `play` or `coach`:
-// `martiandice review`, with --objective win where a table covers the game,
-// the rules' options that differ from the defaults, --tables when given, and
-// `log` (each shell word quoted where it needs it).
-std::string ReviewCommand(const Rules& rules, bool win, const std::optional<std::string>& tables,
+// The command that reviews a game log written by `play` or `coach` as they
+// advised it: `martiandice review --objective win` (by the table, or where
+// none covers the game by the same fallback), the rules' options that differ
+// from the defaults, --tables when given, and `log` (each shell word quoted
+// where it needs it; "" for none).
+std::string ReviewCommand(const Rules& rules, const std::optional<std::string>& tables,
                           const std::string& log);
 
 // One entry line of `play` or `coach`, without its "\n" or "\r\n". A longer

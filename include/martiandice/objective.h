@@ -30,9 +30,10 @@ class Objective {
 
   // The spec string ("ev", "reach:10", or the custom name).
   const std::string& name() const { return name_; }
-  // A key equal for two objectives exactly when they have the same name and
-  // the same utility at every score (a custom objective's key holds its
-  // utility table): what a cache of solved turns is keyed on.
+  // A key for caches of solved turns: two objectives with equal keys have the
+  // same name and the same utility at every score (a custom objective's key
+  // holds its name and utility table; equal utilities written differently,
+  // e.g. with the last entry repeated, get different keys).
   std::string key() const;
   // One line for people: "expected score", "probability of scoring at least 10", ...
   std::string Describe() const;

@@ -399,18 +399,22 @@ TEST_CASE("coach: --log writes the finished turns atomically, the lines it print
   CHECK(test_util::ReadFile(file) == LogText(Events(json)));
   CHECK(test_util::ReadFile(file).find("scores 5,7 seat 0") == std::string::npos);
   CHECK(test_util::ReadFile(file).rfind("stop\n") + 5 == test_util::ReadFile(file).size());
-  // Other rules: review needs them to read the log. No turn ended: no log.
+  // Other rules: review needs them to read the log (no table: the fallback,
+  // which review replays as the coach advised).
   const std::string six = dir.str() + "/six.log";
   const CliRun other = Coach({"--dice", "6", "--log", six}, "roll 2T 1R 3H take H\nstop\n");
   REQUIRE(other.code == 0);
-  CHECK(other.out.find("(review it: martiandice review --dice 6 " + six + ")") !=
+  CHECK(other.out.find("(review it: martiandice review --objective win --dice 6 " + six + ")") !=
         std::string::npos);
+  // No turn entered roll by roll ended: an empty log, no command offered.
   const std::string none = dir.str() + "/none.log";
-  const CliRun empty = Coach({"--log", none}, "roll 2T 3R 4H 3C 1K\n");
+  test_util::WriteFile(none, "an earlier game's log\n");
+  const CliRun empty = Coach({"--log", none}, "roll 2T 3R 4H 3C 1K\nscore 7\n");
   REQUIRE(empty.code == 0);
-  CHECK(empty.out.find("Game log: no turn entered roll by roll ended, nothing to review.") !=
+  CHECK(empty.out.find("Game log written to " + none +
+                       ": no turn entered roll by roll ended, nothing to review.") !=
         std::string::npos);
-  CHECK_FALSE(std::filesystem::exists(none));
+  CHECK(test_util::ReadFile(none).empty());
 }
 
 TEST_CASE("coach: a roll waiting for its take names what is set aside") {

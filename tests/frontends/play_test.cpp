@@ -242,9 +242,9 @@ TEST_CASE("play: a human game to its end, with hints and a review that agrees wi
   CHECK(rating["score"].number == doctest::Approx(score));
   CHECK(text.out.find(absl::StrCat("Rating ", static_cast<int>(std::floor(score)), " of 100 (")) !=
         std::string::npos);
-  CHECK(text.out.find(absl::StrCat("Review of seat 0 (you): ", losses.size() - mistakes, " of ",
-                                   losses.size(), " decisions optimal, losses adding up to ")) !=
-        std::string::npos);
+  CHECK(text.out.find(absl::StrCat(
+            "Review of seat 0 (you): ", losses.size() - mistakes, " of ", losses.size(),
+            " decisions optimal, their losses adding up to\n  ")) != std::string::npos);
   const CliRun full = Play({"--seed", "3", "--hints", "--full-review"}, Stubborn(200));
   CHECK(review_lines(full.out).size() == losses.size());
   CHECK(mine["mistakes"].number > 0);  // stopping after every first take is no way to win
@@ -402,6 +402,19 @@ TEST_CASE("play: where no table covers the game, the fallback, said once") {
   // No rating: the fallback's losses are points, not chances to win.
   CHECK(reviews[0]["rating"].is_null());
   for (const Json& d : reviews[0]["decisions"].items) CHECK(d["class"].is_null());
+  // review --objective win replays the log by the same fallback: the human's
+  // mistakes and losses (the bots play the fallback: none).
+  const Json replayed = Review(LogText(events), {"--objective", "win"});
+  CHECK(replayed["fallback_reason"].text.find("no policy table martiandice-p6") !=
+        std::string::npos);
+  CHECK(replayed["total_loss"].number == 0);
+  CHECK(replayed["ratings"].items.empty());
+  CHECK(replayed["mistakes"].number == reviews[0]["mistakes"].number);
+  CHECK(replayed["fallback_loss"].number == doctest::Approx(reviews[0]["total_loss"].number));
+  for (const Json& turn : replayed["turns"].items) {
+    CHECK(turn["fallback"].boolean);
+    CHECK(turn["values"].text.rfind("capped:", 0) == 0);
+  }
 }
 
 TEST_CASE("play: --log writes the log atomically, the same lines") {
@@ -417,19 +430,22 @@ TEST_CASE("play: --log writes the log atomically, the same lines") {
 }
 
 // The review command printed with the log names what review needs to read
-// it (the rules that differ from the defaults); no turn ended, no log.
-TEST_CASE("play: the log's review command replays it, and no turn ended writes no log") {
+// it (the rules that differ from the defaults); with no turn ended, the log
+// is empty and no command is offered.
+TEST_CASE("play: the log's review command replays it, and no turn ended offers none") {
   test_util::TempDir dir;
   const std::string file = dir.str() + "/six.log";
   const CliRun six = Play({"--humans", "none", "--seed", "1", "--dice", "6", "--bonus", "2",
                            "--target", "15", "--log", file});
   REQUIRE(six.code == 0);
   // No table for these rules: the advice was the fallback's.
-  const std::string command = "martiandice review --dice 6 --bonus 2 --target 15 " + file;
+  const std::string command =
+      "martiandice review --objective win --dice 6 --bonus 2 --target 15 " + file;
   CHECK(six.out.find("(replay it: " + command + ")") != std::string::npos);
-  const Json review =
-      Review(test_util::ReadFile(file), {"--dice", "6", "--bonus", "2", "--target", "15"});
+  const Json review = Review(test_util::ReadFile(file), {"--objective", "win", "--dice", "6",
+                                                         "--bonus", "2", "--target", "15"});
   CHECK(review["turns"].items.size() >= 2);
+  CHECK(review["fallback_reason"].text.find("no policy table") != std::string::npos);
   // The official rules and table: the win objective, and --tables when given.
   const std::string official = dir.str() + "/official.log";
   const CliRun two = Play(
@@ -439,10 +455,14 @@ TEST_CASE("play: the log's review command replays it, and no turn ended writes n
         std::string::npos);
   CHECK(two.out.find(" " + official + ").") != std::string::npos);
   const std::string none = dir.str() + "/none.log";
+  test_util::WriteFile(none, "an earlier game's log\n");
   const CliRun quit = Play({"--seed", "3", "--log", none}, "quit\n");
   CHECK(quit.code == 4);
-  CHECK(quit.out.find("Game log: no turn ended, nothing to replay.") != std::string::npos);
-  CHECK_FALSE(std::filesystem::exists(none));
+  CHECK(quit.out.find("Game log written to " + none + ": no turn ended, nothing to replay.") !=
+        std::string::npos);
+  CHECK(test_util::ReadFile(none).empty());
+  const CliRun unkept = Play({"--seed", "3"}, "quit\n");
+  CHECK(unkept.out.find("Game log: no turn ended, nothing to replay.") != std::string::npos);
 }
 
 TEST_CASE("play: bad options are refused before the game, exit 2") {

@@ -242,6 +242,54 @@ TEST_CASE("review: the win objective reads the table, and games give scores per 
   CHECK(over.err.find("line 6: the game ended with turn 2 (totals 27,26)") != std::string::npos);
 }
 
+// A game no table covers is reviewed as coach advised it: by the fallback,
+// capped at the points still needed, turn by turn; turns with a table keep
+// the chances, and the totals keep the two apart.
+TEST_CASE("review: the win objective without a table measures by the fallback, as coach") {
+  // Seat 0 needs 2: after 3 rays and 2 humans, stopping is worth 2 of 2.
+  const std::string four =
+      "scores 23,0,0,0 seat 0\n"
+      "roll 1T 3R 2H 3C 4K take R\n"
+      "roll 2H 3C 4K take H\n"
+      "roll 3C 4K take C\n"  // rolled on: a mistake in capped:2, costing what eval says
+      "stop\n";
+  const Json review = ReviewJson(four, {"--objective", "win"});
+  CHECK(review["fallback_reason"].text.find("no policy table martiandice-p4") != std::string::npos);
+  const Json& turn = review["turns"].items.at(0);
+  CHECK(turn["values"].text == "capped:2");
+  CHECK(turn["fallback"].boolean);
+  CHECK(turn["win_probabilities"].is_null());
+  const Json& stop = Decision(review, 0, 1);
+  CHECK_FALSE(stop["optimal"].boolean);
+  CHECK(stop["class"].is_null());
+  const Json eval =
+      cli_test::RunJson({"eval", "--objective", "capped:2", "--aside", "1T 3R 2H", "--json"});
+  CHECK(cli_test::Close(stop["loss"].number, eval["stop"].number - eval["roll"].number));
+  CHECK(review["total_loss"].number == 0);
+  CHECK(cli_test::Close(review["fallback_loss"].number, stop["loss"].number));
+  CHECK(review["ratings"].items.empty());
+  // A 2-player game with its table first: its turn in chances, rated.
+  const std::string two =
+      "scores 18,22 seat 0\n"
+      "roll 2T 3R 4H 3C 1K take H\n"
+      "stop\n";
+  const Json mixed = ReviewJson(two + four, {"--objective", "win"});
+  CHECK(mixed["turns"].items.at(0)["values"].text == "win");
+  CHECK_FALSE(mixed["turns"].items.at(0)["fallback"].boolean);
+  CHECK(mixed["total_loss"].number > 0);
+  CHECK(cli_test::Close(mixed["fallback_loss"].number, review["fallback_loss"].number));
+  CHECK(mixed["ratings"].items.size() == 1);
+  const cli_test::CliRun text = Review(two + four, {"--objective", "win"});
+  CHECK(text.out.find("values are the fallback's, as play and coach advise") != std::string::npos);
+  CHECK(text.out.find("percentage points of chance to win, and ") != std::string::npos);
+  CHECK(text.out.find(" in the fallback's points.") != std::string::npos);
+  // A table named must be there: no fallback then.
+  const cli_test::CliRun named =
+      Review(four, {"--objective", "win", "--tables", MARTIANDICE_DATA_DIR});
+  CHECK(named.code == 2);
+  CHECK(named.err.find("no policy table martiandice-p4") != std::string::npos);
+}
+
 TEST_CASE("review: ties are optimal with no loss, and named") {
   // 5 humans or 5 cows: the earthling types are interchangeable, an exact tie.
   const std::string turn = "roll 3T 5H 5C take C\nroll 3R 2K take R\nstop\n";

@@ -57,7 +57,7 @@ def check(status):
 def show_best(title, best):
     print(title)
     for i, take in enumerate(best.takes[:best.take_count]):
-        roll = f"roll {take.roll:.6f}" if take.can_roll else "no dice left  "
+        roll = f"roll {take.roll:.6f}" if take.can_roll else "no dice left "
         print(f"  take {take.count} {FACES[take.take]:<7} -> {take.aside_after.decode():<16}"
               f" stop {take.stop:.6f}  {roll}  then {THEN[take.then]}"
               + ("  (best)" if i == best.best else ""))

@@ -29,7 +29,10 @@ export interface ReviewDecision {
   value_exact?: string;
   best_value_exact?: string;
   loss_exact?: string;
-  /** With the win objective, the decision's class (docs/RATING.md); else null. */
+  /**
+   * With the win objective, the decision's class (docs/RATING.md); else, and
+   * in a fallback turn, null.
+   */
   class: 'optimal' | 'inaccuracy' | 'error' | 'blunder' | null;
 }
 
@@ -53,12 +56,17 @@ export interface ReviewAnswer {
   objective: string;
   precision: 'double' | 'exact';
   table: string | null;
+  /** Win: why no table covers a turn's game, where one is measured by the fallback; else null. */
+  fallback_reason: string | null;
   turns: {
     turn: number;
     line: number;
     scores: number[] | null;
     seat: number | null;
     win_probabilities: number[] | null;
+    /** What the turn's values measure: the objective, or the fallback's "capped:M". */
+    values: string;
+    fallback: boolean;
     decisions: ReviewDecision[];
     end: 'stop' | 'no_legal_take' | 'no_dice_left';
     end_line: number;
@@ -69,9 +77,12 @@ export interface ReviewAnswer {
   }[];
   decisions: number;
   mistakes: number;
+  /** The losses of the turns measured in the objective. */
   total_loss: number;
   total_loss_exact?: string;
-  /** With the win objective, each seat's rating; else null. */
+  /** The losses of the fallback's turns, in points. */
+  fallback_loss: number;
+  /** With the win objective, each seat's rating (fallback turns unrated); else null. */
   ratings: { seat: number; rating: Rating }[] | null;
 }
 
