@@ -345,10 +345,7 @@ class Coach {
 
   // The log to --log's file, else on standard output.
   absl::Status WriteLog(const std::string& text) {
-    // --tables where the game had its table (review's fallback needs none named).
-    const std::optional<std::string> tables =
-        setup_.coverage.table != nullptr ? setup_.tables : std::nullopt;
-    const std::string review = ReviewCommand(setup_.rules, tables, "");
+    const std::string review = ReviewCommand(setup_.rules, setup_.coverage, setup_.tables, "");
     if (!setup_.log_path.empty()) {
       if (absl::Status status = WriteOutput(setup_.log_path, text); !status.ok()) {
         // Not lost: the log on standard output, as without --log, then the error.
@@ -361,8 +358,9 @@ class Coach {
       } else if (text.empty()) {  // written all the same: no earlier game's log stays
         Line(absl::StrCat("Game log written to ", setup_.log_path, ": ", kNothingToReview));
       } else {
-        Line(absl::StrCat("Game log written to ", setup_.log_path, " (review it: ",
-                          ReviewCommand(setup_.rules, tables, setup_.log_path), ")."));
+        Line(absl::StrCat(
+            "Game log written to ", setup_.log_path, " (review it: ",
+            ReviewCommand(setup_.rules, setup_.coverage, setup_.tables, setup_.log_path), ")."));
       }
       return absl::OkStatus();
     }

@@ -429,10 +429,7 @@ class Game {
 
   absl::Status WriteLog(const std::string& text) {
     const app::GameSetup& setup = driver_.setup();
-    // --tables where the game had its table (review's fallback needs none named).
-    const std::optional<std::string> tables =
-        setup.coverage.table != nullptr ? setup.tables : std::nullopt;
-    const std::string review = ReviewCommand(setup.rules, tables, "");
+    const std::string review = ReviewCommand(setup.rules, setup.coverage, setup.tables, "");
     if (!log_path_.empty()) {
       if (absl::Status status = WriteOutput(log_path_, text); !status.ok()) {
         // Not lost: the log on standard output, as without --log, then the error.
@@ -447,8 +444,9 @@ class Game {
         Line(
             absl::StrCat("Game log written to ", log_path_, ": no turn ended, nothing to replay."));
       } else {
-        Line(absl::StrCat("Game log written to ", log_path_,
-                          " (replay it: ", ReviewCommand(setup.rules, tables, log_path_), ")."));
+        Line(absl::StrCat("Game log written to ", log_path_, " (replay it: ",
+                          ReviewCommand(setup.rules, setup.coverage, setup.tables, log_path_),
+                          ")."));
       }
       return absl::OkStatus();
     }

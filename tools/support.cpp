@@ -169,14 +169,14 @@ bool WaitForInput(std::istream* in, const std::atomic<bool>* stop) {
 
 }  // namespace
 
-std::string ReviewCommand(const Rules& rules, const std::optional<std::string>& tables,
-                          const std::string& log) {
+std::string ReviewCommand(const Rules& rules, const TableCoverage& coverage,
+                          const std::optional<std::string>& tables, const std::string& log) {
   const Rules defaults;
   std::string command = "martiandice review --objective win";
   if (rules.dice != defaults.dice) absl::StrAppend(&command, " --dice ", rules.dice);
   if (rules.bonus != defaults.bonus) absl::StrAppend(&command, " --bonus ", rules.bonus);
   if (rules.target != defaults.target) absl::StrAppend(&command, " --target ", rules.target);
-  if (tables) absl::StrAppend(&command, " --tables ", ShellWord(*tables));
+  if (coverage.table && tables) absl::StrAppend(&command, " --tables ", ShellWord(*tables));
   if (!log.empty()) absl::StrAppend(&command, " ", ShellWord(log));
   return command;
 }

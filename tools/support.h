@@ -68,10 +68,11 @@ absl::Status OutputError(const std::string& path, const absl::Status& status);
 // The command that reviews a game log written by `play` or `coach` as they
 // advised it: `martiandice review --objective win` (by the table, or where
 // none covers the game by the same fallback), the rules' options that differ
-// from the defaults, --tables when given, and `log` (each shell word quoted
-// where it needs it; "" for none).
-std::string ReviewCommand(const Rules& rules, const std::optional<std::string>& tables,
-                          const std::string& log);
+// from the defaults, `tables` (--tables) when the game had its table
+// (`coverage`; review's fallback needs none named), and `log` (each shell
+// word quoted where it needs it; "" for none).
+std::string ReviewCommand(const Rules& rules, const TableCoverage& coverage,
+                          const std::optional<std::string>& tables, const std::string& log);
 
 // One entry line of `play` or `coach`, without its "\n" or "\r\n". A longer
 // line than kMaxEntryBytes keeps its first kMaxEntryBytes and is too_long:
