@@ -12,7 +12,10 @@
 #include <climits>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <new>
+#include <numeric>
+#include <span>
 #include <string>
 #include <unordered_map>
 
@@ -37,6 +40,25 @@ constexpr double kTie = internal::kConventionTie;
 constexpr double kMixedGap = 1e-9;
 
 double MarginThreshold(double error_bound) { return 2 * (error_bound + kReaderTurnRounding); }
+
+// The derived bound's two lanes, carried after the seats' chances in every
+// record of the reader's turn solve (following its decisions): the chance of
+// the next seat's turn at the same totals (0 points, the game not over), and
+// the expected derived error of the contexts a score leads to.
+constexpr int kZeroLane = 0, kDepsLane = 1, kErrorLanes = 2;
+// The lanes' own rounding (weighted sums of at most a few thousand terms),
+// far below these.
+constexpr double kLaneRelative = 1e-9, kLaneAbsolute = 1e-12;
+
+// Per context: its derived error bound (NaN until its level is closed, and
+// for contexts not checked), its step (its distance to its own turn solve,
+// the reader's rounding and its scores' expected error: kDepsLane) and its
+// chance of the next seat's turn at the same totals (kZeroLane).
+struct Bounds {
+  std::vector<double> error, step, zero;
+};
+// A step's value for a context outside the floor or ceiling.
+constexpr double kNotChecked = -1;
 // Exact values tracked by rank: not (yet) known.
 constexpr int kUnknown = -1, kUnset = -2;
 
@@ -76,13 +98,17 @@ struct Verdict {
 // Certifies contexts one at a time; one per thread.
 class ContextCertifier {
  public:
+  // `error`: the derived bound of each context checked so far (NaN for the
+  // others); Certify(c) writes c's own step and zero chance (Bounds below).
   ContextCertifier(const GameValues& values, const internal::ContextNumbering& index,
                    const TurnModel& model, int local_max_left, const std::vector<int>& floor,
-                   const std::vector<int>& ceiling)
+                   const std::vector<int>& ceiling, Bounds& bounds)
       : v_(values),
         index_(index),
         model_(model),
+        bounds_(bounds),
         n_(values.players),
+        w_(values.players + kErrorLanes),
         max_turn_(MaxTurnScore(values.rules)),
         start_(model.Id(0, 0, 0, 0, 0)),
         local_max_left_(local_max_left),
@@ -100,10 +126,10 @@ class ContextCertifier {
     stamp_value_.assign(size, 0);
     stamp_roll_.assign(size, 0);
     stamp_law_.assign(model.LawCount(), 0);
-    node_.resize(static_cast<size_t>(size) * n_);
-    roll_.resize(static_cast<size_t>(size) * n_);
-    laws_.resize(static_cast<size_t>(model.LawCount()) * n_);
-    stop_.resize(static_cast<size_t>(max_turn_ + 1) * n_);
+    node_.resize(static_cast<size_t>(size) * w_);
+    roll_.resize(static_cast<size_t>(size) * w_);
+    laws_.resize(static_cast<size_t>(model.LawCount()) * w_);
+    stop_.resize(static_cast<size_t>(max_turn_ + 1) * w_);
     node_hi_.resize(size);
     roll_hi_.resize(size);
     law_hi_.resize(model.LawCount());
@@ -133,12 +159,14 @@ class ContextCertifier {
     BuildUtility(seat, s.data());
     // The record width is a compile-time constant: the inner sums unroll.
     static constexpr void (ContextCertifier::*kSolve[])() = {
-        &ContextCertifier::SolveTurn<2>, &ContextCertifier::SolveTurn<3>,
-        &ContextCertifier::SolveTurn<4>, &ContextCertifier::SolveTurn<5>,
-        &ContextCertifier::SolveTurn<6>};
+        &ContextCertifier::SolveTurn<2 + kErrorLanes>,
+        &ContextCertifier::SolveTurn<3 + kErrorLanes>,
+        &ContextCertifier::SolveTurn<4 + kErrorLanes>,
+        &ContextCertifier::SolveTurn<5 + kErrorLanes>,
+        &ContextCertifier::SolveTurn<6 + kErrorLanes>};
     (this->*kSolve[n_ - 2])();
     const double* stored = &v_.win[static_cast<size_t>(context) * n_];
-    const double* start = &roll_[static_cast<size_t>(start_) * n_];
+    const double* start = &roll_[static_cast<size_t>(start_) * w_];
     double own_gap = 0, other_gap = 0;
     for (int j = 0, k = 1; j < n_; ++j) {
       const double gap = std::abs(stored[j] - (j == seat ? start[0] : start[k++]));
@@ -148,10 +176,14 @@ class ContextCertifier {
     report.mixed_contexts += mixed_;
     report.largest_value_gap =
         std::max({report.largest_value_gap, own_gap, mixed_ ? MixtureGap(stored) : other_gap});
+    // A mixture is no fixed point of the pure solve: no step to derive from.
+    bounds_.step[context] =
+        mixed_ ? NAN : std::max(own_gap, other_gap) + kReaderTurnRounding + start[n_ + kDepsLane];
+    bounds_.zero[context] = start[n_ + kZeroLane];
     const int size = model_.size();
     for (int id = 0; id < size; ++id) {
-      const double stop = stop_[static_cast<size_t>(model_.state(id).score) * n_];
-      const double roll = roll_[static_cast<size_t>(id) * n_];
+      const double stop = stop_[static_cast<size_t>(model_.state(id).score) * w_];
+      const double roll = roll_[static_cast<size_t>(id) * w_];
       value_[id] = id == start_ ? roll : std::isnan(roll) ? stop : std::max(stop, roll);
     }
     near_.clear();
@@ -183,7 +215,14 @@ class ContextCertifier {
       const double* vec;
       split_[x] = 0;
       const std::span<const int> after(next, n_);
-      if (GameEndsAfterTurn(v_.rules, after, seat)) {
+      const bool ends = GameEndsAfterTurn(v_.rules, after, seat);
+      double* rec = &stop_[static_cast<size_t>(x) * w_];
+      // The error lanes: to the same totals (the next seat's turn), or the
+      // derived error of the context a score leads to; none at the end.
+      rec[n_ + kZeroLane] = !ends && x == 0 ? 1.0 : 0.0;
+      rec[n_ + kDepsLane] =
+          ends || x == 0 ? 0.0 : bounds_.error[index_.Index((seat + 1) % n_, next)];
+      if (ends) {
         for (int j = 0; j < n_; ++j) over[j] = WinShare(after, j);
         const int leaders = LeaderCount(after);
         if (over[seat] > 0 && (leaders & (leaders - 1)) != 0) split_[x] = leaders;
@@ -191,7 +230,6 @@ class ContextCertifier {
       } else {
         vec = &v_.win[static_cast<size_t>(index_.Index((seat + 1) % n_, next)) * n_];
       }
-      double* rec = &stop_[static_cast<size_t>(x) * n_];
       rec[0] = vec[seat];
       for (int j = 0, k = 1; j < n_; ++j) {
         if (j != seat) rec[k++] = vec[j];
@@ -204,7 +242,7 @@ class ContextCertifier {
     // nearest double); equal doubles differ exactly only beside a split win.
     for (int x = 0; x <= max_turn_; ++x) order_[x] = x;
     auto compare = [&](int x, int y) {
-      const double dx = stop_[static_cast<size_t>(x) * n_], dy = stop_[static_cast<size_t>(y) * n_];
+      const double dx = stop_[static_cast<size_t>(x) * w_], dy = stop_[static_cast<size_t>(y) * w_];
       if (dx != dy) return dx < dy ? -1 : 1;
       if (split_[x] == split_[y]) return 0;
       const Rational ex = ExactUtility(x), ey = ExactUtility(y);
@@ -219,7 +257,7 @@ class ContextCertifier {
 
   // The mover's utility of ending with x points, exactly.
   Rational ExactUtility(int x) const {
-    Rational u = stop_[static_cast<size_t>(x) * n_];
+    Rational u = stop_[static_cast<size_t>(x) * w_];
     if (split_[x] > 0) {
       u = 1;
       u /= split_[x];
@@ -245,8 +283,8 @@ class ContextCertifier {
     }
   }
 
-  double* Node(int id) { return &node_[static_cast<size_t>(id) * n_]; }
-  const double* StopRec(int score) const { return &stop_[static_cast<size_t>(score) * n_]; }
+  double* Node(int id) { return &node_[static_cast<size_t>(id) * w_]; }
+  const double* StopRec(int score) const { return &stop_[static_cast<size_t>(score) * w_]; }
 
   template <int W>
   const double* ChooseTake(const double* const* take, const EarthClass& cls,
@@ -483,7 +521,7 @@ class ContextCertifier {
           roll_hi[k] += term.weight_d * range_law_hi_[static_cast<size_t>(term.law) * n_ + k];
         }
       }
-      const double roll = roll_[static_cast<size_t>(id) * n_];
+      const double roll = roll_[static_cast<size_t>(id) * w_];
       if (id == start_ || roll >= stop[0] - threshold_) Widen(roll_lo, roll_hi, lo, hi);
       if (id != start_ && stop[0] >= roll - threshold_) Widen(stop, stop, lo, hi);
     }
@@ -525,7 +563,7 @@ class ContextCertifier {
   void StopOrRollDecision(int id) {
     const int score = model_.state(id).score;
     const double* stop = StopRec(score);
-    const double* roll = &roll_[static_cast<size_t>(id) * n_];
+    const double* roll = &roll_[static_cast<size_t>(id) * w_];
     ++report.decisions;
     const double gap = std::abs(stop[0] - roll[0]);
     if (gap > kTie) {
@@ -799,10 +837,12 @@ class ContextCertifier {
   const GameValues& v_;
   const internal::ContextNumbering& index_;
   const TurnModel& model_;
-  const int n_, max_turn_, start_, local_max_left_;
+  Bounds& bounds_;
+  const int n_, w_, max_turn_, start_, local_max_left_;
   std::vector<int> scores_;
   int seat_ = 0;  // the context's mover
-  // Records of n_ numbers: the mover's value, then the other seats' chances.
+  // Records of w_ numbers: the mover's value, then the other seats' chances,
+  // then the error lanes (kZeroLane, kDepsLane after the n_ chances).
   std::vector<double> node_, roll_, laws_, stop_;
   // The highest utility rank each position's (roll's, law's) outcomes can
   // reach under any play.
@@ -819,7 +859,9 @@ class ContextCertifier {
   // mixed context).
   std::vector<double> range_lo_, range_hi_, range_law_lo_, range_law_hi_;
   const std::vector<int> floor_, ceiling_;
-  const double threshold_;  // margins at or below it are not certified
+  // value_threshold (the table's bound): mixing decisions and inexact ties'
+  // picks are judged against it.
+  const double threshold_;
   // std's map, not absl's: absl's (20220623) is left broken by an allocation
   // that fails while it grows, and its destructor then frees a bad pointer;
   // std's keeps its state, so running out of memory is an error, not a crash.
@@ -862,6 +904,72 @@ absl::Status Validate(const GameValues& values, int threads) {
         absl::StrFormat("error bound must be a non-negative number, got %g", values.error_bound));
   }
   return absl::OkStatus();
+}
+
+// The contexts by decreasing score sum: level k is order[starts[k] ..
+// starts[k + 1]). A turn that scores leads to a higher sum; one that scores 0
+// to the next seat at the same totals (the same level).
+struct Levels {
+  std::vector<long long> order;
+  std::vector<long long> starts;
+};
+
+Levels ByDecreasingSum(const internal::ContextNumbering& index) {
+  const long long contexts = index.size();
+  std::vector<int> sum(contexts);
+  int scores[kMaxPlayers];
+  int top = 0;
+  for (long long c = 0; c < contexts; ++c) {
+    index.Decode(c, scores);
+    sum[c] = std::accumulate(scores, scores + index.players(), 0);
+    top = std::max(top, sum[c]);
+  }
+  Levels levels;
+  levels.starts.assign(top + 2, 0);
+  for (long long c = 0; c < contexts; ++c) ++levels.starts[top - sum[c] + 1];
+  for (int k = 1; k <= top + 1; ++k) levels.starts[k] += levels.starts[k - 1];
+  levels.order.resize(contexts);
+  std::vector<long long> at(levels.starts.begin(), levels.starts.end() - 1);
+  for (long long c = 0; c < contexts; ++c) levels.order[at[top - sum[c]]++] = c;
+  return levels;
+}
+
+// Every checked context's derived error at one level, once its steps are in:
+// e_c <= step_c + zero_c e_c' (c': the next seat's context at the same
+// totals), walked around the zero-score cycle: the steps' sum weighted by the
+// chances of getting there, over 1 - the cycle's chance (where it closes).
+void CloseLevel(const internal::ContextNumbering& index, std::span<const long long> level,
+                Bounds* b) {
+  const int n = index.players();
+  int scores[kMaxPlayers];
+  for (const long long c : level) {
+    if (b->step[c] == kNotChecked) continue;
+    double sum = 0, chance = 1;
+    long long at = c;
+    for (int k = 0; k < n; ++k) {
+      sum += chance * b->step[at] * (1 + kLaneRelative);  // NaN (not derivable) stays NaN
+      if (b->zero[at] == 0) break;  // an exact 0: no turn at these totals follows
+      chance *= std::min(1.0, b->zero[at] * (1 + kLaneRelative) + kLaneAbsolute);
+      const int seat = index.Decode(at, scores);
+      at = index.Index((seat + 1) % n, scores);
+      if (at == c) {
+        sum = chance < 1 ? sum / (1 - chance) : HUGE_VAL;
+        break;
+      }
+    }
+    b->error[c] = sum;
+  }
+}
+
+// The largest derived error of a checked context; NaN if one is not derived.
+double DerivedBound(const Bounds& b) {
+  double bound = 0;
+  for (size_t c = 0; c < b.error.size(); ++c) {
+    if (b.step[c] == kNotChecked) continue;
+    if (std::isnan(b.error[c])) return NAN;
+    bound = std::max(bound, b.error[c]);
+  }
+  return bound;
 }
 
 void Merge(const CertificationReport& r, CertificationReport* all) {
@@ -930,45 +1038,59 @@ absl::StatusOr<CertificationReport> CertifyInMemory(const GameValues& values,
   const internal::ContextNumbering index(values.rules, values.players);
   const std::shared_ptr<const TurnModel> model = TurnModel::Get(values.rules);
   const long long contexts = index.size();
-  constexpr long long kChunk = 64;
-  std::atomic<long long> next{0};
+  Bounds bounds;
+  bounds.error.assign(contexts, NAN);
+  bounds.step.assign(contexts, kNotChecked);
+  bounds.zero.assign(contexts, 0.0);
+  const Levels levels = ByDecreasingSum(index);
+  WorkerPool pool(threads);
+  std::vector<std::unique_ptr<ContextCertifier>> certifiers(threads);
   std::atomic<long long> done{0};  // contexts certified, for the progress
-  std::vector<CertificationReport> reports(threads);
-  std::atomic<bool> out_of_memory{false};  // a worker's allocation failed: all stop
-  // Worker 0 is the calling thread: it alone reports the progress.
-  auto work = [&](int thread) {
-    try {
-      CertificationReport* out = &reports[thread];
-      const bool reports_progress = thread == 0 && options.progress;
-      ContextCertifier certifier(values, index, *model, options.local_exact_max_left,
-                                 options.floor, options.ceiling);
-      for (long long c = next.fetch_add(kChunk); c < contexts; c = next.fetch_add(kChunk)) {
-        if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed)) break;
-        if (out_of_memory.load(std::memory_order_relaxed)) break;
-        const long long end = std::min(contexts, c + kChunk);
-        for (long long i = c; i < end; ++i) certifier.Certify(i);
-        const long long finished = done.fetch_add(end - c) + (end - c);
-        if (reports_progress) options.progress(static_cast<double>(finished) / contexts);
+  for (size_t level = 0; level + 1 < levels.starts.size(); ++level) {
+    const long long first = levels.starts[level], end = levels.starts[level + 1];
+    std::atomic<long long> next{first};
+    // Chunks of at most 64, at least 8 a thread where the level has that many.
+    const long long chunk = std::clamp<long long>((end - first) / (8LL * threads), 1, 64);
+    // Worker 0 is the calling thread: it alone reports the progress.
+    auto work = [&](int thread) {
+      std::unique_ptr<ContextCertifier>& certifier = certifiers[thread];
+      if (certifier == nullptr) {
+        certifier =
+            std::make_unique<ContextCertifier>(values, index, *model, options.local_exact_max_left,
+                                               options.floor, options.ceiling, bounds);
       }
-      *out = certifier.report;
-    } catch (const std::bad_alloc&) {
-      out_of_memory = true;
+      for (long long c = next.fetch_add(chunk); c < end; c = next.fetch_add(chunk)) {
+        if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed)) break;
+        const long long last = std::min(end, c + chunk);
+        for (long long i = c; i < last; ++i) certifier->Certify(levels.order[i]);
+        const long long finished = done.fetch_add(last - c) + (last - c);
+        if (thread == 0 && options.progress) {
+          options.progress(static_cast<double>(finished) / contexts);
+        }
+      }
+    };
+    // A worker's std::bad_alloc is rethrown here (CertifyGameValues: OutOfMemory).
+    if (absl::Status s = pool.Run(threads, work); !s.ok()) return s;
+    if (options.stop != nullptr && options.stop->load()) {
+      return absl::CancelledError("certification interrupted");
     }
-  };
-  if (absl::Status s = RunWorkers(threads, work); !s.ok()) return s;
-  if (out_of_memory.load()) return OutOfMemory();
-  if (options.stop != nullptr && options.stop->load()) {
-    return absl::CancelledError("certification interrupted");
+    CloseLevel(index, std::span(levels.order).subspan(first, end - first), &bounds);
   }
   if (options.progress) options.progress(1.0);
   CertificationReport report;
   report.smallest_margin = HUGE_VAL;
-  for (const CertificationReport& r : reports) Merge(r, &report);
+  for (const std::unique_ptr<ContextCertifier>& c : certifiers) {
+    if (c != nullptr) Merge(c->report, &report);
+  }
   report.tie_tolerance = kTie;
   report.error_bound = values.error_bound;
-  report.margin_threshold = MarginThreshold(values.error_bound);
+  report.derived_bound = DerivedBound(bounds);
+  report.margin_threshold = MarginThreshold(
+      std::isnan(report.derived_bound) ? values.error_bound
+                                       : std::max(values.error_bound, report.derived_bound));
+  report.value_threshold = MarginThreshold(values.error_bound);
   report.certified = report.smallest_margin > report.margin_threshold && report.inexact_ties == 0 &&
-                     report.largest_value_gap <= report.margin_threshold &&
+                     report.largest_value_gap <= report.value_threshold &&
                      (values.players > 3 || report.mixed_contexts == 0);
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   return report;

@@ -38,7 +38,7 @@ struct CertificationReport {
   // of its own context: how well the stored vectors solve their own turns.
   // Values within error_bound of a fixed point of the turn solves are within
   // twice that of their own solve, so a certified table has this at most
-  // margin_threshold. At a mixed context (below) another seat's gap is how
+  // value_threshold. At a mixed context (below) another seat's gap is how
   // far its stored chance lies outside the range its turn gives it under
   // every mixture of the mover's options within margin_threshold of its best.
   double largest_value_gap = 0;
@@ -73,15 +73,33 @@ struct CertificationReport {
   };
   static constexpr int kInexactExamples = 16;
   std::vector<InexactTie> inexact_examples;
-  // Non-tie margins must exceed this: twice the error bound plus twice the
-  // rounding of the reader's own turn solve.
+  // The certifier's own bound on every value's error, derived from the
+  // stored vectors alone (not the table's word): each context's distance to
+  // its own turn solve plus kReaderTurnRounding, carried down from the game's
+  // end by decreasing score sum through the turn-score law of the reader's
+  // decisions (a context's error is at most its own distance plus the
+  // expected error of where its turn leads; around a cycle of zero-score
+  // turns, that sum over 1 - the product of their zero chances). It holds if
+  // the reader's decisions are the exact values' (the margins, checked
+  // against it, prove that for non-ties; ties follow the tie convention, as
+  // in the solve). NaN where it cannot be derived: a mixed context (a
+  // mixture is no turn solve's fixed point), or a context whose dependency
+  // lies above the ceiling (not checked).
+  double derived_bound = 0;
+  // Non-tie margins must exceed this: twice the larger of error_bound and
+  // derived_bound (error_bound alone where derived_bound is NaN) plus twice
+  // the rounding of the reader's own turn solve.
   double margin_threshold = 0;
+  // Stored values must lie within this of their own turn solve, as values
+  // within error_bound of the fixed point do: twice error_bound plus twice
+  // the reader's rounding. Inexact ties are judged against it too.
+  double value_threshold = 0;
   // Every non-tie decision's margin exceeds margin_threshold, so the option
-  // the table ranks first is truly best; every tie is exact; every stored
-  // value is within margin_threshold of its own turn solve; and a table of 2
-  // or 3 players has no mixed context. All of it relative to the table's own
-  // error_bound, which is read, not derived: a bound too small for the
-  // values' true errors is not detected.
+  // the table ranks first is truly best (with the derived bound, even if the
+  // table's error_bound understates its errors); every tie is exact; every
+  // stored value is within value_threshold of its own turn solve; and a
+  // table of 2 or 3 players has no mixed context. Where derived_bound is NaN
+  // (a mixed context), all of it is relative to the table's error_bound.
   bool certified = false;
   double seconds = 0;
 };
@@ -120,7 +138,10 @@ inline constexpr double kReaderTurnRounding = 1e-15;
 // equal values. Ties
 // whose tied options differ by more than 1e-12 for another seat are counted
 // as kingmaking. Certified: smallest non-tie margin > margin_threshold =
-// 2 x (error_bound + kReaderTurnRounding), and no inexact tie.
+// 2 x (max(error_bound, derived_bound) + kReaderTurnRounding), and no inexact
+// tie, and largest_value_gap <= value_threshold. Contexts are checked by
+// decreasing score sum, so that each one's derived bound can use those of the
+// contexts its turn leads to.
 //
 // Errors: Cancelled when stopped; InvalidArgument for rules out of range, a player count outside
 // 2..kMaxPlayers, a value vector of the wrong size, a value or bound that is
@@ -139,7 +160,7 @@ struct CertifyOptions {
   // (an endgame solved with GameSolveOptions::floor), and at or below the
   // ceiling's, are checked.
   std::vector<int> floor, ceiling;
-  // When set (polled between chunks of 64 contexts), the certification stops
+  // When set (polled between chunks of at most 64 contexts), the certification stops
   // and returns Cancelled.
   const std::atomic<bool>* stop = nullptr;
   // When set, told the fraction of the contexts done (0..1, not decreasing),

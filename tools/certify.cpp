@@ -4,6 +4,7 @@
 #include "certify.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -21,7 +22,10 @@ namespace martiandice::cli {
 const std::string_view kCertifyHelp = R"(
 Certifies a policy table as `solve` certifies the table it writes: every
 decision a reader derives from it (stop or roll; which take from every roll)
-is checked against the table's error bound, and ties are re-verified with
+is checked against the larger of the table's error bound and the bound the
+certifier derives from the values ("error bound derived": each value's
+distance to its own turn solve, carried from the game's end through every
+turn's outcomes; none with a mixed cycle), and ties are re-verified with
 exact rational solves. The table is found as for `eval --objective win`
 (--tables FILE_OR_DIR, else $MARTIANDICE_DATA alone when set, else the build
 tree's data/ and the installed data directory); its rules and players must match
@@ -45,7 +49,9 @@ std::string CertificationJson(const solver::CertificationReport& c) {
       .Int("inexact_ties", c.inexact_ties)
       .Raw("largest_inexact_gap", JsonDouble(c.largest_inexact_gap))
       .Int("exact_solves", c.exact_solves)
+      .Raw("derived_bound", JsonDouble(c.derived_bound))
       .Raw("margin_threshold", JsonDouble(c.margin_threshold))
+      .Raw("value_threshold", JsonDouble(c.value_threshold))
       .Int("structural_ties", c.structural_ties)
       .Int("partial_exact_solves", c.partial_exact_solves)
       .Int("kingmaking_ties", c.kingmaking_ties)
@@ -76,18 +82,25 @@ std::string CertificationJson(const solver::CertificationReport& c) {
       .Build();
 }
 
+// The derived bound beside the table's (the threshold uses the larger).
+std::string DerivedBoundText(const solver::CertificationReport& c) {
+  if (std::isnan(c.derived_bound)) return "none (a mixed context, or one above the ceiling)";
+  return absl::StrFormat("%.3g (the table states %.3g)", c.derived_bound, c.error_bound);
+}
+
 std::string CertificationText(const solver::CertificationReport& c) {
   std::string text = absl::StrFormat(
       "Certification: %s.\n"
       "  decisions checked               %d\n"
       "  smallest margin (non-ties)      %.3g (must exceed %.3g)\n"
+      "  error bound derived             %s\n"
       "  ties (within %.0e)             %d: %d symmetric, %d exact, %d not exact\n"
       "  exact rational re-solves        %d\n"
       "  values vs their own turn solve  %.3g at most (must not exceed %.3g)\n",
       c.certified ? "every decision and value is certified" : "NOT certified", c.decisions,
-      c.smallest_margin, c.margin_threshold, c.tie_tolerance, c.ties, c.symmetric_ties,
-      c.exact_ties, c.inexact_ties, c.exact_solves + c.partial_exact_solves, c.largest_value_gap,
-      c.margin_threshold);
+      c.smallest_margin, c.margin_threshold, DerivedBoundText(c), c.tie_tolerance, c.ties,
+      c.symmetric_ties, c.exact_ties, c.inexact_ties, c.exact_solves + c.partial_exact_solves,
+      c.largest_value_gap, c.value_threshold);
   absl::StrAppendFormat(&text,
                         "  exact ties proven structurally  %d\n"
                         "  kingmaking ties (contexts)      %d (%d)\n"

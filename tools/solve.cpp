@@ -253,11 +253,15 @@ chance at the start of the game).
 Then the table is certified (skip with --no-certify): every decision a reader
 derives from it (stop or roll; which take, per position and roll) by the turn
 solve of docs/FORMAT.md is checked: non-ties must be separated by more than
-margin_threshold (twice the error bound plus the reader's rounding), and ties
-(values within the table's tolerance) are proven exact, structurally or by
-rational re-solves. JSON field certification: decisions, smallest_margin,
-tie_tolerance, ties, symmetric_ties, exact_ties, inexact_ties,
-largest_inexact_gap, exact_solves, margin_threshold, structural_ties,
+margin_threshold (twice the larger of the error bound and derived_bound, the
+bound the certifier derives from the values themselves, plus the reader's
+rounding), ties (values within the table's tolerance) are proven exact,
+structurally or by rational re-solves, and every value must solve its own turn
+within value_threshold (twice the error bound plus the rounding). JSON field
+certification: decisions, smallest_margin, tie_tolerance, ties,
+symmetric_ties, exact_ties, inexact_ties, largest_inexact_gap, exact_solves,
+derived_bound (null where a mixed cycle leaves none), margin_threshold,
+value_threshold, structural_ties,
 partial_exact_solves, kingmaking_ties, kingmaking_contexts, largest_value_gap,
 mixed_contexts, mixing_decisions (contexts of a mixed cycle, where the mover
 randomises), inexact_undecided, inexact_pick_best, inexact_pick_worse,

@@ -353,6 +353,13 @@ TEST_CASE("cli game solve writes the table atomically and reports") {
   CHECK(report["certification"]["inexact_ties"].number == 0);
   CHECK(report["certification"]["smallest_margin"].number >
         report["certification"]["margin_threshold"].number);
+  // The certifier's own bound: at least each value's distance to its own turn
+  // solve, and the margins measured against it where it is the larger.
+  const Json& derived = report["certification"]["derived_bound"];
+  REQUIRE(derived.kind == Json::Kind::kNumber);
+  CHECK(derived.number >= report["certification"]["largest_value_gap"].number);
+  CHECK(report["certification"]["margin_threshold"].number >= 2 * derived.number);
+  CHECK(report["certification"]["value_threshold"].number >= 2 * report["error_bound"].number);
   // Only the table is left in the directory: the temporary was renamed.
   CHECK(dir.Files() == std::vector<std::string>{"small.mdt"});
   // Progress went to stderr as plain lines (not a terminal).

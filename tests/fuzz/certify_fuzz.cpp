@@ -13,6 +13,7 @@
 // them; certifying them is too slow for one input under the sanitizers). The
 // seeds (tests/fuzz/certify/) are the table target's: small solved tables.
 // Aborts (a finding) on a violation.
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -46,10 +47,17 @@ void CheckReport(const GameTable& table, const CertificationReport& r) {
   Require(r.ties == r.symmetric_ties + r.exact_ties + r.inexact_ties);
   Require(r.structural_ties <= r.exact_ties && r.kingmaking_ties <= r.ties);
   Require(r.tie_tolerance == 1e-12 && r.error_bound == table.error_bound());
-  Require(r.margin_threshold == 2 * (r.error_bound + martiandice::solver::kReaderTurnRounding));
+  constexpr double kRounding = martiandice::solver::kReaderTurnRounding;
+  Require(r.value_threshold == 2 * (r.error_bound + kRounding));
+  // The derived bound: NaN (a mixed context) or at least each context's own gap.
+  const bool derived = !std::isnan(r.derived_bound);
+  Require(!derived || r.derived_bound >= r.largest_value_gap);
+  Require(derived || r.mixed_contexts > 0);
+  const double bound = derived ? std::max(r.error_bound, r.derived_bound) : r.error_bound;
+  Require(r.margin_threshold == 2 * (bound + kRounding));
   Require(r.largest_value_gap >= 0 && !std::isnan(r.largest_value_gap));
   const bool verdict = r.smallest_margin > r.margin_threshold && r.inexact_ties == 0 &&
-                       r.largest_value_gap <= r.margin_threshold &&
+                       r.largest_value_gap <= r.value_threshold &&
                        (table.players() > 3 || r.mixed_contexts == 0);
   Require(r.certified == verdict);
 }
@@ -64,7 +72,7 @@ void CheckCertifiedValues(const GameTable& table, const CertificationReport& r) 
     auto eval = martiandice::EvaluateWin(table, record->context, martiandice::Dice());
     Require(eval.ok());
     const double stored = record->win_probabilities[record->context.seat];
-    Require(std::abs(eval->position.value.approx - stored) <= r.margin_threshold * (1 + 1e-9));
+    Require(std::abs(eval->position.value.approx - stored) <= r.value_threshold * (1 + 1e-9));
   }
 }
 
@@ -81,6 +89,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   Require(two.certified == one.certified && two.decisions == one.decisions &&
           two.ties == one.ties && two.smallest_margin == one.smallest_margin &&
           two.largest_value_gap == one.largest_value_gap &&
+          (two.derived_bound == one.derived_bound ||
+           (std::isnan(two.derived_bound) && std::isnan(one.derived_bound))) &&
           two.mixed_contexts == one.mixed_contexts);
   if (one.certified) CheckCertifiedValues(*table, one);
   return 0;

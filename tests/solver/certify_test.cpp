@@ -18,6 +18,7 @@
 #include "cli_test_util.h"
 #include "convention_turn.h"
 #include "game_solver.h"
+#include "martiandice/distribution.h"
 #include "martiandice/table.h"
 #include "nplayer_naive.h"
 #include "table_builder.h"
@@ -35,7 +36,12 @@ void CheckConsistent(const solver::CertificationReport& r) {
   CHECK(r.structural_ties <= r.exact_ties);
   CHECK(r.kingmaking_ties <= r.ties);
   CHECK(r.tie_tolerance == 1e-12);
-  CHECK(r.margin_threshold == 2 * (r.error_bound + solver::kReaderTurnRounding));
+  CHECK(r.value_threshold == 2 * (r.error_bound + solver::kReaderTurnRounding));
+  const double bound =
+      std::isnan(r.derived_bound) ? r.error_bound : std::max(r.error_bound, r.derived_bound);
+  CHECK(r.margin_threshold == 2 * (bound + solver::kReaderTurnRounding));
+  // The derived bound covers at least each context's own distance to its solve.
+  if (!std::isnan(r.derived_bound)) CHECK(r.derived_bound >= r.largest_value_gap);
 }
 
 // The index of the context where `seat` moves with totals `scores`
@@ -420,6 +426,92 @@ TEST_CASE("certify: the reader's solve is the convention turn solve, bit for bit
   CHECK(largest == report->largest_value_gap);
 }
 
+// Every context's expected number of turns left in the game, each turn played
+// as the table advises (TurnScoreDistribution: the public queries' forward
+// pass, not the certifier's solve), by plain value iteration.
+std::vector<double> TurnsLeft(const GameTable& table) {
+  const Rules rules = table.rules();
+  const int n = table.players();
+  const int wide = rules.target + MaxTurnScore(rules);
+  struct Context {
+    int seat;
+    std::vector<int> scores;
+    std::vector<double> law;
+  };
+  std::vector<Context> contexts(static_cast<size_t>(table.context_count()));
+  std::vector<int> s(n, 0);
+  for (bool more = true; more;) {
+    for (int seat = 0; seat < n; ++seat) {
+      const std::int64_t c = naive::NaiveContextIndex(rules, n, seat, s);
+      if (c < 0) continue;
+      auto law = TurnScoreDistribution(table, GameContext{s, seat});
+      REQUIRE(law.ok());
+      contexts[static_cast<size_t>(c)] = {seat, s, law->probability};
+    }
+    int j = n - 1;
+    while (j >= 0 && ++s[j] == wide) s[j--] = 0;
+    more = j >= 0;
+  }
+  std::vector<double> left(contexts.size(), 0.0);
+  for (double moved = 1; moved > 1e-13;) {
+    moved = 0;
+    for (size_t c = 0; c < contexts.size(); ++c) {
+      const Context& k = contexts[c];
+      double sum = 1;
+      for (int x = 0; x < static_cast<int>(k.law.size()); ++x) {
+        std::vector<int> after = k.scores;
+        after[k.seat] += x;
+        if (GameEndsAfterTurn(rules, after, k.seat)) continue;
+        sum += k.law[x] * left[naive::NaiveContextIndex(rules, n, (k.seat + 1) % n, after)];
+      }
+      moved = std::max(moved, std::abs(sum - left[c]));
+      left[c] = sum;
+    }
+  }
+  return left;
+}
+
+TEST_CASE("certify: the derived bound covers errors that each turn's own solve hides") {
+  // Every value raised by eps times its context's expected number of turns
+  // left: each context is then off its own turn solve by about eps (one turn
+  // less to go), but off the game's values by eps times up to a whole game's
+  // turns. The derived bound sees the sum; the distance to the own solve
+  // (largest_value_gap) does not.
+  for (const auto& [rules, players] : {std::pair{Rules{5, 3, 10}, 2}, {Rules{4, 3, 8}, 3}}) {
+    CAPTURE(players);
+    auto table = GameTable::FromBytes(test_util::SolveTinyTable(rules, players));
+    REQUIRE(table.ok());
+    auto clean = solver::CertifyTable(*table);
+    REQUIRE(clean.ok());
+    CHECK(clean->derived_bound >= clean->largest_value_gap);
+    CHECK(clean->derived_bound < 1e-13);
+    const std::vector<double> left = TurnsLeft(*table);
+    const double most = *std::max_element(left.begin(), left.end());
+    REQUIRE(most > 4);
+    solver::GameValues values;
+    values.rules = rules;
+    values.players = players;
+    values.error_bound = table->error_bound();
+    const double eps = 1e-12;
+    for (std::int64_t c = 0; c < table->context_count(); ++c) {
+      auto record = table->Context(c);
+      REQUIRE(record.ok());
+      for (const double w : record->win_probabilities) {
+        values.win.push_back(w + eps * left[static_cast<size_t>(c)]);
+      }
+    }
+    auto drifted = solver::CertifyGameValues(values);
+    REQUIRE(drifted.ok());
+    CheckConsistent(*drifted);
+    CAPTURE(drifted->derived_bound);
+    CAPTURE(drifted->largest_value_gap);
+    // The true error is eps * most, less the table's own error.
+    CHECK(drifted->derived_bound >= eps * most - 2 * table->error_bound());
+    CHECK(drifted->derived_bound <= 2 * eps * most);
+    CHECK(drifted->largest_value_gap <= 2 * eps);
+  }
+}
+
 TEST_CASE("certify: one thread and two give the same figures") {
   const solver::GameValues values = SolveTinyValues(Rules{4, 3, 8}, 3, nullptr);
   auto one = solver::CertifyGameValues(values, {.threads = 1});
@@ -484,7 +576,7 @@ TEST_CASE("certify: a value nudged below the tolerance makes ties inexact") {
   CHECK(report->inexact_undecided + report->inexact_pick_best + report->inexact_pick_worse ==
         report->inexact_ties);
   CHECK(report->largest_pick_loss <= report->largest_inexact_gap);
-  if (report->inexact_pick_worse > 0) CHECK(report->largest_pick_loss > report->margin_threshold);
+  if (report->inexact_pick_worse > 0) CHECK(report->largest_pick_loss > report->value_threshold);
   solver::GameValues loose_values = values;
   loose_values.error_bound = 1e-12;
   auto loose = solver::CertifyGameValues(loose_values);
@@ -574,6 +666,16 @@ TEST_CASE("certify: a stop request cancels, a floor and ceiling bound the contex
   CHECK(box->contexts > 0);
   CHECK(box->contexts < all->contexts);
   CHECK(box->mixed_contexts == 0);
+  // Contexts above the ceiling are not checked: those below it that lead
+  // there have no derived bound. A floor alone leaves every dependency in.
+  CHECK(std::isnan(box->derived_bound));
+  CHECK_FALSE(std::isnan(all->derived_bound));
+  options.ceiling.clear();
+  auto floor = solver::CertifyGameValues(values, options);
+  REQUIRE(floor.ok());
+  CHECK(floor->contexts < all->contexts);
+  CHECK(floor->derived_bound <= all->derived_bound);
+  CHECK(floor->derived_bound >= floor->largest_value_gap);
   options.ceiling = {1, 2};
   CHECK(absl::IsInvalidArgument(solver::CertifyGameValues(values, options).status()));
 }
