@@ -8,8 +8,10 @@ answers: every option's take, count, stop, then and optimal flag, the best take
 and the win probabilities bit for bit, and the values and roll values (each side
 solves the turn) within SOLVE_TOLERANCE. The shipped 2- and 3-player tables
 (data/) are checked the same way. Also checks that the Python reader refuses
-damaged tables and other format versions, and, with --cli, that the `martiandice`
-CLI's --objective win --json answers agree too.
+damaged tables and other format versions, that a table it maps (as it does above
+256 MiB) reads and answers as one read whole, refusing a damaged block when a query
+reaches it, and, with --cli, that the `martiandice` CLI's --objective win --json
+answers agree too.
 
     check_table_reader.py --tool martiandice_table_tool --workdir DIR [--cli martiandice]
 """
@@ -347,7 +349,7 @@ DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", 
 SHIPPED = [(2, 1650, 26536), (3, 83275, 1999056)]
 
 
-def check_shipped(tool, cli, rng):
+def check_shipped(tool, cli, rng, workdir):
     """The shipped tables: every stored vector a distribution within the bound, and queries
     (each a turn solved by both sides) against the tool and the CLI."""
     failures = 0
@@ -368,8 +370,65 @@ def check_shipped(tool, cli, rng):
         failures += compare(tool, path, t, rng, 200 if players == 2 else 40)
         failures += check_refusals(path, rng)
         failures += check_sum_rule(cli, path, t, rng)
+        failures += check_mapped(path, rng, workdir)
         if cli:
             failures += compare_cli(cli, path, t, rng, 20 if players == 2 else 8)
+    return failures
+
+
+def check_mapped(path, rng, workdir):
+    """The table mapped (load's threshold set to 0): the same vectors and answers as read whole,
+    decoded blocks evicted and read again; a damaged block refused at its first use, not at load,
+    the others still answering; a file that is no table refused from its header alone."""
+    failures = 0
+    whole = table_reader.load(path)
+    mapped = table_reader.load(path, eager_bytes=0)
+    kept = table_reader.MAPPED_BLOCKS_KEPT
+    table_reader.MAPPED_BLOCKS_KEPT = 3  # evictions on every pass over the contexts
+    try:
+        sample = [rng.randrange(len(whole.win)) for _ in range(300)]
+        if any(mapped.win[c] != whole.win[c] for c in sample) or list(mapped.win) != list(whole.win):
+            failures += 1
+            print("  mapped: the vectors differ from the whole table's")
+        for _ in range(20):
+            q = random_query(rng, whole)
+            if python_answer(mapped, q) != python_answer(whole, q):
+                failures += 1
+                print(f"  mapped: answers differ for {query_line(q)}")
+    finally:
+        table_reader.MAPPED_BLOCKS_KEPT = kept
+    with open(path, "rb") as f:
+        data = bytearray(f.read())
+    last = len(whole.win) - 1  # a byte of its vector, in the last block
+    data[table_reader.HEADER_SIZE + 8 * whole.players * last] ^= 1
+    damaged = os.path.join(workdir, "damaged-" + os.path.basename(path))
+    with open(damaged, "wb") as f:
+        f.write(data)
+    block = last // table_reader.BLOCK_CONTEXTS
+    words = f"block {block} checksum mismatch"
+    mapped = table_reader.load(damaged, eager_bytes=0)  # accepted: no block read yet
+    if mapped.win[0] != whole.win[0]:
+        failures += 1
+        print("  mapped: an undamaged block reads wrong")
+    for name, read in (("mapped", lambda: mapped.win[last]),
+                       ("whole", lambda: table_reader.load(damaged))):
+        try:
+            read()
+            failures += 1
+            print(f"  {name}: the damaged block was accepted")
+        except table_reader.TableError as error:
+            if words not in str(error):
+                failures += 1
+                print(f"  {name}: refused as {error}, expected {words!r}")
+    if os.path.exists("/dev/zero"):  # endless: only the header is read
+        try:
+            table_reader.load("/dev/zero")
+            failures += 1
+            print("  /dev/zero was accepted")
+        except table_reader.TableError as error:
+            if "bad magic" not in str(error):
+                failures += 1
+                print(f"  /dev/zero refused as {error}")
     return failures
 
 
@@ -419,7 +478,7 @@ def main():
             failures += zero_sum(t)
         if use_cli:
             failures += compare_cli(args.cli, path, t, rng, CLI_QUERIES_PER_TABLE)
-    failures += check_shipped(args.tool, args.cli if use_cli else None, rng)
+    failures += check_shipped(args.tool, args.cli if use_cli else None, rng, args.workdir)
     if not use_cli:
         print("no --cli: CLI comparison skipped")
     print("OK" if failures == 0 else f"{failures} FAILURES")

@@ -3,7 +3,9 @@
 
 It loads a table (format version 3), verifies everything the format
 prescribes (magic, version, header, rules hash, layout, checksums, exact
-length, probabilities), and answers best-move queries by solving the mover's
+length, probabilities; the header before reading more, and a table over 256 MiB
+mapped, each block verified at its first use, as the C++ reader does), and
+answers best-move queries by solving the mover's
 turn from the stored vectors: its own memoised turn solve over canonical
 positions, with the tie convention of docs/PLAYERS.md. Python 3 standard
 library only.
@@ -20,7 +22,10 @@ take/count/aside_after/stop/roll/value/then/optimal, best, win_probabilities).
 import argparse
 import json
 import math
+import mmap
+import os
 import re
+import stat
 import struct
 import sys
 import zlib
@@ -32,6 +37,10 @@ HEADER_SIZE = 128
 TIE_E = 12  # values within 10^-12 of each other are tied
 FACES = "TRHCK"  # tank, ray, human, cow, chicken
 FACE_NAMES = ["tank", "ray", "human", "cow", "chicken"]
+# Tables larger than this are mapped, not read, and each block verified at its first use, as the
+# C++ reader does above its own threshold (a 5-player table is 6.2 GiB).
+EAGER_BYTES = 256 << 20
+MAPPED_BLOCKS_KEPT = 256  # decoded blocks a mapped table keeps (5 players: about 160 KiB each)
 
 
 class TableError(Exception):
@@ -71,9 +80,10 @@ assert HEADER.size == HEADER_SIZE
 
 
 class Table:
-    """A verified policy table."""
+    """A verified policy table: `data` (bytes, or a read-only mmap) verified whole at once, or with
+    `mapped`, everything but the context blocks at once and each block at its first use."""
 
-    def __init__(self, data):
+    def __init__(self, data, mapped=False):
         self._check_preamble(data)
         (_, self.version, header_size, self.dice, self.bonus, self.target, self.players,
          self.max_turn_score, self.block_contexts, self.context_count, rules_hash,
@@ -90,14 +100,8 @@ class Table:
         checksums = data[checksums_offset:checksums_offset + checksums_size]
         if zlib.crc32(checksums) != checksums_crc:
             raise corrupt("checksums section mismatch")
-        record = 8 * self.players
-        for b in range(self.block_count):
-            first = HEADER_SIZE + record * BLOCK_CONTEXTS * b
-            end = HEADER_SIZE + record * min(self.context_count, BLOCK_CONTEXTS * (b + 1))
-            if zlib.crc32(data[first:end]) != struct.unpack_from("<I", checksums, 4 * b)[0]:
-                raise corrupt(f"block {b} checksum mismatch")
         self.tolerance = 10.0 ** -self.tie_e
-        self._load_contexts(data, contexts_offset)
+        self.win = Records(self, data, checksums, mapped)
         self._turns = {}  # context -> its solved turn (TurnSolve)
 
     # ------------------------------------------------------------------ checks
@@ -173,26 +177,6 @@ class Table:
             raise corrupt(f"truncated: {len(data)} bytes, the layout needs {end}")
         if len(data) > end:
             raise corrupt(f"{len(data) - end} trailing bytes")
-
-    @staticmethod
-    def _probability(x):
-        return math.isfinite(x) and 0.0 <= x <= 1.0
-
-    def _load_contexts(self, data, offset):
-        p = self.players
-        record = struct.Struct(f"<{p}d")
-        self.win = []
-        for c in range(self.context_count):
-            probs = list(record.unpack_from(data, offset + c * record.size))
-            if not all(self._probability(x) for x in probs):
-                raise corrupt(f"context {c}: a win probability is not in [0, 1]")
-            # Seat 0 first, in binary64, as docs/FORMAT.md prescribes (not fsum).
-            total = 0.0
-            for x in probs:
-                total += x
-            if abs(total - 1) > p * (self.error_bound + 8 * sys.float_info.epsilon):
-                raise corrupt(f"context {c}: win probabilities do not sum to 1")
-            self.win.append(probs)
 
     # ------------------------------------------------------------------ queries
 
@@ -400,9 +384,83 @@ class TurnSolve:
         return tied[0][2]
 
 
-def load(path):
+class Records:
+    """Every context's win probabilities (table.win[c]: seat 0 first), verified by block: its
+    checksum, then each vector (probabilities summing to 1 within the bound). Whole tables are
+    verified at load, checksums first; mapped ones a block at its first use (TableError then)."""
+
+    def __init__(self, table, data, checksums, mapped):
+        self._t, self._data, self._checksums, self._mapped = table, data, checksums, mapped
+        self._record = struct.Struct(f"<{table.players}d")
+        self._blocks = {}  # block -> its vectors (a mapped table keeps the latest few)
+        if not mapped:
+            for b in range(table.block_count):
+                self._check_block(b)
+            for b in range(table.block_count):
+                self._blocks[b] = self._decode(b)
+
+    def __len__(self):
+        return self._t.context_count
+
+    def __getitem__(self, c):
+        if not 0 <= c < self._t.context_count:
+            raise IndexError(f"context {c} out of range")
+        b = c // BLOCK_CONTEXTS
+        vectors = self._blocks.get(b)
+        if vectors is None:
+            self._check_block(b)
+            vectors = self._decode(b)
+            if len(self._blocks) >= MAPPED_BLOCKS_KEPT:
+                del self._blocks[next(iter(self._blocks))]  # the oldest
+            self._blocks[b] = vectors
+        return vectors[c % BLOCK_CONTEXTS]
+
+    def __iter__(self):
+        for c in range(self._t.context_count):
+            yield self[c]
+
+    def _span(self, b):
+        first = BLOCK_CONTEXTS * b
+        return first, min(self._t.context_count, first + BLOCK_CONTEXTS)
+
+    def _check_block(self, b):
+        first, end = self._span(b)
+        size = self._record.size
+        crc = zlib.crc32(self._data[HEADER_SIZE + size * first:HEADER_SIZE + size * end])
+        if crc != struct.unpack_from("<I", self._checksums, 4 * b)[0]:
+            raise corrupt(f"block {b} checksum mismatch")
+
+    def _decode(self, b):
+        p, bound = self._t.players, self._t.error_bound
+        first, end = self._span(b)
+        vectors = []
+        for c in range(first, end):
+            probs = list(self._record.unpack_from(self._data, HEADER_SIZE + c * self._record.size))
+            if not all(math.isfinite(x) and 0.0 <= x <= 1.0 for x in probs):
+                raise corrupt(f"context {c}: a win probability is not in [0, 1]")
+            # Seat 0 first, in binary64, as docs/FORMAT.md prescribes (not fsum).
+            total = 0.0
+            for x in probs:
+                total += x
+            if abs(total - 1) > p * (bound + 8 * sys.float_info.epsilon):
+                raise corrupt(f"context {c}: win probabilities do not sum to 1")
+            vectors.append(probs)
+        return vectors
+
+
+def load(path, eager_bytes=EAGER_BYTES):
+    """Opens a table: its header checked first (a file that is no table is refused before more is
+    read); read whole and verified if it has at most `eager_bytes`, else mapped (Records)."""
     with open(path, "rb") as f:
-        return Table(f.read())
+        Table._check_preamble(f.read(HEADER_SIZE))
+        info = os.fstat(f.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(f"{path} is not a regular file")
+        if info.st_size <= eager_bytes:
+            f.seek(0)
+            return Table(f.read())
+        # The mapping outlives the file object (mmap keeps its own descriptor).
+        return Table(mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ), mapped=True)
 
 
 def parse_dice(text):
