@@ -415,6 +415,47 @@ std::string AdviceValuesText(const GameAdvice& advice) {
   return absl::StrCat("the fallback, ", std::string(kFallbackName), ": ", advice.goal.Describe());
 }
 
+std::string WrapColumns(std::string_view text, std::size_t width) {
+  std::string out;
+  for (std::size_t start = 0; start <= text.size();) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view line = text.substr(start, end - start);
+    if (start > 0) out += '\n';
+    start = end + 1;
+    const std::size_t indent = line.find_first_not_of(' ');
+    if (line.size() <= width || indent == std::string_view::npos) {
+      out += line;
+      continue;
+    }
+    const std::size_t hang = std::min(indent, width / 2) + 2;
+    std::size_t column = 0;
+    for (std::size_t at = indent; at < line.size();) {
+      // A `quoted command` is one word: never broken.
+      const std::size_t closing = line[at] == '`' ? line.find('`', at + 1) : at;
+      std::size_t stop = line.find(' ', closing == std::string_view::npos ? at : closing);
+      if (stop == std::string_view::npos) stop = line.size();
+      const std::string_view word = line.substr(at, stop - at);
+      at = line.find_first_not_of(' ', stop);
+      if (at == std::string_view::npos) at = line.size();
+      if (column == 0) {
+        out.append(indent, ' ');
+        column = indent;
+      } else if (column + 1 + word.size() > width) {
+        out += '\n';
+        out.append(hang, ' ');
+        column = hang;
+      } else {
+        out += ' ';
+        ++column;
+      }
+      out += word;
+      column += word.size();
+    }
+  }
+  return out;
+}
+
 namespace {
 
 // "  Rolling on scores 0 with chance 0.42 after 3 rays, 0.31 after 4 humans."

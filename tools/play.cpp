@@ -120,8 +120,8 @@ class TextListener : public app::GameListener {
     }
     const bool advised = setup.humans > 0 || UsesTable();
     if (setup.coverage.table && advised) {
-      Line(absl::StrCat("Values: the mover's chance to win (table ", setup.coverage.table->path,
-                        ")."));
+      PathLine(absl::StrCat("Values: the mover's chance to win (table ", setup.coverage.table->path,
+                            ")."));
     } else if (advised) {
       Line(absl::StrCat("No policy table covers this game: ", setup.coverage.reason, "."));
       Line(absl::StrCat(
@@ -254,7 +254,10 @@ class TextListener : public app::GameListener {
   }
 
  private:
-  void Line(const std::string& text) { out_ << text << "\n"; }
+  void Line(const std::string& text) { out_ << app::WrapColumns(text) << "\n"; }
+  // A line ending on a path: never broken, so that the lines after it do not
+  // move with the path's length.
+  void PathLine(const std::string& text) { out_ << text << "\n"; }
 
   bool UsesTable() const {
     for (const app::GameSeat& seat : setup_->seats) {
@@ -284,9 +287,14 @@ class TextListener : public app::GameListener {
       absl::StrAppend(&line, ": lost ",
                       fallback ? app::Number(r.loss.approx)
                                : absl::StrCat(app::Percent(r.loss.approx), ", ",
-                                              app::ClassName(app::ClassOf(false, r.loss.approx))),
-                      " (best: take ", app::TakeLabel(best.take, best.count), ", then ",
-                      best.then == Then::kEither ? "either" : ThenText(best.then), ")");
+                                              app::ClassName(app::ClassOf(false, r.loss.approx))));
+      const std::string better =
+          absl::StrCat("(best: take ", app::TakeLabel(best.take, best.count), ", then ",
+                       best.then == Then::kEither ? "either" : ThenText(best.then), ")");
+      // The better move on a line of its own where the line fits 80 columns
+      // without it but not with it (a longer line is wrapped as a whole).
+      const bool own_line = line.size() <= 80 && line.size() + 1 + better.size() > 80;
+      absl::StrAppend(&line, own_line ? "\n    " : " ", better);
     }
     if (d.values != Goal::Win().name()) absl::StrAppend(&line, " [", d.values, "]");
     return line;
@@ -328,7 +336,9 @@ class Game {
  private:
   const GameState& state() const { return driver_.state(); }
 
-  void Line(const std::string& text) { out_ << text << "\n"; }
+  void Line(const std::string& text) { out_ << app::WrapColumns(text) << "\n"; }
+  // A line holding a path or a command to copy: never broken.
+  void CommandLine(const std::string& text) { out_ << text << "\n"; }
   void Event(std::string_view event, JsonObject&& fields) {
     out_ << JsonEvent(event, std::move(fields)) << "\n";
   }
@@ -441,12 +451,12 @@ class Game {
       if (json_) {
         Event("log", std::move(JsonObject().Str("path", log_path_)));
       } else if (text.empty()) {  // written all the same: no earlier game's log stays
-        Line(
+        CommandLine(
             absl::StrCat("Game log written to ", log_path_, ": no turn ended, nothing to replay."));
       } else {
-        Line(absl::StrCat("Game log written to ", log_path_, " (replay it: ",
-                          ReviewCommand(setup.rules, setup.coverage, setup.tables, log_path_),
-                          ")."));
+        CommandLine(absl::StrCat(
+            "Game log written to ", log_path_, " (replay it: ",
+            ReviewCommand(setup.rules, setup.coverage, setup.tables, log_path_), ")."));
       }
       return absl::OkStatus();
     }
@@ -462,7 +472,7 @@ class Game {
       Line("Game log: not kept (--log FILE writes it, --print-log prints it).");
       return absl::OkStatus();
     }
-    Line(absl::StrCat("Game log (", review, " - replays it):"));
+    CommandLine(absl::StrCat("Game log (", review, " - replays it):"));
     out_ << text;
     return absl::OkStatus();
   }

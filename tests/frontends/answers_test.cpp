@@ -749,3 +749,44 @@ TEST_CASE("answers: a win query without its table is bad input naming the comman
                      "martiandice-p6-d13-b3-t25.mdt` on a cluster") != std::string::npos);
   CHECK(message.find("generate the table with") == std::string::npos);
 }
+
+TEST_CASE("answers: WrapColumns breaks long lines at spaces, keeping paths and commands whole") {
+  using app::WrapColumns;
+  const std::string short_line = "Seat 1 stops and scores 2.  Two spaces kept.";
+  CHECK(WrapColumns(short_line) == short_line);
+  CHECK(WrapColumns("") == "");
+  CHECK(WrapColumns("a\n\nb\n") == "a\n\nb\n");
+  const std::string rating =
+      "Rating 1 of 100 (beginner): 2 inaccuracies, 2 errors, 3 blunders; lost 5.71% a decision "
+      "(docs/RATING.md).";
+  CHECK(WrapColumns(rating) ==
+        "Rating 1 of 100 (beginner): 2 inaccuracies, 2 errors, 3 blunders; lost 5.71% a\n"
+        "  decision (docs/RATING.md).");
+  // An indented line hangs two columns past its own indent; the first line
+  // fills exactly 80 columns.
+  const std::string turn = "  turn 13: " + std::string(61, 'x') + " abcdefg hij";
+  CHECK(WrapColumns(turn) == "  turn 13: " + std::string(61, 'x') + " abcdefg\n    hij");
+  // A word longer than the width stays whole, on a line of its own.
+  const std::string path = "/" + std::string(90, 'p');
+  CHECK(WrapColumns("Game log written to " + path + " now.") ==
+        "Game log written to\n  " + path + "\n  now.");
+  // A `command` is one word.
+  const std::string text =
+      "Generate it with `mpirun -np 5 martiandice solve --players 6 --out "
+      "martiandice-p6-d13-b3-t25.mdt` on a cluster.";
+  const std::string wrapped = WrapColumns(text);
+  CHECK(wrapped ==
+        "Generate it with\n  `mpirun -np 5 martiandice solve --players 6 --out "
+        "martiandice-p6-d13-b3-t25.mdt`\n  on a cluster.");
+  // Every line of a long paragraph within 80 columns; the words unchanged.
+  std::string words;
+  for (int i = 0; i < 100; ++i) words += (i ? " w" : "w") + std::to_string(i * i);
+  const std::string lines = WrapColumns(words);
+  std::istringstream in(lines);
+  std::string joined;
+  for (std::string line; std::getline(in, line);) {
+    CHECK(line.size() <= 80);
+    joined += (joined.empty() ? "" : " ") + line.substr(line.find_first_not_of(' '));
+  }
+  CHECK(joined == words);
+}

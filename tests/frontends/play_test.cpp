@@ -202,12 +202,15 @@ TEST_CASE("play: a human game to its end, with hints and a review that agrees wi
   }
   CHECK(mine["total_loss"].number == doctest::Approx(total));
   // The text ends on one screen: the summary and the three costliest
-  // decisions, largest loss first; --full-review lists every decision.
+  // decisions, largest loss first; --full-review lists every decision. Each
+  // in 80 columns: its continuation lines (4 spaces) joined back to it.
   const auto review_lines = [](const std::string& out) {
     std::vector<std::string> lines;
     std::istringstream in(out.substr(out.find("\nReview of seat 0 (you): ")));
     for (std::string line; std::getline(in, line);) {
+      CHECK(line.size() <= 80);
       if (line.rfind("  turn ", 0) == 0) lines.push_back(line);
+      if (line.rfind("    ", 0) == 0 && !lines.empty()) lines.back() += line.substr(3);
     }
     return lines;
   };
@@ -383,7 +386,12 @@ TEST_CASE("play: where no table covers the game, the fallback, said once") {
       "No policy table covers this game: no policy table martiandice-p6-d13-b3-t25.mdt";
   CHECK(run.out.find(note) != std::string::npos);
   CHECK(run.out.find(note, run.out.find(note) + 1) == std::string::npos);
-  CHECK(run.out.find("play the fallback: capped at the points still needed") != std::string::npos);
+  // Lines wrapped at 80 columns: a continuation line starts with spaces.
+  std::string joined = run.out;
+  for (std::size_t at; (at = joined.find("\n  ")) != std::string::npos;) {
+    joined.replace(at, joined.find_first_not_of(' ', at + 1) - at, " ");
+  }
+  CHECK(joined.find("play the fallback: capped at the points still needed.") != std::string::npos);
   CHECK(run.out.find("mpirun -np 5 martiandice solve --players 6") != std::string::npos);
   // Hints for a human in the fallback, and the review in its values.
   const CliRun human =
