@@ -98,8 +98,8 @@ struct Verdict {
 // Certifies contexts one at a time; one per thread.
 class ContextCertifier {
  public:
-  // `error`: the derived bound of each context checked so far (NaN for the
-  // others); Certify(c) writes c's own step and zero chance (Bounds below).
+  // `bounds.error`: the derived bound of each context checked so far (NaN
+  // for the others); Certify(c) writes c's own step and zero chance.
   ContextCertifier(const GameValues& values, const internal::ContextNumbering& index,
                    const TurnModel& model, int local_max_left, const std::vector<int>& floor,
                    const std::vector<int>& ceiling, Bounds& bounds)

@@ -40,12 +40,14 @@ struct CertificationReport {
   // twice that of their own solve, so a certified table has this at most
   // value_threshold. At a mixed context (below) another seat's gap is how
   // far its stored chance lies outside the range its turn gives it under
-  // every mixture of the mover's options within margin_threshold of its best.
+  // every mixture of the mover's options within value_threshold of its best
+  // (margin_threshold is the same there: a mixed context leaves no derived
+  // bound).
   double largest_value_gap = 0;
   // Contexts whose stored vector is a mixed cycle's mixture (docs/PLAYERS.md
   // "Mixed cycles"): another seat's stored chance differs from the reader's
   // pure solve by more than 1e-9. The mover is indifferent there up to the
-  // bound: its decisions within margin_threshold are counted as mixing
+  // bound: its decisions within value_threshold are counted as mixing
   // decisions, neither ties nor margins, and the other seats' chances are
   // checked against the range above, not the pure solve. Two players never
   // mix (the other seat's chance is the complement), nor do the solves of 3
@@ -53,8 +55,10 @@ struct CertificationReport {
   long long mixed_contexts = 0;
   long long mixing_decisions = 0;
   // Values-only certification: the inexact ties by what the table proves of
-  // the convention's pick (the true values lie within error_bound of the
-  // stored ones, so exact gaps above margin_threshold are the truth's order):
+  // the convention's pick, on the table's word (the true values lie within
+  // error_bound of the stored ones, so exact gaps above value_threshold are
+  // the truth's order; the derived bound is not known yet when a tie is
+  // judged):
   // undecided (the options are closer than that), the pick proven the best,
   // or proven worse than another option by largest_pick_loss at most.
   long long inexact_undecided = 0;
@@ -82,9 +86,16 @@ struct CertificationReport {
   // turns, that sum over 1 - the product of their zero chances). It holds if
   // the reader's decisions are the exact values' (the margins, checked
   // against it, prove that for non-ties; ties follow the tie convention, as
-  // in the solve). NaN where it cannot be derived: a mixed context (a
-  // mixture is no turn solve's fixed point), or a context whose dependency
-  // lies above the ceiling (not checked).
+  // in the solve), and if each of the reader's turn solves rounds by at most
+  // kReaderTurnRounding in every seat's chance (which absorbs the rounding
+  // of a split win's 1/k too). NaN where it cannot be derived: a mixed
+  // context (a mixture is no turn solve's fixed point), or a context whose
+  // dependency lies above the ceiling (not checked); +inf where a zero-score
+  // cycle's chance rounds to 1. It carries kReaderTurnRounding at every turn
+  // of a game, so it usually exceeds the bound an extended-precision solve
+  // states for itself (the official 3-player table: 2.11e-14 against
+  // 6.53e-15). Certification does not confirm the stated bound: it proves
+  // the decisions against the larger of the two.
   double derived_bound = 0;
   // Non-tie margins must exceed this: twice the larger of error_bound and
   // derived_bound (error_bound alone where derived_bound is NaN) plus twice

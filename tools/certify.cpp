@@ -84,7 +84,8 @@ std::string CertificationJson(const solver::CertificationReport& c) {
 
 // The derived bound beside the table's (the threshold uses the larger).
 std::string DerivedBoundText(const solver::CertificationReport& c) {
-  if (std::isnan(c.derived_bound)) return "none (a mixed context, or one above the ceiling)";
+  if (std::isnan(c.derived_bound)) return "none (a mixed cycle is stored)";
+  if (std::isinf(c.derived_bound)) return "unbounded (a zero-score cycle repeats with chance 1)";
   return absl::StrFormat("%.3g (the table states %.3g)", c.derived_bound, c.error_bound);
 }
 

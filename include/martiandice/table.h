@@ -64,7 +64,8 @@ class GameTable {
 
   const Rules& rules() const;
   int players() const;
-  // Bound on the error of every stored value (stated and checked by the solver).
+  // Bound on the error of every stored value, as the solver that wrote the
+  // table states it (`martiandice certify` derives one of its own).
   double error_bound() const;
   // Every seat's probability of winning at a context under optimal play.
   // Errors: InvalidArgument for an invalid context (see ValidateContext);

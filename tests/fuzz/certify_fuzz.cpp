@@ -3,7 +3,7 @@
 // report must be consistent with its own verdict, and what it certifies must
 // hold for the reader: at every context checked, the mover's value of the
 // turn solved by the win query (EvaluateWin, not the certifier's code) is
-// within the margin threshold of the stored value. One thread and two give
+// within the value threshold of the stored value. One thread and two give
 // the same verdict and figures.
 //
 // The input is as the table target's (table_input.h): a mode byte, then a

@@ -525,6 +525,7 @@ TEST_CASE("certify: one thread and two give the same figures") {
   CHECK(one->structural_ties == two->structural_ties);
   CHECK(one->smallest_margin == two->smallest_margin);
   CHECK(one->largest_value_gap == two->largest_value_gap);
+  CHECK(one->derived_bound == two->derived_bound);  // each context's the same, in any order
 }
 
 TEST_CASE("certify: a larger bound makes the smallest margin uncertain") {
