@@ -138,7 +138,11 @@ class Coach {
  private:
   const GameState& state() const { return session_.state(); }
   int players() const { return state().players(); }
-  void Line(const std::string& text) { out_ << text << "\n"; }
+  // Text for an 80-column terminal (app::WrapColumns).
+  void Line(const std::string& text) { out_ << app::WrapColumns(text) << "\n"; }
+  // A line ending on a path or holding a command to copy: never broken, so
+  // that it copies whole and the lines after it do not move with its length.
+  void PathLine(const std::string& text) { out_ << text << "\n"; }
 
   // The advice at the game's decision; none once it is over.
   absl::StatusOr<std::optional<GameAdvice>> Advice() {
@@ -166,8 +170,9 @@ class Coach {
       Line(absl::StrCat("Martian Dice coach: ", players(), " players (",
                         app::RulesText(setup_.rules), ")."));
       if (setup_.coverage.table) {
-        Line(absl::StrCat("Values: the mover's chance to win (table ", setup_.coverage.table->path,
-                          ")."));
+        // The path on a line of its own: the lines after it never move with its length.
+        Line("Values: the mover's chance to win, from the table");
+        PathLine(absl::StrCat("  ", setup_.coverage.table->path));
       } else {
         Line(absl::StrCat("No policy table covers this game: ", setup_.coverage.reason, "."));
         Line(absl::StrCat("The advice plays the fallback: ", std::string(kFallbackName),
@@ -356,9 +361,9 @@ class Coach {
       if (setup_.json) {
         Event("log", std::move(JsonObject().Str("path", setup_.log_path)));
       } else if (text.empty()) {  // written all the same: no earlier game's log stays
-        Line(absl::StrCat("Game log written to ", setup_.log_path, ": ", kNothingToReview));
+        PathLine(absl::StrCat("Game log written to ", setup_.log_path, ": ", kNothingToReview));
       } else {
-        Line(absl::StrCat(
+        PathLine(absl::StrCat(
             "Game log written to ", setup_.log_path, " (review it: ",
             ReviewCommand(setup_.rules, setup_.coverage, setup_.tables, setup_.log_path), ")."));
       }
@@ -375,7 +380,7 @@ class Coach {
       }
       Event("log", std::move(JsonObject().Raw("lines", JsonArray(lines))));
     } else {
-      Line(absl::StrCat("Game log (", review, " - reviews it):"));
+      PathLine(absl::StrCat("Game log (", review, " - reviews it):"));
       out_ << text;
     }
     return absl::OkStatus();

@@ -120,8 +120,9 @@ class TextListener : public app::GameListener {
     }
     const bool advised = setup.humans > 0 || UsesTable();
     if (setup.coverage.table && advised) {
-      PathLine(absl::StrCat("Values: the mover's chance to win (table ", setup.coverage.table->path,
-                            ")."));
+      // The path on a line of its own: the lines after it never move with its length.
+      Line("Values: the mover's chance to win, from the table");
+      PathLine(absl::StrCat("  ", setup.coverage.table->path));
     } else if (advised) {
       Line(absl::StrCat("No policy table covers this game: ", setup.coverage.reason, "."));
       Line(absl::StrCat(

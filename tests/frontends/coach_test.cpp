@@ -327,6 +327,14 @@ TEST_CASE("coach: every kind of bad entry gets one line and changes nothing") {
   std::size_t count = 0;
   for (const std::string& line : Lines(text.out)) count += line.rfind("Refused: ", 0) == 0;
   CHECK(count == expected.size());
+  // In 80 columns (the long refusals wrapped), the table's path on a line of
+  // its own.
+  for (const std::string& line : Lines(text.out)) {
+    CAPTURE(line);
+    CHECK(
+        (line.size() <= 80 || line == "  " MARTIANDICE_DATA_DIR "/martiandice-p2-d13-b3-t25.mdt"));
+  }
+  CHECK(text.out.find("from the table\n  " MARTIANDICE_DATA_DIR) != std::string::npos);
 }
 
 // A line is read whole or refused: 1024 bytes (a "\r\n" after them) are read;
