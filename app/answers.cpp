@@ -415,6 +415,49 @@ std::string AdviceValuesText(const GameAdvice& advice) {
   return absl::StrCat("the fallback, ", std::string(kFallbackName), ": ", advice.goal.Describe());
 }
 
+namespace {
+
+// Where the word at `at` (not a space) ends: at the next space, or for a
+// `backquoted` or 'quoted' span at the space after its closing quote.
+std::size_t WordEnd(std::string_view line, std::size_t at) {
+  std::size_t from = at;
+  if (line[at] == '`' || line[at] == '\'') {
+    const std::size_t closing = line.find(line[at], at + 1);
+    if (closing != std::string_view::npos) from = closing;
+  }
+  const std::size_t space = line.find(' ', from);
+  return space == std::string_view::npos ? line.size() : space;
+}
+
+// One line over `width`: broken at spaces, the spaces at a break dropped and
+// every other run of them kept.
+void WrapLine(std::string_view line, std::size_t indent, std::size_t width, std::string& out) {
+  const std::size_t hang = std::min(indent, width / 2) + 2;
+  out.append(line.substr(0, indent));
+  std::size_t column = indent;
+  for (std::size_t at = indent; at < line.size();) {
+    const std::size_t end = WordEnd(line, at);
+    const std::string_view word = line.substr(at, end - at);
+    std::size_t next = line.find_first_not_of(' ', end);
+    if (next == std::string_view::npos) next = line.size();
+    out += word;
+    column += word.size();
+    if (next == line.size()) break;  // trailing spaces dropped
+    const std::size_t gap = next - end;
+    if (column + gap + WordEnd(line, next) - next > width) {
+      out += '\n';
+      out.append(hang, ' ');
+      column = hang;
+    } else {
+      out.append(gap, ' ');
+      column += gap;
+    }
+    at = next;
+  }
+}
+
+}  // namespace
+
 std::string WrapColumns(std::string_view text, std::size_t width) {
   std::string out;
   for (std::size_t start = 0; start <= text.size();) {
@@ -426,31 +469,8 @@ std::string WrapColumns(std::string_view text, std::size_t width) {
     const std::size_t indent = line.find_first_not_of(' ');
     if (line.size() <= width || indent == std::string_view::npos) {
       out += line;
-      continue;
-    }
-    const std::size_t hang = std::min(indent, width / 2) + 2;
-    std::size_t column = 0;
-    for (std::size_t at = indent; at < line.size();) {
-      // A `quoted command` is one word: never broken.
-      const std::size_t closing = line[at] == '`' ? line.find('`', at + 1) : at;
-      std::size_t stop = line.find(' ', closing == std::string_view::npos ? at : closing);
-      if (stop == std::string_view::npos) stop = line.size();
-      const std::string_view word = line.substr(at, stop - at);
-      at = line.find_first_not_of(' ', stop);
-      if (at == std::string_view::npos) at = line.size();
-      if (column == 0) {
-        out.append(indent, ' ');
-        column = indent;
-      } else if (column + 1 + word.size() > width) {
-        out += '\n';
-        out.append(hang, ' ');
-        column = hang;
-      } else {
-        out += ' ';
-        ++column;
-      }
-      out += word;
-      column += word.size();
+    } else {
+      WrapLine(line, indent, width, out);
     }
   }
   return out;
@@ -542,8 +562,9 @@ std::string Percent(double p) {
   const double percent = 100 * p;
   // A small loss is not shown as 0.00%: two significant digits.
   if (percent != 0 && std::abs(percent) < 0.01) return absl::StrFormat("%.2g%%", percent);
-  // Nor a chance just under 1 as 100.00%: two significant digits of what it lacks.
-  if (const double lack = 100 - percent; lack > 0 && lack < 0.01) {
+  // Nor a chance just under 1 as 100.00%: two significant digits of what it
+  // lacks, unless that is within the tie tolerance (10^-12), rounding.
+  if (const double lack = 100 - percent; lack > 1e-10 && lack < 0.01) {
     const int decimals = std::min(17, 1 - static_cast<int>(std::floor(std::log10(lack))));
     return absl::StrFormat("%.*f%%", decimals, percent);
   }

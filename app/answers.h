@@ -91,14 +91,16 @@ std::string DiceCount(int n);
 std::string Number(double x);
 // A chance for people, in percent with 2 decimals ("34.83%"); under 0.01%
 // (not 0), 2 significant digits ("0.0012%"); within 0.01% of 100% (not
-// 100), 2 significant digits of what it lacks ("99.9959%").
+// 100 and not within 10^-12 of it), 2 significant digits of what it lacks
+// ("99.9959%").
 std::string Percent(double p);
 // A sum of chances lost, each where it was lost (it may pass 100): "12.46
 // percentage points", the digits as Percent's.
 std::string PercentagePoints(double sum);
 // `text` for an 80-column terminal: each line longer than `width` broken at
-// spaces, its continuation lines indented two columns past its own indent. A
-// word longer than that (a path) and a `command in backquotes` are kept whole.
+// spaces (the spaces at a break dropped, others kept), its continuation lines
+// indented two columns past its own indent. A word longer than that (a path),
+// a `command in backquotes` and a 'quoted entry' are kept whole.
 std::string WrapColumns(std::string_view text, std::size_t width = 80);
 // Whether `goal`'s values are chances (win, reach:K) rather than points.
 bool IsChance(const Goal& goal);

@@ -256,7 +256,7 @@ class Coach {
         Line(absl::StrCat("  Values: ", app::AdviceValuesText(**advice), "."));
         fallback_said_ = true;
       }
-      out_ << app::GameAdviceText(**advice);
+      out_ << app::WrapColumns(app::GameAdviceText(**advice));
     }
     return absl::OkStatus();
   }
@@ -425,7 +425,7 @@ comment):
   state                the game and the advice again;  help;  quit
 Tanks go aside by themselves; a roll with no legal take, or a take that
 leaves no dice, ends the turn; the final round and the tie rule are
-docs/RULES.md's. A bad entry gets one line naming the problem and changes
+docs/RULES.md's. A bad entry gets one message naming the problem and changes
 nothing. At the end of input (or quit) the game log, in review's lines (the
 finished turns), on stdout or written atomically to --log FILE.
 --json gives one JSON object per line with an "event": start, state (the

@@ -185,7 +185,7 @@ class TextListener : public app::GameListener {
 
   void Hint(int, const GameAdvice& advice) override {
     if (advice.fallback) Line(absl::StrCat("  Values: ", app::AdviceValuesText(advice), "."));
-    out_ << app::GameAdviceText(advice);
+    out_ << app::WrapColumns(app::GameAdviceText(advice));
   }
 
   void Forced(int seat, Face face, int count) override {
@@ -510,7 +510,7 @@ Human moves, one a line (case does not matter):
   roll        roll the dice left (also: roll on)
   stop        end the turn and score it
   help        the moves allowed now;  quit  end the game unfinished
-A bad entry gets one line naming the problem and changes nothing. A take
+A bad entry gets one message naming the problem and changes nothing. A take
 with one legal choice is made for you, with a line saying so (--ask-forced
 prompts for it too). --hints shows every option's value before each human
 decision (best's table for a take, and the chance that rolling on after each

@@ -639,6 +639,10 @@ TEST_CASE("answers: rules, dice counts, numbers and takes as text") {
   CHECK(app::Percent(0.99995878) == "99.9959%");
   CHECK(app::Percent(0.9999) == "99.99%");
   CHECK(app::Percent(1 - 3e-9) == "99.99999970%");
+  // A chance within the tie tolerance of 1 is rounding: 100%.
+  CHECK(app::Percent(1 - 1.4e-16) == "100.00%");
+  CHECK(app::Percent(1 - 5e-13) == "100.00%");
+  CHECK(app::Percent(1 - 3e-12) == "99.99999999970%");
   CHECK(app::IsChance(Goal::Win()));
   CHECK(app::IsChance(*Goal::Parse("reach:10")));
   CHECK_FALSE(app::IsChance(*Goal::Parse("ev")));
@@ -778,6 +782,11 @@ TEST_CASE("answers: WrapColumns breaks long lines at spaces, keeping paths and c
   CHECK(wrapped ==
         "Generate it with\n  `mpirun -np 5 martiandice solve --players 6 --out "
         "martiandice-p6-d13-b3-t25.mdt`\n  on a cluster.");
+  // Spaces kept but at a break; a 'quoted entry' kept whole.
+  const std::string entry = "Refused: unknown entry 'fly    me    to' " + std::string(36, 'y');
+  CHECK(WrapColumns(entry + " end") == entry + "\n  end");
+  CHECK(WrapColumns("Refused: " + std::string(60, 'x') + " 'take  2  humans' x") ==
+        "Refused: " + std::string(60, 'x') + "\n  'take  2  humans' x");
   // Every line of a long paragraph within 80 columns; the words unchanged.
   std::string words;
   for (int i = 0; i < 100; ++i) words += (i ? " w" : "w") + std::to_string(i * i);

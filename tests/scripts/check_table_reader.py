@@ -379,7 +379,8 @@ def check_shipped(tool, cli, rng, workdir):
 def check_mapped(path, rng, workdir):
     """The table mapped (load's threshold set to 0): the same vectors and answers as read whole,
     decoded blocks evicted and read again; a damaged block refused at its first use, not at load,
-    the others still answering; a file that is no table refused from its header alone."""
+    the others still answering; a file of zeros refused from its header, a device or FIFO
+    unopened."""
     failures = 0
     whole = table_reader.load(path)
     mapped = table_reader.load(path, eager_bytes=0)
@@ -420,15 +421,33 @@ def check_mapped(path, rng, workdir):
             if words not in str(error):
                 failures += 1
                 print(f"  {name}: refused as {error}, expected {words!r}")
-    if os.path.exists("/dev/zero"):  # endless: only the header is read
-        try:
-            table_reader.load("/dev/zero")
+    # A 4 GiB file of zeros (sparse) refused from its header, never read whole.
+    big = os.path.join(workdir, "zeros.mdt")
+    with open(big, "wb") as f:
+        f.truncate(4 << 30)
+    try:
+        table_reader.load(big)
+        failures += 1
+        print("  4 GiB of zeros was accepted")
+    except table_reader.TableError as error:
+        if "bad magic" not in str(error):
             failures += 1
-            print("  /dev/zero was accepted")
-        except table_reader.TableError as error:
-            if "bad magic" not in str(error):
+            print(f"  4 GiB of zeros refused as {error}")
+    finally:
+        os.remove(big)
+    # Neither an endless device nor a FIFO without a writer is opened: refused at once.
+    fifo = os.path.join(workdir, "fifo.mdt")
+    if not os.path.exists(fifo):
+        os.mkfifo(fifo)
+    for special in ("/dev/zero", fifo):
+        try:
+            table_reader.load(special)
+            failures += 1
+            print(f"  {special} was accepted")
+        except OSError as error:
+            if "not a regular file" not in str(error):
                 failures += 1
-                print(f"  /dev/zero refused as {error}")
+                print(f"  {special} refused as {error}")
     return failures
 
 

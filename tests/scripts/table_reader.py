@@ -40,7 +40,7 @@ FACE_NAMES = ["tank", "ray", "human", "cow", "chicken"]
 # Tables larger than this are mapped, not read, and each block verified at its first use, as the
 # C++ reader does above its own threshold (a 5-player table is 6.2 GiB).
 EAGER_BYTES = 256 << 20
-MAPPED_BLOCKS_KEPT = 256  # decoded blocks a mapped table keeps (5 players: about 160 KiB each)
+MAPPED_BLOCKS_KEPT = 256  # decoded blocks a mapped table keeps (5 players: about 230 KiB each)
 
 
 class TableError(Exception):
@@ -449,14 +449,15 @@ class Records:
 
 
 def load(path, eager_bytes=EAGER_BYTES):
-    """Opens a table: its header checked first (a file that is no table is refused before more is
-    read); read whole and verified if it has at most `eager_bytes`, else mapped (Records)."""
+    """Opens a table, a regular file: its header checked first (a file that is no table is refused
+    before more is read); read whole and verified if it has at most `eager_bytes`, else mapped
+    (Records)."""
+    # Before opening, as the C++ reader: opening a FIFO with no writer would block.
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise OSError(f"{path} is not a regular file")
     with open(path, "rb") as f:
         Table._check_preamble(f.read(HEADER_SIZE))
-        info = os.fstat(f.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise OSError(f"{path} is not a regular file")
-        if info.st_size <= eager_bytes:
+        if os.fstat(f.fileno()).st_size <= eager_bytes:
             f.seek(0)
             return Table(f.read())
         # The mapping outlives the file object (mmap keeps its own descriptor).
