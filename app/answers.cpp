@@ -410,6 +410,10 @@ void AddGameAdviceJson(JsonObject& object, const GameAdvice& advice) {
   }
 }
 
+std::string TableValuesLines(const std::string& path) {
+  return absl::StrCat("Values: the mover's chance to win, from the table\n  ", path);
+}
+
 std::string AdviceValuesText(const GameAdvice& advice) {
   if (!advice.fallback) return "the mover's chance to win";
   return absl::StrCat("the fallback, ", std::string(kFallbackName), ": ", advice.goal.Describe());
@@ -526,9 +530,10 @@ std::string GameAdviceText(const GameAdvice& advice) {
   if (!eval.stop) {
     absl::StrAppend(&text, "  roll ", ValueText(advice.goal, eval.value.approx), "\n");
   } else {
-    absl::StrAppend(&text, "  stop ", ValueText(advice.goal, eval.stop->approx));
-    if (eval.roll) absl::StrAppend(&text, ", roll on ", ValueText(advice.goal, eval.roll->approx));
-    absl::StrAppend(&text, ": best ", ThenPhrase(eval.action), ".\n");
+    std::string line = absl::StrCat("  stop ", ValueText(advice.goal, eval.stop->approx));
+    if (eval.roll) absl::StrAppend(&line, ", roll on ", ValueText(advice.goal, eval.roll->approx));
+    absl::StrAppend(&line, ": best ", ThenPhrase(eval.action), ".");
+    absl::StrAppend(&text, WrapColumns(line), "\n");  // a tie's phrase passes 80 columns
   }
   if (advice.zero_chance) {
     absl::StrAppend(&text, eval.stop ? "  Rolling on ends the turn" : "  The turn ends",

@@ -71,10 +71,13 @@ std::string BestText(const Query& query, const Dice& roll, const BestAnswer& ans
 // value, stop, roll (null when not allowed), action and zero_chance (the
 // chance that rolling on ends the turn with 0 points; null before a take).
 void AddGameAdviceJson(JsonObject& object, const GameAdvice& advice);
-// The same for people: lines indented by two spaces (a take's table is
-// best's), ending with the best move; what the values measure is the
-// caller's to say (AdviceValuesText).
+// The same for people: lines of at most 80 columns indented by two spaces (a
+// take's table is best's), ending with the best move; what the values
+// measure is the caller's to say (AdviceValuesText).
 std::string GameAdviceText(const GameAdvice& advice);
+// The two lines saying the values are the table's at `path`, its path on a
+// line of its own (never broken: the lines after it do not move with it).
+std::string TableValuesLines(const std::string& path);
 // What the values of `advice` measure: "the mover's chance to win", or "the
 // fallback, capped at the points still needed: expected min(score, 15)".
 std::string AdviceValuesText(const GameAdvice& advice);

@@ -170,9 +170,7 @@ class Coach {
       Line(absl::StrCat("Martian Dice coach: ", players(), " players (",
                         app::RulesText(setup_.rules), ")."));
       if (setup_.coverage.table) {
-        // The path on a line of its own: the lines after it never move with its length.
-        Line("Values: the mover's chance to win, from the table");
-        PathLine(absl::StrCat("  ", setup_.coverage.table->path));
+        PathLine(app::TableValuesLines(setup_.coverage.table->path));
       } else {
         Line(absl::StrCat("No policy table covers this game: ", setup_.coverage.reason, "."));
         Line(absl::StrCat("The advice plays the fallback: ", std::string(kFallbackName),
@@ -256,7 +254,7 @@ class Coach {
         Line(absl::StrCat("  Values: ", app::AdviceValuesText(**advice), "."));
         fallback_said_ = true;
       }
-      out_ << app::WrapColumns(app::GameAdviceText(**advice));
+      out_ << app::GameAdviceText(**advice);
     }
     return absl::OkStatus();
   }

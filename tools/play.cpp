@@ -120,9 +120,7 @@ class TextListener : public app::GameListener {
     }
     const bool advised = setup.humans > 0 || UsesTable();
     if (setup.coverage.table && advised) {
-      // The path on a line of its own: the lines after it never move with its length.
-      Line("Values: the mover's chance to win, from the table");
-      PathLine(absl::StrCat("  ", setup.coverage.table->path));
+      PathLine(app::TableValuesLines(setup.coverage.table->path));
     } else if (advised) {
       Line(absl::StrCat("No policy table covers this game: ", setup.coverage.reason, "."));
       Line(absl::StrCat(
@@ -185,7 +183,7 @@ class TextListener : public app::GameListener {
 
   void Hint(int, const GameAdvice& advice) override {
     if (advice.fallback) Line(absl::StrCat("  Values: ", app::AdviceValuesText(advice), "."));
-    out_ << app::WrapColumns(app::GameAdviceText(advice));
+    out_ << app::GameAdviceText(advice);
   }
 
   void Forced(int seat, Face face, int count) override {
@@ -256,8 +254,7 @@ class TextListener : public app::GameListener {
 
  private:
   void Line(const std::string& text) { out_ << app::WrapColumns(text) << "\n"; }
-  // A line ending on a path: never broken, so that the lines after it do not
-  // move with the path's length.
+  // A line ending on a path: never broken.
   void PathLine(const std::string& text) { out_ << text << "\n"; }
 
   bool UsesTable() const {
@@ -339,7 +336,7 @@ class Game {
 
   void Line(const std::string& text) { out_ << app::WrapColumns(text) << "\n"; }
   // A line holding a path or a command to copy: never broken.
-  void CommandLine(const std::string& text) { out_ << text << "\n"; }
+  void PathLine(const std::string& text) { out_ << text << "\n"; }
   void Event(std::string_view event, JsonObject&& fields) {
     out_ << JsonEvent(event, std::move(fields)) << "\n";
   }
@@ -452,12 +449,12 @@ class Game {
       if (json_) {
         Event("log", std::move(JsonObject().Str("path", log_path_)));
       } else if (text.empty()) {  // written all the same: no earlier game's log stays
-        CommandLine(
+        PathLine(
             absl::StrCat("Game log written to ", log_path_, ": no turn ended, nothing to replay."));
       } else {
-        CommandLine(absl::StrCat(
-            "Game log written to ", log_path_, " (replay it: ",
-            ReviewCommand(setup.rules, setup.coverage, setup.tables, log_path_), ")."));
+        PathLine(absl::StrCat("Game log written to ", log_path_, " (replay it: ",
+                              ReviewCommand(setup.rules, setup.coverage, setup.tables, log_path_),
+                              ")."));
       }
       return absl::OkStatus();
     }
@@ -473,7 +470,7 @@ class Game {
       Line("Game log: not kept (--log FILE writes it, --print-log prints it).");
       return absl::OkStatus();
     }
-    CommandLine(absl::StrCat("Game log (", review, " - replays it):"));
+    PathLine(absl::StrCat("Game log (", review, " - replays it):"));
     out_ << text;
     return absl::OkStatus();
   }
