@@ -11,6 +11,7 @@
 #include <new>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -39,18 +40,74 @@ using martiandice::Then;
 
 // Longest message md_last_error keeps (a message quotes the caller's input).
 constexpr std::size_t kMaxErrorBytes = 1024;
+// Of a longer message, the bytes kept from its start; the rest come from its
+// end, which holds the reason ("...: not a whole number in 0..1000").
+constexpr std::size_t kErrorHeadBytes = 256;
+constexpr std::string_view kErrorCut = " ... ";
 
 thread_local std::string last_error;
 
-md_status Fail(md_status status, std::string message) {
-  if (message.size() > kMaxErrorBytes) {
-    std::size_t cut = kMaxErrorBytes - 3;
-    // Not inside a UTF-8 character: back over its continuation bytes.
-    while (cut > 0 && (static_cast<unsigned char>(message[cut]) & 0xc0) == 0x80) --cut;
-    message.resize(cut);
-    message += "...";
+bool IsContinuation(char c) { return (static_cast<unsigned char>(c) & 0xc0) == 0x80; }
+
+// Length of the well-formed UTF-8 character at text[i] (RFC 3629: no overlong
+// form, no surrogate, nothing past U+10FFFF); 0 if none starts there.
+std::size_t CharLength(std::string_view text, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char lead = byte(i);
+  if (lead < 0x80) return 1;
+  std::size_t length = 0;
+  unsigned char low = 0x80;  // the range of the second byte
+  unsigned char high = 0xbf;
+  if (lead >= 0xc2 && lead <= 0xdf) {
+    length = 2;
+  } else if (lead >= 0xe0 && lead <= 0xef) {
+    length = 3;
+    if (lead == 0xe0) low = 0xa0;
+    if (lead == 0xed) high = 0x9f;
+  } else if (lead >= 0xf0 && lead <= 0xf4) {
+    length = 4;
+    if (lead == 0xf0) low = 0x90;
+    if (lead == 0xf4) high = 0x8f;
+  } else {
+    return 0;
   }
-  last_error = std::move(message);
+  if (text.size() - i < length) return 0;
+  if (byte(i + 1) < low || byte(i + 1) > high) return 0;
+  for (std::size_t k = 2; k < length; ++k) {
+    if (!IsContinuation(text[i + k])) return 0;
+  }
+  return length;
+}
+
+// `text` as UTF-8 that prints on one line: a byte that starts no well-formed
+// character, and a control character, written "\xHH".
+std::string Printable(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t length = CharLength(text, i);
+    const auto lead = static_cast<unsigned char>(text[i]);
+    if (length == 0 || lead < 0x20 || lead == 0x7f) {
+      absl::StrAppend(&out, "\\x", absl::Hex(lead, absl::kZeroPad2));
+      ++i;
+    } else {
+      out.append(text, i, length);
+      i += length;
+    }
+  }
+  return out;
+}
+
+md_status Fail(md_status status, std::string_view message) {
+  std::string text = Printable(message);
+  if (text.size() > kMaxErrorBytes) {
+    std::size_t head = kErrorHeadBytes;
+    while (head > 0 && IsContinuation(text[head])) --head;
+    std::size_t tail = text.size() - (kMaxErrorBytes - kErrorCut.size() - head);
+    while (tail < text.size() && IsContinuation(text[tail])) ++tail;
+    text = text.substr(0, head).append(kErrorCut).append(text, tail);
+  }
+  last_error = std::move(text);
   return status;
 }
 
@@ -79,7 +136,7 @@ md_status FromStatus(const absl::Status& status) {
     default:
       break;
   }
-  return Fail(code, std::string(status.message()));
+  return Fail(code, std::string_view(status.message().data(), status.message().size()));
 }
 
 // MD_ERR_INTERNAL for the exception `what`; MD_ERR_NO_MEMORY where even its
@@ -115,7 +172,9 @@ absl::StatusOr<martiandice::Query> ReadQuery(const md_query& query, const char* 
   input.rules = martiandice::Rules{query.rules.dice, query.rules.bonus, query.rules.target};
   input.aside = aside != nullptr ? aside : "";
   if (query.players != 0) input.players = query.players;
-  if (query.scores != nullptr) {
+  if (query.scores != nullptr && std::string_view(query.objective) != "win") {
+    input.scores = "";  // refused by ParseQuery as belonging to the win objective
+  } else if (query.scores != nullptr) {
     if (query.players < martiandice::kMinPlayers || query.players > martiandice::kMaxPlayers) {
       return absl::InvalidArgumentError(
           absl::StrCat("players: give the number of scores, ", martiandice::kMinPlayers, " to ",
@@ -196,7 +255,10 @@ md_status md_open(const char* tables, md_handle** out) {
         return Fail(MD_ERR_NOT_FOUND,
                     absl::StrCat("tables: ", tables, ": no such file or directory"));
       }
-      options.tables = tables;
+      // Absolute: a later chdir does not move the tables of a handle that
+      // has not loaded them yet.
+      const std::filesystem::path absolute = std::filesystem::absolute(tables, error);
+      options.tables = error ? std::string(tables) : absolute.string();
     }
     *out = new md_handle(std::move(options));
     last_error.clear();

@@ -4,13 +4,16 @@
 // source tree's data/, the configured installed data directory). Reading a
 // table is table.cpp's.
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -39,6 +42,7 @@ struct Lookup {
   bool missing = true;              // nothing there (NotFound); else something unusable is
   std::string why;                  // "no NAME there", "no such file"; or "a FIFO (named pipe)"
   std::string unusable;             // the path that is `why` (not missing)
+  int error = 0;                    // stat's errno for `unusable`, if it failed
   std::string out;
 };
 
@@ -60,6 +64,7 @@ Lookup LookIn(const std::string& location, const std::string& name) {
     } else {
       lookup.missing = false;
       lookup.why = inside.what;
+      lookup.error = inside.error;
       lookup.unusable = lookup.out;
     }
   } else if (kind.type == FileKind::Type::kMissing) {
@@ -67,14 +72,22 @@ Lookup LookIn(const std::string& location, const std::string& name) {
   } else {
     lookup.missing = false;
     lookup.why = kind.what;
+    lookup.error = kind.error;
     lookup.unusable = location;
   }
   return lookup;
 }
 
 // A location that is there but cannot hold a table (InvalidArgument):
-// "WHERE is a FIFO (named pipe): ...".
+// "WHERE is a FIFO (named pipe): ..."; or that the system does not let us look
+// at (PermissionDenied, as GameTable::Open; Unavailable for EIO and the like).
 absl::Status Unusable(const std::string& where, const Lookup& lookup, const std::string& name) {
+  if (lookup.error == EACCES || lookup.error == EPERM) {
+    return absl::PermissionDeniedError(absl::StrFormat("%s is %s", where, lookup.why));
+  }
+  if (lookup.error != 0 && lookup.error != ELOOP && lookup.error != ENOTDIR) {
+    return absl::UnavailableError(absl::StrFormat("%s is %s", where, lookup.why));
+  }
   return absl::InvalidArgumentError(absl::StrFormat(
       "%s is %s: give a policy table file, or a directory holding %s", where, lookup.why, name));
 }
@@ -204,8 +217,21 @@ std::string TableSolveCommand(const Rules& rules, int players, const std::string
   if (rules.dice != official.dice) absl::StrAppend(&command, " --dice ", rules.dice);
   if (rules.bonus != official.bonus) absl::StrAppend(&command, " --bonus ", rules.bonus);
   if (rules.target != official.target) absl::StrAppend(&command, " --target ", rules.target);
-  absl::StrAppend(&command, " --out ", out.empty() ? TableFileName(rules, players) : out);
+  absl::StrAppend(&command, " --out ",
+                  ShellWord(out.empty() ? TableFileName(rules, players) : out));
   return command;
+}
+
+std::string ShellWord(const std::string& path) {
+  const std::string word = path.size() > 1 && path[0] == '-' ? "./" + path : path;
+  const bool safe = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+    return absl::ascii_isalnum(static_cast<unsigned char>(c)) ||
+           (c != '\0' && std::strchr("/._-+,:=@%", c) != nullptr);
+  });
+  if (safe) return word;
+  std::string quoted = "'";
+  for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
 }
 
 absl::StatusOr<std::string> LocateTable(const Rules& rules, int players,

@@ -4,15 +4,12 @@
 #include <poll.h>
 #include <unistd.h>
 
-#include <algorithm>
-#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <system_error>
 #include <thread>
 #include <utility>
 
-#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "atomic_file.h"
 
@@ -140,19 +137,6 @@ absl::Status OutputError(const std::string& path, const absl::Status& status) {
 }
 
 namespace {
-
-// `path` as one shell word: as is when only safe characters, else quoted;
-// "./" before a relative path that starts with '-' (not read as an option).
-std::string ShellWord(const std::string& path) {
-  const std::string word = path.size() > 1 && path[0] == '-' ? "./" + path : path;
-  const bool safe = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
-    return absl::ascii_isalnum(static_cast<unsigned char>(c)) || std::strchr("/._-+,:=@%", c);
-  });
-  if (safe) return word;
-  std::string quoted = "'";
-  for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
 
 // Waits until standard input has bytes (or its end) for `in`'s next get, or
 // `stop` is set: false then. The C++ library retries a read that a signal

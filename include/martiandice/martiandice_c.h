@@ -159,7 +159,8 @@ MD_API const char* md_version(void);
  * and nothing else is searched then; or NULL for the default search
  * ($MARTIANDICE_DATA, the installed data directory, the source tree's data/:
  * LocateTable in martiandice/table.h; see the README, "Where the tables are
- * found"). Tables are loaded by the first win query that needs them. Errors:
+ * found"). A relative `tables` is taken from the current directory now, not
+ * at a later query. Tables are loaded by the first win query that needs them. Errors:
  * MD_ERR_INVALID_ARGUMENT (out is NULL), MD_ERR_NOT_FOUND (`tables` does not
  * exist), MD_ERR_TABLE (it cannot be looked at: permissions, a name too
  * long). */
@@ -192,10 +193,12 @@ MD_API md_status md_best(md_handle* handle, const md_query* query, const char* a
  * errors of md_eval. */
 MD_API md_status md_table_path(md_handle* handle, const md_query* query, char* buffer, size_t size);
 
-/* The message of the calling thread's last failed call ("" if it succeeded),
- * at most 1024 bytes (a longer one is cut at a UTF-8 character boundary and
- * ends with "..."). Valid until the thread's next call into this library.
- * Never NULL. */
+/* The message of the calling thread's last failed call ("" if it succeeded):
+ * valid UTF-8 on one line (a byte of the caller's input that is no UTF-8
+ * character, and a control character, are written "\xHH"), at most 1024
+ * bytes (a longer one keeps its first 256 bytes and its end, where the reason
+ * is, joined by " ... ", cutting at character boundaries). Valid until the
+ * thread's next call into this library. Never NULL. */
 MD_API const char* md_last_error(void);
 
 /* Names, for messages: "MD_OK", "MD_ERR_INVALID_ARGUMENT", ...; "ray",

@@ -108,8 +108,9 @@ absl::Status CheckTableMatches(const GameTable& table, const Rules& rules, int p
 // NotFound with a message saying where it looked and how to generate the
 // table (`martiandice solve --players N --out FILE`); InvalidArgument for a
 // path given (or the file in its directory) that is there but no file: a
-// FIFO, a device, a symbolic link loop, or unreachable (a folder on its path
-// cannot be searched), each named.
+// FIFO, a device, a symbolic link loop, each named; PermissionDenied where a
+// folder on its path cannot be searched; Unavailable where the system cannot
+// look at it (an I/O error).
 absl::StatusOr<std::string> LocateTable(const Rules& rules, int players,
                                         const std::optional<std::string>& explicit_path);
 
@@ -148,5 +149,11 @@ std::string TableFileName(const Rules& rules, int players);
 // over several processes where TableSolveProcesses is above 1:
 // "mpirun -np 5 martiandice solve --players 6 --out martiandice-p6-d13-b3-t25.mdt".
 std::string TableSolveCommand(const Rules& rules, int players, const std::string& out = "");
+
+// `path` as one POSIX shell word, as TableSolveCommand writes its `out`: as is
+// when it holds only letters, digits and "/._-+,:=@%", else in single quotes
+// (a quote inside as '\''); "./" before a path of two or more characters that
+// starts with '-', so that a command does not read it as an option.
+std::string ShellWord(const std::string& path);
 
 }  // namespace martiandice

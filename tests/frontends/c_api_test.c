@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "martiandice/martiandice_c.h"
 
@@ -287,6 +288,9 @@ static void TestInputErrors(md_handle* md) {
   query.scores = two;
   query.players = 2;
   EXPECT_ERROR(md_eval(md, &query, NULL, &eval), MD_ERR_INVALID_ARGUMENT, "win objective");
+  query.players = 0; /* scores set by mistake: the same message, not one on players */
+  EXPECT_ERROR(md_eval(md, &query, NULL, &eval), MD_ERR_INVALID_ARGUMENT,
+               "scores: goes with the win objective");
   query.objective = "win";
   query.scores = NULL;
   EXPECT_ERROR(md_eval(md, &query, NULL, &eval), MD_ERR_INVALID_ARGUMENT, "needs scores");
@@ -315,9 +319,10 @@ static void TestInputErrors(md_handle* md) {
 }
 
 /* md_last_error keeps at most 1024 bytes of a message that quotes the
- * caller's input: a message of exactly 1024 bytes whole, one of 1025 cut to
- * 1021 and "...", a 100 KB objective likewise, and a cut never inside a UTF-8
- * character (a 2-byte "\xc3\xa9" repeated). */
+ * caller's input: a message of exactly 1024 bytes whole; a longer one its
+ * first 256 bytes, " ... " and its end, where the reason is (a 100 KB
+ * objective too); never a cut inside a UTF-8 character (a 2-byte "\xc3\xa9"
+ * repeated); bytes that are no UTF-8, and control characters, as "\xHH". */
 static char long_objective[100 * 1024 + 1];
 
 static size_t ErrorLengthFor(md_handle* md, size_t objective_length, char fill) {
@@ -334,14 +339,19 @@ static size_t ErrorLengthFor(md_handle* md, size_t objective_length, char fill) 
 static void TestLongErrors(md_handle* md) {
   /* The message is a fixed text around the objective, quoted once. */
   const size_t overhead = ErrorLengthFor(md, 10, 'x') - 10;
+  char whole[1025];
+  snprintf(whole, sizeof whole, "%s", md_last_error());
+  const char* after = strstr(whole, "xxxxxxxxxx") + 10; /* the text after the objective */
   CHECK(ErrorLengthFor(md, 11, 'x') == overhead + 11);
   CHECK(ErrorLengthFor(md, 1024 - overhead, 'x') == 1024);
-  CHECK(strstr(md_last_error(), "...") == NULL);
+  CHECK(strstr(md_last_error(), " ... ") == NULL);
   CHECK(ErrorLengthFor(md, 1025 - overhead, 'x') == 1024);
-  CHECK(strcmp(md_last_error() + 1021, "...") == 0);
+  CHECK(strncmp(md_last_error() + 256, " ... ", 5) == 0);
   CHECK(ErrorLengthFor(md, sizeof long_objective - 1, 'x') == 1024);
   CHECK(strncmp(md_last_error(), "objective: ", 11) == 0);
-  /* Two-byte characters: the cut is after a whole one. */
+  CHECK(strncmp(md_last_error() + 256, " ... ", 5) == 0);
+  CHECK(strcmp(md_last_error() + 1024 - strlen(after), after) == 0); /* the reason stays */
+  /* Two-byte characters: the cuts fall between whole ones. */
   md_query query;
   md_query_init(&query);
   md_eval_result eval;
@@ -355,8 +365,16 @@ static void TestLongErrors(md_handle* md) {
   const char* message = md_last_error();
   const size_t length = strlen(message);
   CHECK(length <= 1024 && length >= 1020);
-  CHECK(strcmp(message + length - 3, "...") == 0);
-  CHECK((unsigned char)message[length - 4] == 0xa9);
+  const char* cut = strstr(message, " ... ");
+  CHECK(cut != NULL && cut - message >= 254 && cut - message <= 256);
+  CHECK((unsigned char)cut[-1] == 0xa9 && (unsigned char)cut[5] == 0xc3);
+  CHECK(strcmp(message + length - strlen(after), after) == 0);
+  /* Not UTF-8 (a lone continuation byte, an overlong '/', a surrogate, a
+   * lead byte at the end) and control characters: escaped, the rest kept. */
+  query.objective = "reach:\x80\xc0\xaf\xed\xa0\x80\t\n\x7f\xc3\xa9\xe2\x82";
+  CHECK(md_eval(md, &query, NULL, &eval) == MD_ERR_INVALID_ARGUMENT);
+  CHECK(strstr(md_last_error(),
+               "\\x80\\xc0\\xaf\\xed\\xa0\\x80\\x09\\x0a\\x7f\xc3\xa9\\xe2\\x82") != NULL);
 }
 
 static void TestNullArguments(md_handle* md) {
@@ -391,6 +409,19 @@ static void TestTableErrors(void) {
 
   CHECK(md_open(MARTIANDICE_SCRATCH_DIR, &md) == MD_OK && md != NULL);
   EXPECT_ERROR(md_eval(md, &query, NULL, &eval), MD_ERR_NOT_FOUND, "martiandice solve");
+  md_close(md);
+
+  /* A relative path is the current directory's at md_open, not at the
+   * first query (which loads the table). */
+  char cwd[4096];
+  CHECK(getcwd(cwd, sizeof cwd) != NULL && chdir(MARTIANDICE_DATA_DIR) == 0);
+  CHECK(md_open(TABLE_FILE, &md) == MD_OK);
+  CHECK(chdir("/") == 0);
+  CHECK(md_eval(md, &query, NULL, &eval) == MD_OK);
+  char path[4096];
+  CHECK(md_table_path(md, &query, path, sizeof path) == MD_OK && path[0] == '/');
+  CHECK(strcmp(path + strlen(path) - strlen("/" TABLE_FILE), "/" TABLE_FILE) == 0);
+  CHECK(chdir(cwd) == 0);
   md_close(md);
 
   CHECK(md_open(NULL, &md) == MD_OK);

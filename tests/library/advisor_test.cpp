@@ -393,6 +393,14 @@ TEST_CASE("advisor: which games a table can cover, and the tables one machine ca
   CHECK(TableSolveProcesses(Rules{0, 3, 25}, 6) == 1);   // invalid rules: other checks refuse them
   CHECK(TableSolveCommand(Rules{}, 6) ==
         "mpirun -np 5 martiandice solve --players 6 --out martiandice-p6-d13-b3-t25.mdt");
+  // The path is one shell word, whatever it holds.
+  CHECK(TableSolveCommand(Rules{13, 3, 30}, 2, "my tables/it's.mdt") ==
+        "martiandice solve --players 2 --target 30 --out 'my tables/it'\\''s.mdt'");
+  CHECK(ShellWord("data/martiandice-p2-d13-b3-t25.mdt") == "data/martiandice-p2-d13-b3-t25.mdt");
+  CHECK(ShellWord("-p2.mdt") == "./-p2.mdt");
+  CHECK(ShellWord("a;b $c") == "'a;b $c'");
+  CHECK(ShellWord("") == "''");
+  CHECK(ShellWord(std::string("a\0b", 3)) == std::string("'a\0b'", 5));
 
   // Not found: the advisor looks for it, and names the cluster's command.
   Advisor advisor;
