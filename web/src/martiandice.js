@@ -44,6 +44,13 @@ function fieldError(name, what) {
   return new MartianDiceError(`${name}: ${what}`, name);
 }
 
+// Whether `name` is a field of `command`'s query: the roll is best's alone,
+// and review's lines give every position.
+function fieldOf(command, name) {
+  if (name === 'roll') return command === 'best';
+  return name !== 'aside' || command !== 'review';
+}
+
 // Checks the query's fields: known names, the right types; the values are
 // checked by the library (its messages). Returns the fields given, for the
 // module's request (the request model's fields: app/request.h).
@@ -56,8 +63,8 @@ function readQuery(command, query, first = {}) {
     if (!Object.hasOwn(query, name)) continue;
     const value = query[name];
     const kind = Object.hasOwn(QUERY_FIELDS, name) ? QUERY_FIELDS[name] : undefined;
-    if (!kind || (name === 'roll' && command !== 'best')) {
-      const fields = Object.keys(QUERY_FIELDS).filter((f) => f !== 'roll' || command === 'best');
+    if (!kind || !fieldOf(command, name)) {
+      const fields = Object.keys(QUERY_FIELDS).filter((f) => fieldOf(command, f));
       throw fieldError(name, `unknown field (fields: ${fields.join(', ')})`);
     }
     if (value === undefined) continue;
@@ -113,8 +120,19 @@ export class MartianDice {
    * `[officialTableUrl(2), officialTableUrl(3)]`.
    */
   static async create(options = {}) {
-    const dice = new MartianDice(await loadWasm(options));
-    for (const source of options.tables ?? []) await dice.loadTable(source);
+    if (options === null || typeof options !== 'object') {
+      throw new MartianDiceError('create: the options must be an object');
+    }
+    const { wasmBinary, wasmUrl, tables = [], ...rest } = options;
+    const unknown = Object.keys(rest)[0];
+    if (unknown !== undefined) {
+      throw fieldError(unknown, 'unknown option (options: wasmBinary, wasmUrl, tables)');
+    }
+    if (!Array.isArray(tables)) {
+      throw fieldError('tables', 'expected an array of sources (bytes, URLs or URL strings)');
+    }
+    const dice = new MartianDice(await loadWasm({ wasmBinary, wasmUrl }));
+    for (const source of tables) await dice.loadTable(source);
     return dice;
   }
 
@@ -190,8 +208,10 @@ export class MartianDice {
         throw fieldError(name, 'not a field of a game to solve (players, dice, bonus, target)');
       }
     }
-    const rules = { dice: 13, bonus: 3, target: 25, ...game };
-    const players = game.players ?? 2;
+    // A field given as undefined takes its default, as an absent one.
+    const given = Object.fromEntries(Object.entries(game).filter(([, value]) => value !== undefined));
+    const rules = { dice: 13, bonus: 3, target: 25, ...given };
+    const players = given.players ?? 2;
     for (const [name, value] of [['players', players], ['dice', rules.dice], ['bonus', rules.bonus],
       ['target', rules.target]]) {
       if (!isInt32(value)) throw new MartianDiceError(`${name}: expected an integer, got ${String(value)}`, name);

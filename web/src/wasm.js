@@ -63,6 +63,16 @@ export function distUrl(file) {
   return new URL(`../dist/${file}`, import.meta.url);
 }
 
+// The status code of a file that cannot be read (Node's error codes), as the
+// library's for a table file.
+const FILE_ERROR_CODES = Object.freeze({
+  ENOENT: 'NOT_FOUND',
+  ENOTDIR: 'NOT_FOUND',
+  EISDIR: 'INVALID_ARGUMENT',
+  EACCES: 'PERMISSION_DENIED',
+  EPERM: 'PERMISSION_DENIED',
+});
+
 function absoluteUrl(text) {
   try {
     return new URL(text);
@@ -80,10 +90,20 @@ export async function fetchBytes(url) {
     const parsed = url instanceof URL ? url : absoluteUrl(url);
     if (!parsed || parsed.protocol === 'file:') {
       const fs = await nodeFs();
-      return new Uint8Array(await fs.readFile(parsed ?? url));
+      try {
+        return new Uint8Array(await fs.readFile(parsed ?? url));
+      } catch (error) {
+        throw new MartianDiceError(`cannot read ${url}: ${error.message}`, null,
+          FILE_ERROR_CODES[error.code] ?? 'UNAVAILABLE');
+      }
     }
   }
-  const response = await fetch(url);
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (error) {  // no answer at all: the network, or a URL fetch refuses
+    throw new MartianDiceError(`cannot fetch ${url}: ${error.message}`, null, 'UNAVAILABLE');
+  }
   if (!response.ok) {
     throw new MartianDiceError(`cannot fetch ${url}: HTTP ${response.status}`, null, 'NOT_FOUND');
   }
@@ -246,6 +266,7 @@ export class WasmCore {
     // The callback's exception never unwinds through the solve (whose C++
     // would not be cleaned up): caught, it stops the solve, then is thrown.
     let thrown = null;
+    const outer = this.module.onSolveProgress;  // a solve started from another's onProgress
     this.module.onSolveProgress = onProgress ? (fraction, seconds) => {
       try {
         onProgress(fraction, seconds);
@@ -261,7 +282,7 @@ export class WasmCore {
     } catch (error) {
       throw thrown ? thrown.error : error;
     } finally {
-      this.module.onSolveProgress = null;
+      this.module.onSolveProgress = outer;
     }
     if (thrown) {  // thrown at the last progress call, the solve already done
       this.module._mdw_solved_release();

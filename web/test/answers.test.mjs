@@ -148,6 +148,18 @@ describe('bad inputs', () => {
     input({ roll: '1R', exact: 'yes' }, 'exact');
     input({ roll: '1R', scores: [1, 'x'] }, 'scores');
     input({ aside: '-' }, 'roll');
+    // Review's fields are eval's but the set-aside (its lines give every position).
+    assert.throws(() => md.review('roll 1R take ray\n', { roll: '1R' }),
+      { input: 'roll', message: 'roll: unknown field (fields: objective, exact, scores, seat, players, dice, bonus, target)' });
+    // The library's refusals name their input too (the field their message starts with).
+    assert.throws(() => md.newGame({ players: 1 }), { input: 'players', message: /^players: / });
+    assert.throws(() => md.newGame({ seed: -1 }), { input: 'seed', message: /^seed: / });
+    assert.throws(() => md.coach({ seat: 5 }), { input: 'seat', message: /^seat: / });
+    assert.throws(() => md.coach({}).enter('take Q'), { input: 'entry', message: /^entry: / });
+    const game = md.newGame({ seed: 1 });
+    assert.throws(() => game.roll('Q'), { input: 'roll', message: /^roll: / });
+    game.free();
+    assert.throws(() => md.eval({ dice: 0 }), { input: null, message: /^invalid rules: / });
     // Names of Object.prototype are unknown fields too.
     input({ roll: '1R', toString: 'x' }, 'toString');
     assert.throws(() => md.eval({ constructor: 1 }), /constructor: unknown field/);
@@ -191,7 +203,12 @@ describe('tables', () => {
     await fresh.loadTable(fileURLToPath(officialTableUrl(2)));
     await fresh.loadTable(String(officialTableUrl(2)));
     assert.equal(fresh.tables.length, 1);
-    await assert.rejects(fresh.loadTable('/nonexistent/table.mdt'), /ENOENT/);
+    // A file that cannot be read: MartianDiceError, with the system's reason.
+    await assert.rejects(fresh.loadTable('/nonexistent/table.mdt'),
+      { name: 'MartianDiceError', code: 'NOT_FOUND', message: /^cannot read \/nonexistent\/table\.mdt: ENOENT/ });
+    await assert.rejects(fresh.loadTable(new URL('file:///')), { name: 'MartianDiceError', code: 'INVALID_ARGUMENT' });
+    await assert.rejects(fresh.loadTable('http://127.0.0.1:1/table.mdt'),
+      { name: 'MartianDiceError', code: 'UNAVAILABLE', message: /^cannot fetch http:\/\/127\.0\.0\.1:1\/table\.mdt: / });
     assert.deepEqual(fresh.eval({ objective: 'win', scores: [0, 0] }), first);
     // Removed: unlisted, the file gone (the folder stays), win queries answered by the fallback.
     assert.equal(fresh.removeTable(info), true);
@@ -206,6 +223,14 @@ describe('tables', () => {
     // Registered again: answered from it again.
     fresh.addTable(await readFile(officialTableUrl(2)));
     assert.deepEqual(fresh.eval({ objective: 'win', scores: [0, 0] }), first);
+  });
+  test('create\'s options are checked', async () => {
+    await assert.rejects(MartianDice.create(null), { name: 'MartianDiceError', message: /options must be an object/ });
+    await assert.rejects(MartianDice.create({ table: [] }), { input: 'table', message: /unknown option/ });
+    await assert.rejects(MartianDice.create({ tables: String(officialTableUrl(2)) }),
+      { input: 'tables', message: /expected an array/ });
+    await assert.rejects(MartianDice.create({ wasmUrl: '/no/such.wasm' }),
+      { name: 'MartianDiceError', code: 'NOT_FOUND' });
   });
   test('the version', () => {
     assert.match(md.version, /^\d+\.\d+\.\d+$/);

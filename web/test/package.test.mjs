@@ -4,7 +4,7 @@
 // the declarations (tsc from Debian's node-typescript, when installed).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -56,6 +56,33 @@ console.log(coach.advice.best.take);
   // The coach's advice at the rulebook's first roll: best's take for the same position.
   const best = JSON.parse(runCli('best', { objective: 'win', scores: '0,0', roll: '2T 3R 4H 3C 1K' }));
   assert.equal(coached, best.best.take);
+});
+
+// The README's examples, as written, in one module of the installed package:
+// each line followed by a "// VALUE" line must print as VALUE (util.inspect);
+// the other lines must run without throwing.
+test('the README\'s examples run as written', () => {
+  const readme = readFileSync(join(web, 'README.md'), 'utf8');
+  const blocks = [...readme.matchAll(/^```js\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
+  assert.equal(blocks.length, 3, 'Use, A game, A coached game');
+  const lines = ["import { inspect } from 'node:util';", 'let failures = 0;'];
+  for (const block of blocks) {
+    const source = block.split('\n');
+    for (let i = 0; i < source.length; i++) {
+      const expected = source[i + 1]?.match(/^\/\/ (.*)$/);
+      if (expected && source[i].endsWith(';')) {
+        lines.push(`{ const got = inspect(${source[i].slice(0, -1)}, { breakLength: Infinity });`,
+          `  if (got !== ${JSON.stringify(expected[1])}) { failures++; console.log(${JSON.stringify(source[i])}, got); } }`);
+        i += 1;
+      } else {
+        lines.push(source[i]);
+      }
+    }
+  }
+  lines.push("console.log(failures === 0 ? 'README ok' : `README: ${failures} wrong`);");
+  writeFileSync(join(project, 'readme.mjs'), `${lines.join('\n')}\n`);
+  const out = execFileSync('node', ['readme.mjs'], { cwd: project, encoding: 'utf8' });
+  assert.equal(out.trim(), 'README ok');
 });
 
 test('TypeScript: the declarations check a consumer', { skip: !tsc && 'tsc not installed (Debian node-typescript)' }, () => {

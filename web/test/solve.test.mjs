@@ -95,3 +95,24 @@ test('an exception thrown by onProgress stops the solve and is thrown', () => {
   const solved = solve(game);
   assert.ok(solved.size > 0);
 });
+
+// A solve started from another's onProgress: the outer callback is called
+// again once the inner solve ends (its hook put back), and both tables are
+// the plain solves' bytes; a field given as undefined takes its default.
+test('a solve inside another\'s onProgress leaves the outer one its callback', () => {
+  let outerCalls = 0;
+  let inner = null;
+  let afterInner = 0;
+  const outer = md.solveTable({ players: 2, target: 8, dice: undefined }, {
+    onProgress() {
+      outerCalls += 1;
+      if (inner) afterInner += 1;
+      if (!inner) inner = md.solveTable({ players: 2, target: 6 }, { onProgress() {} });
+    },
+  });
+  assert.ok(inner && afterInner > 0, `the outer callback ran ${afterInner} times after the inner solve`);
+  assert.deepEqual(outer.bytes, solve({ players: 2, target: 8 }).bytes);
+  assert.deepEqual(inner.bytes, solve({ players: 2, target: 6 }).bytes);
+  assert.ok(outerCalls > afterInner);
+});
+

@@ -47,6 +47,7 @@
 #include "json.h"
 #include "martiandice/advisor.h"
 #include "martiandice/table.h"
+#include "request.h"
 
 #ifndef MARTIANDICE_VERSION
 #error "MARTIANDICE_VERSION must be defined by the build"
@@ -127,10 +128,24 @@ Advisor& TheAdvisor() { return *SharedAdvisor(); }
 
 std::string_view View(absl::string_view text) { return {text.data(), text.size()}; }
 
+// The input an error is about: the status's (InputName), else the request
+// field its message starts with ("players: ...", "entry: ..."), as the front
+// ends' messages name the option they refuse.
+std::optional<std::string> InputOf(const absl::Status& status) {
+  if (std::optional<std::string> input = martiandice::InputName(status)) return input;
+  const std::string_view message = View(status.message());
+  const std::size_t colon = message.find(": ");
+  if (colon == std::string_view::npos) return std::nullopt;
+  const martiandice::app::RequestField* field =
+      martiandice::app::FindRequestField(message.substr(0, colon));
+  if (field == nullptr) return std::nullopt;
+  return std::string(field->name);
+}
+
 int Fail(const absl::Status& status) {
   JsonObject object;
   object.Str("error", View(status.message()));
-  if (const std::optional<std::string> input = martiandice::InputName(status)) {
+  if (const std::optional<std::string> input = InputOf(status)) {
     object.Str("input", *input);
   } else {
     object.Null("input");
