@@ -160,10 +160,10 @@ MD_API const char* md_version(void);
  * ($MARTIANDICE_DATA, the installed data directory, the source tree's data/:
  * LocateTable in martiandice/table.h; see the README, "Where the tables are
  * found"). A relative `tables` is taken from the current directory now, not
- * at a later query. Tables are loaded by the first win query that needs them. Errors:
- * MD_ERR_INVALID_ARGUMENT (out is NULL), MD_ERR_NOT_FOUND (`tables` does not
- * exist), MD_ERR_TABLE (it cannot be looked at: permissions, a name too
- * long). */
+ * at a later query. Tables are loaded by the first win query that needs
+ * them. Errors: MD_ERR_INVALID_ARGUMENT (out is NULL), MD_ERR_NOT_FOUND
+ * (`tables` does not exist), MD_ERR_TABLE (it cannot be looked at:
+ * permissions, a name too long). */
 MD_API md_status md_open(const char* tables, md_handle** out);
 
 /* Frees the handle and everything it cached. NULL is allowed. The handle must
