@@ -22,7 +22,9 @@ absl::Status CheckPlayers(int players, std::string_view option) {
 
 absl::StatusOr<std::uint64_t> ReadSeed(const std::string& text, const std::string& option) {
   std::uint64_t seed = 0;
-  if (!absl::SimpleAtoi(text, &seed) || text.find('-') != std::string::npos) {
+  // Digits only: SimpleAtoi alone would take "+3" and " 3".
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos ||
+      !absl::SimpleAtoi(text, &seed)) {
     return absl::InvalidArgumentError(
         absl::StrCat(option, ": expected an integer in 0..2^64-1, got '", text, "'"));
   }

@@ -91,6 +91,7 @@ struct Verdict {
   // The inexact ones, by what the table proves of the convention's pick.
   long long undecided = 0, pick_best = 0, pick_worse = 0;
   double largest_loss = 0;
+  bool partial = false;  // the tied positions' subtrees re-solved, not the whole turn
   // The first inexact ties (for CertificationReport::inexact_examples).
   std::vector<std::pair<NearTie, double>> examples;
 };
@@ -198,6 +199,9 @@ class ContextCertifier {
   }
 
   CertificationReport report;
+  // The exact re-verifications made, by the utility's bytes (each worker
+  // caches its own; CountExactSolves counts each utility once).
+  const std::unordered_map<std::string, Verdict>& verdicts() const { return verdicts_; }
 
  private:
   // Every seat's chance after the mover ends with x points, as a reader takes
@@ -666,9 +670,10 @@ class ContextCertifier {
       }
       // Per tie: the two options' exact values, then the pick's.
       std::vector<std::array<Rational, 3>> pairs;
+      Verdict verdict;
       if (deepest <= local_max_left_) {
         // Few dice left: the tied positions' subtrees alone, exactly.
-        ++report.partial_exact_solves;
+        verdict.partial = true;
         ++stamp_;
         for (const NearTie& t : near_) {
           const Rational a = t.b < 0 ? exact_u_[model_.state(t.a).score] : ExactValue(t.a);
@@ -676,7 +681,6 @@ class ContextCertifier {
           pairs.push_back({a, b, PickValue(t, a, b, [&](int id) { return ExactValue(id); })});
         }
       } else {
-        ++report.exact_solves;
         const internal::ExactTurnValues e = internal::SolveExact(model_, exact_u_);
         for (const NearTie& t : near_) {
           const Rational a = t.b < 0 ? Stop(e, t.a) : Value(e, t.a);
@@ -684,7 +688,6 @@ class ContextCertifier {
           pairs.push_back({a, b, PickValue(t, a, b, [&](int id) { return Value(e, id); })});
         }
       }
-      Verdict verdict;
       for (size_t i = 0; i < pairs.size(); ++i) {
         const auto& [a, b, pick] = pairs[i];
         if (a == b) {
@@ -972,6 +975,20 @@ double DerivedBound(const Bounds& b) {
   return bound;
 }
 
+// The rational re-solves, one per distinct utility: the same whatever the
+// threads and their schedule (a utility met by two workers is solved twice).
+void CountExactSolves(const std::vector<std::unique_ptr<ContextCertifier>>& certifiers,
+                      CertificationReport* report) {
+  std::unordered_map<std::string_view, bool> partial;
+  for (const std::unique_ptr<ContextCertifier>& c : certifiers) {
+    if (c == nullptr) continue;
+    for (const auto& [key, verdict] : c->verdicts()) partial.emplace(key, verdict.partial);
+  }
+  for (const auto& [key, subtrees] : partial) {
+    ++(subtrees ? report->partial_exact_solves : report->exact_solves);
+  }
+}
+
 void Merge(const CertificationReport& r, CertificationReport* all) {
   all->contexts += r.contexts;
   all->decisions += r.decisions;
@@ -985,8 +1002,6 @@ void Merge(const CertificationReport& r, CertificationReport* all) {
   all->inexact_pick_best += r.inexact_pick_best;
   all->inexact_pick_worse += r.inexact_pick_worse;
   all->largest_pick_loss = std::max(all->largest_pick_loss, r.largest_pick_loss);
-  all->exact_solves += r.exact_solves;
-  all->partial_exact_solves += r.partial_exact_solves;
   all->structural_ties += r.structural_ties;
   all->kingmaking_ties += r.kingmaking_ties;
   all->kingmaking_contexts += r.kingmaking_contexts;
@@ -1082,6 +1097,7 @@ absl::StatusOr<CertificationReport> CertifyInMemory(const GameValues& values,
   for (const std::unique_ptr<ContextCertifier>& c : certifiers) {
     if (c != nullptr) Merge(c->report, &report);
   }
+  CountExactSolves(certifiers, &report);
   report.tie_tolerance = kTie;
   report.error_bound = values.error_bound;
   report.derived_bound = DerivedBound(bounds);

@@ -27,6 +27,7 @@ struct CertificationReport {
   long long inexact_ties = 0;      // of which: exact values differ (below the tolerance)
   double largest_inexact_gap = 0;  // the largest such exact gap
   long long exact_solves = 0;      // rational turn solves used for the re-verification
+                                   // (one per distinct utility, whatever the threads)
   long long structural_ties = 0;       // of the exact ties: proven without a re-solve, from
                                        // the order of the utilities alone (e.g. every outcome
                                        // reachable has the same utility, or stopping already

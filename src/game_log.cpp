@@ -241,6 +241,10 @@ absl::StatusOr<LogStep> GameLogReader::ReadLine(int number, std::string_view lin
   if (line.size() > kMaxLineBytes) {
     return LineError(number, absl::StrCat("longer than ", kMaxLineBytes, " bytes"));
   }
+  if (constexpr std::string_view kByteOrderMark = "\xef\xbb\xbf";
+      number == 1 && line.substr(0, kByteOrderMark.size()) == kByteOrderMark) {
+    line.remove_prefix(kByteOrderMark.size());
+  }
   if (const std::size_t hash = line.find('#'); hash != std::string_view::npos) {
     line = line.substr(0, hash);
   }

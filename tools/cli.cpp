@@ -238,8 +238,14 @@ void AddSimulateOptions(CLI::App& command, CommandOptions& options) {
 
 void AddExportOptions(CLI::App& command, CommandOptions& options) {
   AddPlayersOption(command, options, "Number of players (default 2)");
-  command.add_option("--out", options.out,
-                     "JSON file to write atomically, or a directory (default: stdout)");
+  command
+      .add_option("--out", options.out,
+                  "JSON file to write atomically, or a directory (default: stdout)")
+      ->check(CLI::Validator(  // given empty, it is no file, not stdout
+          [](const std::string& value) {
+            return std::string(value.empty() ? "give the file to write" : "");
+          },
+          ""));
   AddTablesOption(command, options);
   AddRulesOnly(command, options);
 }

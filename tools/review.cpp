@@ -2,6 +2,8 @@
 // its entry point; the review itself is app/review.h's ReviewText.
 #include "review.h"
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <string>
 #include <string_view>
@@ -14,6 +16,13 @@
 
 namespace martiandice::cli {
 namespace {
+
+// "cannot read 'PATH'", with the system's reason when it gave one.
+absl::Status ReadError(const std::string& input) {
+  const int error = errno;
+  return absl::InvalidArgumentError(absl::StrCat(
+      "cannot read '", input, "'", error != 0 ? ": " : "", error != 0 ? std::strerror(error) : ""));
+}
 
 // Reads `input` ("-": the stream), at most app::kMaxReviewBytes.
 absl::StatusOr<std::string> ReadInput(const std::string& input, std::istream* stdin_stream) {
@@ -31,16 +40,19 @@ absl::StatusOr<std::string> ReadInput(const std::string& input, std::istream* st
       return absl::InvalidArgumentError(absl::StrCat("cannot read '", input, "': it is ", kind.what,
                                                      ", not a regular file (- reads stdin)"));
     }
+    errno = 0;
     file.open(input, std::ios::binary);
-    if (!file) return absl::InvalidArgumentError(absl::StrCat("cannot read '", input, "'"));
+    if (!file) return ReadError(input);
     stream = &file;
   }
   if (stream == nullptr) return text;
   text.resize(app::kMaxReviewBytes + 1);  // one byte more: ReviewText refuses it
+  errno = 0;
   stream->read(text.data(), static_cast<std::streamsize>(text.size()));
   text.resize(static_cast<std::size_t>(stream->gcount()));
-  if (text.size() <= app::kMaxReviewBytes && stream->bad()) {
-    return absl::InvalidArgumentError(absl::StrCat("cannot read '", input, "'"));
+  // Short of the limit, the read must have reached the end: else it failed.
+  if (text.size() <= app::kMaxReviewBytes && (stream->bad() || !stream->eof())) {
+    return ReadError(input == "-" ? "stdin" : input);
   }
   return text;
 }

@@ -464,7 +464,8 @@ absl::StatusOr<SimulationOptions> ReadSimulation(const CommandOptions& options,
   // A billion games take hours: larger requests are refused rather than started.
   constexpr std::int64_t kMaxGames = 1'000'000'000;
   std::int64_t games = 0;
-  if (!absl::SimpleAtoi(options.games, &games) || games < 1 || games > kMaxGames) {
+  if (options.games.empty() || options.games.find_first_not_of("0123456789") != std::string::npos ||
+      !absl::SimpleAtoi(options.games, &games) || games < 1 || games > kMaxGames) {
     return absl::InvalidArgumentError(
         absl::StrCat("--games: expected a whole number of games in 1..", kMaxGames, ", got '",
                      options.games, "'"));

@@ -135,7 +135,8 @@ class GameLogReader {
   using TurnStart = std::function<absl::Status(int line)>;
 
   // Reads line `number` (1, 2, ...), without its "\n" (keywords in any case,
-  // `#` starts a comment). Errors (InvalidArgument) begin "line N: " and name
+  // `#` starts a comment; a UTF-8 byte order mark before line 1, as some
+  // editors save, is skipped). Errors (InvalidArgument) begin "line N: " and name
   // the problem: the notation, a roll that does not show the dice left, an
   // illegal take, an impossible sequence ("'stop' before any roll (a turn
   // starts with a roll)"); or `on_turn_start`'s. After an error, every later

@@ -385,6 +385,12 @@ TEST_CASE("cli bad input table: simulate") {
        "does not match the 3 entries of --policies"},
       {{"simulate", "--games", "10", "--policies", "ev,ev", "--threads", "-1"}, "--threads"},
       {{"simulate", "--games", "10", "--policies", "ev,ev", "--seed", "-1"}, "--seed"},
+      // Digits only, as every integer option (no sign, no spaces).
+      {{"simulate", "--games", "+5", "--policies", "ev,ev"},
+       "--games: expected a whole number of games in 1..1000000000, got '+5'"},
+      {{"simulate", "--games", " 5", "--policies", "ev,ev"}, "--games: expected"},
+      {{"simulate", "--games", "5", "--policies", "ev,ev", "--seed", "+3"},
+       "--seed: expected an integer in 0..2^64-1, got '+3'"},
       {{"simulate", "--games", "10"}, "--policies"},
   });
 }

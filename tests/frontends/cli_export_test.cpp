@@ -343,6 +343,7 @@ TEST_CASE("cli export errors: exit 2, one stderr line, nothing on stdout") {
   CheckUsageError(ExportArgs({"--players", "1"}), "--players");
   CheckUsageError({"export", "--dice", "0"}, "invalid rules");
   CheckUsageError(ExportArgs({"--out", (empty.path() / "no" / "such.json").string()}), "--out");
+  CheckUsageError(ExportArgs({"--out", ""}), "--out: give the file to write");  // not stdout
   CheckUsageError(ExportArgs({"--json"}), "--json");
   CheckUsageError(ExportArgs({"--rolls"}), "--rolls");  // roll values are not stored
   CheckUsageError(ExportArgs({"--bogus"}), "--bogus");

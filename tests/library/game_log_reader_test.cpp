@@ -279,6 +279,20 @@ TEST_CASE("game log reader: lines as people type them") {
   CHECK(turn.end_line == 7);
 }
 
+// A byte order mark before the first line (an editor's) is skipped; on a
+// later line it is no keyword.
+TEST_CASE("game log reader: a UTF-8 byte order mark before line 1 is skipped") {
+  GameLogReader reader(Rules{});
+  std::vector<LogStep> steps;
+  REQUIRE(ReadAll(reader, "\xef\xbb\xbfroll 2T 3R 4H 3C 1K take H\nstop\n", &steps).ok());
+  REQUIRE(reader.turns().size() == 1);
+  CHECK(reader.turns()[0].end->reason == TurnEndReason::kStopped);
+  CHECK(steps[0].take->face == Face::kHuman);
+  GameLogReader later(Rules{});
+  const absl::Status status = ReadAll(later, "# a comment\n\xef\xbb\xbfroll 2T 3R 4H 3C 1K\n");
+  CHECK(status.message().find("line 2: expected 'roll', 'stop' or 'scores'") == 0);
+}
+
 TEST_CASE("game log reader: turns alone, one after another, each from nothing set aside") {
   GameLogReader reader(Rules{});
   REQUIRE(ReadAll(reader,

@@ -526,6 +526,25 @@ TEST_CASE("certify: one thread and two give the same figures") {
   CHECK(one->smallest_margin == two->smallest_margin);
   CHECK(one->largest_value_gap == two->largest_value_gap);
   CHECK(one->derived_bound == two->derived_bound);  // each context's the same, in any order
+  CHECK(one->exact_solves == two->exact_solves);
+  CHECK(one->partial_exact_solves == two->partial_exact_solves);
+}
+
+// Each worker caches its own exact verdicts, so a utility met by two workers
+// is solved twice; the re-solves reported are the distinct utilities, the
+// same for any threads (13 dice: over a thousand of them).
+TEST_CASE("certify: the exact re-solves counted do not depend on the threads") {
+  const solver::GameValues values = SolveTinyValues(Rules{13, 3, 8}, 3, nullptr);
+  auto one = solver::CertifyGameValues(values, {.threads = 1});
+  REQUIRE(one.ok());
+  CHECK(one->exact_solves + one->partial_exact_solves > 1000);
+  for (int threads : {2, 3, 4}) {
+    auto many = solver::CertifyGameValues(values, {.threads = threads});
+    REQUIRE(many.ok());
+    CHECK(many->exact_solves == one->exact_solves);
+    CHECK(many->partial_exact_solves == one->partial_exact_solves);
+    CHECK(many->exact_ties == one->exact_ties);
+  }
 }
 
 TEST_CASE("certify: a larger bound makes the smallest margin uncertain") {
