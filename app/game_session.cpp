@@ -18,7 +18,7 @@ namespace martiandice::app {
 
 const std::string_view kSessionEntries =
     "roll DICE, take FACE, roll DICE take FACE, stop, roll (roll on), score N (a whole turn), "
-    "scores S0,S1 seat I, undo, state, help, quit";
+    "scores S0,S1 seat I, undo, state, help";
 
 namespace {
 
@@ -37,7 +37,8 @@ absl::Status Bad(std::string_view problem) {
   return absl::InvalidArgumentError(std::string(problem));
 }
 
-absl::StatusOr<Entry> ReadEntry(std::string_view line) {
+// `quit`: whether quit is an entry (GameSession's).
+absl::StatusOr<Entry> ReadEntry(std::string_view line, bool quit) {
   Entry entry;
   if (const std::size_t hash = line.find('#'); hash != std::string_view::npos) {
     line = line.substr(0, hash);
@@ -106,7 +107,8 @@ absl::StatusOr<Entry> ReadEntry(std::string_view line) {
     take_at = 0;
   } else {
     return Bad(absl::StrCat("unknown entry '", Str(absl::StripAsciiWhitespace(std::string(line))),
-                            "'; the entries: ", std::string(kSessionEntries)));
+                            "'; the entries: ", std::string(kSessionEntries),
+                            quit ? ", quit" : ""));
   }
   const std::string face = absl::StrJoin(words.begin() + take_at + 1, words.end(), " ");
   if (face.empty()) return Bad("take: name the face, e.g. 'take humans' or 'take H'");
@@ -125,7 +127,7 @@ void GameSession::Keep(std::string_view line, const GameLog::Checkpoint& log) {
 }
 
 absl::StatusOr<SessionStep> GameSession::Enter(std::string_view line) {
-  absl::StatusOr<Entry> read = ReadEntry(line);
+  absl::StatusOr<Entry> read = ReadEntry(line, quit_);
   if (!read.ok()) return read.status();
   const Entry& entry = *read;
   SessionStep step;
@@ -139,6 +141,7 @@ absl::StatusOr<SessionStep> GameSession::Enter(std::string_view line) {
       step.kind = SessionStep::Kind::kHelp;
       return step;
     case Entry::Kind::kQuit:
+      if (!quit_) return Bad("quit is not an entry here: close the game");
       step.kind = SessionStep::Kind::kQuit;
       return step;
     case Entry::Kind::kUndo: {

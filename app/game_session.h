@@ -42,9 +42,11 @@ struct SessionStep {
 
 class GameSession {
  public:
-  // A game from `start`, keeping at most `max_undo` entries for `undo`.
-  explicit GameSession(GameState start, std::size_t max_undo = 10000)
-      : state_(std::move(start)), max_undo_(max_undo) {}
+  // A game from `start`, keeping at most `max_undo` entries for `undo`;
+  // `quit` an entry (coach's) or not (a session that is closed instead: serve's,
+  // the page's), then refused and left out of the unknown-entry message.
+  explicit GameSession(GameState start, std::size_t max_undo = 10000, bool quit = true)
+      : state_(std::move(start)), max_undo_(max_undo), quit_(quit) {}
 
   // Applies one line (case does not matter, `#` starts a comment). Errors
   // (InvalidArgument): the problem, in one line; nothing changed.
@@ -76,6 +78,7 @@ class GameSession {
   GameLog log_;
   std::deque<Undo> undo_;
   std::size_t max_undo_;
+  bool quit_;
 };
 
 }  // namespace martiandice::app

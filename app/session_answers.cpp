@@ -25,7 +25,8 @@ absl::Status AddGame(JsonObject& object, Advisor& advisor, const GameSession& se
     return absl::OkStatus();
   }
   absl::StatusOr<GameAdvice> advice = advisor.Advise(state, tables);
-  if (!advice.ok()) return advice.status();
+  // A table damaged since open: the error as eval's (TableError).
+  if (!advice.ok()) return TableError(state.rules(), state.players(), advice.status());
   JsonObject a;
   AddGameAdviceJson(a, *advice);
   object.Raw("advice", std::move(a).Build());
@@ -35,7 +36,7 @@ absl::Status AddGame(JsonObject& object, Advisor& advisor, const GameSession& se
 }  // namespace
 
 absl::StatusOr<GameState> SessionStart(const QueryInput& in, std::string_view prefix) {
-  if (absl::Status status = ValidateRules(in.rules); !status.ok()) return status;
+  if (absl::Status status = CheckRules(in.rules); !status.ok()) return status;
   const std::string scores_name = std::string(prefix) + "scores: ";
   GameContext context;
   if (in.scores) {
@@ -92,9 +93,6 @@ absl::StatusOr<std::string> SessionEnterJson(Advisor& advisor, int id, GameSessi
   absl::StatusOr<SessionStep> step = session.Enter(entry);
   if (!step.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("entry: ", step.status().message()));
-  }
-  if (step->kind == SessionStep::Kind::kQuit) {
-    return absl::InvalidArgumentError("entry: quit is not an entry here: close the game");
   }
   JsonObject object;
   object.Int("game", id);

@@ -27,7 +27,8 @@ absl::StatusOr<std::string> SessionOpenJson(Advisor& advisor, int id, const Tabl
                                             const GameSession& session,
                                             const std::optional<std::string>& tables);
 
-// Applies the one line `entry` and answers enter's object:
+// Applies the one line `entry` to `session` (made without quit: GameSession's
+// `quit` false, as the session is closed instead) and answers enter's object:
 // {"game","step","entry","turn_ends","state","advice"}, or for `help`
 // {"game","step","message"}. Errors: a refused entry's ("entry: ..."), or the
 // advice's after it (a table that fails); either way `session` is unchanged.

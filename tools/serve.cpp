@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <exception>
@@ -37,6 +38,7 @@
 #include "commands.h"
 #include "exit_codes.h"
 #include "game_session.h"
+#include "interrupt.h"
 #include "json.h"
 #include "martiandice/advisor.h"
 #include "martiandice/game_state.h"
@@ -74,12 +76,17 @@ class LineReader {
  public:
   enum class Result { kLine, kTooLong, kEnd };
 
-  LineReader(std::streambuf* in, std::size_t max_line)
-      : in_(in), max_line_(max_line), buffer_(std::max<std::size_t>(4 * max_line, 1 << 16)) {}
+  // Once `stop` (possibly null) is set, nothing more is read: the lines
+  // already read come out, then kEnd.
+  LineReader(std::streambuf* in, std::size_t max_line, const std::atomic<bool>* stop)
+      : in_(in),
+        max_line_(max_line),
+        buffer_(std::max<std::size_t>(4 * max_line, 1 << 16)),
+        stop_(stop) {}
 
-  // The next line (without its '\n'; a last line without one counts), or
-  // kTooLong for a line over the limit, a "\r" before its end not counted
-  // (skipped), or kEnd.
+  // The next line (without its '\n'; a last line without one counts, but not
+  // a line cut by `stop`), or kTooLong for a line over the limit, a "\r"
+  // before its end not counted (skipped), or kEnd.
   template <typename Wait>
   Result Next(std::string_view* line, Wait& wait) {
     bool too_long = false;
@@ -106,6 +113,7 @@ class LineReader {
         const std::size_t start = begin_;
         const std::size_t length = end_ - begin_;
         begin_ = end_ = 0;
+        if (Stopped()) return Result::kEnd;  // the rest of a line still coming: no request
         if (too_long || Over(data + start, length)) return Result::kTooLong;
         if (length == 0) return Result::kEnd;
         *line = std::string_view(data + start, length);
@@ -115,6 +123,8 @@ class LineReader {
   }
 
  private:
+  bool Stopped() const { return stop_ != nullptr && stop_->load(); }
+
   // Whether `length` bytes at `line` are over the limit, a last "\r" not counted.
   bool Over(const char* line, std::size_t length) const {
     return length - (length > 0 && line[length - 1] == '\r') > max_line_;
@@ -124,10 +134,11 @@ class LineReader {
   // nothing is); false at end of input.
   template <typename Wait>
   bool Fill(Wait& wait) {
-    if (ended_ || in_ == nullptr) return false;
+    if (ended_ || in_ == nullptr || Stopped()) return false;
     std::streamsize ready = in_->in_avail();
     if (ready <= 0) {
       wait();
+      if (Stopped()) return false;
       if (in_->sgetc() == std::char_traits<char>::eof()) {
         ended_ = true;  // never read again: a terminal would block after Ctrl-D
         return false;
@@ -150,6 +161,7 @@ class LineReader {
   std::size_t begin_ = 0;  // unread bytes: [begin_, end_)
   std::size_t end_ = 0;
   bool ended_ = false;
+  const std::atomic<bool>* stop_;
 };
 
 // ---------------------------------------------------------------------------
@@ -380,10 +392,12 @@ class Service {
       return absl::ResourceExhaustedError("open: every game id is used: restart the service");
     }
     const int id = ++last_game_;
-    Game& game = games_
-                     .emplace(id, Game{app::GameSession(*std::move(start), options_.max_undo),
-                                       in.tables, now})
-                     .first->second;
+    Game& game =
+        games_
+            .emplace(id,
+                     Game{app::GameSession(*std::move(start), options_.max_undo, /*quit=*/false),
+                          in.tables, now})
+            .first->second;
     absl::StatusOr<std::string> answer =
         app::SessionOpenJson(advisor_, id, *coverage, game.session, game.tables);
     if (!answer.ok()) {
@@ -494,7 +508,8 @@ namespace cli {
 std::string ServeHelp() {
   std::string help = R"(
 Reads requests from stdin, one JSON object per line, and answers each with one
-JSON object per line on stdout, in order, until end of input (exit 0).
+JSON object per line on stdout, in order, until end of input (exit 0), or
+Ctrl-C or SIGTERM (the requests read answered first; exit 130).
 Commands (the field "command", required):
 )";
   std::size_t width = 0;
@@ -534,7 +549,12 @@ absl::StatusOr<int> RunServe(const CommandOptions& options, const CommandContext
     serve.tables_dirs.push_back(dir);
   }
   std::istringstream no_input;
-  return Serve(context.in ? *context.in : no_input, out, context.err, serve);
+  // Ctrl-C or SIGTERM: the request in flight and the lines already read are
+  // answered, every answer written, then exit 130 (a wait for input ends).
+  const InterruptFlag interrupt("", InterruptFlag::Blocked::kInterrupt);
+  const int code =
+      Serve(context.in ? *context.in : no_input, out, context.err, serve, interrupt.flag());
+  return code == kCliExitOk && interrupt.interrupted() ? kCliExitInterrupted : code;
 }
 
 }  // namespace cli
@@ -544,10 +564,11 @@ std::vector<std::string_view> ServeCommandNames() {
   return {names.begin(), names.end()};
 }
 
-int Serve(std::istream& in, std::ostream& out, std::ostream& err, const ServeOptions& options) {
+int Serve(std::istream& in, std::ostream& out, std::ostream& err, const ServeOptions& options,
+          const std::atomic<bool>* stop) {
   try {
     Service service(options);
-    LineReader reader(in.rdbuf(), kServeMaxLineBytes);
+    LineReader reader(in.rdbuf(), kServeMaxLineBytes, stop);
     // Responses collect here and go out in large writes: when enough is
     // pending, and whenever the service is about to wait for input (flushed).
     std::string pending;
@@ -559,6 +580,7 @@ int Serve(std::istream& in, std::ostream& out, std::ostream& err, const ServeOpt
     auto wait = [&] {
       write_pending();
       out.flush();
+      cli::WaitForInput(&in, stop);  // a signal ends the wait (LineReader sees `stop`)
     };
     for (;;) {
       std::string_view line;

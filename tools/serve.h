@@ -5,6 +5,7 @@
 // advice, or an error object), until end of input. Protocol: docs/SERVE.md.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <functional>
@@ -46,8 +47,11 @@ struct ServeOptions {
 // kCliExitInternal with one line "martiandice: error: ..." on `err` for an
 // internal error. A request's `tables` outside the data search path and
 // options.tables_dirs is refused by its name alone, without looking at the
-// file system. Never throws.
-int Serve(std::istream& in, std::ostream& out, std::ostream& err, const ServeOptions& options = {});
+// file system. Once `stop` (possibly null) is set, nothing more is read:
+// the lines already read are answered, then it returns as at end of input.
+// Never throws.
+int Serve(std::istream& in, std::ostream& out, std::ostream& err, const ServeOptions& options = {},
+          const std::atomic<bool>* stop = nullptr);
 
 // The protocol's commands ("eval", ..., "close"), in the order `serve --help`
 // lists them.

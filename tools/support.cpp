@@ -136,11 +136,6 @@ absl::Status OutputError(const std::string& path, const absl::Status& status) {
   return user_error ? absl::InvalidArgumentError(message) : absl::Status(status.code(), message);
 }
 
-namespace {
-
-// Waits until standard input has bytes (or its end) for `in`'s next get, or
-// `stop` is set: false then. The C++ library retries a read that a signal
-// interrupts, so a blocked read would not see the flag; poll does.
 bool WaitForInput(std::istream* in, const std::atomic<bool>* stop) {
   if (stop == nullptr || in != &std::cin) return true;
   while (in->rdbuf()->in_avail() == 0) {
@@ -150,8 +145,6 @@ bool WaitForInput(std::istream* in, const std::atomic<bool>* stop) {
   }
   return !stop->load();
 }
-
-}  // namespace
 
 std::string ReviewCommand(const Rules& rules, const TableCoverage& coverage,
                           const std::optional<std::string>& tables, const std::string& log) {

@@ -83,6 +83,12 @@ struct EntryLine {
   std::string text;
   bool too_long = false;
 };
+// Waits until standard input has bytes (or its end) for `in`'s next read, or
+// `stop` is set: false then. The C++ library retries a read that a signal
+// interrupts, so a blocked read would not see the flag; poll does. True at
+// once for another stream than std::cin, or no `stop`.
+bool WaitForInput(std::istream* in, const std::atomic<bool>* stop);
+
 // The next entry line of `in` (null reads as empty); nullopt at the end of
 // the input, and once `stop` (if given) is set: before the read, or while it
 // waited (InterruptFlag::Blocked::kInterrupt), a part line then dropped.

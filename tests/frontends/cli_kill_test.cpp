@@ -508,3 +508,63 @@ TEST_CASE("cli kill: SIGINT while coach and play wait for a line keeps the game'
     CHECK(ReadFile(log).rfind(row.log, 0) == 0);
   }
 }
+
+// serve stops on SIGTERM or SIGINT with every request it read answered (the
+// one in flight: a slow open, 6 players, 20 dice, target 200), and while it
+// waits for a line, the wait ends. Exit 130.
+TEST_CASE("cli kill: SIGTERM and SIGINT stop serve with every request read answered") {
+  for (const int signal : {SIGTERM, SIGINT}) {
+    CAPTURE(signal);
+    TempDir dir;
+    const std::string out = (dir.path() / "out.jsonl").string();
+    int in[2];
+    REQUIRE(pipe2(in, O_CLOEXEC) == 0);
+    Child child = Start({"serve"}, std::nullopt, std::nullopt, out, in[0]);
+    close(in[0]);
+    std::string requests;
+    for (int id = 0; id < 5; ++id) {
+      requests += "{\"id\":" + std::to_string(id) + ",\"command\":\"eval\"}\n";
+    }
+    REQUIRE(write(in[1], requests.data(), requests.size()) ==
+            static_cast<ssize_t>(requests.size()));
+    // Answered (so serve runs, its handlers set), then the slow request.
+    for (int i = 0; i < 600 && ReadFile(out).find("{\"id\":4,") == std::string::npos; ++i) {
+      usleep(100 * 1000);
+    }
+    REQUIRE(ReadFile(out).find("{\"id\":4,") != std::string::npos);
+    const std::string open =
+        "{\"id\":5,\"command\":\"open\",\"players\":6,\"dice\":20,\"bonus\":100,\"target\":200}\n";
+    REQUIRE(write(in[1], open.data(), open.size()) == static_cast<ssize_t>(open.size()));
+    usleep(300 * 1000);  // read by now, most likely still in flight (about 1 s)
+    kill(child.pid, signal);
+    std::string err;
+    const int status = Finish(child, &err);
+    close(in[1]);
+    CAPTURE(err);
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 130);
+    const std::string text = ReadFile(out);
+    for (int id = 0; id <= 5; ++id) {
+      CHECK(text.find("{\"id\":" + std::to_string(id) + ",") != std::string::npos);
+    }
+    CHECK(std::count(text.begin(), text.end(), '\n') == 6);
+  }
+  // Waiting for a line: the signal ends the wait.
+  TempDir dir;
+  const std::string out = (dir.path() / "out.jsonl").string();
+  int in[2];
+  REQUIRE(pipe2(in, O_CLOEXEC) == 0);
+  Child child = Start({"serve"}, std::nullopt, std::nullopt, out, in[0]);
+  close(in[0]);
+  const std::string request = "{\"id\":7,\"command\":\"eval\"}\n";
+  REQUIRE(write(in[1], request.data(), request.size()) == static_cast<ssize_t>(request.size()));
+  for (int i = 0; i < 600 && ReadFile(out).find("{\"id\":7,") == std::string::npos; ++i) {
+    usleep(100 * 1000);
+  }
+  REQUIRE(ReadFile(out).find("{\"id\":7,") != std::string::npos);
+  kill(child.pid, SIGINT);
+  const int status = Finish(child);
+  close(in[1]);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 130);
+}

@@ -271,8 +271,14 @@ TEST_CASE("game session: undo restores each earlier state and log, back to the s
 TEST_CASE("game session: bad entries name the problem in one line and change nothing") {
   GameSession session(NewGame());
   SUBCASE("at a turn's start") {
-    CheckRefused(session, "jump 3",
+    CheckRefused(
+        session, "jump 3",
+        "unknown entry 'jump 3'; the entries: " + std::string(app::kSessionEntries) + ", quit");
+    // A session closed instead (serve's, the page's): quit is no entry.
+    GameSession closed(NewGame(), 10000, /*quit=*/false);
+    CheckRefused(closed, "jump 3",
                  "unknown entry 'jump 3'; the entries: " + std::string(app::kSessionEntries));
+    CheckRefused(closed, "quit", "quit is not an entry here: close the game");
     CheckRefused(session, "score", "score: expected the whole turn's points, e.g. 'score 7'");
     CheckRefused(session, "score +3", "score: expected the whole turn's points, e.g. 'score 7'");
     CheckRefused(session, "score 17",
@@ -492,7 +498,8 @@ TEST_CASE("session answers: SessionStart's game, its defaults, its errors naming
   CHECK(error(bad) == "seat: seat -1 is out of range: seats are numbered 0..1");
   QueryInput rules;
   rules.rules = Rules{0, 3, 25};
-  CHECK(error(rules) == "dice count 0 is out of the supported range 1..20");
+  CHECK(error(rules) ==
+        "invalid rules: dice count 0 is out of the supported range 1..20");  // as eval's
 }
 
 TEST_CASE("session answers: open, enter and close: the session's state, Advise's advice") {
@@ -500,7 +507,7 @@ TEST_CASE("session answers: open, enter and close: the session's state, Advise's
   const absl::StatusOr<TableCoverage> coverage = advisor.Coverage(Rules{}, 2, kData);
   REQUIRE(coverage.ok());
   REQUIRE(coverage->table != nullptr);
-  GameSession session(NewGame());
+  GameSession session(NewGame(), 10000, /*quit=*/false);  // as serve's
   const auto enter = [&](const std::string& entry) {
     INFO("entry: " << entry);
     absl::StatusOr<std::string> answer = app::SessionEnterJson(advisor, 4, session, entry, kData);
@@ -612,7 +619,7 @@ TEST_CASE("session answers: an entry whose advice fails changes nothing") {
   const std::string good = test_util::ReadFile(kData + "/" + name);
   test_util::WriteFile(table, good);
   Advisor advisor(Advisor::Options{std::nullopt, 64, /*max_tables=*/1});
-  GameSession session(NewGame());
+  GameSession session(NewGame(), 10000, /*quit=*/false);  // as serve's
   const absl::StatusOr<TableCoverage> coverage = advisor.Coverage(Rules{}, 2, table);
   REQUIRE(coverage.ok());
   REQUIRE(app::SessionOpenJson(advisor, 1, *coverage, session, table).ok());

@@ -75,7 +75,9 @@ EMSCRIPTEN_KEEPALIVE int mdw_coach_open() {
   if (!coverage.ok()) return Fail(coverage.status());
   const int id = ++web::last_coached;
   martiandice::app::GameSession& session =
-      web::coached.emplace(id, martiandice::app::GameSession(*std::move(start))).first->second;
+      web::coached
+          .emplace(id, martiandice::app::GameSession(*std::move(start), 10000, /*quit=*/false))
+          .first->second;
   absl::StatusOr<std::string> answer =
       martiandice::app::SessionOpenJson(web::TheAdvisor(), id, *coverage, session, web::kTables);
   if (!answer.ok()) web::coached.erase(id);
