@@ -460,6 +460,40 @@ TEST_CASE("cli kill: SIGINT stops simulate with the result of the games played")
 // Ctrl-C at the prompt of `coach` or `play`, the input still open (a person
 // at the table): the log of the finished turns is written, exit 130. The C++
 // library retries a read a signal interrupts, so this needs the poll.
+// A started child reading the pipe's other end (`*input`: written by the
+// test, closed after Finish), its stdout to the file `out`.
+Child StartReading(const std::vector<std::string>& args, const std::string& out, int* input) {
+  int in[2];
+  REQUIRE(pipe2(in, O_CLOEXEC) == 0);
+  Child child = Start(args, std::nullopt, std::nullopt, out, in[0]);
+  close(in[0]);
+  *input = in[1];
+  return child;
+}
+
+void WriteAll(int fd, const std::string& text) {
+  REQUIRE(write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()));
+}
+
+// Sends `signal`, reaps the child and closes its input: it must exit with 130.
+void ExpectInterrupted(Child& child, int input, int signal) {
+  kill(child.pid, signal);
+  std::string err;
+  const int status = Finish(child, &err);
+  close(input);
+  CAPTURE(err);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 130);
+}
+
+// Waits (at most 60 s) until the file `out` holds `text`.
+void WaitFor(const std::string& out, const std::string& text) {
+  for (int i = 0; i < 600 && ReadFile(out).find(text) == std::string::npos; ++i) {
+    usleep(100 * 1000);
+  }
+  REQUIRE(ReadFile(out).find(text) != std::string::npos);
+}
+
 TEST_CASE("cli kill: SIGINT while coach and play wait for a line keeps the game's log") {
   struct Row {
     std::vector<std::string> args;
@@ -483,25 +517,12 @@ TEST_CASE("cli kill: SIGINT while coach and play wait for a line keeps the game'
     const std::string out = (dir.path() / "out.txt").string();
     std::vector<std::string> args = row.args;
     args.insert(args.end(), {"--log", log});
-    int in[2];
-    REQUIRE(pipe2(in, O_CLOEXEC) == 0);
-    Child child = Start(args, std::nullopt, std::nullopt, out, in[0]);
-    close(in[0]);
-    REQUIRE(write(in[1], row.entries.data(), row.entries.size()) ==
-            static_cast<ssize_t>(row.entries.size()));
-    // Waits (at most 60 s) for the answers, then a little for the next read.
-    for (int i = 0; i < 600 && ReadFile(out).find(row.waits_for) == std::string::npos; ++i) {
-      usleep(100 * 1000);
-    }
-    REQUIRE(ReadFile(out).find(row.waits_for) != std::string::npos);
+    int input = -1;
+    Child child = StartReading(args, out, &input);
+    WriteAll(input, row.entries);
+    WaitFor(out, row.waits_for);  // the answers, then a little for the next read
     usleep(300 * 1000);
-    kill(child.pid, SIGINT);
-    std::string err;
-    const int status = Finish(child, &err);
-    close(in[1]);
-    CAPTURE(err);
-    REQUIRE(WIFEXITED(status));
-    CHECK(WEXITSTATUS(status) == 130);
+    ExpectInterrupted(child, input, SIGINT);
     const std::string text = ReadFile(out);
     CHECK(text.find("Interrupted") != std::string::npos);
     CHECK(text.find("Game log written to " + log) != std::string::npos);
@@ -517,32 +538,19 @@ TEST_CASE("cli kill: SIGTERM and SIGINT stop serve with every request read answe
     CAPTURE(signal);
     TempDir dir;
     const std::string out = (dir.path() / "out.jsonl").string();
-    int in[2];
-    REQUIRE(pipe2(in, O_CLOEXEC) == 0);
-    Child child = Start({"serve"}, std::nullopt, std::nullopt, out, in[0]);
-    close(in[0]);
+    int input = -1;
+    Child child = StartReading({"serve"}, out, &input);
     std::string requests;
     for (int id = 0; id < 5; ++id) {
       requests += "{\"id\":" + std::to_string(id) + ",\"command\":\"eval\"}\n";
     }
-    REQUIRE(write(in[1], requests.data(), requests.size()) ==
-            static_cast<ssize_t>(requests.size()));
-    // Answered (so serve runs, its handlers set), then the slow request.
-    for (int i = 0; i < 600 && ReadFile(out).find("{\"id\":4,") == std::string::npos; ++i) {
-      usleep(100 * 1000);
-    }
-    REQUIRE(ReadFile(out).find("{\"id\":4,") != std::string::npos);
-    const std::string open =
-        "{\"id\":5,\"command\":\"open\",\"players\":6,\"dice\":20,\"bonus\":100,\"target\":200}\n";
-    REQUIRE(write(in[1], open.data(), open.size()) == static_cast<ssize_t>(open.size()));
+    WriteAll(input, requests);
+    WaitFor(out, "{\"id\":4,");  // serve runs, its handlers set; then the slow request
+    WriteAll(input,
+             "{\"id\":5,\"command\":\"open\",\"players\":6,\"dice\":20,\"bonus\":100,"
+             "\"target\":200}\n");
     usleep(300 * 1000);  // read by now, most likely still in flight (about 1 s)
-    kill(child.pid, signal);
-    std::string err;
-    const int status = Finish(child, &err);
-    close(in[1]);
-    CAPTURE(err);
-    REQUIRE(WIFEXITED(status));
-    CHECK(WEXITSTATUS(status) == 130);
+    ExpectInterrupted(child, input, signal);
     const std::string text = ReadFile(out);
     for (int id = 0; id <= 5; ++id) {
       CHECK(text.find("{\"id\":" + std::to_string(id) + ",") != std::string::npos);
@@ -552,19 +560,9 @@ TEST_CASE("cli kill: SIGTERM and SIGINT stop serve with every request read answe
   // Waiting for a line: the signal ends the wait.
   TempDir dir;
   const std::string out = (dir.path() / "out.jsonl").string();
-  int in[2];
-  REQUIRE(pipe2(in, O_CLOEXEC) == 0);
-  Child child = Start({"serve"}, std::nullopt, std::nullopt, out, in[0]);
-  close(in[0]);
-  const std::string request = "{\"id\":7,\"command\":\"eval\"}\n";
-  REQUIRE(write(in[1], request.data(), request.size()) == static_cast<ssize_t>(request.size()));
-  for (int i = 0; i < 600 && ReadFile(out).find("{\"id\":7,") == std::string::npos; ++i) {
-    usleep(100 * 1000);
-  }
-  REQUIRE(ReadFile(out).find("{\"id\":7,") != std::string::npos);
-  kill(child.pid, SIGINT);
-  const int status = Finish(child);
-  close(in[1]);
-  REQUIRE(WIFEXITED(status));
-  CHECK(WEXITSTATUS(status) == 130);
+  int input = -1;
+  Child child = StartReading({"serve"}, out, &input);
+  WriteAll(input, "{\"id\":7,\"command\":\"eval\"}\n");
+  WaitFor(out, "{\"id\":7,");
+  ExpectInterrupted(child, input, SIGINT);
 }
