@@ -20,15 +20,20 @@ absl::Status CheckPlayers(int players, std::string_view option) {
                                                  " to ", kMaxPlayers, " players, not ", players));
 }
 
-absl::StatusOr<std::uint64_t> ReadSeed(const std::string& text, const std::string& option) {
-  std::uint64_t seed = 0;
+std::optional<std::uint64_t> ReadDigits(const std::string& text) {
+  std::uint64_t value = 0;
   // Digits only: SimpleAtoi alone would take "+3" and " 3".
   if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos ||
-      !absl::SimpleAtoi(text, &seed)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(option, ": expected an integer in 0..2^64-1, got '", text, "'"));
+      !absl::SimpleAtoi(text, &value)) {
+    return std::nullopt;
   }
-  return seed;
+  return value;
+}
+
+absl::StatusOr<std::uint64_t> ReadSeed(const std::string& text, const std::string& option) {
+  if (std::optional<std::uint64_t> seed = ReadDigits(text)) return *seed;
+  return absl::InvalidArgumentError(
+      absl::StrCat(option, ": expected an integer in 0..2^64-1, got '", text, "'"));
 }
 
 absl::Status TableError(const Rules& rules, int players, const absl::Status& status) {

@@ -21,6 +21,9 @@ namespace martiandice::app {
 absl::Status CheckRules(const Rules& rules);
 // "OPTION: a game has 2 to 6 players, not N" unless 2 <= players <= 6.
 absl::Status CheckPlayers(int players, std::string_view option);
+// `text` as a whole number of decimal digits only (no sign, no spaces: "+3"
+// and " 3" are refused), or nullopt when it is not one or exceeds 2^64-1.
+std::optional<std::uint64_t> ReadDigits(const std::string& text);
 // A seed (simulate's and play's --seed, the module's games): a decimal
 // integer in 0..2^64-1; errors name `option`.
 absl::StatusOr<std::uint64_t> ReadSeed(const std::string& text, const std::string& option);

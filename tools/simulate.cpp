@@ -20,7 +20,6 @@
 
 #include "absl/numeric/int128.h"
 #include "absl/status/status.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "answers.h"
@@ -462,15 +461,14 @@ absl::StatusOr<SimulationOptions> ReadSimulation(const CommandOptions& options,
     return status;
   }
   // A billion games take hours: larger requests are refused rather than started.
-  constexpr std::int64_t kMaxGames = 1'000'000'000;
-  std::int64_t games = 0;
-  if (options.games.empty() || options.games.find_first_not_of("0123456789") != std::string::npos ||
-      !absl::SimpleAtoi(options.games, &games) || games < 1 || games > kMaxGames) {
+  constexpr std::uint64_t kMaxGames = 1'000'000'000;
+  const std::optional<std::uint64_t> games = app::ReadDigits(options.games);
+  if (!games || *games < 1 || *games > kMaxGames) {
     return absl::InvalidArgumentError(
         absl::StrCat("--games: expected a whole number of games in 1..", kMaxGames, ", got '",
                      options.games, "'"));
   }
-  simulation.games = games;
+  simulation.games = static_cast<std::int64_t>(*games);
   absl::StatusOr<std::uint64_t> seed = app::ReadSeed(options.seed, "--seed");
   if (!seed.ok()) return seed.status();
   simulation.seed = *seed;
