@@ -28,6 +28,7 @@
 #include "martiandice/advisor.h"
 #include "request.h"
 #include "simulate.h"
+#include "support.h"
 #include "terminal.h"
 
 #ifndef MARTIANDICE_VERSION
@@ -243,7 +244,7 @@ void AddExportOptions(CLI::App& command, CommandOptions& options) {
                   "JSON file to write atomically, or a directory (default: stdout)")
       ->check(CLI::Validator(  // given empty, it is no file, not stdout
           [](const std::string& value) {
-            return std::string(value.empty() ? "give the file to write" : "");
+            return value.empty() ? std::string(cli::kEmptyOut) : std::string();
           },
           ""));
   AddTablesOption(command, options);

@@ -63,7 +63,7 @@ absl::StatusOr<std::string> RunPlot(const CommandOptions& options, const Command
       PlotContext(one ? kinds[0] : "all", input.scores, input.seat, "--");
   if (!game.ok()) return game.status();
   // Where the pictures go: one file, or a directory for all three.
-  if (options.out.empty()) return absl::InvalidArgumentError("--out: give the file to write");
+  if (absl::Status status = RequireOut(options.out); !status.ok()) return status;
   std::error_code error;
   std::vector<std::string> paths;
   if (one) {

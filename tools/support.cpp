@@ -41,9 +41,14 @@ absl::StatusOr<int> ReadThreads(int threads) {
   return std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, kMaxThreads);
 }
 
+absl::Status RequireOut(const std::string& out) {
+  if (!out.empty()) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat("--out: ", std::string(kEmptyOut)));
+}
+
 absl::StatusOr<std::string> OutputPath(const std::string& out, const std::string& default_name,
                                        Folders folders) {
-  if (out.empty()) return absl::InvalidArgumentError("--out: give the file to write");
+  if (absl::Status status = RequireOut(out); !status.ok()) return status;
   std::error_code error;
   fs::path path(out);
   // An existing directory, or a path ending in a separator: the usual name inside.

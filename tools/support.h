@@ -29,6 +29,10 @@ inline constexpr int kMaxThreads = 256;
 // --threads: 0 for every core (at most kMaxThreads), else the number given;
 // negative or over kMaxThreads: an error.
 absl::StatusOr<int> ReadThreads(int threads);
+// Why an empty --out is refused: it names no file (stdout is --out left out).
+inline constexpr std::string_view kEmptyOut = "give the file to write";
+// "--out: give the file to write" when `out` is empty, else OK.
+absl::Status RequireOut(const std::string& out);
 // Whether an output's missing folders are created (solve, plot) or refused.
 enum class Folders { kMustExist, kCreate };
 // Where a subcommand writes: `out` (--out), or `default_name` inside it when
