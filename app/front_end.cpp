@@ -3,6 +3,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "martiandice/query.h"
 #include "martiandice/table.h"
 
 namespace martiandice::app {
@@ -14,10 +15,10 @@ absl::Status CheckRules(const Rules& rules) {
   return absl::OkStatus();
 }
 
-absl::Status CheckPlayers(int players, std::string_view option) {
+absl::Status CheckPlayers(int players, std::string_view name) {
   if (players >= kMinPlayers && players <= kMaxPlayers) return absl::OkStatus();
-  return absl::InvalidArgumentError(absl::StrCat(std::string(option), ": a game has ", kMinPlayers,
-                                                 " to ", kMaxPlayers, " players, not ", players));
+  return InputError(name, absl::StrCat("a game has ", kMinPlayers, " to ", kMaxPlayers,
+                                       " players, not ", players));
 }
 
 std::optional<std::uint64_t> ReadDigits(const std::string& text) {
@@ -30,10 +31,9 @@ std::optional<std::uint64_t> ReadDigits(const std::string& text) {
   return value;
 }
 
-absl::StatusOr<std::uint64_t> ReadSeed(const std::string& text, const std::string& option) {
+absl::StatusOr<std::uint64_t> ReadSeed(const std::string& text, std::string_view name) {
   if (std::optional<std::uint64_t> seed = ReadDigits(text)) return *seed;
-  return absl::InvalidArgumentError(
-      absl::StrCat(option, ": expected an integer in 0..2^64-1, got '", text, "'"));
+  return InputError(name, absl::StrCat("expected an integer in 0..2^64-1, got '", text, "'"));
 }
 
 absl::Status TableError(const Rules& rules, int players, const absl::Status& status) {

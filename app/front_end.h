@@ -19,14 +19,18 @@ namespace martiandice::app {
 
 // "invalid rules: ..." unless the rules are in range.
 absl::Status CheckRules(const Rules& rules);
-// "OPTION: a game has 2 to 6 players, not N" unless 2 <= players <= 6.
-absl::Status CheckPlayers(int players, std::string_view option);
+// The front ends' errors about an input are InputError's (query.h): the
+// message starts with the input's name, which the status carries (the
+// command line writes "--" before it, the page reports it as the input).
+
+// "NAME: a game has 2 to 6 players, not N" unless 2 <= players <= 6.
+absl::Status CheckPlayers(int players, std::string_view name);
 // `text` as a whole number of decimal digits only (no sign, no spaces: "+3"
 // and " 3" are refused), or nullopt when it is not one or exceeds 2^64-1.
 std::optional<std::uint64_t> ReadDigits(const std::string& text);
 // A seed (simulate's and play's --seed, the module's games): a decimal
-// integer in 0..2^64-1; errors name `option`.
-absl::StatusOr<std::uint64_t> ReadSeed(const std::string& text, const std::string& option);
+// integer in 0..2^64-1; errors name the input `name`.
+absl::StatusOr<std::uint64_t> ReadSeed(const std::string& text, std::string_view name);
 
 // `status` (a table that cannot be found, read or used) as InvalidArgument,
 // ending with the command that generates the table unless the message

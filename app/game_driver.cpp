@@ -17,6 +17,7 @@
 #include "answers.h"
 #include "front_end.h"
 #include "json.h"
+#include "martiandice/query.h"
 
 namespace martiandice::app {
 namespace {
@@ -24,24 +25,22 @@ namespace {
 std::string Str(absl::string_view text) { return std::string(text.data(), text.size()); }
 
 // `text`: "none", or seat numbers such as "0,2".
-absl::StatusOr<std::vector<bool>> ReadHumans(const std::string& text, int players,
-                                             const std::string& prefix) {
+absl::StatusOr<std::vector<bool>> ReadHumans(const std::string& text, int players) {
   std::vector<bool> human(players, false);
   if (text == "none") return human;
   for (absl::string_view piece : absl::StrSplit(text, ',')) {
     int seat = 0;
     if (!absl::SimpleAtoi(piece, &seat) || Str(piece).find('+') != std::string::npos) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          prefix, "humans: expected seat numbers such as '0,2', or 'none'; got '", text, "'"));
+      return InputError(
+          "humans",
+          absl::StrCat("expected seat numbers such as '0,2', or 'none'; got '", text, "'"));
     }
     if (seat < 0 || seat >= players) {
-      return absl::InvalidArgumentError(absl::StrCat(prefix, "humans: seat ", seat,
-                                                     " is out of range for ", players,
-                                                     " players (0..", players - 1, ")"));
+      return InputError("humans", absl::StrCat("seat ", seat, " is out of range for ", players,
+                                               " players (0..", players - 1, ")"));
     }
     if (human[seat]) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(prefix, "humans: seat ", seat, " is given twice"));
+      return InputError("humans", absl::StrCat("seat ", seat, " is given twice"));
     }
     human[seat] = true;
   }
@@ -49,16 +48,13 @@ absl::StatusOr<std::vector<bool>> ReadHumans(const std::string& text, int player
 }
 
 // The bots' policies: one for every bot, or one per bot seat.
-absl::StatusOr<std::vector<PolicySpec>> ReadBots(const std::string& text, int bots,
-                                                 const std::string& prefix) {
+absl::StatusOr<std::vector<PolicySpec>> ReadBots(const std::string& text, int bots) {
   absl::StatusOr<std::vector<PolicySpec>> policies = ParsePolicies(text);
-  if (!policies.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat(prefix, "bots: ", policies.status().message()));
-  }
+  if (!policies.ok()) return InputError("bots", policies.status());
   if (policies->size() != 1 && static_cast<int>(policies->size()) != bots) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(prefix, "bots: ", policies->size(), " policies for ", bots,
-                     " bot seats: give one for every bot, or one per bot seat"));
+    return InputError("bots",
+                      absl::StrCat(policies->size(), " policies for ", bots,
+                                   " bot seats: give one for every bot, or one per bot seat"));
   }
   return policies;
 }
@@ -70,22 +66,19 @@ std::uint64_t RandomSeed() {
 
 }  // namespace
 
-absl::StatusOr<GameSetup> ReadGameSetup(const GameOptions& options, Advisor& advisor,
-                                        const std::string& prefix) {
+absl::StatusOr<GameSetup> ReadGameSetup(const GameOptions& options, Advisor& advisor) {
   GameSetup setup;
   setup.rules = options.rules;
   if (absl::Status status = CheckRules(setup.rules); !status.ok()) return status;
   const int players = options.players;
-  const std::string players_option = absl::StrCat(prefix, "players");
-  if (absl::Status status = CheckPlayers(players, players_option); !status.ok()) return status;
-  absl::StatusOr<std::vector<bool>> human = ReadHumans(options.humans, players, prefix);
+  if (absl::Status status = CheckPlayers(players, "players"); !status.ok()) return status;
+  absl::StatusOr<std::vector<bool>> human = ReadHumans(options.humans, players);
   if (!human.ok()) return human.status();
   setup.humans = static_cast<int>(std::count(human->begin(), human->end(), true));
-  absl::StatusOr<std::vector<PolicySpec>> policies =
-      ReadBots(options.bots, players - setup.humans, prefix);
+  absl::StatusOr<std::vector<PolicySpec>> policies = ReadBots(options.bots, players - setup.humans);
   if (!policies.ok()) return policies.status();
   if (options.seed) {
-    absl::StatusOr<std::uint64_t> seed = ReadSeed(*options.seed, absl::StrCat(prefix, "seed"));
+    absl::StatusOr<std::uint64_t> seed = ReadSeed(*options.seed, "seed");
     if (!seed.ok()) return seed.status();
     setup.seed = *seed;
   } else {

@@ -57,8 +57,7 @@ struct GameOptions {
 
 // The setup of `options`, checked. Errors name the option with `prefix`
 // before it ("--humans: ..." for play, "humans: ..." for the module).
-absl::StatusOr<GameSetup> ReadGameSetup(const GameOptions& options, Advisor& advisor,
-                                        const std::string& prefix);
+absl::StatusOr<GameSetup> ReadGameSetup(const GameOptions& options, Advisor& advisor);
 
 // A human decision at a roll, settled once its stop or roll on is known.
 struct Decision {

@@ -19,6 +19,7 @@
 #include "martiandice/dice.h"
 #include "martiandice/distribution.h"
 #include "martiandice/objective.h"
+#include "martiandice/query.h"
 #include "martiandice/turn_query.h"
 #include "martiandice/turn_solver.h"
 
@@ -570,15 +571,12 @@ absl::StatusOr<std::string> DistributionSvg(const GameTable& table, const GameCo
 
 absl::StatusOr<GameContext> PlotContext(std::string_view kind,
                                         const std::optional<std::string>& scores,
-                                        std::optional<int> seat, const std::string& prefix) {
+                                        std::optional<int> seat) {
   if (scores && kind != "all" && kind != "distribution") {
-    return absl::InvalidArgumentError(absl::StrCat(
-        prefix, "scores applies to the distribution picture only, not to ", std::string(kind)));
+    return InputError("scores", absl::StrCat("applies to the distribution picture only, not to ",
+                                             std::string(kind)));
   }
-  if (seat && kind == "stop") {
-    return absl::InvalidArgumentError(
-        absl::StrCat(prefix, "seat does not apply to the stop picture"));
-  }
+  if (seat && kind == "stop") return InputError("seat", "does not apply to the stop picture");
   // Checked as a win query's: the official rules, both totals, the seat.
   QueryInput input;
   input.objective = Goal::Win().name();
@@ -587,9 +585,9 @@ absl::StatusOr<GameContext> PlotContext(std::string_view kind,
   absl::StatusOr<Query> query = ParseQuery(input);
   if (!query.ok()) return query.status();
   if (query->players != kPlayers) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        prefix, "scores: plot draws pictures of the 2-player game: give 2 totals, not ",
-        query->players));
+    return InputError("scores", absl::StrCat("plot draws pictures of the 2-player game: give 2 "
+                                             "totals, not ",
+                                             query->players));
   }
   return *query->context;
 }

@@ -32,11 +32,11 @@ absl::StatusOr<std::string> DistributionSvg(const GameTable& table, const GameCo
 inline constexpr std::array<std::string_view, 3> kPlotKinds = {"heatmap", "stop", "distribution"};
 // The position of the picture `kind` ("all": the three): the distribution's
 // `scores` ("0,0" when unset) and `seat`, the heat map's seat to move; checked
-// (the 2-player game, options that apply to `kind`), errors naming the
-// options with `prefix` before them ("--" on the command line).
+// (the 2-player game, options that apply to `kind`), errors naming their
+// input (InputError: "scores: ...", "seat: ...").
 absl::StatusOr<GameContext> PlotContext(std::string_view kind,
                                         const std::optional<std::string>& scores,
-                                        std::optional<int> seat, const std::string& prefix);
+                                        std::optional<int> seat);
 // The official 2-player table (Advisor::Table: from `tables`, else the search).
 absl::StatusOr<std::shared_ptr<const LoadedTable>> LoadPlotTable(
     Advisor& advisor, const std::optional<std::string>& tables);

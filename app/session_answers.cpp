@@ -10,6 +10,7 @@
 #include "front_end.h"
 #include "json.h"
 #include "martiandice/context.h"
+#include "martiandice/query.h"
 #include "martiandice/rules.h"
 
 namespace martiandice::app {
@@ -35,34 +36,28 @@ absl::Status AddGame(JsonObject& object, Advisor& advisor, const GameSession& se
 
 }  // namespace
 
-absl::StatusOr<GameState> SessionStart(const QueryInput& in, std::string_view prefix) {
+absl::StatusOr<GameState> SessionStart(const QueryInput& in) {
   if (absl::Status status = CheckRules(in.rules); !status.ok()) return status;
-  const std::string scores_name = std::string(prefix) + "scores: ";
   GameContext context;
   if (in.scores) {
     absl::StatusOr<std::vector<int>> scores = ParseScores(*in.scores);
-    if (!scores.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat(scores_name, scores.status().message()));
-    }
+    if (!scores.ok()) return InputError("scores", scores.status());
     context.scores = *std::move(scores);
   }
   const int players =
       in.players.value_or(context.scores.empty() ? 2 : static_cast<int>(context.scores.size()));
-  if (absl::Status status = CheckPlayers(players, std::string(prefix) + "players"); !status.ok()) {
-    return status;
-  }
+  if (absl::Status status = CheckPlayers(players, "players"); !status.ok()) return status;
   if (context.scores.empty()) context.scores.assign(players, 0);
   if (static_cast<int>(context.scores.size()) != players) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(scores_name, context.scores.size(), " totals for ", players, " players"));
+    return InputError("scores",
+                      absl::StrCat(context.scores.size(), " totals for ", players, " players"));
   }
   context.seat = in.seat.value_or(0);
   absl::StatusOr<GameState> start = GameState::AtTurnStart(in.rules, players, context);
   if (!start.ok()) {
     // A seat out of range is the seat's error; every other is about the totals.
     const bool bad_seat = context.seat < 0 || context.seat >= players;
-    return absl::InvalidArgumentError(absl::StrCat(
-        bad_seat ? std::string(prefix) + "seat: " : scores_name, start.status().message()));
+    return InputError(bad_seat ? "seat" : "scores", start.status());
   }
   return start;
 }
@@ -87,13 +82,11 @@ absl::StatusOr<std::string> SessionEnterJson(Advisor& advisor, int id, GameSessi
                                              std::string_view entry,
                                              const std::optional<std::string>& tables) {
   if (entry.find('\n') != std::string_view::npos) {
-    return absl::InvalidArgumentError("entry: one line, without a newline");
+    return InputError("entry", "one line, without a newline");
   }
   GameSession before = session;  // put back if the advice fails: an error changes nothing
   absl::StatusOr<SessionStep> step = session.Enter(entry);
-  if (!step.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("entry: ", step.status().message()));
-  }
+  if (!step.ok()) return InputError("entry", step.status());
   JsonObject object;
   object.Int("game", id);
   if (step->kind == SessionStep::Kind::kHelp) {

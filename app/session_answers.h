@@ -18,9 +18,8 @@ namespace martiandice::app {
 // The game `open` (and `martiandice coach`) starts from its inputs: the
 // rules (checked), every seat's total (default all 0), the players (default:
 // the number of totals, else 2) and the seat to move (default 0). Errors
-// name the input as `prefix` + its name ("scores: ..."; the command line's
-// prefix is "--").
-absl::StatusOr<GameState> SessionStart(const QueryInput& in, std::string_view prefix = "");
+// name their input (InputError: "scores: ...", "players: ...", "seat: ...").
+absl::StatusOr<GameState> SessionStart(const QueryInput& in);
 
 // open's answer for game `id`: {"game","table","no_table","state","advice"}.
 absl::StatusOr<std::string> SessionOpenJson(Advisor& advisor, int id, const TableCoverage& coverage,

@@ -57,7 +57,7 @@ absl::StatusOr<Setup> ReadSetup(const CommandOptions& options, Advisor& advisor)
   const QueryInput& query = options.request.query;
   // The command line's rules error ("invalid rules: ..."), before the session's.
   if (absl::Status status = app::CheckRules(query.rules); !status.ok()) return status;
-  absl::StatusOr<GameState> start = app::SessionStart(query, "--");
+  absl::StatusOr<GameState> start = app::SessionStart(query);
   if (!start.ok()) return start.status();
   const int players = start->players();
   Setup setup{query.rules, *std::move(start), false, "", std::nullopt, {}};

@@ -538,7 +538,7 @@ absl::StatusOr<int> RunPlay(const CommandOptions& options, const CommandContext&
   game.hints = options.request.hints;
   game.forced_takes = !options.ask_forced;
   game.tables = options.request.query.tables;
-  absl::StatusOr<app::GameSetup> setup = app::ReadGameSetup(game, context.advisor, "--");
+  absl::StatusOr<app::GameSetup> setup = app::ReadGameSetup(game, context.advisor);
   if (!setup.ok()) return setup.status();
   std::string log_path;
   if (!options.log.empty()) {

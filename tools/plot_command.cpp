@@ -59,8 +59,7 @@ absl::StatusOr<std::string> RunPlot(const CommandOptions& options, const Command
   }
   const bool one = kinds.size() == 1;
   const QueryInput& input = options.request.query;
-  absl::StatusOr<GameContext> game =
-      PlotContext(one ? kinds[0] : "all", input.scores, input.seat, "--");
+  absl::StatusOr<GameContext> game = PlotContext(one ? kinds[0] : "all", input.scores, input.seat);
   if (!game.ok()) return game.status();
   // Where the pictures go: one file, or a directory for all three.
   if (absl::Status status = RequireOut(options.out); !status.ok()) return status;

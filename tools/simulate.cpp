@@ -456,7 +456,7 @@ absl::StatusOr<SimulationOptions> ReadSimulation(const CommandOptions& options,
     return absl::InvalidArgumentError(absl::StrCat("--players ", *players, " does not match the ",
                                                    counted, " entries of --policies"));
   }
-  if (absl::Status status = app::CheckPlayers(counted, players ? "--players" : "--policies");
+  if (absl::Status status = app::CheckPlayers(counted, players ? "players" : "policies");
       !status.ok()) {
     return status;
   }
@@ -469,7 +469,7 @@ absl::StatusOr<SimulationOptions> ReadSimulation(const CommandOptions& options,
                      options.games, "'"));
   }
   simulation.games = static_cast<std::int64_t>(*games);
-  absl::StatusOr<std::uint64_t> seed = app::ReadSeed(options.seed, "--seed");
+  absl::StatusOr<std::uint64_t> seed = app::ReadSeed(options.seed, "seed");
   if (!seed.ok()) return seed.status();
   simulation.seed = *seed;
   absl::StatusOr<int> threads = ReadThreads(options.threads);

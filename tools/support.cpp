@@ -28,7 +28,7 @@ fs::path FolderOf(const fs::path& path) {
 absl::StatusOr<int> ReadTablePlayers(const QueryInput& input) {
   if (absl::Status status = app::CheckRules(input.rules); !status.ok()) return status;
   const int players = input.players.value_or(2);
-  if (absl::Status status = app::CheckPlayers(players, "--players"); !status.ok()) return status;
+  if (absl::Status status = app::CheckPlayers(players, "players"); !status.ok()) return status;
   return players;
 }
 

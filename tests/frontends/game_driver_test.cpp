@@ -21,6 +21,7 @@
 #include "martiandice/advisor.h"
 #include "martiandice/dice.h"
 #include "martiandice/game_state.h"
+#include "martiandice/query.h"
 #include "martiandice/rules.h"
 #include "martiandice/turn_query.h"
 #include "test_util.h"
@@ -203,16 +204,18 @@ GameOptions Options(int players, const std::string& humans, const std::string& s
 }
 
 GameSetup Setup(Advisor& advisor, const GameOptions& options) {
-  absl::StatusOr<GameSetup> setup = app::ReadGameSetup(options, advisor, "--");
+  absl::StatusOr<GameSetup> setup = app::ReadGameSetup(options, advisor);
   REQUIRE_MESSAGE(setup.ok(), setup.status());
   return *std::move(setup);
 }
 
-std::string SetupError(const GameOptions& options, const std::string& prefix = "--") {
+// The message of `options`' refusal, which names the input `input` (none: no name).
+std::string SetupError(const GameOptions& options, std::optional<std::string> input) {
   Advisor advisor;
-  absl::StatusOr<GameSetup> setup = app::ReadGameSetup(options, advisor, prefix);
+  absl::StatusOr<GameSetup> setup = app::ReadGameSetup(options, advisor);
   REQUIRE_FALSE(setup.ok());
   CHECK(setup.status().code() == absl::StatusCode::kInvalidArgument);
+  CHECK(InputName(setup.status()) == input);
   return std::string(setup.status().message());
 }
 
@@ -529,35 +532,32 @@ TEST_CASE("game driver: the setup from play's options") {
   for (const app::GameSeat& seat : six.seats) CHECK(seat.bot->fallback());
 }
 
-TEST_CASE("game driver: setup errors name the option, with the caller's prefix") {
+TEST_CASE("game driver: setup errors name their input, in the message and the status") {
   GameOptions options = Options(2, "x", "1");
-  CHECK(SetupError(options) == "--humans: expected seat numbers such as '0,2', or 'none'; got 'x'");
-  CHECK(SetupError(options, "") ==
+  CHECK(SetupError(options, "humans") ==
         "humans: expected seat numbers such as '0,2', or 'none'; got 'x'");
   options.humans = "+1";
-  CHECK(SetupError(options) ==
-        "--humans: expected seat numbers such as '0,2', or 'none'; got '+1'");
+  CHECK(SetupError(options, "humans") ==
+        "humans: expected seat numbers such as '0,2', or 'none'; got '+1'");
   options.humans = "2";
-  CHECK(SetupError(options) == "--humans: seat 2 is out of range for 2 players (0..1)");
+  CHECK(SetupError(options, "humans") == "humans: seat 2 is out of range for 2 players (0..1)");
   options.humans = "0,0";
-  CHECK(SetupError(options) == "--humans: seat 0 is given twice");
+  CHECK(SetupError(options, "humans") == "humans: seat 0 is given twice");
   options.humans = "none";
   options.bots = "win,ev,ev";
-  CHECK(SetupError(options) ==
-        "--bots: 3 policies for 2 bot seats: give one for every bot, or one per bot seat");
+  CHECK(SetupError(options, "bots") ==
+        "bots: 3 policies for 2 bot seats: give one for every bot, or one per bot seat");
   options.bots = "nonsense";
-  CHECK(SetupError(options).rfind("--bots: ", 0) == 0);
+  CHECK(SetupError(options, "bots").rfind("bots: ", 0) == 0);
   options.bots = "win";
   options.players = 7;
-  CHECK(SetupError(options) == "--players: a game has 2 to 6 players, not 7");
-  CHECK(SetupError(options, "") == "players: a game has 2 to 6 players, not 7");
+  CHECK(SetupError(options, "players") == "players: a game has 2 to 6 players, not 7");
   options.players = 2;
   options.seed = "-1";
-  CHECK(SetupError(options).rfind("--seed", 0) == 0);
-  CHECK(SetupError(options, "").rfind("seed", 0) == 0);
+  CHECK(SetupError(options, "seed") == "seed: expected an integer in 0..2^64-1, got '-1'");
   options.seed = "1";
   options.rules = Rules{13, 3, 0};
-  CHECK(SetupError(options).rfind("invalid rules: ", 0) == 0);
+  CHECK(SetupError(options, std::nullopt).rfind("invalid rules: ", 0) == 0);
 }
 
 TEST_CASE("game driver: play --json's events read back") {

@@ -20,6 +20,7 @@
 #include "martiandice/dice.h"
 #include "martiandice/game_log.h"
 #include "martiandice/game_state.h"
+#include "martiandice/query.h"
 #include "martiandice/rules.h"
 #include "session_answers.h"
 #include "test_util.h"
@@ -464,7 +465,12 @@ TEST_CASE("session answers: SessionStart's game, its defaults, its errors naming
     absl::StatusOr<GameState> state = app::SessionStart(in);
     REQUIRE_FALSE(state.ok());
     CHECK(state.status().code() == absl::StatusCode::kInvalidArgument);
-    return Message(state.status());
+    // The input the message starts with is the status's too (none for the rules).
+    const std::string message = Message(state.status());
+    const bool rules = message.rfind("invalid rules: ", 0) == 0;
+    CHECK(InputName(state.status()) ==
+          (rules ? std::nullopt : std::optional(message.substr(0, message.find(':')))));
+    return message;
   };
   QueryInput in;
   CheckSameGame(start(in), NewGame(2));  // 2 players, every total 0, seat 0

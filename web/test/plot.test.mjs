@@ -32,9 +32,12 @@ describe('plot', () => {
 
   test('bad options are refused with the library message', () => {
     assert.throws(() => md.plot('pie'), /unknown picture 'pie'/);
-    assert.throws(() => md.plot('stop', { scores: [1, 2] }), /^MartianDiceError: scores applies/);
-    assert.throws(() => md.plot('stop', { seat: 1 }), /seat does not apply to the stop picture/);
-    assert.throws(() => md.plot('distribution', { scores: [1, 2, 3] }), /give 2 totals, not 3/);
+    assert.throws(() => md.plot('stop', { scores: [1, 2] }),
+      { input: 'scores', message: /^scores: applies to the distribution picture only/ });
+    assert.throws(() => md.plot('stop', { seat: 1 }),
+      { input: 'seat', message: 'seat: does not apply to the stop picture' });
+    assert.throws(() => md.plot('distribution', { scores: [1, 2, 3] }),
+      { input: 'scores', message: /give 2 totals, not 3/ });
     assert.throws(() => md.plot('heatmap', { seat: 2 }), MartianDiceError);
     assert.throws(() => md.plot('heatmap', { size: 2 }), /size: unknown field/);
   });

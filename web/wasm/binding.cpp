@@ -46,6 +46,7 @@
 #include "binding.h"
 #include "json.h"
 #include "martiandice/advisor.h"
+#include "martiandice/query.h"
 #include "martiandice/table.h"
 #include "request.h"
 
@@ -128,24 +129,10 @@ Advisor& TheAdvisor() { return *SharedAdvisor(); }
 
 std::string_view View(absl::string_view text) { return {text.data(), text.size()}; }
 
-// The input an error is about: the status's (InputName), else the request
-// field its message starts with ("players: ...", "entry: ..."), as the front
-// ends' messages name the option they refuse.
-std::optional<std::string> InputOf(const absl::Status& status) {
-  if (std::optional<std::string> input = martiandice::InputName(status)) return input;
-  const std::string_view message = View(status.message());
-  const std::size_t colon = message.find(": ");
-  if (colon == std::string_view::npos) return std::nullopt;
-  const martiandice::app::RequestField* field =
-      martiandice::app::FindRequestField(message.substr(0, colon));
-  if (field == nullptr) return std::nullopt;
-  return std::string(field->name);
-}
-
 int Fail(const absl::Status& status) {
   JsonObject object;
   object.Str("error", View(status.message()));
-  if (const std::optional<std::string> input = InputOf(status)) {
+  if (const std::optional<std::string> input = martiandice::InputName(status)) {
     object.Str("input", *input);
   } else {
     object.Null("input");
@@ -230,7 +217,7 @@ EMSCRIPTEN_KEEPALIVE int mdw_query() {
   const bool best = command != nullptr && std::string_view(command) == "best";
   if (!best && (command == nullptr || std::string_view(command) != "eval")) {
     for (RequestSlot& slot : slots) slot.given = 0;
-    return Fail(absl::InvalidArgumentError("command: expected \"eval\" or \"best\""));
+    return Fail(InputError("command", "expected \"eval\" or \"best\""));
   }
   const unsigned bit = best ? app::kBestRequest : app::kEvalRequest;
   absl::StatusOr<const app::Request*> fields = ReadRequest(bit, best ? "best" : "eval");

@@ -33,6 +33,7 @@
 #include "game_driver.h"
 #include "json.h"
 #include "martiandice/dice.h"
+#include "martiandice/query.h"
 
 namespace martiandice::web {
 namespace {
@@ -140,7 +141,7 @@ absl::StatusOr<std::optional<Dice>> ReadRoll(const char* dice) {
   if (dice == nullptr) return std::nullopt;
   absl::StatusOr<Dice> parsed = ParseDice(dice);
   if (!parsed.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("roll: ", parsed.status().message()));
+    return InputError("roll", parsed.status());
   }
   return *parsed;
 }
@@ -175,7 +176,7 @@ EMSCRIPTEN_KEEPALIVE int mdw_game_new() {
   options.seed = fields.seed.value_or("");
   options.hints = fields.hints;
   absl::StatusOr<martiandice::app::GameSetup> setup =
-      martiandice::app::ReadGameSetup(options, martiandice::web::TheAdvisor(), "");
+      martiandice::app::ReadGameSetup(options, martiandice::web::TheAdvisor());
   if (!setup.ok()) return Fail(setup.status());
   const int id = martiandice::web::next_game++;
   Game& made =

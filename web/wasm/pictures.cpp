@@ -27,7 +27,7 @@ EMSCRIPTEN_KEEPALIVE int mdw_plot(const char* kind, const char* scores, int seat
   std::optional<int> given_seat;
   if (has_seat != 0) given_seat = seat;
   absl::StatusOr<martiandice::GameContext> context =
-      martiandice::PlotContext(name, given_scores, given_seat, "");
+      martiandice::PlotContext(name, given_scores, given_seat);
   if (!context.ok()) return Fail(context.status());
   absl::StatusOr<std::shared_ptr<const martiandice::LoadedTable>> loaded =
       martiandice::LoadPlotTable(martiandice::web::TheAdvisor(), std::nullopt);
