@@ -55,8 +55,8 @@ struct GameOptions {
   std::optional<std::string> tables;
 };
 
-// The setup of `options`, checked. Errors name the option with `prefix`
-// before it ("--humans: ..." for play, "humans: ..." for the module).
+// The setup of `options`, checked. Errors name their input (InputError:
+// "humans: ...", "bots: ...", "players: ...", "seed: ...").
 absl::StatusOr<GameSetup> ReadGameSetup(const GameOptions& options, Advisor& advisor);
 
 // A human decision at a roll, settled once its stop or roll on is known.

@@ -159,8 +159,8 @@ MD_API const char* md_version(void);
  * and nothing else is searched then; or NULL for the default search
  * ($MARTIANDICE_DATA, the installed data directory, the source tree's data/:
  * LocateTable in martiandice/table.h; see the README, "Where the tables are
- * found"). A relative `tables` is taken from the current directory now, not
- * at a later query. Tables are loaded by the first win query that needs
+ * found"). A relative `tables` is taken from the current directory at
+ * md_open, not at a later query. Tables are loaded by the first win query that needs
  * them. Errors: MD_ERR_INVALID_ARGUMENT (out is NULL), MD_ERR_NOT_FOUND
  * (`tables` does not exist), MD_ERR_TABLE (it cannot be looked at:
  * permissions, a name too long). */
