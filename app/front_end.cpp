@@ -16,9 +16,8 @@ absl::Status CheckRules(const Rules& rules) {
 }
 
 absl::Status CheckPlayers(int players, std::string_view name) {
-  if (players >= kMinPlayers && players <= kMaxPlayers) return absl::OkStatus();
-  return InputError(name, absl::StrCat("a game has ", kMinPlayers, " to ", kMaxPlayers,
-                                       " players, not ", players));
+  absl::Status status = ValidatePlayers(players);
+  return status.ok() ? status : InputError(name, status);
 }
 
 std::optional<std::uint64_t> ReadDigits(const std::string& text) {

@@ -237,7 +237,7 @@ absl::Status CheckQueryInputs(const Query& query, const Dice* roll) {
     const int seat = query.context->seat;
     absl::Status s = ValidateContext(query.rules, players, *query.context);
     if (!s.ok()) {
-      const bool players_bad = players < kMinPlayers || players > kMaxPlayers;
+      const bool players_bad = !ValidatePlayers(players).ok();
       const bool seat_bad = !players_bad &&
                             static_cast<int>(query.context->scores.size()) == players &&
                             (seat < 0 || seat >= players);

@@ -29,12 +29,15 @@ absl::Status CheckScore(const Rules& rules, int seat, int score, int limit) {
 
 }  // namespace
 
+absl::Status ValidatePlayers(int players) {
+  if (players >= kMinPlayers && players <= kMaxPlayers) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrFormat("a game has %d to %d players, not %d", kMinPlayers, kMaxPlayers, players));
+}
+
 absl::Status ValidateContext(const Rules& rules, int players, const GameContext& context) {
   if (absl::Status s = ValidateRules(rules); !s.ok()) return s;
-  if (players < kMinPlayers || players > kMaxPlayers) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "%d players is out of the supported range %d..%d", players, kMinPlayers, kMaxPlayers));
-  }
+  if (absl::Status s = ValidatePlayers(players); !s.ok()) return s;
   const int n = static_cast<int>(context.scores.size());
   if (n != players) {
     return absl::InvalidArgumentError(absl::StrFormat(

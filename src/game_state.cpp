@@ -72,10 +72,7 @@ std::string_view TurnEndReasonName(TurnEndReason reason) {
 
 absl::StatusOr<GameState> GameState::New(const Rules& rules, int players) {
   if (absl::Status status = ValidateRules(rules); !status.ok()) return status;
-  if (players < kMinPlayers || players > kMaxPlayers) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("a game has ", kMinPlayers, " to ", kMaxPlayers, " players, not ", players));
-  }
+  if (absl::Status status = ValidatePlayers(players); !status.ok()) return status;
   return GameState(rules, GameContext{std::vector<int>(players, 0), 0});
 }
 

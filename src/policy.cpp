@@ -157,10 +157,7 @@ absl::StatusOr<Bot> Bot::Create(const PolicySpec& policy, Advisor& advisor, cons
   if (absl::Status status = ValidateRules(rules); !status.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("invalid rules: ", status.message()));
   }
-  if (players < kMinPlayers || players > kMaxPlayers) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("a game has ", kMinPlayers, " to ", kMaxPlayers, " players, not ", players));
-  }
+  if (absl::Status status = ValidatePlayers(players); !status.ok()) return status;
   Bot bot;
   bot.policy_ = policy;
   bot.rules_ = rules;

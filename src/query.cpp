@@ -51,9 +51,8 @@ absl::Status CheckGoalInputs(const QueryInput& input, const Goal& goal) {
 }
 
 absl::Status CheckPlayerCount(std::string_view name, int players) {
-  if (players >= kMinPlayers && players <= kMaxPlayers) return absl::OkStatus();
-  return InputError(name, absl::StrCat("a game has ", kMinPlayers, " to ", kMaxPlayers,
-                                       " players, not ", players));
+  absl::Status status = ValidatePlayers(players);
+  return status.ok() ? status : InputError(name, status);
 }
 
 // The win goal's context: the totals, the seat to move, the players.

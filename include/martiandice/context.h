@@ -24,10 +24,14 @@ struct GameContext {
   int seat = 0;
 };
 
+// OK when a game may have `players` seats (kMinPlayers..kMaxPlayers), else
+// InvalidArgument "a game has 2 to 6 players, not N".
+absl::Status ValidatePlayers(int players);
+
 // Checks a context for `players` seats under `rules`. Errors (InvalidArgument)
-// name the problem: wrong number of scores, a negative score, a score no game
-// can reach (above target - 1 + MaxTurnScore), a seat out of range, or a game
-// that is already over (a seat at or after the mover has reached the target).
+// name the problem: `players` out of range (ValidatePlayers), wrong number of scores, a negative
+// score, a score no game can reach (above target - 1 + MaxTurnScore), a seat out of range, or a
+// game that is already over (a seat at or after the mover has reached the target).
 absl::Status ValidateContext(const Rules& rules, int players, const GameContext& context);
 
 // Parses "S0,S1[,...]" into scores (errors name the bad field).

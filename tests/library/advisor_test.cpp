@@ -675,7 +675,7 @@ TEST_CASE("advisor: a query built in code names the input at fault") {
   CheckRefusal(advisor.Evaluate(query).status(), "seat: ", "seat 5 is out of range", "seat");
   query.context = GameContext{{3, 4, 5, 6, 7, 8, 9}, 0};
   query.players = 7;
-  CheckRefusal(advisor.Evaluate(query).status(), "players: ", "7 players", "players");
+  CheckRefusal(advisor.Evaluate(query).status(), "players: ", "2 to 6 players, not 7", "players");
   query.players = 2;
   CheckRefusal(advisor.Evaluate(query).status(), "scores: ", "7 scores are given", "scores");
   query.context = GameContext{{30, 0}, 0};

@@ -437,7 +437,7 @@ TEST_CASE("win: contexts are validated with clear messages") {
   CHECK(message({1, 2}, 2) == "seat 2 is out of range: seats are numbered 0..1");
   CHECK(message({1, 25}, 1).find("the game is already over: seat 1 has 25") == 0);
   CHECK(message({25, 1}, 0).find("the game is already over: seat 0 has 25") == 0);
-  CHECK(message({1, 2}, 0, 7) == "7 players is out of the supported range 2..6");
+  CHECK(message({1, 2}, 0, 7) == "a game has 2 to 6 players, not 7");
 }
 
 TEST_CASE("win: scores are parsed with the bad field named") {
