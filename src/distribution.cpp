@@ -12,8 +12,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "martiandice/dice.h"
-#include "martiandice/turn_query.h"
 #include "martiandice/state_space.h"
+#include "martiandice/turn_query.h"
+#include "table_format.h"
+#include "win_values.h"
 
 namespace martiandice {
 namespace {
@@ -214,11 +216,13 @@ absl::StatusOr<ScoreDistribution> TurnScoreDistribution(const GameTable& table,
     return status;
   }
   if (absl::Status status = CheckStart(table.rules(), start); !status.ok()) return status;
+  // AdviseWin's advice at every roll, the context's values read and checked once.
+  const internal::TableData& data = internal::TableAccess::Data(table);
+  const internal::WinValues values(data, context);
+  if (absl::Status status = values.Verify(); !status.ok()) return status;
   return ForwardPass(table.rules(), start, false,
                      [&](const Dice& aside, const Dice& roll) -> absl::StatusOr<RollAdvice> {
-                       absl::StatusOr<WinAdvice> advice = AdviseWin(table, context, aside, roll);
-                       if (!advice.ok()) return advice.status();
-                       return std::move(advice->advice);
+                       return internal::AdviseWinTakes(data, values, aside, roll);
                      });
 }
 

@@ -38,6 +38,7 @@ template <typename Compare, typename Values>
 RollAdvice AdviseTakes(const Rules& rules, const Dice& aside, const Dice& roll,
                        const Compare& compare, const Values& values) {
   RollAdvice advice;
+  advice.options.reserve(4);  // rays and three earthling types at most: one allocation
   advice.aside_after_tanks = aside;
   advice.aside_after_tanks.add(Face::kTank, roll.count(Face::kTank));
   for (Face face : {Face::kRay, Face::kHuman, Face::kCow, Face::kChicken}) {

@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <map>
 #include <optional>
 #include <random>
 #include <string>
@@ -14,6 +15,7 @@
 
 #include "martiandice/dice.h"
 #include "martiandice/objective.h"
+#include "martiandice/state_space.h"
 #include "martiandice/turn_query.h"
 #include "martiandice/turn_solver.h"
 #include "martiandice/win_query.h"
@@ -205,6 +207,66 @@ TEST_CASE("distribution: win policy's expected utility is the table's win probab
       return advice->advice;
     });
     CheckAgainstSimulation(d->probability, counts, kTurns);
+  }
+}
+
+// The win policy's law by recursion backwards from the end of the turn,
+// each position's law kept by its set-aside: another order of computation
+// than the library's forward pass, with the public AdviseWin's pick at every
+// roll (its stop when stopping and rolling on tie).
+class WinLawByRecursion {
+ public:
+  WinLawByRecursion(const GameTable& table, const GameContext& context)
+      : table_(table), context_(context) {}
+
+  std::vector<double> Law(const Dice& aside) {
+    const std::string key = FormatDice(aside);
+    if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+    const Rules& rules = table_.rules();
+    const int left = rules.dice - aside.total();
+    std::vector<double> law(MaxTurnScore(rules) + 1, 0.0);
+    const double total = static_cast<double>(PowerOfSix(left));
+    for (const RollOutcome& outcome : RollDistribution(left)) {
+      absl::StatusOr<WinAdvice> advice = AdviseWin(table_, context_, aside, outcome.faces);
+      REQUIRE(advice.ok());
+      const RollAdvice& a = advice->advice;
+      const double p = static_cast<double>(outcome.weight) / total;
+      if (a.turn_over || !a.best) {
+        law[a.turn_over_score] += p;
+      } else if (const TakeOption& take = a.options[*a.best]; take.then == Then::kRoll) {
+        const std::vector<double> after = Law(take.aside_after);
+        for (std::size_t s = 0; s < law.size(); ++s) law[s] += p * after[s];
+      } else {
+        law[TurnScore(rules, take.aside_after)] += p;
+      }
+    }
+    return memo_[key] = law;
+  }
+
+ private:
+  const GameTable& table_;
+  GameContext context_;
+  std::map<std::string, std::vector<double>> memo_;
+};
+
+TEST_CASE("distribution: the win policy's law equals a recursion over AdviseWin's picks") {
+  const GameTable table = ShippedTable();
+  const struct {
+    GameContext context;
+    const char* aside;
+  } cases[] = {{{{0, 0}, 0}, "-"},       {{{10, 20}, 0}, "-"},     {{{24, 24}, 1}, "-"},
+               {{{20, 18}, 1}, "2T 4H"}, {{{25, 21}, 1}, "3T 2R"}, {{{3, 22}, 0}, "1T 5C"}};
+  for (const auto& c : cases) {
+    INFO(c.context.scores[0] << "," << c.context.scores[1] << " seat " << c.context.seat << " from "
+                             << c.aside);
+    const Dice aside = *ParseDice(c.aside);
+    absl::StatusOr<ScoreDistribution> law = TurnScoreDistribution(table, c.context, aside);
+    REQUIRE(law.ok());
+    const std::vector<double> reference = WinLawByRecursion(table, c.context).Law(aside);
+    REQUIRE(law->probability.size() == reference.size());
+    for (std::size_t s = 0; s < reference.size(); ++s) {
+      CHECK(std::abs(law->probability[s] - reference[s]) < 1e-12);
+    }
   }
 }
 
