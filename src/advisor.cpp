@@ -9,12 +9,14 @@
 #include <mutex>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "martiandice/distribution.h"
 #include "martiandice/state_space.h"
+#include "zero_chances.h"
 
 namespace martiandice {
 namespace {
@@ -76,11 +78,37 @@ class RecentlyUsed {
 struct Advisor::Caches {
   using TurnKey = std::tuple<int, int, int, std::string, Precision>;
   using TableKey = std::tuple<int, int, int, int, std::optional<std::string>>;
-  Caches(std::size_t turns, std::size_t tables) : turns(turns), tables(tables) {}
+  // A game turn's zero chances, by table and context; the entry holds its
+  // table, so that no other table takes the address while it is kept.
+  using ZeroKey = std::tuple<const LoadedTable*, int, std::vector<int>>;
+  using Zero = std::shared_ptr<const internal::ZeroChances>;
+  using ZeroEntry = std::pair<std::shared_ptr<const LoadedTable>, Zero>;
+  // The turns of the games a front end follows at once (serve's sessions).
+  static constexpr std::size_t kZeroTurns = 16;
+  Caches(std::size_t turns, std::size_t tables)
+      : turns(turns), tables(tables), zero_chances(kZeroTurns) {}
+
+  // The zero chances of `table`'s turn at `context`, kept or made.
+  absl::StatusOr<Zero> ZeroChancesAt(const std::shared_ptr<const LoadedTable>& table,
+                                     const GameContext& context) {
+    ZeroKey key{table.get(), context.seat, context.scores};
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (std::optional<ZeroEntry> cached = zero_chances.Find(key)) return cached->second;
+    }
+    absl::StatusOr<std::unique_ptr<const internal::ZeroChances>> made =
+        internal::ZeroChances::Create(table->table, context);
+    if (!made.ok()) return made.status();
+    Zero zero(*std::move(made));
+    std::lock_guard<std::mutex> lock(mutex);
+    zero_chances.Add(std::move(key), ZeroEntry{table, zero});
+    return zero;
+  }
 
   std::mutex mutex;
   RecentlyUsed<TurnKey, TurnSolution> turns;
   RecentlyUsed<TableKey, std::shared_ptr<const LoadedTable>> tables;
+  RecentlyUsed<ZeroKey, ZeroEntry> zero_chances;
 };
 
 Advisor::Advisor() : Advisor(Options()) {}
@@ -142,18 +170,25 @@ absl::StatusOr<TableCoverage> Advisor::Coverage(const Rules& rules, int players,
 
 namespace {
 
-// GameAdvice::take_zero_chances: probability[0] of `law_after(aside after the
-// take)` for every take that leaves dice to roll.
-template <typename LawAfter>
-absl::StatusOr<GameAdvice> AddTakeZeroChances(GameAdvice advice, LawAfter law_after) {
+// GameAdvice::take_zero_chances: `zero_after(aside after the take)` for every
+// take that leaves dice to roll.
+template <typename ZeroAfter>
+absl::StatusOr<GameAdvice> AddTakeZeroChances(GameAdvice advice, ZeroAfter zero_after) {
   for (const TakeOption& option : advice.takes->options) {
     std::optional<double>& chance = advice.take_zero_chances.emplace_back();
     if (!option.roll) continue;  // no dice left, or the turn is over
-    absl::StatusOr<ScoreDistribution> law = law_after(option.aside_after);
-    if (!law.ok()) return law.status();
-    chance = law->probability[0];
+    absl::StatusOr<double> zero = zero_after(option.aside_after);
+    if (!zero.ok()) return zero.status();
+    chance = *zero;
   }
   return advice;
+}
+
+// The chance that rolling from `aside` scores 0 under `turn`'s policy.
+absl::StatusOr<double> ZeroChance(const TurnSolution& turn, const Dice& aside) {
+  absl::StatusOr<ScoreDistribution> law = TurnScoreDistribution(turn, aside);
+  if (!law.ok()) return law.status();
+  return law->probability[0];
 }
 
 // In the roll phase the mover has chosen to roll (or the turn starts):
@@ -183,20 +218,21 @@ absl::StatusOr<GameAdvice> Advisor::Advise(const GameState& state,
     absl::StatusOr<std::vector<double>> win = table.WinProbabilities(state.context());
     if (!win.ok()) return win.status();
     advice.win_probabilities = *std::move(win);
+    absl::StatusOr<Caches::Zero> zero = caches_->ZeroChancesAt(coverage->table, state.context());
+    if (!zero.ok()) return zero.status();
     if (state.phase() == Phase::kTake) {
       absl::StatusOr<WinAdvice> takes = AdviseWin(table, state.context(), aside, state.roll());
       if (!takes.ok()) return takes.status();
       advice.takes = std::move(takes->advice);
-      return AddTakeZeroChances(std::move(advice), [&](const Dice& after) {
-        return TurnScoreDistribution(table, state.context(), after);
-      });
+      return AddTakeZeroChances(std::move(advice),
+                                [&](const Dice& after) { return (*zero)->At(after); });
     }
     absl::StatusOr<WinEval> eval = EvaluateWin(table, state.context(), aside);
     if (!eval.ok()) return eval.status();
     advice.position = OnlyRollIn(state.phase(), std::move(eval->position));
-    absl::StatusOr<ScoreDistribution> law = TurnScoreDistribution(table, state.context(), aside);
-    if (!law.ok()) return law.status();
-    advice.zero_chance = law->probability[0];
+    absl::StatusOr<double> chance = (*zero)->At(aside);
+    if (!chance.ok()) return chance.status();
+    advice.zero_chance = *chance;
     return advice;
   }
   advice.goal = Goal::ForTurn(FallbackObjective(state.rules(), state.context()));
@@ -208,15 +244,15 @@ absl::StatusOr<GameAdvice> Advisor::Advise(const GameState& state,
     absl::StatusOr<RollAdvice> takes = AdviseRoll(*turn, aside, state.roll());
     if (!takes.ok()) return takes.status();
     advice.takes = *std::move(takes);
-    return AddTakeZeroChances(
-        std::move(advice), [&](const Dice& after) { return TurnScoreDistribution(*turn, after); });
+    return AddTakeZeroChances(std::move(advice),
+                              [&](const Dice& after) { return ZeroChance(*turn, after); });
   }
   absl::StatusOr<PositionEval> eval = EvaluatePosition(*turn, aside);
   if (!eval.ok()) return eval.status();
   advice.position = OnlyRollIn(state.phase(), *std::move(eval));
-  absl::StatusOr<ScoreDistribution> law = TurnScoreDistribution(*turn, aside);
-  if (!law.ok()) return law.status();
-  advice.zero_chance = law->probability[0];
+  absl::StatusOr<double> chance = ZeroChance(*turn, aside);
+  if (!chance.ok()) return chance.status();
+  advice.zero_chance = *chance;
   return advice;
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <mutex>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "martiandice/turn_query.h"
 #include "table_format.h"
 #include "win_values.h"
+#include "zero_chances.h"
 
 namespace martiandice {
 namespace {
@@ -225,5 +227,58 @@ absl::StatusOr<ScoreDistribution> TurnScoreDistribution(const GameTable& table,
                        return internal::AdviseWinTakes(data, values, aside, roll);
                      });
 }
+
+namespace internal {
+
+ZeroChances::ZeroChances(const GameTable& table, const GameContext& context)
+    : table_(table), values_(TableAccess::Data(table_), context) {}
+
+absl::StatusOr<std::unique_ptr<const ZeroChances>> ZeroChances::Create(const GameTable& table,
+                                                                       const GameContext& context) {
+  if (absl::Status status = ValidateContext(table.rules(), table.players(), context);
+      !status.ok()) {
+    return status;
+  }
+  std::unique_ptr<const ZeroChances> chances(new ZeroChances(table, context));
+  if (absl::Status status = chances->values_.Verify(); !status.ok()) return status;
+  return chances;
+}
+
+absl::StatusOr<double> ZeroChances::At(const Dice& aside) const {
+  if (absl::Status status = CheckStart(table_.rules(), aside); !status.ok()) return status;
+  std::lock_guard<std::mutex> lock(mutex_);
+  return Compute(aside);
+}
+
+// The forward pass's flow read backwards: each roll's share goes to 0 points
+// (the turn over at 0, a stop at 0) or to the chance of the position rolled on.
+double ZeroChances::Compute(const Dice& aside) const {
+  const std::uint32_t key = Key(aside);
+  if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+  const TableData& data = TableAccess::Data(table_);
+  const int left = data.rules.dice - aside.total();
+  if (rolls_.empty()) rolls_.resize(data.rules.dice + 1);  // once: rows stay in place
+  if (rolls_[left].empty()) rolls_[left] = RollDistribution(left);
+  const double total = static_cast<double>(PowerOfSix(left));
+  double zero = 0;
+  for (const RollOutcome& outcome : rolls_[left]) {
+    const RollAdvice advice = AdviseWinTakes(data, values_, aside, outcome.faces);
+    const double share = static_cast<double>(outcome.weight) / total;
+    if (advice.turn_over || !advice.best) {
+      if (advice.turn_over_score == 0) zero += share;
+      continue;
+    }
+    const TakeOption& take = advice.options[*advice.best];
+    if (take.then == Then::kRoll) {
+      zero += share * Compute(take.aside_after);
+    } else if (TurnScore(data.rules, take.aside_after) == 0) {
+      zero += share;
+    }
+  }
+  memo_.emplace(key, zero);
+  return zero;
+}
+
+}  // namespace internal
 
 }  // namespace martiandice

@@ -876,7 +876,9 @@ int main(int argc, char** argv) {
   // `serve`'s game sessions answer at each entry: the take from the rulebook's
   // second roll and the stop or roll on after it (with the chance that rolling
   // on scores 0), 2 players at 20-18, seat 1 to move; warm (the advisor holds
-  // the table and the mover's turn).
+  // the table, the mover's turn and its zero chances). Then a turn's first
+  // advice: at the start of turns at 24 contexts in turn, more than the
+  // advisor keeps, so that each computes the turn's zero chances.
   {
     md::Advisor advisor;
     md::GameState take = OrDie(md::GameState::AtTurnStart(rules, 2, {{20, 18}, 1}), "game");
@@ -900,6 +902,16 @@ int main(int argc, char** argv) {
                   DoNotOptimize(a);
                   g_sink = *a->zero_chance;
                 }));
+    std::vector<md::GameState> starts;
+    for (int a = 0; a < 24; ++a) {
+      starts.push_back(OrDie(md::GameState::AtTurnStart(rules, 2, {{a, 23 - a}, 0}), "game"));
+    }
+    std::size_t next = 0;
+    run(Measure("Advise (coach) p2 a turn's first advice, at its start", query_reps, 24, 0, [&] {
+      auto a = advisor.Advise(starts[next++ % starts.size()]);
+      DoNotOptimize(a);
+      g_sink = *a->zero_chance;
+    }));
   }
 
   // (5) The full official 2-player game solve as `martiandice solve` runs it

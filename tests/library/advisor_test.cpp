@@ -8,6 +8,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <latch>
 #include <memory>
@@ -523,14 +524,15 @@ TEST_CASE("advisor: a game's advice is the win query of its decision") {
   REQUIRE(start->win_probabilities.size() == 2);
   CHECK(start->position->value.approx == start->win_probabilities[0]);
   CHECK_FALSE(start->position->stop.has_value());
-  // Rolling is the only move: its chance of a 0-point turn from the start.
+  // Rolling is the only move: its chance of a 0-point turn from the start
+  // (summed backwards, the law forwards: equal within rounding).
   const absl::StatusOr<GameTable> table2 = GameTable::Open(kTable2);
   REQUIRE(table2.ok());
   const absl::StatusOr<ScoreDistribution> start_law =
       TurnScoreDistribution(*table2, state.context(), Dice());
   REQUIRE(start_law.ok());
   REQUIRE(start->zero_chance.has_value());
-  CHECK(*start->zero_chance == start_law->probability[0]);
+  CHECK(std::abs(*start->zero_chance - start_law->probability[0]) < 1e-14);
   for (const Move& move :
        {Move::Roll(*ParseDice("2T 3R 4H 3C 1K")), Move::Take(Face::kHuman), Move::RollOn(),
         Move::Roll(*ParseDice("1T 2R 3C 1K")), Move::Take(Face::kRay), Move::RollOn(),
@@ -590,6 +592,60 @@ TEST_CASE("advisor: a game's advice is the win query of its decision") {
   Play(final_round, Move::Stop());
   REQUIRE(final_round.over());
   CHECK(advisor.Advise(final_round, kData).status().code() == absl::StatusCode::kInvalidArgument);
+}
+
+// Every zero chance of `advice` (at `state`) is the forward law's
+// probability[0] from its set-aside (TurnScoreDistribution).
+void CheckZeroChances(const GameTable& table, const GameState& state, const GameAdvice& advice) {
+  const auto law_zero = [&](const Dice& aside) {
+    absl::StatusOr<ScoreDistribution> law = TurnScoreDistribution(table, state.context(), aside);
+    REQUIRE_MESSAGE(law.ok(), law.status());
+    return law->probability[0];
+  };
+  if (advice.takes) {
+    REQUIRE(advice.take_zero_chances.size() == advice.takes->options.size());
+    for (std::size_t i = 0; i < advice.takes->options.size(); ++i) {
+      const TakeOption& option = advice.takes->options[i];
+      REQUIRE(advice.take_zero_chances[i].has_value() == option.roll.has_value());
+      if (option.roll) {
+        CHECK(std::abs(*advice.take_zero_chances[i] - law_zero(option.aside_after)) < 1e-14);
+      }
+    }
+  } else {
+    REQUIRE(advice.zero_chance.has_value());
+    CHECK(std::abs(*advice.zero_chance - law_zero(state.aside_before_roll())) < 1e-14);
+  }
+}
+
+TEST_CASE("advisor: a game's zero chances, kept per turn, are the forward law's") {
+  const absl::StatusOr<GameTable> table = GameTable::Open(kTable2);
+  REQUIRE(table.ok());
+  Advisor advisor;
+  // Two games' turns at once, each decision advised twice (the second from
+  // the kept turn), and a turn left and come back to.
+  GameState a = Game(2, GameContext{{18, 22}, 0});
+  GameState b = Game(2, GameContext{{24, 9}, 1});
+  const Move moves[] = {
+      Move::Roll(*ParseDice("2T 3R 4H 3C 1K")), Move::Take(Face::kHuman),  Move::RollOn(),
+      Move::Roll(*ParseDice("1T 2R 3C 1K")),    Move::Take(Face::kRay),    Move::RollOn(),
+      Move::Roll(*ParseDice("2H 1C 1K")),       Move::Take(Face::kChicken)};
+  for (const Move& move : moves) {
+    for (GameState* state : {&a, &b, &a}) {
+      const absl::StatusOr<GameAdvice> advice = advisor.Advise(*state, kData);
+      REQUIRE_MESSAGE(advice.ok(), advice.status());
+      CheckZeroChances(*table, *state, *advice);
+    }
+    Play(a, move);
+    Play(b, move);
+  }
+  // Another advisor, asked first in the middle of the turn: the same chances.
+  Advisor fresh;
+  const absl::StatusOr<GameAdvice> late = fresh.Advise(a, kData);
+  const absl::StatusOr<GameAdvice> kept = advisor.Advise(a, kData);
+  REQUIRE(late.ok());
+  REQUIRE(kept.ok());
+  CheckZeroChances(*table, a, *late);
+  CHECK(late->zero_chance == kept->zero_chance);
 }
 
 TEST_CASE("advisor: once the mover chooses to roll on, rolling is the only move") {

@@ -9,13 +9,16 @@
 #include <cstdint>
 #include <latch>
 #include <memory>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "martiandice/advisor.h"
 #include "martiandice/dice.h"
+#include "martiandice/game_state.h"
 #include "martiandice/objective.h"
 #include "martiandice/state_space.h"
 #include "martiandice/turn_query.h"
@@ -269,6 +272,41 @@ TEST_CASE("concurrency: 8 threads query one TurnSolution (double and exact)") {
 TEST_CASE("concurrency: 8 threads query the shipped GameTables, their turn caches cold") {
   CheckShippedTableInThreads(2, 4000, 3);
   CheckShippedTableInThreads(3, 1000, 4);
+}
+
+TEST_CASE("concurrency: 8 threads ask one Advisor for games' advice, its zero chances kept") {
+  // One decision, stop or roll on at 2T 4H (7 dice left), at 20 contexts:
+  // more turns than the advisor keeps, so that threads fill, find and evict.
+  const std::optional<std::string> data = std::string(MARTIANDICE_DATA_DIR);
+  std::vector<GameState> states;
+  for (int a = 0; a < 20; ++a) {
+    absl::StatusOr<GameState> state =
+        GameState::AtTurnStart(Rules{}, 2, GameContext{{a, (a * 7) % 24}, a % 2});
+    REQUIRE(state.ok());
+    REQUIRE(state->Apply(Move::Roll(*ParseDice("2T 3R 4H 3C 1K"))).ok());
+    REQUIRE(state->Apply(Move::Take(Face::kHuman)).ok());
+    states.push_back(*std::move(state));
+  }
+  std::vector<double> expected;  // each from an advisor of its own
+  for (const GameState& state : states) {
+    Advisor alone;
+    absl::StatusOr<GameAdvice> advice = alone.Advise(state, data);
+    REQUIRE(advice.ok());
+    REQUIRE(advice->zero_chance.has_value());
+    expected.push_back(*advice->zero_chance);
+  }
+  Advisor shared;
+  constexpr int kRounds = 3;
+  RunThreads(kRounds * static_cast<std::int64_t>(states.size()), [&](int t, ThreadReport& report) {
+    for (int round = 0; round < kRounds; ++round) {
+      for (std::size_t k = 0; k < states.size(); ++k) {
+        const std::size_t i = (k * 7 + static_cast<std::size_t>(t) * 3) % states.size();
+        absl::StatusOr<GameAdvice> advice = shared.Advise(states[i], data);
+        report.Compare(advice.ok() && advice->zero_chance == expected[i],
+                       "state " + std::to_string(i));
+      }
+    }
+  });
 }
 
 TEST_CASE("concurrency: 8 threads solve turns through the shared model cache") {
