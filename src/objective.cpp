@@ -18,8 +18,9 @@ absl::StatusOr<int> ParseParam(std::string_view spec, std::string_view number) {
                                                    "\" is missing its number (e.g. reach:10)"));
   }
   int value = 0;
+  // Digits only: from_chars alone takes "-0".
   auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
-  if (ec != std::errc() || end != number.data() + number.size() || value < 0 ||
+  if (number.front() == '-' || ec != std::errc() || end != number.data() + number.size() ||
       value > kMaxObjectiveParam) {
     return absl::InvalidArgumentError(
         absl::StrFormat("objective \"%s\": \"%s\" is not a whole number in 0..%d",

@@ -29,6 +29,11 @@ TEST_CASE("objective: parse errors name the problem") {
   CHECK(Objective::Parse("reach:abc").status().message().find("not a whole number") !=
         std::string::npos);
   CHECK_FALSE(Objective::Parse("reach:-1").ok());
+  for (const char* spec : {"reach:-0", "capped:-0", "capped:+3", "reach: 3"}) {
+    INFO(spec);
+    CHECK(Objective::Parse(spec).status().message().find("not a whole number") !=
+          std::string::npos);
+  }
   CHECK_FALSE(Objective::Parse("capped:1001").ok());
   CHECK_FALSE(Objective::Parse("capped:99999999999999999999").ok());
   CHECK_FALSE(Objective::Parse("EV").ok());
