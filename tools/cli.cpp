@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <exception>
 #include <new>
@@ -21,6 +22,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "commands.h"
@@ -100,6 +102,11 @@ CLI::Validator Decimal(bool spaces_around = false) {
         }
         const std::size_t first = value.find_first_not_of('0', digits);
         value.erase(digits, (first == std::string::npos ? value.size() - 1 : first) - digits);
+        // Every such option is an int: say so rather than CLI11's "Could not convert".
+        int fits = 0;
+        if (!absl::SimpleAtoi(value, &fits)) {
+          return absl::StrCat("'", value, "' is out of range (", INT_MIN, "..", INT_MAX, ")");
+        }
         return std::string();
       },
       "");

@@ -319,7 +319,12 @@ TEST_CASE("cli bad input table: rules") {
       {{"eval", "--dice", "0"}, "dice count 0 is out of the supported range"},
       {{"eval", "--dice", "21"}, "dice count 21 is out of the supported range"},
       {{"eval", "--dice", "abc"}, "--dice"},
-      {{"eval", "--dice", "99999999999999999999"}, "--dice"},
+      // Past an int: the number and the range, not CLI11's "Could not convert".
+      {{"eval", "--dice", "99999999999999999999"},
+       "--dice: '99999999999999999999' is out of range (-2147483648..2147483647)"},
+      {{"eval", "--dice", "2147483648"}, "--dice: '2147483648' is out of range"},
+      {{"eval", "--bonus", "-2147483649"}, "--bonus: '-2147483649' is out of range"},
+      {{"eval", "--dice", "2147483647"}, "dice count 2147483647 is out of the supported range"},
       {{"eval", "--bonus", "-1"}, "bonus -1 is out of the supported range"},
       {{"eval", "--target", "0"}, "target 0 is out of the supported range"},
       {{"stats", "--dice", "21"}, "dice count 21 is out of the supported range"},
