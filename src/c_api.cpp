@@ -3,6 +3,7 @@
 // mapping of absl::Status codes to md_status, the per-thread last error, and
 // the results copied into the caller's structs. Every entry point catches
 // every exception.
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -18,6 +19,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "file_kind.h"
 #include "martiandice/advisor.h"
 #include "martiandice/dice.h"
 #include "martiandice/martiandice_c.h"
@@ -247,14 +249,22 @@ md_status md_open(const char* tables, md_handle** out) {
     *out = nullptr;
     martiandice::Advisor::Options options;
     if (tables != nullptr) {
-      std::error_code error;
-      if (!std::filesystem::exists(tables, error)) {
-        if (error) {  // not looked at (EACCES, ENAMETOOLONG): the system's reason
-          return Fail(MD_ERR_TABLE, absl::StrCat("tables: ", tables, ": ", error.message()));
-        }
+      const martiandice::internal::FileKind kind = martiandice::internal::InspectPath(tables);
+      using Type = martiandice::internal::FileKind::Type;
+      if (kind.type == Type::kMissing || kind.error == ENOTDIR) {
         return Fail(MD_ERR_NOT_FOUND,
                     absl::StrCat("tables: ", tables, ": no such file or directory"));
       }
+      if (kind.type == Type::kOther && kind.error != 0) {  // not looked at: the system's reason
+        return Fail(MD_ERR_TABLE,
+                    absl::StrCat("tables: ", tables, ": ", std::strerror(kind.error)));
+      }
+      if (kind.type == Type::kOther) {  // a FIFO, a device: no table, and a read could block
+        return Fail(MD_ERR_INVALID_ARGUMENT,
+                    absl::StrCat("tables: ", tables, " is ", kind.what,
+                                 ": give a policy table file or a directory holding them"));
+      }
+      std::error_code error;
       // Absolute: a later chdir does not move the tables of a handle that
       // has not loaded them yet.
       const std::filesystem::path absolute = std::filesystem::absolute(tables, error);

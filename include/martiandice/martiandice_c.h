@@ -160,8 +160,9 @@ MD_API const char* md_version(void);
  * ($MARTIANDICE_DATA, the installed data directory, the source tree's data/:
  * LocateTable in martiandice/table.h; see the README, "Where the tables are
  * found"). A relative `tables` is taken from the current directory at
- * md_open, not at a later query. Tables are loaded by the first win query that needs
- * them. Errors: MD_ERR_INVALID_ARGUMENT (out is NULL), MD_ERR_NOT_FOUND
+ * md_open, not at a later query. Tables are loaded by the first win query
+ * that needs them. Errors: MD_ERR_INVALID_ARGUMENT (out is NULL, or `tables`
+ * is neither a file nor a directory: a FIFO, a device), MD_ERR_NOT_FOUND
  * (`tables` does not exist), MD_ERR_TABLE (it cannot be looked at:
  * permissions, a name too long). */
 MD_API md_status md_open(const char* tables, md_handle** out);
