@@ -14,8 +14,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "martiandice/distribution.h"
 #include "martiandice/state_space.h"
+#include "martiandice/win_query.h"
 #include "zero_chances.h"
 
 namespace martiandice {
@@ -86,7 +86,7 @@ struct Advisor::Caches {
   // The turns of the games a front end follows at once (serve's sessions).
   static constexpr std::size_t kZeroTurns = 16;
   Caches(std::size_t turns, std::size_t tables)
-      : turns(turns), tables(tables), zero_chances(kZeroTurns) {}
+      : turns(turns), tables(tables), zero_chances(kZeroTurns), fallback_zero_chances(kZeroTurns) {}
 
   // The zero chances of `table`'s turn at `context`, kept or made.
   absl::StatusOr<Zero> ZeroChancesAt(const std::shared_ptr<const LoadedTable>& table,
@@ -97,11 +97,24 @@ struct Advisor::Caches {
       if (std::optional<ZeroEntry> cached = zero_chances.Find(key)) return cached->second;
     }
     absl::StatusOr<std::unique_ptr<const internal::ZeroChances>> made =
-        internal::ZeroChances::Create(table->table, context);
+        internal::ZeroChances::ForTable(table->table, context);
     if (!made.ok()) return made.status();
     Zero zero(*std::move(made));
     std::lock_guard<std::mutex> lock(mutex);
     zero_chances.Add(std::move(key), ZeroEntry{table, zero});
+    return zero;
+  }
+  // The zero chances of the solved turn `turn` (the fallback's), kept or made.
+  Zero ZeroChancesOf(const TurnSolution& turn) {
+    const Rules& rules = turn.rules();
+    TurnKey key{rules.dice, rules.bonus, rules.target, turn.objective().key(), turn.precision()};
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (std::optional<Zero> cached = fallback_zero_chances.Find(key)) return *std::move(cached);
+    }
+    Zero zero = internal::ZeroChances::ForTurn(turn);
+    std::lock_guard<std::mutex> lock(mutex);
+    fallback_zero_chances.Add(std::move(key), zero);
     return zero;
   }
 
@@ -109,6 +122,7 @@ struct Advisor::Caches {
   RecentlyUsed<TurnKey, TurnSolution> turns;
   RecentlyUsed<TableKey, std::shared_ptr<const LoadedTable>> tables;
   RecentlyUsed<ZeroKey, ZeroEntry> zero_chances;
+  RecentlyUsed<TurnKey, Zero> fallback_zero_chances;  // by the solved turn's key
 };
 
 Advisor::Advisor() : Advisor(Options()) {}
@@ -184,13 +198,6 @@ absl::StatusOr<GameAdvice> AddTakeZeroChances(GameAdvice advice, ZeroAfter zero_
   return advice;
 }
 
-// The chance that rolling from `aside` scores 0 under `turn`'s policy.
-absl::StatusOr<double> ZeroChance(const TurnSolution& turn, const Dice& aside) {
-  absl::StatusOr<ScoreDistribution> law = TurnScoreDistribution(turn, aside);
-  if (!law.ok()) return law.status();
-  return law->probability[0];
-}
-
 // In the roll phase the mover has chosen to roll (or the turn starts):
 // rolling is the only move, and the position is worth the roll.
 PositionEval OnlyRollIn(Phase phase, PositionEval eval) {
@@ -240,17 +247,18 @@ absl::StatusOr<GameAdvice> Advisor::Advise(const GameState& state,
   advice.fallback_reason = std::move(coverage->reason);
   absl::StatusOr<TurnSolution> turn = FallbackTurn(*this, state.rules(), state.context());
   if (!turn.ok()) return turn.status();
+  const Caches::Zero zero = caches_->ZeroChancesOf(*turn);
   if (state.phase() == Phase::kTake) {
     absl::StatusOr<RollAdvice> takes = AdviseRoll(*turn, aside, state.roll());
     if (!takes.ok()) return takes.status();
     advice.takes = *std::move(takes);
     return AddTakeZeroChances(std::move(advice),
-                              [&](const Dice& after) { return ZeroChance(*turn, after); });
+                              [&](const Dice& after) { return zero->At(after); });
   }
   absl::StatusOr<PositionEval> eval = EvaluatePosition(*turn, aside);
   if (!eval.ok()) return eval.status();
   advice.position = OnlyRollIn(state.phase(), *std::move(eval));
-  absl::StatusOr<double> chance = ZeroChance(*turn, aside);
+  absl::StatusOr<double> chance = zero->At(aside);
   if (!chance.ok()) return chance.status();
   advice.zero_chance = *chance;
   return advice;

@@ -230,48 +230,63 @@ absl::StatusOr<ScoreDistribution> TurnScoreDistribution(const GameTable& table,
 
 namespace internal {
 
-ZeroChances::ZeroChances(const GameTable& table, const GameContext& context)
-    : table_(table), values_(TableAccess::Data(table_), context) {}
-
-absl::StatusOr<std::unique_ptr<const ZeroChances>> ZeroChances::Create(const GameTable& table,
-                                                                       const GameContext& context) {
+absl::StatusOr<std::unique_ptr<const ZeroChances>> ZeroChances::ForTable(
+    const GameTable& table, const GameContext& context) {
   if (absl::Status status = ValidateContext(table.rules(), table.players(), context);
       !status.ok()) {
     return status;
   }
-  std::unique_ptr<const ZeroChances> chances(new ZeroChances(table, context));
-  if (absl::Status status = chances->values_.Verify(); !status.ok()) return status;
-  return chances;
+  // The table and its values at the context, read and checked once for the turn.
+  struct Policy {
+    Policy(const GameTable& t, const GameContext& c)
+        : table(t), values(TableAccess::Data(table), c) {}
+    GameTable table;
+    WinValues values;
+  };
+  auto policy = std::make_shared<const Policy>(table, context);
+  if (absl::Status status = policy->values.Verify(); !status.ok()) return status;
+  return std::unique_ptr<const ZeroChances>(new ZeroChances(
+      table.rules(), [policy](const Dice& aside, const Dice& roll) -> absl::StatusOr<RollAdvice> {
+        return AdviseWinTakes(TableAccess::Data(policy->table), policy->values, aside, roll);
+      }));
+}
+
+std::unique_ptr<const ZeroChances> ZeroChances::ForTurn(const TurnSolution& turn) {
+  return std::unique_ptr<const ZeroChances>(new ZeroChances(
+      turn.rules(),
+      [turn](const Dice& aside, const Dice& roll) { return AdviseRoll(turn, aside, roll); }));
 }
 
 absl::StatusOr<double> ZeroChances::At(const Dice& aside) const {
-  if (absl::Status status = CheckStart(table_.rules(), aside); !status.ok()) return status;
+  if (absl::Status status = CheckStart(rules_, aside); !status.ok()) return status;
   std::lock_guard<std::mutex> lock(mutex_);
   return Compute(aside);
 }
 
 // The forward pass's flow read backwards: each roll's share goes to 0 points
 // (the turn over at 0, a stop at 0) or to the chance of the position rolled on.
-double ZeroChances::Compute(const Dice& aside) const {
+absl::StatusOr<double> ZeroChances::Compute(const Dice& aside) const {
   const std::uint32_t key = Key(aside);
   if (auto it = memo_.find(key); it != memo_.end()) return it->second;
-  const TableData& data = TableAccess::Data(table_);
-  const int left = data.rules.dice - aside.total();
-  if (rolls_.empty()) rolls_.resize(data.rules.dice + 1);  // once: rows stay in place
+  const int left = rules_.dice - aside.total();
+  if (rolls_.empty()) rolls_.resize(rules_.dice + 1);  // once: rows stay in place
   if (rolls_[left].empty()) rolls_[left] = RollDistribution(left);
   const double total = static_cast<double>(PowerOfSix(left));
   double zero = 0;
   for (const RollOutcome& outcome : rolls_[left]) {
-    const RollAdvice advice = AdviseWinTakes(data, values_, aside, outcome.faces);
+    const absl::StatusOr<RollAdvice> advice = advise_(aside, outcome.faces);
+    if (!advice.ok()) return advice.status();
     const double share = static_cast<double>(outcome.weight) / total;
-    if (advice.turn_over || !advice.best) {
-      if (advice.turn_over_score == 0) zero += share;
+    if (advice->turn_over || !advice->best) {
+      if (advice->turn_over_score == 0) zero += share;
       continue;
     }
-    const TakeOption& take = advice.options[*advice.best];
+    const TakeOption& take = advice->options[*advice->best];
     if (take.then == Then::kRoll) {
-      zero += share * Compute(take.aside_after);
-    } else if (TurnScore(data.rules, take.aside_after) == 0) {
+      absl::StatusOr<double> after = Compute(take.aside_after);
+      if (!after.ok()) return after.status();
+      zero += share * *after;
+    } else if (TurnScore(rules_, take.aside_after) == 0) {
       zero += share;
     }
   }

@@ -71,8 +71,8 @@ struct GameAdvice {
   std::optional<PositionEval> position;
   // kRoll and kStopOrRoll: the chance that rolling on ends the turn with 0
   // points, playing on as the advice does: probability[0] of
-  // TurnScoreDistribution from the set-aside (a forward pass over the rest
-  // of the turn).
+  // TurnScoreDistribution from the set-aside, within rounding (summed
+  // backwards over the turn once and kept: see Advisor).
   std::optional<double> zero_chance;
   // kTake: for each of takes->options (in their order), the chance that
   // rolling on after that take ends the turn with 0 points, playing on as the
@@ -100,9 +100,9 @@ struct BestAnswer {
 // Answers queries from bounded caches, each dropping its least recently used
 // entry when full: solved turns (by rules, objective and precision), loaded
 // tables (by rules, players and source) and the zero chances (GameAdvice) of
-// the 16 game turns last advised (a turn's first Advise computes them for
-// every position of the turn: about 45 ms and 0.3 MiB at the official
-// rules). The turn models the solves use (one per dice count and bonus,
+// the 16 game turns last advised, and of the 16 fallback turns (a turn's
+// first Advise computes them for every position of the turn: about 45 ms and
+// 0.3 MiB at the official rules). The turn models the solves use (one per dice count and bonus,
 // shared by the whole program) are kept while in use and the 4 last used
 // besides, so memory stays bounded however many rule sets are asked for.
 // Thread-safe: any number of threads may share one advisor (solves and loads
