@@ -88,34 +88,41 @@ struct Advisor::Caches {
   Caches(std::size_t turns, std::size_t tables)
       : turns(turns), tables(tables), zero_chances(kZeroTurns), fallback_zero_chances(kZeroTurns) {}
 
+  // The entry of `cache` at `key`, else `make()`'s (a StatusOr), added. Made
+  // outside the lock: two threads missing the same key may both make it.
+  template <typename Key, typename Value, typename Make>
+  absl::StatusOr<Value> FindOrMake(RecentlyUsed<Key, Value>& cache, Key key, Make make) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (std::optional<Value> cached = cache.Find(key)) return *std::move(cached);
+    }
+    absl::StatusOr<Value> made = make();
+    if (!made.ok()) return made.status();
+    std::lock_guard<std::mutex> lock(mutex);
+    cache.Add(std::move(key), *made);
+    return made;
+  }
+
   // The zero chances of `table`'s turn at `context`, kept or made.
   absl::StatusOr<Zero> ZeroChancesAt(const std::shared_ptr<const LoadedTable>& table,
                                      const GameContext& context) {
-    ZeroKey key{table.get(), context.seat, context.scores};
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      if (std::optional<ZeroEntry> cached = zero_chances.Find(key)) return cached->second;
-    }
-    absl::StatusOr<std::unique_ptr<const internal::ZeroChances>> made =
-        internal::ZeroChances::ForTable(table->table, context);
-    if (!made.ok()) return made.status();
-    Zero zero(*std::move(made));
-    std::lock_guard<std::mutex> lock(mutex);
-    zero_chances.Add(std::move(key), ZeroEntry{table, zero});
-    return zero;
+    absl::StatusOr<ZeroEntry> entry =
+        FindOrMake(zero_chances, ZeroKey{table.get(), context.seat, context.scores},
+                   [&]() -> absl::StatusOr<ZeroEntry> {
+                     auto made = internal::ZeroChances::ForTable(table->table, context);
+                     if (!made.ok()) return made.status();
+                     return ZeroEntry{table, *std::move(made)};
+                   });
+    if (!entry.ok()) return entry.status();
+    return entry->second;
   }
   // The zero chances of the solved turn `turn` (the fallback's), kept or made.
   Zero ZeroChancesOf(const TurnSolution& turn) {
     const Rules& rules = turn.rules();
-    TurnKey key{rules.dice, rules.bonus, rules.target, turn.objective().key(), turn.precision()};
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      if (std::optional<Zero> cached = fallback_zero_chances.Find(key)) return *std::move(cached);
-    }
-    Zero zero = internal::ZeroChances::ForTurn(turn);
-    std::lock_guard<std::mutex> lock(mutex);
-    fallback_zero_chances.Add(std::move(key), zero);
-    return zero;
+    return *FindOrMake(
+        fallback_zero_chances,
+        TurnKey{rules.dice, rules.bonus, rules.target, turn.objective().key(), turn.precision()},
+        [&]() -> absl::StatusOr<Zero> { return internal::ZeroChances::ForTurn(turn); });
   }
 
   std::mutex mutex;
@@ -135,38 +142,28 @@ Advisor::~Advisor() = default;
 
 absl::StatusOr<TurnSolution> Advisor::Turn(const Rules& rules, const Objective& objective,
                                            Precision precision) {
-  Caches::TurnKey key{rules.dice, rules.bonus, rules.target, objective.key(), precision};
-  {
-    std::lock_guard<std::mutex> lock(caches_->mutex);
-    if (std::optional<TurnSolution> cached = caches_->turns.Find(key)) return *std::move(cached);
-  }
-  absl::StatusOr<TurnSolution> solution = TurnSolution::Solve(rules, objective, precision);
-  if (!solution.ok()) return solution.status();
-  std::lock_guard<std::mutex> lock(caches_->mutex);
-  caches_->turns.Add(std::move(key), *solution);
-  return solution;
+  return caches_->FindOrMake(
+      caches_->turns,
+      Caches::TurnKey{rules.dice, rules.bonus, rules.target, objective.key(), precision},
+      [&] { return TurnSolution::Solve(rules, objective, precision); });
 }
 
 absl::StatusOr<std::shared_ptr<const LoadedTable>> Advisor::Table(
     const Rules& rules, int players, const std::optional<std::string>& tables) {
   const std::optional<std::string>& source = tables ? tables : options_.tables;
-  Caches::TableKey key{rules.dice, rules.bonus, rules.target, players, source};
-  {
-    std::lock_guard<std::mutex> lock(caches_->mutex);
-    if (auto cached = caches_->tables.Find(key)) return *std::move(cached);
-  }
-  absl::StatusOr<std::string> path = LocateTable(rules, players, source);
-  if (!path.ok()) return path.status();
-  absl::StatusOr<GameTable> table = GameTable::Open(*path);
-  if (!table.ok()) return table.status();
-  if (absl::Status s = CheckTableMatches(*table, rules, players); !s.ok()) {
-    return absl::Status(s.code(), absl::StrCat(*path, ": ", s.message()));
-  }
-  auto loaded =
-      std::make_shared<const LoadedTable>(LoadedTable{*std::move(table), *std::move(path)});
-  std::lock_guard<std::mutex> lock(caches_->mutex);
-  caches_->tables.Add(std::move(key), loaded);
-  return loaded;
+  return caches_->FindOrMake(
+      caches_->tables, Caches::TableKey{rules.dice, rules.bonus, rules.target, players, source},
+      [&]() -> absl::StatusOr<std::shared_ptr<const LoadedTable>> {
+        absl::StatusOr<std::string> path = LocateTable(rules, players, source);
+        if (!path.ok()) return path.status();
+        absl::StatusOr<GameTable> table = GameTable::Open(*path);
+        if (!table.ok()) return table.status();
+        if (absl::Status s = CheckTableMatches(*table, rules, players); !s.ok()) {
+          return absl::Status(s.code(), absl::StrCat(*path, ": ", s.message()));
+        }
+        return std::make_shared<const LoadedTable>(
+            LoadedTable{*std::move(table), *std::move(path)});
+      });
 }
 
 absl::StatusOr<TableCoverage> Advisor::Coverage(const Rules& rules, int players,
