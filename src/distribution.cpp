@@ -245,16 +245,17 @@ absl::StatusOr<std::unique_ptr<const ZeroChances>> ZeroChances::ForTable(
   };
   auto policy = std::make_shared<const Policy>(table, context);
   if (absl::Status status = policy->values.Verify(); !status.ok()) return status;
-  return std::unique_ptr<const ZeroChances>(new ZeroChances(
-      table.rules(), [policy](const Dice& aside, const Dice& roll) -> absl::StatusOr<RollAdvice> {
-        return AdviseWinTakes(TableAccess::Data(policy->table), policy->values, aside, roll);
+  return std::unique_ptr<const ZeroChances>(
+      new ZeroChances(table.rules(), [policy](const Dice& aside, const Dice& roll) {
+        return AdviseWinTakes<ApproxAdvice>(TableAccess::Data(policy->table), policy->values, aside,
+                                            roll);
       }));
 }
 
 std::unique_ptr<const ZeroChances> ZeroChances::ForTurn(const TurnSolution& turn) {
   return std::unique_ptr<const ZeroChances>(new ZeroChances(
       turn.rules(),
-      [turn](const Dice& aside, const Dice& roll) { return AdviseRoll(turn, aside, roll); }));
+      [turn](const Dice& aside, const Dice& roll) { return AdviseRollApprox(turn, aside, roll); }));
 }
 
 absl::StatusOr<double> ZeroChances::At(const Dice& aside) const {
@@ -274,14 +275,13 @@ absl::StatusOr<double> ZeroChances::Compute(const Dice& aside) const {
   const double total = static_cast<double>(PowerOfSix(left));
   double zero = 0;
   for (const RollOutcome& outcome : rolls_[left]) {
-    const absl::StatusOr<RollAdvice> advice = advise_(aside, outcome.faces);
-    if (!advice.ok()) return advice.status();
+    const ApproxAdvice advice = advise_(aside, outcome.faces);
     const double share = static_cast<double>(outcome.weight) / total;
-    if (advice->turn_over || !advice->best) {
-      if (advice->turn_over_score == 0) zero += share;
+    if (advice.turn_over || !advice.best) {
+      if (advice.turn_over_score == 0) zero += share;
       continue;
     }
-    const TakeOption& take = advice->options[*advice->best];
+    const ApproxTake& take = advice.options[*advice.best];
     if (take.then == Then::kRoll) {
       absl::StatusOr<double> after = Compute(take.aside_after);
       if (!after.ok()) return after.status();

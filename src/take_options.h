@@ -1,26 +1,77 @@
 // Internal: the shape of a best-move answer shared by the turn queries
 // (query.cpp) and the win queries (win_query.cpp): stop-or-roll decisions and
 // the ranked takes from a roll, for any comparison of values and any source of
-// stop and roll values.
+// stop and roll values; one body for the public RollAdvice and for
+// ApproxAdvice, its twin on doubles alone, without allocation, for the walks
+// over a whole turn (zero_chances.h: 400,000 decisions a turn).
 #pragma once
 
+#include <array>
 #include <optional>
 
 #include "martiandice/dice.h"
-#include "martiandice/turn_query.h"
 #include "martiandice/rules.h"
+#include "martiandice/turn_query.h"
 
 namespace martiandice::internal {
 
-// A comparison policy provides:
-//   bool Better(const Value& a, const Value& b)  a is preferred to b (the maximum)
-//   bool Tied(const Value& a, const Value& b)    a and b count as equal
+// A value without its exact rational: what the walks compare.
+struct ApproxValue {
+  double approx = 0;
+};
+
+// TakeOption on ApproxValue.
+struct ApproxTake {
+  Face take = Face::kRay;
+  int count = 0;
+  Dice aside_after;
+  ApproxValue stop;
+  std::optional<ApproxValue> roll;
+  ApproxValue value;
+  Then then = Then::kStop;
+  bool optimal = false;
+};
+
+// RollAdvice on ApproxValue, its takes in place (no allocation).
+struct ApproxAdvice {
+  // A roll has four takes at most (rays and three earthling types).
+  struct Takes {
+    using value_type = ApproxTake;
+    std::array<ApproxTake, 4> items;
+    int n = 0;
+    ApproxTake& emplace_back() { return items[n++]; }  // fresh: an advice is filled once
+    void reserve(int) {}
+    int size() const { return n; }
+    bool empty() const { return n == 0; }
+    ApproxTake& operator[](int i) { return items[i]; }
+    const ApproxTake& operator[](int i) const { return items[i]; }
+    ApproxTake* begin() { return items.data(); }
+    ApproxTake* end() { return items.data() + n; }
+  };
+  Dice aside_after_tanks;
+  Takes options;
+  bool turn_over = false;
+  int turn_over_score = 0;
+  ApproxValue value;
+  std::optional<int> best;
+};
+
+// A value of `approx` without an exact rational (V: Value or ApproxValue).
+template <typename V>
+V ApproxOnly(double approx) {
+  V value;
+  value.approx = approx;
+  return value;
+}
+
+// A comparison policy provides, for Value and ApproxValue alike:
+//   bool Better(const V& a, const V& b)  a is preferred to b (the maximum)
+//   bool Tied(const V& a, const V& b)    a and b count as equal
 // Better must be false for equal values, so the first of equal maxima wins.
 
 // The better of stopping and rolling on (`roll` unset: no dice left) into `best`.
-template <typename Compare>
-Then Decide(const Compare& compare, const Value& stop, const std::optional<Value>& roll,
-            Value& best) {
+template <typename Compare, typename V>
+Then Decide(const Compare& compare, const V& stop, const std::optional<V>& roll, V& best) {
   if (!roll) {
     best = stop;
     return Then::kStop;
@@ -30,20 +81,21 @@ Then Decide(const Compare& compare, const Value& stop, const std::optional<Value
   return compare.Better(stop, *roll) ? Then::kStop : Then::kRoll;
 }
 
-// Every take from `roll` at `aside` (already validated). `values` provides:
-//   void Position(const Dice& after, Value& stop, std::optional<Value>& roll)
+// Every take from `roll` at `aside` (already validated), as an Advice
+// (RollAdvice or ApproxAdvice). `values` provides, for V = Value and ApproxValue:
+//   void Position(const Dice& after, V& stop, std::optional<V>& roll)
 //       the stop value and (if dice are left) the roll value of a set-aside;
-//   Value Stop(int score)  the value of ending the turn with `score`.
-template <typename Compare, typename Values>
-RollAdvice AdviseTakes(const Rules& rules, const Dice& aside, const Dice& roll,
-                       const Compare& compare, const Values& values) {
-  RollAdvice advice;
+//   void Stop(int score, V& value)  the value of ending the turn with `score`.
+template <typename Advice = RollAdvice, typename Compare, typename Values>
+Advice AdviseTakes(const Rules& rules, const Dice& aside, const Dice& roll, const Compare& compare,
+                   const Values& values) {
+  Advice advice;
   advice.options.reserve(4);  // rays and three earthling types at most: one allocation
   advice.aside_after_tanks = aside;
   advice.aside_after_tanks.add(Face::kTank, roll.count(Face::kTank));
   for (Face face : {Face::kRay, Face::kHuman, Face::kCow, Face::kChicken}) {
     if (roll.count(face) == 0 || (IsEarthling(face) && aside.count(face) > 0)) continue;
-    TakeOption& option = advice.options.emplace_back();
+    auto& option = advice.options.emplace_back();
     option.take = face;
     option.count = roll.count(face);
     option.aside_after = advice.aside_after_tanks;
@@ -54,7 +106,7 @@ RollAdvice AdviseTakes(const Rules& rules, const Dice& aside, const Dice& roll,
   if (advice.options.empty()) {
     advice.turn_over = true;
     advice.turn_over_score = TurnScore(rules, advice.aside_after_tanks);
-    advice.value = values.Stop(advice.turn_over_score);
+    values.Stop(advice.turn_over_score, advice.value);
     return advice;
   }
   int best = 0;
@@ -62,8 +114,7 @@ RollAdvice AdviseTakes(const Rules& rules, const Dice& aside, const Dice& roll,
     if (compare.Better(advice.options[i].value, advice.options[best].value)) best = i;
   }
   advice.value = advice.options[best].value;
-  for (TakeOption& option : advice.options)
-    option.optimal = compare.Tied(option.value, advice.value);
+  for (auto& option : advice.options) option.optimal = compare.Tied(option.value, advice.value);
   // The reported best is the first optimal option in face order.
   for (int i = 0; i < static_cast<int>(advice.options.size()); ++i) {
     if (advice.options[i].optimal) {
@@ -73,5 +124,9 @@ RollAdvice AdviseTakes(const Rules& rules, const Dice& aside, const Dice& roll,
   }
   return advice;
 }
+
+// AdviseRoll's takes from a valid `roll` at a valid `aside`, on doubles: the
+// same picks where `solution` is of double precision (turn_query.cpp).
+ApproxAdvice AdviseRollApprox(const TurnSolution& solution, const Dice& aside, const Dice& roll);
 
 }  // namespace martiandice::internal

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <type_traits>
 
 #include "absl/strings/str_cat.h"
 #include "martiandice/state_space.h"
@@ -20,8 +21,11 @@ using internal::SolvedTurn;
 constexpr double kDoubleTieTolerance = 1e-12;
 
 // Sign of a - b; exact when both are exact, else within the double tolerance.
-int CompareValues(const Value& a, const Value& b) {
-  if (a.exact && b.exact) return *a.exact < *b.exact ? -1 : (*a.exact > *b.exact ? 1 : 0);
+template <typename V>  // Value or internal::ApproxValue
+int CompareValues(const V& a, const V& b) {
+  if constexpr (std::is_same_v<V, Value>) {
+    if (a.exact && b.exact) return *a.exact < *b.exact ? -1 : (*a.exact > *b.exact ? 1 : 0);
+  }
   double margin = kDoubleTieTolerance * std::max(std::abs(a.approx), std::abs(b.approx));
   if (a.approx - b.approx > margin) return 1;
   if (b.approx - a.approx > margin) return -1;
@@ -42,20 +46,40 @@ Value RollValue(const SolvedTurn& t, int id) {
 
 // The turn queries' comparison: exact when both values are exact, else relative.
 struct TurnCompare {
-  bool Better(const Value& a, const Value& b) const { return CompareValues(a, b) > 0; }
-  bool Tied(const Value& a, const Value& b) const { return CompareValues(a, b) == 0; }
+  template <typename V>
+  bool Better(const V& a, const V& b) const {
+    return CompareValues(a, b) > 0;
+  }
+  template <typename V>
+  bool Tied(const V& a, const V& b) const {
+    return CompareValues(a, b) == 0;
+  }
 };
 
-// Stop and roll values from the solved turn.
+// Stop and roll values from the solved turn; an ApproxValue leaves the exact
+// values out.
 struct TurnValuesSource {
   const SolvedTurn& t;
-  void Position(const Dice& after, Value& stop, std::optional<Value>& roll) const {
+  template <typename V>
+  void Position(const Dice& after, V& stop, std::optional<V>& roll) const {
     int id = t.model->IdOf(after);
     const internal::CanonState& s = t.model->state(id);
-    stop = StopValue(t, s.score);
-    if (s.left > 0) roll = RollValue(t, id);
+    Stop(s.score, stop);
+    if (s.left == 0) return;
+    if constexpr (std::is_same_v<V, Value>) {
+      roll = RollValue(t, id);
+    } else {
+      roll = internal::ApproxOnly<V>(t.Clamped(id, /*roll=*/true));
+    }
   }
-  Value Stop(int score) const { return StopValue(t, score); }
+  template <typename V>
+  void Stop(int score, V& value) const {
+    if constexpr (std::is_same_v<V, Value>) {
+      value = StopValue(t, score);
+    } else {
+      value = internal::ApproxOnly<V>(t.utility[score]);
+    }
+  }
 };
 
 }  // namespace
@@ -130,5 +154,14 @@ absl::StatusOr<RollAdvice> AdviseRoll(const TurnSolution& solution, const Dice& 
   if (absl::Status s = ValidateRoll(t.rules, aside, roll); !s.ok()) return s;
   return internal::AdviseTakes(t.rules, aside, roll, TurnCompare{}, TurnValuesSource{t});
 }
+
+namespace internal {
+
+ApproxAdvice AdviseRollApprox(const TurnSolution& solution, const Dice& aside, const Dice& roll) {
+  const SolvedTurn& t = SolvedTurnAccess::Of(solution);
+  return AdviseTakes<ApproxAdvice>(t.rules, aside, roll, TurnCompare{}, TurnValuesSource{t});
+}
+
+}  // namespace internal
 
 }  // namespace martiandice

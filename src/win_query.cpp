@@ -69,7 +69,7 @@ absl::StatusOr<WinEval> EvaluateWin(const GameTable& table, const GameContext& c
     eval.value = *eval.roll;
     eval.action = Then::kRoll;
   } else {
-    eval.stop = values.Stop(c.score);
+    values.Stop(c.score, eval.stop.emplace());
     eval.action = internal::Decide(WinCompare{d.tie_tolerance}, *eval.stop, eval.roll, eval.value);
   }
   result.win_probabilities = values.WinProbabilities();

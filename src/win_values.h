@@ -9,6 +9,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <vector>
@@ -28,8 +29,12 @@ namespace martiandice::internal {
 // Win probabilities compare by value; within the table's tolerance they tie.
 struct WinCompare {
   double tolerance;
-  bool Better(const Value& a, const Value& b) const { return a.approx > b.approx; }
-  bool Tied(const Value& a, const Value& b) const {
+  template <typename V>  // Value or ApproxValue
+  bool Better(const V& a, const V& b) const {
+    return a.approx > b.approx;
+  }
+  template <typename V>
+  bool Tied(const V& a, const V& b) const {
     return std::abs(a.approx - b.approx) <= tolerance;
   }
 };
@@ -48,7 +53,8 @@ inline Canon Canonicalize(const Rules& rules, const Dice& aside) {
   return c;
 }
 
-// Stop and roll values of the mover at one context.
+// Stop and roll values of the mover at one context; one thread at a time
+// (what it reads is kept).
 class WinValues {
  public:
   WinValues(const TableData& d, const GameContext& context)
@@ -69,12 +75,16 @@ class WinValues {
     return absl::OkStatus();
   }
 
-  // u(x): the mover's chance to win after ending the turn with x points.
+  // u(x): the mover's chance to win after ending the turn with x points
+  // (0 <= x <= max_turn_score), kept once read: a turn's walk reads each often.
   double Utility(int x) const {
-    if (const std::optional<std::int64_t> next = Next(x)) return d_.Win(*next, seat_);
+    if (utilities_.empty()) utilities_.assign(d_.max_turn_score + 1, kUnread);
+    double& u = utilities_[x];
+    if (!std::isnan(u)) return u;
+    if (const std::optional<std::int64_t> next = Next(x)) return u = d_.Win(*next, seat_);
     std::array<int, kMaxPlayers> s = scores_;
     s[seat_] += x;
-    return WinShare(std::span<const int>(s.data(), d_.players), seat_);
+    return u = WinShare(std::span<const int>(s.data(), d_.players), seat_);
   }
   // The mover's chance to win at the start of this turn.
   double StartValue() const { return d_.Win(context_, seat_); }
@@ -86,13 +96,17 @@ class WinValues {
     return SolvedRolls()[d_.turns->model().Id(c.tanks, c.rays, c.e0, c.e1, c.e2)];
   }
 
-  // The interface internal::AdviseTakes uses.
-  void Position(const Dice& after, Value& stop, std::optional<Value>& roll) const {
+  // The interface internal::AdviseTakes uses (V: Value or ApproxValue).
+  template <typename V>
+  void Position(const Dice& after, V& stop, std::optional<V>& roll) const {
     const Canon c = Canonicalize(d_.rules, after);
     stop.approx = Utility(c.score);
-    if (std::optional<double> r = Roll(c)) roll = Value{*r, std::nullopt};
+    if (std::optional<double> r = Roll(c)) roll = ApproxOnly<V>(*r);
   }
-  Value Stop(int score) const { return Value{Utility(score), std::nullopt}; }
+  template <typename V>
+  void Stop(int score, V& value) const {
+    value = ApproxOnly<V>(Utility(score));
+  }
 
   std::vector<double> WinProbabilities() const {
     std::vector<double> w(d_.players);
@@ -127,30 +141,35 @@ class WinValues {
   std::int64_t context_;
   std::array<int, kMaxPlayers> scores_{};
   mutable internal::TurnCache::Turn turn_;
+  static constexpr double kUnread = std::numeric_limits<double>::quiet_NaN();
+  mutable std::vector<double> utilities_;  // by score; kUnread until read
 };
 
 // The convention's pick among the optimal takes (docs/PLAYERS.md): rays, then
 // the earthling type showing the most dice, then Human, Cow, Chicken.
-inline void PickByConvention(RollAdvice& advice) {
+template <typename Advice>  // RollAdvice or ApproxAdvice
+void PickByConvention(Advice& advice) {
   std::optional<int> pick;
   for (int i = 0; i < static_cast<int>(advice.options.size()); ++i) {
-    const TakeOption& o = advice.options[i];
+    const auto& o = advice.options[i];
     if (!o.optimal) continue;
     if (!pick) {
       pick = i;
       continue;
     }
-    const TakeOption& p = advice.options[*pick];
+    const auto& p = advice.options[*pick];
     if (p.take != Face::kRay && (o.take == Face::kRay || o.count > p.count)) pick = i;
   }
   if (pick) advice.best = pick;
 }
 
 // The win policy's advice from `roll` at `aside` (both valid) at `values`'
-// context: the ranked takes and the convention's pick, as AdviseWin gives.
-inline RollAdvice AdviseWinTakes(const TableData& d, const WinValues& values, const Dice& aside,
-                                 const Dice& roll) {
-  RollAdvice advice = AdviseTakes(d.rules, aside, roll, WinCompare{d.tie_tolerance}, values);
+// context: the ranked takes and the convention's pick, as AdviseWin gives
+// (as an ApproxAdvice: the same picks).
+template <typename Advice = RollAdvice>
+Advice AdviseWinTakes(const TableData& d, const WinValues& values, const Dice& aside,
+                      const Dice& roll) {
+  Advice advice = AdviseTakes<Advice>(d.rules, aside, roll, WinCompare{d.tie_tolerance}, values);
   PickByConvention(advice);
   return advice;
 }

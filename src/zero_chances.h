@@ -9,9 +9,9 @@
 #include <functional>
 #include <memory>
 #include <mutex>
-#include <unordered_map>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "martiandice/context.h"
 #include "martiandice/dice.h"
@@ -20,6 +20,7 @@
 #include "martiandice/table.h"
 #include "martiandice/turn_query.h"
 #include "martiandice/turn_solver.h"
+#include "take_options.h"
 
 namespace martiandice::internal {
 
@@ -41,14 +42,14 @@ class ZeroChances {
 
  private:
   // The policy's advice from a valid roll at a valid set-aside.
-  using Advise = std::function<absl::StatusOr<RollAdvice>(const Dice& aside, const Dice& roll)>;
+  using Advise = std::function<ApproxAdvice(const Dice& aside, const Dice& roll)>;
   ZeroChances(const Rules& rules, Advise advise) : rules_(rules), advise_(std::move(advise)) {}
   absl::StatusOr<double> Compute(const Dice& aside) const;  // mutex_ held
 
   Rules rules_;
   Advise advise_;
   mutable std::mutex mutex_;
-  mutable std::unordered_map<std::uint32_t, double> memo_;  // by set-aside
+  mutable absl::flat_hash_map<std::uint32_t, double> memo_;  // by set-aside
   mutable std::vector<std::vector<RollOutcome>> rolls_;     // by dice left, on first use
 };
 
