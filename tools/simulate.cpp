@@ -30,6 +30,7 @@
 #include "martiandice/game_state.h"
 #include "martiandice/policy.h"
 #include "martiandice/turn_query.h"
+#include "martiandice/win_query.h"
 #include "rating.h"
 #include "support.h"
 #include "workers.h"
@@ -62,10 +63,9 @@ struct Setup {
   int players = 0;
   std::uint64_t seed = 0;
   bool alternate_seats = true;
-  std::optional<GameTable> table;  // win policies: the table used
+  std::optional<GameTable> table;  // win policies and rating: the table used
   std::vector<Bot> bots;           // the policies, in the order given
-  Advisor* advisor = nullptr;      // rate: the advice each decision is reviewed by
-  std::optional<std::string> tables;
+  bool rate = false;               // each take reviewed against the table's advice
 };
 
 bool NeedsTable(const std::vector<PolicySpec>& specs) {
@@ -75,7 +75,7 @@ bool NeedsTable(const std::vector<PolicySpec>& specs) {
 
 absl::Status PrepareTable(const SimulationOptions& options, Advisor& advisor, Setup& setup,
                           SimulationResult& result) {
-  if (!NeedsTable(options.policies)) return absl::OkStatus();
+  if (!NeedsTable(options.policies) && !options.rate) return absl::OkStatus();
   if (options.table) {
     if (absl::Status status = CheckTableMatches(*options.table, setup.rules, setup.players);
         !status.ok()) {
@@ -86,6 +86,11 @@ absl::Status PrepareTable(const SimulationOptions& options, Advisor& advisor, Se
   }
   absl::StatusOr<std::shared_ptr<const LoadedTable>> loaded =
       app::LoadTable(advisor, setup.rules, setup.players, options.tables_path);
+  if (!loaded.ok() && !NeedsTable(options.policies)) {
+    return absl::Status(
+        loaded.status().code(),
+        absl::StrCat("--rate reviews decisions against a table: ", loaded.status().message()));
+  }
   if (!loaded.ok()) return loaded.status();
   setup.table = (*loaded)->table;
   result.table_path = (*loaded)->path;
@@ -114,9 +119,6 @@ absl::Status CheckOptions(const SimulationOptions& options) {
   }
   if (options.games < 1) return absl::InvalidArgumentError("--games must be at least 1");
   if (options.threads < 1) return absl::InvalidArgumentError("--threads must be at least 1");
-  if (options.rate && options.table) {
-    return absl::InvalidArgumentError("rating reviews against the table found from tables_path");
-  }
   return absl::OkStatus();
 }
 
@@ -186,22 +188,20 @@ void Score(const std::vector<int>& seated, const std::vector<int>& scores, Total
   }
 }
 
-// The bot's take at `state` (phase kTake), reviewed against the win advice,
-// then its moves applied: the same moves, from the same random draws, as
+// The bot's take at `state` (phase kTake), reviewed against the table's win
+// advice (the takes of a game's advice, without its chances to score 0), then
+// its moves applied: the same moves, from the same random draws, as
 // Bot::PlayStep's. Returns whether they ended the turn.
 absl::StatusOr<bool> RatedStep(const Setup& setup, const Bot& bot, GameState& state, DiceRng& rng,
                                RatedDecisions& rated) {
-  absl::StatusOr<GameAdvice> advice = setup.advisor->Advise(state, setup.tables);
+  absl::StatusOr<WinAdvice> advice =
+      AdviseWin(*setup.table, state.context(), state.aside_before_roll(), state.roll());
   if (!advice.ok()) return advice.status();
-  if (advice->fallback || !advice->takes) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--rate reviews decisions against a table: ", advice->fallback_reason));
-  }
   absl::StatusOr<Bot::Step> step = bot.NextStep(state, rng);
   if (!step.ok()) return step.status();
   const Then then =
       step->then && step->then->kind == Move::Kind::kRollOn ? Then::kRoll : Then::kStop;
-  absl::StatusOr<ChoiceReview> review = ReviewChoice(*advice->takes, step->move.face, then);
+  absl::StatusOr<ChoiceReview> review = ReviewChoice(advice->advice, step->move.face, then);
   if (!review.ok()) return review.status();
   ++rated.decisions;
   ++rated.classes[static_cast<int>(app::ClassOf(review->optimal, review->loss.approx))];
@@ -221,7 +221,7 @@ absl::StatusOr<bool> RatedStep(const Setup& setup, const Bot& bot, GameState& st
 // A turn of the seat to move; when rating, its takes reviewed (RatedStep).
 absl::Status PlayTurn(const Setup& setup, const Bot& bot, GameState& state, DiceRng& rng,
                       RatedDecisions& rated) {
-  if (setup.advisor == nullptr) return bot.PlayTurn(state, rng).status();
+  if (!setup.rate) return bot.PlayTurn(state, rng).status();
   for (bool ended = false; !ended;) {
     if (state.phase() == Phase::kTake) {
       absl::StatusOr<bool> step = RatedStep(setup, bot, state, rng, rated);
@@ -415,10 +415,7 @@ absl::StatusOr<SimulationResult> Simulate(const SimulationOptions& options) {
   if (absl::Status status = PrepareBots(options.policies, advisor, setup); !status.ok()) {
     return status;
   }
-  if (options.rate) {
-    setup.advisor = &advisor;
-    setup.tables = options.tables_path;
-  }
+  setup.rate = options.rate;
   const auto start = std::chrono::steady_clock::now();
   result.threads = static_cast<int>(std::min<std::int64_t>(options.threads, options.games));
   GameRunner runner(setup, options);
@@ -584,9 +581,9 @@ std::string SimulateText(const SimulationOptions& simulation, const SimulationRe
   }
   if (!result.table_path.empty()) absl::StrAppend(&text, "Table: ", result.table_path, ".\n");
   absl::StrAppend(
-      &text, absl::StrFormat("Time: %.2f s (%.0f games/s, %d threads).\n", result.seconds,
+      &text, absl::StrFormat("Time: %.2f s (%.0f games/s, %d thread%s).\n", result.seconds,
                              static_cast<double>(result.games) / std::max(result.seconds, 1e-9),
-                             result.threads));
+                             result.threads, result.threads == 1 ? "" : "s"));
   return text;
 }
 

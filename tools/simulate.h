@@ -33,13 +33,13 @@ struct SimulationOptions {
   // Policies change seats from game to game (see Simulate); if false, policy
   // k sits in seat k in every game, to measure one seating alone.
   bool alternate_seats = true;
-  // The policy table for `win` policies: `table` if set, else the advisor's
-  // (Advisor::Table) from `tables_path`. Not needed without `win`.
+  // The policy table for `win` policies and rating: `table` if set, else the
+  // advisor's (Advisor::Table) from `tables_path`. Not needed without either.
   std::optional<GameTable> table;
   std::optional<std::string> tables_path;
   // Rate every policy's decisions against the win table (app/rating.h):
   // each take and its stop or roll on reviewed as `play` reviews a human's.
-  // Needs a table covering the game, found from tables_path (not `table`).
+  // Needs a table covering the game (above).
   bool rate = false;
   // Where the tables and the turn objectives' solved turns come from; null:
   // an advisor of the simulation's own.

@@ -10,11 +10,13 @@
 #include <cmath>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli_test_util.h"
 #include "martiandice/policy.h"
 #include "martiandice/rules.h"
+#include "martiandice/table.h"
 #include "simulate.h"
 #include "test_util.h"
 
@@ -118,10 +120,25 @@ TEST_CASE("rating: simulate --rate puts the win bot at the top, the others below
   CHECK(plain.policy_rating[0].decisions == 0);
   // Nor do the threads: the tallies are exact sums.
   const SimulationResult one = Simulate(rules, "win,random", 400, dir.File("tiny.mdt"), true, 1);
-  for (int k = 0; k < 2; ++k) {
-    CHECK(one.policy_rating[k].decisions == rated.policy_rating[k].decisions);
-    CHECK(one.policy_rating[k].classes == rated.policy_rating[k].classes);
-    CHECK(one.policy_rating[k].total_loss == rated.policy_rating[k].total_loss);
+  // Nor where the table comes from: given in memory, it rates as its file does.
+  SimulationOptions given;
+  given.rules = rules;
+  given.policies = *martiandice::ParsePolicies("win,random");
+  given.games = 400;
+  given.threads = 2;
+  given.rate = true;
+  absl::StatusOr<martiandice::GameTable> table =
+      martiandice::GameTable::FromBytes(test_util::SolveTinyTable(rules, 2));
+  REQUIRE(table.ok());
+  given.table = *std::move(table);
+  const absl::StatusOr<SimulationResult> in_memory = martiandice::Simulate(given);
+  REQUIRE(in_memory.ok());
+  for (const SimulationResult* other : {&one, &*in_memory}) {
+    for (int k = 0; k < 2; ++k) {
+      CHECK(other->policy_rating[k].decisions == rated.policy_rating[k].decisions);
+      CHECK(other->policy_rating[k].classes == rated.policy_rating[k].classes);
+      CHECK(other->policy_rating[k].total_loss == rated.policy_rating[k].total_loss);
+    }
   }
 }
 
