@@ -4,6 +4,7 @@
 // integer numerators over powers of six (no rational normalisation per step).
 #include "martiandice/distribution.h"
 
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <mutex>
@@ -27,6 +28,15 @@ namespace {
 // D(m) dice in all, so its probability is an integer over 6^(D(L) - D(m)); the
 // final scores (level 0) are integers over 6^D(L).
 int Triangle(int m) { return m * (m + 1) / 2; }
+
+// The law of a roll of `dice` dice (0..kMaxDice), made once for the program:
+// every pass and every turn's zero chances read the same rows. Never freed.
+const std::vector<RollOutcome>& Rolls(int dice) {
+  static auto* const once = new std::array<std::once_flag, kMaxDice + 1>;
+  static auto* const rolls = new std::array<std::vector<RollOutcome>, kMaxDice + 1>;
+  std::call_once((*once)[dice], [&] { (*rolls)[dice] = RollDistribution(dice); });
+  return (*rolls)[dice];
+}
 
 std::uint32_t Key(const Dice& dice) {
   std::uint32_t key = 0;
@@ -76,7 +86,7 @@ absl::StatusOr<ScoreDistribution> ForwardPass(const Rules& rules, const Dice& st
 
   for (int left = first; left >= 1; --left) {
     Level& level = levels[left];
-    const std::vector<RollOutcome> outcomes = RollDistribution(left);
+    const std::vector<RollOutcome>& outcomes = Rolls(left);
     const double total = static_cast<double>(PowerOfSix(left));
     for (std::size_t p = 0; p < level.positions.size(); ++p) {
       const Dice aside = level.positions[p];
@@ -270,11 +280,9 @@ absl::StatusOr<double> ZeroChances::Compute(const Dice& aside) const {
   const std::uint32_t key = Key(aside);
   if (auto it = memo_.find(key); it != memo_.end()) return it->second;
   const int left = rules_.dice - aside.total();
-  if (rolls_.empty()) rolls_.resize(rules_.dice + 1);  // once: rows stay in place
-  if (rolls_[left].empty()) rolls_[left] = RollDistribution(left);
   const double total = static_cast<double>(PowerOfSix(left));
   double zero = 0;
-  for (const RollOutcome& outcome : rolls_[left]) {
+  for (const RollOutcome& outcome : Rolls(left)) {
     const ApproxAdvice advice = advise_(aside, outcome.faces);
     const double share = static_cast<double>(outcome.weight) / total;
     if (advice.turn_over || !advice.best) {

@@ -50,7 +50,6 @@ class ZeroChances {
   Advise advise_;
   mutable std::mutex mutex_;
   mutable absl::flat_hash_map<std::uint32_t, double> memo_;  // by set-aside
-  mutable std::vector<std::vector<RollOutcome>> rolls_;     // by dice left, on first use
 };
 
 }  // namespace martiandice::internal
