@@ -421,6 +421,14 @@ std::string AdviceValuesText(const GameAdvice& advice) {
 
 namespace {
 
+// The terminal columns `text` takes: its UTF-8 characters (bytes but
+// continuation bytes), one column each.
+std::size_t Columns(std::string_view text) {
+  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+}
+
 // Where the word at `at` (not a space) ends: at the next space, or for a
 // `backquoted` or 'quoted' span at the space after its closing quote.
 std::size_t WordEnd(std::string_view line, std::size_t at) {
@@ -445,10 +453,10 @@ void WrapLine(std::string_view line, std::size_t indent, std::size_t width, std:
     std::size_t next = line.find_first_not_of(' ', end);
     if (next == std::string_view::npos) next = line.size();
     out += word;
-    column += word.size();
+    column += Columns(word);
     if (next == line.size()) break;  // trailing spaces dropped
     const std::size_t gap = next - end;
-    if (column + gap + WordEnd(line, next) - next > width) {
+    if (column + gap + Columns(line.substr(next, WordEnd(line, next) - next)) > width) {
       out += '\n';
       out.append(hang, ' ');
       column = hang;
@@ -471,7 +479,7 @@ std::string WrapColumns(std::string_view text, std::size_t width) {
     if (start > 0) out += '\n';
     start = end + 1;
     const std::size_t indent = line.find_first_not_of(' ');
-    if (line.size() <= width || indent == std::string_view::npos) {
+    if (Columns(line) <= width || indent == std::string_view::npos) {
       out += line;
     } else {
       WrapLine(line, indent, width, out);

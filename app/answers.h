@@ -100,10 +100,11 @@ std::string Percent(double p);
 // A sum of chances lost, each where it was lost (it may pass 100): "12.46
 // percentage points", the digits as Percent's.
 std::string PercentagePoints(double sum);
-// `text` for an 80-column terminal: each line longer than `width` broken at
-// spaces (the spaces at a break dropped, others kept), its continuation lines
-// indented two columns past its own indent. A word longer than that (a path),
-// a `command in backquotes` and a 'quoted entry' are kept whole.
+// `text` for an 80-column terminal (a UTF-8 character a column): each line
+// longer than `width` broken at spaces (the spaces at a break dropped, others
+// kept), its continuation lines indented two columns past its own indent. A
+// word longer than that (a path), a `command in backquotes` and a 'quoted
+// entry' are kept whole.
 std::string WrapColumns(std::string_view text, std::size_t width = 80);
 // Whether `goal`'s values are chances (win, reach:K) rather than points.
 bool IsChance(const Goal& goal);

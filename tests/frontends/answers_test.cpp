@@ -770,6 +770,11 @@ TEST_CASE("answers: WrapColumns breaks long lines at spaces, keeping paths and c
   // fills exactly 80 columns.
   const std::string turn = "  turn 13: " + std::string(61, 'x') + " abcdefg hij";
   CHECK(WrapColumns(turn) == "  turn 13: " + std::string(61, 'x') + " abcdefg\n    hij");
+  // Columns are characters, not bytes: 80 two-byte characters fill a line.
+  std::string wide;
+  for (int i = 0; i < 39; ++i) wide += "é";
+  CHECK(WrapColumns(wide + "é " + wide) == wide + "é " + wide);
+  CHECK(WrapColumns(wide + "é " + wide + "é") == wide + "é\n  " + wide + "é");
   // A word longer than the width stays whole, on a line of its own.
   const std::string path = "/" + std::string(90, 'p');
   CHECK(WrapColumns("Game log written to " + path + " now.") ==
