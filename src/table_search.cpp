@@ -92,8 +92,10 @@ absl::Status Unusable(const std::string& where, const Lookup& lookup, const std:
       "%s is %s: give a policy table file, or a directory holding %s", where, lookup.why, name));
 }
 
+// `out`: where the command it gives writes the table; `then`: what to do with
+// it after, where `out` is not a place searched.
 absl::Status NotFound(const Rules& rules, int players, const std::string& looked,
-                      const std::string& out) {
+                      const std::string& out, const char* then = "") {
   // A table too large for one machine is made by processes sharing it.
   const int processes = TableSolveProcesses(rules, players);
   const std::string how =
@@ -107,9 +109,9 @@ absl::Status NotFound(const Rules& rules, int players, const std::string& looked
                 kMaxTableBytes >> 30, processes);
   return absl::NotFoundError(absl::StrFormat(
       "no policy table %s for %d players (dice %d, bonus %d, target %d); looked in %s. "
-      "Generate it with `%s` %s and pass its path with --tables or $MARTIANDICE_DATA",
+      "Generate it with `%s` %s%s",
       TableFileName(rules, players), players, rules.dice, rules.bonus, rules.target, looked,
-      TableSolveCommand(rules, players, out), how));
+      TableSolveCommand(rules, players, out), how, then));
 }
 
 #if defined(__linux__)
@@ -271,7 +273,8 @@ absl::StatusOr<std::string> LocateTable(const Rules& rules, int players,
     if (IsFile(fs::path(dir) / name)) return (fs::path(dir) / name).string();
   }
   return NotFound(rules, players,
-                  absl::StrCat("$MARTIANDICE_DATA (unset), ", absl::StrJoin(dirs, ", ")), name);
+                  absl::StrCat("$MARTIANDICE_DATA (unset), ", absl::StrJoin(dirs, ", ")), name,
+                  " and pass its path with --tables or $MARTIANDICE_DATA");
 }
 
 }  // namespace martiandice

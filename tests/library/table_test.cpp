@@ -1040,6 +1040,8 @@ TEST_CASE("table: file names and the search for a table") {
   CHECK(Contains(absent.status(), "no martiandice-p3-d3-b0-t5.mdt there"));
   CHECK(Contains(absent.status(),
                  "martiandice solve --players 3 --dice 3 --bonus 0 --target 5 --out " + dir));
+  // Written where it was looked for, it needs no naming after.
+  CHECK_FALSE(Contains(absent.status(), "--tables"));
   // $MARTIANDICE_DATA, as a directory or a file; then the data directories.
   const char* saved = std::getenv("MARTIANDICE_DATA");
   const std::string saved_value = saved ? saved : "";
@@ -1053,9 +1055,14 @@ TEST_CASE("table: file names and the search for a table") {
   CHECK(Contains(nowhere.status(), "looked in $MARTIANDICE_DATA=" + dir));
   CHECK(Contains(nowhere.status(), "/data"));
   CHECK(Contains(nowhere.status(), "martiandice solve --players 5 --dice 7 --bonus 1 --target 9"));
+  CHECK_FALSE(Contains(nowhere.status(), "--tables"));
   ::unsetenv("MARTIANDICE_DATA");
-  CHECK(
-      Contains(LocateTable(Rules{7, 1, 9}, 5, std::nullopt).status(), "$MARTIANDICE_DATA (unset)"));
+  // Nothing named: the command writes it here, which is not searched.
+  const absl::Status unset = LocateTable(Rules{7, 1, 9}, 5, std::nullopt).status();
+  CHECK(Contains(unset, "$MARTIANDICE_DATA (unset)"));
+  CHECK(Contains(unset,
+                 "--out martiandice-p5-d7-b1-t9.mdt` (takes a while) and pass its path "
+                 "with --tables or $MARTIANDICE_DATA"));
   if (saved) ::setenv("MARTIANDICE_DATA", saved_value.c_str(), 1);
 }
 
