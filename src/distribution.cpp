@@ -4,10 +4,7 @@
 // integer numerators over powers of six (no rational normalisation per step).
 #include "martiandice/distribution.h"
 
-#include <array>
 #include <cstdint>
-#include <cstdio>
-#include <mutex>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -17,6 +14,7 @@
 #include "martiandice/state_space.h"
 #include "martiandice/turn_query.h"
 #include "table_format.h"
+#include "turn_model.h"
 #include "win_values.h"
 #include "zero_chances.h"
 
@@ -29,21 +27,6 @@ namespace {
 // final scores (level 0) are integers over 6^D(L).
 int Triangle(int m) { return m * (m + 1) / 2; }
 
-// The law of a roll of `dice` dice (0..kMaxDice), made once for the program:
-// every pass and every turn's zero chances read the same rows. Never freed.
-const std::vector<RollOutcome>& Rolls(int dice) {
-  static auto* const once = new std::array<std::once_flag, kMaxDice + 1>;
-  static auto* const rolls = new std::array<std::vector<RollOutcome>, kMaxDice + 1>;
-  std::call_once((*once)[dice], [&] { (*rolls)[dice] = RollDistribution(dice); });
-  return (*rolls)[dice];
-}
-
-std::uint32_t Key(const Dice& dice) {
-  std::uint32_t key = 0;
-  for (Face face : kAllFaces) key = key * 32 + static_cast<std::uint32_t>(dice.count(face));
-  return key;
-}
-
 // Probability mass at the positions of one level (dice left), to be rolled.
 struct Level {
   std::vector<Dice> positions;
@@ -52,7 +35,8 @@ struct Level {
   std::unordered_map<std::uint32_t, int> index;
 
   int Slot(const Dice& aside, bool exact_mode) {
-    auto [it, inserted] = index.try_emplace(Key(aside), static_cast<int>(positions.size()));
+    auto [it, inserted] =
+        index.try_emplace(internal::DiceKey(aside), static_cast<int>(positions.size()));
     if (inserted) {
       positions.push_back(aside);
       mass.push_back(0);
@@ -86,7 +70,7 @@ absl::StatusOr<ScoreDistribution> ForwardPass(const Rules& rules, const Dice& st
 
   for (int left = first; left >= 1; --left) {
     Level& level = levels[left];
-    const std::vector<RollOutcome>& outcomes = Rolls(left);
+    const std::vector<RollOutcome>& outcomes = internal::RollLaw(left);
     const double total = static_cast<double>(PowerOfSix(left));
     for (std::size_t p = 0; p < level.positions.size(); ++p) {
       const Dice aside = level.positions[p];
@@ -176,7 +160,10 @@ bool Clear(const RollAdvice& advice) {
   return true;
 }
 
-// A set-aside to roll from: a valid position with dice left.
+}  // namespace
+
+namespace internal {
+
 absl::Status CheckStart(const Rules& rules, const Dice& aside) {
   if (absl::Status status = ValidateAside(rules, aside); !status.ok()) return status;
   if (aside.total() >= rules.dice) {
@@ -186,7 +173,7 @@ absl::Status CheckStart(const Rules& rules, const Dice& aside) {
   return absl::OkStatus();
 }
 
-}  // namespace
+}  // namespace internal
 
 absl::StatusOr<ScoreDistribution> TurnScoreDistribution(const TurnSolution& solution) {
   return TurnScoreDistribution(solution, Dice());
@@ -194,7 +181,9 @@ absl::StatusOr<ScoreDistribution> TurnScoreDistribution(const TurnSolution& solu
 
 absl::StatusOr<ScoreDistribution> TurnScoreDistribution(const TurnSolution& solution,
                                                         const Dice& start) {
-  if (absl::Status status = CheckStart(solution.rules(), start); !status.ok()) return status;
+  if (absl::Status status = internal::CheckStart(solution.rules(), start); !status.ok()) {
+    return status;
+  }
   if (solution.precision() != Precision::kExact) {
     return ForwardPass(solution.rules(), start, false, [&](const Dice& aside, const Dice& roll) {
       return AdviseRoll(solution, aside, roll);
@@ -227,7 +216,7 @@ absl::StatusOr<ScoreDistribution> TurnScoreDistribution(const GameTable& table,
       !status.ok()) {
     return status;
   }
-  if (absl::Status status = CheckStart(table.rules(), start); !status.ok()) return status;
+  if (absl::Status status = internal::CheckStart(table.rules(), start); !status.ok()) return status;
   // AdviseWin's advice at every roll, the context's values read and checked once.
   const internal::TableData& data = internal::TableAccess::Data(table);
   const internal::WinValues values(data, context);
@@ -237,71 +226,5 @@ absl::StatusOr<ScoreDistribution> TurnScoreDistribution(const GameTable& table,
                        return internal::AdviseWinTakes(data, values, aside, roll);
                      });
 }
-
-namespace internal {
-
-absl::StatusOr<std::unique_ptr<const ZeroChances>> ZeroChances::ForTable(
-    const GameTable& table, const GameContext& context) {
-  if (absl::Status status = ValidateContext(table.rules(), table.players(), context);
-      !status.ok()) {
-    return status;
-  }
-  // The table and its values at the context, read and checked once for the turn.
-  struct Policy {
-    Policy(const GameTable& t, const GameContext& c)
-        : table(t), values(TableAccess::Data(table), c) {}
-    GameTable table;
-    WinValues values;
-  };
-  auto policy = std::make_shared<const Policy>(table, context);
-  if (absl::Status status = policy->values.Verify(); !status.ok()) return status;
-  return std::unique_ptr<const ZeroChances>(
-      new ZeroChances(table.rules(), [policy](const Dice& aside, const Dice& roll) {
-        return AdviseWinTakes<ApproxAdvice>(TableAccess::Data(policy->table), policy->values, aside,
-                                            roll);
-      }));
-}
-
-std::unique_ptr<const ZeroChances> ZeroChances::ForTurn(const TurnSolution& turn) {
-  return std::unique_ptr<const ZeroChances>(new ZeroChances(
-      turn.rules(),
-      [turn](const Dice& aside, const Dice& roll) { return AdviseRollApprox(turn, aside, roll); }));
-}
-
-absl::StatusOr<double> ZeroChances::At(const Dice& aside) const {
-  if (absl::Status status = CheckStart(rules_, aside); !status.ok()) return status;
-  std::lock_guard<std::mutex> lock(mutex_);
-  return Compute(aside);
-}
-
-// The forward pass's flow read backwards: each roll's share goes to 0 points
-// (the turn over at 0, a stop at 0) or to the chance of the position rolled on.
-absl::StatusOr<double> ZeroChances::Compute(const Dice& aside) const {
-  const std::uint32_t key = Key(aside);
-  if (auto it = memo_.find(key); it != memo_.end()) return it->second;
-  const int left = rules_.dice - aside.total();
-  const double total = static_cast<double>(PowerOfSix(left));
-  double zero = 0;
-  for (const RollOutcome& outcome : Rolls(left)) {
-    const ApproxAdvice advice = advise_(aside, outcome.faces);
-    const double share = static_cast<double>(outcome.weight) / total;
-    if (advice.turn_over || !advice.best) {
-      if (advice.turn_over_score == 0) zero += share;
-      continue;
-    }
-    const ApproxTake& take = advice.options[*advice.best];
-    if (take.then == Then::kRoll) {
-      absl::StatusOr<double> after = Compute(take.aside_after);
-      if (!after.ok()) return after.status();
-      zero += share * *after;
-    } else if (TurnScore(rules_, take.aside_after) == 0) {
-      zero += share;
-    }
-  }
-  memo_.emplace(key, zero);
-  return zero;
-}
-
-}  // namespace internal
 
 }  // namespace martiandice

@@ -2,12 +2,16 @@
 // (query.cpp) and the win queries (win_query.cpp): stop-or-roll decisions and
 // the ranked takes from a roll, for any comparison of values and any source of
 // stop and roll values; one body for the public RollAdvice and for
-// ApproxAdvice, its twin on doubles alone, without allocation, for the walks
-// over a whole turn (zero_chances.h: 400,000 decisions a turn).
+// ApproxAdvice, its twin on doubles alone, without allocation, for the walk
+// over every roll of a turn (zero_chances.h: 400,000 decisions). Also the
+// turn queries' comparison, which that walk and the class walk follow.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <optional>
+#include <type_traits>
 
 #include "martiandice/dice.h"
 #include "martiandice/rules.h"
@@ -68,6 +72,31 @@ V ApproxOnly(double approx) {
 //   bool Better(const V& a, const V& b)  a is preferred to b (the maximum)
 //   bool Tied(const V& a, const V& b)    a and b count as equal
 // Better must be false for equal values, so the first of equal maxima wins.
+
+// The turn queries' comparison: exact when both values are exact, else
+// within a relative tolerance (1e-12, far above a double solve's rounding).
+struct TurnCompare {
+  static constexpr double kTolerance = 1e-12;
+  // Sign of a - b.
+  template <typename V>
+  static int Sign(const V& a, const V& b) {
+    if constexpr (std::is_same_v<V, Value>) {
+      if (a.exact && b.exact) return *a.exact < *b.exact ? -1 : (*a.exact > *b.exact ? 1 : 0);
+    }
+    const double margin = kTolerance * std::max(std::abs(a.approx), std::abs(b.approx));
+    if (a.approx - b.approx > margin) return 1;
+    if (b.approx - a.approx > margin) return -1;
+    return 0;
+  }
+  template <typename V>
+  bool Better(const V& a, const V& b) const {
+    return Sign(a, b) > 0;
+  }
+  template <typename V>
+  bool Tied(const V& a, const V& b) const {
+    return Sign(a, b) == 0;
+  }
+};
 
 // The better of stopping and rolling on (`roll` unset: no dice left) into `best`.
 template <typename Compare, typename V>

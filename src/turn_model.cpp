@@ -74,6 +74,13 @@ TurnModel::TurnModel(const Rules& rules) : rules_(rules) {
   BuildTerms();
 }
 
+const std::vector<RollOutcome>& RollLaw(int dice) {
+  static auto* const once = new std::array<std::once_flag, kMaxDice + 1>;
+  static auto* const rolls = new std::array<std::vector<RollOutcome>, kMaxDice + 1>;
+  std::call_once((*once)[dice], [&] { (*rolls)[dice] = RollDistribution(dice); });
+  return (*rolls)[dice];
+}
+
 int TurnModel::IdOf(const Dice& aside) const {
   int e[3] = {aside.count(Face::kHuman), aside.count(Face::kCow), aside.count(Face::kChicken)};
   if (e[0] < e[1]) std::swap(e[0], e[1]);

@@ -13,6 +13,7 @@
 #include "martiandice/dice.h"
 #include "martiandice/exact.h"
 #include "martiandice/rules.h"
+#include "martiandice/state_space.h"
 #include "wide.h"
 
 namespace martiandice::internal {
@@ -150,6 +151,18 @@ class TurnModel {
   std::vector<EarthClass> class_data_;     // classes_ flattened by (untaken, q)
   std::vector<std::int32_t> class_begin_;  // per untaken: dice + 2 offsets
 };
+
+// The law of a roll of `dice` dice (0..kMaxDice), made once for the program
+// (never freed): every walk over a turn's concrete rolls reads the same rows.
+// Thread-safe.
+const std::vector<RollOutcome>& RollLaw(int dice);
+
+// A concrete set-aside as one number (5 bits a face): a key for maps.
+inline std::uint32_t DiceKey(const Dice& dice) {
+  std::uint32_t key = 0;
+  for (Face face : kAllFaces) key = key * 32 + static_cast<std::uint32_t>(dice.count(face));
+  return key;
+}
 
 // Values of every canonical position for one utility.
 struct TurnValues {

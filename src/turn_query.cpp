@@ -3,7 +3,6 @@
 #include "martiandice/turn_query.h"
 
 #include <algorithm>
-#include <cmath>
 #include <string>
 #include <type_traits>
 
@@ -16,21 +15,7 @@ namespace martiandice {
 namespace {
 
 using internal::SolvedTurn;
-
-// Relative tolerance under which double values count as tied.
-constexpr double kDoubleTieTolerance = 1e-12;
-
-// Sign of a - b; exact when both are exact, else within the double tolerance.
-template <typename V>  // Value or internal::ApproxValue
-int CompareValues(const V& a, const V& b) {
-  if constexpr (std::is_same_v<V, Value>) {
-    if (a.exact && b.exact) return *a.exact < *b.exact ? -1 : (*a.exact > *b.exact ? 1 : 0);
-  }
-  double margin = kDoubleTieTolerance * std::max(std::abs(a.approx), std::abs(b.approx));
-  if (a.approx - b.approx > margin) return 1;
-  if (b.approx - a.approx > margin) return -1;
-  return 0;
-}
+using internal::TurnCompare;
 
 Value StopValue(const SolvedTurn& t, int score) {
   Value v{t.utility[score], std::nullopt};
@@ -43,18 +28,6 @@ Value RollValue(const SolvedTurn& t, int id) {
   if (t.exact) v.exact = t.ExactRoll(id);
   return v;
 }
-
-// The turn queries' comparison: exact when both values are exact, else relative.
-struct TurnCompare {
-  template <typename V>
-  bool Better(const V& a, const V& b) const {
-    return CompareValues(a, b) > 0;
-  }
-  template <typename V>
-  bool Tied(const V& a, const V& b) const {
-    return CompareValues(a, b) == 0;
-  }
-};
 
 // Stop and roll values from the solved turn; an ApproxValue leaves the exact
 // values out.

@@ -907,7 +907,7 @@ int main(int argc, char** argv) {
       starts.push_back(OrDie(md::GameState::AtTurnStart(rules, 2, {{a, 23 - a}, 0}), "game"));
     }
     std::size_t next = 0;
-    run(Measure("Advise (coach) p2 a turn's first advice, at its start", query_reps, 24, 0, [&] {
+    run(Measure("Advise (coach) p2 a turn's first advice, at its start", query_reps, 24, 1e-3, [&] {
       auto a = advisor.Advise(starts[next++ % starts.size()]);
       DoNotOptimize(a);
       g_sink = *a->zero_chance;
