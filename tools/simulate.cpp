@@ -557,7 +557,7 @@ std::string SimulateText(const SimulationOptions& simulation, const SimulationRe
                              result.players, app::RulesText(simulation.rules), simulation.seed));
   absl::StrAppend(
       &text, SeatingText(simulation.alternate_seats, result.players),
-      "Win rates (ties split: 1/k to each of k tied leaders; ± = 95% confidence half-width):\n");
+      "Win rates (a tie of k leaders gives each 1/k; ± = 95% confidence half-width):\n");
   for (int seat = 0; seat < result.players; ++seat) {
     absl::StrAppend(&text,
                     absl::StrFormat("  %-22s %s\n", absl::StrCat("seat ", seat),
@@ -584,7 +584,7 @@ std::string SimulateText(const SimulationOptions& simulation, const SimulationRe
       &text, absl::StrFormat("Time: %.2f s (%.0f games/s, %d thread%s).\n", result.seconds,
                              static_cast<double>(result.games) / std::max(result.seconds, 1e-9),
                              result.threads, result.threads == 1 ? "" : "s"));
-  return text;
+  return app::WrapColumns(text);  // a rating's line passes 80 columns
 }
 
 }  // namespace

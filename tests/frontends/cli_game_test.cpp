@@ -6,11 +6,13 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <numeric>
 #include <regex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "atomic_file.h"
@@ -486,6 +488,19 @@ TEST_CASE("cli game simulate human output") {
   for (const char* text : {"Simulated 300 games of 3 players", "seat 2", "policy 1 stop:8",
                            "policy 2 random", "±", "Turns per game", "games/s"}) {
     CHECK(run.out.find(text) != std::string::npos);
+  }
+  // Rated, its lines (a rating's passes 80 columns alone) fit a terminal.
+  const CliRun rated = Run({"simulate", "--games", "30", "--policies", "win,ev,random", "--rate"});
+  INFO(rated.err);
+  REQUIRE(rated.code == 0);
+  CHECK(rated.out.find("rating 100 of 100 (perfect)") != std::string::npos);
+  for (std::string_view rest = rated.out; !rest.empty();) {
+    const std::string_view line = rest.substr(0, rest.find('\n'));
+    rest.remove_prefix(std::min(rest.size(), line.size() + 1));
+    const auto columns = std::count_if(line.begin(), line.end(), [](char c) {
+      return (static_cast<unsigned char>(c) & 0xC0) != 0x80;  // one a UTF-8 character
+    });
+    CHECK_MESSAGE(columns <= 80, line);
   }
 }
 
