@@ -429,16 +429,46 @@ std::size_t Columns(std::string_view text) {
   }));
 }
 
+// A group of dice in the notation ("3R", "12H"): kGoesOn, or kEnds where
+// punctuation closes a list of them ("1K:", "1K,"); else kNotDice.
+enum class DiceGroup { kNotDice, kGoesOn, kEnds };
+DiceGroup DiceGroupOf(std::string_view word) {
+  std::size_t digits = 0;
+  while (digits < word.size() && word[digits] >= '0' && word[digits] <= '9') ++digits;
+  if (digits == 0 || digits > 2 || digits == word.size() ||
+      std::string_view("TRHCK").find(word[digits]) == std::string_view::npos) {
+    return DiceGroup::kNotDice;
+  }
+  if (word.size() == digits + 1) return DiceGroup::kGoesOn;
+  const bool closed = word.size() == digits + 2 &&
+                      std::string_view(",.:;)").find(word[digits + 1]) != std::string_view::npos;
+  return closed ? DiceGroup::kEnds : DiceGroup::kNotDice;
+}
+
 // Where the word at `at` (not a space) ends: at the next space, or for a
-// `backquoted` or 'quoted' span at the space after its closing quote.
+// `backquoted` or 'quoted' span at the space after its closing quote, or
+// for dice ("2T 3R 4H") at the end of their list: a roll is read whole.
 std::size_t WordEnd(std::string_view line, std::size_t at) {
   std::size_t from = at;
   if (line[at] == '`' || line[at] == '\'') {
     const std::size_t closing = line.find(line[at], at + 1);
     if (closing != std::string_view::npos) from = closing;
   }
-  const std::size_t space = line.find(' ', from);
-  return space == std::string_view::npos ? line.size() : space;
+  const auto end_of = [&](std::size_t start) {
+    const std::size_t space = line.find(' ', start);
+    return space == std::string_view::npos ? line.size() : space;
+  };
+  std::size_t end = end_of(from);
+  if (from != at) return end;  // a quoted span
+  // Dice groups one space apart stay together.
+  while (DiceGroupOf(line.substr(at, end - at)) == DiceGroup::kGoesOn && end + 1 < line.size() &&
+         line[end] == ' ' && line[end + 1] != ' ') {
+    const std::size_t next_end = end_of(end + 1);
+    if (DiceGroupOf(line.substr(end + 1, next_end - end - 1)) == DiceGroup::kNotDice) break;
+    at = end + 1;
+    end = next_end;
+  }
+  return end;
 }
 
 // One line over `width`: broken at spaces, the spaces at a break dropped and

@@ -792,6 +792,15 @@ TEST_CASE("answers: WrapColumns breaks long lines at spaces, keeping paths and c
   CHECK(WrapColumns(entry + " end") == entry + "\n  end");
   CHECK(WrapColumns("Refused: " + std::string(60, 'x') + " 'take  2  humans' x") ==
         "Refused: " + std::string(60, 'x') + "\n  'take  2  humans' x");
+  // A roll's dice stay on one line, up to the punctuation that ends them;
+  // other numbers and letters break as words.
+  const std::string filler(58, 'x');
+  CHECK(WrapColumns("Seat 1 " + filler + " 2T 3R 4H 3C 1K: takes 4 humans.") ==
+        "Seat 1 " + filler + "\n  2T 3R 4H 3C 1K: takes 4 humans.");
+  CHECK(WrapColumns("Seat 1 " + std::string(69, 'x') + " 3T, 2R and 4H") ==
+        "Seat 1 " + std::string(69, 'x') + " 3T,\n  2R and 4H");
+  CHECK(WrapColumns("Seat 1 " + std::string(70, 'x') + " 12 T 3R 4H") ==
+        "Seat 1 " + std::string(70, 'x') + " 12\n  T 3R 4H");
   // Every line of a long paragraph within 80 columns; the words unchanged.
   std::string words;
   for (int i = 0; i < 100; ++i) words += (i ? " w" : "w") + std::to_string(i * i);
