@@ -197,13 +197,14 @@ void TurnModel::BuildTerms() {
     const int m = s.left;
     const double scale = 1.0 / static_cast<double>(PowerOfSix(m));
     for (int a = 0; m > 0 && a <= m; ++a) {
+      const int group = Id(s.tanks + a, s.rays, s.earth[0], s.earth[1], s.earth[2]);
       for (int q = 0; a + q <= m; ++q) {
         int b = m - a - q;
         RollTermExact exact;
         exact.weight = Multinomial({a, b, q}) << b;  // times 2^b: two ray sides
         RollTerm term;
         term.weight_d = static_cast<double>(exact.weight) * scale;
-        term.law = LawIndex(Id(s.tanks + a, s.rays, s.earth[0], s.earth[1], s.earth[2]), q);
+        term.law = LawIndex(group, q);
         terms_.push_back(term);
         exact_terms_.push_back(exact);
       }
