@@ -4,12 +4,12 @@
 // (AdviseRoll's). Two walks sum it backwards:
 //   - the class walk, over the turn model's canonical positions, roll terms
 //     and outcome classes (2,175, 21,640 and 21,326 at 13 dice), the whole
-//     turn at once. The chance is the
-//     same at every set-aside of a canonical position (both policies' picks
-//     are alike under a relabelling of earthling types that keeps the
-//     untaken ones in face order). Where face order breaks a tie between
-//     takes of different counts (AdviseRoll's pick), the class is split into
-//     its ordered outcomes;
+//     turn at once. The chance is the same at every set-aside of a
+//     canonical position (both policies' picks are alike under a
+//     relabelling of earthling types that keeps the untaken ones in face
+//     order). Where face order breaks a tie between takes of different
+//     counts (AdviseRoll's pick), the class is split into its ordered
+//     outcomes;
 //   - the roll walk, over every concrete roll from each set-aside (400,000
 //     decisions a turn), each set-aside once on first use: the reference the
 //     tests hold the class walk to.
