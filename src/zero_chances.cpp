@@ -286,6 +286,8 @@ std::unique_ptr<const ZeroChances> ZeroChances::ForTurn(const TurnSolution& turn
   return zero;
 }
 
+ZeroChances::~ZeroChances() = default;
+
 absl::StatusOr<double> ZeroChances::At(const Dice& aside) const {
   if (absl::Status status = CheckStart(rules_, aside); !status.ok()) return status;
   if (!advise_) return by_position_[model_->IdOf(aside)];

@@ -51,6 +51,9 @@ class ZeroChances {
   // it alive).
   static std::unique_ptr<const ZeroChances> ForTurn(const TurnSolution& turn,
                                                     Walk walk = Walk::kClasses);
+  // Out of line: the map's code stays in the library (it links Abseil's
+  // hash map privately).
+  ~ZeroChances();
 
   // The policy's TurnScoreDistribution from `aside`, probability[0], equal
   // within rounding (another order of summation): the chance that rolling
