@@ -2,9 +2,10 @@
 // (query.cpp) and the win queries (win_query.cpp): stop-or-roll decisions and
 // the ranked takes from a roll, for any comparison of values and any source of
 // stop and roll values; one body for the public RollAdvice and for
-// ApproxAdvice, its twin on doubles alone, without allocation, for the walk
-// over every roll of a turn (zero_chances.h: 400,000 decisions). Also the
-// turn queries' comparison, which that walk and the class walk follow.
+// ApproxAdvice, its twin on doubles alone, without allocation, for a walk
+// over every roll of a turn (400,000 decisions: the reference the tests hold
+// zero_chances.h to). Also the turn queries' comparison, which zero_chances.h
+// follows.
 #pragma once
 
 #include <algorithm>

@@ -45,6 +45,11 @@ std::uint64_t Power(std::uint64_t base, int exp) {
 
 }  // namespace
 
+std::uint64_t EarthOutcomeWeight(int untaken, const int c[3], int q) {
+  const int blanks = q - c[0] - c[1] - c[2];
+  return Multinomial({c[0], c[1], c[2], blanks}) * Power(3 - untaken, blanks);
+}
+
 // ---------------------------------------------------------------- the model
 
 std::shared_ptr<const TurnModel> TurnModel::Get(const Rules& rules) {
@@ -137,21 +142,13 @@ void TurnModel::BuildClasses() {
   for (int j = 0; j <= 3; ++j) {
     for (int q = 0; q <= n; ++q) {
       std::map<std::uint32_t, std::uint64_t> by_mask;
-      // Counts (c0, c1, c2) for the untaken types (unused slots stay 0), z blanks.
-      for (int c0 = 0; c0 <= (j >= 1 ? q : 0); ++c0) {
-        for (int c1 = 0; c1 <= (j >= 2 ? q - c0 : 0); ++c1) {
-          for (int c2 = 0; c2 <= (j >= 3 ? q - c0 - c1 : 0); ++c2) {
-            int z = q - c0 - c1 - c2;
-            if (j == 3 && z > 0) continue;  // no taken type: no blanks
-            std::uint64_t w = Multinomial({c0, c1, c2, z}) * Power(3 - j, z);
-            std::uint32_t mask = 0;
-            for (int c : {c0, c1, c2}) {
-              if (c > 0) mask |= 1u << c;
-            }
-            by_mask[mask] += w;
-          }
+      ForEachEarthOutcome(j, q, [&](const int* c, std::uint64_t w) {
+        std::uint32_t mask = 0;
+        for (int i = 0; i < 3; ++i) {
+          if (c[i] > 0) mask |= 1u << c[i];
         }
-      }
+        by_mask[mask] += w;
+      });
       auto& out = classes_[j * (n + 1) + q];
       for (auto [mask, w] : by_mask) {
         EarthClass cls{mask, w, static_cast<double>(w)};

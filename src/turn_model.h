@@ -55,6 +55,27 @@ struct EarthClass {
   std::uint8_t take[3] = {0, 0, 0};
 };
 
+// The number of the 3^q ordered results of q dice (no tanks, no rays) in
+// which the `untaken` types (0..3) show c[0], c[1], c[2] dice in face order
+// (entries past `untaken` are 0) and the rest show taken types.
+std::uint64_t EarthOutcomeWeight(int untaken, const int c[3], int q);
+
+// Calls f(c, weight) for every ordered outcome of q dice over `untaken`
+// earthling types (EarthOutcomeWeight's), c[0] slowest: the one enumeration
+// the model's classes and a split class (zero_chances.cpp) are counted by.
+template <typename F>
+void ForEachEarthOutcome(int untaken, int q, F&& f) {
+  int c[3] = {0, 0, 0};
+  for (c[0] = 0; c[0] <= (untaken >= 1 ? q : 0); ++c[0]) {
+    for (c[1] = 0; c[1] <= (untaken >= 2 ? q - c[0] : 0); ++c[1]) {
+      for (c[2] = 0; c[2] <= (untaken >= 3 ? q - c[0] - c[1] : 0); ++c[2]) {
+        if (untaken == 3 && c[0] + c[1] + c[2] < q) continue;  // no taken type to show
+        f(static_cast<const int*>(c), EarthOutcomeWeight(untaken, c, q));
+      }
+    }
+  }
+}
+
 // Everything about the turn that does not depend on the objective.
 class TurnModel {
  public:

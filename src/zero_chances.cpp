@@ -1,6 +1,6 @@
-// Internal: a policy's zero chances over a whole turn (zero_chances.h): the
-// class walk over the turn model (its classes split by face order where
-// the policy's pick needs it), the roll walk over concrete rolls.
+// Internal: a policy's zero chances over a whole turn (zero_chances.h), in
+// one walk over the turn model (its classes split by face order where the
+// policy's pick needs it).
 #include "zero_chances.h"
 
 #include <algorithm>
@@ -12,6 +12,7 @@
 #include "martiandice/state_space.h"
 #include "solved_turn.h"
 #include "table_format.h"
+#include "take_options.h"
 #include "win_values.h"
 
 namespace martiandice::internal {
@@ -138,43 +139,26 @@ struct FaceOrderPick {
   }
 };
 
-// C(n, k), exactly (under 2^53 for rolls of up to kMaxDice dice).
-double Binomial(int n, int k) {
-  std::uint64_t c = 1;
-  for (int i = 1; i <= k; ++i) c = c * static_cast<std::uint64_t>(n - k + i) / i;
-  return static_cast<double>(c);
-}
-
 // An ambiguous class of the q other dice at group `g` split into its
-// ordered outcomes, as TurnModel::BuildClasses counts them: the counts
-// c[0..2] the untaken types show in face order, the rest showing taken types
-// (blanks); each picked in order. Returns the class's weighted zero chance.
+// ordered outcomes (ForEachEarthOutcome's, the counts the untaken types show
+// in face order), each picked in order. Returns the class's weighted zero
+// chance.
 template <typename Pick>
 double SplitClass(const Pick& pick, const double* value, const double* after, const CanonState& g,
                   int q, int rays, const std::int32_t* earth, const EarthClass& cls) {
-  const int j = std::min<int>(g.untaken, 3);
   double sum = 0;
-  int c[3] = {0, 0, 0};
-  for (c[0] = 0; c[0] <= (j >= 1 ? q : 0); ++c[0]) {
-    for (c[1] = 0; c[1] <= (j >= 2 ? q - c[0] : 0); ++c[1]) {
-      for (c[2] = 0; c[2] <= (j >= 3 ? q - c[0] - c[1] : 0); ++c[2]) {
-        const int blanks = q - c[0] - c[1] - c[2];
-        if (j == 3 && blanks > 0) continue;  // no taken type to show
-        int to[3], count[3], n = 0;
-        std::uint32_t present = 0;
-        for (int i = 0; i < j; ++i) {
-          if (c[i] == 0) continue;
-          present |= 1u << c[i];
-          to[n] = earth[c[i]];
-          count[n++] = c[i];
-        }
-        if (present != cls.present) continue;
-        const double weight = Binomial(q, c[0]) * Binomial(q - c[0], c[1]) *
-                              Binomial(q - c[0] - c[1], c[2]) * std::pow(3 - j, blanks);
-        sum += weight * after[pick.InOrder(value, rays, to, count, n)];
-      }
+  ForEachEarthOutcome(std::min<int>(g.untaken, 3), q, [&](const int* c, std::uint64_t weight) {
+    int to[3], count[3], n = 0;
+    std::uint32_t present = 0;
+    for (int i = 0; i < 3; ++i) {
+      if (c[i] == 0) continue;
+      present |= 1u << c[i];
+      to[n] = earth[c[i]];
+      count[n++] = c[i];
     }
-  }
+    if (present != cls.present) return;
+    sum += static_cast<double>(weight) * after[pick.InOrder(value, rays, to, count, n)];
+  });
   return sum;
 }
 
@@ -228,33 +212,16 @@ int ClassWalk(const TurnModel& model, const Decisions& d, const Pick& pick,
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<const ZeroChances>> ZeroChances::ForTable(const GameTable& table,
-                                                                         const GameContext& context,
-                                                                         Walk walk) {
+absl::StatusOr<std::unique_ptr<const ZeroChances>> ZeroChances::ForTable(
+    const GameTable& table, const GameContext& context) {
   if (absl::Status status = ValidateContext(table.rules(), table.players(), context);
       !status.ok()) {
     return status;
   }
-  // The table and its values at the context, read and checked once for the turn.
-  struct Policy {
-    Policy(const GameTable& t, const GameContext& c)
-        : table(t), values(TableAccess::Data(table), c) {}
-    GameTable table;
-    WinValues values;
-  };
-  auto policy = std::make_shared<const Policy>(table, context);
-  if (absl::Status status = policy->values.Verify(); !status.ok()) return status;
-  if (walk == Walk::kRolls) {
-    return std::unique_ptr<const ZeroChances>(
-        new ZeroChances(table.rules(), [policy](const Dice& aside, const Dice& roll) {
-          return AdviseWinTakes<ApproxAdvice>(TableAccess::Data(policy->table), policy->values,
-                                              aside, roll);
-        }));
-  }
-  const WinValues& values = policy->values;
+  const WinValues values(TableAccess::Data(table), context);
+  if (absl::Status status = values.Verify(); !status.ok()) return status;
   const WinCompare compare{TableAccess::Data(table).tie_tolerance};
-  std::unique_ptr<ZeroChances> zero(new ZeroChances(table.rules(), nullptr));
-  zero->model_ = TurnModel::Get(table.rules());
+  std::unique_ptr<ZeroChances> zero(new ZeroChances(table.rules(), TurnModel::Get(table.rules())));
   const Decisions d = DecideAll(
       *zero->model_, compare,
       [&](int, const CanonState& s, ApproxValue& stop, std::optional<ApproxValue>& roll) {
@@ -266,16 +233,9 @@ absl::StatusOr<std::unique_ptr<const ZeroChances>> ZeroChances::ForTable(const G
   return std::unique_ptr<const ZeroChances>(std::move(zero));
 }
 
-std::unique_ptr<const ZeroChances> ZeroChances::ForTurn(const TurnSolution& turn, Walk walk) {
-  if (walk == Walk::kRolls) {
-    return std::unique_ptr<const ZeroChances>(
-        new ZeroChances(turn.rules(), [turn](const Dice& aside, const Dice& roll) {
-          return AdviseRollApprox(turn, aside, roll);
-        }));
-  }
+std::unique_ptr<const ZeroChances> ZeroChances::ForTurn(const TurnSolution& turn) {
   const SolvedTurn& t = SolvedTurnAccess::Of(turn);
-  std::unique_ptr<ZeroChances> zero(new ZeroChances(turn.rules(), nullptr));
-  zero->model_ = t.model;
+  std::unique_ptr<ZeroChances> zero(new ZeroChances(turn.rules(), t.model));
   const Decisions d = DecideAll(
       *t.model, TurnCompare{},
       [&](int id, const CanonState& s, ApproxValue& stop, std::optional<ApproxValue>& roll) {
@@ -286,41 +246,9 @@ std::unique_ptr<const ZeroChances> ZeroChances::ForTurn(const TurnSolution& turn
   return zero;
 }
 
-ZeroChances::~ZeroChances() = default;
-
 absl::StatusOr<double> ZeroChances::At(const Dice& aside) const {
   if (absl::Status status = CheckStart(rules_, aside); !status.ok()) return status;
-  if (!advise_) return by_position_[model_->IdOf(aside)];
-  std::lock_guard<std::mutex> lock(mutex_);
-  return Compute(aside);
-}
-
-// The forward pass's flow read backwards: each roll's share goes to 0 points
-// (the turn over at 0, a stop at 0) or to the chance of the position rolled on.
-absl::StatusOr<double> ZeroChances::Compute(const Dice& aside) const {
-  const std::uint32_t key = DiceKey(aside);
-  if (auto it = memo_.find(key); it != memo_.end()) return it->second;
-  const int left = rules_.dice - aside.total();
-  const double total = static_cast<double>(PowerOfSix(left));
-  double zero = 0;
-  for (const RollOutcome& outcome : RollLaw(left)) {
-    const ApproxAdvice advice = advise_(aside, outcome.faces);
-    const double share = static_cast<double>(outcome.weight) / total;
-    if (advice.turn_over || !advice.best) {
-      if (advice.turn_over_score == 0) zero += share;
-      continue;
-    }
-    const ApproxTake& take = advice.options[*advice.best];
-    if (take.then == Then::kRoll) {
-      absl::StatusOr<double> after = Compute(take.aside_after);
-      if (!after.ok()) return after.status();
-      zero += share * *after;
-    } else if (TurnScore(rules_, take.aside_after) == 0) {
-      zero += share;
-    }
-  }
-  memo_.emplace(key, zero);
-  return zero;
+  return by_position_[model_->IdOf(aside)];
 }
 
 }  // namespace martiandice::internal
