@@ -2,6 +2,7 @@
 #include "answers.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -445,9 +446,17 @@ DiceGroup DiceGroupOf(std::string_view word) {
   return closed ? DiceGroup::kEnds : DiceGroup::kNotDice;
 }
 
+// Whether `word` is a count ("12", "(3"): it stays with the word after it.
+bool IsCount(std::string_view word) {
+  if (!word.empty() && word.front() == '(') word.remove_prefix(1);
+  return !word.empty() && word.size() <= 12 &&
+         word.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
 // Where the word at `at` (not a space) ends: at the next space, or for a
 // `backquoted` or 'quoted' span at the space after its closing quote, or
-// for dice ("2T 3R 4H") at the end of their list: a roll is read whole.
+// for dice ("2T 3R 4H") at the end of their list: a roll is read whole; a
+// count and the word it counts ("3 errors") stay together too.
 std::size_t WordEnd(std::string_view line, std::size_t at) {
   std::size_t from = at;
   if (line[at] == '`' || line[at] == '\'') {
@@ -460,6 +469,10 @@ std::size_t WordEnd(std::string_view line, std::size_t at) {
   };
   std::size_t end = end_of(from);
   if (from != at) return end;  // a quoted span
+  if (IsCount(line.substr(at, end - at)) && end + 1 < line.size() && line[end] == ' ' &&
+      std::islower(static_cast<unsigned char>(line[end + 1]))) {
+    return end_of(end + 1);
+  }
   // Dice groups one space apart stay together.
   while (DiceGroupOf(line.substr(at, end - at)) == DiceGroup::kGoesOn && end + 1 < line.size() &&
          line[end] == ' ' && line[end + 1] != ' ') {

@@ -801,6 +801,13 @@ TEST_CASE("answers: WrapColumns breaks long lines at spaces, keeping paths and c
         "Seat 1 " + std::string(69, 'x') + " 3T,\n  2R and 4H");
   CHECK(WrapColumns("Seat 1 " + std::string(70, 'x') + " 12 T 3R 4H") ==
         "Seat 1 " + std::string(70, 'x') + " 12\n  T 3R 4H");
+  // A count stays with the word it counts, opened by a parenthesis or not.
+  CHECK(WrapColumns("Policy " + std::string(50, 'x') + " (54 inaccuracies, 21 errors") ==
+        "Policy " + std::string(50, 'x') + " (54 inaccuracies,\n  21 errors");
+  CHECK(WrapColumns("Policy " + std::string(60, 'x') + " x (54 inaccuracies,") ==
+        "Policy " + std::string(60, 'x') + " x\n  (54 inaccuracies,");
+  CHECK(WrapColumns("Policy " + std::string(66, 'x') + " 21 Errors") ==
+        "Policy " + std::string(66, 'x') + " 21\n  Errors");
   // Every line of a long paragraph within 80 columns; the words unchanged.
   std::string words;
   for (int i = 0; i < 100; ++i) words += (i ? " w" : "w") + std::to_string(i * i);
