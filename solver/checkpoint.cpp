@@ -31,11 +31,12 @@ namespace {
 // little-endian (its byte order flag, the format version, the header, the
 // records, the CRC-32 of every byte before it).
 constexpr char kMagic[8] = {'M', 'D', 'N', 'C', 'K', 'P', 'T', '\0'};
-constexpr std::uint32_t kFormatVersion = 3;
+constexpr std::uint32_t kFormatVersion = 4;
 constexpr std::uint8_t kLittleEndianFlag = 1;  // cereal's byte order flag for little-endian
-// The magic, the flag, the format version and the header's 148 bytes.
-constexpr size_t kHeaderSize = sizeof kMagic + 1 + 4 + 148;
+// The magic, the flag, the format version and the header's 156 bytes.
+constexpr size_t kHeaderSize = sizeof kMagic + 1 + 4 + 156;
 constexpr size_t kCrcSize = 4;
+constexpr std::uint32_t kMaxRanks = 1u << 20;  // a header's sanity bound, far past any cluster
 
 // The header's fields, in file order.
 struct Header {
@@ -43,6 +44,7 @@ struct Header {
   std::uint32_t dice = 0, bonus = 0, target = 0, players = 0;
   std::uint32_t arithmetic = 0;  // 1 double, 2 x87 extended
   std::uint32_t levels = 0;
+  std::uint32_t rank = 0, ranks = 0;
   std::uint64_t identity_hash = 0;
   std::uint32_t levels_done = 0, max_rounds = 0;
   std::uint64_t vectors_done = 0, contexts = 0;
@@ -54,9 +56,10 @@ struct Header {
 
   template <class Archive>
   void serialize(Archive& ar) {
-    ar(solver_version, dice, bonus, target, players, arithmetic, levels, identity_hash, levels_done,
-       max_rounds, vectors_done, contexts, turn_solves, cycles, rounds, tied, kingmaking,
-       kingmaking_contexts, max_residual, error_bound, seconds, mixed_cycles, mixing_error);
+    ar(solver_version, dice, bonus, target, players, arithmetic, levels, rank, ranks, identity_hash,
+       levels_done, max_rounds, vectors_done, contexts, turn_solves, cycles, rounds, tied,
+       kingmaking, kingmaking_contexts, max_residual, error_bound, seconds, mixed_cycles,
+       mixing_error);
   }
 };
 
@@ -152,9 +155,12 @@ bool ReadExactly(std::streambuf& in, char* to, std::uint64_t n) {
 }  // namespace
 
 std::string CheckpointIdentityString(const CheckpointIdentity& id) {
-  return absl::StrFormat("dice=%d bonus=%d target=%d players=%d arithmetic=%s solver=v%u levels=%u",
-                         id.rules.dice, id.rules.bonus, id.rules.target, id.players,
-                         id.extended ? "extended" : "double", id.solver_version, id.levels);
+  std::string text =
+      absl::StrFormat("dice=%d bonus=%d target=%d players=%d arithmetic=%s solver=v%u levels=%u",
+                      id.rules.dice, id.rules.bonus, id.rules.target, id.players,
+                      id.extended ? "extended" : "double", id.solver_version, id.levels);
+  if (id.ranks > 1) absl::StrAppendFormat(&text, " rank=%u/%u", id.rank, id.ranks);
+  return text;
 }
 
 std::uint64_t CheckpointSize(std::uint64_t contexts, int players) {
@@ -186,6 +192,8 @@ CheckpointWriter::CheckpointWriter(const Checkpoint& c, std::uint64_t contexts, 
   h.players = static_cast<std::uint32_t>(id.players);
   h.arithmetic = id.extended ? 2 : 1;
   h.levels = id.levels;
+  h.rank = id.rank;
+  h.ranks = id.ranks;
   h.identity_hash = IdentityHash(id);
   h.levels_done = c.levels_done;
   h.max_rounds = c.counters.max_rounds;
@@ -338,10 +346,12 @@ absl::StatusOr<std::unique_ptr<CheckpointReader>> CheckpointReader::Start(
     Header h;
     archive(h);
     if (h.dice > 1000 || h.bonus > 1000 || h.target > 100000 || h.players < kMinPlayers ||
-        h.players > kMaxPlayers || (h.arithmetic != 1 && h.arithmetic != 2)) {
+        h.players > kMaxPlayers || (h.arithmetic != 1 && h.arithmetic != 2) || h.ranks < 1 ||
+        h.ranks > kMaxRanks || h.rank >= h.ranks) {
       return corrupt(absl::StrFormat(
-          "header out of range (dice %u, bonus %u, target %u, players %u, arithmetic %u)", h.dice,
-          h.bonus, h.target, h.players, h.arithmetic));
+          "header out of range (dice %u, bonus %u, target %u, players %u, arithmetic %u, rank %u "
+          "of %u)",
+          h.dice, h.bonus, h.target, h.players, h.arithmetic, h.rank, h.ranks));
     }
     Checkpoint& c = s.header;
     CheckpointIdentity& id = c.identity;
@@ -352,10 +362,12 @@ absl::StatusOr<std::unique_ptr<CheckpointReader>> CheckpointReader::Start(
     id.extended = h.arithmetic == 2;
     id.solver_version = h.solver_version;
     id.levels = h.levels;
+    id.rank = h.rank;
+    id.ranks = h.ranks;
     if (h.identity_hash != IdentityHash(id)) return corrupt("identity hash mismatch");
     if (id.rules != expected.rules || id.players != expected.players ||
         id.extended != expected.extended || id.solver_version != expected.solver_version ||
-        id.levels != expected.levels) {
+        id.levels != expected.levels || id.rank != expected.rank || id.ranks != expected.ranks) {
       return absl::FailedPreconditionError(absl::StrFormat(
           "checkpoint %s belongs to another solve (%s) than this one (%s); delete it or give "
           "another checkpoint file",

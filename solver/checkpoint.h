@@ -31,6 +31,9 @@ struct CheckpointIdentity {
   bool extended = false;  // the turn solves' arithmetic: x87 extended, else double
   std::uint32_t solver_version = kSolverVersion;
   std::uint32_t levels = 0;  // score-vector levels of the solve (sums of totals)
+  // The cluster rank whose vectors it holds, of how many (0 of 1 alone): a
+  // file swapped between ranks is another solve's.
+  std::uint32_t rank = 0, ranks = 1;
 };
 
 // The report counters accumulated over the finished work.
@@ -63,7 +66,8 @@ struct Checkpoint {
 // Values per context in Checkpoint::records: players + 1, players + 2 with 2.
 inline int CheckpointRecordWidth(int players) { return players + 1 + (players == 2 ? 1 : 0); }
 
-// "dice=13 bonus=3 target=25 players=3 arithmetic=extended solver=v5".
+// "dice=13 bonus=3 target=25 players=3 arithmetic=extended solver=v5
+// levels=121", then " rank=R/N" in a cluster of N > 1 ranks.
 std::string CheckpointIdentityString(const CheckpointIdentity& identity);
 
 // The file's bytes. `checkpoint.records.size()` must be a multiple of

@@ -40,6 +40,8 @@ CheckpointIdentity SolveCheckpoint::Identity() const {
   id.extended = state_.arithmetic == internal::Arithmetic::kExtended;
   id.solver_version = kSolverVersion;
   id.levels = static_cast<std::uint32_t>(schedule_.levels());
+  id.rank = static_cast<std::uint32_t>(schedule_.rank());
+  id.ranks = static_cast<std::uint32_t>(schedule_.ranks());
   return id;
 }
 

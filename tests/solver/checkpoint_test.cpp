@@ -84,7 +84,7 @@ absl::Status RunStopping(solver::GameSolveOptions options, int stop_at, solver::
 
 // Offsets in the file (docs/PLAYERS.md, "Checkpoints"): the solve's levels
 // and the context count K.
-constexpr size_t kLevelsAt = 37, kContextsAt = 65;
+constexpr size_t kLevelsAt = 37, kContextsAt = 73;
 
 // The little-endian bytes of `v` written over `bytes` at `at`.
 void PutLittleEndian(std::string& bytes, size_t at, std::uint64_t v, int size) {
@@ -388,6 +388,17 @@ TEST_CASE("n-player checkpoint: another solve's checkpoint is refused and left a
   solver::GameSolveOptions other_arithmetic = Options(3);
   other_arithmetic.arithmetic = solver::SolveArithmetic::kDouble;
   refused(other_arithmetic, "arithmetic=double");
+  // Another rank's file (the parser, given the expected identity): a file
+  // swapped between ranks never lends one rank's vectors to another.
+  solver::CheckpointIdentity rank_one = IdentityOf(bytes);
+  rank_one.rank = 1;
+  rank_one.ranks = 2;
+  auto other_rank = solver::ReadCheckpoint(path, rank_one, 1 << 30);
+  CHECK(absl::IsFailedPrecondition(other_rank.status()));
+  CHECK(std::string(other_rank.status().message())
+            .find("than this one (" + solver::CheckpointIdentityString(rank_one) + ")") !=
+        std::string::npos);
+  CHECK(solver::CheckpointIdentityString(rank_one).find(" rank=1/2") != std::string::npos);
   // Another solver version (the parser, given the expected identity).
   solver::CheckpointIdentity future{kRules, 3, true, solver::kSolverVersion + 1, 0};
   auto parsed = solver::ReadCheckpoint(path, future, 1 << 30);
@@ -422,8 +433,8 @@ TEST_CASE("n-player checkpoint: damaged or truncated files are refused, never cr
     CHECK(message.find(what) != std::string::npos);
     CHECK(message.find("delete it") != std::string::npos);
   };
-  // Shorter than the header and checksum (165 bytes), then cut inside the body.
-  for (size_t size : {size_t{0}, size_t{7}, size_t{100}, size_t{164}, size_t{165}, good.size() / 2,
+  // Shorter than the header and checksum (173 bytes), then cut inside the body.
+  for (size_t size : {size_t{0}, size_t{7}, size_t{100}, size_t{172}, size_t{173}, good.size() / 2,
                       good.size() - 1}) {
     refused(good.substr(0, size), "truncated");
   }
@@ -450,15 +461,15 @@ TEST_CASE("n-player checkpoint: damaged or truncated files are refused, never cr
   refused(good + "x", "bytes where its");
   refused("MDPOLICY" + good.substr(8), "bad magic");
   // What no other check sees, the checksum does: a counter (mixed cycles),
-  // the last bit of the first record's error bound (bytes 161 + 24 on), the
+  // the last bit of the first record's error bound (bytes 169 + 24 on), the
   // checksum itself.
-  for (size_t at : {size_t{150}, size_t{185}, good.size() - 2}) {
+  for (size_t at : {size_t{158}, size_t{193}, good.size() - 2}) {
     std::string flipped = good;
     flipped[at] ^= 0x01;
     refused(flipped, "checksum mismatch");
   }
   // The progress, a record: refused by whatever they break first.
-  for (size_t at : {size_t{60}, good.size() / 2}) {
+  for (size_t at : {size_t{68}, good.size() / 2}) {
     std::string flipped = good;
     flipped[at] ^= 0x10;
     refused(flipped, "is unusable");
@@ -617,7 +628,7 @@ TEST_CASE("n-player checkpoint: a symbolic link is refused before the work") {
 
 TEST_CASE("n-player checkpoint: the file layout is the documented one") {
   solver::Checkpoint c;
-  c.identity = {Rules{13, 3, 25}, 3, true, solver::kSolverVersion, 121};
+  c.identity = {Rules{13, 3, 25}, 3, true, solver::kSolverVersion, 121, 1, 2};
   c.levels_done = 85;
   c.vectors_done = 7;
   c.counters = {11, 12, 13, 14, 15, 16, 5, 0.25, 0.5, 17, 0.75};
@@ -626,7 +637,7 @@ TEST_CASE("n-player checkpoint: the file layout is the documented one") {
   const absl::StatusOr<std::string> serialized = solver::SerializeCheckpoint(c);
   REQUIRE(serialized.ok());
   const std::string& b = *serialized;
-  REQUIRE(b.size() == 161 + 8 * 8 + 4);
+  REQUIRE(b.size() == 169 + 8 * 8 + 4);
   CHECK(b.size() == solver::CheckpointSize(2, 3));
   auto u32 = [&](size_t at) {
     std::uint32_t v = 0;
@@ -642,7 +653,7 @@ TEST_CASE("n-player checkpoint: the file layout is the documented one") {
   };
   CHECK(b.substr(0, 8) == std::string("MDNCKPT\0", 8));
   CHECK(b[8] == 1);  // cereal's byte order flag: little-endian
-  CHECK(u32(9) == 3);
+  CHECK(u32(9) == 4);
   CHECK(u32(13) == solver::kSolverVersion);
   CHECK(u32(17) == 13);
   CHECK(u32(21) == 3);
@@ -650,21 +661,23 @@ TEST_CASE("n-player checkpoint: the file layout is the documented one") {
   CHECK(u32(29) == 3);
   CHECK(u32(33) == 2);
   CHECK(u32(kLevelsAt) == 121);
+  CHECK(u32(41) == 1);  // rank 1
+  CHECK(u32(45) == 2);  // of 2
   CHECK(solver::CheckpointIdentityString(c.identity) ==
         "dice=13 bonus=3 target=25 players=3 arithmetic=extended solver=v" +
-            std::to_string(solver::kSolverVersion) + " levels=121");
-  CHECK(u64(41) == internal::Fnv1a64(solver::CheckpointIdentityString(c.identity)));
-  CHECK(u32(49) == 85);
-  CHECK(u32(53) == 5);
-  CHECK(u64(57) == 7);
+            std::to_string(solver::kSolverVersion) + " levels=121 rank=1/2");
+  CHECK(u64(49) == internal::Fnv1a64(solver::CheckpointIdentityString(c.identity)));
+  CHECK(u32(57) == 85);
+  CHECK(u32(61) == 5);
+  CHECK(u64(65) == 7);
   CHECK(u64(kContextsAt) == 2);
-  for (int i = 0; i < 6; ++i) CHECK(u64(73 + 8 * i) == 11u + i);
-  CHECK(f64(121) == 0.25);
-  CHECK(f64(129) == 0.5);
-  CHECK(f64(137) == 55.5);
-  CHECK(u64(145) == 17);
-  CHECK(f64(153) == 0.75);
-  for (int i = 0; i < 8; ++i) CHECK(f64(161 + 8 * i) == c.records[i]);
+  for (int i = 0; i < 6; ++i) CHECK(u64(81 + 8 * i) == 11u + i);
+  CHECK(f64(129) == 0.25);
+  CHECK(f64(137) == 0.5);
+  CHECK(f64(145) == 55.5);
+  CHECK(u64(153) == 17);
+  CHECK(f64(161) == 0.75);
+  for (int i = 0; i < 8; ++i) CHECK(f64(169 + 8 * i) == c.records[i]);
   // zlib's CRC-32, by the plain bytewise reference.
   CHECK(u32(b.size() - 4) == internal::Crc32Bytewise(std::string_view(b).substr(0, b.size() - 4)));
   auto parsed = solver::ParseCheckpoint(b, "x", c.identity);
@@ -676,6 +689,11 @@ TEST_CASE("n-player checkpoint: the file layout is the documented one") {
   CHECK(parsed->counters.mixed_cycles == 17);
   CHECK(parsed->counters.mixing_error == 0.75);
   CHECK(parsed->seconds == 55.5);
+  // Alone, a solve's identity names no rank.
+  solver::CheckpointIdentity alone = c.identity;
+  alone.rank = 0;
+  alone.ranks = 1;
+  CHECK(solver::CheckpointIdentityString(alone).find("rank") == std::string::npos);
 }
 
 TEST_CASE("n-player checkpoint: a count one past the bytes is refused, the exact one taken") {
@@ -689,11 +707,11 @@ TEST_CASE("n-player checkpoint: a count one past the bytes is refused, the exact
   // Every count with a valid checksum: only the count is wrong.
   auto over = parse(WithContexts(*bytes, 3));
   CHECK(absl::IsDataLoss(over.status()));
-  CHECK(std::string(over.status().message()).find("truncated (229 bytes, its header announces 3") !=
+  CHECK(std::string(over.status().message()).find("truncated (237 bytes, its header announces 3") !=
         std::string::npos);
   auto under = parse(WithContexts(*bytes, 1));
   CHECK(absl::IsDataLoss(under.status()));
-  CHECK(std::string(under.status().message()).find("229 bytes where its 1 contexts take 197") !=
+  CHECK(std::string(under.status().message()).find("237 bytes where its 1 contexts take 205") !=
         std::string::npos);
   auto exact = parse(WithContexts(*bytes, 2));
   REQUIRE(exact.ok());
@@ -713,7 +731,7 @@ TEST_CASE("n-player checkpoint: a count one past the bytes is refused, the exact
   CHECK(std::equal(third, third + 4, three->records.begin() + 8));
   auto four = parse(WithContexts(grown, 4));
   CHECK(absl::IsDataLoss(four.status()));
-  CHECK(std::string(four.status().message()).find("truncated (261 bytes, its header announces 4") !=
+  CHECK(std::string(four.status().message()).find("truncated (269 bytes, its header announces 4") !=
         std::string::npos);
   // And the writer takes exactly the values it announced.
   std::string out;

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "game_solver.h"
 #include "level_schedule.h"
 #include "martiandice/context.h"
@@ -283,6 +284,38 @@ TEST_CASE("cluster: ranks whose checkpoints differ resume at the latest level al
     CHECK(!fs::exists(first[r]));
     CHECK(!fs::exists(first[r] + ".previous"));
   }
+}
+
+TEST_CASE("cluster: rank files swapped are refused as another solve's, left alone") {
+  TempDir dir;
+  solver::GameSolveOptions options = Options(3);
+  options.checkpoint = dir.File("solve.checkpoint");
+  options.checkpoint_interval = 1e9;  // only the stop writes
+  std::atomic<bool> stop{false};
+  std::vector<RankResult> stopped = SolveRanks(3, options, [&](int rank, auto& mine) {
+    if (rank != 0) return;
+    mine.stop = &stop;
+    mine.progress = [&, calls = 0](const solver::GameSolveProgress&) mutable {
+      if (++calls == 30) stop = true;
+    };
+  });
+  for (const RankResult& r : stopped) REQUIRE(absl::IsCancelled(r.status));
+  const std::string zero = solver::RankCheckpointPath(options.checkpoint, 0, 3);
+  const std::string one = solver::RankCheckpointPath(options.checkpoint, 1, 3);
+  fs::rename(zero, zero + ".swap");
+  fs::rename(one, zero);
+  fs::rename(zero + ".swap", one);
+  const std::string zero_bytes = ReadFile(zero), one_bytes = ReadFile(one);
+  std::vector<RankResult> resumed = SolveRanks(3, options);
+  for (const RankResult& r : resumed) {  // every rank told rank 0's refusal
+    CAPTURE(r.status);
+    CHECK(absl::IsFailedPrecondition(r.status));
+    CHECK(r.status.message().find("rank 0 of 3: checkpoint " + zero +
+                                  " belongs to another solve") == 0);
+    CHECK(r.status.message().find(" rank=1/3) than this one (") != std::string::npos);
+  }
+  CHECK(ReadFile(zero) == zero_bytes);
+  CHECK(ReadFile(one) == one_bytes);
 }
 
 TEST_CASE("cluster: one rank's failure reaches every rank, named") {
