@@ -184,29 +184,48 @@ void TurnModel::BuildTerms() {
           q == g.left ? -1 : Id(g.tanks, g.rays + g.left - q, g.earth[0], g.earth[1], g.earth[2]));
     }
   }
+  // The weights of (a tanks, q others) from m dice, the rest b rays: every
+  // position with m dice left shares them.
+  const int n = rules_.dice;
+  std::vector<double> weight_d((n + 1) * (n + 1) * (n + 1));
+  for (int m = 1; m <= n; ++m) {
+    const double scale = 1.0 / static_cast<double>(PowerOfSix(m));
+    for (int a = 0; a <= m; ++a) {
+      for (int q = 0; a + q <= m; ++q) {
+        weight_d[(m * (n + 1) + a) * (n + 1) + q] =
+            static_cast<double>(ExactWeight(m, a, q)) * scale;
+      }
+    }
+  }
   size_t count = 0;
   for (const CanonState& s : states_) count += s.left == 0 ? 0 : (s.left + 1) * (s.left + 2) / 2;
-  terms_.reserve(count);
-  exact_terms_.reserve(count);
+  terms_.resize(count);
   term_begin_.assign(1, 0);
+  RollTerm* term = terms_.data();
   for (int id = 0; id < size(); ++id) {
     const CanonState s = states_[id];
     const int m = s.left;
-    const double scale = 1.0 / static_cast<double>(PowerOfSix(m));
     for (int a = 0; m > 0 && a <= m; ++a) {
       const int group = Id(s.tanks + a, s.rays, s.earth[0], s.earth[1], s.earth[2]);
-      for (int q = 0; a + q <= m; ++q) {
-        int b = m - a - q;
-        RollTermExact exact;
-        exact.weight = Multinomial({a, b, q}) << b;  // times 2^b: two ray sides
-        RollTerm term;
-        term.weight_d = static_cast<double>(exact.weight) * scale;
-        term.law = LawIndex(group, q);
-        terms_.push_back(term);
-        exact_terms_.push_back(exact);
-      }
+      const double* const w = &weight_d[(m * (n + 1) + a) * (n + 1)];
+      for (int q = 0; a + q <= m; ++q) *term++ = RollTerm{w[q], LawIndex(group, q)};
     }
-    term_begin_.push_back(static_cast<std::int32_t>(terms_.size()));
+    term_begin_.push_back(static_cast<std::int32_t>(term - terms_.data()));
+  }
+}
+
+std::uint64_t TurnModel::ExactWeight(int m, int a, int q) {
+  const int b = m - a - q;
+  return Multinomial({a, b, q}) << b;  // times 2^b: two ray sides
+}
+
+void TurnModel::BuildExactTerms() const {
+  exact_terms_.resize(terms_.size());
+  RollTermExact* term = exact_terms_.data();
+  for (const CanonState& s : states_) {
+    for (int a = 0; s.left > 0 && a <= s.left; ++a) {
+      for (int q = 0; a + q <= s.left; ++q) *term++ = RollTermExact{ExactWeight(s.left, a, q)};
+    }
   }
 }
 
@@ -215,7 +234,7 @@ void TurnModel::BuildWideWeights() const {
   for (int id = 0; id < size(); ++id) {
     const Wide six_m = static_cast<Wide>(PowerOfSix(states_[id].left));
     for (std::int32_t i = term_begin_[id]; i < term_begin_[id + 1]; ++i) {
-      wide_weights_[i] = static_cast<Wide>(exact_terms_[i].weight) / six_m;
+      wide_weights_[i] = static_cast<Wide>(ExactTerms(id)[i - term_begin_[id]].weight) / six_m;
     }
   }
 }

@@ -109,7 +109,9 @@ class TurnModel {
   std::span<const RollTerm> Terms(int id) const {
     return {terms_.data() + term_begin_[id], terms_.data() + term_begin_[id + 1]};
   }
+  // Built on first use (thread-safe), as only exact solves need them.
   std::span<const RollTermExact> ExactTerms(int id) const {
+    std::call_once(exact_once_, [this] { BuildExactTerms(); });
     return {exact_terms_.data() + term_begin_[id], exact_terms_.data() + term_begin_[id + 1]};
   }
   // The terms' weights in extended precision (one rounding, about 5e-20
@@ -160,7 +162,11 @@ class TurnModel {
   std::vector<std::int32_t> earth_child_;
   std::vector<std::vector<int>> levels_;
   std::vector<RollTerm> terms_;
-  std::vector<RollTermExact> exact_terms_;
+  // A term's exact weight, m!/(a! b! q!) 2^b with b = m - a - q.
+  static std::uint64_t ExactWeight(int m, int a, int q);
+  mutable std::vector<RollTermExact> exact_terms_;
+  mutable std::once_flag exact_once_;
+  void BuildExactTerms() const;
   mutable std::vector<Wide> wide_weights_;
   mutable std::once_flag wide_once_;
   void BuildWideWeights() const;
