@@ -32,6 +32,7 @@ namespace {
 using internal::CanonState;
 using internal::EarthClass;
 using internal::RollTerm;
+using internal::RollTerms;
 using internal::TurnModel;
 
 constexpr double kTie = internal::kConventionTie;
@@ -374,7 +375,7 @@ class ContextCertifier {
   }
 
   template <int W>
-  void RollSums(std::span<const RollTerm> terms, double* roll) const {
+  void RollSums(const RollTerms& terms, double* roll) const {
     double part[4][W] = {};
     const size_t n = terms.size();
     size_t i = 0;

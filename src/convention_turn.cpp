@@ -278,7 +278,7 @@ class ConventionSolver {
   // as every double turn solve sums (RollSum), which also keeps the two
   // solvers' two-player values together.
   void RollSums(int id, Real* roll) const {
-    const std::span<const RollTerm> terms = model_.Terms(id);
+    const RollTerms terms = model_.Terms(id);
     if constexpr (std::is_same_v<Real, double>) {
       RollSum<double, S>(terms, laws_.data(), roll);
     } else {
@@ -424,7 +424,7 @@ void PolicyScoreLaw(const TurnModel& model, const ConventionPolicy& policy,
         (*law)[model.state(id).score] += chance;
         continue;
       }
-      const std::span<const RollTerm> terms = model.Terms(id);
+      const RollTerms terms = model.Terms(id);
       const std::span<const Wide> weights = model.WideWeights(id);
       for (size_t i = 0; i < terms.size(); ++i) law_reach[terms[i].law] += chance * weights[i];
     }

@@ -49,7 +49,7 @@ inline V SelectLess(V a, V b, V then_value, V else_value) {
 // interleaved partial sums: one chain of dependent additions would make the
 // sum wait on the adder's latency (it is most of a solve otherwise).
 template <class V, int S>
-inline void RollSum(std::span<const RollTerm> terms, const V* laws, V* roll) {
+inline void RollSum(const RollTerms& terms, const V* laws, V* roll) {
   alignas(16) V part[4][S] = {};
   const size_t n = terms.size();
   size_t i = 0;

@@ -187,56 +187,42 @@ void TurnModel::BuildTerms() {
   // The weights of (a tanks, q others) from m dice, the rest b rays: every
   // position with m dice left shares them.
   const int n = rules_.dice;
-  std::vector<double> weight_d((n + 1) * (n + 1) * (n + 1));
-  for (int m = 1; m <= n; ++m) {
-    const double scale = 1.0 / static_cast<double>(PowerOfSix(m));
-    for (int a = 0; a <= m; ++a) {
-      for (int q = 0; a + q <= m; ++q) {
-        weight_d[(m * (n + 1) + a) * (n + 1) + q] =
-            static_cast<double>(ExactWeight(m, a, q)) * scale;
-      }
-    }
-  }
+  weight_begin_.assign(2, 0);  // m = 0: no terms
+  for (int m = 1; m <= n; ++m)
+    weight_begin_.push_back(weight_begin_.back() + (m + 1) * (m + 2) / 2);
+  ForEachWeight(n, [&](int m, std::uint64_t weight) {
+    weights_.push_back(static_cast<double>(weight) * (1.0 / static_cast<double>(PowerOfSix(m))));
+  });
   size_t count = 0;
   for (const CanonState& s : states_) count += s.left == 0 ? 0 : (s.left + 1) * (s.left + 2) / 2;
-  terms_.resize(count);
+  term_law_.resize(count);
   term_begin_.assign(1, 0);
-  RollTerm* term = terms_.data();
+  std::int32_t* law = term_law_.data();
   for (int id = 0; id < size(); ++id) {
     const CanonState s = states_[id];
     const int m = s.left;
     for (int a = 0; m > 0 && a <= m; ++a) {
       const int group = Id(s.tanks + a, s.rays, s.earth[0], s.earth[1], s.earth[2]);
-      const double* const w = &weight_d[(m * (n + 1) + a) * (n + 1)];
-      for (int q = 0; a + q <= m; ++q) *term++ = RollTerm{w[q], LawIndex(group, q)};
+      for (int q = 0; a + q <= m; ++q) *law++ = LawIndex(group, q);
     }
-    term_begin_.push_back(static_cast<std::int32_t>(term - terms_.data()));
+    term_begin_.push_back(static_cast<std::int32_t>(law - term_law_.data()));
   }
 }
 
-std::uint64_t TurnModel::ExactWeight(int m, int a, int q) {
-  const int b = m - a - q;
+std::uint64_t TurnModel::ExactWeight(int b, int a, int q) {
   return Multinomial({a, b, q}) << b;  // times 2^b: two ray sides
 }
 
 void TurnModel::BuildExactTerms() const {
-  exact_terms_.resize(terms_.size());
-  RollTermExact* term = exact_terms_.data();
-  for (const CanonState& s : states_) {
-    for (int a = 0; s.left > 0 && a <= s.left; ++a) {
-      for (int q = 0; a + q <= s.left; ++q) *term++ = RollTermExact{ExactWeight(s.left, a, q)};
-    }
-  }
+  exact_terms_.reserve(weights_.size());
+  ForEachWeight(rules_.dice, [&](int, std::uint64_t weight) { exact_terms_.push_back({weight}); });
 }
 
 void TurnModel::BuildWideWeights() const {
-  wide_weights_.resize(terms_.size());
-  for (int id = 0; id < size(); ++id) {
-    const Wide six_m = static_cast<Wide>(PowerOfSix(states_[id].left));
-    for (std::int32_t i = term_begin_[id]; i < term_begin_[id + 1]; ++i) {
-      wide_weights_[i] = static_cast<Wide>(ExactTerms(id)[i - term_begin_[id]].weight) / six_m;
-    }
-  }
+  wide_weights_.reserve(weights_.size());
+  ForEachWeight(rules_.dice, [&](int m, std::uint64_t weight) {
+    wide_weights_.push_back(static_cast<Wide>(weight) / static_cast<Wide>(PowerOfSix(m)));
+  });
 }
 
 // --------------------------------------------------- earthling-take laws
@@ -741,7 +727,7 @@ class ExactSolver {
       out_.approx.value[id] = out_.approx.stop[id];
       return;
     }
-    std::span<const RollTerm> terms = model_.Terms(id);
+    const RollTerms terms = model_.Terms(id);
     std::span<const RollTermExact> exact_terms = model_.ExactTerms(id);
     for (size_t i = 0; i < terms.size(); ++i) {
       for (auto [node, w] : laws_[terms[i].law]) Add(node, exact_terms[i].weight * w);

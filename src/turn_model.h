@@ -41,6 +41,40 @@ struct RollTermExact {
   std::uint64_t weight = 0;
 };
 
+// A position's roll terms, RollTerm values in (tanks a, other dice q) order:
+// the weights, shared by every position with as many dice left, beside the
+// position's own laws (4 bytes a term where a RollTerm takes 16).
+class RollTerms {
+ public:
+  RollTerms(const double* weight, const std::int32_t* law, std::size_t size)
+      : weight_(weight), law_(law), size_(size) {}
+  std::size_t size() const { return size_; }
+  RollTerm operator[](std::size_t i) const { return {weight_[i], law_[i]}; }
+
+  class Iterator {
+   public:
+    Iterator(const double* weight, const std::int32_t* law) : weight_(weight), law_(law) {}
+    RollTerm operator*() const { return {*weight_, *law_}; }
+    Iterator& operator++() {
+      ++weight_;
+      ++law_;
+      return *this;
+    }
+    bool operator!=(const Iterator& other) const { return law_ != other.law_; }
+
+   private:
+    const double* weight_;
+    const std::int32_t* law_;
+  };
+  Iterator begin() const { return {weight_, law_}; }
+  Iterator end() const { return {weight_ + size_, law_ + size_}; }
+
+ private:
+  const double* weight_;
+  const std::int32_t* law_;
+  std::size_t size_;
+};
+
 // How q non-tank, non-ray dice fall over j untaken earthling types (each 1/3)
 // and already-taken ones ("blanks"): the set of counts present among the
 // untaken types as a bit mask (bit x: some untaken type shows x dice), and the
@@ -106,20 +140,25 @@ class TurnModel {
   }
   // Ids with `left` dice left, the DP's processing order by level.
   const std::vector<int>& Level(int left) const { return levels_[left]; }
-  std::span<const RollTerm> Terms(int id) const {
-    return {terms_.data() + term_begin_[id], terms_.data() + term_begin_[id + 1]};
+  RollTerms Terms(int id) const {
+    const int m = states_[id].left;
+    return {weights_.data() + weight_begin_[m], term_law_.data() + term_begin_[id],
+            static_cast<std::size_t>(term_begin_[id + 1] - term_begin_[id])};
   }
-  // Built on first use (thread-safe), as only exact solves need them.
+  // The same terms' exact weights. Built on first use (thread-safe), as only
+  // exact solves need them.
   std::span<const RollTermExact> ExactTerms(int id) const {
     std::call_once(exact_once_, [this] { BuildExactTerms(); });
-    return {exact_terms_.data() + term_begin_[id], exact_terms_.data() + term_begin_[id + 1]};
+    const int m = states_[id].left;
+    return {exact_terms_.data() + weight_begin_[m], exact_terms_.data() + weight_begin_[m + 1]};
   }
   // The terms' weights in extended precision (one rounding, about 5e-20
   // relative, where weight_d has up to two of 1.1e-16): for extended solves.
   // Built on first use (thread-safe), as only the N-player solver needs them.
   std::span<const Wide> WideWeights(int id) const {
     std::call_once(wide_once_, [this] { BuildWideWeights(); });
-    return {wide_weights_.data() + term_begin_[id], wide_weights_.data() + term_begin_[id + 1]};
+    const int m = states_[id].left;
+    return {wide_weights_.data() + weight_begin_[m], wide_weights_.data() + weight_begin_[m + 1]};
   }
   // Earthling laws are numbered per (group, q), q = 0..left(group).
   int LawIndex(int group, int q) const { return law_offset_[group] + q; }
@@ -161,16 +200,30 @@ class TurnModel {
   CanonicalIndex index_;
   std::vector<std::int32_t> earth_child_;
   std::vector<std::vector<int>> levels_;
-  std::vector<RollTerm> terms_;
-  // A term's exact weight, m!/(a! b! q!) 2^b with b = m - a - q.
-  static std::uint64_t ExactWeight(int m, int a, int q);
-  mutable std::vector<RollTermExact> exact_terms_;
+  // The terms' weights by dice left m (each m's from weight_begin_[m], in
+  // (a, q) order, none for m = 0; plus the end), and each term's law.
+  std::vector<double> weights_;
+  std::vector<std::int32_t> weight_begin_;
+  std::vector<std::int32_t> term_law_;
+  // Calls f(m, weight) for every term shape of m = 1..dice dice left, in
+  // the terms' order: a tanks, q other dice, b = m - a - q rays, weight the
+  // exact m!/(a! b! q!) 2^b.
+  template <typename F>
+  static void ForEachWeight(int dice, F&& f) {
+    for (int m = 1; m <= dice; ++m) {
+      for (int a = 0; a <= m; ++a) {
+        for (int q = 0; a + q <= m; ++q) f(m, ExactWeight(m - a - q, a, q));
+      }
+    }
+  }
+  static std::uint64_t ExactWeight(int b, int a, int q);  // m!/(a! b! q!) 2^b
+  mutable std::vector<RollTermExact> exact_terms_;        // as weights_
   mutable std::once_flag exact_once_;
   void BuildExactTerms() const;
-  mutable std::vector<Wide> wide_weights_;
+  mutable std::vector<Wide> wide_weights_;  // as weights_
   mutable std::once_flag wide_once_;
   void BuildWideWeights() const;
-  std::vector<std::int32_t> term_begin_;       // per id, plus the end
+  std::vector<std::int32_t> term_begin_;       // per id, plus the end: its laws
   std::vector<std::int32_t> law_offset_;       // per id, plus the end
   std::vector<std::int32_t> law_ray_child_;    // per law
   std::vector<std::int32_t> law_class_begin_;  // per law, plus the end
