@@ -209,7 +209,7 @@ void TurnModel::BuildTerms() {
   }
 }
 
-std::uint64_t TurnModel::ExactWeight(int b, int a, int q) {
+std::uint64_t TurnModel::ExactWeight(int a, int b, int q) {
   return Multinomial({a, b, q}) << b;  // times 2^b: two ray sides
 }
 

@@ -212,11 +212,11 @@ class TurnModel {
   static void ForEachWeight(int dice, F&& f) {
     for (int m = 1; m <= dice; ++m) {
       for (int a = 0; a <= m; ++a) {
-        for (int q = 0; a + q <= m; ++q) f(m, ExactWeight(m - a - q, a, q));
+        for (int q = 0; a + q <= m; ++q) f(m, ExactWeight(a, m - a - q, q));
       }
     }
   }
-  static std::uint64_t ExactWeight(int b, int a, int q);  // m!/(a! b! q!) 2^b
+  static std::uint64_t ExactWeight(int a, int b, int q);  // (a+b+q)!/(a! b! q!) 2^b
   mutable std::vector<RollTermExact> exact_terms_;        // as weights_
   mutable std::once_flag exact_once_;
   void BuildExactTerms() const;
