@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <list>
+#include <map>
 #include <mutex>
 #include <tuple>
 #include <utility>
@@ -14,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "file_kind.h"
 #include "martiandice/state_space.h"
 #include "martiandice/win_query.h"
 #include "zero_chances.h"
@@ -125,11 +127,26 @@ struct Advisor::Caches {
         [&]() -> absl::StatusOr<Zero> { return internal::ZeroChances::ForTurn(turn); });
   }
 
+  // The table read from `file` that is still held (by `tables` or a caller).
+  std::shared_ptr<const LoadedTable> LoadedFrom(const internal::FileIdentity& file) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = files.find(file);
+    return it == files.end() ? nullptr : it->second.lock();
+  }
+  void RememberFile(const internal::FileIdentity& file, std::shared_ptr<const LoadedTable> table) {
+    std::lock_guard<std::mutex> lock(mutex);
+    std::erase_if(files, [](const auto& entry) { return entry.second.expired(); });
+    files[file] = std::move(table);
+  }
+
   std::mutex mutex;
   RecentlyUsed<TurnKey, TurnSolution> turns;
   RecentlyUsed<TableKey, std::shared_ptr<const LoadedTable>> tables;
   RecentlyUsed<ZeroKey, ZeroEntry> zero_chances;
   RecentlyUsed<TurnKey, Zero> fallback_zero_chances;  // by the solved turn's key
+  // The tables held, by file: another spelling of a held table's path (a
+  // folder and the file in it, "./data") shares it rather than reading it again.
+  std::map<internal::FileIdentity, std::weak_ptr<const LoadedTable>> files;
 };
 
 Advisor::Advisor() : Advisor(Options()) {}
@@ -156,13 +173,19 @@ absl::StatusOr<std::shared_ptr<const LoadedTable>> Advisor::Table(
       [&]() -> absl::StatusOr<std::shared_ptr<const LoadedTable>> {
         absl::StatusOr<std::string> path = LocateTable(rules, players, source);
         if (!path.ok()) return path.status();
-        absl::StatusOr<GameTable> table = GameTable::Open(*path);
-        if (!table.ok()) return table.status();
-        if (absl::Status s = CheckTableMatches(*table, rules, players); !s.ok()) {
+        const std::optional<internal::FileIdentity> file = internal::IdentifyFile(*path);
+        std::shared_ptr<const LoadedTable> loaded = file ? caches_->LoadedFrom(*file) : nullptr;
+        if (loaded == nullptr) {
+          absl::StatusOr<GameTable> table = GameTable::Open(*path);
+          if (!table.ok()) return table.status();
+          loaded = std::make_shared<const LoadedTable>(LoadedTable{*std::move(table), *path});
+          if (file) caches_->RememberFile(*file, loaded);
+        }
+        // A held table found for other rules or players is checked again.
+        if (absl::Status s = CheckTableMatches(loaded->table, rules, players); !s.ok()) {
           return absl::Status(s.code(), absl::StrCat(*path, ": ", s.message()));
         }
-        return std::make_shared<const LoadedTable>(
-            LoadedTable{*std::move(table), *std::move(path)});
+        return loaded;
       });
 }
 

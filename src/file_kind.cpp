@@ -1,4 +1,4 @@
-// What is at a path (file_kind.h).
+// What is at a path, and a file's identity (file_kind.h).
 #include "file_kind.h"
 
 #include <sys/stat.h>
@@ -53,6 +53,15 @@ FileKind InspectPath(const std::string& path) {
                                          : "not a regular file";
   }
   return kind;
+}
+
+std::optional<FileIdentity> IdentifyFile(const std::string& path) {
+  struct stat info;
+  if (stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) return std::nullopt;
+  return FileIdentity{
+      static_cast<std::uint64_t>(info.st_dev), static_cast<std::uint64_t>(info.st_ino),
+      static_cast<std::int64_t>(info.st_size),
+      static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec};
 }
 
 }  // namespace martiandice::internal

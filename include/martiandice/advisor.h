@@ -42,7 +42,7 @@ Objective FallbackObjective(const Rules& rules, const GameContext& context);
 // A policy table as the advisor loaded it.
 struct LoadedTable {
   GameTable table;
-  std::string path;  // the file it was read from
+  std::string path;  // the file it was read from, as the first source that found it spelt it
 };
 
 // Whether a policy table answers win queries for a game's rules and players.
@@ -99,10 +99,12 @@ struct BestAnswer {
 
 // Answers queries from bounded caches, each dropping its least recently used
 // entry when full: solved turns (by rules, objective and precision), loaded
-// tables (by rules, players and source) and the zero chances (GameAdvice) of
-// the 16 game turns last advised, and of the 16 fallback turns (a turn's
-// first Advise computes them for every position of the turn: under 1 ms and
-// 0.04 MiB at the official rules). The turn models the solves use (one per
+// tables (by rules, players and source: a source that finds a file already
+// held, by another entry or by a caller, shares its table rather than reading
+// it again) and the zero chances (GameAdvice) of the 16 game turns last
+// advised, and of the 16 fallback turns (a turn's first Advise computes them
+// for every position of the turn: under 1 ms and 0.04 MiB at the official
+// rules). The turn models the solves use (one per
 // dice count and bonus, shared by the whole program) are kept while in use
 // and the 4 last used besides, so memory stays bounded however many rule
 // sets are asked for.

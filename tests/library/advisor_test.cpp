@@ -886,23 +886,50 @@ TEST_CASE("advisor: the table cache drops its least recently used table") {
   Advisor::Options options;
   options.max_tables = 2;
   Advisor advisor(options);
-  // Three sources of the same file are three entries (rules, players, source).
-  const std::string dir = kData;
-  const std::string dir_slash = kData + "/";
-  const auto by_dir = TableOf(advisor, dir);
-  const auto by_file = TableOf(advisor, kTable2);
-  CHECK(by_dir != by_file);
-  CHECK(by_dir->path == by_file->path);
-  CHECK(TableOf(advisor, dir) == by_dir);             // now the most recently used
-  const auto by_slash = TableOf(advisor, dir_slash);  // the third: by_file goes
-  CHECK(TableOf(advisor, dir) == by_dir);
-  CHECK(TableOf(advisor, kTable2) != by_file);     // read again: by_slash goes
-  CHECK(TableOf(advisor, dir_slash) != by_slash);  // read again: by_dir goes
-  CHECK(TableOf(advisor, dir) != by_dir);
-  // Players are part of the key.
-  const auto three = TableOf(advisor, dir, 3);
-  CHECK(three->table.players() == 3);
-  CHECK(three->path == kData + "/martiandice-p3-d13-b3-t25.mdt");
+  const std::string table3 = kData + "/martiandice-p3-d13-b3-t25.mdt";
+  // Held only by the cache here: a table dropped from it is released.
+  const std::weak_ptr<const LoadedTable> two = TableOf(advisor, kTable2);
+  const std::weak_ptr<const LoadedTable> three = TableOf(advisor, table3, 3);
+  CHECK(three.lock()->table.players() == 3);
+  CHECK(TableOf(advisor, kTable2) == two.lock());  // now the most recently used
+  // Entries are by source: the folder is a third entry (sharing the file's
+  // table), and the 3-player table, least recently used, goes.
+  CHECK(TableOf(advisor, kData) == two.lock());
+  CHECK(three.expired());
+  const std::weak_ptr<const LoadedTable> three_again = TableOf(advisor, table3, 3);
+  CHECK_FALSE(three_again.expired());
+  // The file's own entry went; the folder's still holds the table.
+  CHECK_FALSE(two.expired());
+  TableOf(advisor, kData, 3);  // the folder's 3-player entry: the folder's 2-player one goes
+  CHECK(two.expired());
+  CHECK(TableOf(advisor, kData, 3) == three_again.lock());  // players are part of the key
+}
+
+TEST_CASE("advisor: every spelling of a table file shares one loaded table, a copy does not") {
+  Advisor advisor;
+  const std::shared_ptr<const LoadedTable> by_file = TableOf(advisor, kTable2);
+  CHECK(by_file->path == kTable2);
+  const std::string name = std::filesystem::path(kTable2).filename().string();
+  test_util::TempDir dir;
+  std::filesystem::create_symlink(kTable2, dir.File("link.mdt"));
+  for (const std::string& spelling :
+       {kData, kData + "/", kData + "/./" + name, dir.File("link.mdt")}) {
+    CAPTURE(spelling);
+    const std::shared_ptr<const LoadedTable> shared = TableOf(advisor, spelling);
+    CHECK(shared == by_file);
+    CHECK(shared->path == kTable2);  // the path it was read by
+  }
+  // Another file with the same bytes is read on its own.
+  std::filesystem::copy_file(kTable2, dir.File("copy.mdt"));
+  const std::shared_ptr<const LoadedTable> copy = TableOf(advisor, dir.File("copy.mdt"));
+  CHECK(copy != by_file);
+  CHECK(copy->path == dir.File("copy.mdt"));
+  // A held table asked for other players is checked again, and refused.
+  absl::StatusOr<std::shared_ptr<const LoadedTable>> as_three =
+      advisor.Table(Rules{}, 3, dir.File("link.mdt"));
+  REQUIRE_FALSE(as_three.ok());
+  CHECK(as_three.status().message().find(dir.File("link.mdt")) != std::string::npos);
+  CHECK(as_three.status().message().find("is for 2 players") != std::string::npos);
 }
 
 TEST_CASE("advisor concurrency: threads share one advisor whose caches are smaller than needed") {
