@@ -44,14 +44,10 @@ export async function createEngine() {
         await forgetTable(key);  // damaged, or of an older format: solve it again
       }
     }
-    let solved;
-    try {
-      solved = md.solveTable({ players, ...rules }, { onProgress });
-    } catch (error) {
-      // Too large for a page: the game plays the fallback, and says why.
-      if (/would take \d+ MiB/.test(error.message)) return { from: null, reason: error.message };
-      throw error;
-    }
+    // Too large for a page: the game plays the fallback, and says why.
+    const { size, limit } = md.tableSize({ players, ...rules });
+    if (size > limit) return { from: null, reason: 'size', size };
+    const solved = md.solveTable({ players, ...rules }, { onProgress });
     registered.add(key);
     const record = { bytes: solved.bytes, players, rules, seconds: solved.seconds, saved: new Date().toISOString() };
     const kept = await keepTable(key, record);
@@ -60,7 +56,8 @@ export async function createEngine() {
 
   // The exact table of a game (players, dice, bonus, target): {from} is
   // 'shipped', 'session' (registered before), 'browser' (kept here),
-  // 'solved' (just now), or null (no table: the fallback; `reason` says why).
+  // 'solved' (just now), or null (no table: the fallback; `reason` says why:
+  // 'players', or 'size' with the table's `size` in bytes, too large to solve here).
   async function prepareTable(game = {}, onProgress = undefined) {
     const players = game.players ?? 2;
     const rules = { ...OFFICIAL };

@@ -146,8 +146,8 @@ async function gameTable() {
 // The table in the start's status line.
 function tableWords(start, table) {
   if (!start.table) {
-    const size = /would take (\d+) MiB/.exec(table.reason ?? '');
-    const why = size ? ` (its exact table for ${gameWords(players, rules)} would take ${size[1]} MiB: too large to solve in a page)`
+    const why = table.reason === 'size'
+      ? ` (its exact table for ${gameWords(players, rules)} would take ${Math.floor(table.size / 2 ** 20)} MiB: too large to solve in a page)`
       : isOfficial(rules) ? '' : ' (the page solves exact tables for 2 and 3 players)';
     return `no table: the bots play the fallback, which maximises the points still needed${why}`;
   }

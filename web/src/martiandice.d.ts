@@ -458,7 +458,8 @@ export class MartianDice {
   /**
    * Solves the policy table of a game no shipped table covers (house rules),
    * as `martiandice solve --players P` does (the same bytes), and registers it.
-   * Throws MartianDiceError for rules or players out of range, or a table over 64 MiB.
+   * Throws MartianDiceError for rules or players out of range (INVALID_ARGUMENT), or a table
+   * over 64 MiB (RESOURCE_EXHAUSTED; tableSize tells beforehand).
    */
   solveTable(
     game?: { players?: number; dice?: number; bonus?: number; target?: number },
@@ -471,6 +472,16 @@ export class MartianDice {
     seconds: number;
     turn_solves: number;
     table: string;
+  };
+  /**
+   * The bytes of a game's table as solveTable would make it (`size`), and the largest it makes
+   * (`limit`). Throws MartianDiceError for rules or players out of range.
+   */
+  tableSize(game?: { players?: number; dice?: number; bonus?: number; target?: number }): {
+    players: number;
+    rules: Rules;
+    size: number;
+    limit: number;
   };
   /** Registers a table from its bytes; throws MartianDiceError unless they are a valid table. */
   addTable(bytes: Uint8Array | ArrayBuffer | ArrayBufferView): TableInfo;

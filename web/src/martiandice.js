@@ -40,6 +40,28 @@ const QUERY_FIELDS = Object.freeze({
 const TABLE_MAGIC = Object.freeze([...'MDPOLICY'].map((c) => c.charCodeAt(0)));
 const MAX_TABLE_BYTES = 512 * 2 ** 20;
 
+// A game to solve or size: {players, dice, bonus, target}, each an integer,
+// absent or undefined for its default. Throws MartianDiceError naming the field.
+function gameToSolve(game, method) {
+  if (game === null || typeof game !== 'object') {
+    throw new MartianDiceError(`${method}: expected an object ({players, dice, bonus, target})`);
+  }
+  for (const name of Object.keys(game)) {
+    if (!['players', 'dice', 'bonus', 'target'].includes(name)) {
+      throw fieldError(name, 'not a field of a game to solve (players, dice, bonus, target)');
+    }
+  }
+  const given = Object.fromEntries(Object.entries(game).filter(([, value]) => value !== undefined));
+  const rules = { dice: 13, bonus: 3, target: 25, ...given };
+  const players = given.players ?? 2;
+  delete rules.players;
+  for (const [name, value] of [['players', players], ['dice', rules.dice], ['bonus', rules.bonus],
+    ['target', rules.target]]) {
+    if (!isInt32(value)) throw new MartianDiceError(`${name}: expected an integer, got ${String(value)}`, name);
+  }
+  return { players, rules };
+}
+
 function fieldError(name, what) {
   return new MartianDiceError(`${name}: ${what}`, name);
 }
@@ -196,30 +218,30 @@ export class MartianDice {
    * next time), size, players, rules, seconds, turn_solves, table}.
    * `options.onProgress(fraction, seconds)` is called as it goes (from inside
    * the solve: run it in a Web Worker to keep a page responsive). Throws
-   * MartianDiceError for rules or players out of range, or a table over
-   * 64 MiB (4 or more players at the official target).
+   * MartianDiceError for rules or players out of range (code
+   * INVALID_ARGUMENT), or a table over 64 MiB (code RESOURCE_EXHAUSTED: 4 or
+   * more players at the official target; tableSize tells beforehand).
    */
   solveTable(game = {}, options = {}) {
-    if (game === null || typeof game !== 'object' || options === null || typeof options !== 'object') {
+    if (options === null || typeof options !== 'object') {
       throw new MartianDiceError('solveTable: expected objects ({players, dice, bonus, target}, {onProgress})');
     }
-    for (const name of Object.keys(game)) {
-      if (!['players', 'dice', 'bonus', 'target'].includes(name)) {
-        throw fieldError(name, 'not a field of a game to solve (players, dice, bonus, target)');
-      }
-    }
-    // A field given as undefined takes its default, as an absent one.
-    const given = Object.fromEntries(Object.entries(game).filter(([, value]) => value !== undefined));
-    const rules = { dice: 13, bonus: 3, target: 25, ...given };
-    const players = given.players ?? 2;
-    for (const [name, value] of [['players', players], ['dice', rules.dice], ['bonus', rules.bonus],
-      ['target', rules.target]]) {
-      if (!isInt32(value)) throw new MartianDiceError(`${name}: expected an integer, got ${String(value)}`, name);
-    }
+    const { players, rules } = gameToSolve(game, 'solveTable');
     const { info, bytes } = this.#core.solve(players, rules.dice, rules.bonus, rules.target,
       options.onProgress);
     const table = this.addTable(bytes);
     return { ...info, bytes, table: table.table };
+  }
+
+  /**
+   * The size in bytes of a game's policy table (solveTable's fields and
+   * defaults), as solveTable would make it, and the largest it makes here:
+   * {players, rules, size, limit}. Throws MartianDiceError for rules or
+   * players out of range.
+   */
+  tableSize(game = {}) {
+    const { players, rules } = gameToSolve(game, 'tableSize');
+    return JSON.parse(this.#core.call('table_size', players, rules.dice, rules.bonus, rules.target));
   }
 
   /**

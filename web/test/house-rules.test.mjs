@@ -8,7 +8,8 @@
 // rating are those of `martiandice play --tables FILE` replaying the page's
 // moves. 4 players, and a table too large for a page, play the fallback and
 // say so. The solve times measured in the page are printed; screenshots of a
-// solve in progress at 1280x800 and 375x740 go to build-wasm/screenshots/ (or
+// solve in progress at 1280x800 and 375x740, and of each fallback game at
+// 800x900, go to build-wasm/screenshots/ (or
 // $MARTIANDICE_SCREENSHOTS). Seeded: $MARTIANDICE_WEB_SEED (printed).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -285,6 +286,7 @@ test('house rules with 4 players, or a table too large for a page: no solve, the
       const status = await page.textContent('#status');
       assert.match(status, /no table: the bots play the fallback, which maximises the points still needed/);
       assert.match(status, why);
+      await page.screenshot({ path: `${screenshots}/house-rules-fallback-p${game.players}.png` });
       // The hint says the fallback's points, naming the game.
       if (await page.getAttribute('body', 'data-phase') === 'human-roll') await page.click('#roll');
       await page.waitForSelector(SETTLED);

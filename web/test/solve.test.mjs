@@ -4,7 +4,7 @@
 // at a small target (the module's extended precision is SoftX87, src/wide.h,
 // where the CLI's is x87's long double); progress reported up to 1; the solved
 // table answers win queries as the CLI does with the CLI's file; tables too
-// large for a page refused with the reason.
+// large for a page refused with the reason; tableSize the bytes a solve writes.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -35,6 +35,7 @@ function solve(game) {
   console.log(`solve.test: ${JSON.stringify(game)}: ${solved.size} bytes in ${ms.toFixed(0)} ms ` +
     `(${solved.turn_solves} turn solves)`);
   assert.equal(solved.size, solved.bytes.length);
+  assert.equal(md.tableSize(game).size, solved.size);
   assert.ok(progress.length > 0, 'progress reported');
   assert.ok(progress.every((f, i) => f >= (progress[i - 1] ?? 0)), 'progress never goes back');
   assert.equal(progress.at(-1), 1);
@@ -66,8 +67,26 @@ test('the solved table answers win queries as the CLI does from its file', () =>
   assert.equal(mine.value, cli.value);
 });
 
+test('tableSize: the shipped tables\' sizes, the limit a page solves, bad games refused', () => {
+  for (const players of [2, 3]) {
+    const file = readFileSync(join(dataDir, `martiandice-p${players}-d13-b3-t25.mdt`));
+    assert.deepEqual(md.tableSize({ players }),
+      { players, rules: { dice: 13, bonus: 3, target: 25 }, size: file.length, limit: 64 * 2 ** 20 });
+  }
+  // 3 players fit up to target 92; 4 players at the official target do not.
+  assert.ok(md.tableSize({ players: 3, target: 92 }).size <= 64 * 2 ** 20);
+  assert.ok(md.tableSize({ players: 3, target: 93 }).size > 64 * 2 ** 20);
+  assert.ok(md.tableSize({ players: 4 }).size > 64 * 2 ** 20);
+  assert.throws(() => md.tableSize({ players: 9 }), (error) => error instanceof MartianDiceError &&
+    error.code === 'INVALID_ARGUMENT' && error.input === 'players');
+  assert.throws(() => md.tableSize({ target: 0 }), (error) => error.code === 'INVALID_ARGUMENT');
+  assert.throws(() => md.tableSize({ taget: 10 }), /taget: not a field of a game to solve/);
+  assert.throws(() => md.tableSize(null), MartianDiceError);
+});
+
 test('a table too large for a page, and bad rules, are refused with the reason', () => {
   assert.throws(() => md.solveTable({ players: 4 }), (error) => error instanceof MartianDiceError &&
+    error.code === 'RESOURCE_EXHAUSTED' &&
     /would take \d+ MiB; the page solves tables up to 64 MiB/.test(error.message));
   assert.throws(() => md.solveTable({ players: 2, target: 0 }), MartianDiceError);
   assert.throws(() => md.solveTable({ players: 9 }), MartianDiceError);

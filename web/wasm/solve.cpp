@@ -39,13 +39,18 @@ namespace {
 // much again while solving); larger ones belong to `martiandice solve`.
 constexpr std::uint64_t kMaxModuleTableBytes = 64 << 20;
 
-// Checks the rules and players, then the table's size.
-absl::Status CheckSolve(const Rules& rules, int players) {
+// Checks the rules and players (InvalidArgument).
+absl::Status CheckGame(const Rules& rules, int players) {
   if (absl::Status status = app::CheckRules(rules); !status.ok()) return status;
-  if (absl::Status status = app::CheckPlayers(players, "players"); !status.ok()) return status;
+  return app::CheckPlayers(players, "players");
+}
+
+// Checks the game, then the table's size (ResourceExhausted: too large here).
+absl::Status CheckSolve(const Rules& rules, int players) {
+  if (absl::Status status = CheckGame(rules, players); !status.ok()) return status;
   const std::uint64_t bytes = TableBytes(rules, players);
   if (bytes > kMaxModuleTableBytes) {
-    return absl::InvalidArgumentError(
+    return absl::ResourceExhaustedError(
         absl::StrCat("the table for ", players, " players (", app::RulesText(rules),
                      ") would take ", bytes >> 20, " MiB; the page solves tables up to ",
                      kMaxModuleTableBytes >> 20, " MiB (`martiandice solve` makes larger ones)"));
@@ -67,9 +72,9 @@ extern "C" {
 // is the same). The table's bytes are then at mdw_solved_bytes(), size
 // mdw_solved_size(), until mdw_solved_release() or the next solve; the
 // package copies them and registers them (mdw_add_table). Result:
-// {"players":N,"rules":{...},"size":B,"seconds":S,"turn_solves":T}. Errors
-// (InvalidArgument): rules or players out of range, a table over 64 MiB; the
-// solve's.
+// {"players":N,"rules":{...},"size":B,"seconds":S,"turn_solves":T}. Errors:
+// rules or players out of range (InvalidArgument); a table over 64 MiB
+// (ResourceExhausted); the solve's.
 EMSCRIPTEN_KEEPALIVE int mdw_solve(int players, int dice, int bonus, int target) {
   using namespace martiandice;  // NOLINT: this function's names
   solved = std::string();
@@ -96,6 +101,22 @@ EMSCRIPTEN_KEEPALIVE int mdw_solve(int players, int dice, int bonus, int target)
                           .Int("size", static_cast<std::int64_t>(solved.size()))
                           .Double("seconds", report.seconds)
                           .Int("turn_solves", report.turn_solves)
+                          .Build());
+}
+
+// The size of the policy table of `players` at the rules (dice, bonus,
+// target), as mdw_solve would write it, and the largest it solves:
+// {"players":N,"rules":{...},"size":B,"limit":L}, so that a page decides
+// before solving. Errors (InvalidArgument): rules or players out of range.
+EMSCRIPTEN_KEEPALIVE int mdw_table_size(int players, int dice, int bonus, int target) {
+  using namespace martiandice;  // NOLINT: this function's names
+  const Rules rules{dice, bonus, target};
+  if (absl::Status status = web::CheckGame(rules, players); !status.ok()) return web::Fail(status);
+  return web::Succeed(JsonObject()
+                          .Int("players", players)
+                          .Raw("rules", app::RulesJson(rules))
+                          .Int("size", static_cast<std::int64_t>(TableBytes(rules, players)))
+                          .Int("limit", static_cast<std::int64_t>(web::kMaxModuleTableBytes))
                           .Build());
 }
 
