@@ -50,11 +50,6 @@ absl::Status CheckGoalInputs(const QueryInput& input, const Goal& goal) {
   return absl::OkStatus();
 }
 
-absl::Status CheckPlayerCount(std::string_view name, int players) {
-  absl::Status status = ValidatePlayers(players);
-  return status.ok() ? status : InputError(name, status);
-}
-
 // The win goal's context: the totals, the seat to move, the players.
 absl::Status ReadContext(const QueryInput& input, Query& query) {
   absl::StatusOr<std::vector<int>> scores = ParseScores(*input.scores);
@@ -64,8 +59,8 @@ absl::Status ReadContext(const QueryInput& input, Query& query) {
     return InputError("players", absl::StrCat(*input.players, " does not match the ", counted,
                                               " totals of scores"));
   }
-  if (absl::Status s = CheckPlayerCount(input.players ? "players" : "scores", counted); !s.ok()) {
-    return s;
+  if (absl::Status s = ValidatePlayers(counted); !s.ok()) {
+    return InputError(input.players ? "players" : "scores", s);
   }
   const int seat = input.seat.value_or(0);
   if (seat < 0 || seat >= counted) {

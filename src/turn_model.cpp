@@ -194,7 +194,7 @@ void TurnModel::BuildTerms() {
     weights_.push_back(static_cast<double>(weight) * (1.0 / static_cast<double>(PowerOfSix(m))));
   });
   size_t count = 0;
-  for (const CanonState& s : states_) count += s.left == 0 ? 0 : (s.left + 1) * (s.left + 2) / 2;
+  for (const CanonState& s : states_) count += weight_begin_[s.left + 1] - weight_begin_[s.left];
   term_law_.resize(count);
   term_begin_.assign(1, 0);
   std::int32_t* law = term_law_.data();
