@@ -17,6 +17,7 @@ export async function createEngine() {
   const md = await MartianDice.create({ tables: [officialTableUrl(2)] });
   const loaded = new Set([2]);
   const registered = new Set();  // house-rules tables registered in this session (tableKey)
+  const own = new Set();  // tables the player gave as files in this session (tableKey)
   let game = null;
   let coach = null;
 
@@ -56,13 +57,14 @@ export async function createEngine() {
 
   // The exact table of a game (players, dice, bonus, target): {from} is
   // 'shipped', 'session' (registered before), 'browser' (kept here),
-  // 'solved' (just now), or null (no table: the fallback; `reason` says why:
+  // 'solved' (just now), 'file' (the player's own, ownTable), or null (no table: the fallback; `reason` says why:
   // 'players', or 'size' with the table's `size` in bytes, too large to solve here).
   async function prepareTable(game = {}, onProgress = undefined) {
     const players = game.players ?? 2;
     const rules = { ...OFFICIAL };
     for (const name of Object.keys(OFFICIAL)) rules[name] = game[name] ?? OFFICIAL[name];
     const answer = { players, rules };
+    if (own.has(tableKey(players, rules))) return { ...answer, from: 'file' };
     if (isOfficial(rules)) {
       await tableFor(players);
       return { ...answer, from: loaded.has(players) ? 'shipped' : null, reason: loaded.has(players) ? null : 'players' };
@@ -100,11 +102,24 @@ export async function createEngine() {
     log: () => ({ log: game.log }),
   };
 
+  // A table file the player gives (made by `martiandice solve`: any players
+  // and rules the module reads): registered, checked as a file, its games
+  // then played from it. Answers its {players, rules}; throws for bytes that
+  // are no table, or a damaged one.
+  function ownTable(bytes) {
+    const info = md.addTable(bytes);
+    const key = tableKey(info.players, info.rules);
+    own.add(key);
+    registered.add(key);
+    return { players: info.players, rules: info.rules, size: bytes.length };
+  }
+
   return {
     version: md.version,
     async call(op, args = [], hooks = {}) {
       // A game's exact table, before its game (a solve streams its progress).
       if (op === 'table') return prepareTable(args[0], hooks.onProgress);
+      if (op === 'ownTable') return ownTable(args[0]);
       // A strategy picture of the 2-player game (its table is registered above).
       if (op === 'plot') return { svg: md.plot(...args) };
       if (op.startsWith('coach.')) {

@@ -6,7 +6,8 @@
 // your game at the end (the review's rating, kept in localStorage). House
 // rules (target, dice, bonus) with 2 or 3 players get their exact table
 // before the game: kept in this browser, else solved in the worker with a
-// progress bar (engine.mjs, tables.mjs). Page
+// progress bar (engine.mjs, tables.mjs); a table file the player gives
+// ("Your own table": any players and rules) plays its game. Page
 // options in the URL: ?delay=MS between the bots' moves (default 450),
 // ?worker=0 runs the engine on the page's thread.
 import { startCoach } from './coach.mjs';
@@ -152,6 +153,7 @@ function tableWords(start, table) {
     return `no table: the bots play the fallback, which maximises the points still needed${why}`;
   }
   const from = {
+    file: 'from your file',
     solved: `solved in this browser in ${table.wall?.toFixed(1)} s${table.kept ? ', kept for the next games' : ''}`,
     browser: 'loaded from this browser',
     session: 'solved earlier',
@@ -644,7 +646,28 @@ async function newGame(event) {
   }
 }
 
+// The player's own table file: registered in the engine, the form set to its game.
+async function ownTable() {
+  const file = $('table-file').files[0];
+  if (!file || busy) return;
+  $('status').textContent = `Reading ${file.name}…`;
+  try {
+    const table = await engine.call('ownTable', [new Uint8Array(await file.arrayBuffer())]);
+    const option = $('players').querySelector(`option[value="${table.players}"]`);
+    if (!option) throw new Error(`a table for ${table.players} players: the page plays 2 to 6`);
+    option.textContent = `${table.players} (you and ${plural(table.players - 1, 'bot')}, your table)`;
+    $('players').value = String(table.players);
+    for (const name of ['dice', 'bonus', 'target']) $(name).value = String(table.rules[name]);
+    if (table.rules.dice !== OFFICIAL.dice || table.rules.bonus !== OFFICIAL.bonus) $('more-rules').open = true;
+    $('status').textContent = `Your table for ${gameWords(table.players, table.rules)} is ready: ` +
+      'start, and the bots and hints play from it.';
+  } catch (error) {
+    $('status').textContent = `Cannot use ${file.name}: ${error.message}`;
+  }
+}
+
 $('setup-form').addEventListener('submit', newGame);
+$('table-file').addEventListener('change', ownTable);
 $('roll').addEventListener('click', () => move('roll'));
 $('stop').addEventListener('click', () => move('stop'));
 $('roll-on').addEventListener('click', async () => {

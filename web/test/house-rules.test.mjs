@@ -7,13 +7,14 @@
 // against `martiandice best/eval --tables FILE`), and the game's scores and
 // rating are those of `martiandice play --tables FILE` replaying the page's
 // moves. 4 players, and a table too large for a page, play the fallback and
-// say so. The solve times measured in the page are printed; screenshots of a
+// say so; a 4-player table file given to the page plays its game as the CLI
+// plays it from the same file, and a file that is no table is refused. The solve times measured in the page are printed; screenshots of a
 // solve in progress at 1280x800 and 375x740, and of each fallback game at
 // 800x900, go to build-wasm/screenshots/ (or
 // $MARTIANDICE_SCREENSHOTS). Seeded: $MARTIANDICE_WEB_SEED (printed).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -294,6 +295,48 @@ test('house rules with 4 players, or a table too large for a page: no solve, the
         assert.match(await page.textContent('#hint-values'), new RegExp(`^No exact table for ${named}: this advice maximises the points you still need`));
       }
     }
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+test('your own table file: 4 players at target 6 from a CLI-made table, played and rated as the CLI plays it',
+  { skip: missing ?? false }, async () => {
+    const { page, errors } = await openPage({ viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true });
+    await page.click('#own-table summary');
+    // Bytes that are no table are refused, naming the file; the form is unchanged.
+    const junk = join(folder, 'notes.mdt');
+    writeFileSync(junk, 'not a table');
+    await page.setInputFiles('#table-file', junk);
+    await page.waitForFunction(() => /^Cannot use/.test(document.getElementById('status').textContent));
+    assert.match(await page.textContent('#status'), /^Cannot use notes\.mdt: .*not a martiandice policy table/);
+    assert.equal(await page.inputValue('#players'), '2');
+
+    const game = { players: 4, target: 6 };
+    const tables = cliTable(game);
+    await page.setInputFiles('#table-file', tables);
+    await page.waitForFunction(() => /is ready/.test(document.getElementById('status').textContent));
+    assert.equal(await page.textContent('#status'),
+      'Your table for 4 players, target 6 is ready: start, and the bots and hints play from it.');
+    assert.equal(await page.inputValue('#players'), '4');
+    assert.equal(await page.inputValue('#target'), '6');
+    assert.equal(await page.textContent('#players option[value="4"]'), '4 (you and 3 bots, your table)');
+    await page.screenshot({ path: `${screenshots}/own-table-phone-ready.png`, fullPage: true });
+
+    const gameSeed = newSeed();
+    const seen = await startGame(page, { ...game, gameSeed });
+    assert.deepEqual(seen.filter((s) => s.shown), [], 'nothing solved');
+    assert.equal(await page.getAttribute('body', 'data-table-from'), 'file');
+    assert.match(await page.textContent('#status'), /bots play to win, from the exact table from your file\)\.$/);
+    await page.screenshot({ path: `${screenshots}/own-table-phone-game.png` });
+    // The bots and the hints play from it: the CLI replays the game from the same file.
+    const input = await playToEnd(page, game, tables);
+    const cli = runPlay(['--players', '4', '--target', '6', '--tables', tables, '--humans', '0', '--seed', gameSeed], input);
+    const over = cli.find((e) => e.event === 'game_over');
+    assert.deepEqual(await page.$$eval('#scores li', (lis) => lis.map((li) => Number(li.dataset.score))), over.scores,
+      `seed ${gameSeed}, moves ${JSON.stringify(input)}`);
+    const review = cli.find((e) => e.event === 'review');
+    assert.ok(review.rating, 'a game with an exact table is rated');
+    assert.equal(await page.getAttribute('#rating', 'data-score'), String(review.rating.score));
     assert.deepEqual(errors, []);
     await page.close();
   });
