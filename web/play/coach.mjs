@@ -83,6 +83,31 @@ async function start(event) {
   }
 }
 
+// The player's own table file (the official rules: the coach's): registered
+// in the engine (ownTable), the players set to its.
+async function ownTable() {
+  const file = $('coach-table-file').files[0];
+  if (!file || !engine || busy) return;
+  $('coach-status').textContent = `Reading ${file.name}…`;
+  try {
+    const table = await engine.call('ownTable', [new Uint8Array(await file.arrayBuffer())]);
+    const { dice, bonus, target } = table.rules;
+    if (dice !== 13 || bonus !== 3 || target !== 25) {
+      throw new Error(`its game has house rules (${diceCount(dice)}, bonus ${bonus}, target ${target}), ` +
+        'and the coach follows games at the official rules (play mode uses it)');
+    }
+    const option = $('coach-players').querySelector(`option[value="${table.players}"]`);
+    if (!option) throw new Error(`a table for ${table.players} players: the coach follows 2 to 6`);
+    option.textContent = `${table.players} (your table)`;
+    $('coach-players').value = String(table.players);
+    renderSetup();
+    $('coach-status').textContent = `Your table for ${table.players} players is ready: ` +
+      'the advice gives every option\'s chance to win from it.';
+  } catch (error) {
+    $('coach-status').textContent = `Cannot use ${file.name}: ${error.message}`;
+  }
+}
+
 // ---------------------------------------------------------------------------
 // The game's state and advice.
 
@@ -309,6 +334,7 @@ for (const radio of document.querySelectorAll('input[name="mode"]')) {
   radio.addEventListener('change', () => setMode(radio.value));
 }
 $('coach-players').addEventListener('change', renderSetup);
+$('coach-table-file').addEventListener('change', ownTable);
 $('coach-form').addEventListener('submit', start);
 $('dice-form').addEventListener('submit', enterRoll);
 $('dice-form').addEventListener('input', renderSum);

@@ -24,7 +24,8 @@ export async function createEngine() {
   // A shipped table for 2 and 3 players (the 3-player one, 1 MB, when first
   // needed); more players play the fallback.
   async function tableFor(players) {
-    if (OFFICIAL_TABLE_PLAYERS.includes(players) && !loaded.has(players)) {
+    if (OFFICIAL_TABLE_PLAYERS.includes(players) && !loaded.has(players) &&
+      !own.has(tableKey(players, OFFICIAL))) {  // the player's own stays
       await md.loadTable(officialTableUrl(players));
       loaded.add(players);
     }

@@ -5,14 +5,20 @@
 // fed the same entries (every option's chance to win, the best marked), and
 // the turn's total; a bad dice entry shows its message and changes nothing;
 // another player's whole turn (score N) and undo; a 3-player game from given
-// scores at phone width (375 px). Screenshots: coach-desktop.png and
-// coach-phone.png in build-wasm/screenshots/ (or $MARTIANDICE_SCREENSHOTS).
+// scores at phone width (375 px); a table file given to the page (the
+// shipped 3-player one: the page then fetches none) advises as serve does,
+// one of house rules refused. Screenshots: coach-desktop.png,
+// coach-phone.png and coach-own-table.png in build-wasm/screenshots/ (or
+// $MARTIANDICE_SCREENSHOTS).
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
 import { browserTests } from './browser.mjs';
-import { repo, startServe } from './cli.mjs';
+import { cliPath, dataDir, repo, startServe } from './cli.mjs';
 import { choiceRows } from './expected.mjs';
 
 const screenshots = process.env.MARTIANDICE_SCREENSHOTS ?? `${repo}build-wasm/screenshots`;
@@ -200,6 +206,41 @@ test('the coach mode at 375 px: 3 players from given scores, played to the end o
     const closed = JSON.parse(await serve.ask('close', { game }));
     assert.equal((await page.textContent('#coach-log')).trim(), closed.log.trim());
     await page.screenshot({ path: `${screenshots}/coach-phone-end.png`, fullPage: true });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+test('the coach mode with your own table file: house rules refused, the 3-player table advising as serve',
+  { skip: missing ?? false }, async () => {
+    const { page, errors } = await openPage({ width: 375, height: 812 });
+    const fetched = [];
+    page.on('request', (request) => fetched.push(request.url()));
+    await page.click('#coach-own-table summary');
+    const folder = mkdtempSync(join(tmpdir(), 'martiandice-coach-'));
+    try {
+      const house = join(folder, 'martiandice-p2-d13-b3-t10.mdt');
+      execFileSync(cliPath, ['solve', '--players', '2', '--target', '10', '--no-certify', '--quiet', '--out', house]);
+      await page.setInputFiles('#coach-table-file', house);
+      await page.waitForFunction(() => /^Cannot use/.test(document.getElementById('coach-status').textContent));
+      assert.equal(await page.textContent('#coach-status'), 'Cannot use martiandice-p2-d13-b3-t10.mdt: its game has ' +
+        'house rules (13 dice, bonus 3, target 10), and the coach follows games at the official rules (play mode uses it)');
+      assert.equal(await page.inputValue('#coach-players'), '2');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+    await page.setInputFiles('#coach-table-file', join(dataDir, 'martiandice-p3-d13-b3-t25.mdt'));
+    await page.waitForFunction(() => /is ready/.test(document.getElementById('coach-status').textContent));
+    assert.equal(await page.inputValue('#coach-players'), '3');
+    assert.equal(await page.textContent('#coach-players option[value="3"]'), '3 (your table)');
+    assert.equal(await page.locator('#coach-totals input').count(), 3);
+    const game = await start(page, { players: 3, scores: [10, 18, 4], seat: 2 });
+    assert.equal(await page.textContent('#coach-status'),
+      'Coaching: the advice is each option\'s chance to win, from the table.');
+    await entry(page, game, 'roll 2T 3R 4H 3C 1K', () => roll(page, '2T 3R 4H 3C 1K'));
+    await page.screenshot({ path: `${screenshots}/coach-own-table.png`, fullPage: true });
+    await entry(page, game, 'take human', () => page.click('#coach-takes button[data-face="human"]'));
+    assert.deepEqual(fetched.filter((u) => /martiandice-p3-/.test(u)), [], 'the shipped 3-player table is not fetched');
+    await serve.ask('close', { game });
     assert.deepEqual(errors, []);
     await page.close();
   });
