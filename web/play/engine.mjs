@@ -16,7 +16,7 @@ const isOfficial = (rules) => Object.keys(OFFICIAL).every((name) => rules[name] 
 export async function createEngine() {
   const md = await MartianDice.create({ tables: [officialTableUrl(2)] });
   const loaded = new Set([2]);
-  const registered = new Set();  // house-rules tables registered in this session (tableKey)
+  const registered = new Set();  // tables registered in this session but the shipped ones (tableKey)
   const own = new Set();  // tables the player gave as files in this session (tableKey)
   let game = null;
   let coach = null;
@@ -57,9 +57,10 @@ export async function createEngine() {
   }
 
   // The exact table of a game (players, dice, bonus, target): {from} is
-  // 'shipped', 'session' (registered before), 'browser' (kept here),
-  // 'solved' (just now), 'file' (the player's own, ownTable), or null (no table: the fallback; `reason` says why:
-  // 'players', or 'size' with the table's `size` in bytes, too large to solve here).
+  // 'file' (the player's own: ownTable), 'shipped', 'session' (registered
+  // before), 'browser' (kept here), 'solved' (just now), or null (no table:
+  // the fallback; `reason` says why: 'players', or 'size' with the table's
+  // `size` in bytes, too large to solve here).
   async function prepareTable(game = {}, onProgress = undefined) {
     const players = game.players ?? 2;
     const rules = { ...OFFICIAL };

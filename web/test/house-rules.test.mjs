@@ -341,6 +341,44 @@ test('your own table file: 4 players at target 6 from a CLI-made table, played a
     await page.close();
   });
 
+// The official 4-player table (116 MiB, `martiandice solve --players 4`: minutes) given
+// to the page, where MARTIANDICE_P4_TABLE names it: the times printed, the advice checked.
+const p4Table = process.env.MARTIANDICE_P4_TABLE;
+test('your own table file: the official 4-player table (MARTIANDICE_P4_TABLE), hints checked against the CLI',
+  { skip: missing ?? (p4Table ? false : 'MARTIANDICE_P4_TABLE names no 4-player table') }, async () => {
+    const { page, errors } = await openPage({ viewport: { width: 1280, height: 900 } });
+    await page.click('#own-table summary');
+    let started = performance.now();
+    await page.setInputFiles('#table-file', p4Table);
+    await page.waitForFunction(() => /is ready|^Cannot/.test(document.getElementById('status').textContent), null,
+      { timeout: SOLVE_WAIT });
+    const given = performance.now() - started;
+    assert.equal(await page.textContent('#status'),
+      'Your table for 4 players, target 25 is ready: start, and the bots and hints play from it.');
+    started = performance.now();
+    await startGame(page, { players: 4, target: 25, gameSeed: newSeed() });
+    const first = performance.now() - started;
+    assert.equal(await page.getAttribute('body', 'data-table-from'), 'file');
+    // Hints on: each checked against `martiandice best` / `eval` from the same file.
+    const game = { players: 4, target: 25 };
+    for (let decisions = 0; decisions < 4 && await page.getAttribute('body', 'data-phase') !== 'over'; ++decisions) {
+      await page.waitForSelector(SETTLED);
+      if (await page.getAttribute('body', 'data-phase') === 'human-roll') await page.click('#roll');
+      await page.waitForSelector(SETTLED);
+      if (!(await page.getAttribute('body', 'data-phase')).startsWith('human-')) break;
+      await checkHint(page, game, p4Table);
+      if (await page.getAttribute('body', 'data-phase') === 'human-take') {
+        await page.click('#takes button:first-child');
+      } else {
+        await page.click('#roll-on');
+      }
+    }
+    console.log(`house-rules.test: the 4-player table given: ${(given / 1000).toFixed(2)} s to register ` +
+      `(read, sent to the worker, checked); game started with its first hint in ${(first / 1000).toFixed(2)} s`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
 test('house rules without a worker (?worker=0): the solve runs on the page\'s thread',
   { skip: missing ?? false }, async () => {
     const { page, errors } = await openPage({ viewport: { width: 800, height: 900 } }, '&worker=0');
