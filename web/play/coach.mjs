@@ -102,7 +102,7 @@ async function ownTable() {
     $('coach-players').value = String(table.players);
     renderSetup();
     $('coach-status').textContent = `Your table for ${table.players} players is ready: ` +
-      'the advice gives every option\'s chance to win from it.';
+      `the advice gives every option's chance to win from it${table.kept ? ' (kept in this browser for the next visits)' : ''}.`;
   } catch (error) {
     $('coach-status').textContent = `Cannot use ${file.name}: ${error.message}`;
   }

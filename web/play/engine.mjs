@@ -31,10 +31,9 @@ export async function createEngine() {
     }
   }
 
-  // A house-rules table: kept in this browser (registered from its bytes),
-  // else solved here (onProgress(fraction, seconds) as it goes) and kept.
-  async function houseTable(players, rules, onProgress) {
-    const key = tableKey(players, rules);
+  // A table registered in this visit, or kept in this browser (registered
+  // from its bytes): {from: 'session' or 'browser'}, else null.
+  async function keptTable(key) {
     if (registered.has(key)) return { from: 'session' };
     const stored = await storedTable(key);
     if (stored) {
@@ -43,17 +42,25 @@ export async function createEngine() {
         registered.add(key);
         return { from: 'browser' };
       } catch {
-        await forgetTable(key);  // damaged, or of an older format: solve it again
+        await forgetTable(key);  // damaged, or of an older format: as if none was kept
       }
     }
+    return null;
+  }
+
+  // A house-rules table: kept (keptTable), else solved here
+  // (onProgress(fraction, seconds) as it goes) and kept.
+  async function houseTable(players, rules, onProgress) {
+    const key = tableKey(players, rules);
+    const kept = await keptTable(key);
+    if (kept) return kept;
     // Too large for a page: the game plays the fallback, and says why.
     const { size, limit } = md.tableSize({ players, ...rules });
     if (size > limit) return { from: null, reason: 'size', size };
     const solved = md.solveTable({ players, ...rules }, { onProgress });
     registered.add(key);
     const record = { bytes: solved.bytes, players, rules, seconds: solved.seconds, saved: new Date().toISOString() };
-    const kept = await keepTable(key, record);
-    return { from: 'solved', seconds: solved.seconds, size: solved.size, kept };
+    return { from: 'solved', seconds: solved.seconds, size: solved.size, kept: await keepTable(key, record) };
   }
 
   // The exact table of a game (players, dice, bonus, target): {from} is
@@ -66,19 +73,23 @@ export async function createEngine() {
     const rules = { ...OFFICIAL };
     for (const name of Object.keys(OFFICIAL)) rules[name] = game[name] ?? OFFICIAL[name];
     const answer = { players, rules };
-    if (own.has(tableKey(players, rules))) return { ...answer, from: 'file' };
+    const key = tableKey(players, rules);
+    if (own.has(key)) return { ...answer, from: 'file' };
     if (isOfficial(rules)) {
       await tableFor(players);
-      return { ...answer, from: loaded.has(players) ? 'shipped' : null, reason: loaded.has(players) ? null : 'players' };
+      if (loaded.has(players)) return { ...answer, from: 'shipped' };
     }
-    if (!SOLVED_PLAYERS.includes(players)) return { ...answer, from: null, reason: 'players' };
+    if (isOfficial(rules) || !SOLVED_PLAYERS.includes(players)) {
+      // No table the page makes: one the player gave on an earlier visit, else the fallback.
+      return { ...answer, ...((await keptTable(key)) ?? { from: null, reason: 'players' }) };
+    }
     return { ...answer, ...(await houseTable(players, rules, onProgress)) };
   }
 
   // The coach's entries: each answers serve's object and the log so far.
   const coaching = {
     async open(options) {
-      await tableFor(options.players);
+      await prepareTable({ players: options.players });  // shipped, given, or kept from a visit
       const made = md.coach(options);
       coach?.free();
       coach = made;
@@ -106,14 +117,16 @@ export async function createEngine() {
 
   // A table file the player gives (made by `martiandice solve`: any players
   // and rules the module reads): registered, checked as a file, its games
-  // then played from it. Answers its {players, rules}; throws for bytes that
-  // are no table, or a damaged one.
-  function ownTable(bytes) {
+  // then played from it, and kept in this browser for the next visits.
+  // Answers its {players, rules, size, kept}; throws for bytes that are no
+  // table, or a damaged one.
+  async function ownTable(bytes) {
     const info = md.addTable(bytes);
     const key = tableKey(info.players, info.rules);
     own.add(key);
     registered.add(key);
-    return { players: info.players, rules: info.rules, size: bytes.length };
+    const record = { bytes, players: info.players, rules: info.rules, seconds: null, saved: new Date().toISOString() };
+    return { players: info.players, rules: info.rules, size: bytes.length, kept: await keepTable(key, record) };
   }
 
   return {

@@ -660,7 +660,7 @@ async function ownTable() {
     for (const name of ['dice', 'bonus', 'target']) $(name).value = String(table.rules[name]);
     if (table.rules.dice !== OFFICIAL.dice || table.rules.bonus !== OFFICIAL.bonus) $('more-rules').open = true;
     $('status').textContent = `Your table for ${gameWords(table.players, table.rules)} is ready: ` +
-      'start, and the bots and hints play from it.';
+      `start, and the bots and hints play from it${table.kept ? ' (kept in this browser for the next visits)' : ''}.`;
   } catch (error) {
     $('status').textContent = `Cannot use ${file.name}: ${error.message}`;
   }

@@ -1,10 +1,12 @@
 // The exact tables this browser keeps: house-rules tables the page solved
-// (engine.mjs), so that the next game with the same rules loads them instead
-// of solving again. IndexedDB (it works in the worker and on the page's
+// and table files the player gave (engine.mjs), so that the next game with
+// the same players and rules loads them instead of solving again (or asking
+// for the file again). IndexedDB (it works in the worker and on the page's
 // thread, in any context a page runs in): database "martiandice", object
 // store "tables", keyed by the table's usual file name, which names its
 // players and rules ("martiandice-p3-d13-b3-t15.mdt"); each record is
-// {bytes (Uint8Array), players, rules, seconds, saved}. Without storage
+// {bytes (Uint8Array), players, rules, seconds (the solve's; null for a
+// given file), saved}. Without storage
 // (private modes, storage off) every call answers "nothing kept" and the
 // page solves again, silently.
 

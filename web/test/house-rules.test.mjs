@@ -315,8 +315,8 @@ test('your own table file: 4 players at target 6 from a CLI-made table, played a
     const tables = cliTable(game);
     await page.setInputFiles('#table-file', tables);
     await page.waitForFunction(() => /is ready/.test(document.getElementById('status').textContent));
-    assert.equal(await page.textContent('#status'),
-      'Your table for 4 players, target 6 is ready: start, and the bots and hints play from it.');
+    assert.equal(await page.textContent('#status'), 'Your table for 4 players, target 6 is ready: ' +
+      'start, and the bots and hints play from it (kept in this browser for the next visits).');
     assert.equal(await page.inputValue('#players'), '4');
     assert.equal(await page.inputValue('#target'), '6');
     assert.equal(await page.textContent('#players option[value="4"]'), '4 (you and 3 bots, your table)');
@@ -337,6 +337,12 @@ test('your own table file: 4 players at target 6 from a CLI-made table, played a
     const review = cli.find((e) => e.event === 'review');
     assert.ok(review.rating, 'a game with an exact table is rated');
     assert.equal(await page.getAttribute('#rating', 'data-score'), String(review.rating.score));
+    // The next visit: the table kept in this browser plays the game, no file asked.
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    await startGame(page, { ...game, gameSeed: newSeed() });
+    assert.equal(await page.getAttribute('body', 'data-table-from'), 'browser');
+    assert.match(await page.textContent('#status'), /bots play to win, from the exact table loaded from this browser\)\.$/);
     assert.deepEqual(errors, []);
     await page.close();
   });
@@ -353,8 +359,8 @@ test('your own table file: the official 4-player table (MARTIANDICE_P4_TABLE), h
     await page.waitForFunction(() => /is ready|^Cannot/.test(document.getElementById('status').textContent), null,
       { timeout: SOLVE_WAIT });
     const given = performance.now() - started;
-    assert.equal(await page.textContent('#status'),
-      'Your table for 4 players, target 25 is ready: start, and the bots and hints play from it.');
+    assert.match(await page.textContent('#status'),
+      /^Your table for 4 players, target 25 is ready: start, and the bots and hints play from it/);
     started = performance.now();
     await startGame(page, { players: 4, target: 25, gameSeed: newSeed() });
     const first = performance.now() - started;
@@ -374,7 +380,7 @@ test('your own table file: the official 4-player table (MARTIANDICE_P4_TABLE), h
       }
     }
     console.log(`house-rules.test: the 4-player table given: ${(given / 1000).toFixed(2)} s to register ` +
-      `(read, sent to the worker, checked); game started with its first hint in ${(first / 1000).toFixed(2)} s`);
+      `(read, sent to the worker, checked, kept); game started with its first hint in ${(first / 1000).toFixed(2)} s`);
     assert.deepEqual(errors, []);
     await page.close();
   });
