@@ -320,6 +320,8 @@ test('your own table file: 4 players at target 6 from a CLI-made table, played a
     assert.equal(await page.inputValue('#players'), '4');
     assert.equal(await page.inputValue('#target'), '6');
     assert.equal(await page.textContent('#players option[value="4"]'), '4 (you and 3 bots, your table)');
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 375, `with the table's note open, the page is ${width} px wide in 375 px`);
     await page.screenshot({ path: `${screenshots}/own-table-phone-ready.png`, fullPage: true });
 
     const gameSeed = newSeed();
