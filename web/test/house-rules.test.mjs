@@ -197,6 +197,24 @@ async function playToEnd(page, game, tables) {
   return lines.map((l) => `${l}\n`).join('');
 }
 
+// Plays the game to its end (playToEnd), then replays it with `martiandice
+// play` from the CLI's file of the same game: the same final scores, and the
+// same rating (a game with an exact table is rated). Returns the CLI's review.
+async function replayed(page, game, gameSeed) {
+  const tables = cliTable(game);
+  const input = await playToEnd(page, game, tables);
+  const cli = runPlay(['--players', String(game.players), '--target', String(game.target), '--tables', tables,
+    '--humans', '0', '--seed', gameSeed], input);
+  assert.equal(cli[0].table, tables);
+  const over = cli.find((e) => e.event === 'game_over');
+  assert.deepEqual(await page.$$eval('#scores li', (lis) => lis.map((li) => Number(li.dataset.score))), over.scores,
+    `seed ${gameSeed}, moves ${JSON.stringify(input)}`);
+  const review = cli.find((e) => e.event === 'review');
+  assert.ok(review.rating, 'a game with an exact table is rated');
+  assert.equal(await page.getAttribute('#rating', 'data-score'), String(review.rating.score));
+  return review;
+}
+
 const newSeed = () => String(positions.between(1, 2 ** 31));
 
 async function openPage(options, query = '') {
@@ -240,17 +258,8 @@ test('house rules: 3 players at target 15 and 2 at target 20 solved in the page,
     assert.match(await page.textContent('#status'), /bots play to win, from the exact table loaded from this browser\)\.$/);
     assert.equal(await page.getAttribute('#scores', 'aria-label'), 'Scores (first to 15)');
     // The bots and the hints play from it: the CLI replays the game from its own file.
-    const tables = cliTable(game3);
-    const input = await playToEnd(page, game3, tables);
-    const cli = runPlay(['--players', '3', '--target', '15', '--tables', tables, '--humans', '0', '--seed', gameSeed], input);
-    assert.equal(cli[0].table, tables);
-    const over = cli.find((e) => e.event === 'game_over');
-    assert.deepEqual(await page.$$eval('#scores li', (lis) => lis.map((li) => Number(li.dataset.score))), over.scores,
-      `seed ${gameSeed}, moves ${JSON.stringify(input)}`);
+    const review = await replayed(page, game3, gameSeed);
     // Rated (docs/RATING.md): an exact table; kept with the game's rules.
-    const review = cli.find((e) => e.event === 'review');
-    assert.ok(review.rating, 'a game with an exact table is rated');
-    assert.equal(await page.getAttribute('#rating', 'data-score'), String(review.rating.score));
     const kept = await page.evaluate(() => JSON.parse(localStorage.getItem('martiandice.ratings')));
     assert.deepEqual({ ...kept.at(-1), date: undefined }, { date: undefined, players: 3, score: review.rating.score,
       band: review.rating.band, rules: { dice: 13, bonus: 3, target: 15 } });
@@ -331,14 +340,7 @@ test('your own table file: 4 players at target 6 from a CLI-made table, played a
     assert.match(await page.textContent('#status'), /bots play to win, from the exact table from your file\)\.$/);
     await page.screenshot({ path: `${screenshots}/own-table-phone-game.png` });
     // The bots and the hints play from it: the CLI replays the game from the same file.
-    const input = await playToEnd(page, game, tables);
-    const cli = runPlay(['--players', '4', '--target', '6', '--tables', tables, '--humans', '0', '--seed', gameSeed], input);
-    const over = cli.find((e) => e.event === 'game_over');
-    assert.deepEqual(await page.$$eval('#scores li', (lis) => lis.map((li) => Number(li.dataset.score))), over.scores,
-      `seed ${gameSeed}, moves ${JSON.stringify(input)}`);
-    const review = cli.find((e) => e.event === 'review');
-    assert.ok(review.rating, 'a game with an exact table is rated');
-    assert.equal(await page.getAttribute('#rating', 'data-score'), String(review.rating.score));
+    await replayed(page, game, gameSeed);
     // The next visit: the table kept in this browser plays the game, no file asked.
     await page.reload();
     await page.waitForSelector('body[data-ready="true"]');
