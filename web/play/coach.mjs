@@ -83,6 +83,8 @@ async function start(event) {
   }
 }
 
+const ownTableOption = (n) => `${n} (your table)`;
+
 // The player's own table file (the official rules: the coach's): registered
 // in the engine (ownTable), the players set to its.
 async function ownTable() {
@@ -98,7 +100,7 @@ async function ownTable() {
     }
     const option = $('coach-players').querySelector(`option[value="${table.players}"]`);
     if (!option) throw new Error(`a table for ${table.players} players: the coach follows 2 to 6`);
-    option.textContent = `${table.players} (your table)`;
+    option.textContent = ownTableOption(table.players);
     $('coach-players').value = String(table.players);
     renderSetup();
     $('coach-status').textContent = `Your table for ${table.players} players is ready: ` +
@@ -314,8 +316,14 @@ function setMode(mode) {
 }
 
 /** Wires the coach mode to `engine` (play.mjs's, ready). */
-export function startCoach(theEngine) {
+// `kept`: the player counts whose official table this browser keeps from a
+// file given on an earlier visit (their options say so).
+export function startCoach(theEngine, kept = []) {
   engine = theEngine;
+  for (const n of kept) {
+    const option = $('coach-players').querySelector(`option[value="${n}"]`);
+    if (option) option.textContent = ownTableOption(n);
+  }
   setBusy = (on) => {
     busy = on;
     document.body.dataset.coachBusy = String(on);

@@ -6,7 +6,7 @@
 // workers are missing, on the page's thread. No game rule here: every move
 // and entry is the library's (web/src/game.js, web/src/coach.js).
 import { MartianDice, OFFICIAL_TABLE_PLAYERS, officialTableUrl } from '../src/martiandice.js';
-import { forgetTable, keepTable, storedTable, tableKey } from './tables.mjs';
+import { forgetTable, keepTable, storedKeys, storedTable, tableKey } from './tables.mjs';
 
 const OFFICIAL = Object.freeze({ dice: 13, bonus: 3, target: 25 });
 // Players whose house-rules tables the page solves (more take too long or too much memory).
@@ -129,12 +129,19 @@ export async function createEngine() {
     return { players: info.players, rules: info.rules, size: bytes.length, kept: await keepTable(key, record) };
   }
 
+  // The games of the tables kept in this browser: [{players, rules}].
+  async function keptGames() {
+    return (await storedKeys()).map((key) => /^martiandice-p(\d+)-d(\d+)-b(\d+)-t(\d+)\.mdt$/.exec(key))
+      .filter(Boolean).map(([, p, d, b, t]) => ({ players: +p, rules: { dice: +d, bonus: +b, target: +t } }));
+  }
+
   return {
     version: md.version,
     async call(op, args = [], hooks = {}) {
       // A game's exact table, before its game (a solve streams its progress).
       if (op === 'table') return prepareTable(args[0], hooks.onProgress);
       if (op === 'ownTable') return ownTable(args[0]);
+      if (op === 'keptTables') return keptGames();
       // A strategy picture of the 2-player game (its table is registered above).
       if (op === 'plot') return { svg: md.plot(...args) };
       if (op.startsWith('coach.')) {

@@ -646,6 +646,9 @@ async function newGame(event) {
   }
 }
 
+// A players option whose game plays from the player's own table.
+const ownTableOption = (n) => `${n} (you and ${plural(n - 1, 'bot')}, your table)`;
+
 // The player's own table file: registered in the engine, the form set to its game.
 async function ownTable() {
   const file = $('table-file').files[0];
@@ -655,7 +658,7 @@ async function ownTable() {
     const table = await engine.call('ownTable', [new Uint8Array(await file.arrayBuffer())]);
     const option = $('players').querySelector(`option[value="${table.players}"]`);
     if (!option) throw new Error(`a table for ${table.players} players: the page plays 2 to 6`);
-    option.textContent = `${table.players} (you and ${plural(table.players - 1, 'bot')}, your table)`;
+    option.textContent = ownTableOption(table.players);
     $('players').value = String(table.players);
     for (const name of ['dice', 'bonus', 'target']) $(name).value = String(table.rules[name]);
     if (table.rules.dice !== OFFICIAL.dice || table.rules.bonus !== OFFICIAL.bonus) $('more-rules').open = true;
@@ -727,7 +730,13 @@ try {
   $('new-game').disabled = false;
   document.body.dataset.ready = 'true';
   document.body.dataset.thread = engine.thread.includes('Worker') ? 'worker' : 'page';
-  startCoach(engine);
+  // Official games with no shipped table whose table a file gave on an earlier visit: named so.
+  const kept = (await engine.call('keptTables')).filter((g) => isOfficial(g.rules) && g.players >= 4);
+  for (const { players: n } of kept) {
+    const option = $('players').querySelector(`option[value="${n}"]`);
+    if (option) option.textContent = ownTableOption(n);
+  }
+  startCoach(engine, kept.map((g) => g.players));
   // The distribution's default: the game against one bot, while it goes on.
   startStrategy(engine, () => (state && !state.over && state.scores.length === 2
     ? { scores: state.scores, seat: state.seat } : null));

@@ -65,6 +65,15 @@ export async function keepTable(key, record) {
   }
 }
 
+/** The keys of every kept table ([] without storage). */
+export async function storedKeys() {
+  try {
+    return await transact('readonly', (store) => store.getAllKeys());
+  } catch {
+    return [];
+  }
+}
+
 /** Forgets the table kept under `key` (one that no longer loads). */
 export async function forgetTable(key) {
   try {

@@ -383,6 +383,17 @@ test('your own table file: the official 4-player table (MARTIANDICE_P4_TABLE), h
         await page.click('#roll-on');
       }
     }
+    // The next visit: kept in this browser, named in both modes' options, and the coach advises from it.
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    assert.equal(await page.textContent('#players option[value="4"]'), '4 (you and 3 bots, your table)');
+    assert.equal(await page.textContent('#coach-players option[value="4"]'), '4 (your table)');
+    await page.check('input[name="mode"][value="coach"]');
+    await page.selectOption('#coach-players', '4');
+    await page.click('#coach-start');
+    await page.waitForSelector('body[data-coach-busy="false"][data-coach-phase]');
+    assert.equal(await page.textContent('#coach-status'),
+      'Coaching: the advice is each option\'s chance to win, from the table.');
     console.log(`house-rules.test: the 4-player table given: ${(given / 1000).toFixed(2)} s to register ` +
       `(read, sent to the worker, checked, kept); game started with its first hint in ${(first / 1000).toFixed(2)} s`);
     assert.deepEqual(errors, []);
