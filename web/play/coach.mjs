@@ -8,6 +8,7 @@
 import {
   FACE, LETTER, adviceBox, diceChips, diceCount, diceWords, formatValue, plural,
 } from './words.mjs';
+import { giveTable } from './own-table.mjs';
 
 const $ = (id) => document.getElementById(id);
 const LETTERS = ['T', 'R', 'H', 'C', 'K'];
@@ -92,7 +93,7 @@ async function ownTable() {
   if (!file || !engine || busy) return;
   $('coach-status').textContent = `Reading ${file.name}…`;
   try {
-    const table = await engine.call('ownTable', [new Uint8Array(await file.arrayBuffer())]);
+    const table = await giveTable(engine, file);
     const { dice, bonus, target } = table.rules;
     if (dice !== 13 || bonus !== 3 || target !== 25) {
       throw new Error(`its game has house rules (${diceCount(dice)}, bonus ${bonus}, target ${target}), ` +

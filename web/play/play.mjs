@@ -11,6 +11,7 @@
 // options in the URL: ?delay=MS between the bots' moves (default 450),
 // ?worker=0 runs the engine on the page's thread.
 import { startCoach } from './coach.mjs';
+import { giveTable } from './own-table.mjs';
 import { startStrategy } from './strategy.mjs';
 import { diceRow, dieSvg, drawDice } from './dice.mjs';
 import {
@@ -655,7 +656,7 @@ async function ownTable() {
   if (!file || busy) return;
   $('status').textContent = `Reading ${file.name}…`;
   try {
-    const table = await engine.call('ownTable', [new Uint8Array(await file.arrayBuffer())]);
+    const table = await giveTable(engine, file);
     const option = $('players').querySelector(`option[value="${table.players}"]`);
     if (!option) throw new Error(`a table for ${table.players} players: the page plays 2 to 6`);
     option.textContent = ownTableOption(table.players);

@@ -211,6 +211,9 @@ export class MartianDiceError extends Error {
   code: string;
 }
 
+/** The largest table addTable takes: 512 MiB (the module holds a table twice while it checks it). */
+export const MAX_TABLE_BYTES: number;
+
 /** Player counts whose official tables ship in the package: [2, 3]. */
 export const OFFICIAL_TABLE_PLAYERS: readonly number[];
 

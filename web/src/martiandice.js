@@ -9,6 +9,12 @@ import { MartianDiceError, distUrl, fetchBytes, isInt32, loadWasm } from './wasm
 
 export { Coach, Game, MartianDiceError };
 
+/**
+ * The largest table addTable takes (512 MiB: the module holds a table twice
+ * while it checks it); `martiandice` reads larger ones.
+ */
+export const MAX_TABLE_BYTES = 512 * 2 ** 20;
+
 /** Player counts whose official tables (13 dice, bonus 3, target 25) ship in the package. */
 export const OFFICIAL_TABLE_PLAYERS = Object.freeze([2, 3]);
 
@@ -38,7 +44,6 @@ const QUERY_FIELDS = Object.freeze({
 
 // A table's first bytes (docs/FORMAT.md), and the largest the module takes.
 const TABLE_MAGIC = Object.freeze([...'MDPOLICY'].map((c) => c.charCodeAt(0)));
-const MAX_TABLE_BYTES = 512 * 2 ** 20;
 
 // A game to solve or size: {players, dice, bonus, target}, each an integer,
 // absent or undefined for its default. Throws MartianDiceError naming the field.

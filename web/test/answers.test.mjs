@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { MartianDice, MartianDiceError, officialTableUrl } from '../src/martiandice.js';
+import { MAX_TABLE_BYTES, MartianDice, MartianDiceError, officialTableUrl } from '../src/martiandice.js';
 import { runCli, startServe, tableNamed } from './cli.mjs';
 import { Positions } from './positions.mjs';
 
@@ -169,6 +169,7 @@ describe('bad inputs', () => {
     assert.throws(() => md.addTable(new Uint8Array(10)), { code: 'DATA_LOSS' });
     // Judged before any copy into the module: not a table, or too large for it.
     assert.throws(() => md.addTable(new Uint8Array(1000)), /bad magic/);
+    assert.equal(MAX_TABLE_BYTES, 512 * 2 ** 20);  // the limit the package states
     assert.throws(() => md.addTable(new ArrayBuffer(512 * 2 ** 20 + 1)),
       { code: 'RESOURCE_EXHAUSTED', message: /the module reads tables up to 536870912 bytes/ });
     // A text cut by a NUL is refused, never read up to it.

@@ -14,7 +14,7 @@
 // $MARTIANDICE_SCREENSHOTS). Seeded: $MARTIANDICE_WEB_SEED (printed).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -312,6 +312,15 @@ test('your own table file: 4 players at target 6 from a CLI-made table, played a
   { skip: missing ?? false }, async () => {
     const { page, errors } = await openPage({ viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true });
     await page.click('#own-table summary');
+    // A file too large for the module is refused unread (a sparse file: no disk used).
+    const huge = join(folder, 'huge.mdt');
+    writeFileSync(huge, '');
+    truncateSync(huge, 600 * 2 ** 20);
+    await page.setInputFiles('#table-file', huge);
+    await page.waitForFunction(() => /^Cannot use/.test(document.getElementById('status').textContent));
+    assert.equal(await page.textContent('#status'), 'Cannot use huge.mdt: it takes 600 MiB, and the page reads ' +
+      'tables up to 512 MiB (the martiandice command reads larger ones)');
+    rmSync(huge);
     // Bytes that are no table are refused, naming the file; the form is unchanged.
     const junk = join(folder, 'notes.mdt');
     writeFileSync(junk, 'not a table');
