@@ -143,10 +143,10 @@ class Advisor {
                                     Precision precision);
   // The policy table for `rules` and `players` from `tables` (a file or
   // folder; unset: the advisor's, else the default search), from the cache
-  // or located (LocateTable), read and checked against the rules and players
-  // now, whatever its size (one over kMaxTableBytes, made on a cluster, is
-  // mapped like any over kEagerTableBytes). Errors: LocateTable's,
-  // GameTable::Open's, and CheckTableMatches's (prefixed with the file).
+  // or located (LocateTable), read (or shared, where another source holds
+  // the same file) and checked against the rules and players now, whatever its size (one over
+  // kMaxTableBytes, made on a cluster, is mapped like any over kEagerTableBytes). Errors:
+  // LocateTable's, GameTable::Open's, and CheckTableMatches's (prefixed with the file).
   absl::StatusOr<std::shared_ptr<const LoadedTable>> Table(
       const Rules& rules, int players, const std::optional<std::string>& tables = std::nullopt);
   // Table's answer, with "no table" as an answer rather than an error when
