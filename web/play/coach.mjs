@@ -8,7 +8,7 @@
 import {
   FACE, LETTER, adviceBox, diceChips, diceCount, diceWords, formatValue, plural,
 } from './words.mjs';
-import { giveTable } from './own-table.mjs';
+import { useTableFile } from './own-table.mjs';
 
 const $ = (id) => document.getElementById(id);
 const LETTERS = ['T', 'R', 'H', 'C', 'K'];
@@ -60,20 +60,28 @@ async function start(event) {
     $(`coach-total-${bad}`).focus();
     return;
   }
+  const rules = { dice: Number($('coach-dice').value), bonus: Number($('coach-bonus').value),
+    target: Number($('coach-target').value) };
   setBusy(true);
   try {
     $('coach-status').textContent = players === 3 ? 'Loading the 3-player table…' : 'Starting…';
+    // A house-rules table may be solved first: its progress in the status line.
+    const onProgress = (fraction, seconds) => {
+      $('coach-status').textContent = `Solving the exact table for ${players} players (${rulesWords(rules)}): ` +
+        `${Math.floor(100 * fraction)} %, ${Math.floor(seconds)} s; this browser keeps it for the next games.`;
+    };
     const opened = await engine.call('coach.open', [{
-      players, scores: scores.map(Number), seat: Number($('coach-seat').value),
-    }]);
+      players, scores: scores.map(Number), seat: Number($('coach-seat').value), rules,
+    }], { onProgress });
     percent = opened.answer.table !== null;
+    $('coach-scores-caption').textContent = `Scores (target ${rules.target})`;
     $('coach-entries').replaceChildren();
     $('coach-result').hidden = true;
     $('coach').hidden = false;
     $('coach-form').hidden = true;
     $('coach-status').textContent = opened.answer.table
       ? 'Coaching: the advice is each option\'s chance to win, from the table.'
-      : `Coaching without a table for ${players} players: the advice is the fallback's.`;
+      : `Coaching without a table for ${players} players (${rulesWords(rules)}): the advice is the fallback's.`;
     show(opened, 'The game starts.');
     setBusy(false);
     focusFirst();
@@ -85,30 +93,21 @@ async function start(event) {
 }
 
 const ownTableOption = (n) => `${n} (your table)`;
+// "13 dice, bonus 3, target 25".
+const rulesWords = (r) => `${diceCount(r.dice)}, bonus ${r.bonus}, target ${r.target}`;
 
-// The player's own table file (the official rules: the coach's): registered
-// in the engine (ownTable), the players set to its.
+// The player's own table file: registered in the engine (ownTable), the
+// players and rules set to its.
 async function ownTable() {
-  const file = $('coach-table-file').files[0];
-  if (!file || !engine || busy) return;
-  $('coach-status').textContent = `Reading ${file.name}…`;
-  try {
-    const table = await giveTable(engine, file);
-    const { dice, bonus, target } = table.rules;
-    if (dice !== 13 || bonus !== 3 || target !== 25) {
-      throw new Error(`its game has house rules (${diceCount(dice)}, bonus ${bonus}, target ${target}), ` +
-        'and the coach follows games at the official rules (play mode uses it)');
-    }
-    const option = $('coach-players').querySelector(`option[value="${table.players}"]`);
-    if (!option) throw new Error(`a table for ${table.players} players: the coach follows 2 to 6`);
-    option.textContent = ownTableOption(table.players);
-    $('coach-players').value = String(table.players);
-    renderSetup();
-    $('coach-status').textContent = `Your table for ${table.players} players is ready: ` +
-      `the advice gives every option's chance to win from it${table.kept ? ' (kept in this browser for the next visits)' : ''}.`;
-  } catch (error) {
-    $('coach-status').textContent = `Cannot use ${file.name}: ${error.message}`;
-  }
+  if (!engine || busy) return;
+  const table = await useTableFile(engine, {
+    file: 'coach-table-file', status: 'coach-status', players: 'coach-players',
+    rule: (name) => `coach-${name}`, more: 'coach-more-rules',
+  }, ownTableOption);
+  if (!table) return;
+  renderSetup();
+  $('coach-status').textContent = `Your table for ${table.players} players (${rulesWords(table.rules)}) is ready: ` +
+    `the advice gives every option's chance to win from it${table.kept ? ' (kept in this browser for the next visits)' : ''}.`;
 }
 
 // ---------------------------------------------------------------------------

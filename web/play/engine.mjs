@@ -88,8 +88,9 @@ export async function createEngine() {
 
   // The coach's entries: each answers serve's object and the log so far.
   const coaching = {
-    async open(options) {
-      await prepareTable({ players: options.players });  // shipped, given, or kept from a visit
+    async open(options, onProgress) {
+      // Shipped, given, kept from a visit, or (house rules, 2 or 3 players) solved now.
+      await prepareTable({ players: options.players, ...options.rules }, onProgress);
       const made = md.coach(options);
       coach?.free();
       coach = made;
@@ -148,7 +149,7 @@ export async function createEngine() {
         const entry = coaching[op.slice(6)];
         if (!entry) throw new Error(`unknown operation ${op}`);
         if (op !== 'coach.open' && !coach) throw new Error('no coached game yet');
-        return entry(...args);
+        return op === 'coach.open' ? entry(args[0], hooks.onProgress) : entry(...args);
       }
       const move = moves[op];
       if (!move) throw new Error(`unknown operation ${op}`);

@@ -11,7 +11,7 @@
 // options in the URL: ?delay=MS between the bots' moves (default 450),
 // ?worker=0 runs the engine on the page's thread.
 import { startCoach } from './coach.mjs';
-import { giveTable } from './own-table.mjs';
+import { useTableFile } from './own-table.mjs';
 import { startStrategy } from './strategy.mjs';
 import { diceRow, dieSvg, drawDice } from './dice.mjs';
 import {
@@ -652,22 +652,13 @@ const ownTableOption = (n) => `${n} (you and ${plural(n - 1, 'bot')}, your table
 
 // The player's own table file: registered in the engine, the form set to its game.
 async function ownTable() {
-  const file = $('table-file').files[0];
-  if (!file || busy) return;
-  $('status').textContent = `Reading ${file.name}…`;
-  try {
-    const table = await giveTable(engine, file);
-    const option = $('players').querySelector(`option[value="${table.players}"]`);
-    if (!option) throw new Error(`a table for ${table.players} players: the page plays 2 to 6`);
-    option.textContent = ownTableOption(table.players);
-    $('players').value = String(table.players);
-    for (const name of ['dice', 'bonus', 'target']) $(name).value = String(table.rules[name]);
-    if (table.rules.dice !== OFFICIAL.dice || table.rules.bonus !== OFFICIAL.bonus) $('more-rules').open = true;
-    $('status').textContent = `Your table for ${gameWords(table.players, table.rules)} is ready: ` +
-      `start, and the bots and hints play from it${table.kept ? ' (kept in this browser for the next visits)' : ''}.`;
-  } catch (error) {
-    $('status').textContent = `Cannot use ${file.name}: ${error.message}`;
-  }
+  if (busy) return;
+  const table = await useTableFile(engine, {
+    file: 'table-file', status: 'status', players: 'players', rule: (name) => name, more: 'more-rules',
+  }, ownTableOption);
+  if (!table) return;
+  $('status').textContent = `Your table for ${gameWords(table.players, table.rules)} is ready: ` +
+    `start, and the bots and hints play from it${table.kept ? ' (kept in this browser for the next visits)' : ''}.`;
 }
 
 $('setup-form').addEventListener('submit', newGame);

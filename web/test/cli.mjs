@@ -38,9 +38,12 @@ export function runCli(command, query) {
   return execFileSync(cliPath, [command, '--json', ...options(query)], { env, encoding: 'utf8' });
 }
 
-/** A `martiandice serve` process: `ask(command, query)` resolves to the response line without its id. */
-export function startServe() {
-  const child = spawn(cliPath, ['serve'], { env, stdio: ['pipe', 'pipe', 'inherit'] });
+/**
+ * A `martiandice serve` process (`args`: more of its options, as --tables-dir DIR):
+ * `ask(command, query)` resolves to the response line without its id.
+ */
+export function startServe(args = []) {
+  const child = spawn(cliPath, ['serve', ...args], { env, stdio: ['pipe', 'pipe', 'inherit'] });
   const waiting = new Map();
   let next = 0;
   createInterface({ input: child.stdout }).on('line', (line) => {

@@ -5,10 +5,11 @@
 // fed the same entries (every option's chance to win, the best marked), and
 // the turn's total; a bad dice entry shows its message and changes nothing;
 // another player's whole turn (score N) and undo; a 3-player game from given
-// scores at phone width (375 px); a table file given to the page (the
-// shipped 3-player one: the page then fetches none) advises as serve does,
-// one of house rules refused. Screenshots: coach-desktop.png,
-// coach-phone.png and coach-own-table.png in build-wasm/screenshots/ (or
+// scores at phone width (375 px); table files given to the page (one of
+// house rules, the shipped 3-player one: the page then fetches none) and a
+// house-rules table solved in the page advise as serve does from the CLI's
+// files. Screenshots: coach-desktop.png, coach-phone.png,
+// coach-own-table-setup.png and coach-own-table.png in build-wasm/screenshots/ (or
 // $MARTIANDICE_SCREENSHOTS).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -24,11 +25,23 @@ import { choiceRows } from './expected.mjs';
 const screenshots = process.env.MARTIANDICE_SCREENSHOTS ?? `${repo}build-wasm/screenshots`;
 const { missing, url, newPage } = await browserTests();
 
+// House-rules tables the CLI makes, where serve reads them too.
+const folder = mkdtempSync(join(tmpdir(), 'martiandice-coach-'));
 let serve;
 before(() => {
-  if (!missing) serve = startServe();
+  if (!missing) serve = startServe(['--tables-dir', folder]);
 });
-after(() => serve?.close());
+after(async () => {
+  await serve?.close();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+// `martiandice solve --no-certify` of 2 players at `target`: its file in the folder.
+function cliTable(target) {
+  const file = join(folder, `martiandice-p2-d13-b3-t${target}.mdt`);
+  execFileSync(cliPath, ['solve', '--players', '2', '--target', String(target), '--no-certify', '--quiet', '--out', file]);
+  return file;
+}
 
 const percent = (x) => (x === null ? '–' : `${(100 * x).toFixed(2)} %`);
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -210,27 +223,36 @@ test('the coach mode at 375 px: 3 players from given scores, played to the end o
     await page.close();
   });
 
-test('the coach mode with your own table file: house rules refused, the 3-player table advising as serve',
+test('the coach mode with your own table file: house rules and the 3-player table, advising as serve',
   { skip: missing ?? false }, async () => {
     const { page, errors } = await openPage({ width: 375, height: 812 });
     const fetched = [];
     page.on('request', (request) => fetched.push(request.url()));
     await page.click('#coach-own-table summary');
-    const folder = mkdtempSync(join(tmpdir(), 'martiandice-coach-'));
-    try {
-      const house = join(folder, 'martiandice-p2-d13-b3-t10.mdt');
-      execFileSync(cliPath, ['solve', '--players', '2', '--target', '10', '--no-certify', '--quiet', '--out', house]);
-      await page.setInputFiles('#coach-table-file', house);
-      await page.waitForFunction(() => /^Cannot use/.test(document.getElementById('coach-status').textContent));
-      assert.equal(await page.textContent('#coach-status'), 'Cannot use martiandice-p2-d13-b3-t10.mdt: its game has ' +
-        'house rules (13 dice, bonus 3, target 10), and the coach follows games at the official rules (play mode uses it)');
-      assert.equal(await page.inputValue('#coach-players'), '2');
-    } finally {
-      rmSync(folder, { recursive: true, force: true });
-    }
+    // A house-rules table: the players and the target set to its game's.
+    const house = cliTable(10);
+    await page.setInputFiles('#coach-table-file', house);
+    await page.waitForFunction(() => /is ready|^Cannot/.test(document.getElementById('coach-status').textContent));
+    assert.match(await page.textContent('#coach-status'),
+      /^Your table for 2 players \(13 dice, bonus 3, target 10\) is ready: the advice gives/);
+    assert.equal(await page.inputValue('#coach-players'), '2');
+    assert.equal(await page.inputValue('#coach-target'), '10');
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 375, `the setup with the table's note open is ${width} px wide in 375 px`);
+    await page.screenshot({ path: `${screenshots}/coach-own-table-setup.png`, fullPage: true });
+    await page.click('#coach-start');
+    await page.waitForSelector(`${SETTLED}[data-coach-phase]`);
+    assert.equal(await page.textContent('#coach-scores-caption'), 'Scores (target 10)');
+    const houseGame = JSON.parse(await serve.ask('open', { players: 2, target: 10, tables: house })).game;
+    await entry(page, houseGame, 'roll 2T 3R 4H 3C 1K', () => roll(page, '2T 3R 4H 3C 1K'));
+    await entry(page, houseGame, 'take human', () => page.click('#coach-takes button[data-face="human"]'));
+    await serve.ask('close', { game: houseGame });
+    // The official 3-player table as a file: the page then fetches none.
+    await page.click('#coach-new');
     await page.setInputFiles('#coach-table-file', join(dataDir, 'martiandice-p3-d13-b3-t25.mdt'));
-    await page.waitForFunction(() => /is ready/.test(document.getElementById('coach-status').textContent));
+    await page.waitForFunction(() => /3 players .* is ready/.test(document.getElementById('coach-status').textContent));
     assert.equal(await page.inputValue('#coach-players'), '3');
+    assert.equal(await page.inputValue('#coach-target'), '25');
     assert.equal(await page.textContent('#coach-players option[value="3"]'), '3 (your table)');
     assert.equal(await page.locator('#coach-totals input').count(), 3);
     const game = await start(page, { players: 3, scores: [10, 18, 4], seat: 2 });
@@ -240,6 +262,28 @@ test('the coach mode with your own table file: house rules refused, the 3-player
     await page.screenshot({ path: `${screenshots}/coach-own-table.png`, fullPage: true });
     await entry(page, game, 'take human', () => page.click('#coach-takes button[data-face="human"]'));
     assert.deepEqual(fetched.filter((u) => /martiandice-p3-/.test(u)), [], 'the shipped 3-player table is not fetched');
+    await serve.ask('close', { game });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+test('the coach mode at house rules: 2 players to 15, the table solved in the page, advising as serve',
+  { skip: missing ?? false }, async () => {
+    const { page, errors } = await openPage({ width: 1280, height: 800 });
+    const file = cliTable(15);
+    await page.fill('#coach-target', '15');
+    await page.fill('#coach-total-0', '9');
+    await page.click('#coach-start');
+    await page.waitForSelector(`${SETTLED}[data-coach-phase]`);
+    assert.equal(await page.textContent('#coach-status'),
+      'Coaching: the advice is each option\'s chance to win, from the table.');
+    assert.equal(await page.textContent('#coach-scores-caption'), 'Scores (target 15)');
+    const game = JSON.parse(await serve.ask('open', { players: 2, scores: '9,0', target: 15, tables: file })).game;
+    for (const [kind, what] of SAMPLE_TURN) {
+      if (kind === 'roll') await entry(page, game, `roll ${what}`, () => roll(page, what));
+      else if (kind === 'take') await entry(page, game, `take ${what}`, () => page.click(`#coach-takes button[data-face="${what}"]`));
+      else await entry(page, game, 'stop', () => page.click('#coach-stop'));
+    }
     await serve.ask('close', { game });
     assert.deepEqual(errors, []);
     await page.close();
