@@ -8,7 +8,7 @@
 import {
   FACE, LETTER, adviceBox, diceChips, diceCount, diceWords, formatValue, plural,
 } from './words.mjs';
-import { useTableFile } from './own-table.mjs';
+import { ownTables } from './own-table.mjs';
 
 const $ = (id) => document.getElementById(id);
 const LETTERS = ['T', 'R', 'H', 'C', 'K'];
@@ -92,18 +92,15 @@ async function start(event) {
   }
 }
 
-const ownTableOption = (n) => `${n} (your table)`;
+let own = null;  // the coach's own tables (ownTables), once the engine is ready
 // "13 dice, bonus 3, target 25".
 const rulesWords = (r) => `${diceCount(r.dice)}, bonus ${r.bonus}, target ${r.target}`;
 
 // The player's own table file: registered in the engine (ownTable), the
 // players and rules set to its.
 async function ownTable() {
-  if (!engine || busy) return;
-  const table = await useTableFile(engine, {
-    file: 'coach-table-file', status: 'coach-status', players: 'coach-players',
-    rule: (name) => `coach-${name}`, more: 'coach-more-rules',
-  }, ownTableOption);
+  if (!own || busy) return;
+  const table = await own.use();
   if (!table) return;
   renderSetup();
   $('coach-status').textContent = `Your table for ${table.players} players (${rulesWords(table.rules)}) is ready: ` +
@@ -316,14 +313,13 @@ function setMode(mode) {
 }
 
 /** Wires the coach mode to `engine` (play.mjs's, ready). */
-// `kept`: the player counts whose official table this browser keeps from a
-// file given on an earlier visit (their options say so).
-export function startCoach(theEngine, kept = []) {
+export function startCoach(theEngine) {
   engine = theEngine;
-  for (const n of kept) {
-    const option = $('coach-players').querySelector(`option[value="${n}"]`);
-    if (option) option.textContent = ownTableOption(n);
-  }
+  own = ownTables(engine, {
+    file: 'coach-table-file', status: 'coach-status', players: 'coach-players',
+    rule: (name) => `coach-${name}`, more: 'coach-more-rules',
+  }, (n) => `${n} (your table)`);
+  own.add([]);  // the games given so far
   setBusy = (on) => {
     busy = on;
     document.body.dataset.coachBusy = String(on);

@@ -5,13 +5,13 @@
 // this browser or solved here), so that it can run in a Web Worker (worker.mjs) or, where module
 // workers are missing, on the page's thread. No game rule here: every move
 // and entry is the library's (web/src/game.js, web/src/coach.js).
-import { MartianDice, OFFICIAL_TABLE_PLAYERS, officialTableUrl } from '../src/martiandice.js';
+import {
+  MartianDice, OFFICIAL_RULES as OFFICIAL, OFFICIAL_TABLE_PLAYERS, isOfficialRules as isOfficial, officialTableUrl,
+} from '../src/martiandice.js';
 import { forgetTable, keepTable, storedKeys, storedTable, tableKey } from './tables.mjs';
 
-const OFFICIAL = Object.freeze({ dice: 13, bonus: 3, target: 25 });
 // Players whose house-rules tables the page solves (more take too long or too much memory).
 const SOLVED_PLAYERS = [2, 3];
-const isOfficial = (rules) => Object.keys(OFFICIAL).every((name) => rules[name] === OFFICIAL[name]);
 
 export async function createEngine() {
   const md = await MartianDice.create({ tables: [officialTableUrl(2)] });
@@ -86,9 +86,12 @@ export async function createEngine() {
     return { ...answer, ...(await houseTable(players, rules, onProgress)) };
   }
 
+  // Every operation takes (args, hooks): the call's arguments, and
+  // onProgress(fraction, seconds) for those that may solve a table.
+
   // The coach's entries: each answers serve's object and the log so far.
   const coaching = {
-    async open(options, onProgress) {
+    async open([options], { onProgress }) {
       // Shipped, given, kept from a visit, or (house rules, 2 or 3 players) solved now.
       await prepareTable({ players: options.players, ...options.rules }, onProgress);
       const made = md.coach(options);
@@ -96,19 +99,20 @@ export async function createEngine() {
       coach = made;
       return { answer: coach.opening, log: coach.log };
     },
-    enter: (line) => ({ answer: coach.enter(line), log: coach.log }),
+    enter: ([line]) => ({ answer: coach.enter(line), log: coach.log }),
   };
 
+  // A game's moves: each answers its events (the state is added by call).
   const moves = {
-    async new(options) {
+    async new([options]) {
       await tableFor(options.players);
       const made = md.newGame(options);
       game?.free();
       game = made;
       return { events: game.events, seed: game.seed };  // the seed exact (the event's is a Number)
     },
-    roll: (dice) => ({ events: game.roll(dice) }),
-    take: (face) => ({ events: game.take(face) }),
+    roll: ([dice]) => ({ events: game.roll(dice) }),
+    take: ([face]) => ({ events: game.take(face) }),
     stop: () => ({ events: game.stop() }),
     rollOn: () => ({ events: game.rollOn() }),
     botStep: () => ({ events: game.botStep() }),
@@ -136,25 +140,31 @@ export async function createEngine() {
       .filter(Boolean).map(([, p, d, b, t]) => ({ players: +p, rules: { dice: +d, bonus: +b, target: +t } }));
   }
 
+  // The tables' operations.
+  const tables = {
+    table: ([game], { onProgress }) => prepareTable(game, onProgress),  // a game's, before it
+    ownTable: ([bytes]) => ownTable(bytes),
+    keptTables: () => keptGames(),
+    plot: (args) => ({ svg: md.plot(...args) }),  // a strategy picture of the 2-player game
+  };
+
+  const find = (ops, name, op) => {
+    if (!Object.hasOwn(ops, name)) throw new Error(`unknown operation ${op}`);
+    return ops[name];
+  };
+
   return {
     version: md.version,
     async call(op, args = [], hooks = {}) {
-      // A game's exact table, before its game (a solve streams its progress).
-      if (op === 'table') return prepareTable(args[0], hooks.onProgress);
-      if (op === 'ownTable') return ownTable(args[0]);
-      if (op === 'keptTables') return keptGames();
-      // A strategy picture of the 2-player game (its table is registered above).
-      if (op === 'plot') return { svg: md.plot(...args) };
+      if (Object.hasOwn(tables, op)) return tables[op](args, hooks);
       if (op.startsWith('coach.')) {
-        const entry = coaching[op.slice(6)];
-        if (!entry) throw new Error(`unknown operation ${op}`);
+        const entry = find(coaching, op.slice(6), op);
         if (op !== 'coach.open' && !coach) throw new Error('no coached game yet');
-        return op === 'coach.open' ? entry(args[0], hooks.onProgress) : entry(...args);
+        return entry(args, hooks);
       }
-      const move = moves[op];
-      if (!move) throw new Error(`unknown operation ${op}`);
+      const move = find(moves, op, op);
       if (op !== 'new' && !game) throw new Error('no game yet');
-      const answer = await move(...args);
+      const answer = await move(args, hooks);
       return { ...answer, state: game.state };
     },
   };

@@ -10,8 +10,9 @@
 // ("Your own table": any players and rules) plays its game. Page
 // options in the URL: ?delay=MS between the bots' moves (default 450),
 // ?worker=0 runs the engine on the page's thread.
+import { OFFICIAL_RULES as OFFICIAL, isOfficialRules as isOfficial } from '../src/martiandice.js';
 import { startCoach } from './coach.mjs';
-import { useTableFile } from './own-table.mjs';
+import { ownTables } from './own-table.mjs';
 import { startStrategy } from './strategy.mjs';
 import { diceRow, dieSvg, drawDice } from './dice.mjs';
 import {
@@ -75,9 +76,7 @@ async function startEngine() {
 // ---------------------------------------------------------------------------
 // House rules: the game's rules, and its exact table before it starts.
 
-const OFFICIAL = Object.freeze({ dice: 13, bonus: 3, target: 25 });
 let rules = { ...OFFICIAL };  // the game's
-const isOfficial = (r) => Object.keys(OFFICIAL).every((k) => r[k] === OFFICIAL[k]);
 
 function readRules() {
   return { dice: Number($('dice').value), bonus: Number($('bonus').value), target: Number($('target').value) };
@@ -647,15 +646,12 @@ async function newGame(event) {
   }
 }
 
-// A players option whose game plays from the player's own table.
-const ownTableOption = (n) => `${n} (you and ${plural(n - 1, 'bot')}, your table)`;
+let own = null;  // the player's own tables (ownTables), once the engine is ready
 
 // The player's own table file: registered in the engine, the form set to its game.
 async function ownTable() {
-  if (busy) return;
-  const table = await useTableFile(engine, {
-    file: 'table-file', status: 'status', players: 'players', rule: (name) => name, more: 'more-rules',
-  }, ownTableOption);
+  if (busy || !own) return;
+  const table = await own.use();
   if (!table) return;
   $('status').textContent = `Your table for ${gameWords(table.players, table.rules)} is ready: ` +
     `start, and the bots and hints play from it${table.kept ? ' (kept in this browser for the next visits)' : ''}.`;
@@ -724,11 +720,11 @@ try {
   document.body.dataset.thread = engine.thread.includes('Worker') ? 'worker' : 'page';
   // Official games with no shipped table whose table a file gave on an earlier visit: named so.
   const kept = (await engine.call('keptTables')).filter((g) => isOfficial(g.rules) && g.players >= 4);
-  for (const { players: n } of kept) {
-    const option = $('players').querySelector(`option[value="${n}"]`);
-    if (option) option.textContent = ownTableOption(n);
-  }
-  startCoach(engine, kept.map((g) => g.players));
+  own = ownTables(engine, {
+    file: 'table-file', status: 'status', players: 'players', rule: (name) => name, more: 'more-rules',
+  }, (n) => `${n} (you and ${plural(n - 1, 'bot')}, your table)`);
+  own.add(kept);
+  startCoach(engine);
   // The distribution's default: the game against one bot, while it goes on.
   startStrategy(engine, () => (state && !state.over && state.scores.length === 2
     ? { scores: state.scores, seat: state.seat } : null));

@@ -214,6 +214,12 @@ export class MartianDiceError extends Error {
 /** The largest table addTable takes: 512 MiB (the module holds a table twice while it checks it). */
 export const MAX_TABLE_BYTES: number;
 
+/** The official rules: { dice: 13, bonus: 3, target: 25 }. */
+export const OFFICIAL_RULES: Readonly<{ dice: number; bonus: number; target: number }>;
+
+/** Whether `rules` are the official ones (each of dice, bonus and target equal). */
+export function isOfficialRules(rules: { dice?: number; bonus?: number; target?: number }): boolean;
+
 /** Player counts whose official tables ship in the package: [2, 3]. */
 export const OFFICIAL_TABLE_PLAYERS: readonly number[];
 

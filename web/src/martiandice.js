@@ -15,7 +15,14 @@ export { Coach, Game, MartianDiceError };
  */
 export const MAX_TABLE_BYTES = 512 * 2 ** 20;
 
-/** Player counts whose official tables (13 dice, bonus 3, target 25) ship in the package. */
+/** The official rules: 13 dice, a bonus of 3 for one of each earthling, 25 to win. */
+export const OFFICIAL_RULES = Object.freeze({ dice: 13, bonus: 3, target: 25 });
+
+/** Whether `rules` ({dice, bonus, target}) are the official ones. */
+export const isOfficialRules = (rules) =>
+  Object.keys(OFFICIAL_RULES).every((name) => rules[name] === OFFICIAL_RULES[name]);
+
+/** Player counts whose official tables ship in the package. */
 export const OFFICIAL_TABLE_PLAYERS = Object.freeze([2, 3]);
 
 /** The URL of a shipped official table (dist/tables/), for `loadTable`. */
@@ -25,7 +32,8 @@ export function officialTableUrl(players) {
       `players: the package ships the official tables for ${OFFICIAL_TABLE_PLAYERS.join(' and ')} ` +
         `players, not ${players}`, 'players');
   }
-  return distUrl(`tables/martiandice-p${players}-d13-b3-t25.mdt`);
+  const { dice, bonus, target } = OFFICIAL_RULES;
+  return distUrl(`tables/martiandice-p${players}-d${dice}-b${bonus}-t${target}.mdt`);
 }
 
 // The query's inputs, as the command line's options and `serve`'s fields.

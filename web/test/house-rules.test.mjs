@@ -338,6 +338,18 @@ test('your own table file: 4 players at target 6 from a CLI-made table, played a
     assert.equal(await page.inputValue('#players'), '4');
     assert.equal(await page.inputValue('#target'), '6');
     assert.equal(await page.textContent('#players option[value="4"]'), '4 (you and 3 bots, your table)');
+    // The label follows the rules: another target has no table of the player's; the
+    // coach's form names it at the table's rules only.
+    await page.fill('#target', '7');
+    assert.equal(await page.textContent('#players option[value="4"]'), '4 (fallback bots)');
+    await page.fill('#target', '6');
+    assert.equal(await page.textContent('#players option[value="4"]'), '4 (you and 3 bots, your table)');
+    assert.equal(await page.textContent('#coach-players option[value="4"]'), '4 (fallback advice)');
+    await page.check('input[name="mode"][value="coach"]');
+    await page.fill('#coach-target', '6');
+    assert.equal(await page.textContent('#coach-players option[value="4"]'), '4 (your table)');
+    await page.fill('#coach-target', '25');
+    await page.check('input[name="mode"][value="play"]');
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= 375, `with the table's note open, the page is ${width} px wide in 375 px`);
     await page.screenshot({ path: `${screenshots}/own-table-phone-ready.png`, fullPage: true });

@@ -12,7 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 
-import { MartianDice, MartianDiceError } from '../src/martiandice.js';
+import {
+  MartianDice, MartianDiceError, OFFICIAL_RULES, isOfficialRules, officialTableUrl,
+} from '../src/martiandice.js';
 import { cliPath, dataDir, runCli } from './cli.mjs';
 
 const md = await MartianDice.create();
@@ -82,6 +84,18 @@ test('tableSize: the shipped tables\' sizes, the limit a page solves, bad games 
   assert.throws(() => md.tableSize({ target: 0 }), (error) => error.code === 'INVALID_ARGUMENT');
   assert.throws(() => md.tableSize({ taget: 10 }), /taget: not a field of a game to solve/);
   assert.throws(() => md.tableSize(null), MartianDiceError);
+});
+
+test('OFFICIAL_RULES are the library\'s defaults, and name the shipped tables', () => {
+  // The rules a game takes when it names none come from the wasm library.
+  assert.deepEqual(md.tableSize({ players: 2 }).rules, OFFICIAL_RULES);
+  assert.ok(Object.isFrozen(OFFICIAL_RULES));
+  assert.ok(isOfficialRules({ dice: 13, bonus: 3, target: 25 }));
+  for (const change of [{ dice: 12 }, { bonus: 4 }, { target: 15 }]) {
+    assert.equal(isOfficialRules({ ...OFFICIAL_RULES, ...change }), false);
+  }
+  assert.equal(isOfficialRules({ dice: 13, bonus: 3 }), false);
+  assert.match(officialTableUrl(3).href, /\/tables\/martiandice-p3-d13-b3-t25\.mdt$/);
 });
 
 test('a table too large for a page, and bad rules, are refused with the reason', () => {
