@@ -104,7 +104,8 @@ void TurnModel::BuildIndex() {
       for (int e0 = 0; t + r + e0 <= n; ++e0) {
         for (int e1 = 0; e1 <= e0 && t + r + e0 + e1 <= n; ++e1) {
           for (int e2 = 0; e2 <= e1 && t + r + e0 + e1 + e2 <= n; ++e2) {
-            CanonState& s = states_[Id(t, r, e0, e1, e2)];
+            const int id = Id(t, r, e0, e1, e2);
+            CanonState& s = states_[id];
             s.tanks = t;
             s.rays = r;
             s.earth[0] = e0;
@@ -113,7 +114,7 @@ void TurnModel::BuildIndex() {
             s.left = n - t - r - e0 - e1 - e2;
             s.untaken = (e0 == 0) + (e1 == 0) + (e2 == 0);
             s.score = TurnScore(rules_, Dice(t, r, e0, e1, e2));
-            levels_[s.left].push_back(Id(t, r, e0, e1, e2));
+            levels_[s.left].push_back(id);
           }
         }
       }
@@ -129,8 +130,10 @@ void TurnModel::BuildChildren() {
     if (s.untaken == 0) continue;
     for (int x = 1; x <= s.left; ++x) {
       int e[3] = {s.earth[0], s.earth[1], s.earth[2]};
-      e[3 - s.untaken] = x;  // the first empty slot (zeros sort last)
-      std::sort(e, e + 3, std::greater<int>());
+      // x goes in the first empty slot (zeros sort last), moved up to keep the order.
+      int i = 3 - s.untaken;
+      for (; i > 0 && e[i - 1] < x; --i) e[i] = e[i - 1];
+      e[i] = x;
       earth_child_[id * (n + 1) + x] = Id(s.tanks, s.rays, e[0], e[1], e[2]);
     }
   }
@@ -141,14 +144,22 @@ void TurnModel::BuildClasses() {
   classes_.assign(4 * (n + 1), {});
   for (int j = 0; j <= 3; ++j) {
     for (int q = 0; q <= n; ++q) {
-      std::map<std::uint32_t, std::uint64_t> by_mask;
+      // (mask, weight) by mask: few distinct masks, so a linear search beats a map.
+      std::vector<std::pair<std::uint32_t, std::uint64_t>> by_mask;
       ForEachEarthOutcome(j, q, [&](const int* c, std::uint64_t w) {
         std::uint32_t mask = 0;
         for (int i = 0; i < 3; ++i) {
           if (c[i] > 0) mask |= 1u << c[i];
         }
-        by_mask[mask] += w;
+        auto it = std::find_if(by_mask.begin(), by_mask.end(),
+                               [mask](const auto& entry) { return entry.first == mask; });
+        if (it == by_mask.end()) {
+          by_mask.emplace_back(mask, w);
+        } else {
+          it->second += w;
+        }
       });
+      std::sort(by_mask.begin(), by_mask.end());
       auto& out = classes_[j * (n + 1) + q];
       for (auto [mask, w] : by_mask) {
         EarthClass cls{mask, w, static_cast<double>(w)};
@@ -172,6 +183,11 @@ void TurnModel::BuildClasses() {
 }
 
 void TurnModel::BuildTerms() {
+  std::size_t laws = 0;
+  for (const CanonState& g : states_) laws += g.left + 1;
+  law_offset_.reserve(states_.size() + 1);
+  law_class_begin_.reserve(laws + 1);
+  law_ray_child_.reserve(laws);
   law_offset_.assign(1, 0);
   law_class_begin_.assign(1, 0);
   for (int id = 0; id < size(); ++id) {
@@ -196,6 +212,7 @@ void TurnModel::BuildTerms() {
   size_t count = 0;
   for (const CanonState& s : states_) count += weight_begin_[s.left + 1] - weight_begin_[s.left];
   term_law_.resize(count);
+  term_begin_.reserve(states_.size() + 1);
   term_begin_.assign(1, 0);
   std::int32_t* law = term_law_.data();
   for (int id = 0; id < size(); ++id) {
