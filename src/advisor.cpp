@@ -8,6 +8,8 @@
 #include <list>
 #include <map>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -139,6 +141,52 @@ struct Advisor::Caches {
     files[file] = std::move(table);
   }
 
+  // A table file refused for its content (damaged, another format version, or
+  // other rules or players than asked), asked again as the same file.
+  // The file, its path, and the rules (dice, bonus, target) and players asked.
+  using RefusalKey = std::tuple<internal::FileIdentity, std::string, int, int, int, int>;
+  std::optional<absl::Status> RefusedBefore(const RefusalKey& key) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = refused.find(key);
+    return it == refused.end() ? std::nullopt : std::optional<absl::Status>(it->second);
+  }
+  void RememberRefusal(RefusalKey key, const absl::Status& status) {
+    // Only the content's faults: a permission or a read error may pass with the file unchanged.
+    if (!absl::IsDataLoss(status) && !absl::IsFailedPrecondition(status)) return;
+    std::lock_guard<std::mutex> lock(mutex);
+    if (refused.size() >= kMaxRefused) refused.erase(refused.begin());
+    refused[std::move(key)] = status;
+  }
+
+  // The table at `path` (located), read or shared with a source that holds
+  // the same file, checked for `rules` and `players`; a refusal for its
+  // content remembered for the same file.
+  absl::StatusOr<std::shared_ptr<const LoadedTable>> Load(const std::string& path,
+                                                          const Rules& rules, int players) {
+    const std::optional<internal::FileIdentity> file = internal::IdentifyFile(path);
+    std::optional<RefusalKey> refusal;
+    if (file) {
+      refusal.emplace(*file, path, rules.dice, rules.bonus, rules.target, players);
+      if (std::optional<absl::Status> before = RefusedBefore(*refusal)) return *std::move(before);
+    }
+    auto refuse = [&](absl::Status status) {
+      if (refusal) RememberRefusal(*std::move(refusal), status);
+      return status;
+    };
+    std::shared_ptr<const LoadedTable> loaded = file ? LoadedFrom(*file) : nullptr;
+    if (loaded == nullptr) {
+      absl::StatusOr<GameTable> table = GameTable::Open(path);
+      if (!table.ok()) return refuse(table.status());
+      loaded = std::make_shared<const LoadedTable>(LoadedTable{*std::move(table), path});
+      if (file) RememberFile(*file, loaded);
+    }
+    // A held table found for other rules or players is checked again.
+    if (absl::Status s = CheckTableMatches(loaded->table, rules, players); !s.ok()) {
+      return refuse(absl::Status(s.code(), absl::StrCat(path, ": ", s.message())));
+    }
+    return loaded;
+  }
+
   std::mutex mutex;
   RecentlyUsed<TurnKey, TurnSolution> turns;
   RecentlyUsed<TableKey, std::shared_ptr<const LoadedTable>> tables;
@@ -147,6 +195,11 @@ struct Advisor::Caches {
   // The tables held, by file: another spelling of a held table's path (a
   // folder and the file in it, "./data") shares it rather than reading it again.
   std::map<internal::FileIdentity, std::weak_ptr<const LoadedTable>> files;
+  // Files refused for their content, by identity, path and what was asked: not
+  // read again until they change, so a service or a coach asked again and
+  // again answers at once with the same error.
+  static constexpr std::size_t kMaxRefused = 64;
+  std::map<RefusalKey, absl::Status> refused;
 };
 
 Advisor::Advisor() : Advisor(Options()) {}
@@ -173,19 +226,7 @@ absl::StatusOr<std::shared_ptr<const LoadedTable>> Advisor::Table(
       [&]() -> absl::StatusOr<std::shared_ptr<const LoadedTable>> {
         absl::StatusOr<std::string> path = LocateTable(rules, players, source);
         if (!path.ok()) return path.status();
-        const std::optional<internal::FileIdentity> file = internal::IdentifyFile(*path);
-        std::shared_ptr<const LoadedTable> loaded = file ? caches_->LoadedFrom(*file) : nullptr;
-        if (loaded == nullptr) {
-          absl::StatusOr<GameTable> table = GameTable::Open(*path);
-          if (!table.ok()) return table.status();
-          loaded = std::make_shared<const LoadedTable>(LoadedTable{*std::move(table), *path});
-          if (file) caches_->RememberFile(*file, loaded);
-        }
-        // A held table found for other rules or players is checked again.
-        if (absl::Status s = CheckTableMatches(loaded->table, rules, players); !s.ok()) {
-          return absl::Status(s.code(), absl::StrCat(*path, ": ", s.message()));
-        }
-        return loaded;
+        return caches_->Load(*path, rules, players);
       });
 }
 

@@ -57,9 +57,6 @@ namespace {
 constexpr std::size_t kMaxCachedTurns = 16;
 constexpr std::size_t kMaxCachedTables = 4;
 constexpr std::size_t kMaxCachedStats = 16;
-// Tables that could not be loaded, per (rules, players, tables): answered from
-// here, not looked for again (emptied when full).
-constexpr std::size_t kMaxCachedTableFailures = 64;
 // Responses are written in chunks of about this size (and before every wait).
 constexpr std::size_t kServeWriteBytes = 1 << 16;
 
@@ -446,26 +443,17 @@ class Service {
   int last_game_ = 0;
 
   // The table for (rules, players, tables), as Advisor::Coverage finds it
-  // (none found is no error): refused by name outside the roots; a table found
-  // but unusable is remembered, so that it costs the file system once.
+  // (none found is no error): refused by name outside the roots; a file
+  // refused for its content is not read again while unchanged (the advisor's).
   absl::StatusOr<TableCoverage> Coverage(const Rules& rules, int players,
                                          const std::optional<std::string>& tables) {
     if (tables && !roots_.Allows(*tables)) return OutsideRoots(*tables, players);
-    const TableKey key{rules.dice, rules.bonus, rules.target, players, tables};
-    for (const auto& [failed, status] : table_failures_) {
-      if (failed == key) return status;
-    }
     absl::StatusOr<TableCoverage> coverage = advisor_.Coverage(rules, players, tables);
     if (coverage.ok()) return coverage;
-    const absl::Status status = app::TableError(rules, players, coverage.status());
-    if (table_failures_.size() == kMaxCachedTableFailures) table_failures_.clear();
-    table_failures_.emplace_back(key, status);
-    return status;
+    return app::TableError(rules, players, coverage.status());
   }
 
-  using TableKey = std::tuple<int, int, int, int, std::optional<std::string>>;
   const TableRoots roots_;
-  std::vector<std::pair<TableKey, absl::Status>> table_failures_;
   Advisor advisor_{Advisor::Options{std::nullopt, kMaxCachedTurns, kMaxCachedTables}};
   FlatJsonParser parser_;
   Request request_;
@@ -531,8 +519,8 @@ gets {"id":...,"error":"message"} (id null if unknown) and the service goes
 on. Lines over 16384 bytes are refused unread. Output is flushed whenever the
 service waits for input. A request's tables must be inside the data search
 path or a folder named by --tables-dir (repeatable); outside them it is
-refused by its name alone. A table that fails to load is remembered (restart
-to pick up a repaired one). Protocol, caches and limits: docs/SERVE.md.
+refused by its name alone. A table file refused for its content is not read
+again until it changes. Protocol, caches and limits: docs/SERVE.md.
   echo '{"id":1,"command":"best","roll":"2T 3R 4H 3C 1K"}' | martiandice serve
 )";
   return help;

@@ -145,7 +145,10 @@ class Advisor {
   // folder; unset: the advisor's, else the default search), from the cache
   // or located (LocateTable), read (or shared, where another source holds
   // the same file) and checked against the rules and players now, whatever its size (one over
-  // kMaxTableBytes, made on a cluster, is mapped like any over kEagerTableBytes). Errors:
+  // kMaxTableBytes, made on a cluster, is mapped like any over kEagerTableBytes). A file
+  // refused for its content (DataLoss: damaged; FailedPrecondition: another format, or
+  // other rules or players) is not read again for the same game while it is the same file
+  // (device, inode, size and modification time): the same error comes back at once. Errors:
   // LocateTable's, GameTable::Open's, and CheckTableMatches's (prefixed with the file).
   absl::StatusOr<std::shared_ptr<const LoadedTable>> Table(
       const Rules& rules, int players, const std::optional<std::string>& tables = std::nullopt);

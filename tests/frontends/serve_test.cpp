@@ -674,10 +674,10 @@ class LineFeeder : public std::streambuf {
   std::string current_;
 };
 
-// A table that cannot be loaded is remembered: asked again, the answer is the
-// same failure, without reading the file again (a table put in its place
-// needs a new service, as a changed table does).
-TEST_CASE("serve: a table that fails to load is not read again") {
+// A table file refused for its content is remembered: asked again while it is
+// the same file, the answer is the same failure, without reading it again; once
+// the file changes (repaired, regenerated), the next request reads it.
+TEST_CASE("serve: a damaged table is not read again until the file changes") {
   test_util::TempDir dir;
   const std::string name = "martiandice-p2-d13-b3-t25.mdt";
   const std::string table = dir.File(name);
@@ -686,12 +686,19 @@ TEST_CASE("serve: a table that fails to load is not read again") {
   std::string damaged = good;
   damaged[damaged.size() / 2] ^= 1;  // a checksum now fails
   test_util::WriteFile(table, damaged);
+  const std::filesystem::file_time_type written = std::filesystem::last_write_time(table);
   std::string open = R"({"command":"open","tables":)";
   martiandice::AppendJsonString(open, table);
   open += "}\n";
-  LineFeeder feeder({WinRequest(table), WinRequest(table), open, WinRequest(dir.str())},
+  LineFeeder feeder({WinRequest(table), WinRequest(table), open, WinRequest(table)},
                     [&](std::size_t line) {
-                      if (line == 1) test_util::WriteFile(table, good);
+                      if (line == 1) {  // good bytes in place, the same file to the service
+                        test_util::WriteFile(table, good);
+                        std::filesystem::last_write_time(table, written);
+                      }
+                      if (line == 2) {  // now changed
+                        std::filesystem::last_write_time(table, written + std::chrono::seconds(1));
+                      }
                     });
   std::istream in(&feeder);
   martiandice::CliEnvironment environment;
@@ -703,9 +710,8 @@ TEST_CASE("serve: a table that fails to load is not read again") {
   for (std::string line; std::getline(lines, line);) responses.push_back(line);
   REQUIRE(responses.size() == 4);
   CheckError(responses[0], "null", "checksum");
-  CHECK(responses[1] == responses[0]);  // remembered, though the file is good now
-  CHECK(responses[2] == responses[0]);  // a game's table likewise
-  // The same file asked by its folder is another request: read, and good.
+  CHECK(responses[1] == responses[0]);           // remembered: the good bytes were not read
+  CHECK(!ParseLine(responses[2]).Has("error"));  // a game's table, read now the file changed
   CHECK(!ParseLine(responses[3]).Has("error"));
 }
 

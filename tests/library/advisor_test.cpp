@@ -8,6 +8,7 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <latch>
@@ -930,6 +931,34 @@ TEST_CASE("advisor: every spelling of a table file shares one loaded table, a co
   REQUIRE_FALSE(as_three.ok());
   CHECK(as_three.status().message().find(dir.File("link.mdt")) != std::string::npos);
   CHECK(as_three.status().message().find("is for 2 players") != std::string::npos);
+}
+
+TEST_CASE("advisor: a file refused for its content is not read again until it changes") {
+  test_util::TempDir dir;
+  const std::string path = dir.File("damaged.mdt");
+  const std::string good = test_util::ReadFile(kTable2);
+  std::string bad = good;
+  bad[bad.size() / 2] ^= 0x55;  // a block no longer matches its checksum
+  test_util::WriteFile(path, bad);
+  Advisor advisor;
+  const absl::Status refused = advisor.Table(Rules{}, 2, path).status();
+  REQUIRE(absl::IsDataLoss(refused));
+  // The good bytes written in place and the modification time put back: the
+  // same file to the advisor, which answers its refusal without reading it.
+  const std::filesystem::file_time_type written = std::filesystem::last_write_time(path);
+  test_util::WriteFile(path, good);
+  std::filesystem::last_write_time(path, written);
+  CHECK(advisor.Table(Rules{}, 2, path).status() == refused);
+  Advisor another;  // one that never refused it reads it, and takes it
+  CHECK(another.Table(Rules{}, 2, path).ok());
+  // A new modification time: read again, and taken.
+  std::filesystem::last_write_time(path, written + std::chrono::seconds(1));
+  CHECK(advisor.Table(Rules{}, 2, path).ok());
+  // A file that is missing is looked for again at every ask (no refusal kept).
+  const std::string later = dir.File("later.mdt");
+  CHECK(absl::IsNotFound(advisor.Table(Rules{}, 2, later).status()));
+  test_util::WriteFile(later, good);
+  CHECK(advisor.Table(Rules{}, 2, later).ok());
 }
 
 TEST_CASE("advisor concurrency: threads share one advisor whose caches are smaller than needed") {
