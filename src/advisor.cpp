@@ -141,10 +141,10 @@ struct Advisor::Caches {
     files[file] = std::move(table);
   }
 
-  // A table file refused for its content (damaged, another format version, or
-  // other rules or players than asked), asked again as the same file.
-  // The file, its path, and the rules (dice, bonus, target) and players asked.
+  // A refusal's key: the file, its path, and the rules (dice, bonus, target) and players asked.
   using RefusalKey = std::tuple<internal::FileIdentity, std::string, int, int, int, int>;
+  // The refusal of a table file for its content (damaged, another format
+  // version, or other rules or players than asked), asked again as the same file.
   std::optional<absl::Status> RefusedBefore(const RefusalKey& key) {
     std::lock_guard<std::mutex> lock(mutex);
     auto it = refused.find(key);
