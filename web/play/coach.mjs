@@ -319,7 +319,7 @@ export function startCoach(theEngine) {
     file: 'coach-table-file', status: 'coach-status', players: 'coach-players',
     rule: (name) => `coach-${name}`, more: 'coach-more-rules',
   }, (n) => `${n} (your table)`);
-  own.add([]);  // the games given so far
+  own.add([]);  // labels the games given or kept so far (play mode's form came first)
   setBusy = (on) => {
     busy = on;
     document.body.dataset.coachBusy = String(on);
