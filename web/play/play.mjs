@@ -718,8 +718,9 @@ try {
   $('new-game').disabled = false;
   document.body.dataset.ready = 'true';
   document.body.dataset.thread = engine.thread.includes('Worker') ? 'worker' : 'page';
-  // Official games with no shipped table whose table a file gave on an earlier visit: named so.
-  const kept = (await engine.call('keptTables')).filter((g) => isOfficial(g.rules) && g.players >= 4);
+  // Games of 4 players or more whose table a file gave on an earlier visit, at any rules: named
+  // so (the page solves tables for 2 and 3 players only, so a kept one of more players was given).
+  const kept = (await engine.call('keptTables')).filter((g) => g.players >= 4);
   own = ownTables(engine, {
     file: 'table-file', status: 'status', players: 'players', rule: (name) => name, more: 'more-rules',
   }, (n) => `${n} (you and ${plural(n - 1, 'bot')}, your table)`);

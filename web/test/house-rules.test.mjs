@@ -362,9 +362,14 @@ test('your own table file: 4 players at target 6 from a CLI-made table, played a
     await page.screenshot({ path: `${screenshots}/own-table-phone-game.png` });
     // The bots and the hints play from it: the CLI replays the game from the same file.
     await replayed(page, game, gameSeed);
-    // The next visit: the table kept in this browser plays the game, no file asked.
+    // The next visit: the table kept in this browser is named at its rules and plays the game,
+    // no file asked.
     await page.reload();
     await page.waitForSelector('body[data-ready="true"]');
+    await page.fill('#target', '6');
+    assert.equal(await page.textContent('#players option[value="4"]'), '4 (you and 3 bots, your table)');
+    await page.fill('#target', '7');
+    assert.equal(await page.textContent('#players option[value="4"]'), '4 (fallback bots)');
     await startGame(page, { ...game, gameSeed: newSeed() });
     assert.equal(await page.getAttribute('body', 'data-table-from'), 'browser');
     assert.match(await page.textContent('#status'), /bots play to win, from the exact table loaded from this browser\)\.$/);
