@@ -97,7 +97,7 @@ std::string ThenPhrase(Then then) {
     case Then::kRoll:
       return "roll on";
     case Then::kEither:
-      return "stop or roll on (both are worth exactly the same)";
+      return "stop or roll on (both are worth the same)";
   }
   return "";
 }

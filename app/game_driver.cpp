@@ -125,7 +125,7 @@ absl::Status GameDriver::Roll(const std::optional<Dice>& dice) {
   if (absl::Status status = Expect(Phase::kRoll, "roll"); !status.ok()) return status;
   if (dice && dice->total() != state_.dice_left()) {
     return absl::InvalidArgumentError(absl::StrCat("roll: ", FormatDice(*dice), " shows ",
-                                                   dice->total(), " dice, not the ",
+                                                   DiceCount(dice->total()), ", not the ",
                                                    state_.dice_left(), " left to roll"));
   }
   return Apply(Move::Roll(dice ? *dice : RollDice(state_.dice_left(), rng_))).status();

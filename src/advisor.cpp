@@ -334,6 +334,11 @@ namespace {
 absl::Status CheckQueryInputs(const Query& query, const Dice* roll) {
   if (absl::Status s = ValidateRules(query.rules); !s.ok()) return s;
   if (query.goal.is_win()) {
+    if (query.precision != Precision::kDouble) {  // as ParseQuery refuses it
+      return InputError("exact",
+                        "exact values are available for turn objectives; win tables hold "
+                        "certified doubles");
+    }
     if (!query.context) {
       return InputError("scores", "the win goal needs a context: every seat's total and the mover");
     }

@@ -71,7 +71,12 @@ absl::StatusOr<std::vector<int>> ParseScores(std::string_view text) {
     absl::string_view trimmed = absl::StripAsciiWhitespace(part);
     int value = 0;
     bool digits = !trimmed.empty() && trimmed.find_first_not_of("0123456789") == trimmed.npos;
-    if (!digits || !absl::SimpleAtoi(trimmed, &value)) {
+    if (digits && !absl::SimpleAtoi(trimmed, &value)) {
+      return absl::InvalidArgumentError(
+          absl::StrFormat("scores \"%s\": field %d (\"%s\") is too large for a game's total",
+                          std::string(text), field, std::string(part)));
+    }
+    if (!digits) {
       return absl::InvalidArgumentError(absl::StrFormat(
           "scores \"%s\": field %d (\"%s\") is not a non-negative whole number; expected "
           "comma-separated totals, seat 0 first, e.g. \"10,12\"",

@@ -80,6 +80,10 @@ absl::Status ApplyAll(GameState& state, const LogMoves& moves, GameLog* log,
   }
   if (moves.take) {
     const TakeInput& take = *moves.take;
+    if (!IsFace(take.face)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("take: ", static_cast<int>(take.face), " is not a face (0 to 4)"));
+    }
     if (moves.roll && !ends.empty()) {
       return absl::InvalidArgumentError(
           absl::StrCat("the roll ", FormatDice(*moves.roll),

@@ -87,7 +87,7 @@ bool GameState::final_round() const {
 }
 
 bool GameState::can_take(Face face) const {
-  return phase_ == Phase::kTake && IsLegal(aside_, roll_, face);
+  return phase_ == Phase::kTake && IsFace(face) && IsLegal(aside_, roll_, face);
 }
 
 std::vector<Face> GameState::legal_takes() const {
@@ -116,9 +116,9 @@ absl::Status GameState::Expect(Phase phase, std::string_view move) const {
   const int seat = context_.seat;
   switch (phase_) {
     case Phase::kRoll:
-      waits = aside_.empty()
-                  ? absl::StrCat("seat ", seat, " to roll (a turn starts with a roll)")
-                  : absl::StrCat("seat ", seat, " to roll the ", dice_left(), " dice left");
+      waits = aside_.empty() ? absl::StrCat("seat ", seat, " to roll (a turn starts with a roll)")
+                             : absl::StrCat("seat ", seat, " to roll the ", dice_left(),
+                                            dice_left() == 1 ? " die left" : " dice left");
       break;
     case Phase::kTake:
       waits = absl::StrCat("seat ", seat, " to take from the roll ", FormatDice(roll_),
@@ -170,6 +170,11 @@ absl::StatusOr<MoveResult> GameState::Roll(const Dice& roll) {
 
 absl::StatusOr<MoveResult> GameState::Take(Face face) {
   if (absl::Status status = Expect(Phase::kTake, "take"); !status.ok()) return status;
+  if (!IsFace(face)) {
+    return absl::InvalidArgumentError(absl::StrCat("take: ", static_cast<int>(face),
+                                                   " is not a face (0 to 4: tank, ray, human, "
+                                                   "cow, chicken)"));
+  }
   if (!IsLegal(aside_, roll_, face)) {
     const std::string legal = absl::StrCat(" (legal: ", FaceList(legal_takes()), ")");
     if (face == Face::kTank) {
@@ -271,7 +276,8 @@ Dice RollDice(int dice, DiceRng& rng) {
 }
 
 int PointsNeeded(const Rules& rules, const GameContext& context) {
-  const int own = context.scores.at(context.seat);
+  const bool seated = context.seat >= 0 && context.seat < static_cast<int>(context.scores.size());
+  const int own = seated ? context.scores[context.seat] : 0;  // invalid: unspecified, defined
   int leader = 0;
   for (int seat = 0; seat < static_cast<int>(context.scores.size()); ++seat) {
     if (seat != context.seat) leader = std::max(leader, context.scores[seat]);

@@ -158,6 +158,11 @@ absl::StatusOr<Bot> Bot::Create(const PolicySpec& policy, Advisor& advisor, cons
     return absl::InvalidArgumentError(absl::StrCat("invalid rules: ", status.message()));
   }
   if (absl::Status status = ValidatePlayers(players); !status.ok()) return status;
+  if (policy.kind < PolicySpec::Kind::kWin || policy.kind > PolicySpec::Kind::kBold) {
+    return absl::InvalidArgumentError(absl::StrCat("policy ", policy.name, ": kind ",
+                                                   static_cast<int>(policy.kind),
+                                                   " is none of PolicySpec::Kind's"));
+  }
   Bot bot;
   bot.policy_ = policy;
   bot.rules_ = rules;
@@ -296,6 +301,8 @@ absl::StatusOr<bool> Bot::ChooseStop(const GameState& state, DiceRng& rng) const
 }
 
 absl::Status Bot::Next(const GameState& state, DiceRng& rng, Step& step) const {
+  // Its own game first, in every phase (a roll too).
+  if (absl::Status status = CheckState(state, state.phase()); !status.ok()) return status;
   switch (state.phase()) {
     case Phase::kOver:
       return absl::InvalidArgumentError(

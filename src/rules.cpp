@@ -7,12 +7,12 @@ namespace martiandice {
 
 char FaceLetter(Face face) {
   static constexpr char kLetters[kFaceCount] = {'T', 'R', 'H', 'C', 'K'};
-  return kLetters[static_cast<int>(face)];
+  return IsFace(face) ? kLetters[static_cast<int>(face)] : '?';
 }
 
 std::string_view FaceName(Face face) {
   static constexpr std::string_view kNames[kFaceCount] = {"tank", "ray", "human", "cow", "chicken"};
-  return kNames[static_cast<int>(face)];
+  return IsFace(face) ? kNames[static_cast<int>(face)] : "?";
 }
 
 absl::Status ValidateRules(const Rules& rules) {

@@ -102,9 +102,9 @@ absl::Status ValidateRoll(const Rules& rules, const Dice& aside, const Dice& rol
     const std::string where = aside.empty() ? std::string("nothing is set aside")
                                             : absl::StrFormat("%s %s set aside", FormatDice(aside),
                                                               aside.total() == 1 ? "is" : "are");
-    return absl::InvalidArgumentError(
-        absl::StrFormat("roll %s shows %d dice but %d %s left to roll: %s", FormatDice(roll),
-                        roll.total(), left, left == 1 ? "is" : "are", where));
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "roll %s shows %d %s but %d %s left to roll: %s", FormatDice(roll), roll.total(),
+        roll.total() == 1 ? "die" : "dice", left, left == 1 ? "is" : "are", where));
   }
   return absl::OkStatus();
 }

@@ -238,6 +238,9 @@ std::string ShellWord(const std::string& path) {
 
 absl::StatusOr<std::string> LocateTable(const Rules& rules, int players,
                                         const std::optional<std::string>& explicit_path) {
+  // No table can hold a game out of range: no `solve` command to give either.
+  if (absl::Status status = ValidateRules(rules); !status.ok()) return status;
+  if (absl::Status status = ValidatePlayers(players); !status.ok()) return status;
   const std::string name = TableFileName(rules, players);
   if (explicit_path) {
     const Lookup lookup = LookIn(*explicit_path, name);

@@ -95,6 +95,14 @@ absl::StatusOr<ChoiceReview> ReviewChoice(const RollAdvice& advice, Face take, T
   if (then == Then::kEither) {
     return absl::InvalidArgumentError("a choice either stops or rolls on, not either");
   }
+  if (then != Then::kStop && then != Then::kRoll) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("then: ", static_cast<int>(then), " is neither stop nor roll on"));
+  }
+  if (!IsFace(take)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("take: ", static_cast<int>(take), " is not a face (0 to 4)"));
+  }
   const auto option = std::find_if(advice.options.begin(), advice.options.end(),
                                    [&](const TakeOption& o) { return o.take == take; });
   if (option == advice.options.end()) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "absl/strings/str_cat.h"
 #include "solved_turn.h"
 
 namespace martiandice {
@@ -27,6 +28,10 @@ Rational SolvedTurn::ExactRoll(int id) const {
 absl::StatusOr<TurnSolution> TurnSolution::Solve(const Rules& rules, const Objective& objective,
                                                  Precision precision) {
   if (absl::Status s = ValidateRules(rules); !s.ok()) return s;
+  if (precision != Precision::kDouble && precision != Precision::kExact) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("precision: ", static_cast<int>(precision), " is neither kDouble nor kExact"));
+  }
   auto solved = std::make_shared<internal::SolvedTurn>(internal::SolvedTurn{
       rules, objective, precision, internal::TurnModel::Get(rules), {}, {}, {}, {}});
   const int max_score = MaxTurnScore(rules);

@@ -37,6 +37,7 @@ Query DecisionQuery(const GameState& state, const Goal& goal);
 // scoring more than the highest turn score plays as ev). Its policy name
 // (policy.h) is "capped".
 inline constexpr std::string_view kFallbackName = "capped at the points still needed";
+// The fallback's objective at `context` (valid: else as PointsNeeded's).
 Objective FallbackObjective(const Rules& rules, const GameContext& context);
 
 // A policy table as the advisor loaded it.
@@ -128,8 +129,9 @@ class Advisor {
   Advisor& operator=(const Advisor&) = delete;
 
   // Stop-or-roll at query.aside. Errors (InvalidArgument unless said):
-  // rules out of range; for the win goal a missing or invalid context (named
-  // "scores", see InputError; ValidateContext); a position the rules cannot
+  // rules out of range; for the win goal a precision other than kDouble
+  // (named "exact") or a missing or invalid context (named "scores", see
+  // InputError; ValidateContext); a position the rules cannot
   // produce (named "aside"); for the win goal, the table's (Table; DataLoss
   // for a corrupt block the answer reads).
   absl::StatusOr<EvalAnswer> Evaluate(const Query& query);
@@ -153,8 +155,8 @@ class Advisor {
   absl::StatusOr<std::shared_ptr<const LoadedTable>> Table(
       const Rules& rules, int players, const std::optional<std::string>& tables = std::nullopt);
   // Table's answer, with "no table" as an answer rather than an error when
-  // none is found. Errors: a table found but unusable
-  // (unreadable, damaged, another version or rules): Table's.
+  // none is found. Errors: rules or players out of range, or a table found
+  // but unusable (unreadable, damaged, another version or rules): Table's.
   absl::StatusOr<TableCoverage> Coverage(const Rules& rules, int players,
                                          const std::optional<std::string>& tables = std::nullopt);
 

@@ -18,7 +18,10 @@ namespace martiandice {
 class Dice {
  public:
   constexpr Dice() = default;
-  // Counts in face order: tanks, rays, humans, cows, chickens.
+  // Counts in face order: tanks, rays, humans, cows, chickens. Each count is
+  // held in a byte: 0 to 255, a count outside wraps (the rules' checks,
+  // ValidateAside and ValidateRoll, bound what a game accepts). The faces
+  // given to count, set and add must be faces (IsFace).
   constexpr Dice(int tanks, int rays, int humans, int cows, int chickens)
       : counts_{static_cast<std::uint8_t>(tanks), static_cast<std::uint8_t>(rays),
                 static_cast<std::uint8_t>(humans), static_cast<std::uint8_t>(cows),

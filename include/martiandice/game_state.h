@@ -173,7 +173,9 @@ Dice RollDice(int dice, DiceRng& rng);
 
 // The points the mover of `context` still needs: to reach rules.target, or
 // in the final round to overtake the leader (the highest total plus one,
-// minus the mover's). At least 1 for a valid context.
+// minus the mover's). At least 1 for a valid context (ValidateContext); for
+// an invalid one, some number at least 1 (never a throw or a read out of
+// bounds).
 int PointsNeeded(const Rules& rules, const GameContext& context);
 
 }  // namespace martiandice

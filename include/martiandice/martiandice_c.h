@@ -73,7 +73,7 @@ typedef enum md_status {
 typedef enum md_face { MD_TANK = 0, MD_RAY = 1, MD_HUMAN = 2, MD_COW = 3, MD_CHICKEN = 4 } md_face;
 
 /* What to do after a choice; MD_EITHER when stopping and rolling on are worth
- * exactly the same (within the table's tolerance for win queries). */
+ * the same (within 1e-12 relative; the table's tolerance for win queries). */
 typedef enum md_then { MD_STOP = 0, MD_ROLL = 1, MD_EITHER = 2 } md_then;
 
 #define MD_MAX_PLAYERS 6 /* seats in a game: 2..MD_MAX_PLAYERS */

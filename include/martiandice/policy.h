@@ -89,11 +89,10 @@ class Bot {
  public:
   // Prepares `policy` for games of `rules` and `players`: the table (win)
   // and the solved turns (ev, capped, reach) from `advisor`. Errors:
-  // InvalidArgument for rules or players out of range or a kObjective spec
-  // without its objective; FailedPrecondition for a table that does not
-  // match (CheckTableMatches); for win without a table and without
-  // options.fallback, why no table covers the game; Advisor::Coverage's
-  // errors.
+  // InvalidArgument for rules or players out of range, a kind that is none
+  // of Kind's, or a kObjective spec without its objective; FailedPrecondition for a table that does
+  // not match (CheckTableMatches); for win without a table and without options.fallback, why no
+  // table covers the game; Advisor::Coverage's errors.
   static absl::StatusOr<Bot> Create(const PolicySpec& policy, Advisor& advisor, const Rules& rules,
                                     int players, const BotOptions& options = BotOptions());
 
@@ -121,7 +120,9 @@ class Bot {
   // kRoll a roll of RollDice(dice_left, rng); in kTake the chosen take and,
   // when it leaves dice, its stop or roll on (chosen with the take); in
   // kStopOrRoll the stop or roll on. A front end that shows every move
-  // applies them one by one. Errors: a game that is over; ChooseTake's.
+  // applies them one by one. Errors (InvalidArgument): a state of another
+  // game (rules or players) than the bot's, in any phase; a game that is
+  // over; ChooseTake's.
   struct Step {
     Move move;                 // the roll, the take, or the stop or roll on
     std::optional<Move> then;  // after a take that leaves dice: Stop or RollOn

@@ -26,9 +26,13 @@ inline constexpr std::array<Face, 3> kEarthlings = {Face::kHuman, Face::kCow, Fa
 constexpr int SidesShowing(Face face) { return face == Face::kRay ? 2 : 1; }
 // True for Human, Cow and Chicken.
 constexpr bool IsEarthling(Face face) { return face >= Face::kHuman; }
-// Notation letter: T, R, H, C or K.
+// True for the five faces: a Face cast from another number is none of them,
+// and every function taking a Face refuses it (or names it "?").
+constexpr bool IsFace(Face face) { return static_cast<int>(face) < kFaceCount; }
+// Notation letter: T, R, H, C or K ('?' for no face).
 char FaceLetter(Face face);
-// Lower-case English name used in JSON: "tank", "ray", "human", "cow", "chicken".
+// Lower-case English name used in JSON: "tank", "ray", "human", "cow",
+// "chicken" ("?" for no face).
 std::string_view FaceName(Face face);
 
 // Supported ranges of the rule constants. Wider ranges would need more than
@@ -89,7 +93,8 @@ inline bool GameEndsAfterTurn(const Rules& rules, std::span<const int> after, in
 }
 
 // Number of seats tied for the lead at the end of a game with totals `scores`
-// (>= 1 for a non-empty span): the leaders split the win equally.
+// (>= 1 for a non-empty span, 0 for an empty one): the leaders split the win
+// equally.
 inline int LeaderCount(std::span<const int> scores) {
   if (scores.empty()) return 0;
   const int top = *std::max_element(scores.begin(), scores.end());
@@ -97,8 +102,10 @@ inline int LeaderCount(std::span<const int> scores) {
 }
 
 // `seat`'s share of the win at the end of a game with totals `scores`:
-// 1 / LeaderCount for each tied leader, 0 for the others.
+// 1 / LeaderCount for each tied leader, 0 for the others (and for a seat
+// that is not one of `scores`).
 inline double WinShare(std::span<const int> scores, int seat) {
+  if (seat < 0 || seat >= static_cast<int>(scores.size())) return 0.0;
   const int top = *std::max_element(scores.begin(), scores.end());
   return scores[seat] == top ? 1.0 / LeaderCount(scores) : 0.0;
 }

@@ -14,7 +14,8 @@
 
 namespace martiandice {
 
-// What to do after a choice: stop, roll on, or either (exactly equal values).
+// What to do after a choice: stop, roll on, or either (equal values: exactly
+// equal with Precision::kExact, within 1e-12 relative with kDouble).
 enum class Then { kStop, kRoll, kEither };
 // "stop", "roll" or "either".
 std::string_view ThenName(Then then);
@@ -71,8 +72,9 @@ struct ChoiceReview {
 };
 
 // Reviews the choice `take` then `then` (kStop or kRoll) from the roll
-// `advice` ranks. Errors (InvalidArgument): a roll with no legal take, a take
-// that is not among advice.options, kEither, or rolling on with no dice left.
+// `advice` ranks. Errors (InvalidArgument): a roll with no legal take, kEither
+// or another value that is neither kStop nor kRoll, a take that is no face
+// (IsFace) or not among advice.options, or rolling on with no dice left.
 absl::StatusOr<ChoiceReview> ReviewChoice(const RollAdvice& advice, Face take, Then then);
 
 // Stop-or-roll values at `aside`. Errors (InvalidArgument): `aside` is not a

@@ -219,6 +219,14 @@ TEST_CASE("advisor: the game's inputs belong to the win goal, exact to turn obje
   exact.exact = true;
   CheckRefused(exact, "exact", "win tables hold certified doubles");
   CheckRefused(Turn("win"), "scores", "the win objective needs scores, every seat's total");
+  // A Query built by hand is held to the same: no exact win values.
+  Query win = *ParseQuery(Win("1,2"));
+  win.precision = Precision::kExact;
+  Advisor advisor;
+  CheckRefusal(advisor.Evaluate(win).status(), "exact: ", "win tables hold certified doubles",
+               "exact");
+  CheckRefusal(advisor.Best(win, Dice(2, 3, 4, 3, 1)).status(),
+               "exact: ", "win tables hold certified doubles", "exact");
 }
 
 TEST_CASE("advisor: scores without an objective play to win, without scores, ev") {

@@ -14,6 +14,7 @@
 
 #include "martiandice/context.h"
 #include "martiandice/dice.h"
+#include "martiandice/game_log.h"
 #include "martiandice/rules.h"
 
 namespace {
@@ -22,10 +23,15 @@ using martiandice::Dice;
 using martiandice::Face;
 using martiandice::GameContext;
 using martiandice::GameState;
+using martiandice::IsFace;
+using martiandice::LogMoves;
 using martiandice::Move;
 using martiandice::MoveResult;
 using martiandice::Phase;
+using martiandice::PointsNeeded;
 using martiandice::Rules;
+using martiandice::TakeInput;
+using martiandice::TurnEnd;
 using martiandice::TurnEndReason;
 
 Dice D(const std::string& text) {
@@ -145,6 +151,37 @@ TEST_CASE("game state: the rulebook's sample turn, move by move") {
   CHECK(state.seat() == 1);
   CHECK(state.phase() == Phase::kRoll);
   CHECK(state.aside().empty());
+}
+
+// A Face cast from another number (a front end passing moves around) is refused, never read.
+TEST_CASE("game state: a take of no face is refused, the state unchanged") {
+  GameState state = *GameState::New(Rules{}, 2);
+  Ok(state.Apply(Move::Roll(D("2T 3R 4H 3C 1K"))));
+  for (const int face : {5, 6, 7, 8, 100, 255}) {
+    CAPTURE(face);
+    CHECK_FALSE(IsFace(static_cast<Face>(face)));
+    CHECK_FALSE(state.can_take(static_cast<Face>(face)));
+    CheckRefused(state, Move::Take(static_cast<Face>(face)),
+                 "take: " + std::to_string(face) + " is not a face (0 to 4");
+  }
+  // PlayMoves, as the game log's lines give it.
+  LogMoves moves;
+  moves.take = TakeInput{static_cast<Face>(7), std::nullopt};
+  const absl::StatusOr<std::vector<TurnEnd>> played = PlayMoves(state, moves);
+  CHECK(played.status().code() == absl::StatusCode::kInvalidArgument);
+  CHECK(std::string(played.status().message()).find("take: 7 is not a face") != std::string::npos);
+  CHECK(state.phase() == Phase::kTake);
+  CHECK(state.roll() == D("2T 3R 4H 3C 1K"));
+}
+
+TEST_CASE("game state: the points needed are defined for any context") {
+  const Rules rules;
+  CHECK(PointsNeeded(rules, GameContext{{10, 20}, 0}) == 15);
+  CHECK(PointsNeeded(rules, GameContext{{26, 20}, 1}) == 7);  // the final round: overtake
+  // Invalid contexts: some number of at least 1, never a throw.
+  CHECK(PointsNeeded(rules, GameContext{{0, 0}, 5}) >= 1);
+  CHECK(PointsNeeded(rules, GameContext{{}, 0}) >= 1);
+  CHECK(PointsNeeded(rules, GameContext{{3}, -1}) >= 1);
 }
 
 TEST_CASE("game state: a roll with no legal take ends the turn, its tanks counted") {

@@ -111,6 +111,24 @@ TEST_CASE("policy: bots are made for a game, and say what they cannot play") {
   GameState fresh = Rolled(2, GameContext{{0, 0}, 0}, {});
   CHECK(two.ChooseTake(fresh, rng).status().code() == absl::StatusCode::kInvalidArgument);
   CHECK(two.ChooseStop(fresh, rng).status().code() == absl::StatusCode::kInvalidArgument);
+  // In every phase, a roll too: another game's state is refused and left as it was.
+  const Bot ev = MakeBot(advisor, "ev");
+  GameState other = *GameState::New(Rules{5, 3, 25}, 2);
+  for (const absl::Status& refused :
+       {ev.NextStep(other, rng).status(), ev.PlayStep(other, rng).status(),
+        ev.NextStep(*GameState::New(Rules{}, 3), rng).status()}) {
+    CHECK(refused.code() == absl::StatusCode::kInvalidArgument);
+    CHECK(std::string(refused.message()).find("was made for another game") != std::string::npos);
+  }
+  CHECK(other.phase() == Phase::kRoll);
+  CHECK(other.dice_left() == 5);
+  // A kind that is none of PolicySpec::Kind's.
+  PolicySpec unknown = Spec("ev");
+  unknown.kind = static_cast<PolicySpec::Kind>(42);
+  const absl::Status made = Bot::Create(unknown, advisor, Rules{}, 2).status();
+  CHECK(made.code() == absl::StatusCode::kInvalidArgument);
+  CHECK(std::string(made.message()).find("kind 42 is none of PolicySpec::Kind's") !=
+        std::string::npos);
 }
 
 TEST_CASE("policy: the human-like styles, by hand") {

@@ -148,6 +148,13 @@ TEST_CASE("query: a choice's review is its loss against the best choice") {
         absl::StatusCode::kInvalidArgument);
   CHECK(ReviewChoice(*advice, Face::kRay, Then::kEither).status().code() ==
         absl::StatusCode::kInvalidArgument);
+  // Numbers that are no face and no `then`, named.
+  const absl::Status no_face = ReviewChoice(*advice, static_cast<Face>(100), Then::kStop).status();
+  CHECK(no_face.code() == absl::StatusCode::kInvalidArgument);
+  CHECK(std::string(no_face.message()) == "take: 100 is not a face (0 to 4)");
+  const absl::Status no_then = ReviewChoice(*advice, Face::kRay, static_cast<Then>(9)).status();
+  CHECK(no_then.code() == absl::StatusCode::kInvalidArgument);
+  CHECK(std::string(no_then.message()) == "then: 9 is neither stop nor roll on");
   auto last = AdviseRoll(s, Dice(3, 3, 4, 0, 1), Dice(0, 0, 0, 2, 0));
   REQUIRE(last.ok());
   CHECK(ReviewChoice(*last, Face::kCow, Then::kStop)->optimal);

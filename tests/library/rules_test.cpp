@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <span>
 #include <vector>
 
 #include "martiandice/dice.h"
@@ -47,6 +48,15 @@ TEST_CASE("rules: scoring a finished turn") {
 
 // The game's end, checked case by case against docs/RULES.md ("Winning"):
 // the round in which a seat reaches the target is finished, then the game ends.
+TEST_CASE("rules: a number that is no face is named '?'") {
+  for (const Face face : kAllFaces) CHECK(IsFace(face));
+  for (const int n : {5, 7, 255}) {
+    CHECK_FALSE(IsFace(static_cast<Face>(n)));
+    CHECK(FaceLetter(static_cast<Face>(n)) == '?');
+    CHECK(FaceName(static_cast<Face>(n)) == "?");
+  }
+}
+
 TEST_CASE("rules: the final round, the game's end and the leaders' shares") {
   const Rules rules{13, 3, 25};
   const std::vector<int> none_reached = {24, 10, 3};
@@ -81,4 +91,8 @@ TEST_CASE("rules: the final round, the game's end and the leaders' shares") {
   CHECK(LeaderCount(three) == 3);
   CHECK(WinShare(three, 1) == 1.0 / 3);
   CHECK(WinShare(std::vector<int>{40, 39}, 0) == 1.0);
+  // A seat that is not one of the totals has no share.
+  CHECK(WinShare(std::vector<int>{40, 39}, 2) == 0.0);
+  CHECK(WinShare(std::vector<int>{40, 39}, -1) == 0.0);
+  CHECK(WinShare(std::span<const int>(), 0) == 0.0);
 }

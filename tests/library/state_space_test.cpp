@@ -59,6 +59,8 @@ TEST_CASE("state space: impossible positions and rolls are refused with reasons"
   CHECK(ValidateRoll(rules, Dice(), Dice(2, 3, 4, 3, 1)).ok());
   auto wrong = ValidateRoll(rules, Dice(2, 0, 4, 0, 0), Dice(1, 2, 3, 0, 0));
   CHECK(wrong.message().find("shows 6 dice but 7 are left") != std::string::npos);
+  auto one = ValidateRoll(rules, Dice(2, 0, 4, 0, 0), Dice(1, 0, 0, 0, 0));
+  CHECK(one.message().find("roll 1T shows 1 die but 7 are left") != std::string::npos);
   auto none_left = ValidateRoll(rules, Dice(3, 5, 5, 0, 0), Dice());
   CHECK(none_left.message().find("no dice are left") != std::string::npos);
   CHECK_FALSE(ValidateAside(Rules{0, 3, 25}, Dice()).ok());

@@ -1037,6 +1037,13 @@ TEST_CASE("table: file names and the search for a table") {
   CHECK(*LocateTable(kSmall, 2, dir) == dir + "/" + name);
   auto absent = LocateTable(kSmall, 3, dir);
   CHECK(absent.status().code() == absl::StatusCode::kNotFound);
+  // No table holds a game out of range: refused as such, no `solve` command offered.
+  for (const auto& [rules, players] :
+       {std::pair{Rules{0, 3, 25}, 2}, std::pair{Rules{}, 99}, std::pair{Rules{}, 1}}) {
+    const absl::Status invalid = LocateTable(rules, players, dir).status();
+    CHECK(invalid.code() == absl::StatusCode::kInvalidArgument);
+    CHECK_FALSE(Contains(invalid, "martiandice solve"));
+  }
   CHECK(Contains(absent.status(), "no martiandice-p3-d3-b0-t5.mdt there"));
   CHECK(Contains(absent.status(),
                  "martiandice solve --players 3 --dice 3 --bonus 0 --target 5 --out " + dir));

@@ -169,6 +169,13 @@ void CompareAdvice(const RollAdvice& exact, const RollAdvice& approx, const std:
   }
 }
 
+TEST_CASE("turn solver: a precision that is neither is refused") {
+  const auto solved = martiandice::TurnSolution::Solve(
+      Rules(), martiandice::Objective::ExpectedScore(), static_cast<Precision>(7));
+  CHECK(solved.status().code() == absl::StatusCode::kInvalidArgument);
+  CHECK(std::string(solved.status().message()) == "precision: 7 is neither kDouble nor kExact");
+}
+
 TEST_CASE("crosscheck: double values agree with exact values at every position") {
   const auto& positions = Positions();
   REQUIRE(positions.size() > 1000);

@@ -449,6 +449,9 @@ TEST_CASE("win: scores are parsed with the bad field named") {
   }
   CHECK(std::string(ParseScores("10,x").status().message()).find("field 2 (\"x\")") !=
         std::string::npos);
+  CHECK(std::string(ParseScores("1,99999999999").status().message())
+            .find("field 2 (\"99999999999\") is too large for a game's total") !=
+        std::string::npos);
 }
 
 #ifdef MARTIANDICE_HAVE_GAME_SOLVER
