@@ -155,8 +155,9 @@ absl::StatusOr<SessionStep> GameSession::Enter(std::string_view line) {
       return step;
     }
     case Entry::Kind::kScores: {
-      // At a turn's start: the totals and the seat to move. The same totals
-      // change nothing, so a log replays.
+      // At a turn's start: the totals and the seat to move (0 when not given,
+      // as in review's lines). The same totals and seat change nothing, so a
+      // log replays.
       if (state_.over()) return Bad("the game is over (undo takes back the last entry)");
       if (state_.phase() != Phase::kRoll || !state_.aside().empty()) {
         return Bad(absl::StrCat("scores: only at a turn's start; seat ", state_.seat(),

@@ -38,6 +38,17 @@ namespace {
 
 std::string Str(absl::string_view text) { return std::string(text.data(), text.size()); }
 
+bool SameGame(const LogContext& a, const LogContext& b) {
+  return a.players == b.players && a.context.scores == b.context.scores &&
+         a.context.seat == b.context.seat;
+}
+
+// "totals 1,2, seat 0 to move".
+std::string GameWords(const LogContext& game) {
+  return absl::StrCat("totals ", absl::StrJoin(game.context.scores, ","), ", seat ",
+                      game.context.seat, " to move");
+}
+
 absl::Status LineError(int line, std::string_view message) {
   return absl::InvalidArgumentError(absl::StrCat("line ", line, ": ", std::string(message)));
 }
@@ -86,7 +97,7 @@ class Reviewer {
   // `query`: the rules, goal, precision and tables (its aside and context are
   // set per decision); `first`: --scores, for the first turn.
   Reviewer(Advisor& advisor, Query query, std::optional<LogContext> first)
-      : advisor_(advisor), query_(std::move(query)), reader_(query_.rules, std::move(first)) {}
+      : advisor_(advisor), query_(std::move(query)), first_(first), reader_(query_.rules, first) {}
 
   absl::Status Line(int number, std::string_view text) {
     absl::StatusOr<LogStep> step =
@@ -160,6 +171,11 @@ class Reviewer {
   absl::Status StartTurn(int number) {
     const std::vector<LogTurn>& read = reader_.turns();
     const std::optional<LogContext>& context = read.back().context;
+    if (read.size() == 1 && first_ && context && !SameGame(*context, *first_)) {
+      return LineError(number, absl::StrCat("the 'scores' line before the first turn gives ",
+                                            GameWords(*context), ", --scores ", GameWords(*first_),
+                                            ": give the first turn's game once"));
+    }
     Turn turn;
     if (goal().is_win()) {
       if (!context && read.size() > 1 && read[read.size() - 2].context) {
@@ -239,6 +255,7 @@ class Reviewer {
 
   Advisor& advisor_;
   const Query query_;
+  std::optional<LogContext> first_;  // --scores, --seat and --players
   GameLogReader reader_;
   std::shared_ptr<const LoadedTable> table_;  // win: the last turn's table
   std::string fallback_reason_;
@@ -511,7 +528,11 @@ absl::StatusOr<ReviewQuery> ParseReviewQuery(const QueryInput& input) {
   const bool contexts_from_input = goal.ok() && goal->is_win() && !input.scores;
   if (contexts_from_input) {
     if (input.seat || input.players) {
-      return absl::InvalidArgumentError("--seat and --players go with --scores");
+      return absl::InvalidArgumentError(absl::StrCat(input.seat && input.players
+                                                         ? "--seat and --players go"
+                                                     : input.seat ? "--seat goes"
+                                                                  : "--players goes",
+                                                     " with --scores"));
     }
     checked.scores = "0,0";
   }

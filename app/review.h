@@ -27,7 +27,7 @@ struct ReviewQuery {
 // Checks review's options (--objective, --exact, the rules, --scores,
 // --seat, --players, --tables) as eval checks them; with --objective win and
 // no --scores the turns' games come from the lines. Errors (InvalidArgument):
-// ParseQuery's, "--seat and --players go with --scores".
+// ParseQuery's, "--seat goes with --scores" (--players, both alike).
 absl::StatusOr<ReviewQuery> ParseReviewQuery(const QueryInput& input);
 
 // Reviews `text` (review's lines, game_log.h) for `query`: the report as

@@ -23,6 +23,7 @@
 #include "absl/strings/str_format.h"
 #include "checksum.h"
 #include "martiandice/context.h"
+#include "table_format.h"
 
 namespace martiandice::solver {
 namespace {
@@ -543,6 +544,16 @@ absl::StatusOr<Checkpoint> ReadCheckpoint(const std::string& path,
                                           const CheckpointIdentity& expected,
                                           std::uint64_t max_size) {
   return ReadAll(CheckpointReader::Open(path, expected, max_size));
+}
+
+SolveFile SolveFileAt(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char head[8] = {};
+  if (!in.read(head, sizeof head)) return SolveFile::kNone;
+  const std::string_view bytes(head, sizeof head);
+  if (bytes == internal::kTableMagic) return SolveFile::kTable;
+  if (bytes == std::string_view(kMagic, sizeof kMagic)) return SolveFile::kCheckpoint;
+  return SolveFile::kNone;
 }
 
 }  // namespace martiandice::solver

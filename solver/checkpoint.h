@@ -167,4 +167,10 @@ absl::StatusOr<Checkpoint> ReadCheckpoint(const std::string& path,
                                           const CheckpointIdentity& expected,
                                           std::uint64_t max_size);
 
+// What the file at `path` holds, from its first 8 bytes: a table (a table's
+// magic), a checkpoint (a checkpoint's), else kNone (another file, nothing
+// there, or unreadable). For writers that must not replace such a file.
+enum class SolveFile { kNone, kTable, kCheckpoint };
+SolveFile SolveFileAt(const std::string& path);
+
 }  // namespace martiandice::solver

@@ -22,10 +22,9 @@ Top level: best {take, count, then} = the option to play (null when the turn
 is over): the first optimal one, or for --objective win the tie convention's
 pick among them (docs/PLAYERS.md: rays, then the earthling type showing the
 most dice, then human, cow, chicken); value = value of this roll under optimal
-play, turn_over = true
-when no take is legal (the turn ends and scores turn_over_score), aside,
-rolled, aside_after_tanks (set-aside plus this roll's tanks), objective,
-precision, rules. With --exact, every value, stop and roll field also comes as
+play, turn_over = true when no take is legal (the turn ends and scores
+turn_over_score), aside, rolled, aside_after_tanks (set-aside plus this roll's
+tanks), objective, precision, rules. With --exact, every value, stop and roll field also comes as
 value_exact / stop_exact / roll_exact: an exact "p/q" string, or null.
 With --objective win, values are the mover's probability of winning the game
 (in percent in the text) and JSON adds players, seat, scores, final_round,

@@ -198,7 +198,7 @@ void AddSolveOptions(CLI::App& command, CommandOptions& options) {
   command.add_option("--out", options.out, "Table file to write, or a directory")->required();
   command.add_flag("--quiet", options.quiet, "No progress on stderr");
   command.add_flag("--no-certify", options.no_certify,
-                   "Skip certifying the table's decisions (about a minute for the official game)");
+                   "Skip certifying the table's decisions (it takes longer than the solve)");
   AddThreadsOption(command, options, "Worker threads, at most 256 (default 0: all cores)");
   command.add_option("--checkpoint", options.checkpoint,
                      "Where Ctrl-C saves the work (default OUT.checkpoint)");
@@ -244,16 +244,22 @@ void AddSimulateOptions(CLI::App& command, CommandOptions& options) {
   AddRuleOptions(command, options);
 }
 
+// An output path whose option has a default when left out: given empty, it
+// names no file (and not the default).
+CLI::Validator NamesAFile() {
+  return CLI::Validator(
+      [](const std::string& value) {
+        return value.empty() ? std::string(cli::kEmptyOut) : std::string();
+      },
+      "");
+}
+
 void AddExportOptions(CLI::App& command, CommandOptions& options) {
   AddPlayersOption(command, options, "Number of players (default 2)");
   command
       .add_option("--out", options.out,
                   "JSON file to write atomically, or a directory (default: stdout)")
-      ->check(CLI::Validator(  // given empty, it is no file, not stdout
-          [](const std::string& value) {
-            return value.empty() ? std::string(cli::kEmptyOut) : std::string();
-          },
-          ""));
+      ->check(NamesAFile());
   AddTablesOption(command, options);
   AddRulesOnly(command, options);
 }
@@ -284,8 +290,11 @@ void AddPlayOptions(CLI::App& command, CommandOptions& options) {
   for (const std::string_view field : {"humans", "bots", "seed", "hints"}) {
     AddField(command, options.request, field);
   }
-  command.add_option("--log", options.log,
-                     "Write the game log there (default: not kept in text, on stdout with --json)");
+  command
+      .add_option("--log", options.log,
+                  "Write the game log there (a folder: martiandice-game-SEED.log in it; default: "
+                  "not kept in text, on stdout with --json)")
+      ->check(NamesAFile());
   command.add_flag("--print-log", options.print_log, "Print the game log at the end");
   command.add_flag("--full-review", options.full_review,
                    "Review every decision at the end (default: the three costliest)");
@@ -303,7 +312,11 @@ void AddCoachOptions(CLI::App& command, CommandOptions& options) {
   command.add_option("--seat", query.seat, "The seat to move first (default 0)")
       ->transform(Decimal());
   AddPlayersOption(command, options, "Number of seats, 2 to 6 (default: number of scores, or 2)");
-  command.add_option("--log", options.log, "Write the game log there (default: on stdout)");
+  command
+      .add_option("--log", options.log,
+                  "Write the game log there (a folder: martiandice-coached.log in it; default: "
+                  "on stdout)")
+      ->check(NamesAFile());
   AddTablesOption(command, options);
   AddRulesOnly(command, options);
   command.add_flag("--json", options.json, "One JSON object per line");
@@ -636,10 +649,7 @@ struct Dispatch {
       out.flush();
       return FailWith(context.err, code.status());
     }
-    if (*code != kCliExitOk) {  // it has said why
-      out.flush();
-      return *code;
-    }
+    // Another status has said why on standard output, unless that failed too.
     return Flushed(out, context.err, *code);
   }
 };

@@ -65,7 +65,7 @@ absl::StatusOr<Setup> ReadSetup(const CommandOptions& options, Advisor& advisor)
   setup.tables = query.tables;
   if (!options.log.empty()) {
     absl::StatusOr<std::string> path =
-        OutputPath(options.log, "martiandice-coached.log", Folders::kMustExist);
+        OutputPath(options.log, "martiandice-coached.log", Folders::kMustExist, Writes::kOther);
     if (!path.ok()) return AsLogError(path.status());
     setup.log_path = *path;
   }
@@ -418,7 +418,8 @@ comment):
   roll                 the seat rolls on (also: roll on); the dice come next
   score N              the seat's whole turn, played elsewhere, scored N
   scores S0,S1 seat I  at a turn's start: the totals and the seat to move
-                       (the same totals change nothing, so a log replays)
+                       (seat 0 when `seat I` is left out; the same totals
+                       and seat change nothing, so a log replays)
   undo                 takes back the last accepted entry
   state                the game and the advice again;  help;  quit
 Tanks go aside by themselves; a roll with no legal take, or a take that

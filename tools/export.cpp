@@ -118,8 +118,8 @@ absl::StatusOr<int> RunExport(const CommandOptions& options, const CommandContex
   if (!players.ok()) return players.status();
   std::optional<std::string> out_path;
   if (!options.out.empty()) {
-    absl::StatusOr<std::string> path =
-        OutputPath(options.out, ExportFileName(rules, *players), Folders::kMustExist);
+    absl::StatusOr<std::string> path = OutputPath(options.out, ExportFileName(rules, *players),
+                                                  Folders::kMustExist, Writes::kOther);
     if (!path.ok()) return path.status();
     out_path = *std::move(path);
   }
@@ -142,7 +142,6 @@ absl::StatusOr<int> RunExport(const CommandOptions& options, const CommandContex
     if (!written.ok()) return written.status();
     return kCliExitOk;
   }
-  if (absl::Status status = CheckNotInput(*out_path, {input}); !status.ok()) return status;
   absl::StatusOr<std::unique_ptr<solver::AtomicFileWriter>> file =
       solver::AtomicFileWriter::Create(*out_path);
   if (!file.ok()) return OutputError(*out_path, file.status());

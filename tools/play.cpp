@@ -542,8 +542,9 @@ absl::StatusOr<int> RunPlay(const CommandOptions& options, const CommandContext&
   if (!setup.ok()) return setup.status();
   std::string log_path;
   if (!options.log.empty()) {
-    absl::StatusOr<std::string> path = OutputPath(
-        options.log, absl::StrCat("martiandice-game-", setup->seed, ".log"), Folders::kMustExist);
+    absl::StatusOr<std::string> path =
+        OutputPath(options.log, absl::StrCat("martiandice-game-", setup->seed, ".log"),
+                   Folders::kMustExist, Writes::kOther);
     if (!path.ok()) return AsLogError(path.status());
     log_path = *path;
   }

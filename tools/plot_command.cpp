@@ -66,7 +66,8 @@ absl::StatusOr<std::string> RunPlot(const CommandOptions& options, const Command
   std::error_code error;
   std::vector<std::string> paths;
   if (one) {
-    absl::StatusOr<std::string> path = OutputPath(options.out, kinds[0] + ".svg", Folders::kCreate);
+    absl::StatusOr<std::string> path =
+        OutputPath(options.out, kinds[0] + ".svg", Folders::kCreate, Writes::kOther);
     if (!path.ok()) return path.status();
     paths.push_back(*std::move(path));
   } else {
@@ -76,8 +77,8 @@ absl::StatusOr<std::string> RunPlot(const CommandOptions& options, const Command
           "--out: '", options.out, "' is not a directory (all three pictures need a directory)"));
     }
     for (const std::string& kind : kinds) {
-      absl::StatusOr<std::string> path =
-          OutputPath((out / (kind + ".svg")).string(), kind + ".svg", Folders::kCreate);
+      absl::StatusOr<std::string> path = OutputPath((out / (kind + ".svg")).string(), kind + ".svg",
+                                                    Folders::kCreate, Writes::kOther);
       if (!path.ok()) return path.status();
       paths.push_back(*std::move(path));
     }
@@ -92,7 +93,7 @@ absl::StatusOr<std::string> RunPlot(const CommandOptions& options, const Command
     absl::StatusOr<std::string> created = CreateOutputFolders(paths[i]);
     if (!created.ok()) return created.status();
     summary += CreatedLine(*created);
-    if (absl::Status status = WriteOutput(paths[i], *svg, {(*loaded)->path}); !status.ok()) {
+    if (absl::Status status = WriteOutput(paths[i], *svg); !status.ok()) {
       return status;
     }
     absl::StrAppend(&summary, "Wrote ", paths[i], " (", svg->size(),

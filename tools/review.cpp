@@ -71,9 +71,10 @@ Line format (keywords case-insensitive, # starts a comment, blank lines skipped)
   roll DICE              a roll with no legal take (the turn is over)
   stop                   the player stops
   scores S0,S1 [seat I]  game totals before the next turn, seat to move
-                         (with --objective win: before the first turn unless
-                         --scores gives it; a later turn without one goes on
-                         from the totals the last turn left, the next seat)
+                         (with --objective win: before the first turn, or
+                         --scores, not both unless they agree; a later turn
+                         without one goes on from the totals the last turn
+                         left, the next seat)
 After a take with dice left comes `stop` or the next `roll` (rolled on). A
 turn also ends when no take is legal or no dice are left; the next `roll`
 starts a new turn. The rulebook's sample turn:

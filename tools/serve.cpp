@@ -532,7 +532,9 @@ absl::StatusOr<int> RunServe(const CommandOptions& options, const CommandContext
   for (const std::string& dir : options.tables_dirs) {
     std::error_code error;
     if (!std::filesystem::is_directory(dir, error)) {
-      return absl::InvalidArgumentError(absl::StrCat("--tables-dir: ", dir, " is not a directory"));
+      return absl::InvalidArgumentError(
+          dir.empty() ? "--tables-dir: give a folder"
+                      : absl::StrCat("--tables-dir: '", dir, "' is not a directory"));
     }
     serve.tables_dirs.push_back(dir);
   }

@@ -79,8 +79,8 @@ absl::StatusOr<SolveRequest> ReadRequest(const CommandOptions& options) {
   absl::StatusOr<int> players = ReadTablePlayers(options.request.query);
   if (!players.ok()) return players.status();
   request.players = *players;
-  absl::StatusOr<std::string> path =
-      OutputPath(options.out, TableFileName(request.rules, request.players), Folders::kCreate);
+  absl::StatusOr<std::string> path = OutputPath(
+      options.out, TableFileName(request.rules, request.players), Folders::kCreate, Writes::kTable);
   if (!path.ok()) return path.status();
   request.path = *std::move(path);
   absl::StatusOr<int> threads = ReadThreads(options.threads);

@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "atomic_file.h"
+#include "checkpoint.h"
 
 namespace martiandice::cli {
 namespace {
@@ -47,8 +48,13 @@ absl::Status RequireOut(const std::string& out) {
 }
 
 absl::StatusOr<std::string> OutputPath(const std::string& out, const std::string& default_name,
-                                       Folders folders) {
+                                       Folders folders, Writes writes) {
   if (absl::Status status = RequireOut(out); !status.ok()) return status;
+  if (out == "-") {
+    return absl::InvalidArgumentError(
+        "--out: '-' would be a file named '-', not standard output: give a file (./- for that "
+        "one)");
+  }
   std::error_code error;
   fs::path path(out);
   // An existing directory, or a path ending in a separator: the usual name inside.
@@ -77,6 +83,15 @@ absl::StatusOr<std::string> OutputPath(const std::string& out, const std::string
                                           : solver::CheckReplaceable(path.string());
       !status.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("--out: ", status.message()));
+  }
+  // A table or a checkpoint is replaced only by a table of the same name.
+  const solver::SolveFile held = solver::SolveFileAt(path.string());
+  if (held == solver::SolveFile::kCheckpoint ||
+      (held == solver::SolveFile::kTable && writes == Writes::kOther)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--out: '", path.string(), "' is ",
+        held == solver::SolveFile::kTable ? "a martiandice table" : "a solve's checkpoint",
+        ", which this would replace; write elsewhere"));
   }
   return path.string();
 }
@@ -116,19 +131,7 @@ std::string CreatedLine(const std::string& folder) {
   return folder.empty() ? "" : absl::StrCat("Created the folder ", folder, ".\n");
 }
 
-absl::Status CheckNotInput(const std::string& path, const std::vector<std::string>& inputs) {
-  for (const std::string& input : inputs) {
-    if (SameFile(path, input)) {
-      return absl::InvalidArgumentError(absl::StrCat("--out: ", path, " is the input ", input,
-                                                     ": it would be overwritten; write elsewhere"));
-    }
-  }
-  return absl::OkStatus();
-}
-
-absl::Status WriteOutput(const std::string& path, const std::string& bytes,
-                         const std::vector<std::string>& inputs) {
-  if (absl::Status status = CheckNotInput(path, inputs); !status.ok()) return status;
+absl::Status WriteOutput(const std::string& path, const std::string& bytes) {
   return OutputError(path, solver::WriteFileAtomically(path, bytes));
 }
 

@@ -35,15 +35,21 @@ inline constexpr std::string_view kEmptyOut = "give the file to write";
 absl::Status RequireOut(const std::string& out);
 // Whether an output's missing folders are created (solve, plot) or refused.
 enum class Folders { kMustExist, kCreate };
+// What a subcommand writes: a table (solve), which may replace a table but
+// not a checkpoint, or anything else (a log, an export, a picture), which
+// replaces neither: hours of solving are never lost to a mistyped path.
+enum class Writes { kTable, kOther };
 // Where a subcommand writes: `out` (--out), or `default_name` inside it when
 // it is a directory or ends with a separator. Checked before the work: an
-// empty --out, a directory where the file would go, anything there but a
-// regular file (a device, a FIFO, a symbolic link: never replaced), a folder
-// where no file can be created (a read-only file system), or a file where a
-// folder of the path would go are refused; so are missing folders unless
-// created (kCreate: CreateOutputFolders creates them).
+// empty --out, "-" (which would be a file of that name, not standard
+// output), a directory where the file would go, anything there but a
+// regular file (a device, a FIFO, a symbolic link: never replaced), a table
+// or checkpoint that `writes` may not replace, a folder where no file can be
+// created (a read-only file system), or a file where a folder of the path
+// would go are refused; so are missing folders unless created (kCreate:
+// CreateOutputFolders creates them).
 absl::StatusOr<std::string> OutputPath(const std::string& out, const std::string& default_name,
-                                       Folders folders);
+                                       Folders folders, Writes writes);
 // Whether paths `a` and `b` name one file, by identity, not text: when both
 // exist, the same device and inode (a hard link too); else the same path once
 // absolute, with "." and ".." and the symbolic links of its existing folders
@@ -55,16 +61,11 @@ bool SameFile(const std::string& a, const std::string& b);
 absl::StatusOr<std::string> CreateOutputFolders(const std::string& path);
 // "Created the folder F.\n" for a folder CreateOutputFolders created, else "".
 std::string CreatedLine(const std::string& folder);
-// Writes `bytes` to `path` atomically (a temporary renamed into place),
-// unless `path` is one of the files `inputs` the output was made from (the
-// same file: device and inode). Errors name --out; a missing directory, a
-// permission refused, an input or anything but a regular file at `path` are
-// InvalidArgument; a failed write (e.g. a full disk) is DataLoss.
-absl::Status WriteOutput(const std::string& path, const std::string& bytes,
-                         const std::vector<std::string>& inputs = {});
-// WriteOutput's first check, for a writer of its own: InvalidArgument naming
-// --out when `path` is one of `inputs`.
-absl::Status CheckNotInput(const std::string& path, const std::vector<std::string>& inputs);
+// Writes `bytes` to `path` (OutputPath's) atomically (a temporary renamed
+// into place). Errors name --out; a missing directory, a permission refused
+// or anything but a regular file at `path` are InvalidArgument; a failed
+// write (e.g. a full disk) is DataLoss.
+absl::Status WriteOutput(const std::string& path, const std::string& bytes);
 // A failed write of `path` (solver/atomic_file.h's errors) as WriteOutput
 // reports it: naming --out, the user's errors InvalidArgument. OK stays OK.
 absl::Status OutputError(const std::string& path, const absl::Status& status);

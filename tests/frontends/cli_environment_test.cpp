@@ -424,8 +424,9 @@ TEST_CASE("environment: --out never overwrites the input table") {
   const std::string hard_link = dir.File("same.mdt");
   fs::create_hard_link(table, hard_link);
   for (const std::string& out : {table, hard_link, dir.str() + "/./same.mdt"}) {
-    CheckOutRefused({"export", "--tables", table, "--out", out}, table, "is the input ");
-    CheckOutRefused({"plot", "stop", "--tables", table, "--out", out}, table, "is the input ");
+    CheckOutRefused({"export", "--tables", table, "--out", out}, table, "is a martiandice table");
+    CheckOutRefused({"plot", "stop", "--tables", table, "--out", out}, table,
+                    "is a martiandice table");
   }
   CHECK(ReadFile(table) == ReadFile(kData + "/martiandice-p2-d13-b3-t25.mdt"));
   // The same folder, another name: written.
@@ -433,6 +434,54 @@ TEST_CASE("environment: --out never overwrites the input table") {
   INFO("stderr: " << run.err);
   CHECK(run.code == 0);
   CHECK(fs::is_regular_file(dir.File("martiandice-p2-d13-b3-t25.json")));
+}
+
+// A mistyped log or export path costs the hours a table or a checkpoint took:
+// only a table replaces a table, and nothing replaces a checkpoint.
+TEST_CASE("environment: a log, an export or a picture never replaces a table or a checkpoint") {
+  TempDir dir;
+  const std::string table = dir.File("mine.mdt");
+  fs::copy_file(kData + "/martiandice-p2-d13-b3-t25.mdt", table);
+  const std::string checkpoint = dir.File("solve.ckpt");
+  test_util::WriteFile(checkpoint, std::string("MDNCKPT\0", 8) + "the rest of a checkpoint");
+  for (const auto& [out, what] : {std::pair{table, std::string("is a martiandice table")},
+                                  std::pair{checkpoint, std::string("is a solve's checkpoint")}}) {
+    const std::string bytes = ReadFile(out);
+    for (const auto& [args, option] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+             {{"export", "--out", out}, "--out: "},
+             {{"plot", "stop", "--out", out}, "--out: "},
+             {{"play", "--seed", "1", "--log", out}, "--log: "},
+             {{"coach", "--log", out}, "--log: "},
+             // The table read is the file written, through a folder.
+             {{"play", "--seed", "1", "--tables", dir.str(), "--log", out}, "--log: "}}) {
+      cli_test::CheckUsageError(args, option + "'" + out + "' " + what);
+      CHECK(ReadFile(out) == bytes);
+    }
+  }
+  cli_test::CheckUsageError(
+      {"solve", "--dice", "2", "--target", "3", "--quiet", "--out", checkpoint},
+      "--out: '" + checkpoint + "' is a solve's checkpoint");
+  // A table replaces a table.
+  const cli_test::CliRun solved = cli_test::Run(
+      {"solve", "--dice", "2", "--target", "3", "--quiet", "--no-certify", "--out", table});
+  INFO("stderr: " << solved.err);
+  CHECK(solved.code == 0);
+  CHECK(ReadFile(table).rfind("MDPOLICY", 0) == 0);
+  CHECK(ReadFile(table) != ReadFile(kData + "/martiandice-p2-d13-b3-t25.mdt"));
+}
+
+TEST_CASE("environment: '-' and an empty path name no file to write") {
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"export", "--out", "-"},
+           {"solve", "--dice", "2", "--target", "3", "--out", "-"},
+           {"plot", "stop", "--out", "-"}}) {
+    cli_test::CheckUsageError(args, "--out: '-' would be a file named '-', not standard output");
+  }
+  cli_test::CheckUsageError({"play", "--seed", "1", "--log", "-"}, "--log: '-' would be a file");
+  cli_test::CheckUsageError({"coach", "--log", "-"}, "--log: '-' would be a file");
+  cli_test::CheckUsageError({"play", "--seed", "1", "--log", ""}, "--log: give the file to write");
+  cli_test::CheckUsageError({"coach", "--log", ""}, "--log: give the file to write");
+  CHECK(!fs::exists("-"));
 }
 
 TEST_CASE("environment: a folder that cannot be written is --out's error, for 2 and 3 players") {
@@ -514,6 +563,16 @@ TEST_CASE("environment: results that cannot be written to standard output are an
     CHECK(on_closed.Exited(1));
     CheckOneErrorLine(on_closed, "cannot write the results to standard output: Bad file");
   }
+  // A game a person quits exits 4, saying so on standard output: where that fails, the
+  // failure is said instead.
+  ProcessOptions quit;
+  quit.input = "quit\n";
+  const std::vector<std::string> play = {"play", "--seed", "5", "--tables", kData};
+  CHECK(RunCliProcess(play, quit).Exited(4));
+  quit.stdout_path = "/dev/full";
+  const ProcessRun quit_on_full = RunCliProcess(play, quit);
+  CHECK(quit_on_full.Exited(1));
+  CheckOneErrorLine(quit_on_full, "cannot write the results to standard output: No space left");
   // In process: a stream that fails.
   std::ostringstream failing;
   failing.setstate(std::ios::badbit);

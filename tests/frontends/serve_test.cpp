@@ -648,8 +648,11 @@ TEST_CASE("serve: tables only from the data search path and --tables-dir") {
              "is outside the folders");
   const ServeRun bad = RunServeWith({"--tables-dir", allowed.File(name)}, "");
   CHECK(bad.code == 2);
-  CHECK(bad.err.find("--tables-dir: " + allowed.File(name) + " is not a directory") !=
+  CHECK(bad.err.find("--tables-dir: '" + allowed.File(name) + "' is not a directory") !=
         std::string::npos);
+  const ServeRun empty = RunServeWith({"--tables-dir", ""}, "");
+  CHECK(empty.code == 2);
+  CHECK(empty.err.find("--tables-dir: give a folder") != std::string::npos);
 }
 
 // Input given one line at a time, calling `between(i)` before line i > 0 is
