@@ -18,6 +18,7 @@
 #include "front_end.h"
 #include "json.h"
 #include "martiandice/query.h"
+#include "rating.h"
 
 namespace martiandice::app {
 namespace {
@@ -263,6 +264,7 @@ void GameDriver::Say(const GameState& before, const Move& move, const MoveResult
 }
 
 void GameDriver::Decide(const GameState& before, const GameAdvice& advice, Face take) {
+  if (!IsDecision(*advice.takes)) return;  // nothing to choose: not reviewed nor rated
   Decision decision;
   decision.turn = turn_;
   decision.seat = before.seat();

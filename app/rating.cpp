@@ -32,6 +32,10 @@ const char* ClassName(DecisionClass c) {
   return "?";
 }
 
+bool IsDecision(const RollAdvice& advice) {
+  return advice.options.size() > 1 || (advice.options.size() == 1 && advice.options[0].roll);
+}
+
 void RatingTally::Add(bool optimal, double loss) {
   ++decisions;
   ++classes[static_cast<int>(ClassOf(optimal, loss))];

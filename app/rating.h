@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "martiandice/turn_query.h"
+
 namespace martiandice::app {
 
 // A decision's class by its loss (chance to win, 0..1) and whether the
@@ -23,6 +25,11 @@ inline constexpr double kErrorFrom = 0.01;
 inline constexpr double kBlunderFrom = 0.05;
 
 DecisionClass ClassOf(bool optimal, double loss);
+// Whether a roll, as `advice` ranks it, leaves its player a decision: more
+// than one legal take, or a take with dice left after it (then stop or roll
+// on). A roll whose one legal take leaves no dice offers nothing to choose:
+// it is not rated (nor is a roll with no legal take).
+bool IsDecision(const RollAdvice& advice);
 // "optimal", "inaccuracy", "error", "blunder".
 const char* ClassName(DecisionClass c);
 

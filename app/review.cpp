@@ -142,6 +142,10 @@ class Reviewer {
     }
     absl::StatusOr<RollAdvice> advice = Advise(step.aside, step.roll);
     if (!advice.ok()) return LineError(number, Str(advice.status().message()));
+    if (!IsDecision(*advice)) {  // its one take leaves no dice: nothing to choose, the turn over
+      EndTurn(turn);
+      return absl::OkStatus();
+    }
     const TakeOption& option = *std::find_if(
         advice->options.begin(), advice->options.end(),
         [&](const TakeOption& o) { return o.take == step.take->face; });  // a legal take

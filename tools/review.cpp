@@ -61,9 +61,10 @@ absl::StatusOr<std::string> ReadInput(const std::string& input, std::istream* st
 
 const std::string_view kReviewHelp = R"(
 Reviews played turns: for every decision (the take from a roll, then stop or
-roll on) the optimal choice and what the actual one lost, in expected score
-(or the objective's value) or, with --objective win, in the mover's
-probability of winning; then a summary. INPUT is a file, or - for stdin.
+roll on; a roll whose one legal take sets aside the last dice leaves none) the
+optimal choice and what the actual one lost, in expected score (or the
+objective's value) or, with --objective win, in the mover's probability of
+winning; then a summary. INPUT is a file, or - for stdin.
 Line format (keywords case-insensitive, # starts a comment, blank lines skipped):
   roll DICE take FACE    the dice rolled and the face set aside (R, H, C, K,
                          ray, human, cow, chicken, plurals too, or with its

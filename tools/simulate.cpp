@@ -203,10 +203,12 @@ absl::StatusOr<bool> RatedStep(const Setup& setup, const Bot& bot, GameState& st
       step->then && step->then->kind == Move::Kind::kRollOn ? Then::kRoll : Then::kStop;
   absl::StatusOr<ChoiceReview> review = ReviewChoice(advice->advice, step->move.face, then);
   if (!review.ok()) return review.status();
-  ++rated.decisions;
-  ++rated.classes[static_cast<int>(app::ClassOf(review->optimal, review->loss.approx))];
-  if (!review->optimal) {
-    rated.loss += static_cast<absl::int128>(std::llround(review->loss.approx * kLossUnit));
+  if (app::IsDecision(advice->advice)) {  // else nothing to choose: not rated
+    ++rated.decisions;
+    ++rated.classes[static_cast<int>(app::ClassOf(review->optimal, review->loss.approx))];
+    if (!review->optimal) {
+      rated.loss += static_cast<absl::int128>(std::llround(review->loss.approx * kLossUnit));
+    }
   }
   bool ended = false;
   for (const std::optional<Move>& move : {std::optional<Move>(step->move), step->then}) {

@@ -290,6 +290,21 @@ TEST_CASE("review: the win objective without a table measures by the fallback, a
   CHECK(named.err.find("no policy table martiandice-p4") != std::string::npos);
 }
 
+TEST_CASE("review: a take with nothing to choose is no decision") {
+  // Line 3: chickens are the only legal take, and they are the last dice.
+  const std::string turn = "roll 2T 3R 4H 3C 1K take H\nroll 1T 1R 3C 2K take C\nroll 3K take K\n";
+  const Json review = ReviewJson(turn);
+  CHECK(review["decisions"].number == 2);
+  const Json& only = review["turns"].items.at(0);
+  REQUIRE(only["decisions"].items.size() == 2);
+  CHECK(only["end"].text == "no_dice_left");
+  CHECK(only["end_line"].number == 3);
+  // The first turn's game given twice, the same: read.
+  const Json agreed = ReviewJson("scores 3,3 seat 1\n" + turn,
+                                 {"--objective", "win", "--scores", "3,3", "--seat", "1"});
+  CHECK(agreed["turns"].items.at(0)["seat"].number == 1);
+}
+
 TEST_CASE("review: ties are optimal with no loss, and named") {
   // 5 humans or 5 cows: the earthling types are interchangeable, an exact tie.
   const std::string turn = "roll 3T 5H 5C take C\nroll 3R 2K take R\nstop\n";
