@@ -176,9 +176,10 @@ class Reviewer {
     const std::vector<LogTurn>& read = reader_.turns();
     const std::optional<LogContext>& context = read.back().context;
     if (read.size() == 1 && first_ && context && !SameGame(*context, *first_)) {
-      return LineError(number, absl::StrCat("the 'scores' line before the first turn gives ",
-                                            GameWords(*context), ", --scores ", GameWords(*first_),
-                                            ": give the first turn's game once"));
+      return LineError(
+          number, absl::StrCat("the 'scores' line before the first turn (", GameWords(*context),
+                               ") and --scores (", GameWords(*first_),
+                               ") disagree: give the first turn's game once"));
     }
     Turn turn;
     if (goal().is_win()) {

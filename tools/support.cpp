@@ -84,7 +84,7 @@ absl::StatusOr<std::string> OutputPath(const std::string& out, const std::string
       !status.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("--out: ", status.message()));
   }
-  // A table or a checkpoint is replaced only by a table of the same name.
+  // Only a table replaces a table, and nothing replaces a checkpoint (Writes).
   const solver::SolveFile held = solver::SolveFileAt(path.string());
   if (held == solver::SolveFile::kCheckpoint ||
       (held == solver::SolveFile::kTable && writes == Writes::kOther)) {

@@ -87,12 +87,13 @@ struct BotOptions {
 // and table).
 class Bot {
  public:
-  // Prepares `policy` for games of `rules` and `players`: the table (win)
-  // and the solved turns (ev, capped, reach) from `advisor`. Errors:
-  // InvalidArgument for rules or players out of range, a kind that is none
-  // of Kind's, or a kObjective spec without its objective; FailedPrecondition for a table that does
-  // not match (CheckTableMatches); for win without a table and without options.fallback, why no
-  // table covers the game; Advisor::Coverage's errors.
+  // Prepares `policy` for games of `rules` and `players`: the table (win) and
+  // the solved turns (ev, capped, reach) from `advisor`. Errors:
+  // InvalidArgument for rules or players out of range, a kind that is none of
+  // Kind's, or a kObjective spec without its objective; FailedPrecondition for
+  // a table that does not match (CheckTableMatches); for win without a table
+  // and without options.fallback, why no table covers the game;
+  // Advisor::Coverage's errors.
   static absl::StatusOr<Bot> Create(const PolicySpec& policy, Advisor& advisor, const Rules& rules,
                                     int players, const BotOptions& options = BotOptions());
 

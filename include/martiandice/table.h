@@ -101,17 +101,18 @@ absl::Status CheckTableMatches(const GameTable& table, const Rules& rules, int p
 // else $MARTIANDICE_DATA if set (likewise), else the data directory of the
 // installed tree this library belongs to, found from the location of
 // libmartiandice.so (or of the executable holding a static build):
-// <prefix>/share/martiandice, wherever the prefix is, else the
-// source tree's data/, else the installed data directory the build was
-// configured with. A file is returned as is (Open and
-// CheckTableMatches check it); a directory must hold TableFileName(). Errors:
-// InvalidArgument for rules out of range (ValidateRules) or players
-// (ValidatePlayers), before any search; NotFound with a message saying where it looked and how to
-// generate the table (`martiandice solve --players N --out FILE`, FILE in the place named if one
-// was, so that the same call finds it); InvalidArgument for a path given (or the file in its
-// directory) that is there but no file: a FIFO, a device, a symbolic link loop, each named;
-// PermissionDenied where a folder on its path cannot be searched; Unavailable where the system
-// cannot look at it (an I/O error).
+// <prefix>/share/martiandice, wherever the prefix is, else the source tree's
+// data/, else the installed data directory the build was configured with. A
+// file is returned as is (Open and CheckTableMatches check it); a directory
+// must hold TableFileName(). Errors: InvalidArgument for rules out of range
+// (ValidateRules) or players (ValidatePlayers), before any search; NotFound
+// with a message saying where it looked and how to generate the table
+// (`martiandice solve --players N --out FILE`, FILE in the place named if one
+// was, so that the same call finds it); InvalidArgument for a path given (or
+// the file in its directory) that is there but no file: a FIFO, a device, a
+// symbolic link loop, each named; PermissionDenied where a folder on its path
+// cannot be searched; Unavailable where the system cannot look at it (an I/O
+// error).
 absl::StatusOr<std::string> LocateTable(const Rules& rules, int players,
                                         const std::optional<std::string>& explicit_path);
 

@@ -27,8 +27,9 @@ struct SolvedTurnAccess;
 class TurnSolution {
  public:
   // Solves every position of the turn. Errors: InvalidArgument for rules out of
-  // range (see ValidateRules) or a precision that is neither. Cost: one pass backwards over the
-  // turn's canonical positions and their rolls; exact solves carry big rationals.
+  // range (see ValidateRules) or a precision that is neither. Cost: one pass
+  // backwards over the turn's canonical positions and their rolls; exact solves
+  // carry big rationals.
   static absl::StatusOr<TurnSolution> Solve(const Rules& rules, const Objective& objective,
                                             Precision precision = Precision::kDouble);
 

@@ -379,11 +379,12 @@ TEST_CASE("review: bad input is refused with the line number") {
       // The first turn's game given twice, differently (a play log starts with its line).
       {"scores 1,2\n" + take_h + "stop\n",
        {"--objective", "win", "--scores", "3,3", "--seat", "1"},
-       "line 2: the 'scores' line before the first turn gives totals 1,2, seat 0 to move, "
-       "--scores totals 3,3, seat 1 to move: give the first turn's game once"},
+       "line 2: the 'scores' line before the first turn (totals 1,2, seat 0 to move) and "
+       "--scores (totals 3,3, seat 1 to move) disagree: give the first turn's game once"},
       {"scores 3,3 seat 1\n" + take_h + "stop\n",
        {"--objective", "win", "--scores", "3,3", "--seat", "0"},
-       "line 2: the 'scores' line before the first turn gives totals 3,3, seat 1 to move"},
+       "line 2: the 'scores' line before the first turn (totals 3,3, seat 1 to move) and "
+       "--scores (totals 3,3, seat 0 to move) disagree"},
       {take_h + "stop\n",
        {"--objective", "win", "--scores", "1,2", "--seat", "2"},
        "--seat: seat 2 is out of range"},
