@@ -26,8 +26,9 @@ inline constexpr std::array<Face, 3> kEarthlings = {Face::kHuman, Face::kCow, Fa
 constexpr int SidesShowing(Face face) { return face == Face::kRay ? 2 : 1; }
 // True for Human, Cow and Chicken.
 constexpr bool IsEarthling(Face face) { return face >= Face::kHuman; }
-// True for the five faces: a Face cast from another number is none of them,
-// and every function taking a Face refuses it (or names it "?").
+// True for the five faces: a Face cast from another number is none of them.
+// The game's moves and reviews refuse it (GameState, PlayMoves,
+// ReviewChoice), FaceLetter and FaceName name it "?"; Dice takes faces only.
 constexpr bool IsFace(Face face) { return static_cast<int>(face) < kFaceCount; }
 // Notation letter: T, R, H, C or K ('?' for no face).
 char FaceLetter(Face face);
