@@ -53,9 +53,9 @@ absl::StatusOr<std::vector<PolicySpec>> ReadBots(const std::string& text, int bo
   absl::StatusOr<std::vector<PolicySpec>> policies = ParsePolicies(text);
   if (!policies.ok()) return InputError("bots", policies.status());
   if (policies->size() != 1 && static_cast<int>(policies->size()) != bots) {
-    return InputError("bots",
-                      absl::StrCat(policies->size(), " policies for ", bots,
-                                   " bot seats: give one for every bot, or one per bot seat"));
+    return InputError("bots", absl::StrCat(policies->size(), " policies for ", bots,
+                                           bots == 1 ? " bot seat" : " bot seats",
+                                           ": give one for every bot, or one per bot seat"));
   }
   return policies;
 }

@@ -80,19 +80,19 @@ absl::Status ApplyAll(GameState& state, const LogMoves& moves, GameLog* log,
   }
   if (moves.take) {
     const TakeInput& take = *moves.take;
-    if (!IsFace(take.face)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("take: ", static_cast<int>(take.face), " is not a face (0 to 4)"));
-    }
     if (moves.roll && !ends.empty()) {
       return absl::InvalidArgumentError(
           absl::StrCat("the roll ", FormatDice(*moves.roll),
                        " allows no take: it ends the turn (enter it without the take)"));
     }
-    const int shown = state.roll().count(take.face);
-    if (take.count && state.can_take(take.face) && shown != *take.count) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("the roll shows ", TakeText(take.face, shown), ", not ", *take.count));
+    // The count is read only for a legal take: GameState::Take names any other
+    // (no face, none shown, already set aside).
+    if (take.count && state.can_take(take.face)) {
+      const int shown = state.roll().count(take.face);
+      if (shown != *take.count) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("the roll shows ", TakeText(take.face, shown), ", not ", *take.count));
+      }
     }
     if (absl::Status status = Apply(state, Move::Take(take.face), log, ends); !status.ok())
       return status;

@@ -554,6 +554,11 @@ TEST_CASE("game driver: setup errors name their input, in the message and the st
   options.bots = "win,ev,ev";
   CHECK(SetupError(options, "bots") ==
         "bots: 3 policies for 2 bot seats: give one for every bot, or one per bot seat");
+  options.humans = "0";
+  options.bots = "ev,ev";
+  CHECK(SetupError(options, "bots") ==
+        "bots: 2 policies for 1 bot seat: give one for every bot, or one per bot seat");
+  options.humans = "none";
   options.bots = "nonsense";
   CHECK(SetupError(options, "bots").rfind("bots: ", 0) == 0);
   options.bots = "win";

@@ -165,11 +165,14 @@ TEST_CASE("game state: a take of no face is refused, the state unchanged") {
                  "take: " + std::to_string(face) + " is not a face (0 to 4");
   }
   // PlayMoves, as the game log's lines give it.
-  LogMoves moves;
-  moves.take = TakeInput{static_cast<Face>(7), std::nullopt};
-  const absl::StatusOr<std::vector<TurnEnd>> played = PlayMoves(state, moves);
-  CHECK(played.status().code() == absl::StatusCode::kInvalidArgument);
-  CHECK(std::string(played.status().message()).find("take: 7 is not a face") != std::string::npos);
+  for (const std::optional<int> count : {std::optional<int>(), std::optional<int>(3)}) {
+    LogMoves moves;
+    moves.take = TakeInput{static_cast<Face>(7), count};
+    const absl::StatusOr<std::vector<TurnEnd>> played = PlayMoves(state, moves);
+    CHECK(played.status().code() == absl::StatusCode::kInvalidArgument);
+    CHECK(std::string(played.status().message()).find("take: 7 is not a face") !=
+          std::string::npos);
+  }
   CHECK(state.phase() == Phase::kTake);
   CHECK(state.roll() == D("2T 3R 4H 3C 1K"));
 }
