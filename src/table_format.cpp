@@ -245,6 +245,11 @@ absl::Status CheckPreamble(std::string_view b, const Refuser& refuse) {
         absl::StrFormat("truncated: the file has %d bytes, no format version", b.size()));
   }
   const std::uint32_t version = Load<std::uint32_t>(b, kVersionAt);
+  if (version > kLastTableVersion) {
+    return refuse.Corrupt(absl::StrFormat(
+        "format version %d is no version of the format (1..%d): the header is corrupt", version,
+        kLastTableVersion));
+  }
   if (version > kTableVersion) {
     return refuse.Incompatible(absl::StrFormat(
         "format version %d is newer than this library's %d; update martiandice or regenerate "
@@ -365,8 +370,8 @@ absl::Status CheckLayout(const Header& h, std::uint64_t file_size, const Refuser
   }
   if (file_size > length) {
     return refuse.Corrupt(absl::StrFormat(
-        "%d trailing bytes after the last section (the file has %d bytes, the layout requires %d)",
-        file_size - length, file_size, length));
+        "%d trailing %s after the last section (the file has %d bytes, the layout requires %d)",
+        file_size - length, file_size - length == 1 ? "byte" : "bytes", file_size, length));
   }
   return absl::OkStatus();
 }

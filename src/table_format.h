@@ -26,6 +26,8 @@ inline constexpr std::string_view kTableMagic = "MDPOLICY";
 // 2 (one payload checksum) are refused with a message naming the command that
 // regenerates the table.
 inline constexpr std::uint32_t kTableVersion = kTableFormatVersion;
+// Versions run 1 to 255 (docs/FORMAT.md): a larger field is damage, not a newer file.
+inline constexpr std::uint32_t kLastTableVersion = 255;
 inline constexpr std::uint32_t kTableHeaderSize = 128;
 // Contexts per checksummed block (the last block may hold fewer).
 inline constexpr std::uint32_t kBlockContexts = 1024;

@@ -275,9 +275,9 @@ absl::StatusOr<std::string> LocateTable(const Rules& rules, int players,
   for (const std::string& dir : dirs) {
     if (IsFile(fs::path(dir) / name)) return (fs::path(dir) / name).string();
   }
-  return NotFound(rules, players,
-                  absl::StrCat("$MARTIANDICE_DATA (unset), ", absl::StrJoin(dirs, ", ")), name,
-                  " and pass its path with --tables or $MARTIANDICE_DATA");
+  return NotFound(
+      rules, players, absl::StrCat("$MARTIANDICE_DATA (unset), ", absl::StrJoin(dirs, ", ")), name,
+      " and give its path (the command line's --tables) or set $MARTIANDICE_DATA to it");
 }
 
 }  // namespace martiandice

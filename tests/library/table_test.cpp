@@ -386,12 +386,19 @@ TEST_CASE(
     absl::Status v2 = Refusal(WithU32(good, tb::offset::kVersion, 2));
     CHECK(v2.code() == absl::StatusCode::kFailedPrecondition);
     CHECK(v2.message() == "policy table: " + Version2Message(std::to_string(players)));
-    for (std::uint32_t newer : {4u, 5u, 0xFFFFFFFFu}) {
+    for (std::uint32_t newer : {4u, 5u, 255u}) {
       absl::Status s = Refusal(WithU32(good, tb::offset::kVersion, newer));
       CHECK(s.code() == absl::StatusCode::kFailedPrecondition);
       CHECK(s.message() == "policy table: format version " + std::to_string(newer) +
                                " is newer than this library's 3; update martiandice or "
                                "regenerate the table with this version (martiandice solve)");
+    }
+    // Past 255 no version: damage (MDPOLICY, then bytes that are no header).
+    for (std::uint32_t damaged : {256u, 2021161080u, 0xFFFFFFFFu}) {
+      absl::Status s = Refusal(WithU32(good, tb::offset::kVersion, damaged));
+      CHECK(s.code() == absl::StatusCode::kDataLoss);
+      CHECK(s.message() == "policy table: format version " + std::to_string(damaged) +
+                               " is no version of the format (1..255): the header is corrupt");
     }
     absl::Status zero = Refusal(WithU32(good, tb::offset::kVersion, 0));
     CHECK(zero.code() == absl::StatusCode::kDataLoss);
@@ -654,7 +661,7 @@ TEST_CASE("table: the file length: exact is read, one byte short or one more ref
     absl::Status trailing = Refusal(long_one);
     CHECK(trailing.code() == absl::StatusCode::kDataLoss);
     CHECK(trailing.message() ==
-          "policy table: 1 trailing bytes after the last section (the file "
+          "policy table: 1 trailing byte after the last section (the file "
           "has " +
               std::to_string(n + 1) + " bytes, the layout requires " + std::to_string(n) + ")");
     // The same through Open, whose header check compares the declared length with the file's.
@@ -668,7 +675,7 @@ TEST_CASE("table: the file length: exact is read, one byte short or one more ref
     CHECK(Contains(short_file.status(), dir.File("short.mdt") + ": truncated: the file has"));
     auto long_file = GameTable::Open(dir.File("long.mdt"));
     CHECK(long_file.status().code() == absl::StatusCode::kDataLoss);
-    CHECK(Contains(long_file.status(), dir.File("long.mdt") + ": 1 trailing bytes"));
+    CHECK(Contains(long_file.status(), dir.File("long.mdt") + ": 1 trailing byte "));
   }
 }
 
@@ -1068,8 +1075,8 @@ TEST_CASE("table: file names and the search for a table") {
   const absl::Status unset = LocateTable(Rules{7, 1, 9}, 5, std::nullopt).status();
   CHECK(Contains(unset, "$MARTIANDICE_DATA (unset)"));
   CHECK(Contains(unset,
-                 "--out martiandice-p5-d7-b1-t9.mdt` (takes a while) and pass its path "
-                 "with --tables or $MARTIANDICE_DATA"));
+                 "--out martiandice-p5-d7-b1-t9.mdt` (takes a while) and give its path "
+                 "(the command line's --tables) or set $MARTIANDICE_DATA to it"));
   if (saved) ::setenv("MARTIANDICE_DATA", saved_value.c_str(), 1);
 }
 

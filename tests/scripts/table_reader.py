@@ -115,6 +115,8 @@ class Table:
         if len(data) < 12:
             raise corrupt("truncated before the version")
         (version,) = struct.unpack_from("<I", data, 8)
+        if version > 255:  # versions run 1 to 255: a larger field is damage
+            raise corrupt(f"format version {version} is no version of the format")
         if version > VERSION:
             raise TableError("incompatible", f"format version {version} is newer than {VERSION}")
         if version in (1, 2):
