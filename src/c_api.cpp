@@ -82,10 +82,13 @@ std::size_t CharLength(std::string_view text, std::size_t i) {
 }
 
 // `text` as UTF-8 that prints on one line: a byte that starts no well-formed
-// character, and a control character, written "\xHH".
-std::string Printable(std::string_view text) {
+// character, and a control character, written "\xHH". `starts[k]`: whether
+// a character or an escape starts at the answer's byte k (k = its size too),
+// where it may be cut.
+std::string Printable(std::string_view text, std::vector<bool>& starts) {
   std::string out;
   out.reserve(text.size());
+  starts.assign(1, true);
   for (std::size_t i = 0; i < text.size();) {
     const std::size_t length = CharLength(text, i);
     const auto lead = static_cast<unsigned char>(text[i]);
@@ -96,17 +99,20 @@ std::string Printable(std::string_view text) {
       out.append(text, i, length);
       i += length;
     }
+    starts.resize(out.size() + 1, false);
+    starts.back() = true;
   }
   return out;
 }
 
 md_status Fail(md_status status, std::string_view message) {
-  std::string text = Printable(message);
+  std::vector<bool> starts;
+  std::string text = Printable(message, starts);
   if (text.size() > kMaxErrorBytes) {
     std::size_t head = kErrorHeadBytes;
-    while (head > 0 && IsContinuation(text[head])) --head;
+    while (!starts[head]) --head;
     std::size_t tail = text.size() - (kMaxErrorBytes - kErrorCut.size() - head);
-    while (tail < text.size() && IsContinuation(text[tail])) ++tail;
+    while (!starts[tail]) ++tail;
     text = text.substr(0, head).append(kErrorCut).append(text, tail);
   }
   last_error = std::move(text);
@@ -255,11 +261,12 @@ md_status md_open(const char* tables, md_handle** out) {
         return Fail(MD_ERR_NOT_FOUND,
                     absl::StrCat("tables: ", tables, ": no such file or directory"));
       }
-      if (kind.type == Type::kOther && kind.error != 0) {  // not looked at: the system's reason
+      // Not looked at: the system's reason (a loop is the caller's: as LocateTable judges it).
+      if (kind.type == Type::kOther && kind.error != 0 && kind.error != ELOOP) {
         return Fail(MD_ERR_TABLE,
                     absl::StrCat("tables: ", tables, ": ", std::strerror(kind.error)));
       }
-      if (kind.type == Type::kOther) {  // a FIFO, a device: no table, and a read could block
+      if (kind.type == Type::kOther) {  // a FIFO, a device, a loop: no table (a read could block)
         return Fail(MD_ERR_INVALID_ARGUMENT,
                     absl::StrCat("tables: ", tables, " is ", kind.what,
                                  ": give a policy table file or a directory holding them"));

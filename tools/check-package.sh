@@ -153,8 +153,9 @@ read -r -a c_flags <<<"$flags"
 mkdir -p "$work/pkg-config"
 run "$work/pc-cpp.log" "${CXX:-c++}" -std=c++20 -O1 tests/consumer/main.cpp "${cpp_flags[@]}" \
   -o "$work/pkg-config/martiandice_consumer_pc"
+# pkg-config's flags alone: they record the run path (C_API.md's command).
 run "$work/pc-c.log" "${CC:-cc}" -std=c11 -O1 tests/consumer/main.c "${c_flags[@]}" -lm \
-  "-Wl,-rpath,$libdir" -o "$work/pkg-config/martiandice_consumer_c_pc"
+  -o "$work/pkg-config/martiandice_consumer_c_pc"
 cp "$work/pkg-config/martiandice_consumer_pc" "$prefix/bin/"
 run "$work/pc-c-installed.log" "${CC:-cc}" -std=c11 -O1 tests/consumer/main.c "${c_flags[@]}" -lm \
   '-Wl,-rpath,$ORIGIN/../'"${libdir#"$prefix/"}" -o "$prefix/bin/martiandice_consumer_c_pc"

@@ -51,8 +51,8 @@ typedef enum md_status {
   MD_OK = 0,
   /* Bad input, the message names it: a NULL argument, bad dice notation, an
    * impossible position or roll, an unknown objective, rules out of range,
-   * bad scores or seat, a `tables` that is neither a table file nor a folder
-   * (a FIFO, a device). */
+   * bad scores or seat, a `tables` (or a table's place in it) that is
+   * neither a file nor a folder (a FIFO, a device, a symbolic link loop). */
   MD_ERR_INVALID_ARGUMENT = 1,
   /* No policy table for the win query's rules and players where it was
    * looked for (the message lists where and how to make it), or the path
@@ -161,14 +161,16 @@ MD_API const char* md_version(void);
  * LocateTable in martiandice/table.h; see the README, "Where the tables are
  * found"). A relative `tables` is taken from the current directory at
  * md_open, not at a later query. Tables are loaded by the first win query
- * that needs them. Errors: MD_ERR_INVALID_ARGUMENT (out is NULL, or `tables`
- * is neither a file nor a directory: a FIFO, a device), MD_ERR_NOT_FOUND
- * (`tables` does not exist), MD_ERR_TABLE (it cannot be looked at:
- * permissions, a name too long). */
+ * that needs them: a file that is no table is refused by the first win query
+ * (MD_ERR_DATA_LOSS or MD_ERR_TABLE). Errors: MD_ERR_INVALID_ARGUMENT (out is
+ * NULL, or `tables` is neither a file nor a directory: a FIFO, a device, a
+ * symbolic link loop), MD_ERR_NOT_FOUND (`tables` does not exist),
+ * MD_ERR_TABLE (it cannot be looked at: permissions, a name too long). */
 MD_API md_status md_open(const char* tables, md_handle** out);
 
 /* Frees the handle and everything it cached. NULL is allowed. The handle must
- * not be in use by another thread. */
+ * not be in use by another thread, and is not valid after: a call on it, or
+ * a second md_close, is undefined (set your pointer to NULL). */
 MD_API void md_close(md_handle* handle);
 
 /* Sets *query to the official rules, objective "ev", no scores, seat 0. */
@@ -177,7 +179,8 @@ MD_API void md_query_init(md_query* query);
 /* Stop-or-roll values at `aside` (what is set aside this turn; NULL, "" or
  * "-" for a fresh turn). Errors: MD_ERR_INVALID_ARGUMENT (NULL handle, query
  * or out; bad query; bad notation; a position the rules cannot produce);
- * for "win": MD_ERR_NOT_FOUND, MD_ERR_TABLE, MD_ERR_DATA_LOSS (the table). */
+ * for "win": MD_ERR_NOT_FOUND, MD_ERR_TABLE, MD_ERR_DATA_LOSS (the table), and
+ * MD_ERR_INVALID_ARGUMENT for a table's place that holds no file. */
 MD_API md_status md_eval(md_handle* handle, const md_query* query, const char* aside,
                          md_eval_result* out);
 

@@ -322,7 +322,8 @@ static void TestInputErrors(md_handle* md) {
  * caller's input: a message of exactly 1024 bytes whole; a longer one its
  * first 256 bytes, " ... " and its end, where the reason is (a 100 KB
  * objective too); never a cut inside a UTF-8 character (a 2-byte "\xc3\xa9"
- * repeated); bytes that are no UTF-8, and control characters, as "\xHH". */
+ * repeated) nor an escape; bytes that are no UTF-8, and control characters,
+ * as "\xHH". */
 static char long_objective[100 * 1024 + 1];
 
 static size_t ErrorLengthFor(md_handle* md, size_t objective_length, char fill) {
@@ -369,6 +370,11 @@ static void TestLongErrors(md_handle* md) {
   CHECK(cut != NULL && cut - message >= 254 && cut - message <= 256);
   CHECK((unsigned char)cut[-1] == 0xa9 && (unsigned char)cut[5] == 0xc3);
   CHECK(strcmp(message + length - strlen(after), after) == 0);
+  /* Control characters, 4 bytes each as "\x01": the cuts fall between whole escapes. */
+  CHECK(ErrorLengthFor(md, 600, '\x01') <= 1024);
+  cut = strstr(md_last_error(), " ... ");
+  CHECK(cut != NULL && cut - md_last_error() >= 253 && cut - md_last_error() <= 256);
+  CHECK(strncmp(cut - 4, "\\x01", 4) == 0 && strncmp(cut + 5, "\\x01", 4) == 0);
   /* Not UTF-8 (a lone continuation byte, an overlong '/', a surrogate, a
    * lead byte at the end) and control characters: escaped, the rest kept. */
   query.objective = "reach:\x80\xc0\xaf\xed\xa0\x80\t\n\x7f\xc3\xa9\xe2\x82";
@@ -455,7 +461,8 @@ static void TestTableErrors(void) {
 }
 
 /* The system's errors: a table that cannot be opened now (no file descriptor
- * left) is MD_ERR_TABLE; a `tables` that is a FIFO is bad input, never waited on. */
+ * left) is MD_ERR_TABLE; a `tables` that is a FIFO (never waited on) or a
+ * symbolic link loop is bad input. */
 static void TestSystemErrors(void) {
   md_query query;
   const int start[2] = {0, 0};
@@ -484,6 +491,13 @@ static void TestSystemErrors(void) {
   EXPECT_ERROR(md_open(fifo, &md), MD_ERR_INVALID_ARGUMENT, "is a FIFO (named pipe)");
   CHECK(md == NULL);
   remove(fifo);
+  /* A symbolic link to itself: as LocateTable judges one inside a folder, bad input. */
+  const char* loop = MARTIANDICE_SCRATCH_DIR "/loop.mdt";
+  remove(loop);
+  CHECK(symlink("loop.mdt", loop) == 0);
+  EXPECT_ERROR(md_open(loop, &md), MD_ERR_INVALID_ARGUMENT, "is a symbolic link loop");
+  CHECK(md == NULL);
+  remove(loop);
 }
 
 int main(void) {
