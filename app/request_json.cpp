@@ -94,7 +94,8 @@ absl::Status ReadScores(const JsonField& field, std::string& out) {
     while (!item.empty() && std::strchr(" \t\r\n", item.back()) != nullptr) item.remove_suffix(1);
     const std::optional<int> value = TokenInt(item);
     if (!value) {
-      return JsonFieldError(field, absl::StrCat("expected integers, got ", std::string(item)));
+      return JsonFieldError(field,
+                            absl::StrCat("expected integers (32 bits), got ", std::string(item)));
     }
     if (!out.empty()) out += ',';
     absl::StrAppend(&out, *value);

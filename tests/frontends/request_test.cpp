@@ -130,7 +130,9 @@ TEST_CASE("request model: the JSON decoder's errors") {
   CHECK(DecodeError(R"({"exact":1})", app::kEvalRequest, "eval") ==
         "field \"exact\": expected true or false, got a number");
   CHECK(DecodeError(R"({"scores":[1,2.5]})", app::kEvalRequest, "eval") ==
-        "field \"scores\": expected integers, got 2.5");
+        "field \"scores\": expected integers (32 bits), got 2.5");
+  CHECK(DecodeError(R"({"scores":[2147483648,0]})", app::kEvalRequest, "eval") ==
+        "field \"scores\": expected integers (32 bits), got 2147483648");
   CHECK(DecodeError(R"({})", app::kBestRequest, "best") ==
         "best: missing field \"roll\" (the dice just rolled)");
   CHECK(DecodeError(R"({"entry":"stop"})", app::kEnterRequest, "enter") ==
