@@ -125,9 +125,8 @@ void GameDriver::Start() { listener_.Start(setup_, state_.players()); }
 absl::Status GameDriver::Roll(const std::optional<Dice>& dice) {
   if (absl::Status status = Expect(Phase::kRoll, "roll"); !status.ok()) return status;
   if (dice && dice->total() != state_.dice_left()) {
-    return absl::InvalidArgumentError(absl::StrCat("roll: ", FormatDice(*dice), " shows ",
-                                                   DiceCount(dice->total()), ", not the ",
-                                                   state_.dice_left(), " left to roll"));
+    return InputError("roll", absl::StrCat(FormatDice(*dice), " shows ", DiceCount(dice->total()),
+                                           ", not the ", state_.dice_left(), " left to roll"));
   }
   return Apply(Move::Roll(dice ? *dice : RollDice(state_.dice_left(), rng_))).status();
 }
@@ -319,7 +318,7 @@ void JsonGameListener::Start(const GameSetup& setup, int players) {
   JsonObject fields;
   fields.Raw("rules", RulesJson(setup.rules))
       .Int("players", players)
-      .Raw("seed", absl::StrCat(setup.seed))
+      .Str("seed", absl::StrCat(setup.seed))  // text: exact in JSON parsers past 2^53
       .Raw("seats", JsonArray(seats))
       .Bool("hints", setup.hints);
   if (setup.coverage.table) {

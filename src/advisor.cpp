@@ -225,6 +225,9 @@ absl::StatusOr<std::shared_ptr<const LoadedTable>> Advisor::Table(
       caches_->tables, Caches::TableKey{rules.dice, rules.bonus, rules.target, players, source},
       [&]() -> absl::StatusOr<std::shared_ptr<const LoadedTable>> {
         absl::StatusOr<std::string> path = LocateTable(rules, players, source);
+        if (absl::IsNotFound(path.status()) && options_.missing_table) {
+          return absl::NotFoundError(options_.missing_table(rules, players));
+        }
         if (!path.ok()) return path.status();
         return caches_->Load(*path, rules, players);
       });

@@ -518,10 +518,11 @@ away, the rating of docs/RATING.md, the three costliest with their class;
 --full-review: every decision), and the game log
 in the lines `martiandice review` reads, written atomically to --log FILE
 (--print-log: on stdout).
---json gives one JSON object per line, each with an "event": start, turn,
-roll, take, roll_on, turn_end, prompt, hint, forced, refused, help,
-game_over, review (with "rating", null under the fallback, and each
-decision's "class"), log (always), abandoned.
+--json gives one JSON object per line, each with an "event": start (its
+"seed" a decimal string, exact past 2^53), turn, roll, take, roll_on,
+turn_end, prompt, hint, forced, refused, help, game_over, review (with
+"rating", null under the fallback, and each decision's "class"), log
+(always), abandoned.
 Exit status: 0 the game ended; 4 the input ended (or quit came) first: the
 log then holds the turns that ended; 130 Ctrl-C came first (the log too);
 2 bad options; 1 an internal error.

@@ -57,6 +57,13 @@ namespace {
 constexpr std::size_t kMaxCachedTurns = 16;
 constexpr std::size_t kMaxCachedTables = 4;
 constexpr std::size_t kMaxCachedStats = 16;
+
+Advisor::Options ServiceAdvisorOptions() {
+  Advisor::Options options;
+  options.max_turns = kMaxCachedTurns;
+  options.max_tables = kMaxCachedTables;
+  return options;
+}
 // Responses are written in chunks of about this size (and before every wait).
 constexpr std::size_t kServeWriteBytes = 1 << 16;
 
@@ -454,7 +461,7 @@ class Service {
   }
 
   const TableRoots roots_;
-  Advisor advisor_{Advisor::Options{std::nullopt, kMaxCachedTurns, kMaxCachedTables}};
+  Advisor advisor_{ServiceAdvisorOptions()};
   FlatJsonParser parser_;
   Request request_;
   std::string scratch_;

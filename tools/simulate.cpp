@@ -500,7 +500,7 @@ std::string SimulateJson(const SimulationOptions& simulation, const SimulationRe
       .Int("games", result.games)
       .Int("games_asked", result.games_asked)
       .Bool("interrupted", result.interrupted)
-      .Raw("seed", absl::StrCat(simulation.seed))
+      .Str("seed", absl::StrCat(simulation.seed))  // text: exact past 2^53
       .Raw("policies", JsonArray(names))
       .Bool("alternate_seats", simulation.alternate_seats)
       .Raw("seat_win_rate", JsonDoubleArray(result.seat_win_rate))
@@ -622,7 +622,8 @@ Output fields (same names in --json): games, seat_win_rate (per seat),
 policy_win_rate (per policy, --policies order), ci95 {seat, policy} (95%
 half-widths, normal approximation; for a rate of 0 or 1, the exact binomial
 bound b = 1 - 0.025^(1/games) on the other side; shown as ≤ b or ≥ 1 - b),
-mean_turns (turns per game, all seats), tied_games, seed, policies,
+mean_turns (turns per game, all seats), tied_games, seed (in --json a
+decimal string, exact past 2^53), policies,
 alternate_seats, players, rules, table (null if no win policy), rating (null
 without --rate).
 --rate reviews every decision of every policy against the win table (the

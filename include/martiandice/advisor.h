@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -51,7 +52,7 @@ struct TableCoverage {
   std::shared_ptr<const LoadedTable> table;  // null when none does
   // Without a table, why: the search found none (LocateTable's message:
   // where it looked and the command that generates it, on a cluster where
-  // the table is over kMaxTableBytes).
+  // the table is over kMaxTableBytes; or the advisor's Options::missing_table).
   std::string reason;
 };
 
@@ -121,6 +122,10 @@ class Advisor {
     std::optional<std::string> tables;
     std::size_t max_turns = 64;  // solved turns kept
     std::size_t max_tables = 4;  // tables kept
+    // Where the search finds no table for a game: the NotFound message (and
+    // TableCoverage::reason), for a front end whose users give tables in
+    // their own way. Unset: LocateTable's (its `martiandice solve` command).
+    std::function<std::string(const Rules& rules, int players)> missing_table;
   };
   Advisor();
   explicit Advisor(Options options);
@@ -151,7 +156,8 @@ class Advisor {
   // refused for its content (DataLoss: damaged; FailedPrecondition: another format, or
   // other rules or players) is not read again for the same game while it is the same file
   // (device, inode, size and modification time): the same error comes back at once. Errors:
-  // LocateTable's, GameTable::Open's, and CheckTableMatches's (prefixed with the file).
+  // LocateTable's (NotFound with Options::missing_table's message where set),
+  // GameTable::Open's, and CheckTableMatches's (prefixed with the file).
   absl::StatusOr<std::shared_ptr<const LoadedTable>> Table(
       const Rules& rules, int players, const std::optional<std::string>& tables = std::nullopt);
   // Table's answer, with "no table" as an answer rather than an error when

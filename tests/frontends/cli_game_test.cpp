@@ -449,7 +449,7 @@ TEST_CASE("cli game simulate json fields") {
   CheckRules(json, 4, 3, 8);
   CHECK(json["games"].number == 2000);
   CHECK(json["players"].number == 2);
-  CHECK(json["seed"].number == 7);
+  CHECK(json["seed"].text == "7");
   REQUIRE(json["policies"].items.size() == 2);
   CHECK(json["policies"].items[0].text == "win");
   CHECK(json["policies"].items[1].text == "ev");

@@ -369,6 +369,7 @@ TEST_CASE("game driver: a human's moves are refused out of turn or phase, nothin
           "cannot stop now: the game waits for seat 0 to roll (a turn starts with a roll)");
   refused([&] { return driver.Roll(D("2T 3R")); },
           "roll: 2T 3R shows 5 dice, not the 13 left to roll");
+  CHECK(InputName(driver.Roll(D("2T 3R"))) == std::optional<std::string>("roll"));
   CheckOk(driver.Roll(D("2T 3R 4H 3C 1K")));
   CHECK(events.names == std::vector<std::string>{"start", "turn", "roll"});
   refused([&] { return driver.Roll(std::nullopt); }, "cannot roll now: the game waits for take");
@@ -594,7 +595,7 @@ TEST_CASE("game driver: play --json's events read back") {
     CHECK(parsed[i]["event"].text == (i < events.names.size() ? events.names[i] : "log"));
   }
   const Json& start = parsed.front();
-  CHECK(start["seed"].number == 11);
+  CHECK(start["seed"].text == "11");  // text: exact past 2^53
   CHECK(start["players"].number == 3);
   REQUIRE(start["seats"].items.size() == 3);
   const std::vector<std::string> policies = {"win", "ev", "random"};
@@ -629,4 +630,17 @@ TEST_CASE("game driver: play --json's events read back") {
   std::string log;
   for (const Json& line : parsed.back()["lines"].items) log += line.text + "\n";
   CHECK(log == driver.log().text());
+}
+
+// A JSON number past 2^53 is rounded by most parsers (JavaScript's): the seed is text.
+TEST_CASE("game driver: the start event gives the seed exactly, as text") {
+  Advisor advisor;
+  std::vector<std::string> lines;
+  app::JsonGameListener json([&lines](std::string line) { lines.push_back(std::move(line)); });
+  GameDriver driver(Setup(advisor, Options(2, "none", "18446744073709551615")), advisor, json);
+  driver.Start();
+  REQUIRE_FALSE(lines.empty());
+  const Json start = cli_test::ParseJsonOrFail(lines.front());
+  CHECK(start["event"].text == "start");
+  CHECK(start["seed"].text == "18446744073709551615");
 }

@@ -448,6 +448,30 @@ TEST_CASE("advisor: which games a table can cover, and the tables one machine ca
   CHECK_FALSE(advisor.Coverage(Rules{}, 3, kTable2).ok());
 }
 
+// A front end whose users give tables their own way (the JavaScript package) words the miss.
+TEST_CASE("advisor: Options::missing_table words a table not found, and only that") {
+  Advisor::Options options;
+  options.tables = kData;
+  options.missing_table = [](const Rules& rules, int players) {
+    return absl::StrCat("none for ", players, " players to ", rules.target);
+  };
+  Advisor advisor(options);
+  const absl::StatusOr<TableCoverage> four = advisor.Coverage(Rules{13, 3, 20}, 4);
+  REQUIRE(four.ok());
+  CHECK(four->table == nullptr);
+  CHECK(four->reason == "none for 4 players to 20");
+  const absl::Status eval = advisor.Evaluate(Parsed(Win("3,0,0,0", 1))).status();
+  CHECK(eval.code() == absl::StatusCode::kNotFound);
+  CHECK(std::string(eval.message()) == "none for 4 players to 25");
+  // A table found answers; one found but unusable keeps its own error.
+  const absl::StatusOr<TableCoverage> two = advisor.Coverage(Rules{}, 2);
+  REQUIRE(two.ok());
+  CHECK(two->table != nullptr);
+  const absl::Status damaged = advisor.Coverage(Rules{}, 3, kTable2).status();
+  CHECK_FALSE(damaged.ok());
+  CHECK(std::string(damaged.message()).find("none for") == std::string::npos);
+}
+
 TEST_CASE("advisor: a table over 64 GiB, as a cluster makes it, is found and answers") {
   // 6 players to 18: 76.0 GiB, written sparse (only the blocks the queries
   // read hold records; the rest are holes of the file, no disk space).

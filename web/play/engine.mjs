@@ -109,7 +109,7 @@ export async function createEngine() {
       const made = md.newGame(options);
       game?.free();
       game = made;
-      return { events: game.events, seed: game.seed };  // the seed exact (the event's is a Number)
+      return { events: game.events, seed: game.seed };
     },
     roll: ([dice]) => ({ events: game.roll(dice) }),
     take: ([face]) => ({ events: game.take(face) }),

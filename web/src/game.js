@@ -4,7 +4,7 @@
 // every move answers with the events `martiandice play --json` prints for it
 // (the same objects), so a game here and the same game on the command line
 // (same seed, same moves) print the same lines.
-import { MartianDiceError, isInt32 } from './wasm.js';
+import { MartianDiceError, isInt32, shown } from './wasm.js';
 
 // The rules' fields of a new game's request, and every option of a game.
 const RULE_FIELDS = Object.freeze(['dice', 'bonus', 'target']);
@@ -22,7 +22,11 @@ function seedText(seed) {
     return String(seed);
   }
   if (typeof seed === 'string') return seed;
-  throw new MartianDiceError(`seed: expected an integer in 0..2^64-1, got ${String(seed)}`, 'seed');
+  if (Number.isInteger(seed) && seed > 0) {  // past 2^53: this Number may not be the integer meant
+    throw new MartianDiceError(`seed: ${seed} is past 2^53, where a Number is not exact: ` +
+      'give the seed as a string or a BigInt', 'seed');
+  }
+  throw new MartianDiceError(`seed: expected an integer in 0..2^64-1, got ${shown(seed)}`, 'seed');
 }
 
 function humansText(humans) {
@@ -35,9 +39,11 @@ function humansText(humans) {
 
 function botsText(bots) {
   if (bots === undefined) return 'win';
-  if (Array.isArray(bots) && bots.every((b) => typeof b === 'string')) return bots.join(',');
+  if (Array.isArray(bots) && bots.length > 0 && bots.every((b) => typeof b === 'string')) {
+    return bots.join(',');
+  }
   if (typeof bots === 'string') return bots;
-  throw new MartianDiceError('bots: expected a policy ("win") or an array of policies', 'bots');
+  throw new MartianDiceError('bots: expected a policy ("win") or a non-empty array of policies', 'bots');
 }
 
 /**
@@ -68,27 +74,26 @@ export class Game {
       const value = options[name];
       if (value === undefined) continue;
       if (!isInt32(value)) {
-        throw new MartianDiceError(`${name}: expected an integer, got ${String(value)}`, name);
+        throw new MartianDiceError(`${name}: expected an integer, got ${shown(value)}`, name);
       }
       rules[name] = value;
     }
     const players = options.players ?? 2;
     if (!isInt32(players)) {
-      throw new MartianDiceError(`players: expected an integer, got ${String(players)}`, 'players');
+      throw new MartianDiceError(`players: expected an integer, got ${shown(players)}`, 'players');
     }
     if (options.hints !== undefined && typeof options.hints !== 'boolean') {
-      throw new MartianDiceError(`hints: expected true or false, got ${String(options.hints)}`, 'hints');
+      throw new MartianDiceError(`hints: expected true or false, got ${shown(options.hints)}`, 'hints');
     }
     // mdw_game_new's request: play's fields (app/request.h).
     const text = core.callRequest('game_new', {
       players, humans: humansText(options.humans), bots: botsText(options.bots),
       seed: seedText(options.seed), hints: Boolean(options.hints), ...rules,
     });
-    // The start event's seed as the library wrote it (JSON.parse rounds it past 2^53).
-    this.#seed = /"seed":(\d+)/.exec(text)[1];
     const answer = JSON.parse(text);
     this.#id = answer.game;
     this.#take(answer);
+    this.#seed = this.start.seed;
   }
 
   #take(answer) {
@@ -106,10 +111,7 @@ export class Game {
     return this.#events[0];
   }
 
-  /**
-   * The seed of the game's dice (a decimal string: `martiandice play --seed`),
-   * exact: the start event's number is rounded past 2^53 by JSON.parse.
-   */
+  /** The seed of the game's dice: a decimal string (`martiandice play --seed`), as the start event's. */
   get seed() {
     return this.#seed;
   }
@@ -131,7 +133,7 @@ export class Game {
   /** The mover rolls: the seed's dice, or `dice` (notation: a coach's real dice). Returns the events. */
   roll(dice) {
     if (dice !== undefined && dice !== null && typeof dice !== 'string') {
-      throw new MartianDiceError(`roll: expected dice notation, got ${String(dice)}`, 'roll');
+      throw new MartianDiceError(`roll: expected dice notation, got ${shown(dice)}`, 'roll');
     }
     return this.#move('game_roll', dice ?? null);
   }

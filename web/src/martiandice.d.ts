@@ -248,7 +248,10 @@ export interface GameOptions {
   humans?: number[] | 'none' | string;
   /** One policy for every bot ("win" by default) or one per bot seat: win, ev, capped, capped:M, reach:K, random, stop:K, cautious, bold. */
   bots?: string | string[];
-  /** The dice's seed, 0..2^64-1 (random by default): `play --seed` rolls the same dice. */
+  /**
+   * The dice's seed, 0..2^64-1 (random by default): `play --seed` rolls the same dice. A Number
+   * up to 2^53 only (past it one may not be the integer meant): a string or a BigInt for any.
+   */
   seed?: number | bigint | string;
   /** Human decisions carry play's hint event. */
   hints?: boolean;
@@ -327,7 +330,7 @@ export class Game {
   private constructor();
   /** The start event: rules, players, seed, seats, table (or why none: no_table). */
   readonly start: GameEvent;
-  /** The seed as a decimal string. */
+  /** The seed as a decimal string, as the start event gives it. */
   readonly seed: string;
   /** Every event so far. */
   readonly events: GameEvent[];

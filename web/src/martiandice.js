@@ -5,7 +5,7 @@
 // tables given as bytes or a URL. Works in Node and in browsers.
 import { Coach } from './coach.js';
 import { Game } from './game.js';
-import { MartianDiceError, distUrl, fetchBytes, isInt32, loadWasm } from './wasm.js';
+import { MartianDiceError, distUrl, fetchBytes, isInt32, loadWasm, shown } from './wasm.js';
 
 export { Coach, Game, MartianDiceError };
 
@@ -19,7 +19,7 @@ export const MAX_TABLE_BYTES = 512 * 2 ** 20;
 export const OFFICIAL_RULES = Object.freeze({ dice: 13, bonus: 3, target: 25 });
 
 /** Whether `rules` ({dice, bonus, target}) are the official ones. */
-export const isOfficialRules = (rules) =>
+export const isOfficialRules = (rules) => rules !== null && typeof rules === 'object' &&
   Object.keys(OFFICIAL_RULES).every((name) => rules[name] === OFFICIAL_RULES[name]);
 
 /** Player counts whose official tables ship in the package. */
@@ -30,7 +30,7 @@ export function officialTableUrl(players) {
   if (!OFFICIAL_TABLE_PLAYERS.includes(players)) {
     throw new MartianDiceError(
       `players: the package ships the official tables for ${OFFICIAL_TABLE_PLAYERS.join(' and ')} ` +
-        `players, not ${players}`, 'players');
+        `players, not ${shown(players)}`, 'players');
   }
   const { dice, bonus, target } = OFFICIAL_RULES;
   return distUrl(`tables/martiandice-p${players}-d${dice}-b${bonus}-t${target}.mdt`);
@@ -70,7 +70,7 @@ function gameToSolve(game, method) {
   delete rules.players;
   for (const [name, value] of [['players', players], ['dice', rules.dice], ['bonus', rules.bonus],
     ['target', rules.target]]) {
-    if (!isInt32(value)) throw new MartianDiceError(`${name}: expected an integer, got ${String(value)}`, name);
+    if (!isInt32(value)) throw new MartianDiceError(`${name}: expected an integer, got ${shown(value)}`, name);
   }
   return { players, rules };
 }
@@ -90,8 +90,8 @@ function fieldOf(command, name) {
 // checked by the library (its messages). Returns the fields given, for the
 // module's request (the request model's fields: app/request.h).
 function readQuery(command, query, first = {}) {
-  if (query === null || typeof query !== 'object') {
-    throw new MartianDiceError(`${command}: the query must be an object`);
+  if (query === null || typeof query !== 'object' || Array.isArray(query)) {
+    throw new MartianDiceError(`${command}: the query must be an object, not ${shown(query)}`);
   }
   const q = first;  // the fields given, after `first`'s
   for (const name in query) {  // own fields only, as Object.entries (without its arrays)
@@ -112,7 +112,7 @@ function readQuery(command, query, first = {}) {
         throw fieldError(name, 'expected an array of integers or "S0,S1[,...]"');
       }
     } else if (kind === 'integer') {
-      if (!isInt32(value)) throw fieldError(name, `expected an integer, got ${String(value)}`);
+      if (!isInt32(value)) throw fieldError(name, `expected an integer, got ${shown(value)}`);
       q[name] = value;
     } else {
       if (typeof value !== kind) throw fieldError(name, `expected a ${kind}, got ${typeof value}`);
@@ -239,9 +239,12 @@ export class MartianDice {
     if (options === null || typeof options !== 'object') {
       throw new MartianDiceError('solveTable: expected objects ({players, dice, bonus, target}, {onProgress})');
     }
+    const { onProgress, ...rest } = options;
+    const unknown = Object.keys(rest)[0];
+    if (unknown !== undefined) throw fieldError(unknown, 'unknown option (options: onProgress)');
     const { players, rules } = gameToSolve(game, 'solveTable');
     const { info, bytes } = this.#core.solve(players, rules.dice, rules.bonus, rules.target,
-      options.onProgress);
+      onProgress);
     const table = this.addTable(bytes);
     return { ...info, bytes, table: table.table };
   }
@@ -377,7 +380,7 @@ export class MartianDice {
       throw fieldError('scores', 'expected an array of integers or "S0,S1"');
     }
     if (seat !== undefined && !isInt32(seat)) {
-      throw fieldError('seat', `expected an integer, got ${String(seat)}`);
+      throw fieldError('seat', `expected an integer, got ${shown(seat)}`);
     }
     return this.#core.call('plot', kind, scoresText, seat ?? 0, seat !== undefined);
   }

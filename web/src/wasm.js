@@ -32,6 +32,19 @@ export function isInt32(value) {
   return Number.isInteger(value) && value >= -(2 ** 31) && value < 2 ** 31;
 }
 
+/**
+ * `value` as an error message shows it: text quoted (so that "13" is not read
+ * as the number 13, nor "false" as false), a BigInt with its n.
+ */
+export function shown(value) {
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value);
+  if (typeof value === 'bigint') return `${value}n`;
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'function') return 'a function';
+  if (value !== null && typeof value === 'object') return 'an object';
+  return String(value);
+}
+
 /** An error from the library: a bad input (named by `input`) or a table that cannot be used. */
 export class MartianDiceError extends Error {
   /**
@@ -116,10 +129,10 @@ export async function fetchBytes(url) {
  * (read from the disk under Node, fetched by the browser).
  */
 export async function loadWasm(options = {}) {
-  const moduleOptions = {
-    print: (text) => console.log(text),
-    printErr: (text) => console.error(text),
-  };
+  // The runtime's lines while the module loads (why it cannot) are not printed: the error says it.
+  let loading = true;
+  const report = (print) => (text) => (loading ? undefined : print(text));
+  const moduleOptions = { print: report(console.log), printErr: report(console.error) };
   if (options.wasmBinary) {
     moduleOptions.wasmBinary = options.wasmBinary;
   } else if (isNode()) {
@@ -129,7 +142,17 @@ export async function loadWasm(options = {}) {
     const url = options.wasmUrl ?? distUrl(WASM_FILE);
     moduleOptions.locateFile = () => String(url);
   }
-  return new WasmCore(await createMartianDiceWasm(moduleOptions));
+  try {
+    return new WasmCore(await createMartianDiceWasm(moduleOptions));
+  } catch (error) {
+    const input = options.wasmBinary ? 'wasmBinary' : options.wasmUrl ? 'wasmUrl' : null;
+    const given = input ? `${input}: ` : `the package's ${WASM_FILE}: `;
+    const why = String(error?.message ?? error).replace(/ Build with -s ASSERTIONS=1 for more info\.$/, '');
+    throw new MartianDiceError(`${given}not a martiandice WebAssembly module that loads (${why})`,
+      input, input ? 'INVALID_ARGUMENT' : 'DATA_LOSS');
+  } finally {
+    loading = false;
+  }
 }
 
 /** The module's mdw_* functions with JavaScript values. */
@@ -173,7 +196,7 @@ export class WasmCore {
         need += 3 * arg.length + 1;
       } else if (!(arg === null || arg === undefined || typeof arg === 'boolean' ||
           (Number.isInteger(arg) && arg >= -(2 ** 31) && arg < 2 ** 32))) {
-        throw new MartianDiceError(`expected a text, a 32-bit integer or a flag, got ${String(arg)}`);
+        throw new MartianDiceError(`expected a text, a 32-bit integer or a flag, got ${shown(arg)}`);
       }
     }
     if (need > this.scratchSize) {

@@ -218,7 +218,7 @@ describe('tables', () => {
     assert.equal(after.fallback, true);
     assert.equal(after.win_probabilities, null);
     assert.equal(after.value, before.value);
-    assert.match(after.fallback_reason, /no martiandice-p2-d13-b3-t25\.mdt there/);
+    assert.match(after.fallback_reason, /; none registered: loadTable\(officialTableUrl\(2\)\) registers the package's$/);
     assert.equal(fresh.removeTable(info.table), false);
     assert.throws(() => fresh.removeTable(42), /expected a table's path/);
     // Registered again: answered from it again.
@@ -232,6 +232,26 @@ describe('tables', () => {
       { input: 'tables', message: /expected an array/ });
     await assert.rejects(MartianDice.create({ wasmUrl: '/no/such.wasm' }),
       { name: 'MartianDiceError', code: 'NOT_FOUND' });
+    // Bytes that are no module: the package's error, the runtime's lines not printed.
+    const printed = [];
+    const { error: consoleError, log: consoleLog } = console;
+    console.error = (...args) => printed.push(args.join(' '));
+    console.log = console.error;
+    try {
+      await assert.rejects(MartianDice.create({ wasmBinary: new Uint8Array(10) }), {
+        name: 'MartianDiceError', code: 'INVALID_ARGUMENT', input: 'wasmBinary',
+        message: /^wasmBinary: not a martiandice WebAssembly module that loads \(.*CompileError/,
+      });
+    } finally {
+      console.error = consoleError;
+      console.log = consoleLog;
+    }
+    assert.deepEqual(printed, []);
+  });
+  test('a query is an object', () => {
+    for (const query of [null, [], 'ev', 5]) {
+      assert.throws(() => md.eval(query), { name: 'MartianDiceError', message: /^eval: the query must be an object, not / });
+    }
   });
   test('the version', () => {
     assert.match(md.version, /^\d+\.\d+\.\d+$/);

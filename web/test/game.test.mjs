@@ -28,7 +28,7 @@ before(async () => {
 // The events with the table named by its file name, and where no table
 // covers the game, the reason's first clause (where the search looked differs).
 function named(events) {
-  const where = (text) => text.replace(/; looked in .*$/, '');
+  const where = (text) => text.replace(/; (looked in|none registered).*$/, '');
   return events.map((e) => {
     const n = { ...e };
     if (typeof n.table === 'string') n.table = n.table.replace(/^.*\//, '');
@@ -92,7 +92,8 @@ describe('games equal martiandice play --json', () => {
       assert.ok(over && over.winners.length >= 1);
       if (setup.players === 4) {
         assert.equal(events[0].table, null);
-        assert.match(events[0].no_table, /^no policy table martiandice-p4-d13-b3-t25\.mdt/);
+        // Said as the package's user makes one: no folder of the module, no --out there.
+        assert.match(events[0].no_table, /^no policy table martiandice-p4-d13-b3-t25\.mdt .*; none registered: give its file to loadTable or addTable \(`martiandice solve --players 4 --out martiandice-p4-d13-b3-t25\.mdt` makes it\)$/);
       }
       else assert.match(events[0].table, /^\/tables\/martiandice-p\d-d13-b3-t25\.mdt$/);
     });
@@ -155,12 +156,21 @@ describe('moves', () => {
     assert.throws(() => md.newGame({ target: 2 ** 32 + 25 }), /target: expected an integer/);
     assert.throws(() => md.newGame({ players: 2 ** 32 + 2 }), /players: expected an integer/);
     assert.throws(() => md.newGame({ player: 3 }), /player: not an option of a game/);
-    assert.throws(() => md.newGame({ hints: 'false' }), /hints: expected true or false/);
+    // A string is shown quoted: "false" is not false, nor "13" 13.
+    assert.throws(() => md.newGame({ hints: 'false' }), /^MartianDiceError: hints: expected true or false, got "false"$/);
+    assert.throws(() => md.newGame({ dice: '13' }), { input: 'dice', message: 'dice: expected an integer, got "13"' });
+    assert.throws(() => md.newGame({ dice: 13n }), { message: 'dice: expected an integer, got 13n' });
+    // A Number past 2^53 may not be the seed meant: a string or a BigInt is.
+    assert.throws(() => md.newGame({ seed: 2 ** 60 }), { input: 'seed', message: /is past 2\^53.*a string or a BigInt/ });
+    assert.throws(() => md.newGame({ bots: [] }), { input: 'bots', message: /non-empty array/ });
     assert.throws(() => md.newGame(null), MartianDiceError);
     const game = md.newGame({ players: 2, humans: [0] });
     for (const dice of [12345, true, {}, NaN]) {
       assert.throws(() => game.roll(dice), /roll: expected dice notation/);
     }
+    // The library's refusals of a roll or a take name their input.
+    assert.throws(() => game.roll('3T'), { input: 'roll', message: 'roll: 3T shows 3 dice, not the 13 left to roll' });
+    assert.throws(() => game.take('dragon'), { input: 'take', message: /^take: bad dice "dragon"/ });
     assert.throws(() => game.roll('3T 2R\0 4H 1C 3K'), /NUL/);
     assert.throws(() => game.roll('T'.repeat(2 ** 20 + 1)), /at most 1048576 are read/);
     assert.equal(game.state.phase, 'roll');  // nothing was rolled
@@ -171,6 +181,8 @@ describe('moves', () => {
     const big = '18446744073709551557';
     const first = md.newGame({ players: 2, humans: 'none', seed: big });
     assert.equal(first.seed, big);
+    assert.equal(first.start.seed, big);  // the event's too: JSON gives it as text
+    assert.equal(JSON.parse(JSON.stringify(first.events[0])).seed, big);
     first.playBots();
     const again = md.newGame({ players: 2, humans: 'none', seed: first.seed });
     again.playBots();

@@ -95,6 +95,7 @@ test('OFFICIAL_RULES are the library\'s defaults, and name the shipped tables', 
     assert.equal(isOfficialRules({ ...OFFICIAL_RULES, ...change }), false);
   }
   assert.equal(isOfficialRules({ dice: 13, bonus: 3 }), false);
+  for (const notRules of [undefined, null, 13, 'official']) assert.equal(isOfficialRules(notRules), false);
   assert.match(officialTableUrl(3).href, /\/tables\/martiandice-p3-d13-b3-t25\.mdt$/);
 });
 
@@ -109,6 +110,11 @@ test('a table too large for a page, and bad rules, are refused with the reason',
   assert.throws(() => md.solveTable({ players: 2, target: 2 ** 32 + 10 }), /target: expected an integer/);
   assert.throws(() => md.solveTable({ players: 2 }, { onProgress: 5 }), /onProgress: expected a function/);
   assert.throws(() => md.solveTable({ taget: 10 }), /taget: not a field of a game to solve/);
+  assert.throws(() => md.solveTable({ players: 2 }, { onProgres() {} }), { input: 'onProgres', message: /unknown option/ });
+  assert.throws(() => officialTableUrl('2'), { input: 'players', message: /, not "2"$/ });
+  // A game no table covers, as the package's user makes it: solveTable where the page can.
+  const fallback = md.eval({ objective: 'win', scores: [0, 0, 0], dice: 6, target: 8 });
+  assert.match(fallback.fallback_reason, /; none registered: .*\(`martiandice solve --players 3 --dice 6 --target 8 --out martiandice-p3-d6-b3-t8\.mdt` makes it\), or make it here with solveTable\(\{players: 3, dice: 6, target: 8\}\)$/);
   assert.throws(() => md.solveTable(null), MartianDiceError);
 });
 

@@ -114,12 +114,36 @@ namespace {
 
 std::shared_ptr<Advisor> advisor;
 
+// Where no table is registered for a game: how the package's user gives one
+// (the folder searched is the module's own, of no use to name).
+std::string MissingTable(const Rules& rules, int players) {
+  std::string message = absl::StrCat(
+      "no policy table ", TableFileName(rules, players), " for ", players, " players (dice ",
+      rules.dice, ", bonus ", rules.bonus, ", target ", rules.target, "); none registered: ");
+  const Rules official;
+  if (rules == official && (players == 2 || players == 3)) {  // OFFICIAL_TABLE_PLAYERS
+    absl::StrAppend(&message, "loadTable(officialTableUrl(", players, ")) registers the package's");
+    return message;
+  }
+  absl::StrAppend(&message, "give its file to loadTable or addTable (`",
+                  TableSolveCommand(rules, players), "` makes it)");
+  if (TableBytes(rules, players) <= kMaxModuleTableBytes) {
+    absl::StrAppend(&message, ", or make it here with solveTable({players: ", players);
+    if (rules.dice != official.dice) absl::StrAppend(&message, ", dice: ", rules.dice);
+    if (rules.bonus != official.bonus) absl::StrAppend(&message, ", bonus: ", rules.bonus);
+    if (rules.target != official.target) absl::StrAppend(&message, ", target: ", rules.target);
+    absl::StrAppend(&message, "})");
+  }
+  return message;
+}
+
 }  // namespace
 
 std::shared_ptr<Advisor> SharedAdvisor() {
   if (!advisor) {
     Advisor::Options options;
     options.tables = TableFolder();
+    options.missing_table = MissingTable;
     advisor = std::make_shared<Advisor>(options);
   }
   return advisor;

@@ -21,6 +21,9 @@ namespace martiandice::web {
 Advisor& TheAdvisor();
 std::shared_ptr<Advisor> SharedAdvisor();
 const std::string& TableFolder();
+// A solve the module takes: tables up to this size (its values take about as
+// much again while solving); larger ones belong to `martiandice solve`.
+inline constexpr std::uint64_t kMaxModuleTableBytes = 64 << 20;
 // The call failed: mdw_result() is {"error":...,"input":...,"code":...}; returns 1.
 int Fail(const absl::Status& status);
 // The call succeeded: mdw_result() is `json`; returns 0.

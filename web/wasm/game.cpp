@@ -28,6 +28,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "answers.h"
 #include "binding.h"
 #include "game_driver.h"
@@ -199,7 +200,12 @@ EMSCRIPTEN_KEEPALIVE int mdw_game_take(int id, const char* face) {
   Game* game = Find(id);
   if (game == nullptr) return 1;
   absl::StatusOr<martiandice::TakeInput> take = martiandice::ParseTake(face != nullptr ? face : "");
-  if (!take.ok()) return Fail(take.status());
+  if (!take.ok()) {
+    // Every refusal of ParseTake is the take's: named so, its "take: " once.
+    absl::string_view why = take.status().message();
+    absl::ConsumePrefix(&why, "take: ");
+    return Fail(martiandice::InputError("take", std::string_view(why.data(), why.size())));
+  }
   return Moved(*game, game->driver().Take(take->face, take->count));
 }
 

@@ -35,10 +35,6 @@ static int mdw_solve_progress(double, double) { return 0; }
 namespace martiandice::web {
 namespace {
 
-// A solve the module takes: tables up to this size (its values take about as
-// much again while solving); larger ones belong to `martiandice solve`.
-constexpr std::uint64_t kMaxModuleTableBytes = 64 << 20;
-
 // Checks the rules and players (InvalidArgument).
 absl::Status CheckGame(const Rules& rules, int players) {
   if (absl::Status status = app::CheckRules(rules); !status.ok()) return status;
