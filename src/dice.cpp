@@ -70,6 +70,21 @@ std::string Printable(char c) {
   return absl::StrFormat("\\x%02x", static_cast<unsigned char>(c));
 }
 
+// The character at text[i] as a message shows it: a UTF-8 character whole
+// ('é', not '\xc3'), else the byte (Printable).
+std::string CharAt(std::string_view text, size_t i) {
+  const auto lead = static_cast<unsigned char>(text[i]);
+  const size_t length = lead >= 0xc2 && lead <= 0xdf   ? 2
+                        : lead >= 0xe0 && lead <= 0xef ? 3
+                        : lead >= 0xf0 && lead <= 0xf4 ? 4
+                                                       : 1;
+  if (length == 1 || text.size() - i < length) return Printable(text[i]);
+  for (size_t k = 1; k < length; ++k) {
+    if ((static_cast<unsigned char>(text[i + k]) & 0xc0) != 0x80) return Printable(text[i]);
+  }
+  return std::string(text.substr(i, length));
+}
+
 absl::Status ErrorAt(std::string_view text, size_t pos, std::string_view what) {
   return absl::InvalidArgumentError(absl::StrFormat("bad dice \"%s\" at position %d: %s",
                                                     std::string(text), pos + 1, std::string(what)));
@@ -140,7 +155,7 @@ absl::StatusOr<Dice> ParseDice(std::string_view text) {
     }
     if (!face) {
       return ErrorAt(text, i,
-                     absl::StrCat("unknown face letter '", Printable(text[i]),
+                     absl::StrCat("unknown face letter '", CharAt(text, i),
                                   "' (use T tank, R ray, H human, C cow, K chicken)"));
     }
     counts[static_cast<int>(*face)] += static_cast<int>(count);

@@ -74,6 +74,11 @@ TEST_CASE("notation: errors name the problem") {
   CHECK(Contains(ErrorOf("15T 6R"), "more than 20 dice in total"));
   CHECK(Contains(ErrorOf(std::string(21, 'H')), "more than 20 dice in total"));
   CHECK(Contains(ErrorOf(std::string("2T\x01")), "\\x01"));
+  // A character of another script is shown whole; a byte that starts none, escaped.
+  CHECK(Contains(ErrorOf("2\xc3\xa9"), "unknown face letter '\xc3\xa9'"));
+  CHECK(Contains(ErrorOf("2\xe2\x82\xac"), "unknown face letter '\xe2\x82\xac'"));
+  CHECK(Contains(ErrorOf("2\xc3"), "unknown face letter '\\xc3'"));
+  CHECK(Contains(ErrorOf("2\xc3T"), "unknown face letter '\\xc3'"));
   CHECK(Contains(ErrorOf(std::string(300, ' ')), "longer than 256"));
 }
 
