@@ -14,8 +14,8 @@ constexpr int kMaxObjectiveParam = 1000;
 
 absl::StatusOr<int> ParseParam(std::string_view spec, std::string_view number) {
   if (number.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat("objective \"", std::string(spec),
-                                                   "\" is missing its number (e.g. reach:10)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("\"", std::string(spec), "\" is missing its number (e.g. reach:10)"));
   }
   int value = 0;
   // Digits only: from_chars alone takes "-0".
@@ -23,7 +23,7 @@ absl::StatusOr<int> ParseParam(std::string_view spec, std::string_view number) {
   if (number.front() == '-' || ec != std::errc() || end != number.data() + number.size() ||
       value > kMaxObjectiveParam) {
     return absl::InvalidArgumentError(
-        absl::StrFormat("objective \"%s\": \"%s\" is not a whole number in 0..%d",
+        absl::StrFormat("in \"%s\", \"%s\" is not a whole number in 0..%d",
                         std::string(spec), std::string(number), kMaxObjectiveParam));
   }
   return value;
