@@ -23,6 +23,7 @@
 #include "martiandice/advisor.h"
 #include "martiandice/dice.h"
 #include "martiandice/martiandice_c.h"
+#include "utf8.h"
 
 #ifndef MARTIANDICE_VERSION
 #error "MARTIANDICE_VERSION must be defined by the build"
@@ -49,38 +50,6 @@ constexpr std::string_view kErrorCut = " ... ";
 
 thread_local std::string last_error;
 
-bool IsContinuation(char c) { return (static_cast<unsigned char>(c) & 0xc0) == 0x80; }
-
-// Length of the well-formed UTF-8 character at text[i] (RFC 3629: no overlong
-// form, no surrogate, nothing past U+10FFFF); 0 if none starts there.
-std::size_t CharLength(std::string_view text, std::size_t i) {
-  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-  const unsigned char lead = byte(i);
-  if (lead < 0x80) return 1;
-  std::size_t length = 0;
-  unsigned char low = 0x80;  // the range of the second byte
-  unsigned char high = 0xbf;
-  if (lead >= 0xc2 && lead <= 0xdf) {
-    length = 2;
-  } else if (lead >= 0xe0 && lead <= 0xef) {
-    length = 3;
-    if (lead == 0xe0) low = 0xa0;
-    if (lead == 0xed) high = 0x9f;
-  } else if (lead >= 0xf0 && lead <= 0xf4) {
-    length = 4;
-    if (lead == 0xf0) low = 0x90;
-    if (lead == 0xf4) high = 0x8f;
-  } else {
-    return 0;
-  }
-  if (text.size() - i < length) return 0;
-  if (byte(i + 1) < low || byte(i + 1) > high) return 0;
-  for (std::size_t k = 2; k < length; ++k) {
-    if (!IsContinuation(text[i + k])) return 0;
-  }
-  return length;
-}
-
 // `text` as UTF-8 that prints on one line: a byte that starts no well-formed
 // character, and a control character, written "\xHH". `starts[k]`: whether
 // a character or an escape starts at the answer's byte k (k = its size too),
@@ -90,7 +59,7 @@ std::string Printable(std::string_view text, std::vector<bool>& starts) {
   out.reserve(text.size());
   starts.assign(1, true);
   for (std::size_t i = 0; i < text.size();) {
-    const std::size_t length = CharLength(text, i);
+    const std::size_t length = martiandice::internal::Utf8CharLength(text, i);
     const auto lead = static_cast<unsigned char>(text[i]);
     if (length == 0 || lead < 0x20 || lead == 0x7f) {
       absl::StrAppend(&out, "\\x", absl::Hex(lead, absl::kZeroPad2));

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/strip.h"
+#include "utf8.h"
 
 namespace martiandice {
 namespace {
@@ -73,16 +74,8 @@ std::string Printable(char c) {
 // The character at text[i] as a message shows it: a UTF-8 character whole
 // ('é', not '\xc3'), else the byte (Printable).
 std::string CharAt(std::string_view text, size_t i) {
-  const auto lead = static_cast<unsigned char>(text[i]);
-  const size_t length = lead >= 0xc2 && lead <= 0xdf   ? 2
-                        : lead >= 0xe0 && lead <= 0xef ? 3
-                        : lead >= 0xf0 && lead <= 0xf4 ? 4
-                                                       : 1;
-  if (length == 1 || text.size() - i < length) return Printable(text[i]);
-  for (size_t k = 1; k < length; ++k) {
-    if ((static_cast<unsigned char>(text[i + k]) & 0xc0) != 0x80) return Printable(text[i]);
-  }
-  return std::string(text.substr(i, length));
+  const size_t length = internal::Utf8CharLength(text, i);
+  return length > 1 ? std::string(text.substr(i, length)) : Printable(text[i]);
 }
 
 absl::Status ErrorAt(std::string_view text, size_t pos, std::string_view what) {
