@@ -70,8 +70,9 @@ or `martiandice best --help` for the meaning of each output field.
 
 Policy tables: `martiandice solve --players 2 --out DIR` writes the table for
 the rules given; --tables FILE_OR_DIR points at it, else $MARTIANDICE_DATA
-(alone, when set), else the build tree's data/ and the installed data
-directory are searched.
+(alone, when set), else the installed tree's share/martiandice (found from
+the library's place), the source tree's data/ and the configured install
+folder are searched.
 `martiandice export` prints a table as JSON, for inspection.
 
 Exit status: 0 success; 2 bad input (one line on stderr); 1 a failure of the

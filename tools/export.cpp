@@ -100,8 +100,8 @@ const std::string_view kExportHelp = R"(
 Writes a policy table (docs/FORMAT.md) as one JSON object, for inspection: to
 stdout, or atomically to --out (a directory gets martiandice-pP-dD-bB-tT.json).
 The table is found as for `eval --objective win`: --tables FILE_OR_DIR, else
-$MARTIANDICE_DATA alone when set, else the build tree's data/ and the
-installed data directory;
+$MARTIANDICE_DATA alone when set, else the installed tree's, the source
+tree's data/ and the configured install folder;
 its rules and players must match --dice/--bonus/--target/--players.
 Fields: format_version, table (the file's name), rules {dice, bonus,
 target}, players, max_turn_score, error_bound, tie_tolerance_e (values within

@@ -32,8 +32,8 @@ std::string Caption(std::string_view kind, const GameContext& game) {
 const std::string_view kPlotHelp = R"(
 Draws SVG pictures of optimal play in the official 2-player game, from the
 shipped policy table (found as for `eval --objective win`: --tables, else
-$MARTIANDICE_DATA alone when set, else the build tree's data/, the installed
-data directory):
+$MARTIANDICE_DATA alone when set, else the installed tree's, the source
+tree's data/, the configured install folder):
   heatmap       the mover's chance to win at the start of a turn, over both
                 scores (--seat: the seat to move, default 0)
   stop          the smallest turn score at which optimal play stops, by dice
