@@ -223,17 +223,27 @@ function show({ answer: next, log }, line) {
   const prompt = s.phase === 'take' ? `Take: ${s.legal.join(', ')}.`
     : s.phase === 'stop_or_roll' ? 'Stop, or roll on and enter the dice.'
       : `${seatName(s.seat)} rolls ${diceCount(s.dice_left)}.`;
-  $('coach-announce').textContent = [line, prompt, best].filter(Boolean).join(' ');
+  // The best move is shown in the advice box: spoken here, not shown twice.
+  const announce = $('coach-announce');
+  announce.textContent = [line, prompt].filter(Boolean).join(' ');
+  if (best) {
+    const spoken = document.createElement('span');
+    spoken.className = 'sr-only';
+    spoken.textContent = ` ${best}`;
+    announce.append(spoken);
+  }
   return null;
 }
 
-// The first control of the phase gets the focus (once the controls are enabled).
+// The first control of the phase gets the focus (once the controls are enabled),
+// scrolled into view only where it is out of it (a phone, below the advice).
 function focusFirst() {
   const s = answer?.state;
   if (!s || s.phase === 'over') return;
   const first = s.phase === 'take' ? $('coach-takes').querySelector('button')
     : s.phase === 'stop_or_roll' ? $('coach-stop') : $('dice-T');
   first?.focus({ preventScroll: true });
+  first?.scrollIntoView?.({ block: 'nearest' });
 }
 
 // ---------------------------------------------------------------------------

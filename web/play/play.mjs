@@ -496,12 +496,12 @@ function summaryWords(review) {
   const n = review.decisions.length;
   if (!r) {
     const optimal = review.decisions.filter((d) => d.optimal).length;
-    return `You played ${optimal} of ${plural(n, 'decision')} as the fallback advises; the others gave away ` +
-      `${value(review.total_loss)} of its expected points in all.`;
+    return `You played ${optimal} of ${plural(n, 'decision')} as the fallback advises; ` +
+      `${optimal === 0 ? 'they' : 'the others'} gave away ${value(review.total_loss)} of its expected points, summed.`;
   }
   const share = r.decisions > 0 ? ` (${Math.round((100 * r.optimal) / r.decisions)}%)` : '';
   return `You played ${r.optimal} of ${plural(r.decisions, 'decision')} optimally${share} and gave away ` +
-    `${value(r.total_loss)} chance to win in all (${value(r.mean_loss)} a decision): ` +
+    `${value(r.total_loss)} chance to win, summed over them (${value(r.mean_loss)} a decision): ` +
     `${count(r.inaccuracies, 'inaccuracy', 'inaccuracies')}, ${plural(r.errors, 'error')}, ${plural(r.blunders, 'blunder')}.`;
 }
 

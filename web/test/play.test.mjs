@@ -142,7 +142,9 @@ async function playGame(page, { players, shot, fallback = false, keys = null }) 
         await page.keyboard.press('Enter');
         usedKeyboard = true;
       } else if (!usedKey) {
-        // The page's key for a roll.
+        // The page's key for a roll, after a click on the panel's text (the focus stays in the game).
+        await page.click('#turn-title');
+        assert.ok(await page.evaluate(() => document.getElementById('game').contains(document.activeElement)), 'the focus left the game');
         await page.keyboard.press('r');
         usedKey = true;
       } else {
@@ -202,7 +204,7 @@ function summaryWords(review) {
   const r = review.rating;
   const share = r.decisions > 0 ? ` (${Math.round((100 * r.optimal) / r.decisions)}%)` : '';
   return `You played ${r.optimal} of ${plural(r.decisions, 'decision')} optimally${share} and gave away ` +
-    `${percent(r.total_loss)} chance to win in all (${percent(r.mean_loss)} a decision): ` +
+    `${percent(r.total_loss)} chance to win, summed over them (${percent(r.mean_loss)} a decision): ` +
     `${r.inaccuracies} ${r.inaccuracies === 1 ? 'inaccuracy' : 'inaccuracies'}, ${plural(r.errors, 'error')}, ` +
     `${plural(r.blunders, 'blunder')}.`;
 }
