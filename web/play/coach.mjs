@@ -136,7 +136,7 @@ function renderState(s) {
   const takes = $('coach-takes');
   takes.replaceChildren();
   if (s.phase === 'take') {
-    const counts = Object.fromEntries((s.roll ?? '').split(' ').map((g) => [g.slice(-1), parseInt(g, 10)]));
+    const counts = rollCounts(s.roll);
     for (const face of s.legal) {
       const button = document.createElement('button');
       button.type = 'button';
@@ -184,13 +184,19 @@ function renderEnd(s, log) {
   return text;
 }
 
-// What an entry did, in words.
+// The dice of a roll (notation, "2T 3R ...") by face letter.
+const rollCounts = (roll) => Object.fromEntries((roll ?? '').split(' ').map((g) => [g.slice(-1), parseInt(g, 10)]));
+
+// What an entry did, in words (the answer before it, `answer`, shows the roll a take took from).
 function said(entry) {
   const parts = [];
   const words = entry.entry.split(/\s+/);
   if (entry.step === 'undone') parts.push(`Undone: ${entry.entry}.`);
   else if (words[0] === 'roll' && words.length > 1) parts.push(`Rolled ${diceWords(words.slice(1).join(' '))}.`);
-  else if (words[0] === 'take') parts.push(`Took the ${words[1]}s.`);
+  else if (words[0] === 'take') {
+    const count = rollCounts(answer?.state?.roll)[LETTER[words[1]]];
+    parts.push(count ? `Took ${plural(count, words[1])}.` : `Took the ${words[1]}s.`);
+  }
   else if (words[0] === 'score') parts.push(`A whole turn of ${plural(Number(words[1]), 'point')}.`);
   for (const end of entry.turn_ends ?? []) {
     parts.push(`${seatName(end.seat)}'s turn ends (${REASONS[end.reason] ?? end.reason}): ` +

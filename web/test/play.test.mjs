@@ -77,7 +77,7 @@ async function checkHint(page) {
     assert.deepEqual(await page.$$eval('#controls button[data-best]', (bs) => bs.map((b) => b.dataset.face)), [best.take]);
     const line = await page.textContent('#hint-best');
     assert.ok(line.startsWith(`Best: take ${plural(best.count, best.take)}, then ${thenWords(best.then)} — ` +
-      `${(100 * cli.value).toFixed(1)}% to win.`), line);
+      `${(100 * cli.value).toFixed(1)} % to win.`), line);
     await checkSaidOnce(page);
     return cli;
   }
@@ -88,7 +88,7 @@ async function checkHint(page) {
   const bestMove = { stop: 'stop', roll: 'roll-on' }[cli.action] ?? null;
   assert.deepEqual(marked, bestMove ? [bestMove] : []);
   assert.ok((await page.textContent('#hint-best')).startsWith(`Best: ${bestMove === null ? 'stop or roll on, as good'
-    : bestMove === 'stop' ? 'stop' : 'roll on'} — ${(100 * cli.value).toFixed(1)}% to win`));
+    : bestMove === 'stop' ? 'stop' : 'roll on'} — ${(100 * cli.value).toFixed(1)} % to win`));
   await checkSaidOnce(page);
   return cli;
 }
