@@ -205,10 +205,16 @@ test('the coach mode at 375 px: 3 players from given scores, played to the end o
     const { page, errors } = await openPage({ width: 375, height: 812 });
     const game = await start(page, { players: 3, scores: [22, 24, 12], seat: 1 });
     await entry(page, game, 'roll 4R 5H 2C 2K', () => roll(page, '4R 5H 2C 2K'));
+    // Below the advice on a phone, the focused first take is scrolled into view.
+    const focused = await page.evaluate(() => ({ takes: document.activeElement.closest('#coach-takes') !== null,
+      bottom: document.activeElement.getBoundingClientRect().bottom, height: window.innerHeight,
+      text: document.activeElement.textContent, y: window.scrollY }));
+    assert.ok(focused.takes && focused.bottom <= focused.height + 1, `the first take is off the screen: ${JSON.stringify(focused)}`);
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= 375, `with the advice, the page is ${width} px wide in 375 px`);
     await page.screenshot({ path: `${screenshots}/coach-phone.png`, fullPage: true });
     await entry(page, game, 'take human', () => page.click('#coach-takes button[data-face="human"]'));
+    assert.equal(await page.textContent('#coach-entries li:last-child'), 'Took 5 humans.');
     await entry(page, game, 'stop', () => page.keyboard.press('Enter'));  // the focused Stop
     // Seat 1 reached 29: the final round; seat 2 plays the round's last turn.
     assert.equal(await page.isVisible('#coach-final-round'), true);
