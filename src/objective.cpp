@@ -23,8 +23,8 @@ absl::StatusOr<int> ParseParam(std::string_view spec, std::string_view number) {
   if (number.front() == '-' || ec != std::errc() || end != number.data() + number.size() ||
       value > kMaxObjectiveParam) {
     return absl::InvalidArgumentError(
-        absl::StrFormat("in \"%s\", \"%s\" is not a whole number in 0..%d",
-                        std::string(spec), std::string(number), kMaxObjectiveParam));
+        absl::StrFormat("in \"%s\", \"%s\" is not a whole number in 0..%d", std::string(spec),
+                        std::string(number), kMaxObjectiveParam));
   }
   return value;
 }

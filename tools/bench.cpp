@@ -742,7 +742,8 @@ int main(int argc, char** argv) {
   }));
 
   // (4) The game: the shipped official 2-player policy table (found as the CLI
-  // finds it: $MARTIANDICE_DATA alone when set, else the installed tree's, the source tree's data/, the install folder).
+  // finds it: $MARTIANDICE_DATA alone when set, else the installed tree's, the source tree's data/,
+  // the install folder).
   const std::string table_path =
       OrDie(md::LocateTable(rules, 2, std::nullopt), "locate the official 2-player table");
   std::printf("  (table: %s; after the first Open the file is read from the page cache)\n",
