@@ -54,7 +54,6 @@ function botsText(bots) {
 export class Game {
   #core;
   #id;
-  #seed;
   #events = [];
   #state;
 
@@ -93,7 +92,6 @@ export class Game {
     const answer = JSON.parse(text);
     this.#id = answer.game;
     this.#take(answer);
-    this.#seed = this.start.seed;
   }
 
   #take(answer) {
@@ -113,7 +111,7 @@ export class Game {
 
   /** The seed of the game's dice: a decimal string (`martiandice play --seed`), as the start event's. */
   get seed() {
-    return this.#seed;
+    return this.start.seed;
   }
 
   /** Every event so far, as `martiandice play --json` prints them. */
