@@ -5,10 +5,13 @@
 // advice at its decision, shown here. The entries are coach's lines ("roll
 // 2T 3R 4H 3C 1K", "take human", "stop", "score 7", "undo"); no game rule
 // here but the dice's sum, checked before sending for a clearer message.
+// The game's entries are kept in this browser and replayed after a reload
+// (saved.mjs).
 import {
   FACE, LETTER, adviceBox, diceChips, diceCount, diceWords, formatValue, plural,
 } from './words.mjs';
 import { ownTables } from './own-table.mjs';
+import { forgetGame, gameRecord, keptGame, replayMismatch } from './saved.mjs';
 
 const $ = (id) => document.getElementById(id);
 const LETTERS = ['T', 'R', 'H', 'C', 'K'];
@@ -24,6 +27,7 @@ let busy = false;
 let answer = null;  // the last answer: serve's open or enter object
 let percent = true;
 let setBusy = () => {};
+let record = null;  // the game's entries, kept in this browser as they are made (saved.mjs)
 const seatName = (seat) => `Seat ${seat}`;
 
 // ---------------------------------------------------------------------------
@@ -65,28 +69,67 @@ async function start(event) {
   setBusy(true);
   try {
     $('coach-status').textContent = players === 3 ? 'Loading the 3-player table…' : 'Starting…';
-    // A house-rules table may be solved first: its progress in the status line.
-    const onProgress = (fraction, seconds) => {
-      $('coach-status').textContent = `Solving the exact table for ${players} players (${rulesWords(rules)}): ` +
-        `${Math.floor(100 * fraction)} %, ${Math.floor(seconds)} s; this browser keeps it for the next games.`;
-    };
-    const opened = await engine.call('coach.open', [{
-      players, scores: scores.map(Number), seat: Number($('coach-seat').value), rules,
-    }], { onProgress });
-    percent = opened.answer.table !== null;
-    $('coach-scores-caption').textContent = `Scores (target ${rules.target})`;
-    $('coach-entries').replaceChildren();
-    $('coach-result').hidden = true;
-    $('coach').hidden = false;
-    $('coach-form').hidden = true;
+    const options = { players, scores: scores.map(Number), seat: Number($('coach-seat').value), rules };
+    const opened = await engine.call('coach.open', [options], { onProgress: solving(options) });
+    record = gameRecord('coach', { version: engine.version, options, table: opened.answer.table });
+    record.keep(opened.answer.state);
+    begin(options, opened);
     $('coach-status').textContent = opened.answer.table
       ? 'Coaching: the advice is each option\'s chance to win, from the table.'
       : `Coaching without a table for ${players} players (${rulesWords(rules)}): the advice is the fallback's.`;
-    show(opened, 'The game starts.');
     setBusy(false);
     focusFirst();
   } catch (error) {
     $('coach-status').textContent = `Cannot start: ${error.message}`;
+  } finally {
+    setBusy(false);
+  }
+}
+
+// A house-rules table may be solved first: its progress in the status line.
+const solving = ({ players, rules }) => (fraction, seconds) => {
+  $('coach-status').textContent = `Solving the exact table for ${players} players (${rulesWords(rules)}): ` +
+    `${Math.floor(100 * fraction)} %, ${Math.floor(seconds)} s; this browser keeps it for the next games.`;
+};
+
+// The game of `options` shown from its opening (`opened`: coach.open's answer).
+function begin(options, opened) {
+  percent = opened.answer.table !== null;
+  $('coach-scores-caption').textContent = `Scores (target ${options.rules.target})`;
+  $('coach-entries').replaceChildren();
+  $('coach-result').hidden = true;
+  $('coach').hidden = false;
+  $('coach-form').hidden = true;
+  show(opened, 'The game starts.');
+}
+
+// The coached game in progress when the page was left (saved.mjs): opened
+// again, its entries replayed and shown one by one, checked against the
+// state kept after the last; else forgotten, the status saying why.
+async function resume(kept) {
+  setBusy(true);
+  $('coach-status').textContent = 'Resuming your coached game…';
+  try {
+    const opened = await engine.call('coach.open', [kept.options], { onProgress: solving(kept.options) });
+    const entries = [];
+    let after = opened.answer.state;
+    for (const line of kept.moves) {
+      if (typeof line !== 'string' || after.phase === 'over') throw new Error('its record is damaged');
+      entries.push(await engine.call('coach.enter', [line]));
+      after = entries.at(-1).answer.state;
+    }
+    const why = replayMismatch(kept, { version: engine.version, table: opened.answer.table, state: after });
+    if (why) throw new Error(why);
+    record = gameRecord('coach', { version: engine.version, options: kept.options, table: opened.answer.table,
+      moves: kept.moves });
+    record.keep(after);
+    begin(kept.options, opened);
+    for (const next of entries) show(next, said(next.answer));
+    $('coach-status').textContent = `Resumed your coached game (${entries.length} ${entries.length === 1 ? 'entry' : 'entries'} replayed).`;
+  } catch (error) {
+    forgetGame('coach');
+    $('coach-status').textContent = `Your unfinished coached game could not be resumed (${error.message}): ` +
+      'start a new one.';
   } finally {
     setBusy(false);
   }
@@ -264,6 +307,7 @@ async function enter(line) {
   setBusy(true);
   try {
     const next = await engine.call('coach.enter', [line]);
+    record?.move(line, next.answer.state, next.answer.state.phase === 'over');
     show(next, said(next.answer));
     setBusy(false);
     focusFirst();
@@ -328,6 +372,13 @@ function setMode(mode) {
   for (const radio of document.querySelectorAll('input[name="mode"]')) radio.checked = radio.value === mode;
 }
 
+// The mode in the address (?mode=coach), so that a reload comes back to it.
+function keepMode(mode) {
+  const address = new URL(location.href);
+  if (mode === 'play') address.searchParams.delete('mode'); else address.searchParams.set('mode', mode);
+  history.replaceState(history.state, '', address);
+}
+
 /** Wires the coach mode to `engine` (play.mjs's, ready). */
 export function startCoach(theEngine) {
   engine = theEngine;
@@ -344,6 +395,8 @@ export function startCoach(theEngine) {
   };
   $('coach-start').disabled = false;
   $('coach-status').textContent = 'Ready: choose the players, the scores so far and the seat to move.';
+  const unfinished = keptGame('coach');
+  if (unfinished) resume(unfinished);
 }
 
 // The mode switch and the setup work before the engine is ready.
@@ -351,7 +404,10 @@ renderSetup();
 const asked = new URLSearchParams(location.search).get('mode');
 setMode(['coach', 'strategy'].includes(asked) ? asked : 'play');
 for (const radio of document.querySelectorAll('input[name="mode"]')) {
-  radio.addEventListener('change', () => setMode(radio.value));
+  radio.addEventListener('change', () => {
+    setMode(radio.value);
+    keepMode(radio.value);
+  });
 }
 $('coach-players').addEventListener('change', renderSetup);
 $('coach-table-file').addEventListener('change', ownTable);

@@ -7,14 +7,16 @@
 // rules (target, dice, bonus) with 2 or 3 players get their exact table
 // before the game: kept in this browser, else solved in the worker with a
 // progress bar (engine.mjs, tables.mjs); a table file the player gives
-// ("Your own table": any players and rules) plays its game. Page
-// options in the URL: ?delay=MS between the bots' moves (default 450),
+// ("Your own table": any players and rules) plays its game. A game in
+// progress is kept in this browser move by move and resumed after a reload
+// (saved.mjs). Page options in the URL: ?delay=MS between the bots' moves (default 450),
 // ?worker=0 runs the engine on the page's thread.
 import { OFFICIAL_RULES as OFFICIAL, isOfficialRules as isOfficial } from '../src/martiandice.js';
 import { startCoach } from './coach.mjs';
 import { ownTables } from './own-table.mjs';
 import { startStrategy } from './strategy.mjs';
 import { diceRow, dieSvg, drawDice } from './dice.mjs';
+import { forgetGame, gameRecord, keptGame, replayMismatch } from './saved.mjs';
 import {
   LETTER, adviceTable, diceCount, diceWords, formatValue, groups, plural, thenWords,
 } from './words.mjs';
@@ -215,9 +217,17 @@ let lastControls = '';
 let players = 2;
 let hint = null;        // the shown hint's best move: {key, best: face, 'stop' or 'roll'}
 let slidRoll = '';      // the roll whose tanks were last slid to the set-aside row
+let record = null;      // the game's moves, kept in this browser as they are made (saved.mjs)
 
 // Which decision a state is (the hint belongs to one).
 const decisionKey = (s) => `${s.turn}:${s.phase}:${s.aside}:${s.roll}`;
+
+// A move of the game (the engine's operation), kept for a resume after a reload.
+async function play(op, args = []) {
+  const answer = await engine.call(op, args);
+  record?.move([op, ...args], answer.state, answer.state.over);
+  return answer;
+}
 
 function setBusy(on) {
   busy = on;
@@ -566,7 +576,7 @@ async function show(answer) {
     announce(said);
     showLast(said);
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
-    const step = await engine.call('botStep');
+    const step = await play('botStep');
     state = step.state;
     said = logEvents(step.events) ?? said;
     renderState();
@@ -595,7 +605,7 @@ async function move(op, ...args) {
   if (busy) return;
   setBusy(true);
   try {
-    await show(await engine.call(op, args));
+    await show(await play(op, args));
   } catch (error) {
     announce(`Not allowed: ${error.message}`);
   } finally {
@@ -604,26 +614,70 @@ async function move(op, ...args) {
   }
 }
 
+// The form's game: players, rules, bots and seed (none: a random one).
+function formGame() {
+  const options = { players: Number($('players').value), ...readRules(), humans: [0], bots: $('bots').value, hints: false };
+  const seed = $('seed').value.trim();
+  if (seed) options.seed = seed;
+  return options;
+}
+
+// The form set to a resumed game's settings, so that "Play again" plays them.
+function setForm(options, hints) {
+  $('players').value = String(options.players);
+  for (const name of ['dice', 'bonus', 'target']) $(name).value = String(options[name]);
+  $('bots').value = options.bots;
+  $('hints').checked = hints;
+}
+
 async function newGame(event) {
   event?.preventDefault();
   if (busy) return;
-  players = Number($('players').value);
-  rules = readRules();
-  const options = { players, ...rules, humans: [0], bots: $('bots').value, hints: false };
-  const seed = $('seed').value.trim();
-  if (seed) options.seed = seed;
   hintsOn = $('hints').checked;
+  await startGame(formGame());
+}
+
+// The moves a kept game may replay: a game's own (the record is the browser's, so it is checked).
+const REPLAYED = ['roll', 'take', 'stop', 'rollOn', 'botStep'];
+
+// A kept game's moves replayed after its start (`answer`): the answer of them
+// all, or an error saying why the game does not resume as it was.
+async function replay(kept, answer) {
+  const events = [...answer.events];
+  let after = answer.state;
+  for (const step of kept.moves) {
+    if (!Array.isArray(step) || !REPLAYED.includes(step[0]) || after.over) throw new Error('its record is damaged');
+    const next = await engine.call(step[0], step.slice(1));
+    events.push(...next.events);
+    after = next.state;
+  }
+  const why = replayMismatch(kept, { version: engine.version, table: answer.events[0].table, state: after });
+  if (why) throw new Error(why);
+  return { events, state: after, seed: answer.seed };
+}
+
+// Starts the game of `options` (formGame's); `kept`, a game kept in this
+// browser (saved.mjs), replays its moves first: the game resumes.
+async function startGame(options, kept = null) {
+  players = options.players;
+  rules = { dice: options.dice, bonus: options.bonus, target: options.target };
   seats = Array.from({ length: players }, (_, i) => (i === 0 ? 'You' : `Bot ${i}`));
   setBusy(true);
   $('new-game').disabled = true;
   try {
-    $('status').textContent = players === 3 ? 'Loading the 3-player table…' : 'Starting…';
+    $('status').textContent = kept ? 'Resuming your game…' : players === 3 ? 'Loading the 3-player table…' : 'Starting…';
     const table = await gameTable();
     Object.assign(document.body.dataset, {  // for the tests: where the table came from, the solve's time
       tableFrom: table.from ?? 'none', solveSeconds: table.from === 'solved' ? String(table.wall) : '',
     });
-    const answer = await engine.call('new', [options]);
+    let answer = await engine.call('new', [options]);
     const start = answer.events[0];
+    if (kept) answer = await replay(kept, answer);
+    record = gameRecord('play', {
+      version: engine.version, options: { ...options, seed: answer.seed }, table: start.table,
+      moves: kept?.moves, page: { hints: hintsOn },
+    });
+    record.keep(answer.state);
     percentValues = start.table !== null;
     $('log').replaceChildren();
     $('last').textContent = '';
@@ -633,12 +687,17 @@ async function newGame(event) {
     delete document.body.dataset.over;
     document.body.dataset.game = 'playing';
     $('scores').setAttribute('aria-label', `Scores (first to ${rules.target})`);
-    $('status').textContent = `Game with seed ${answer.seed} (${tableWords(start, table)}).`;
+    $('status').textContent = `${kept ? 'Resumed your game' : 'Game'} with seed ${answer.seed} (${tableWords(start, table)}).`;
     document.body.dataset.seed = answer.seed;
     lastControls = '';
     await show(answer);
   } catch (error) {
-    $('status').textContent = `Cannot start: ${error.message}`;
+    if (kept) {
+      forgetGame('play');
+      $('status').textContent = `Your unfinished game could not be resumed (${error.message}): start a new one.`;
+    } else {
+      $('status').textContent = `Cannot start: ${error.message}`;
+    }
   } finally {
     setBusy(false);
     $('new-game').disabled = false;
@@ -666,8 +725,8 @@ $('roll-on').addEventListener('click', async () => {
   if (busy) return;
   setBusy(true);
   try {
-    const on = await engine.call('rollOn');
-    const rolled = await engine.call('roll');
+    const on = await play('rollOn');
+    const rolled = await play('roll');
     await show({ events: [...on.events, ...rolled.events], state: rolled.state });
   } catch (error) {
     announce(`Not allowed: ${error.message}`);
@@ -678,6 +737,10 @@ $('roll-on').addEventListener('click', async () => {
 });
 $('hints').addEventListener('change', async () => {
   hintsOn = $('hints').checked;
+  if (record && state && !state.over) {
+    record.page.hints = hintsOn;
+    record.keep();
+  }
   if (state && !busy) announce(await showHint());
 });
 drawDice($('how-to'));
@@ -729,6 +792,13 @@ try {
   // The distribution's default: the game against one bot, while it goes on.
   startStrategy(engine, () => (state && !state.over && state.scores.length === 2
     ? { scores: state.scores, seat: state.seat } : null));
+  // The game in progress when the page was left (a reload, the back button): resumed.
+  const unfinished = keptGame('play');
+  if (unfinished) {
+    setForm(unfinished.options, unfinished.page?.hints === true);
+    hintsOn = $('hints').checked;
+    await startGame(unfinished.options, unfinished);
+  }
 } catch (error) {
   $('status').textContent = `Error: ${error.message}`;
   document.body.dataset.ready = 'error';

@@ -191,6 +191,21 @@ test('the coach mode follows the rulebook\'s sample turn with serve\'s advice (1
     await page.click('#coach-log-details summary');
     assert.match(await page.textContent('#coach-log'), /roll 2T 3R 4H 3C 1K/);
 
+    // A reload (a phone's dropped tab): the coach mode, the game and its entries as they were.
+    const kept = { ...(await shown(page)), lines: await page.$$eval('#coach-entries li', (lis) => lis.map((li) => li.textContent)),
+      log: await page.textContent('#coach-log') };
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    await page.waitForFunction(() => /^Resumed/.test(document.getElementById('coach-status').textContent));
+    assert.equal(await page.getAttribute('body', 'data-mode'), 'coach', 'the address keeps the mode');
+    assert.equal(await page.textContent('#coach-status'), 'Resumed your coached game (11 entries replayed).');
+    assert.deepEqual({ ...(await shown(page)), lines: await page.$$eval('#coach-entries li', (lis) => lis.map((li) => li.textContent)),
+      log: await page.textContent('#coach-log') }, kept);
+    assert.equal(await page.isVisible('#coach-form'), false);
+    await page.fill('#turn-points', '4');
+    await entry(page, game, 'score 4', () => page.click('#enter-score'));
+    assert.deepEqual((await shown(page)).scores, [5, 4]);
+
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= 1280, `the page is ${width} px wide`);
     const unnamed = await page.$$eval('#coach input, #coach-setup input, #coach-setup select',
