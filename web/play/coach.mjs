@@ -168,7 +168,7 @@ function renderState(s) {
   });
   $('coach-final-round').hidden = !s.final_round || over;
   diceChips($('coach-aside'), s.aside);
-  diceChips($('coach-rolled'), s.roll ?? '-');
+  diceChips($('coach-rolled'), s.roll ?? '-', { except: 'T' });  // its tanks are in the set-aside, as play's
   $('coach-turn-score').textContent = String(s.turn_score);
   $('coach-dice-left').textContent = String(s.dice_left);
   $('coach-turn-title').textContent = over ? 'Game over' : `${seatName(s.seat)} to move`;

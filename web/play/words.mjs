@@ -15,10 +15,11 @@ export function groups(notation) {
 export const diceWords = (notation) =>
   groups(notation).map((g) => plural(g.count, FACE[g.letter])).join(', ') || 'nothing';
 
-// Dice as chips: the words, coloured by face.
-export function diceChips(element, notation) {
+// Dice as chips: the words, coloured by face; `except` letters left out
+// (`data-dice` keeps the whole notation).
+export function diceChips(element, notation, { except = '' } = {}) {
   element.replaceChildren();
-  const list = groups(notation);
+  const list = groups(notation).filter((g) => !except.includes(g.letter));
   if (list.length === 0) element.textContent = '–';
   for (const g of list) {
     const chip = document.createElement('span');

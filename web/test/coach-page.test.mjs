@@ -156,6 +156,12 @@ test('the coach mode follows the rulebook\'s sample turn with serve\'s advice (1
       if (kind === 'roll' && what === '2H 1C 1K') {
         await page.screenshot({ path: `${screenshots}/coach-desktop.png`, fullPage: true });
       }
+      if (kind === 'roll' && what === '2T 3R 4H 3C 1K') {
+        // "Rolled" shows the roll but its tanks, which are set aside (as the play mode shows them).
+        assert.deepEqual(await page.$$eval('#coach-rolled .chip', (cs) => cs.map((c) => c.textContent)),
+          ['3 rays', '4 humans', '3 cows', '1 chicken']);
+        assert.deepEqual(await page.$$eval('#coach-aside .chip', (cs) => cs.map((c) => c.textContent)), ['2 tanks']);
+      }
       if (kind === 'roll' && decisions === 1) {
         // The take buttons have the focus: the keyboard reaches them.
         assert.equal(await page.evaluate(() => document.activeElement?.dataset.face), 'ray');
