@@ -235,6 +235,7 @@ function setBusy(on) {
   document.body.dataset.busy = String(on);
 }
 
+// The game's moves in words, every one since its start (the box scrolls).
 function logEvents(events) {
   const log = $('log');
   let said = null;
@@ -247,7 +248,6 @@ function logEvents(events) {
     log.append(item);
     if (e.event !== 'turn') said = text;
   }
-  while (log.children.length > 60) log.firstElementChild.remove();
   // Scroll the log's own box only: the page never moves for it.
   log.scrollTop = log.scrollHeight;
   return said;
@@ -381,7 +381,7 @@ function hintLine(advice) {
   if (advice.action === 'either') return `Best: stop or roll on, as good — ${short(advice.value)}.`;
   const [best, other, otherValue] = advice.action === 'stop' ? ['stop', 'rolling on', advice.roll]
     : ['roll on', 'stopping', advice.stop];
-  return `Best: ${best} — ${short(advice.value)}; ${other}: ${short(otherValue).replace(/ (to win|points expected)$/, '')}.`;
+  return `Best: ${best} — ${short(advice.value)}; ${other}: ${short(otherValue).replace(/ (to win|expected)$/, '')}.`;
 }
 
 // What the values are: chances to win, or (no table) the fallback's points.

@@ -191,7 +191,12 @@ async function playGame(page, { players, shot, fallback = false, keys = null, re
       // Points with their unit, never "capped:" nor a bare number.
       const cells = await page.$$eval('#hint-table tbody td:not(:first-child)', (tds) => tds.map((td) => td.textContent));
       assert.ok(cells.length > 0 && cells.every((c) => /^\d+\.\d\d pts$|^–$/.test(c)), cells.join(' | '));
-      assert.match(await page.textContent('#hint-best'), /points expected|^Best: stop or roll on/);
+      const line = await page.textContent('#hint-best');
+      assert.match(line, /points expected|^Best: stop or roll on/);
+      // The other move's value has its unit too.
+      if (phase === 'human-stop_or_roll' && !line.startsWith('Best: stop or roll on')) {
+        assert.match(line, /; (stopping|rolling on): \d+\.\d\d points\.$/);
+      }
       assert.doesNotMatch(await page.textContent('#game'), /capped:/);
     } else {
       await checkHint(page);
