@@ -71,7 +71,8 @@ async function start(event) {
     $('coach-status').textContent = players === 3 ? 'Loading the 3-player table…' : 'Starting…';
     const options = { players, scores: scores.map(Number), seat: Number($('coach-seat').value), rules };
     const opened = await engine.call('coach.open', [options], { onProgress: solving(options) });
-    record = gameRecord('coach', { version: engine.version, options, table: opened.answer.table });
+    record?.drop();
+    record = gameRecord('coach', { version: engine.version, options, table: opened.answer.table }, takenOver);
     record.keep(opened.answer.state);
     begin(options, opened);
     $('coach-status').textContent = opened.answer.table
@@ -91,6 +92,12 @@ const solving = ({ players, rules }) => (fraction, seconds) => {
   $('coach-status').textContent = `Solving the exact table for ${players} players (${rulesWords(rules)}): ` +
     `${Math.floor(100 * fraction)} %, ${Math.floor(seconds)} s; this browser keeps it for the next games.`;
 };
+
+// Another tab keeps its coached game now (saved.mjs): this one's entries are not kept.
+function takenOver() {
+  $('coach-status').textContent = 'Another tab of this page now keeps its coached game in this browser: ' +
+    'this game\'s entries are no longer kept for a reload.';
+}
 
 // The game of `options` shown from its opening (`opened`: coach.open's answer).
 function begin(options, opened) {
@@ -114,18 +121,21 @@ async function resume(kept) {
     const entries = [];
     let after = opened.answer.state;
     for (const line of kept.moves) {
-      if (typeof line !== 'string' || after.phase === 'over') throw new Error('its record is damaged');
+      if (typeof line !== 'string') throw new Error('its record is damaged');
       entries.push(await engine.call('coach.enter', [line]));
       after = entries.at(-1).answer.state;
     }
     const why = replayMismatch(kept, { version: engine.version, table: opened.answer.table, state: after });
     if (why) throw new Error(why);
+    record?.drop();
     record = gameRecord('coach', { version: engine.version, options: kept.options, table: opened.answer.table,
-      moves: kept.moves });
+      moves: kept.moves }, takenOver);
     record.keep(after);
     begin(kept.options, opened);
     for (const next of entries) show(next, said(next.answer));
     $('coach-status').textContent = `Resumed your coached game (${entries.length} ${entries.length === 1 ? 'entry' : 'entries'} replayed).`;
+    setBusy(false);
+    focusFirst();
   } catch (error) {
     forgetGame('coach');
     $('coach-status').textContent = `Your unfinished coached game could not be resumed (${error.message}): ` +
@@ -307,7 +317,7 @@ async function enter(line) {
   setBusy(true);
   try {
     const next = await engine.call('coach.enter', [line]);
-    record?.move(line, next.answer.state, next.answer.state.phase === 'over');
+    record?.move(line, next.answer.state);  // kept when over too: an undo may follow
     show(next, said(next.answer));
     setBusy(false);
     focusFirst();

@@ -637,8 +637,11 @@ async function newGame(event) {
   await startGame(formGame());
 }
 
-// The moves a kept game may replay: a game's own (the record is the browser's, so it is checked).
-const REPLAYED = ['roll', 'take', 'stop', 'rollOn', 'botStep'];
+// The moves a kept game may replay, with their arguments' count: the page's
+// own (the record is the browser's, so it is checked: no dice chosen).
+const REPLAYED = { roll: 0, take: 1, stop: 0, rollOn: 0, botStep: 0 };
+const replayable = (step) => Array.isArray(step) && Object.hasOwn(REPLAYED, step[0]) &&
+  step.length === 1 + REPLAYED[step[0]] && step.slice(1).every((arg) => typeof arg === 'string');
 
 // A kept game's moves replayed after its start (`answer`): the answer of them
 // all, or an error saying why the game does not resume as it was.
@@ -646,11 +649,12 @@ async function replay(kept, answer) {
   const events = [...answer.events];
   let after = answer.state;
   for (const step of kept.moves) {
-    if (!Array.isArray(step) || !REPLAYED.includes(step[0]) || after.over) throw new Error('its record is damaged');
+    if (!replayable(step) || after.over) throw new Error('its record is damaged');
     const next = await engine.call(step[0], step.slice(1));
     events.push(...next.events);
     after = next.state;
   }
+  if (after.over) throw new Error('its record is damaged');  // an ended game is never kept
   const why = replayMismatch(kept, { version: engine.version, table: answer.events[0].table, state: after });
   if (why) throw new Error(why);
   return { events, state: after, seed: answer.seed };
@@ -673,9 +677,13 @@ async function startGame(options, kept = null) {
     let answer = await engine.call('new', [options]);
     const start = answer.events[0];
     if (kept) answer = await replay(kept, answer);
+    record?.drop();
     record = gameRecord('play', {
       version: engine.version, options: { ...options, seed: answer.seed }, table: start.table,
       moves: kept?.moves, page: { hints: hintsOn },
+    }, () => {
+      $('status').textContent = 'Another tab of this page now keeps its game in this browser: ' +
+        'this game\'s moves are no longer kept for a reload.';
     });
     record.keep(answer.state);
     percentValues = start.table !== null;
@@ -694,6 +702,7 @@ async function startGame(options, kept = null) {
   } catch (error) {
     if (kept) {
       forgetGame('play');
+      $('setup-form').reset();  // not the damaged record's settings
       $('status').textContent = `Your unfinished game could not be resumed (${error.message}): start a new one.`;
     } else {
       $('status').textContent = `Cannot start: ${error.message}`;

@@ -7,8 +7,12 @@
 // and a replay that ends elsewhere (another version of the page, a table no
 // longer in this browser) is dropped, the page saying so. One record a mode,
 // under "martiandice.game.play" and "martiandice.game.coach": {version,
-// options, table, page (the mode's own settings), moves, state}. Without storage (private modes, storage
-// off) nothing is kept, silently.
+// owner, options, table, page (the mode's own settings), moves, state}. The
+// tab that last started or resumed a game keeps it (`owner`): another tab
+// that keeps a game of the same mode takes the record over, and this one's
+// moves are no longer kept. A record that cannot be written (storage full) is
+// removed rather than left behind its game. Without storage (private modes,
+// storage off) nothing is kept, silently.
 
 const key = (mode) => `martiandice.game.${mode}`;
 
@@ -25,15 +29,6 @@ export function keptGame(mode) {
   }
 }
 
-/** Keeps `record` as the game of `mode` in progress (replacing any). */
-export function keepGame(mode, record) {
-  try {
-    localStorage.setItem(key(mode), JSON.stringify(record));
-  } catch {
-    // Storage off or full: a reload starts afresh.
-  }
-}
-
 /** Forgets the game of `mode` (it ended, or cannot be resumed). */
 export function forgetGame(mode) {
   try {
@@ -43,24 +38,61 @@ export function forgetGame(mode) {
   }
 }
 
+// Keeps `record`; where it cannot be written (storage full), the older one
+// goes too: a reload then starts afresh rather than at an older position.
+function keepGame(mode, record) {
+  try {
+    localStorage.setItem(key(mode), JSON.stringify(record));
+  } catch {
+    forgetGame(mode);
+  }
+}
+
+// Another tab's record (or none) replaced this one's: its key changed in a `storage` event.
+function takenOver(mode, owner, event) {
+  if (event.key !== null && event.key !== key(mode)) return false;
+  try {
+    return JSON.parse(event.newValue ?? 'null')?.owner !== owner;
+  } catch {
+    return true;
+  }
+}
+
 /**
  * A game kept as it goes: `move(step, state, over)` appends a move and keeps
- * the record with the state after it (and forgets it once the game is over);
+ * the record with the state after it (forgotten once `over`, when given);
  * `keep(state)` keeps it as it is (its start, a change of `page`, the mode's
- * own settings).
+ * own settings). `onTakenOver()` is called once if another tab takes the
+ * record over: from then on nothing is kept from here.
  */
-export function gameRecord(mode, { version, options, table, moves = [], page = {} }) {
-  const record = { version, options, table, page, moves: [...moves], state: '' };
+export function gameRecord(mode, { version, options, table, moves = [], page = {} }, onTakenOver = () => {}) {
+  const owner = globalThis.crypto?.randomUUID?.() ?? `${Date.now()}-${Math.random()}`;
+  const record = { version, owner, options, table, page, moves: [...moves], state: '' };
+  let kept = true;
+  const listener = (event) => {
+    if (!kept || !takenOver(mode, owner, event)) return;
+    kept = false;
+    globalThis.removeEventListener?.('storage', listener);
+    onTakenOver();
+  };
+  globalThis.addEventListener?.('storage', listener);
   return {
     page,
-    move(step, state, over) {
+    move(step, state, over = false) {
+      if (!kept) return;
       record.moves.push(step);
       record.state = JSON.stringify(state);
       if (over) forgetGame(mode); else keepGame(mode, record);
     },
     keep(state) {
+      if (!kept) return;
       if (state !== undefined) record.state = JSON.stringify(state);
       keepGame(mode, record);
+    },
+    /** Stops keeping (another game replaces this one in this tab). */
+    drop() {
+      kept = false;
+      globalThis.removeEventListener?.('storage', listener);
     },
   };
 }

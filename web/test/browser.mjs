@@ -97,7 +97,8 @@ export async function launchChromium(extraArgs = []) {
  * For a test file: the web server and Chromium, started before its tests and
  * closed after them. `missing` says why no browser runs (its tests then skip;
  * with MARTIANDICE_REQUIRE_BROWSER set that is an error); `url(path)` is the
- * address of a file of web/; `newPage(options)` opens a page.
+ * address of a file of web/; `newPage(options)` opens a page (in a context of
+ * its own); `newContext(options)`, a context for pages that share a storage.
  */
 export async function browserTests() {
   const { after, before } = await import('node:test');
@@ -114,5 +115,8 @@ export async function browserTests() {
     await browser?.close();
     await server?.close();
   });
-  return { missing, url: (path) => `${server.url}${path}`, newPage: (options) => browser.newPage(options) };
+  return {
+    missing, url: (path) => `${server.url}${path}`, newPage: (options) => browser.newPage(options),
+    newContext: (options) => browser.newContext(options),
+  };
 }

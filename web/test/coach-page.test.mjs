@@ -246,6 +246,15 @@ test('the coach mode at 375 px: 3 players from given scores, played to the end o
     const closed = JSON.parse(await serve.ask('close', { game }));
     assert.equal((await page.textContent('#coach-log')).trim(), closed.log.trim());
     await page.screenshot({ path: `${screenshots}/coach-phone-end.png`, fullPage: true });
+    // An undo after the end, then a reload: the game resumes before its last entry, focused.
+    await page.click('#coach-undo');
+    await page.waitForSelector(`${SETTLED}[data-coach-phase="roll"]`);
+    await page.reload();
+    await page.waitForFunction(() => /^Resumed/.test(document.getElementById('coach-status').textContent));
+    assert.equal(await page.textContent('#coach-status'), 'Resumed your coached game (5 entries replayed).');
+    const resumed = await shown(page);
+    assert.deepEqual([resumed.phase, resumed.scores, resumed.mover], ['roll', [22, 29, 12], '2']);
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'dice-T');
     assert.deepEqual(errors, []);
     await page.close();
   });

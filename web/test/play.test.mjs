@@ -22,7 +22,7 @@ import { choiceRows, thenWords } from './expected.mjs';
 import { Positions } from './positions.mjs';
 
 const screenshots = process.env.MARTIANDICE_SCREENSHOTS ?? `${repo}build-wasm/screenshots`;
-const { missing, url, newPage } = await browserTests();
+const { missing, url, newPage, newContext } = await browserTests();
 const seed = Number(process.env.MARTIANDICE_WEB_SEED ?? Date.now() % 1000000);
 console.log(`play.test: seed ${seed} (MARTIANDICE_WEB_SEED=${seed} repeats this run)`);
 const positions = new Positions(seed);
@@ -374,6 +374,44 @@ test('a kept game that replays elsewhere is not resumed, and the page says why',
   assert.equal(await page.evaluate(() => localStorage.getItem('martiandice.game.play')), null);
   await page.close();
 });
+
+test('two tabs: the one that last resumed a game keeps it; a record that cannot be written is removed',
+  { skip: missing ?? false }, async () => {
+    const tabs = await newContext({ viewport: { width: 800, height: 900 } });
+    const first = await tabs.newPage();
+    await first.goto(url(`play/index.html?delay=0`));
+    await first.waitForSelector('body[data-ready="true"]');
+    await first.fill('#seed', '91');
+    await first.click('#new-game');
+    await first.waitForSelector(SETTLED);
+    await first.click('#roll');
+    await first.waitForSelector(SETTLED);
+    // A second tab of the same browser resumes the game and plays on.
+    const second = await tabs.newPage();
+    await second.goto(url(`play/index.html?delay=0`));
+    await second.waitForSelector(`${SETTLED}[data-seed="91"]`);
+    const kept = () => second.evaluate(() => JSON.parse(localStorage.getItem('martiandice.game.play')));
+    const resumed = await kept();
+    await second.click('#takes button');
+    await second.waitForSelector(SETTLED);
+    const after = await kept();
+    assert.equal(after.owner, resumed.owner);
+    assert.equal(after.moves.length, resumed.moves.length + 1);
+    // The first tab is told, and its moves no longer overwrite the record.
+    await first.waitForFunction(() => /^Another tab of this page now keeps its game/.test(
+      document.getElementById('status').textContent));
+    await first.click('#takes button');
+    await first.waitForSelector(SETTLED);
+    assert.deepEqual(await kept(), after);
+    // Storage full: the next move's record cannot be written, and the older one goes.
+    await second.evaluate(() => {
+      Storage.prototype.setItem = () => { throw new DOMException('full', 'QuotaExceededError'); };
+    });
+    await second.click(await second.isVisible('#stop') ? '#stop' : '#roll');
+    await second.waitForSelector(SETTLED);
+    assert.equal(await kept(), null);
+    await tabs.close();
+  });
 
 test('without a worker (?worker=0) the page runs the package on its thread', { skip: missing ?? false }, async () => {
   const page = await newPage({ viewport: { width: 800, height: 900 } });
