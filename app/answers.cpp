@@ -534,8 +534,8 @@ std::string WrapColumns(std::string_view text, std::size_t width) {
 namespace {
 
 // "  Rolling on scores 0 with chance 0.42 after 3 rays, 0.31 after 4 humans."
-// ("" when no take leaves dice to roll), lines of at most 80 columns.
-std::string TakeZeroChancesText(const GameAdvice& advice) {
+// ("" when no take leaves dice to roll), lines of at most `width` columns.
+std::string TakeZeroChancesText(const GameAdvice& advice, std::size_t width) {
   std::vector<std::string> parts;
   for (std::size_t i = 0; i < advice.take_zero_chances.size(); ++i) {
     if (!advice.take_zero_chances[i]) continue;
@@ -548,7 +548,7 @@ std::string TakeZeroChancesText(const GameAdvice& advice) {
   std::size_t line_start = 0;
   for (std::size_t i = 0; i < parts.size(); ++i) {
     const std::string part = parts[i] + (i + 1 < parts.size() ? "," : ".");
-    if (text.size() - line_start + 1 + part.size() > 80) {
+    if (text.size() - line_start + 1 + part.size() > width) {
       text += "\n   ";
       line_start = text.size() - 3;
     }
@@ -559,7 +559,7 @@ std::string TakeZeroChancesText(const GameAdvice& advice) {
 
 }  // namespace
 
-std::string GameAdviceText(const GameAdvice& advice) {
+std::string GameAdviceText(const GameAdvice& advice, std::size_t width) {
   std::string text;
   if (advice.takes) {
     const RollAdvice& takes = *advice.takes;
@@ -573,7 +573,7 @@ std::string GameAdviceText(const GameAdvice& advice) {
       absl::StrAppend(&text, "  Best: take ", TakeLabel(best.take, best.count), ", then ",
                       ThenPhrase(best.then), ".\n");
     }
-    absl::StrAppend(&text, TakeZeroChancesText(advice));
+    absl::StrAppend(&text, TakeZeroChancesText(advice, width));
     return text;
   }
   if (!advice.position) return text;
@@ -584,7 +584,7 @@ std::string GameAdviceText(const GameAdvice& advice) {
     std::string line = absl::StrCat("  stop ", ValueText(advice.goal, eval.stop->approx));
     if (eval.roll) absl::StrAppend(&line, ", roll on ", ValueText(advice.goal, eval.roll->approx));
     absl::StrAppend(&line, ": best ", ThenPhrase(eval.action), ".");
-    absl::StrAppend(&text, WrapColumns(line), "\n");  // a tie's phrase passes 80 columns
+    absl::StrAppend(&text, WrapColumns(line, width), "\n");  // a tie's phrase may pass the width
   }
   if (advice.zero_chance) {
     absl::StrAppend(&text, eval.stop ? "  Rolling on ends the turn" : "  The turn ends",

@@ -71,10 +71,10 @@ std::string BestText(const Query& query, const Dice& roll, const BestAnswer& ans
 // value, stop, roll (null when not allowed), action and zero_chance (the
 // chance that rolling on ends the turn with 0 points; null before a take).
 void AddGameAdviceJson(JsonObject& object, const GameAdvice& advice);
-// The same for people: lines of at most 80 columns indented by two spaces (a
-// take's table is best's), ending with the best move; what the values
-// measure is the caller's to say (AdviceValuesText).
-std::string GameAdviceText(const GameAdvice& advice);
+// The same for people: lines of at most `width` columns (a take's table is
+// best's, 58 columns) indented by two spaces, ending with the best move; what
+// the values measure is the caller's to say (AdviceValuesText).
+std::string GameAdviceText(const GameAdvice& advice, std::size_t width = 80);
 // The two lines saying the values are the table's at `path`, its path on a
 // line of its own (never broken: the lines after it do not move with it).
 std::string TableValuesLines(const std::string& path);

@@ -674,7 +674,8 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   const Subcommand* command = cli.Picked();
   if (command == nullptr) return Fail(err, kCliExitUsage, NoSubcommand());
   Advisor advisor;
-  const cli::CommandContext context{advisor, err, environment.stderr_is_terminal, environment.in};
+  const cli::CommandContext context{advisor, err, environment.stderr_is_terminal, environment.in,
+                                    environment.columns};
   return std::visit(Dispatch{options, context, out}, command->run);
 }
 

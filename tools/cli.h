@@ -20,6 +20,9 @@ struct CliEnvironment {
   // The real stderr is a terminal: `solve` and `certify` then draw a progress
   // bar in place instead of printing a line every 10% (and every minute).
   bool stderr_is_terminal = false;
+  // The width `play` and `coach` wrap their text to: 80, or a narrower
+  // terminal's (at least 40) when the real stdout is one.
+  int columns = 80;
   // Where `serve` reads its requests, `review -` its input, `play` the
   // human moves and `coach` its entries (std::cin in the executable); null reads as an empty input.
   std::istream* in = nullptr;

@@ -85,9 +85,10 @@ std::string Points(int n) { return absl::StrCat(n, n == 1 ? " point" : " points"
 
 class Coach {
  public:
-  Coach(Setup setup, Advisor& advisor, std::istream* in, std::ostream& out,
+  Coach(Setup setup, int columns, Advisor& advisor, std::istream* in, std::ostream& out,
         const std::atomic<bool>* stop)
       : setup_(std::move(setup)),
+        columns_(static_cast<std::size_t>(columns)),
         advisor_(advisor),
         in_(in),
         out_(out),
@@ -138,8 +139,8 @@ class Coach {
  private:
   const GameState& state() const { return session_.state(); }
   int players() const { return state().players(); }
-  // Text for an 80-column terminal (app::WrapColumns).
-  void Line(const std::string& text) { out_ << app::WrapColumns(text) << "\n"; }
+  // Text for the terminal's width (app::WrapColumns).
+  void Line(const std::string& text) { out_ << app::WrapColumns(text, columns_) << "\n"; }
   // A line ending on a path or holding a command to copy: never broken, so
   // that it copies whole and the lines after it do not move with its length.
   void PathLine(const std::string& text) { out_ << text << "\n"; }
@@ -254,7 +255,7 @@ class Coach {
         Line(absl::StrCat("  Values: ", app::AdviceValuesText(**advice), "."));
         fallback_said_ = true;
       }
-      out_ << app::GameAdviceText(**advice);
+      out_ << app::GameAdviceText(**advice, columns_);
     }
     return absl::OkStatus();
   }
@@ -385,6 +386,7 @@ class Coach {
   }
 
   Setup setup_;
+  std::size_t columns_;  // the text's width (app::WrapColumns)
   Advisor& advisor_;
   std::istream* in_;
   std::ostream& out_;
@@ -442,7 +444,8 @@ absl::StatusOr<int> RunCoach(const CommandOptions& options, const CommandContext
   if (!setup.ok()) return setup.status();
   // Ctrl-C ends the wait for the next entry as the end of the input would.
   const InterruptFlag interrupt("", InterruptFlag::Blocked::kInterrupt);
-  Coach coach(*std::move(setup), context.advisor, context.in, out, interrupt.flag());
+  Coach coach(*std::move(setup), context.columns, context.advisor, context.in, out,
+              interrupt.flag());
   return coach.Run();
 }
 

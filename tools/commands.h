@@ -65,6 +65,7 @@ struct CommandContext {
   std::ostream& err;  // progress lines (solve, certify)
   bool stderr_is_terminal = false;
   std::istream* in = nullptr;  // `review -`'s, `play`'s and `coach`'s input; null: empty
+  int columns = 80;            // `play`'s and `coach`'s text width (CliEnvironment::columns)
 };
 
 // Each returns its whole output (text, or one JSON object and a newline).

@@ -1,6 +1,7 @@
 // The `martiandice` executable: hands argv to RunCli (tools/cli.h), which owns
 // every subcommand, and returns its exit code.
 #include <fcntl.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -26,6 +27,17 @@ void HoldClosedStandardStreams() {
   }
 }
 
+// `play`'s and `coach`'s text width: a terminal's narrower than 80 columns
+// (40 at least), else 80 (longer lines read badly; a pipe gets 80).
+int TextColumns() {
+  winsize size{};
+  if (isatty(STDOUT_FILENO) == 0 || ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) != 0 ||
+      size.ws_col == 0) {
+    return 80;
+  }
+  return size.ws_col < 40 ? 40 : size.ws_col > 80 ? 80 : size.ws_col;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -36,6 +48,7 @@ int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
   martiandice::CliEnvironment environment;
   environment.stderr_is_terminal = isatty(STDERR_FILENO) != 0;
+  environment.columns = TextColumns();
   environment.in = &std::cin;
   return martiandice::RunCli(args, std::cout, std::cerr, environment);
 }

@@ -109,7 +109,8 @@ std::string ThenText(Then then) { return then == Then::kRoll ? "roll on" : "stop
 // The game's events as lines of text for people.
 class TextListener : public app::GameListener {
  public:
-  TextListener(std::ostream& out, bool full_review) : out_(out), full_review_(full_review) {}
+  TextListener(std::ostream& out, bool full_review, int columns)
+      : out_(out), full_review_(full_review), columns_(static_cast<std::size_t>(columns)) {}
 
   void Start(const app::GameSetup& setup, int players) override {
     setup_ = &setup;
@@ -183,7 +184,7 @@ class TextListener : public app::GameListener {
 
   void Hint(int, const GameAdvice& advice) override {
     if (advice.fallback) Line(absl::StrCat("  Values: ", app::AdviceValuesText(advice), "."));
-    out_ << app::GameAdviceText(advice);
+    out_ << app::GameAdviceText(advice, columns_);
   }
 
   void Forced(int seat, Face face, int count) override {
@@ -253,7 +254,7 @@ class TextListener : public app::GameListener {
   }
 
  private:
-  void Line(const std::string& text) { out_ << app::WrapColumns(text) << "\n"; }
+  void Line(const std::string& text) { out_ << app::WrapColumns(text, columns_) << "\n"; }
   // A line ending on a path: never broken.
   void PathLine(const std::string& text) { out_ << text << "\n"; }
 
@@ -271,7 +272,7 @@ class TextListener : public app::GameListener {
                         app::Percent(tally.MeanLoss()), " a decision (docs/RATING.md).");
   }
 
-  static std::string DecisionText(const app::Decision& d, bool fallback) {
+  std::string DecisionText(const app::Decision& d, bool fallback) const {
     const ChoiceReview& r = d.review;
     const TakeOption& best = d.advice.options.at(*d.advice.best);
     std::string line = absl::StrCat(
@@ -289,9 +290,9 @@ class TextListener : public app::GameListener {
       const std::string better =
           absl::StrCat("(best: take ", app::TakeLabel(best.take, best.count), ", then ",
                        best.then == Then::kEither ? "either" : ThenText(best.then), ")");
-      // The better move on a line of its own where the line fits 80 columns
+      // The better move on a line of its own where the line fits the width
       // without it but not with it (a longer line is wrapped as a whole).
-      const bool own_line = line.size() <= 80 && line.size() + 1 + better.size() > 80;
+      const bool own_line = line.size() <= columns_ && line.size() + 1 + better.size() > columns_;
       absl::StrAppend(&line, own_line ? "\n    " : " ", better);
     }
     if (d.values != Goal::Win().name()) absl::StrAppend(&line, " [", d.values, "]");
@@ -300,6 +301,7 @@ class TextListener : public app::GameListener {
 
   std::ostream& out_;
   bool full_review_;
+  std::size_t columns_;  // the text's width (app::WrapColumns)
   const app::GameSetup* setup_ = nullptr;
 };
 
@@ -307,14 +309,16 @@ class TextListener : public app::GameListener {
 class Game {
  public:
   Game(app::GameSetup setup, std::string log_path, bool json, bool print_log, bool full_review,
-       Advisor& advisor, std::istream* in, std::ostream& out, const std::atomic<bool>* stop)
+       int columns, Advisor& advisor, std::istream* in, std::ostream& out,
+       const std::atomic<bool>* stop)
       : log_path_(std::move(log_path)),
         json_(json),
         print_log_(print_log),
         in_(in),
         out_(out),
         stop_(stop),
-        text_(out, full_review),
+        columns_(static_cast<std::size_t>(columns)),
+        text_(out, full_review, columns),
         json_events_([&out](std::string event) { out << event << "\n"; }),
         driver_(std::move(setup), advisor,
                 json ? static_cast<app::GameListener&>(json_events_) : text_) {}
@@ -334,7 +338,7 @@ class Game {
  private:
   const GameState& state() const { return driver_.state(); }
 
-  void Line(const std::string& text) { out_ << app::WrapColumns(text) << "\n"; }
+  void Line(const std::string& text) { out_ << app::WrapColumns(text, columns_) << "\n"; }
   // A line holding a path or a command to copy: never broken.
   void PathLine(const std::string& text) { out_ << text << "\n"; }
   void Event(std::string_view event, JsonObject&& fields) {
@@ -456,17 +460,15 @@ class Game {
                               ReviewCommand(setup.rules, setup.coverage, setup.tables, log_path_),
                               ")."));
       }
-      return absl::OkStatus();
-    }
-    if (!json_ && text.empty()) {
+      // --print-log as well: the log on standard output too.
+      if (json_ || text.empty() || !print_log_) return absl::OkStatus();
+    } else if (!json_ && text.empty()) {
       Line("Game log: no turn ended, nothing to replay.");
       return absl::OkStatus();
-    }
-    if (json_) {
+    } else if (json_) {
       json_events_.LogLines(text);
       return absl::OkStatus();
-    }
-    if (!print_log_) {
+    } else if (!print_log_) {
       Line("Game log: not kept (--log FILE writes it, --print-log prints it).");
       return absl::OkStatus();
     }
@@ -481,6 +483,7 @@ class Game {
   std::istream* in_;
   std::ostream& out_;
   const std::atomic<bool>* stop_;  // Ctrl-C: the game is abandoned, its log kept
+  std::size_t columns_;            // the text's width (app::WrapColumns)
   TextListener text_;
   app::JsonGameListener json_events_;
   app::GameDriver driver_;
@@ -517,7 +520,7 @@ of each human's decisions (how many were optimal, the chance to win given
 away, the rating of docs/RATING.md, the three costliest with their class;
 --full-review: every decision), and the game log
 in the lines `martiandice review` reads, written atomically to --log FILE
-(--print-log: on stdout).
+and with --print-log on stdout (both may be given).
 --json gives one JSON object per line, each with an "event": start (its
 "seed" a decimal string, exact past 2^53), turn, roll, take, roll_on,
 turn_end, prompt, hint, forced, refused, help, game_over, review (with
@@ -552,7 +555,7 @@ absl::StatusOr<int> RunPlay(const CommandOptions& options, const CommandContext&
   // Ctrl-C ends the wait for the next entry as the end of the input would.
   const InterruptFlag interrupt("", InterruptFlag::Blocked::kInterrupt);
   Game played(*std::move(setup), log_path, options.json, options.print_log, options.full_review,
-              context.advisor, context.in, out, interrupt.flag());
+              context.columns, context.advisor, context.in, out, interrupt.flag());
   return played.Run();
 }
 

@@ -435,6 +435,16 @@ TEST_CASE("play: --log writes the log atomically, the same lines") {
   CHECK(Named(events, "log")[0]["path"].text == file);
   const CliRun inline_log = Play({"--humans", "none", "--seed", "9", "--json"});
   CHECK(test_util::ReadFile(file) == LogText(Events(inline_log)));
+  // With --print-log too, the text form writes the file and prints the same log.
+  const std::string both = dir.str() + "/both.log";
+  const CliRun text = Play({"--humans", "none", "--seed", "9", "--log", both, "--print-log"});
+  REQUIRE(text.code == 0);
+  CHECK(test_util::ReadFile(both) == test_util::ReadFile(file));
+  CHECK(text.out.find("Game log written to " + both) != std::string::npos);
+  const std::string header = " - replays it):\n";
+  const std::size_t at = text.out.find(header);
+  REQUIRE(at != std::string::npos);
+  CHECK(text.out.substr(at + header.size()) == test_util::ReadFile(file));
 }
 
 // The review command printed with the log names what review needs to read
