@@ -434,6 +434,8 @@ game: phase, seat, scores, final_round, aside, dice_left, turn_score, roll,
 legal, winners, undo; and the advice as in `play --json`'s hints, null once
 the game is over), applied (the same after an entry, with entry and
 turn_ends), undone, refused (entry, message, state), help, end, log.
+The text is wrapped to 80 columns, or to a narrower terminal's width (the
+advice's table takes 58).
 Exit status: 0 at the end of input or quit; 130 after Ctrl-C (the log
 written first); 2 bad options; 1 an internal error.
 )";

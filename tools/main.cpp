@@ -28,7 +28,8 @@ void HoldClosedStandardStreams() {
 }
 
 // `play`'s and `coach`'s text width: a terminal's narrower than 80 columns
-// (40 at least), else 80 (longer lines read badly; a pipe gets 80).
+// (40 at least; the advice's table stays 58 wide), else 80 (longer lines read
+// badly; a pipe gets 80).
 int TextColumns() {
   winsize size{};
   if (isatty(STDOUT_FILENO) == 0 || ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) != 0 ||

@@ -526,6 +526,8 @@ and with --print-log on stdout (both may be given).
 turn_end, prompt, hint, forced, refused, help, game_over, review (with
 "rating", null under the fallback, and each decision's "class"), log
 (always), abandoned.
+The text is wrapped to 80 columns, or to a narrower terminal's width (the
+advice's table takes 58).
 Exit status: 0 the game ended; 4 the input ended (or quit came) first: the
 log then holds the turns that ended; 130 Ctrl-C came first (the log too);
 2 bad options; 1 an internal error.

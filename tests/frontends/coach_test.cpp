@@ -235,6 +235,23 @@ TEST_CASE("coach: a whole 3-player game typed in, the winner and totals by hand"
   CHECK(played == std::vector<int>{5, 10, 0, 16});
 }
 
+TEST_CASE("coach: the text wraps to a narrower terminal's columns") {
+  std::istringstream in(kSampleTurn);
+  martiandice::CliEnvironment narrow;
+  narrow.in = &in;
+  narrow.columns = 60;
+  const CliRun run = cli_test::Run({"coach"}, narrow);
+  REQUIRE(run.code == 0);
+  const CliRun wide = Coach({}, kSampleTurn);
+  std::size_t longest = 0;
+  std::size_t longest_wide = 0;
+  for (const std::string& line : Lines(run.out)) longest = std::max(longest, line.size());
+  for (const std::string& line : Lines(wide.out))
+    longest_wide = std::max(longest_wide, line.size());
+  CHECK(longest <= 60);
+  CHECK(longest_wide > 60);
+}
+
 TEST_CASE("coach: undo takes back entries one by one") {
   const CliRun run = Coach({"--json"}, "roll 2T 3R 4H 3C 1K\ntake H\nstop\nundo\nundo\nundo\n");
   REQUIRE(run.code == 0);

@@ -425,6 +425,39 @@ TEST_CASE("play: where no table covers the game, the fallback, said once") {
   }
 }
 
+// The longest line of `text`, in characters (UTF-8).
+std::size_t LongestLine(const std::string& text) {
+  std::size_t longest = 0;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    const auto chars = static_cast<std::size_t>(
+        std::count_if(line.begin(), line.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+    longest = std::max(longest, chars);
+  }
+  return longest;
+}
+
+TEST_CASE("play: the text wraps to a narrower terminal's columns") {
+  const std::string input = Stubborn(60);
+  const CliRun wide = Play({"--seed", "3", "--hints", "--players", "3"}, input);
+  std::istringstream in(input);
+  martiandice::CliEnvironment narrow;
+  narrow.in = &in;
+  narrow.columns = 60;  // the advice's table takes 58
+  const CliRun run = cli_test::Run({"play", "--seed", "3", "--hints", "--players", "3"}, narrow);
+  REQUIRE(wide.code == run.code);
+  CHECK(LongestLine(wide.out) > 60);  // the same game at 80 columns has longer lines
+  CHECK(LongestLine(run.out) <= 60);
+  // The same words, only broken elsewhere.
+  const auto words = [](const std::string& text) {
+    std::vector<std::string> all;
+    std::istringstream in(text);
+    for (std::string word; in >> word;) all.push_back(word);
+    return all;
+  };
+  CHECK(words(run.out) == words(wide.out));
+}
+
 TEST_CASE("play: --log writes the log atomically, the same lines") {
   test_util::TempDir dir;
   const std::string file = dir.str() + "/game.log";
