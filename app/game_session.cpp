@@ -17,8 +17,8 @@
 namespace martiandice::app {
 
 const std::string_view kSessionEntries =
-    "roll DICE, take FACE, roll DICE take FACE, stop, roll (roll on), score N (a whole turn), "
-    "scores S0,S1 seat I, undo, state, help";
+    "roll DICE, take FACE (or the bare FACE), roll DICE take FACE, stop, roll (roll on), "
+    "score N (a whole turn), scores S0,S1 seat I, undo, state, help";
 
 namespace {
 
@@ -105,6 +105,9 @@ absl::StatusOr<Entry> ReadEntry(std::string_view line, bool quit) {
     if (take_at == n) return entry;
   } else if (first == "take") {
     take_at = 0;
+  } else if (absl::StatusOr<TakeInput> bare = ParseTake(absl::StrJoin(words, " ")); bare.ok()) {
+    entry.moves.take = *bare;  // the bare face ("humans", "H"), as play takes it
+    return entry;
   } else {
     return Bad(absl::StrCat("unknown entry '", Str(absl::StripAsciiWhitespace(std::string(line))),
                             "'; the entries: ", std::string(kSessionEntries),

@@ -414,7 +414,8 @@ comment):
   roll DICE            the dice rolled (notation: 2T 3R 4H, or words: 2 tanks
                        3 rays); after a take it means the seat rolled on
   take FACE            the face set aside: ray, human, cow, chicken (plurals,
-                       letters R H C K; a count may be given: take 4H)
+                       letters R H C K; a count may be given: take 4H); the
+                       bare FACE too (h, humans)
   roll DICE take FACE  both in one line
   stop                 the seat stops: the turn scores
   roll                 the seat rolls on (also: roll on); the dice come next

@@ -86,7 +86,7 @@ struct Entry {
 std::vector<Entry> Entries() {
   return {
       {"roll 2T 3R 4H 3C 1K", {Move::Roll(D("2T 3R 4H 3C 1K"))}},
-      {"take humans", {Move::Take(Face::kHuman)}},
+      {"4 humans", {Move::Take(Face::kHuman)}},  // the bare face, as play takes it
       {"roll 1T 2R 3C 1K take R",
        {Move::RollOn(), Move::Roll(D("1T 2R 3C 1K")), Move::Take(Face::kRay)}},
       {"roll", {Move::RollOn()}},
@@ -303,9 +303,12 @@ TEST_CASE("game session: bad entries name the problem in one line and change not
     CheckRefused(session, "take tanks", "tanks are set aside automatically; take R, H, C or K");
     CheckRefused(session, "take 3H", "the roll shows 4 humans, not 3");
     CheckRefused(session, "take H C", "take one face (R, H, C or K), not 'h c'");
+    CheckRefused(session, "3 humans",
+                 "the roll shows 4 humans, not 3");  // a bare face, checked alike
     Entered(session, "take H");
     CheckRefused(session, "take R",
                  "cannot take now: the game waits for seat 0 to stop or roll on");
+    CheckRefused(session, "R", "cannot take now: the game waits for seat 0 to stop or roll on");
     CheckRefused(session, "scores 1,2",
                  "scores: only at a turn's start; seat 0's turn is in progress");
     CheckRefused(session, "score 7",

@@ -267,11 +267,13 @@ TEST_CASE("play: every kind of bad entry gets one line and changes nothing") {
       "take\tcow\n"      // a tab between the words
       "take humans cows\n"
       "humans cows\n"  // two faces, without "take"
-      "jump\n" +
-      std::string("take ") + std::string(1100, ' ') + "cow\n" +  // refused whole, not read cut
-      "\n"                                                       // blank: ignored
-      "take 3 humans\n"                                          // legal at last
-      "take ray\n"                                               // after the take: stop or roll
+      "jump\n"
+      "take\n" +  // no face
+      std::string("take ") +
+      std::string(1100, ' ') + "cow\n" +  // refused whole, not read cut
+      "\n"                                // blank: ignored
+      "take 3 humans\n"                   // legal at last
+      "take ray\n"                        // after the take: stop or roll
       "ray\n"
       "stop\n";
   const CliRun run = Play({"--seed", "3", "--json"}, bad);
@@ -290,6 +292,7 @@ TEST_CASE("play: every kind of bad entry gets one line and changes nothing") {
       "take one face",
       "take one face (R, H, C or K), not 'humans cows'",
       "unknown entry 'jump'",
+      "take: name the face, e.g. 'take humans' or 'take H'",
       "the line is longer than 1024 bytes",
       "cannot take now: the game waits for seat 0 to stop or roll on",
       "cannot take now"};
