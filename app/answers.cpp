@@ -643,4 +643,13 @@ std::string TakeLabel(Face face, int count) {
   return absl::StrCat(count, " ", std::string(FaceName(face)), count == 1 ? "" : "s");
 }
 
+std::string LostToTanksText(const Dice& aside) {
+  const int tanks = aside.count(Face::kTank);
+  const int rays = aside.count(Face::kRay);
+  const int earthlings = aside.total() - tanks - rays;
+  if (tanks <= rays || earthlings == 0) return "";
+  return absl::StrCat(" (", TakeLabel(Face::kTank, tanks), " beat ", TakeLabel(Face::kRay, rays),
+                      ")");
+}
+
 }  // namespace martiandice::app

@@ -112,5 +112,8 @@ bool IsChance(const Goal& goal);
 std::string ValueText(const Goal& goal, double x);
 // "4 humans", "1 ray".
 std::string TakeLabel(Face face, int count);
+// Why a turn that ends with `aside` scores nothing though earthlings were
+// taken: " (4 tanks beat 3 rays)" where the tanks outnumber the rays, else "".
+std::string LostToTanksText(const Dice& aside);
 
 }  // namespace martiandice::app

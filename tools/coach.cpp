@@ -281,18 +281,19 @@ class Coach {
     for (const TurnEnd& end : ends) {
       const std::string scores =
           absl::StrCat("Scores: ", absl::StrJoin(state().scores(), ", "), ".");
+      const std::string lost = app::LostToTanksText(end.aside);  // why 0, where the tanks won
       switch (end.reason) {
         case TurnEndReason::kStopped:
           Line(absl::StrCat("Seat ", end.seat, " stops with ", FormatDice(end.aside),
-                            " and scores ", end.score, ". ", scores));
+                            " and scores ", end.score, lost, ". ", scores));
           break;
         case TurnEndReason::kNoLegalTake:
           Line(absl::StrCat("No legal take: seat ", end.seat, "'s turn ends with ",
-                            FormatDice(end.aside), " and scores ", end.score, ". ", scores));
+                            FormatDice(end.aside), " and scores ", end.score, lost, ". ", scores));
           break;
         case TurnEndReason::kNoDiceLeft:
           Line(absl::StrCat("No dice left: seat ", end.seat, "'s turn ends with ",
-                            FormatDice(end.aside), " and scores ", end.score, ". ", scores));
+                            FormatDice(end.aside), " and scores ", end.score, lost, ". ", scores));
           break;
         case TurnEndReason::kEntered:
           Line(absl::StrCat("Seat ", end.seat, " scores ", end.score, ". ", scores));

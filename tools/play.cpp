@@ -164,7 +164,8 @@ class TextListener : public app::GameListener {
   void RollOn(int seat) override { Line(absl::StrCat("Seat ", seat, " rolls on.")); }
 
   void TurnEnd(const martiandice::TurnEnd& end, const std::vector<int>& scores) override {
-    const std::string after = absl::StrCat(". Scores: ", absl::StrJoin(scores, ", "), ".");
+    const std::string after = absl::StrCat(app::LostToTanksText(end.aside),
+                                           ". Scores: ", absl::StrJoin(scores, ", "), ".");
     switch (end.reason) {
       case TurnEndReason::kStopped:
         Line(absl::StrCat("Seat ", end.seat, " stops and scores ", end.score, after));

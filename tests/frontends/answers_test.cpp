@@ -652,6 +652,12 @@ TEST_CASE("answers: rules, dice counts, numbers and takes as text") {
   CHECK(app::TakeLabel(Face::kHuman, 4) == "4 humans");
   CHECK(app::TakeLabel(Face::kRay, 1) == "1 ray");
   CHECK(app::TakeLabel(Face::kChicken, 2) == "2 chickens");
+  // Why a turn with earthlings scores 0: only where the tanks outnumber the rays.
+  CHECK(app::LostToTanksText(D("3T 4H")) == " (3 tanks beat 0 rays)");
+  CHECK(app::LostToTanksText(D("4T 3R 2C 1K")) == " (4 tanks beat 3 rays)");
+  CHECK(app::LostToTanksText(D("3T 3R 2C")).empty());  // as many rays: the earthlings score
+  CHECK(app::LostToTanksText(D("5T 2R")).empty());     // nothing taken to lose
+  CHECK(app::LostToTanksText(D("2R 3H")).empty());
 }
 
 // 4 players under the official rules: no table ships, so the default search
