@@ -429,11 +429,12 @@ class Game {
           .Int("turns", driver_.turn());
       Event("abandoned", std::move(fields));
     } else {
-      Line(absl::StrCat(interrupted ? "\nInterrupted"
-                        : quit_     ? "Quit"
-                                    : "The input ended",
-                        " in turn ", driver_.turn(),
-                        ", before the game ended: the log holds the turns that ended."));
+      Line(absl::StrCat(
+          interrupted ? "\nInterrupted"
+          : quit_     ? "Quit"
+                      : "The input ended",
+          " in turn ", driver_.turn(), ", before the game ended",
+          log_path_.empty() && !print_log_ ? "." : ": the log holds the turns that ended."));
     }
     if (absl::Status status = WriteLog(driver_.log().finished_text()); !status.ok()) {
       return status;

@@ -367,7 +367,12 @@ TEST_CASE("play: the end of input or quit mid game ends cleanly, exit 4") {
   const CliRun ended = Play({"--seed", "3"}, "h\nroll\nr\nstop\n");
   CHECK(ended.code == 4);
   CHECK(ended.err.empty());
-  CHECK(ended.out.find("The input ended in turn 3, before the game ended") != std::string::npos);
+  // No log kept: no word of one but the line saying how to keep it.
+  CHECK(ended.out.find("The input ended in turn 3, before the game ended.\n") != std::string::npos);
+  CHECK(ended.out.find("Game log: not kept") != std::string::npos);
+  const CliRun printed = Play({"--seed", "3", "--print-log"}, "h\nroll\nr\nstop\n");
+  CHECK(printed.out.find("The input ended in turn 3, before the game ended: the log holds") !=
+        std::string::npos);
   // The log holds the turns that ended: review reads it.
   const CliRun json = Play({"--seed", "3", "--json"}, "h\nroll\nr\nstop\n");
   REQUIRE(json.code == 4);
