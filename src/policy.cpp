@@ -132,8 +132,12 @@ absl::StatusOr<PolicySpec> ParsePolicy(std::string_view spec) {
   }
   absl::StatusOr<Goal> goal = Goal::Parse(spec);
   if (!goal.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("unknown policy '", std::string(spec), "' (use ",
-                                                   kPolicyList, "): ", goal.status().message()));
+    // The objective's own words only for a name with a parameter ("reach:x"),
+    // where they say what is wrong with it.
+    const bool parameter = spec.find(':') != std::string_view::npos;
+    return absl::InvalidArgumentError(
+        absl::StrCat("unknown policy '", std::string(spec), "' (use ", kPolicyList, ")",
+                     parameter ? absl::StrCat(": ", goal.status().message()) : ""));
   }
   if (goal->is_win()) return policy;
   policy.kind = PolicySpec::Kind::kObjective;

@@ -529,7 +529,13 @@ TEST_CASE("play: bad options are refused before the game, exit 2") {
   cli_test::CheckUsageError({"play", "--humans", "0,0"}, "--humans: seat 0 is given twice");
   cli_test::CheckUsageError({"play", "--humans", "x"}, "--humans");
   cli_test::CheckUsageError({"play", "--players", "7"}, "--players");
-  cli_test::CheckUsageError({"play", "--bots", "bogus"}, "--bots: unknown policy 'bogus'");
+  cli_test::CheckUsageError(
+      {"play", "--bots", "bogus"},
+      "--bots: unknown policy 'bogus' (use win, ev, capped, capped:M, reach:K, "
+      "random, stop:K, cautious or bold)\n");
+  cli_test::CheckUsageError({"play", "--bots", "reach:x"},
+                            "--bots: unknown policy 'reach:x' (use ");
+  cli_test::CheckUsageError({"play", "--bots", "reach:x"}, "bold): ");  // and what is wrong with K
   cli_test::CheckUsageError({"play", "--players", "3", "--bots", "ev,ev,ev"},
                             "--bots: 3 policies for 2 bot seats");
   cli_test::CheckUsageError({"play", "--seed", "-1"}, "--seed");
