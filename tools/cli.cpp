@@ -622,6 +622,15 @@ std::string ParseErrorMessage(const CLI::ParseError& e, const CLI::App& app,
   if (extras && option_first) {
     absl::StrAppend(&message, " (options go after the subcommand: ", SubcommandList(), ")");
   }
+  // CLI11's "--aside: 1 required TEXT missing": an option given no value.
+  if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) != nullptr &&
+      absl::StrContains(message, " required ") && absl::EndsWith(message, " missing")) {
+    return absl::StrCat(message.substr(0, message.find(": ")), ": expected a value after it");
+  }
+  // review's file: "input is required".
+  if (dynamic_cast<const CLI::RequiredError*>(&e) != nullptr && message == "input is required") {
+    return "give the file of played turns to read (or - for standard input)";
+  }
   return message;
 }
 

@@ -398,6 +398,10 @@ TEST_CASE("cli bad input table: simulate") {
       {{"simulate", "--games", "5", "--policies", "ev,ev", "--seed", "+3"},
        "--seed: expected an integer in 0..2^64-1, got '+3'"},
       {{"simulate", "--games", "10"}, "--policies"},
+      // An option given no value names itself, in words.
+      {{"simulate", "--policies", "ev,ev", "--games"}, "--games: expected a value after it"},
+      {{"eval", "--aside"}, "--aside: expected a value after it"},
+      {{"review"}, "give the file of played turns to read (or - for standard input)"},
   });
 }
 
