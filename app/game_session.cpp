@@ -44,9 +44,11 @@ absl::StatusOr<Entry> ReadEntry(std::string_view line, bool quit) {
     line = line.substr(0, hash);
   }
   std::vector<std::string> words;
+  std::vector<std::string> typed;  // as typed: messages quote the dice so
   for (absl::string_view word :
        absl::StrSplit(std::string(line), absl::ByAnyChar(" \t\r"), absl::SkipWhitespace())) {
-    words.push_back(absl::AsciiStrToLower(Str(word)));
+    typed.push_back(Str(word));
+    words.push_back(absl::AsciiStrToLower(typed.back()));
   }
   if (words.empty()) return entry;
   const std::string& first = words[0];
@@ -98,7 +100,7 @@ absl::StatusOr<Entry> ReadEntry(std::string_view line, bool quit) {
     }
     take_at = std::find(words.begin(), words.end(), "take") - words.begin();
     if (take_at == 1) return Bad("roll: give the dice rolled before the take");
-    const std::string dice = absl::StrJoin(words.begin() + 1, words.begin() + take_at, " ");
+    const std::string dice = absl::StrJoin(typed.begin() + 1, typed.begin() + take_at, " ");
     absl::StatusOr<Dice> roll = ParseDice(dice);
     if (!roll.ok()) return Bad(absl::StrCat("roll: ", roll.status().message()));
     entry.moves.roll = *roll;

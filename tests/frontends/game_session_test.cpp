@@ -291,7 +291,8 @@ TEST_CASE("game session: bad entries name the problem in one line and change not
                  "seat 1'");
     CheckRefused(session, "scores 30,30", "scores: ", true);
     CheckRefused(session, "roll take H", "roll: give the dice rolled before the take");
-    CheckRefused(session, "roll 2Z", "roll: ", true);
+    CheckRefused(session, "roll 2Z", "roll: bad dice \"2Z\"", true);  // quoted as typed
+    CheckRefused(session, "ROLL 3t 2x", "roll: bad dice \"3t 2x\"", true);
     CheckRefused(session, "roll 12R", "", true);  // 12 of the 13 dice
     CheckRefused(session, "take", "take: name the face, e.g. 'take humans' or 'take H'");
     CheckRefused(session, "stop now", "stop takes nothing after it");
