@@ -643,13 +643,14 @@ std::string TakeLabel(Face face, int count) {
   return absl::StrCat(count, " ", std::string(FaceName(face)), count == 1 ? "" : "s");
 }
 
+bool LostToTanks(const Dice& aside) {
+  return aside.earthlings() > 0 && TurnScore(Rules{}, aside) == 0;
+}
+
 std::string LostToTanksText(const Dice& aside) {
-  const int tanks = aside.count(Face::kTank);
-  const int rays = aside.count(Face::kRay);
-  const int earthlings = aside.total() - tanks - rays;
-  if (tanks <= rays || earthlings == 0) return "";
-  return absl::StrCat(" (", TakeLabel(Face::kTank, tanks), " beat ", TakeLabel(Face::kRay, rays),
-                      ")");
+  if (!LostToTanks(aside)) return "";
+  return absl::StrCat(" (", TakeLabel(Face::kTank, aside.count(Face::kTank)), " beat ",
+                      TakeLabel(Face::kRay, aside.count(Face::kRay)), ")");
 }
 
 }  // namespace martiandice::app

@@ -112,8 +112,10 @@ bool IsChance(const Goal& goal);
 std::string ValueText(const Goal& goal, double x);
 // "4 humans", "1 ray".
 std::string TakeLabel(Face face, int count);
-// Why a turn that ends with `aside` scores nothing though earthlings were
-// taken: " (4 tanks beat 3 rays)" where the tanks outnumber the rays, else "".
+// Whether a turn that ends with `aside` lost earthlings to the tanks: it
+// holds some, and scores nothing (the tanks outnumber the rays: TurnScore).
+bool LostToTanks(const Dice& aside);
+// The same in words: " (4 tanks beat 3 rays)", else "".
 std::string LostToTanksText(const Dice& aside);
 
 }  // namespace martiandice::app

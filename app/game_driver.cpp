@@ -370,6 +370,7 @@ void JsonGameListener::TurnEnd(const martiandice::TurnEnd& end, const std::vecto
       .Int("score", end.score)
       .Str("reason", TurnEndReasonName(end.reason))
       .Str("aside", FormatDice(end.aside))
+      .Bool("tanks_won", LostToTanks(end.aside))
       .Raw("scores", JsonIntArray(scores))
       .Bool("game_over", end.game_over);
   emit_(JsonEvent("turn_end", std::move(fields)));

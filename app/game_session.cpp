@@ -250,6 +250,7 @@ std::string GameSession::TurnEndsJson(const std::vector<TurnEnd>& ends) {
                         .Int("score", end.score)
                         .Str("reason", TurnEndReasonName(end.reason))
                         .Str("aside", FormatDice(end.aside))
+                        .Bool("tanks_won", LostToTanks(end.aside))
                         .Bool("game_over", end.game_over)
                         .Build());
   }

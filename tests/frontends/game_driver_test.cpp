@@ -613,6 +613,10 @@ TEST_CASE("game driver: play --json's events read back") {
     CHECK(event["seat"].number == events.ends[end].end.seat);
     CHECK(event["score"].number == events.ends[end].end.score);
     CHECK(event["reason"].text == TurnEndReasonName(events.ends[end].end.reason));
+    // tanks_won: earthlings set aside, and more tanks than rays (counted here from the aside).
+    const Dice& aside = events.ends[end].end.aside;
+    CHECK(event["tanks_won"].boolean ==
+          (aside.earthlings() > 0 && aside.count(Face::kTank) > aside.count(Face::kRay)));
     std::vector<double> scores;
     for (const Json& s : event["scores"].items) scores.push_back(s.number);
     CHECK(scores ==

@@ -426,11 +426,12 @@ TEST_CASE("game session: the state and the turn ends as JSON, read back") {
       cli_test::JsonParser(GameSession::TurnEndsJson(stop.turn_ends)).ParseDocument().value();
   REQUIRE(ends.items.size() == 1);
   CHECK(ends.items[0].keys ==
-        std::vector<std::string>{"seat", "score", "reason", "aside", "game_over"});
+        std::vector<std::string>{"seat", "score", "reason", "aside", "tanks_won", "game_over"});
   CHECK(ends.items[0]["seat"].number == 0);
   CHECK(ends.items[0]["score"].number == 0);  // 2 tanks, no ray
   CHECK(ends.items[0]["reason"].text == "stop");
   CHECK(ends.items[0]["aside"].text == "2T 4H");
+  CHECK(ends.items[0]["tanks_won"].boolean);  // the 4 humans lost to them
   CHECK_FALSE(ends.items[0]["game_over"].boolean);
   CHECK(GameSession::TurnEndsJson({}) == "[]");
   // To the end: seat 1 reaches 25, seat 0 falls short.
@@ -441,6 +442,7 @@ TEST_CASE("game session: the state and the turn ends as JSON, read back") {
       cli_test::JsonParser(GameSession::TurnEndsJson(last.turn_ends)).ParseDocument().value();
   CHECK(over.items.at(0)["reason"].text == "entered");
   CHECK(over.items.at(0)["aside"].text == "-");  // nothing set aside
+  CHECK_FALSE(over.items.at(0)["tanks_won"].boolean);
   CHECK(over.items.at(0)["game_over"].boolean);
   check_state(session.state());
   CHECK(Parse(session.StateJson())["phase"].text == "over");

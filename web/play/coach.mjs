@@ -8,7 +8,7 @@
 // The game's entries are kept in this browser and replayed after a reload
 // (saved.mjs).
 import {
-  FACE, LETTER, adviceBox, diceChips, diceCount, diceWords, formatValue, plural,
+  FACE, LETTER, adviceBox, diceChips, diceCount, diceWords, formatValue, plural, tanksWonWords,
 } from './words.mjs';
 import { ownTables } from './own-table.mjs';
 import { forgetGame, gameRecord, keptGame, replayMismatch } from './saved.mjs';
@@ -253,7 +253,7 @@ function said(entry) {
   else if (words[0] === 'score') parts.push(`A whole turn of ${plural(Number(words[1]), 'point')}.`);
   for (const end of entry.turn_ends ?? []) {
     parts.push(`${seatName(end.seat)}'s turn ends (${REASONS[end.reason] ?? end.reason}): ` +
-      `${plural(end.score, 'point')}.`);
+      `${plural(end.score, 'point')}${tanksWonWords(end)}.`);
   }
   return parts.join(' ');
 }

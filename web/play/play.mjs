@@ -18,7 +18,7 @@ import { startStrategy } from './strategy.mjs';
 import { diceRow, dieSvg, drawDice } from './dice.mjs';
 import { forgetGame, gameRecord, keptGame, replayMismatch } from './saved.mjs';
 import {
-  LETTER, adviceTable, diceCount, diceWords, formatValue, groups, plural, thenWords,
+  LETTER, adviceTable, diceCount, diceWords, formatValue, groups, plural, tanksWonWords, thenWords,
 } from './words.mjs';
 
 const params = new URLSearchParams(location.search);
@@ -185,7 +185,7 @@ function describe(e) {
     case 'roll_on':
       return `${w} rolled on.`;
     case 'turn_end': {
-      const score = plural(e.score, 'point');
+      const score = plural(e.score, 'point') + tanksWonWords(e);
       if (e.reason === 'stop') return `${w} stopped and scored ${score}.`;
       if (e.reason === 'no_legal_take') return `No legal take: ${name(e.seat)} scored ${score}.`;
       return `No dice left: ${name(e.seat)} scored ${score}.`;

@@ -12,6 +12,13 @@ export function groups(notation) {
   if (!notation || notation === '-') return [];
   return notation.split(' ').map((g) => ({ count: parseInt(g, 10), letter: g.slice(-1) }));
 }
+// Why a turn end scored nothing, where its event says the tanks won
+// (`tanks_won`): " (3 tanks beat 1 ray)"; else "".
+export function tanksWonWords(end) {
+  if (!end.tanks_won) return '';
+  const count = (letter) => groups(end.aside).find((g) => g.letter === letter)?.count ?? 0;
+  return ` (${plural(count('T'), 'tank')} beat ${plural(count('R'), 'ray')})`;
+}
 export const diceWords = (notation) =>
   groups(notation).map((g) => plural(g.count, FACE[g.letter])).join(', ') || 'nothing';
 

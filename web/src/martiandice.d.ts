@@ -396,6 +396,8 @@ export interface CoachTurnEnd {
   score: number;
   reason: string;
   aside: string;
+  /** The tanks outnumbered the rays: the earthlings set aside scored nothing. */
+  tanks_won: boolean;
   game_over: boolean;
 }
 

@@ -211,6 +211,12 @@ test('the coach mode follows the rulebook\'s sample turn with serve\'s advice (1
     await page.fill('#turn-points', '4');
     await entry(page, game, 'score 4', () => page.click('#enter-score'));
     assert.deepEqual((await shown(page)).scores, [5, 4]);
+    // A turn the tanks win: its end says why it scored nothing.
+    await entry(page, game, 'roll 3T 4H 3C 3K', () => roll(page, '3T 4H 3C 3K'));
+    await entry(page, game, 'take human', () => page.click('#coach-takes button[data-face="human"]'));
+    await entry(page, game, 'stop', () => page.click('#coach-stop'));
+    assert.equal(await page.textContent('#coach-entries li:last-child'),
+      'Seat 0\'s turn ends (stopped): 0 points (3 tanks beat 0 rays).');
 
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= 1280, `the page is ${width} px wide`);
