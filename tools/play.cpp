@@ -527,9 +527,9 @@ and with --print-log on stdout (both may be given).
 --json gives one JSON object per line, each with an "event": start (its
 "seed" a decimal string, exact past 2^53), turn, roll, take, roll_on,
 turn_end ("tanks_won": the tanks outnumbered the rays, so the earthlings set
-aside scored nothing), prompt, hint, forced, refused, help, game_over, review (with
-"rating", null under the fallback, and each decision's "class"), log
-(always), abandoned.
+aside scored nothing), prompt, hint, forced, refused, help, game_over,
+review (with "rating", null under the fallback, and each decision's
+"class"), log (always), abandoned.
 The text is wrapped to 80 columns, or to a narrower terminal's width (the
 advice's table takes 58).
 Exit status: 0 the game ended; 4 the input ended (or quit came) first: the
