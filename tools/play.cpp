@@ -223,14 +223,22 @@ class TextListener : public app::GameListener {
   void Review(const app::SeatReview& review) override {
     const std::size_t n = review.decisions.size();
     const bool fallback = !setup_->coverage.table;
-    Line(absl::StrCat(
-        "Review of seat ", review.seat, " (", setup_->seats[review.seat].name, "): ",
-        n - review.mistakes, " of ", n, n == 1 ? " decision optimal, " : " decisions optimal, ",
-        fallback ? absl::StrCat("lost ", app::Number(review.total_loss),
-                                " in the fallback's values (points capped at "
-                                "what was needed).")
-                 : absl::StrCat("their losses adding up to\n  ",
-                                app::PercentagePoints(review.total_loss), " of chance to win.")));
+    const std::string who =
+        absl::StrCat("Review of seat ", review.seat, " (", setup_->seats[review.seat].name, "): ");
+    if (n == 0) {
+      Line(absl::StrCat(who, "no decision to review."));
+    } else if (review.mistakes == 0) {
+      Line(absl::StrCat(who, n, " of ", n, n == 1 ? " decision" : " decisions",
+                        " optimal: nothing given away."));
+    } else {
+      Line(absl::StrCat(
+          who, n - review.mistakes, " of ", n,
+          n == 1 ? " decision optimal, " : " decisions optimal, ",
+          fallback ? absl::StrCat("lost ", app::Number(review.total_loss),
+                                  " in the fallback's values (points capped at what was needed).")
+                   : absl::StrCat("their losses adding up to ",
+                                  app::PercentagePoints(review.total_loss), " of chance to win.")));
+    }
     if (review.rating) {
       const std::optional<app::Rating> rating = app::Rate(*review.rating);
       if (rating) Line(RatingLine(*review.rating, *rating));

@@ -247,11 +247,38 @@ TEST_CASE("play: a human game to its end, with hints and a review that agrees wi
         std::string::npos);
   CHECK(text.out.find(absl::StrCat(
             "Review of seat 0 (you): ", losses.size() - mistakes, " of ", losses.size(),
-            " decisions optimal, their losses adding up to\n  ")) != std::string::npos);
+            " decisions optimal, their losses adding up to")) != std::string::npos);
   const CliRun full = Play({"--seed", "3", "--hints", "--full-review"}, Stubborn(200));
   CHECK(review_lines(full.out).size() == losses.size());
   CHECK(mine["mistakes"].number > 0);  // stopping after every first take is no way to win
   CHECK(text.out.find(" percentage points of chance to win.") != std::string::npos);
+}
+
+TEST_CASE("play: a game played as the hints say is reviewed as optimal, nothing given away") {
+  // The moves a line at a time: each run replays the seed's game with the moves so far.
+  std::string input;
+  bool over = false;
+  for (int moves = 0; moves < 300 && !over; ++moves) {
+    const CliRun run = Play({"--seed", "11", "--hints", "--json"}, input);
+    const std::vector<Json> events = Events(run);
+    over = !Named(events, "game_over").empty();
+    if (over) break;
+    const Json prompt = Named(events, "prompt").back();
+    const std::string decision = prompt["decision"].text;
+    const Json hint = Named(events, "hint").back();
+    if (decision == "take") {
+      input += "take " + hint["best"]["take"].text + "\n";
+    } else if (decision == "stop_or_roll") {
+      input += hint["action"].text == "roll" ? "roll\n" : "stop\n";
+    } else {
+      input += "roll\n";
+    }
+  }
+  REQUIRE(over);
+  const CliRun text = Play({"--seed", "11"}, input);
+  REQUIRE(text.code == 0);
+  CHECK(text.out.find(" decisions optimal: nothing given away.") != std::string::npos);
+  CHECK(text.out.find("The costliest") == std::string::npos);
 }
 
 TEST_CASE("play: every kind of bad entry gets one line and changes nothing") {
