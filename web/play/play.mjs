@@ -509,6 +509,9 @@ function summaryWords(review) {
     return `You played ${optimal} of ${plural(n, 'decision')} as the fallback advises; ` +
       `${optimal === 0 ? 'they' : 'the others'} gave away ${value(review.total_loss)} of its expected points, summed.`;
   }
+  if (r.decisions > 0 && r.optimal === r.decisions) {
+    return `You played all ${plural(r.decisions, 'decision')} optimally: nothing given away.`;
+  }
   const share = r.decisions > 0 ? ` (${Math.round((100 * r.optimal) / r.decisions)}%)` : '';
   return `You played ${r.optimal} of ${plural(r.decisions, 'decision')} optimally${share} and gave away ` +
     `${value(r.total_loss)} chance to win, summed over them (${value(r.mean_loss)} a decision): ` +

@@ -240,6 +240,9 @@ const FACE = { T: 'tank', R: 'ray', H: 'human', C: 'cow', K: 'chicken' };
 const diceWords = (n) => n.split(' ').map((g) => plural(parseInt(g, 10), FACE[g.slice(-1)])).join(', ');
 function summaryWords(review) {
   const r = review.rating;
+  if (r.decisions > 0 && r.optimal === r.decisions) {
+    return `You played all ${plural(r.decisions, 'decision')} optimally: nothing given away.`;
+  }
   const share = r.decisions > 0 ? ` (${Math.round((100 * r.optimal) / r.decisions)}%)` : '';
   return `You played ${r.optimal} of ${plural(r.decisions, 'decision')} optimally${share} and gave away ` +
     `${percent(r.total_loss)} chance to win, summed over them (${percent(r.mean_loss)} a decision): ` +
