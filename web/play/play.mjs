@@ -510,7 +510,8 @@ function summaryWords(review) {
       `${optimal === 0 ? 'they' : 'the others'} gave away ${value(review.total_loss)} of its expected points, summed.`;
   }
   if (r.decisions > 0 && r.optimal === r.decisions) {
-    return `You played all ${plural(r.decisions, 'decision')} optimally: nothing given away.`;
+    return `You played ${r.decisions === 1 ? 'your one decision' : `all ${r.decisions} decisions`} optimally: ` +
+      'nothing given away.';
   }
   const share = r.decisions > 0 ? ` (${Math.round((100 * r.optimal) / r.decisions)}%)` : '';
   return `You played ${r.optimal} of ${plural(r.decisions, 'decision')} optimally${share} and gave away ` +

@@ -241,7 +241,8 @@ const diceWords = (n) => n.split(' ').map((g) => plural(parseInt(g, 10), FACE[g.
 function summaryWords(review) {
   const r = review.rating;
   if (r.decisions > 0 && r.optimal === r.decisions) {
-    return `You played all ${plural(r.decisions, 'decision')} optimally: nothing given away.`;
+    return `You played ${r.decisions === 1 ? 'your one decision' : `all ${r.decisions} decisions`} optimally: ` +
+      'nothing given away.';
   }
   const share = r.decisions > 0 ? ` (${Math.round((100 * r.optimal) / r.decisions)}%)` : '';
   return `You played ${r.optimal} of ${plural(r.decisions, 'decision')} optimally${share} and gave away ` +
