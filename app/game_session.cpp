@@ -116,7 +116,7 @@ absl::StatusOr<Entry> ReadEntry(std::string_view line, bool quit) {
                             quit ? ", quit" : ""));
   }
   const std::string face = absl::StrJoin(words.begin() + take_at + 1, words.end(), " ");
-  if (face.empty()) return Bad("take: name the face, e.g. 'take humans' or 'take H'");
+  if (face.empty()) return Bad(kTakeNamesNoFace);
   absl::StatusOr<TakeInput> take = ParseTake(face);
   if (!take.ok()) return take.status();
   entry.moves.take = *take;

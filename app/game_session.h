@@ -23,6 +23,9 @@ namespace martiandice::app {
 
 // The entries, for messages: "roll DICE, take FACE, ...".
 extern const std::string_view kSessionEntries;
+// The message of a take that names no face (coach's `take`, play's too).
+inline constexpr std::string_view kTakeNamesNoFace =
+    "take: name the face, e.g. 'take humans' or 'take H'";
 
 // What an accepted line did.
 struct SessionStep {

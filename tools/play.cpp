@@ -24,6 +24,7 @@
 #include "commands.h"
 #include "exit_codes.h"
 #include "game_driver.h"
+#include "game_session.h"
 #include "interrupt.h"
 #include "json.h"
 #include "martiandice/advisor.h"
@@ -82,8 +83,8 @@ Entry ReadEntry(std::string_view line) {
       // Dice that are no take ("tank", "2 humans 1 cow") get the take's reason.
       const bool dice = !face.empty() && ParseDice(face).ok();
       entry.problem =
-          from == 1 && face.empty() ? "take: name the face, e.g. 'take humans' or 'take H'"
-          : (from == 1 && !face.empty()) || dice
+          from == 1 && face.empty() ? std::string(app::kTakeNamesNoFace)
+          : from == 1 || dice
               ? Str(take.status().message())
               : absl::StrCat("unknown entry '", std::string(line),
                              "': take FACE (ray, human, cow, chicken or R, H, C, K), roll or stop");

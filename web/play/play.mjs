@@ -9,8 +9,8 @@
 // progress bar (engine.mjs, tables.mjs); a table file the player gives
 // ("Your own table": any players and rules) plays its game. A game in
 // progress is kept in this browser move by move and resumed after a reload
-// (saved.mjs). Page options in the URL: ?delay=MS between the bots' moves (default 450),
-// ?worker=0 runs the engine on the page's thread.
+// (saved.mjs). Page options in the URL: ?delay=MS between the bots' moves
+// (default 450), ?worker=0 runs the engine on the page's thread.
 import { OFFICIAL_RULES as OFFICIAL, isOfficialRules as isOfficial } from '../src/martiandice.js';
 import { startCoach } from './coach.mjs';
 import { ownTables } from './own-table.mjs';
