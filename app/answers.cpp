@@ -557,6 +557,19 @@ std::string TakeZeroChancesText(const GameAdvice& advice, std::size_t width) {
   return text + "\n";
 }
 
+// A win advice where no option has any chance left (a final turn that
+// cannot catch the leader): said in words, not only as a table of 0.00%.
+bool NoChanceLeft(const GameAdvice& advice) {
+  if (advice.fallback || !advice.goal.is_win()) return false;
+  if (advice.takes) {
+    return std::all_of(advice.takes->options.begin(), advice.takes->options.end(),
+                       [](const TakeOption& option) { return option.value.approx == 0; });
+  }
+  return advice.position && advice.position->value.approx == 0;
+}
+
+constexpr char kNoChanceLeft[] = "  No move can win the game from here.\n";
+
 }  // namespace
 
 std::string GameAdviceText(const GameAdvice& advice, std::size_t width) {
@@ -574,6 +587,7 @@ std::string GameAdviceText(const GameAdvice& advice, std::size_t width) {
                       ThenPhrase(best.then), ".\n");
     }
     absl::StrAppend(&text, TakeZeroChancesText(advice, width));
+    if (NoChanceLeft(advice)) absl::StrAppend(&text, kNoChanceLeft);
     return text;
   }
   if (!advice.position) return text;
@@ -590,6 +604,7 @@ std::string GameAdviceText(const GameAdvice& advice, std::size_t width) {
     absl::StrAppend(&text, eval.stop ? "  Rolling on ends the turn" : "  The turn ends",
                     " with 0 points with chance ", Percent(*advice.zero_chance), ".\n");
   }
+  if (NoChanceLeft(advice)) absl::StrAppend(&text, kNoChanceLeft);
   return text;
 }
 

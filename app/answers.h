@@ -72,8 +72,9 @@ std::string BestText(const Query& query, const Dice& roll, const BestAnswer& ans
 // chance that rolling on ends the turn with 0 points; null before a take).
 void AddGameAdviceJson(JsonObject& object, const GameAdvice& advice);
 // The same for people: lines of at most `width` columns (a take's table is
-// best's, 58 columns) indented by two spaces, ending with the best move; what
-// the values measure is the caller's to say (AdviceValuesText).
+// best's, 58 columns) indented by two spaces, ending with the best move (and
+// "No move can win the game from here." where every option's chance is 0);
+// what the values measure is the caller's to say (AdviceValuesText).
 std::string GameAdviceText(const GameAdvice& advice, std::size_t width = 80);
 // The two lines saying the values are the table's at `path`, its path on a
 // line of its own (never broken: the lines after it do not move with it).

@@ -585,6 +585,23 @@ TEST_CASE("answers: a game's advice as text, at each decision") {
                                          Pct(*roll.zero_chance) + ".\n");
 }
 
+TEST_CASE("answers: a final turn that cannot win says so in words") {
+  Advisor advisor;
+  // Seat 0 ended at 26; seat 1 at 0 can score 16 at most.
+  absl::StatusOr<GameState> state = GameState::AtTurnStart(Rules{}, 2, GameContext{{26, 0}, 1});
+  REQUIRE(state.ok());
+  const std::string roll = app::GameAdviceText(AdviceAt(advisor, *state));
+  CHECK(roll.rfind("  roll 0.00%\n", 0) == 0);
+  CHECK(absl::EndsWith(roll, "\n  No move can win the game from here.\n"));
+  REQUIRE(state->Apply(Move::Roll(D("1T 3R 4H 3C 2K"))).ok());
+  const std::string take = app::GameAdviceText(AdviceAt(advisor, *state));
+  CHECK(absl::EndsWith(take, "\n  No move can win the game from here.\n"));
+  // Where a chance is left, no such line (seat 0 at 24: not yet the final round).
+  absl::StatusOr<GameState> open = GameState::AtTurnStart(Rules{}, 2, GameContext{{24, 0}, 1});
+  REQUIRE(open.ok());
+  CHECK(app::GameAdviceText(AdviceAt(advisor, *open)).find("No move") == std::string::npos);
+}
+
 TEST_CASE("answers: the fallback's advice says so, in JSON and text") {
   Advisor advisor;
   // 6 players: no table (one takes a cluster); seat 2 at 10 plays capped:15.

@@ -18,7 +18,8 @@ import { startStrategy } from './strategy.mjs';
 import { diceRow, dieSvg, drawDice } from './dice.mjs';
 import { forgetGame, gameRecord, keptGame, replayMismatch } from './saved.mjs';
 import {
-  LETTER, adviceTable, diceCount, diceWords, formatValue, groups, plural, tanksWonWords, thenWords,
+  LETTER, adviceTable, diceCount, diceWords, formatValue, groups, noChanceWords, plural, tanksWonWords,
+  thenWords,
 } from './words.mjs';
 
 const params = new URLSearchParams(location.search);
@@ -401,7 +402,7 @@ function renderHint(advice) {
   });
   adviceTable($('hint-table'), advice, value);
   $('hint-values').textContent = valuesWords(advice);
-  const line = hintLine(advice);
+  const line = hintLine(advice) + noChanceWords(advice);
   $('hint-best').textContent = line;
   box.hidden = false;
   $('hint-more').hidden = advice.decision === 'roll';

@@ -53,6 +53,11 @@ function zeroChances(options) {
   return parts.length > 0 ? ` Rolling on scores 0 with chance ${parts.join(', ')}.` : '';
 }
 
+// " No move can win the game from here." where the best chance to win is 0
+// (a final turn that cannot catch the leader), else "".
+export const noChanceWords = (advice) =>
+  (!advice.fallback && advice.value === 0 ? ' No move can win the game from here.' : '');
+
 export function adviceTable(table, advice, value) {
   const head = table.tHead;
   const body = table.tBodies[0];
@@ -70,7 +75,7 @@ export function adviceTable(table, advice, value) {
     }
     const b = advice.best;
     return `Best: take ${plural(b.count, b.take)}, then ${thenWords(b.then)} (${value(advice.value)}).` +
-      zeroChances(advice.options);
+      zeroChances(advice.options) + noChanceWords(advice);
   }
   head.innerHTML = '<tr><th scope="col">move</th><th scope="col">value</th></tr>';
   const rows = advice.decision === 'roll' ? [['roll', advice.roll]]
@@ -87,9 +92,10 @@ export function adviceTable(table, advice, value) {
     row.insertCell().textContent = label + (mark && rows.length > 1 ? ` (${mark})` : '');
     row.insertCell().textContent = value(x);
   });
-  if (advice.decision === 'roll') return `The position is worth ${value(advice.value)}.`;
+  if (advice.decision === 'roll') return `The position is worth ${value(advice.value)}.${noChanceWords(advice)}`;
   return `Best: ${advice.action === 'either' ? 'stop or roll on, as good' : thenWords(advice.action)} (${value(advice.value)}).` +
-    (advice.zero_chance !== null ? ` Rolling on ends the turn with 0 points with chance ${(100 * advice.zero_chance).toFixed(1)} %.` : '');
+    (advice.zero_chance !== null ? ` Rolling on ends the turn with 0 points with chance ${(100 * advice.zero_chance).toFixed(1)} %.` : '') +
+    noChanceWords(advice);
 }
 
 // Fills the advice box `id` (with its parts `${id}-values`, `${id}-table` and

@@ -109,7 +109,8 @@ function check(page, theirs) {
     // Each take's chance that rolling on after it scores 0, as serve gives it.
     const chances = a.options.filter((o) => o.zero_chance !== null)
       .map((o) => `${(100 * o.zero_chance).toFixed(1)} % after ${plural(o.count, o.take)}`);
-    if (chances.length > 0) assert.ok(page.best.endsWith(` Rolling on scores 0 with chance ${chances.join(', ')}.`), page.best);
+    const best = page.best.replace(/ No move can win the game from here\.$/, '');
+    if (chances.length > 0) assert.ok(best.endsWith(` Rolling on scores 0 with chance ${chances.join(', ')}.`), page.best);
   } else if (a.decision === 'stop_or_roll') {
     assert.deepEqual(page.advice, choiceRows(a, percent));
   } else {
@@ -225,6 +226,24 @@ test('the coach mode follows the rulebook\'s sample turn with serve\'s advice (1
     assert.deepEqual(unnamed, [], 'every input has a label');
     assert.deepEqual(errors, []);
     await page.close();
+  });
+
+test('the coach mode says when no move can win any more (a final turn that cannot catch the leader)',
+  { skip: missing ?? false }, async () => {
+    const { page, errors } = await openPage({ width: 1280, height: 900 });
+    const game = await start(page, { players: 2, scores: [26, 0], seat: 1 });
+    assert.equal(await page.textContent('#advice-best'), 'The position is worth 0.00 %. No move can win the game from here.');
+    await entry(page, game, 'roll 1T 3R 4H 3C 2K', () => roll(page, '1T 3R 4H 3C 2K'));
+    assert.match(await page.textContent('#advice-best'), / No move can win the game from here\.$/);
+    // Where a chance is left, no such words.
+    await entry(page, game, 'take human', () => page.click('#coach-takes button[data-face="human"]'));
+    await entry(page, game, 'undo', () => page.click('#coach-undo'));
+    assert.deepEqual(errors, []);
+    await page.close();
+    const other = await openPage({ width: 1280, height: 900 });
+    await start(other.page, { players: 2, scores: [20, 0], seat: 1 });
+    assert.doesNotMatch(await other.page.textContent('#advice-best'), /No move can win/);
+    await other.page.close();
   });
 
 test('the coach mode at 375 px: 3 players from given scores, played to the end of the game',
