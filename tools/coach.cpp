@@ -79,7 +79,8 @@ absl::StatusOr<Setup> ReadSetup(const CommandOptions& options, Advisor& advisor)
 // The session.
 
 // No turn entered roll by roll has ended (`score N` turns are not reviewed).
-constexpr char kNothingToReview[] = "no turn entered roll by roll ended, nothing to review.";
+constexpr char kNothingToReview[] =
+    "nothing to review (no turn was entered roll by roll to its end).";
 
 std::string Points(int n) { return absl::StrCat(n, n == 1 ? " point" : " points"); }
 

@@ -437,7 +437,7 @@ TEST_CASE("coach: --log writes the finished turns atomically, the lines it print
   const CliRun empty = Coach({"--log", none}, "roll 2T 3R 4H 3C 1K\nscore 7\n");
   REQUIRE(empty.code == 0);
   CHECK(empty.out.find("Game log written to " + none +
-                       ": no turn entered roll by roll ended, nothing to review.") !=
+                       ": nothing to review (no turn was entered roll by roll to its end).") !=
         std::string::npos);
   CHECK(test_util::ReadFile(none).empty());
 }
