@@ -352,15 +352,20 @@ test('with 4 players the page plays the fallback, as the CLI does', { skip: miss
   await page.close();
 });
 
-test('a kept game that replays elsewhere is not resumed, and the page says why', { skip: missing ?? false }, async () => {
-  const page = await newPage({ viewport: { width: 800, height: 900 } });
+// Opens the page, starts a game of `seed` and rolls its first dice.
+async function startAndRoll(page, seed) {
   await page.goto(url(`play/index.html?delay=0`));
   await page.waitForSelector('body[data-ready="true"]');
-  await page.fill('#seed', '77');
+  await page.fill('#seed', String(seed));
   await page.click('#new-game');
   await page.waitForSelector(SETTLED);
   await page.click('#roll');
   await page.waitForSelector(SETTLED);
+}
+
+test('a kept game that replays elsewhere is not resumed, and the page says why', { skip: missing ?? false }, async () => {
+  const page = await newPage({ viewport: { width: 800, height: 900 } });
+  await startAndRoll(page, 77);
   const kept = await page.evaluate(() => JSON.parse(localStorage.getItem('martiandice.game.play')));
   assert.deepEqual(kept.moves, [['roll']]);
   assert.equal(kept.options.seed, '77');
@@ -383,13 +388,7 @@ test('two tabs: the one that last resumed a game keeps it; a record that cannot 
   { skip: missing ?? false }, async () => {
     const tabs = await newContext({ viewport: { width: 800, height: 900 } });
     const first = await tabs.newPage();
-    await first.goto(url(`play/index.html?delay=0`));
-    await first.waitForSelector('body[data-ready="true"]');
-    await first.fill('#seed', '91');
-    await first.click('#new-game');
-    await first.waitForSelector(SETTLED);
-    await first.click('#roll');
-    await first.waitForSelector(SETTLED);
+    await startAndRoll(first, 91);
     // A second tab of the same browser resumes the game and plays on.
     const second = await tabs.newPage();
     await second.goto(url(`play/index.html?delay=0`));
