@@ -69,10 +69,14 @@ export function gameRecord(mode, { version, options, table, moves = [], page = {
   const owner = globalThis.crypto?.randomUUID?.() ?? `${Date.now()}-${Math.random()}`;
   const record = { version, owner, options, table, page, moves: [...moves], state: '' };
   let kept = true;
-  const listener = (event) => {
-    if (!kept || !takenOver(mode, owner, event)) return;
+  // Stops keeping (another game replaces this one in this tab, or another tab took it).
+  const stop = () => {
     kept = false;
     globalThis.removeEventListener?.('storage', listener);
+  };
+  const listener = (event) => {
+    if (!kept || !takenOver(mode, owner, event)) return;
+    stop();
     onTakenOver();
   };
   globalThis.addEventListener?.('storage', listener);
@@ -90,10 +94,7 @@ export function gameRecord(mode, { version, options, table, moves = [], page = {
       keepGame(mode, record);
     },
     /** Stops keeping (another game replaces this one in this tab). */
-    drop() {
-      kept = false;
-      globalThis.removeEventListener?.('storage', listener);
-    },
+    drop: stop,
   };
 }
 
