@@ -230,9 +230,17 @@ absl::StatusOr<RollLine> ReadRoll(int number, const std::vector<std::string_view
 absl::StatusOr<LogStep> GameLogReader::Read(int number, std::string_view line,
                                             const TurnStart& on_turn_start) {
   if (!failed_.ok()) return AfterError(number);
-  absl::StatusOr<LogStep> step = ReadLine(number, line, on_turn_start);
+  absl::StatusOr<LogStep> step =
+      number > last_line_ ? ReadLine(number, line, on_turn_start) : OutOfOrder(number);
+  last_line_ = std::max(last_line_, number);
   if (!step.ok()) failed_ = step.status();
   return step;
+}
+
+absl::Status GameLogReader::OutOfOrder(int number) const {
+  if (last_line_ == 0) return LineError(number, "lines are numbered from 1");
+  return LineError(number, absl::StrCat("lines are numbered in order (the last read was line ",
+                                        last_line_, ")"));
 }
 
 absl::Status GameLogReader::AfterError(int number) const {
@@ -264,6 +272,7 @@ absl::StatusOr<LogStep> GameLogReader::ReadLine(int number, std::string_view lin
 
 absl::Status GameLogReader::Finish(int last_line) const {
   if (!failed_.ok()) return AfterError(last_line);
+  if (last_line < std::max(last_line_, 1)) return OutOfOrder(last_line);
   if (awaiting()) {
     return LineError(last_line,
                      absl::StrCat("the input ends in the middle of a turn: after the "
@@ -385,7 +394,7 @@ absl::Status GameLogReader::StartTurn(int number, const TurnStart& on_turn_start
   absl::StatusOr<GameState> start =
       turn.context ? GameState::AtTurnStart(rules_, turn.context->players, turn.context->context)
                    : GameState::New(rules_, 2);  // a turn alone: any game will do
-  if (!start.ok()) return start.status();
+  if (!start.ok()) return LineError(number, Str(start.status().message()));
   state_ = *std::move(start);
   turns_.push_back(std::move(turn));
   return on_turn_start ? on_turn_start(number) : absl::OkStatus();

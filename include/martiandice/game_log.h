@@ -134,18 +134,21 @@ class GameLogReader {
   // checked; an error it returns is the line's, as returned.
   using TurnStart = std::function<absl::Status(int line)>;
 
-  // Reads line `number` (1, 2, ...), without its "\n" (keywords in any case,
-  // `#` starts a comment; a UTF-8 byte order mark before line 1, as some
-  // editors save, is skipped). Errors (InvalidArgument) begin "line N: " and name
-  // the problem: the notation, a roll that does not show the dice left, an
-  // illegal take, an impossible sequence ("'stop' before any roll (a turn
-  // starts with a roll)"); or `on_turn_start`'s. After an error, every later
-  // Read and Finish fails (FailedPrecondition, quoting that error).
+  // Reads line `number` (1, 2, ...: each call's past the last), without its
+  // "\n" (keywords in any case, `#` starts a comment; a UTF-8 byte order mark
+  // before line 1, as some editors save, is skipped). Errors (InvalidArgument)
+  // begin "line N: " and name the problem: the notation, a roll that does not
+  // show the dice left, an illegal take, an impossible sequence ("'stop'
+  // before any roll (a turn starts with a roll)"), a game at a turn's start
+  // (`first`'s) that cannot be, a `number` not past the last line read; or
+  // `on_turn_start`'s. After an error, every later Read and Finish fails
+  // (FailedPrecondition, quoting that error).
   absl::StatusOr<LogStep> Read(int number, std::string_view line,
                                const TurnStart& on_turn_start = nullptr);
-  // After the last line (`last_line`, at least 1). Errors (InvalidArgument):
-  // "line N: the input ends in the middle of a turn: ..." (a take waits for
-  // `stop` or the next roll), "line N: 'scores' is not followed by a turn".
+  // After the last line (`last_line`: at least 1 and the last line read).
+  // Errors (InvalidArgument): "line N: the input ends in the middle of a turn:
+  // ..." (a take waits for `stop` or the next roll), "line N: 'scores' is not
+  // followed by a turn", a `last_line` before the last line read.
   absl::Status Finish(int last_line) const;
 
   // The turns so far, in order (after an error, the last may be the one the
@@ -156,6 +159,7 @@ class GameLogReader {
   absl::StatusOr<LogStep> ReadLine(int number, std::string_view line,
                                    const TurnStart& on_turn_start);
   absl::Status AfterError(int number) const;
+  absl::Status OutOfOrder(int number) const;
   absl::StatusOr<LogStep> Scores(int number, const std::vector<std::string_view>& words);
   absl::StatusOr<LogStep> Stop(int number, const std::vector<std::string_view>& words);
   absl::StatusOr<LogStep> Roll(int number, const std::vector<std::string_view>& words,
@@ -172,6 +176,7 @@ class GameLogReader {
   std::vector<LogTurn> turns_;
   std::optional<GameState> state_;     // the turn being read, once one starts
   int take_line_ = 0;                  // the last take's line
+  int last_line_ = 0;                  // the last line read
   std::optional<LogContext> pending_;  // a `scores` line's game
   int pending_line_ = 0;
   absl::Status failed_;  // the first error: nothing is read after it

@@ -241,6 +241,42 @@ TEST_CASE("game log reader: nothing is read after an error") {
   CHECK(reader.Finish(3).code() == absl::StatusCode::kFailedPrecondition);
 }
 
+// The caller's numbers and game are checked too: lines in order from 1, a
+// last line no earlier than the last read, a first game that can be.
+TEST_CASE("game log reader: line numbers out of order and a first game that cannot be") {
+  {
+    GameLogReader reader(Rules{});
+    const absl::StatusOr<LogStep> zero = reader.Read(0, "roll 2T 3R 4H 3C 1K take H");
+    REQUIRE_FALSE(zero.ok());
+    CHECK(zero.status().message() == "line 0: lines are numbered from 1");
+  }
+  {
+    GameLogReader reader(Rules{});
+    REQUIRE(reader.Read(2, "roll 2T 3R 4H 3C 1K take H").ok());
+    const absl::StatusOr<LogStep> again = reader.Read(2, "stop");
+    REQUIRE_FALSE(again.ok());
+    CHECK(again.status().code() == absl::StatusCode::kInvalidArgument);
+    CHECK(again.status().message() ==
+          "line 2: lines are numbered in order (the last read was line 2)");
+  }
+  {
+    GameLogReader reader(Rules{});
+    REQUIRE(reader.Read(1, "roll 2T 3R 4H 3C 1K take H").ok());
+    REQUIRE(reader.Read(4, "stop").ok());
+    CHECK(reader.Finish(3).message() ==
+          "line 3: lines are numbered in order (the last read was line 4)");
+    CHECK(reader.Finish(4).ok());
+    GameLogReader empty(Rules{});
+    CHECK(empty.Finish(0).message() == "line 0: lines are numbered from 1");
+    CHECK(empty.Finish(1).ok());
+  }
+  // A first game already won: refused at the turn it would start, as the line's error.
+  const std::string error = ReadError("# nothing yet\nroll 2T 3R 4H 3C 1K take H\n",
+                                      LogContext{GameContext{{30, 0}, 0}, 2});
+  CHECK(error.rfind("line 2: ", 0) == 0);
+  CHECK(error.size() > std::string_view("line 2: ").size());
+}
+
 TEST_CASE("game log reader: lines as people type them") {
   GameLogReader reader(Rules{});
   std::vector<LogStep> steps;
