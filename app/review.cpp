@@ -385,7 +385,8 @@ std::string ReportText(const Reviewer& reviewer, std::string_view name) {
     absl::StrAppend(&text, "\n");
     const Goal& values = reviewer.values(i);
     for (const Decision& d : turn.decisions) absl::StrAppend(&text, DecisionText(values, d));
-    absl::StrAppend(&text, "  turn ends: ", EndText(read), "; scores ", read.end->score, "; lost ",
+    absl::StrAppend(&text, "  turn ends: ", EndText(read), "; scores ", read.end->score,
+                    LostToTanksText(read.end->aside), "; lost ",
                     LossText(values, turn.loss, turn.loss_exact), " in ",
                     Plural(turn.mistakes, "mistake"), "\n");
   }
@@ -479,6 +480,7 @@ std::string ReportJson(const Reviewer& reviewer, std::string_view name) {
         .Str("end", TurnEndReasonName(read.end->reason))
         .Int("end_line", read.end_line)
         .Int("score", read.end->score)
+        .Bool("tanks_won", LostToTanks(read.end->aside))
         .Int("mistakes", turn.mistakes);
     AddValue(object, "loss", turn.loss, turn.loss_exact);
     turns.push_back(object.Build());

@@ -97,6 +97,7 @@ win_probabilities, values ("win", the objective, or the fallback's
 "capped:M"), fallback, decisions [{line, then_line, aside, rolled, take,
 count, then, value, best_value, loss, optimal, optimal_choices [{take, count,
 then}], class}], end (stop, no_legal_take, no_dice_left), end_line, score,
+tanks_won (the earthlings set aside lost: the tanks outnumbered the rays),
 mistakes, loss}], decisions, mistakes, total_loss (the turns measured in the
 objective), fallback_loss (the fallback's turns, in points), ratings; with
 --exact also value_exact, best_value_exact, loss_exact, total_loss_exact

@@ -71,6 +71,7 @@ TEST_CASE("review: the rulebook's sample turn loses 11/54 with its final stop, e
   const Json& turn = review["turns"].items[0];
   CHECK(turn["line"].number == 3);
   CHECK(turn["score"].number == 5);
+  CHECK_FALSE(turn["tanks_won"].boolean);  // 3 rays hold 3 tanks
   CHECK(turn["end"].text == "stop");
   CHECK(turn["end_line"].number == 7);
   REQUIRE(turn["decisions"].items.size() == 4);
@@ -116,6 +117,9 @@ TEST_CASE("review: a deliberate blunder loses what the hand computation says") {
   CHECK(turn["end"].text == "no_legal_take");
   CHECK(turn["end_line"].number == 5);
   CHECK(turn["score"].number == 0);
+  CHECK(turn["tanks_won"].boolean);  // the last die a tank: 3 tanks beat 2 rays
+  CHECK(Review(kBlunderTurn).out.find("; scores 0 (3 tanks beat 2 rays); lost") !=
+        std::string::npos);
   REQUIRE(turn["decisions"].items.size() == 4);
   const Json& blunder = Decision(review, 0, 3);
   CHECK(blunder["aside"].text == "2T 2R 4H 3C");

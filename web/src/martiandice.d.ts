@@ -71,6 +71,8 @@ export interface ReviewAnswer {
     end: 'stop' | 'no_legal_take' | 'no_dice_left';
     end_line: number;
     score: number;
+    /** Whether the turn's earthlings were lost: the tanks outnumbered the rays. */
+    tanks_won: boolean;
     mistakes: number;
     loss: number;
     loss_exact?: string;
