@@ -212,6 +212,17 @@ void FillBest(const martiandice::RollAdvice& advice, md_best_result* out) {
   out->value = advice.value.approx;
 }
 
+// `text` with its NUL into the caller's `buffer` of `size` bytes; `what` names
+// it in the error ("md_table_path: the path").
+md_status Copy(const char* what, const std::string& text, char* buffer, std::size_t size) {
+  if (text.size() + 1 > size) {
+    return Fail(MD_ERR_INVALID_ARGUMENT,
+                absl::StrCat(what, " needs ", text.size() + 1, " bytes, not ", size));
+  }
+  std::memcpy(buffer, text.c_str(), text.size() + 1);
+  return FromStatus(absl::OkStatus());
+}
+
 }  // namespace
 
 extern "C" {
@@ -313,13 +324,25 @@ md_status md_table_path(md_handle* handle, const md_query* query, char* buffer, 
     }
     auto table = handle->advisor.Table(request->rules, request->players);
     if (!table.ok()) return FromStatus(table.status());
-    const std::string& path = (*table)->path;
-    if (path.size() + 1 > size) {
-      return Fail(MD_ERR_INVALID_ARGUMENT, absl::StrCat("md_table_path: the path needs ",
-                                                        path.size() + 1, " bytes, not ", size));
+    return Copy("md_table_path: the path", (*table)->path, buffer, size);
+  });
+}
+
+md_status md_fallback_objective(const md_query* query, char* buffer, size_t size) {
+  return Guard([&]() -> md_status {
+    if (query == nullptr || buffer == nullptr) {
+      return Fail(MD_ERR_INVALID_ARGUMENT,
+                  "md_fallback_objective: query and buffer must not be NULL");
     }
-    std::memcpy(buffer, path.c_str(), path.size() + 1);
-    return FromStatus(absl::OkStatus());
+    absl::StatusOr<martiandice::Query> request = ReadQuery(*query, nullptr);
+    if (!request.ok()) return FromStatus(request.status());
+    if (!request->goal.is_win()) {
+      return Fail(MD_ERR_INVALID_ARGUMENT,
+                  "md_fallback_objective: the fallback stands in for the win objective only");
+    }
+    const std::string name =
+        martiandice::FallbackObjective(request->rules, *request->context).name();
+    return Copy("md_fallback_objective: the objective", name, buffer, size);
   });
 }
 

@@ -197,6 +197,17 @@ MD_API md_status md_best(md_handle* handle, const md_query* query, const char* a
  * errors of md_eval. */
 MD_API md_status md_table_path(md_handle* handle, const md_query* query, char* buffer, size_t size);
 
+/* The turn objective that `martiandice play`, the coach and the page play by
+ * where no policy table covers a win query's game (4 to 6 players, house
+ * rules: md_eval and md_best answer MD_ERR_NOT_FOUND): "capped:M", M the
+ * points the mover still needs (to reach the target, or in the final round
+ * to overtake the leader; an M no turn scores plays as "ev"). Ask it as the
+ * objective of a query of the same rules with scores NULL, players 0 and
+ * seat 0. Copied with its NUL into `buffer` of `size` bytes (16 always
+ * suffice). Reads no table. Errors: MD_ERR_INVALID_ARGUMENT (NULL argument,
+ * not a valid win query, a game that is over, `size` too small). */
+MD_API md_status md_fallback_objective(const md_query* query, char* buffer, size_t size);
+
 /* The message of the calling thread's last failed call ("" if it succeeded):
  * valid UTF-8 on one line (a byte of the caller's input that is no UTF-8
  * character, and a control character, are written "\xHH"), at most 1024

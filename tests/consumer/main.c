@@ -45,8 +45,19 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
-  printf("martiandice_consumer_c: %s: ev roll %.6f, win stop %.6f roll %.6f; table %s: ok\n",
-         md_version(), ev_roll, eval.stop, eval.roll, path);
+  char fallback[16]; /* what 4 players play by: 4 points from the target */
+  const int four[4] = {21, 20, 3, 0};
+  query.scores = four;
+  query.players = 4;
+  query.seat = 0;
+  if (md_fallback_objective(&query, fallback, sizeof fallback) != MD_OK ||
+      strcmp(fallback, "capped:4") != 0) {
+    return Fail("md_fallback_objective: expected capped:4");
+  }
+  printf(
+      "martiandice_consumer_c: %s: ev roll %.6f, win stop %.6f roll %.6f; table %s; "
+      "4 players: %s: ok\n",
+      md_version(), ev_roll, eval.stop, eval.roll, path, fallback);
   md_close(md);
   return 0;
 }

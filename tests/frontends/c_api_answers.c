@@ -5,7 +5,10 @@
  * (command "eval" or "best"; "-" for no aside, no roll or no scores; scores
  * comma-separated). Each output line is one JSON object of the result
  * struct's fields, doubles printed with %.17g (they read back exactly), or
- * {"error":"MD_ERR_...","message":"..."}. Usage: martiandice_c_answers DATA_DIR.
+ * {"error":"MD_ERR_...","message":"..."}. A win query no table answers
+ * (MD_ERR_NOT_FOUND) is asked again as the other front ends answer it, with
+ * md_fallback_objective's objective, named in a "fallback" field.
+ * Usage: martiandice_c_answers DATA_DIR.
  * The objects are this program's own; the test compares their values with
  * the other front ends' JSON. */
 #include <stdio.h>
@@ -48,17 +51,20 @@ static void PrintWin(int players, const double* win) {
   putchar(']');
 }
 
+/* The objective a fallback answer was asked with, as a field; "" without. */
+static char fallback_field[64];
+
 static void PrintEval(const md_eval_result* r) {
-  printf("{\"dice_left\":%d,\"can_stop\":%d,\"stop\":%.17g,\"can_roll\":%d,\"roll\":%.17g,", r->dice_left,
-         r->can_stop, r->stop, r->can_roll, r->roll);
+  printf("{%s\"dice_left\":%d,\"can_stop\":%d,\"stop\":%.17g,\"can_roll\":%d,\"roll\":%.17g,",
+         fallback_field, r->dice_left, r->can_stop, r->stop, r->can_roll, r->roll);
   printf("\"value\":%.17g,\"action\":\"%s\"", r->value, md_then_name(r->action));
   PrintWin(r->players, r->win);
   puts("}");
 }
 
 static void PrintBest(const md_best_result* r) {
-  printf("{\"turn_over\":%d,\"turn_over_score\":%d,\"best\":%d,\"value\":%.17g,\"takes\":[",
-         r->turn_over, r->turn_over_score, r->best, r->value);
+  printf("{%s\"turn_over\":%d,\"turn_over_score\":%d,\"best\":%d,\"value\":%.17g,\"takes\":[",
+         fallback_field, r->turn_over, r->turn_over_score, r->best, r->value);
   for (int i = 0; i < r->take_count; ++i) {
     const md_take* t = &r->takes[i];
     printf("%s{\"take\":\"%s\",\"count\":%d,\"aside_after\":", i > 0 ? "," : "",
@@ -77,6 +83,20 @@ static void PrintError(md_status status) {
   printf("{\"error\":\"%s\",\"message\":", md_status_name(status));
   PrintString(md_last_error());
   puts("}");
+}
+
+/* Answers the line `f`'s command for `q`, printing the result when MD_OK. */
+static md_status Answer(md_handle* md, const md_query* q, char** f) {
+  if (strcmp(f[0], "eval") == 0) {
+    md_eval_result r;
+    const md_status status = md_eval(md, q, Dice(f[2]), &r);
+    if (status == MD_OK) PrintEval(&r);
+    return status;
+  }
+  md_best_result r;
+  const md_status status = md_best(md, q, Dice(f[2]), Dice(f[3]), &r);
+  if (status == MD_OK) PrintBest(&r);
+  return status;
 }
 
 int main(int argc, char** argv) {
@@ -114,15 +134,17 @@ int main(int argc, char** argv) {
       q.scores = scores;
       q.seat = atoi(f[7]);
     }
-    md_status status;
-    if (strcmp(f[0], "eval") == 0) {
-      md_eval_result r;
-      status = md_eval(md, &q, Dice(f[2]), &r);
-      if (status == MD_OK) PrintEval(&r);
-    } else {
-      md_best_result r;
-      status = md_best(md, &q, Dice(f[2]), Dice(f[3]), &r);
-      if (status == MD_OK) PrintBest(&r);
+    fallback_field[0] = '\0';
+    md_status status = Answer(md, &q, f);
+    char objective[16];
+    if (status == MD_ERR_NOT_FOUND &&
+        md_fallback_objective(&q, objective, sizeof objective) == MD_OK) {
+      snprintf(fallback_field, sizeof fallback_field, "\"fallback\":\"%s\",", objective);
+      md_query fallback;
+      md_query_init(&fallback);
+      fallback.rules = q.rules;
+      fallback.objective = objective;
+      status = Answer(md, &fallback, f);
     }
     if (status != MD_OK) PrintError(status);
     fflush(stdout);

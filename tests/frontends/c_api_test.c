@@ -252,6 +252,46 @@ static void TestWin(md_handle* md) {
                "win objective only");
 }
 
+/* Four players: no table (MD_ERR_NOT_FOUND), then the fallback's objective,
+ * M worked out by hand from the rules: the points to the target, in the final
+ * round one past the leader. */
+static void TestFallback(md_handle* md) {
+  md_query query;
+  md_best_result best;
+  char objective[16];
+  const int early[4] = {10, 0, 3, 7};
+  InitWin(&query, early, 4);
+  EXPECT_ERROR(md_best(md, &query, NULL, "2T 3R 4H 3C 1K", &best), MD_ERR_NOT_FOUND,
+               "martiandice-p4-d13-b3-t25.mdt");
+  CHECK(md_fallback_objective(&query, objective, sizeof objective) == MD_OK);
+  CHECK(strcmp(objective, "capped:15") == 0); /* 25 - 10 */
+  md_query fallback;
+  md_query_init(&fallback);
+  fallback.objective = objective;
+  CHECK(md_best(md, &fallback, NULL, "2T 3R 4H 3C 1K", &best) == MD_OK);
+  CHECK(best.take_count == 4 && best.best >= 0 && best.players == 0);
+  const int final_round[4] = {26, 20, 3, 0};
+  InitWin(&query, final_round, 4);
+  query.seat = 1;
+  CHECK(md_fallback_objective(&query, objective, sizeof objective) == MD_OK);
+  CHECK(strcmp(objective, "capped:7") == 0); /* 26 + 1 - 20 */
+  /* Seat 2 needs 24, more than a turn scores (16): capped:24 plays as ev. */
+  query.seat = 2;
+  CHECK(md_fallback_objective(&query, objective, sizeof objective) == MD_OK);
+  CHECK(strcmp(objective, "capped:24") == 0);
+  query.seat = 0; /* seat 0 reached 26 in an earlier round: the game is over */
+  EXPECT_ERROR(md_fallback_objective(&query, objective, sizeof objective), MD_ERR_INVALID_ARGUMENT,
+               "over");
+  InitWin(&query, early, 4);
+  EXPECT_ERROR(md_fallback_objective(&query, objective, 9), MD_ERR_INVALID_ARGUMENT,
+               "the objective needs 10 bytes, not 9");
+  EXPECT_ERROR(md_fallback_objective(&query, NULL, 16), MD_ERR_INVALID_ARGUMENT, "NULL");
+  EXPECT_ERROR(md_fallback_objective(NULL, objective, 16), MD_ERR_INVALID_ARGUMENT, "NULL");
+  md_query_init(&query);
+  EXPECT_ERROR(md_fallback_objective(&query, objective, sizeof objective), MD_ERR_INVALID_ARGUMENT,
+               "win objective only");
+}
+
 static void TestInputErrors(md_handle* md) {
   md_query query;
   md_query_init(&query);
@@ -512,6 +552,7 @@ int main(void) {
   TestTurnBest(md);
   TestNoDiceLeft(md);
   TestWin(md);
+  TestFallback(md);
   TestInputErrors(md);
   TestLongErrors(md);
   TestNullArguments(md);
