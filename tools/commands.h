@@ -72,7 +72,6 @@ struct CommandContext {
 absl::StatusOr<std::string> RunEval(const CommandOptions& options, const CommandContext& context);
 absl::StatusOr<std::string> RunBest(const CommandOptions& options, const CommandContext& context);
 absl::StatusOr<std::string> RunStats(const CommandOptions& options, const CommandContext& context);
-absl::StatusOr<std::string> RunSolve(const CommandOptions& options, const CommandContext& context);
 absl::StatusOr<std::string> RunPlot(const CommandOptions& options, const CommandContext& context);
 absl::StatusOr<std::string> RunReview(const CommandOptions& options, const CommandContext& context);
 
@@ -102,13 +101,17 @@ absl::StatusOr<int> RunExport(const CommandOptions& options, const CommandContex
 absl::StatusOr<int> RunServe(const CommandOptions& options, const CommandContext& context,
                              std::ostream& out);
 
-// `certify` also says whether the table is certified (exit status 3 if not).
+// `certify` and `solve` also say whether the table is certified (exit status
+// 3 if not; a solve with --no-certify, or a rank but mpirun's first, is not
+// judged: certified).
 struct CertifyOutcome {
   std::string text;  // the report
   bool certified = false;
 };
 absl::StatusOr<CertifyOutcome> RunCertify(const CommandOptions& options,
                                           const CommandContext& context);
+absl::StatusOr<CertifyOutcome> RunSolve(const CommandOptions& options,
+                                        const CommandContext& context);
 
 // An entry point, in one of the shapes above: its whole output (the CLI
 // writes it and checks that it reached standard output), certify's report

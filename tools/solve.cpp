@@ -216,9 +216,9 @@ std::string ReportText(const SolveRequest& request, const solver::GameSolveRepor
       ties_counted ? absl::StrFormat("%d (%d)", report.tied_decisions, report.kingmaking)
                    : std::string("not counted (2 players: a tie changes no value)"),
       report.mixed_cycles, report.mixing_error, report.seconds,
-      request.ranks > 1 ? absl::StrFormat("%d ranks, %d thread%s each", request.ranks,
-                                          request.threads, request.threads == 1 ? "" : "s")
-                        : absl::StrFormat("%d threads", request.threads),
+      absl::StrCat(request.ranks > 1 ? absl::StrCat(request.ranks, " ranks, ") : "",
+                   request.threads, request.threads == 1 ? " thread" : " threads",
+                   request.ranks > 1 ? " each" : ""),
       request.ranks > 1
           ? absl::StrCat("  peak memory of the solve        ", PeakText(request.peaks), "\n")
           : std::string(),
@@ -274,7 +274,10 @@ the work in flight, saves it in the checkpoint
 command then resumes without redoing finished work, with bit for bit the
 same result. The checkpoint is removed once the table is written; Ctrl-C
 during the certification leaves the table written, to certify with
-`martiandice certify`.
+`martiandice certify`. Exit status 0 when the table is written and certified
+(or --no-certify), 3 when it is written but not certified (the report says
+why), 2 for bad input (options, rules, --out), 1 for another failure (a full
+disk, a damaged checkpoint), 130 if interrupted.
 Under mpirun (a build with MPI; docs/SCALING.md, "On a cluster"), e.g.
 `mpirun -np 4 martiandice solve --players 4 --threads 4 --out DIR`: each
 process (rank) solves its share of every level of the game with --threads
@@ -291,12 +294,13 @@ command resumes from the last level every rank saved.
 
 namespace {
 
-absl::StatusOr<std::string> Solve(const CommandOptions& options, const CommandContext& context,
-                                  SolveRequest* request, solver::MpiCluster* mpi);
+absl::StatusOr<CertifyOutcome> Solve(const CommandOptions& options, const CommandContext& context,
+                                     SolveRequest* request, solver::MpiCluster* mpi);
 
 }  // namespace
 
-absl::StatusOr<std::string> RunSolve(const CommandOptions& options, const CommandContext& context) {
+absl::StatusOr<CertifyOutcome> RunSolve(const CommandOptions& options,
+                                        const CommandContext& context) {
   absl::StatusOr<SolveRequest> request = ReadRequest(options);
   if (!request.ok()) return request.status();
   if (!solver::MpiCluster::Launched()) return Solve(options, context, &*request, nullptr);
@@ -308,7 +312,7 @@ absl::StatusOr<std::string> RunSolve(const CommandOptions& options, const Comman
         absl::StrCat("solve under mpirun: ", mpi.status().message()));
   }
   request->ranks = (*mpi)->ranks();
-  absl::StatusOr<std::string> out = Solve(options, context, &*request, mpi->get());
+  absl::StatusOr<CertifyOutcome> out = Solve(options, context, &*request, mpi->get());
   if (!out.ok() && solver::IsTransportError(out.status())) {
     // A rank is gone: no collective can end the job, so every rank ends here.
     context.err << "martiandice solve: " << out.status().message() << "\n";
@@ -359,8 +363,8 @@ absl::Status WriteTable(solver::GameValues&& values, SolveRequest* request, solv
 
 // The solve, alone or as one rank of `mpi` (then rank 0 writes, certifies
 // and reports; the others print nothing but their errors).
-absl::StatusOr<std::string> Solve(const CommandOptions& options, const CommandContext& context,
-                                  SolveRequest* request, solver::MpiCluster* mpi) {
+absl::StatusOr<CertifyOutcome> Solve(const CommandOptions& options, const CommandContext& context,
+                                     SolveRequest* request, solver::MpiCluster* mpi) {
   const bool lead = mpi == nullptr || mpi->rank() == 0;
   // The checkpoint is written next to the table during the solve.
   if (!request->checkpoint.empty()) {  // made before the solve: the checkpoint goes there
@@ -427,13 +431,13 @@ absl::StatusOr<std::string> Solve(const CommandOptions& options, const CommandCo
     // Rank 0 tells the first failed rank's error; the others keep their
     // checkpoints quietly (but end on a transport error).
     if (lead || solver::IsTransportError(written)) return written;
-    return std::string();
+    return CertifyOutcome{"", true};
   }
   if (!request->checkpoint.empty()) {
     std::error_code ignored;  // a leftover checkpoint only costs disk space
     std::filesystem::remove(checkpoint, ignored);
   }
-  if (!lead) return std::string();
+  if (!lead) return CertifyOutcome{"", true};
   std::optional<solver::CertificationReport> certification;
   if (request->certify) {
     solver::CertifyOptions certify;
@@ -453,8 +457,11 @@ absl::StatusOr<std::string> Solve(const CommandOptions& options, const CommandCo
   }
   std::optional<GpuUse> gpu;
   if (device != nullptr) gpu = GpuUse{device->device(), device->stats()};
-  return request->json ? ReportJson(*request, report, table_bytes, certification, gpu)
-                       : ReportText(*request, report, table_bytes, certification, gpu);
+  // Not certified: the report says why, and the exit status (3) tells a script.
+  return CertifyOutcome{request->json
+                            ? ReportJson(*request, report, table_bytes, certification, gpu)
+                            : ReportText(*request, report, table_bytes, certification, gpu),
+                        !certification || certification->certified};
 }
 
 }  // namespace

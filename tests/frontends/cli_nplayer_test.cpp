@@ -290,6 +290,34 @@ TEST_CASE("cli certify: a table's decisions, its verdict in the exit status") {
 // A table mapped (over kEagerTableBytes) has its blocks checked as they are
 // read: one found damaged while certifying is the table's error, as at its
 // load (exit 2), not a failure of the system.
+// A solve whose own table is not certified says so in its exit status too:
+// 17 dice at bonus 100 leave a final-round near-tie (an exact gap under the
+// 1e-12 tie tolerance). The table is written all the same; --no-certify
+// judges nothing.
+TEST_CASE("cli solve: a table the certifier does not certify exits 3, written") {
+  test_util::TempDir temp;
+  const std::string out = temp.File("t.mdt");
+  const std::vector<std::string> solve = {"solve",    "--dice", "17",      "--bonus", "100",
+                                          "--target", "2",      "--quiet", "--out",   out};
+  CliRun run = Run(solve);
+  CHECK(run.code == kCliExitNotCertified);
+  CHECK(run.out.find("Certification: NOT certified.") != std::string::npos);
+  CHECK(run.out.find("1 not exact") != std::string::npos);
+  CHECK(fs::is_regular_file(out));
+  std::vector<std::string> json = solve;
+  json.push_back("--json");
+  run = Run(json);
+  CHECK(run.code == kCliExitNotCertified);
+  CHECK_FALSE(ParseJsonOrFail(run.out)["certification"]["certified"].boolean);
+  std::vector<std::string> unjudged = solve;
+  unjudged.push_back("--no-certify");
+  run = Run(unjudged);
+  CHECK(run.code == kCliExitOk);
+  CHECK(run.out.find("Certification") == std::string::npos);
+  run = Run({"certify", "--dice", "17", "--bonus", "100", "--target", "2", "--tables", out});
+  CHECK(run.code == kCliExitNotCertified);
+}
+
 TEST_CASE("cli certify: a mapped table's damaged block is bad input, exit 2") {
   const Rules rules{13, 3, 32};
   REQUIRE(TableBytes(rules, 4) > kEagerTableBytes);
