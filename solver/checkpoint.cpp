@@ -324,7 +324,11 @@ absl::StatusOr<std::unique_ptr<CheckpointReader>> CheckpointReader::Start(
   std::string head(kHeaderSize, '\0');
   if (!ReadExactly(in, head.data(), kHeaderSize)) return corrupt("unreadable (its header)");
   if (std::memcmp(head.data(), kMagic, sizeof kMagic) != 0) {
-    return corrupt("not a martiandice N-player checkpoint (bad magic)");
+    // Maybe a file of the user's named by mistake: kept, not to be deleted.
+    return absl::DataLossError(absl::StrFormat(
+        "checkpoint %s is unusable: not a martiandice N-player checkpoint (bad magic); it is left "
+        "as it is: give the solve another checkpoint path",
+        path));
   }
   if (const auto flag = static_cast<std::uint8_t>(head[sizeof kMagic]); flag != kLittleEndianFlag) {
     return corrupt(absl::StrFormat("byte order flag %u, not little-endian", flag));

@@ -459,7 +459,16 @@ TEST_CASE("n-player checkpoint: damaged or truncated files are refused, never cr
     }
   }
   refused(good + "x", "bytes where its");
-  refused("MDPOLICY" + good.substr(8), "bad magic");
+  {  // No checkpoint at all, maybe a file of the user's: kept, and not to be deleted.
+    WriteFile(path, "MDPOLICY" + good.substr(8));
+    const absl::Status status = solver::SolveGameValues(options, nullptr).status();
+    CHECK(absl::IsDataLoss(status));
+    CHECK(std::string(status.message()) ==
+          "checkpoint " + path +
+              " is unusable: not a martiandice N-player checkpoint (bad magic); it is left as it "
+              "is: give the solve another checkpoint path");
+    CHECK(ReadFile(path) == "MDPOLICY" + good.substr(8));
+  }
   // What no other check sees, the checksum does: a counter (mixed cycles),
   // the last bit of the first record's error bound (bytes 169 + 24 on), the
   // checksum itself.
