@@ -103,10 +103,14 @@ std::string StatsText(const Rules& rules, const TurnSize& size) {
 
 const std::string_view kStatsHelp = R"(
 Size of the turn under the rules: decision positions reachable from the start
-(also counted up to relabelling the three earthling types), set-asides a turn
-can end with, (position, roll outcome) pairs, the highest possible turn score,
-and for each number of dice rolled the number of distinct roll outcomes and of
-ordered die results (6^dice).
+(set-asides, the start and those with no die left included; also counted up
+to relabelling the three earthling types), set-asides a turn can end with,
+(position, roll outcome) pairs, the highest possible turn score, and for each
+number of dice rolled the number of distinct roll outcomes and of ordered die
+results (6^dice). The size of a turn does not depend on --target.
+JSON fields (--json): rules, max_turn_score, positions, canonical_positions
+(up to relabels), terminal_positions (final set-asides), roll_pairs,
+roll_outcomes [{dice, outcomes, ordered_results}].
 )";
 
 absl::StatusOr<std::string> StatsJson(const Rules& rules) {
