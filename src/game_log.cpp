@@ -16,7 +16,17 @@
 
 namespace martiandice {
 
+std::string RulesLine(const Rules& rules) {
+  return absl::StrCat("rules dice ", rules.dice, " bonus ", rules.bonus, " target ", rules.target,
+                      "\n");
+}
+
 void GameLog::Record(const GameState& before, const Move& move, const MoveResult& result) {
+  if (text_.empty() && before.rules() != Rules{}) {
+    // House rules: the log says them, so that a review under others refuses it.
+    text_ = RulesLine(before.rules());
+    finished_ = text_.size();
+  }
   switch (move.kind) {
     case Move::Kind::kRoll:
       if (before.aside().empty()) {  // the turn's first roll
@@ -128,6 +138,11 @@ absl::StatusOr<std::vector<TurnEnd>> PlayMoves(GameState& state, const LogMoves&
 namespace {
 
 std::string Str(absl::string_view text) { return std::string(text.data(), text.size()); }
+
+// "13 dice, bonus 3, target 25".
+std::string RulesWords(const Rules& rules) {
+  return absl::StrCat(rules.dice, " dice, bonus ", rules.bonus, ", target ", rules.target);
+}
 
 absl::Status LineError(int line, std::string_view message) {
   return absl::InvalidArgumentError(absl::StrCat("line ", line, ": ", std::string(message)));
@@ -266,7 +281,8 @@ absl::StatusOr<LogStep> GameLogReader::ReadLine(int number, std::string_view lin
   if (keyword == "roll") return Roll(number, words, on_turn_start);
   if (keyword == "stop") return Stop(number, words);
   if (keyword == "scores") return Scores(number, words);
-  return LineError(number, absl::StrCat("expected 'roll', 'stop' or 'scores', got '",
+  if (keyword == "rules") return RulesOf(number, words);
+  return LineError(number, absl::StrCat("expected 'roll', 'stop', 'scores' or 'rules', got '",
                                         std::string(words[0]), "'"));
 }
 
@@ -300,6 +316,30 @@ absl::StatusOr<LogStep> GameLogReader::Scores(int number,
   pending_line_ = number;
   LogStep step;
   step.kind = LogStep::Kind::kScores;
+  return step;
+}
+
+absl::StatusOr<LogStep> GameLogReader::RulesOf(int number,
+                                               const std::vector<std::string_view>& words) {
+  if (awaiting()) {
+    return LineError(number, "'rules' inside a turn: end the turn with 'stop' first");
+  }
+  int values[3] = {0, 0, 0};
+  static constexpr std::string_view kNames[3] = {"dice", "bonus", "target"};
+  bool read = words.size() == 7;
+  for (int i = 0; read && i < 3; ++i) {
+    read = absl::AsciiStrToLower(std::string(words[1 + 2 * i])) == kNames[i] &&
+           absl::SimpleAtoi(std::string(words[2 + 2 * i]), &values[i]);
+  }
+  if (!read) return LineError(number, "expected 'rules dice D bonus B target T'");
+  const Rules logged{values[0], values[1], values[2]};
+  if (logged != rules_) {
+    return LineError(number, absl::StrCat("the game was played under ", RulesWords(logged),
+                                          "; this log is read under ", RulesWords(rules_),
+                                          ": give the game's rules"));
+  }
+  LogStep step;
+  step.kind = LogStep::Kind::kRules;
   return step;
 }
 

@@ -76,6 +76,10 @@ Line format (keywords case-insensitive, # starts a comment, blank lines skipped)
                          --scores, not both unless they agree; a later turn
                          without one goes on from the totals the last turn
                          left, the next seat)
+  rules dice D bonus B target T
+                         the game's rules (play and coach write it first in
+                         the log of a game under house rules): a log under
+                         other rules than --dice, --bonus, --target is refused
 After a take with dice left comes `stop` or the next `roll` (rolled on). A
 turn also ends when no take is legal or no dice are left; the next `roll`
 starts a new turn. The rulebook's sample turn:

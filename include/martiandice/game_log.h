@@ -8,6 +8,8 @@
 //                               notation, FACE a letter: R, H, C or K)
 //   roll DICE                   a roll with no legal take: the turn is over
 //   stop                        the player stopped
+//   rules dice D bonus B target T   first, in the log of a game under house
+//                               rules: a reader under other rules refuses it
 // Rolling on writes nothing (the next roll line says it). A whole turn
 // entered as its points writes nothing either: the next `scores` line
 // carries the totals.
@@ -106,7 +108,7 @@ struct LogTurn {
 
 // What one line did (GameLogReader::Read).
 struct LogStep {
-  enum class Kind { kNone, kScores, kRoll, kStop };
+  enum class Kind { kNone, kScores, kRoll, kStop, kRules };
   Kind kind = Kind::kNone;        // kNone: a blank line or a comment
   bool rolled_on = false;         // kRoll: it followed a take (the take's `then` was roll on)
   Dice aside;                     // kRoll: the set-aside before the roll
@@ -162,6 +164,7 @@ class GameLogReader {
   absl::Status OutOfOrder(int number) const;
   absl::StatusOr<LogStep> Scores(int number, const std::vector<std::string_view>& words);
   absl::StatusOr<LogStep> Stop(int number, const std::vector<std::string_view>& words);
+  absl::StatusOr<LogStep> RulesOf(int number, const std::vector<std::string_view>& words);
   absl::StatusOr<LogStep> Roll(int number, const std::vector<std::string_view>& words,
                                const TurnStart& on_turn_start);
   absl::Status CheckTake(int number, const GameState& rolled,

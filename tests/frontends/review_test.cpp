@@ -294,6 +294,27 @@ TEST_CASE("review: the win objective without a table measures by the fallback, a
   CHECK(named.err.find("no policy table martiandice-p4") != std::string::npos);
 }
 
+// A game played under house rules: its log says so, and a review under other
+// rules refuses it rather than judge it by the wrong game.
+TEST_CASE("review: a house-rules game's log is reviewed under its rules only") {
+  test_util::TempDir temp;
+  const std::string log = temp.File("b5.log");
+  const cli_test::CliRun play =
+      cli_test::Run({"play", "--humans", "none", "--bots", "ev", "--bonus", "5", "--target", "20",
+                     "--seed", "2", "--log", log});
+  REQUIRE(play.code == 0);
+  const std::string text = test_util::ReadFile(log);
+  CHECK(text.rfind("rules dice 13 bonus 5 target 20\nscores 0,0 seat 0\n", 0) == 0);
+  cli_test::CliRun run = cli_test::Run({"review", "--objective", "win", log});
+  CHECK(run.code == 2);
+  CHECK(run.err.find("line 1: the game was played under 13 dice, bonus 5, target 20; this log is "
+                     "read under 13 dice, bonus 3, target 25: give the game's rules") !=
+        std::string::npos);
+  run = cli_test::Run({"review", "--objective", "win", "--bonus", "5", "--target", "20", log});
+  CHECK(run.code == 0);
+  CHECK(run.out.find("rules: 13 dice, bonus 5, target 20") != std::string::npos);
+}
+
 TEST_CASE("review: a take with nothing to choose is no decision") {
   // Line 3: chickens are the only legal take, and they are the last dice.
   const std::string turn = "roll 2T 3R 4H 3C 1K take H\nroll 1T 1R 3C 2K take C\nroll 3K take K\n";
@@ -342,7 +363,7 @@ TEST_CASE("review: bad input is refused with the line number") {
       {"roll take H\n", {}, "line 1: roll: give the dice"},
       {"roll 2T 3R 4H 3C 1K\n", {}, "line 1: say what was taken"},
       {"stop\n", {}, "line 1: 'stop' before any roll"},
-      {"jump 3\n", {}, "line 1: expected 'roll', 'stop' or 'scores'"},
+      {"jump 3\n", {}, "line 1: expected 'roll', 'stop', 'scores' or 'rules'"},
       {take_h + "roll 1T 2R 3C 1K take H\n", {}, "line 2: take human is not legal here"},
       {take_h + "roll 1T 2R 3C 2K take R\n", {}, "line 2: roll: "},  // 8 dice, 7 left
       {take_h, {}, "line 1: the input ends in the middle of a turn"},

@@ -170,7 +170,7 @@ TEST_CASE("game log reader: every error, word for word") {
     std::string message;
   };
   const std::vector<Case> cases = {
-      {"jump 3", "line 1: expected 'roll', 'stop' or 'scores', got 'jump'"},
+      {"jump 3", "line 1: expected 'roll', 'stop', 'scores' or 'rules', got 'jump'"},
       {"roll " + std::string(5000, 'T'), "line 1: longer than 4096 bytes"},
       {"roll take H", "line 1: roll: give the dice rolled before 'take'"},
       {"roll", "line 1: roll: give the dice rolled"},
@@ -277,6 +277,36 @@ TEST_CASE("game log reader: line numbers out of order and a first game that cann
   CHECK(error.size() > std::string_view("line 2: ").size());
 }
 
+// A `rules` line: the reader's rules, else refused naming both.
+TEST_CASE("game log reader: a rules line must give the reader's rules") {
+  GameLogReader reader(Rules{13, 5, 20});
+  std::vector<LogStep> steps;
+  REQUIRE(
+      ReadAll(reader, "RULES Dice 13 bonus 5 target 20\nroll 3R 4H 3C 3K take H\nstop\n", &steps)
+          .ok());
+  CHECK(steps[0].kind == LogStep::Kind::kRules);
+  REQUIRE(reader.turns().size() == 1);
+  CHECK(reader.turns()[0].end->score == 4);
+  const auto error = [](std::string_view text) {
+    GameLogReader official(Rules{});
+    const absl::Status status = ReadAll(official, text);
+    CHECK(status.code() == absl::StatusCode::kInvalidArgument);
+    return std::string(status.message());
+  };
+  CHECK(error("rules dice 13 bonus 5 target 20\n") ==
+        "line 1: the game was played under 13 dice, bonus 5, target 20; this log is read under 13 "
+        "dice, bonus 3, target 25: give the game's rules");
+  CHECK(error("rules dice 13 bonus 3\n") == "line 1: expected 'rules dice D bonus B target T'");
+  CHECK(error("rules dice 13 bonus x target 25\n") ==
+        "line 1: expected 'rules dice D bonus B target T'");
+  CHECK(error("rules target 25 bonus 3 dice 13\n") ==
+        "line 1: expected 'rules dice D bonus B target T'");
+  CHECK(error("roll 2T 3R 4H 3C 1K take H\nrules dice 13 bonus 3 target 25\n") ==
+        "line 2: 'rules' inside a turn: end the turn with 'stop' first");
+  GameLogReader official(Rules{});
+  CHECK(ReadAll(official, "rules dice 13 bonus 3 target 25\nroll 13T\n").ok());
+}
+
 TEST_CASE("game log reader: lines as people type them") {
   GameLogReader reader(Rules{});
   std::vector<LogStep> steps;
@@ -326,7 +356,7 @@ TEST_CASE("game log reader: a UTF-8 byte order mark before line 1 is skipped") {
   CHECK(steps[0].take->face == Face::kHuman);
   GameLogReader later(Rules{});
   const absl::Status status = ReadAll(later, "# a comment\n\xef\xbb\xbfroll 2T 3R 4H 3C 1K\n");
-  CHECK(status.message().find("line 2: expected 'roll', 'stop' or 'scores'") == 0);
+  CHECK(status.message().find("line 2: expected 'roll', 'stop', 'scores' or 'rules'") == 0);
 }
 
 TEST_CASE("game log reader: turns alone, one after another, each from nothing set aside") {

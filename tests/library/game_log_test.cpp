@@ -68,7 +68,7 @@ TEST_CASE("game log: a take that leaves no dice ends the turn's lines") {
   REQUIRE(state.ok());
   GameLog log;
   Play(*state, log, {Move::Roll(D("5C")), Move::Take(Face::kCow)});
-  CHECK(log.text() == "scores 0,0 seat 0\nroll 5C take C\n");
+  CHECK(log.text() == "rules dice 5 bonus 3 target 25\nscores 0,0 seat 0\nroll 5C take C\n");
   CHECK(log.finished_text() == log.text());
 }
 
@@ -89,4 +89,21 @@ TEST_CASE("game log: a checkpoint restored undoes the records after it") {
   // The roll waiting for its take is restored too.
   Play(*state, log, {Move::Take(Face::kCow), Move::Stop()});
   CHECK(log.text() == "scores 0,0 seat 0\nroll 2T 3R 4H 3C 1K take C\nstop\n");
+}
+
+// House rules head the log, finished from the start (a review of the turns
+// so far reads them); undone to nothing, the next record writes them again.
+TEST_CASE("game log: a game under house rules says them first") {
+  auto state = GameState::New(Rules{13, 5, 20}, 2);
+  REQUIRE(state.ok());
+  GameLog log;
+  const GameLog::Checkpoint start = log.checkpoint();
+  Play(*state, log, {Move::Roll(D("2T 3R 4H 3C 1K")), Move::Take(Face::kHuman)});
+  const std::string rules = "rules dice 13 bonus 5 target 20\n";
+  CHECK(log.text() == rules + "scores 0,0 seat 0\nroll 2T 3R 4H 3C 1K take H\n");
+  CHECK(log.finished_text() == rules);
+  log.Restore(start);
+  CHECK(log.text().empty());
+  Play(*state, log, {Move::Stop()});
+  CHECK(log.text() == rules + "stop\n");
 }
