@@ -147,6 +147,16 @@ void Progress::Update(double fraction) {
   Update(fraction, seconds, left);
 }
 
+void Progress::Note(const std::string& line) {
+  if (quiet_) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (terminal_ && shown_ >= 0) {
+    err_ << "\n";
+    shown_ = -1;
+  }
+  err_ << "martiandice: " << line << "\n" << std::flush;
+}
+
 void Progress::Finish() {
   Update(1.0, Seconds(), 0);
   std::lock_guard<std::mutex> lock(mutex_);

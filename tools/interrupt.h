@@ -89,6 +89,9 @@ class Progress {
   void Update(double fraction);
   // Shows 100% and ends the bar's line.
   void Finish();
+  // `line` on a line of its own ("martiandice: " first; the bar, if drawn,
+  // ended and drawn again at the next Update). Nothing when quiet.
+  void Note(const std::string& line);
   // Seconds since construction.
   double Seconds() const;
 

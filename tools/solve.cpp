@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <system_error>
@@ -289,7 +290,9 @@ as a solve alone; the output must be on a file system all ranks see). Rank
 are a file per rank (CHECKPOINT.rank-R-of-N), written between levels every
 --checkpoint-every seconds; a rank that dies or hangs stops the job (the
 others wait at most --rank-wait seconds at a level's end), and the same
-command resumes from the last level every rank saved.
+command resumes from the last level every rank saved. A resumed solve says
+how much of the work its checkpoint held; a checkpoint of another number of
+processes is not resumed: the solve says so, starts over and leaves it be.
 )";
 
 namespace {
@@ -361,6 +364,38 @@ absl::Status WriteTable(solver::GameValues&& values, SolveRequest* request, solv
   return absl::OkStatus();
 }
 
+// Where this solve's own checkpoint (`checkpoint` run by `ranks` processes)
+// is missing but one of another number of processes is there: which, and how
+// it resumes (this solve starts over, leaving it be); else "".
+std::string OtherCheckpointNote(const std::string& checkpoint, int ranks) {
+  std::error_code error;
+  if (std::filesystem::exists(solver::RankCheckpointPath(checkpoint, 0, ranks), error)) return "";
+  const std::filesystem::path path(checkpoint);
+  const std::filesystem::path folder = path.has_parent_path() ? path.parent_path() : ".";
+  const std::string prefix = path.filename().string() + ".rank-0-of-";
+  std::string found;  // the first file of another layout
+  int found_ranks = 1;
+  if (ranks > 1 && std::filesystem::exists(path, error)) found = checkpoint;
+  for (auto it = std::filesystem::directory_iterator(folder, error);
+       found.empty() && !error && it != std::filesystem::directory_iterator();
+       it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    int n = 0;
+    if (name.rfind(prefix, 0) == 0 && absl::SimpleAtoi(name.substr(prefix.size()), &n) && n > 1 &&
+        n != ranks) {
+      found = it->path().string();
+      found_ranks = n;
+    }
+  }
+  if (found.empty()) return "";
+  const std::string by =
+      found_ranks > 1 ? absl::StrCat(found_ranks, " processes (it resumes under `mpirun -np ",
+                                     found_ranks, "` only)")
+                      : std::string("one process (it resumes without mpirun only)");
+  return absl::StrCat(found, " is the checkpoint of a solve by ", by,
+                      ": this one starts over and leaves it be");
+}
+
 // The solve, alone or as one rank of `mpi` (then rank 0 writes, certifies
 // and reports; the others print nothing but their errors).
 absl::StatusOr<CertifyOutcome> Solve(const CommandOptions& options, const CommandContext& context,
@@ -374,13 +409,27 @@ absl::StatusOr<CertifyOutcome> Solve(const CommandOptions& options, const Comman
   }
   Progress progress(context.err, context.stderr_is_terminal, options.quiet || !lead,
                     SolveProgressLabel(request->players));
+  if (!request->checkpoint.empty()) {
+    if (const std::string note = OtherCheckpointNote(request->checkpoint, request->ranks);
+        !note.empty()) {
+      progress.Note(note);
+    }
+  }
   InterruptFlag interrupt(
       InterruptNotice(kSolveInterruptNotice, options.quiet || !lead, context.stderr_is_terminal));
+  solver::GameSolveReport report;
+  std::once_flag resumed;  // said once, at the first progress of a resumed solve
   solver::GameSolveOptions solve;
   solve.rules = request->rules;
   solve.players = request->players;
   solve.threads = request->threads;
   solve.progress = [&](const solver::GameSolveProgress& p) {
+    if (report.resumed_fraction > 0) {
+      std::call_once(resumed, [&] {
+        progress.Note(absl::StrFormat("resumed from the checkpoint %s: %.1f%% of the work was done",
+                                      request->checkpoint, 100 * report.resumed_fraction));
+      });
+    }
     progress.Update(p.fraction, p.seconds, p.seconds_left);
   };
   solve.checkpoint = request->checkpoint;
@@ -400,7 +449,6 @@ absl::StatusOr<CertifyOutcome> Solve(const CommandOptions& options, const Comman
   }
   solve.turn_batch = device != nullptr ? &device->batch() : nullptr;
   solve.cluster = mpi;
-  solver::GameSolveReport report;
   absl::StatusOr<solver::GameValues> values = solver::SolveTableValues(solve, &report);
   if (absl::IsPermissionDenied(values.status()) || absl::IsNotFound(values.status())) {
     // The checkpoint cannot be written or read: a folder or file of the user's.

@@ -470,6 +470,25 @@ TEST_CASE("environment: a log, an export or a picture never replaces a table or 
   CHECK(ReadFile(table) != ReadFile(kData + "/martiandice-p2-d13-b3-t25.mdt"));
 }
 
+// A checkpoint of a solve by 2 processes, where a solve alone looks for its
+// own: said (it resumes under mpirun -np 2 only), and left as it is.
+TEST_CASE("environment: a checkpoint of another number of processes is said and left be") {
+  test_util::TempDir dir;
+  const std::string table = dir.File("t.mdt");
+  const std::string other = table + ".checkpoint.rank-0-of-2";
+  test_util::WriteFile(other, "two ranks' work");
+  const cli_test::CliRun run =
+      cli_test::Run({"solve", "--dice", "2", "--target", "3", "--no-certify", "--out", table});
+  CHECK(run.code == 0);
+  CHECK(run.err.find("martiandice: " + other +
+                     " is the checkpoint of a solve by 2 processes (it resumes under `mpirun -np "
+                     "2` only): this one starts over and leaves it be\n") != std::string::npos);
+  CHECK(ReadFile(other) == "two ranks' work");
+  const cli_test::CliRun quiet = cli_test::Run(
+      {"solve", "--dice", "2", "--target", "3", "--no-certify", "--quiet", "--out", table});
+  CHECK(quiet.err.empty());
+}
+
 TEST_CASE("environment: '-' and an empty path name no file to write") {
   for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
            {"export", "--out", "-"},

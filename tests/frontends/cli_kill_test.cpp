@@ -407,6 +407,9 @@ TEST_CASE(
     REQUIRE(WIFEXITED(resumed_status));
     CHECK(WEXITSTATUS(resumed_status) == 0);
     CHECK(!fs::exists(checkpoint));
+    CHECK(resumed_err.find("martiandice: resumed from the checkpoint " + checkpoint.string() +
+                           ": ") != std::string::npos);
+    CHECK(resumed_err.find("% of the work was done\n") != std::string::npos);
 
     const fs::path fresh = dir.path() / "fresh.mdt";
     std::vector<std::string> fresh_args = args;
