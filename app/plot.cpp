@@ -14,6 +14,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "answers.h"
 #include "front_end.h"
 #include "martiandice/advisor.h"
 #include "martiandice/dice.h"
@@ -558,9 +559,8 @@ absl::StatusOr<std::string> DistributionSvg(const GameTable& table, const GameCo
       "Exact laws: every roll's probability followed through every position of the turn.",
   };
   if (chances.ok()) {
-    caption.push_back(absl::StrFormat("At %s, the mover's chance to win is %s%%.",
-                                      ContextText(context),
-                                      absl::StrFormat("%.1f", 100 * (*chances)[context.seat])));
+    caption.push_back(absl::StrCat("At ", ContextText(context), ", the mover's chance to win is ",
+                                   app::Percent((*chances)[context.seat]), "."));
   }
   svg.Caption(left - 50, top + plot_h + 70, caption);
   return svg.Finish();

@@ -76,6 +76,12 @@ absl::StatusOr<std::string> RunPlot(const CommandOptions& options, const Command
       return absl::InvalidArgumentError(absl::StrCat(
           "--out: '", options.out, "' is not a directory (all three pictures need a directory)"));
     }
+    if (!fs::exists(out, error) && out.extension() == ".svg") {  // a folder named as a picture
+      return absl::InvalidArgumentError(
+          absl::StrCat("--out: '", options.out,
+                       "' names a picture; all three go into a directory (give one, or a KIND "
+                       "for one picture)"));
+    }
     for (const std::string& kind : kinds) {
       absl::StatusOr<std::string> path = OutputPath((out / (kind + ".svg")).string(), kind + ".svg",
                                                     Folders::kCreate, Writes::kOther);

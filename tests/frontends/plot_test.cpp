@@ -107,6 +107,8 @@ TEST_CASE("plot: the CLI writes atomically and refuses bad input with exit 2") {
   const std::vector<Bad> bad = {
       {{"plot", "bars", "--out", dir.string()}, "unknown picture 'bars'"},
       {{"plot", "--out", (dir / "one.svg").string()}, "all three pictures need a directory"},
+      {{"plot", "all", "--out", (dir / "new" / "all.svg").string()},
+       "names a picture; all three go into a directory"},
       {{"plot", "heatmap", "--out", (dir / "one.svg" / "x.svg").string()}, "is not a directory"},
       {{"plot", "heatmap", "--out", (dir / "taken").string()}, "is a directory"},
       {{"plot", "heatmap", "--seat", "-1", "--out", dir.string()}, "--seat: "},
