@@ -57,7 +57,7 @@ absl::Status ReadContext(const QueryInput& input, Query& query) {
   const int counted = static_cast<int>(scores->size());
   if (input.players && *input.players != counted) {
     return InputError("players", absl::StrCat(*input.players, " does not match the ", counted,
-                                              " totals of scores"));
+                                              counted == 1 ? " total" : " totals", " of scores"));
   }
   if (absl::Status s = ValidatePlayers(counted); !s.ok()) {
     return InputError(input.players ? "players" : "scores", s);

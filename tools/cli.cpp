@@ -106,7 +106,7 @@ CLI::Validator Decimal(bool spaces_around = false) {
         // Every such option is an int: say so rather than CLI11's "Could not convert".
         int fits = 0;
         if (!absl::SimpleAtoi(value, &fits)) {
-          return absl::StrCat("'", value, "' is out of range (", INT_MIN, "..", INT_MAX, ")");
+          return absl::StrCat("'", value, "' is out of range (beyond any value the option takes)");
         }
         return std::string();
       },
@@ -626,6 +626,14 @@ std::string ParseErrorMessage(const CLI::ParseError& e, const CLI::App& app,
   if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) != nullptr &&
       absl::StrContains(message, " required ") && absl::EndsWith(message, " missing")) {
     return absl::StrCat(message.substr(0, message.find(": ")), ": expected a value after it");
+  }
+  // CLI11's "--players: At Most 1 required but received 2": an option given twice.
+  if (const std::size_t at = message.find(": At Most 1 required but received ");
+      dynamic_cast<const CLI::ArgumentMismatch*>(&e) != nullptr && at != std::string::npos) {
+    return absl::StrCat(
+        message.substr(0, at), ": given ",
+        message.substr(at + std::string_view(": At Most 1 required but received ").size()),
+        " times; give it once");
   }
   // review's file: "input is required".
   if (dynamic_cast<const CLI::RequiredError*>(&e) != nullptr && message == "input is required") {

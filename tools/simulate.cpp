@@ -453,7 +453,8 @@ absl::StatusOr<SimulationOptions> ReadSimulation(const CommandOptions& options,
   const std::optional<int>& players = options.request.query.players;
   if (players && *players != counted) {
     return absl::InvalidArgumentError(absl::StrCat("--players ", *players, " does not match the ",
-                                                   counted, " entries of --policies"));
+                                                   counted, counted == 1 ? " entry" : " entries",
+                                                   " of --policies"));
   }
   if (absl::Status status = app::CheckPlayers(counted, players ? "players" : "policies");
       !status.ok()) {

@@ -322,7 +322,11 @@ TEST_CASE("cli bad input table: rules") {
       {{"eval", "--dice", "abc"}, "--dice"},
       // Past an int: the number and the range, not CLI11's "Could not convert".
       {{"eval", "--dice", "99999999999999999999"},
-       "--dice: '99999999999999999999' is out of range (-2147483648..2147483647)"},
+       "--dice: '99999999999999999999' is out of range (beyond any value the option takes)"},
+      {{"solve", "--players", "2", "--players", "3", "--out", "x.mdt"},
+       "--players: given 2 times; give it once"},
+      {{"simulate", "--games", "5", "--players", "7", "--policies", "ev"},
+       "--players 7 does not match the 1 entry of --policies"},
       {{"eval", "--dice", "2147483648"}, "--dice: '2147483648' is out of range"},
       {{"eval", "--bonus", "-2147483649"}, "--bonus: '-2147483649' is out of range"},
       {{"eval", "--dice", "2147483647"}, "dice count 2147483647 is out of the supported range"},
