@@ -620,11 +620,6 @@ std::string RulesJson(const Rules& rules) {
   return std::move(object).Build();
 }
 
-std::string RulesText(const Rules& rules) {
-  return absl::StrFormat("%s, bonus %d, target %d", DiceCount(rules.dice), rules.bonus,
-                         rules.target);
-}
-
 std::string DiceCount(int n) { return absl::StrCat(n, n == 1 ? " die" : " dice"); }
 
 std::string Number(double x) { return absl::StrFormat("%.6f", x); }

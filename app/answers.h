@@ -87,8 +87,6 @@ std::string AdviceValuesText(const GameAdvice& advice);
 std::string FaceNamesJson(const std::vector<Face>& faces);
 // {"dice":D,"bonus":B,"target":T}: every `--json` output's "rules" field.
 std::string RulesJson(const Rules& rules);
-// "13 dice, bonus 3, target 25".
-std::string RulesText(const Rules& rules);
 // "1 die", "13 dice".
 std::string DiceCount(int n);
 // A value for people: 6 decimals.

@@ -139,11 +139,6 @@ namespace {
 
 std::string Str(absl::string_view text) { return std::string(text.data(), text.size()); }
 
-// "13 dice, bonus 3, target 25".
-std::string RulesWords(const Rules& rules) {
-  return absl::StrCat(rules.dice, " dice, bonus ", rules.bonus, ", target ", rules.target);
-}
-
 absl::Status LineError(int line, std::string_view message) {
   return absl::InvalidArgumentError(absl::StrCat("line ", line, ": ", std::string(message)));
 }
@@ -334,8 +329,8 @@ absl::StatusOr<LogStep> GameLogReader::RulesOf(int number,
   if (!read) return LineError(number, "expected 'rules dice D bonus B target T'");
   const Rules logged{values[0], values[1], values[2]};
   if (logged != rules_) {
-    return LineError(number, absl::StrCat("the game was played under ", RulesWords(logged),
-                                          "; this log is read under ", RulesWords(rules_),
+    return LineError(number, absl::StrCat("the game was played under ", RulesText(logged),
+                                          "; this log is read under ", RulesText(rules_),
                                           ": give the game's rules"));
   }
   LogStep step;

@@ -216,9 +216,9 @@ absl::StatusOr<Bot> Bot::Create(const PolicySpec& policy, Advisor& advisor, cons
 
 absl::Status Bot::CheckState(const GameState& state, Phase phase) const {
   if (!(state.rules() == rules_) || state.players() != players_) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "policy ", policy_.name, " was made for another game (", players_, " players, ",
-        rules_.dice, " dice, bonus ", rules_.bonus, ", target ", rules_.target, ")"));
+    return absl::InvalidArgumentError(absl::StrCat("policy ", policy_.name,
+                                                   " was made for another game (", players_,
+                                                   " players, ", RulesText(rules_), ")"));
   }
   if (state.phase() != phase) {
     return absl::InvalidArgumentError(absl::StrCat("policy ", policy_.name, ": the game waits for ",

@@ -15,6 +15,11 @@ std::string_view FaceName(Face face) {
   return IsFace(face) ? kNames[static_cast<int>(face)] : "?";
 }
 
+std::string RulesText(const Rules& rules) {
+  return absl::StrFormat("%d %s, bonus %d, target %d", rules.dice, rules.dice == 1 ? "die" : "dice",
+                         rules.bonus, rules.target);
+}
+
 absl::Status ValidateRules(const Rules& rules) {
   if (rules.dice < kMinDice || rules.dice > kMaxDice) {
     return absl::InvalidArgumentError(absl::StrFormat(

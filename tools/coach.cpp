@@ -169,8 +169,8 @@ class Coach {
       }
       Event("start", std::move(fields));
     } else {
-      Line(absl::StrCat("Martian Dice coach: ", players(), " players (",
-                        app::RulesText(setup_.rules), ")."));
+      Line(absl::StrCat("Martian Dice coach: ", players(), " players (", RulesText(setup_.rules),
+                        ")."));
       if (setup_.coverage.table) {
         PathLine(app::TableValuesLines(setup_.coverage.table->path));
       } else {

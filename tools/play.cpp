@@ -116,8 +116,8 @@ class TextListener : public app::GameListener {
 
   void Start(const app::GameSetup& setup, int players) override {
     setup_ = &setup;
-    Line(absl::StrCat("Martian Dice: ", players, " players (", app::RulesText(setup.rules),
-                      "), seed ", setup.seed, "."));
+    Line(absl::StrCat("Martian Dice: ", players, " players (", RulesText(setup.rules), "), seed ",
+                      setup.seed, "."));
     for (int seat = 0; seat < players; ++seat) {
       Line(absl::StrCat("  seat ", seat, ": ", setup.seats[seat].name));
     }

@@ -557,7 +557,7 @@ std::string SimulateText(const SimulationOptions& simulation, const SimulationRe
   }
   absl::StrAppend(&text, absl::StrFormat("Simulated %d game%s of %d players (%s), seed %d.\n",
                                          result.games, result.games == 1 ? "" : "s", result.players,
-                                         app::RulesText(simulation.rules), simulation.seed));
+                                         RulesText(simulation.rules), simulation.seed));
   absl::StrAppend(
       &text, SeatingText(simulation.alternate_seats, result.players),
       "Win rates (a tie of k leaders gives each 1/k; ± = 95% confidence half-width):\n");

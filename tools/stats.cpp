@@ -80,7 +80,7 @@ std::string StatsJson(const Rules& rules, const TurnSize& size) {
 
 std::string StatsText(const Rules& rules, const TurnSize& size) {
   const StateSpaceStats& stats = size.stats;
-  std::string text = absl::StrCat("Rules: ", app::RulesText(rules), ".\n");
+  std::string text = absl::StrCat("Rules: ", RulesText(rules), ".\n");
   absl::StrAppend(&text,
                   absl::StrFormat("  highest turn score            %d\n"
                                   "  decision positions            %d (start included)\n"

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "absl/status/status.h"
@@ -55,6 +56,9 @@ struct Rules {
 
 // Returns OK, or InvalidArgument naming the constant that is out of its supported range.
 absl::Status ValidateRules(const Rules& rules);
+
+// The rules for people: "13 dice, bonus 3, target 25" ("1 die, ...").
+std::string RulesText(const Rules& rules);
 
 // Highest score a single turn can reach under `rules` (16 for the official game).
 int MaxTurnScore(const Rules& rules);

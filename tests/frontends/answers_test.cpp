@@ -639,8 +639,8 @@ TEST_CASE("answers: the fallback's advice says so, in JSON and text") {
 TEST_CASE("answers: rules, dice counts, numbers and takes as text") {
   CHECK(app::RulesJson(Rules{}) == R"({"dice":13,"bonus":3,"target":25})");
   CHECK(app::RulesJson(Rules{6, 0, 15}) == R"({"dice":6,"bonus":0,"target":15})");
-  CHECK(app::RulesText(Rules{}) == "13 dice, bonus 3, target 25");
-  CHECK(app::RulesText(Rules{1, 2, 8}) == "1 die, bonus 2, target 8");
+  CHECK(RulesText(Rules{}) == "13 dice, bonus 3, target 25");
+  CHECK(RulesText(Rules{1, 2, 8}) == "1 die, bonus 2, target 8");
   CHECK(app::DiceCount(0) == "0 dice");
   CHECK(app::DiceCount(1) == "1 die");
   CHECK(app::DiceCount(13) == "13 dice");

@@ -47,9 +47,9 @@ absl::Status CheckSolve(const Rules& rules, int players) {
   const std::uint64_t bytes = TableBytes(rules, players);
   if (bytes > kMaxModuleTableBytes) {
     return absl::ResourceExhaustedError(
-        absl::StrCat("the table for ", players, " players (", app::RulesText(rules),
-                     ") would take ", bytes >> 20, " MiB; the page solves tables up to ",
-                     kMaxModuleTableBytes >> 20, " MiB (`martiandice solve` makes larger ones)"));
+        absl::StrCat("the table for ", players, " players (", RulesText(rules), ") would take ",
+                     bytes >> 20, " MiB; the page solves tables up to ", kMaxModuleTableBytes >> 20,
+                     " MiB (`martiandice solve` makes larger ones)"));
   }
   return absl::OkStatus();
 }
