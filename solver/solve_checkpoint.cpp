@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <string>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "atomic_file.h"
@@ -17,6 +18,26 @@ namespace martiandice::solver {
 
 std::string RankCheckpointPath(const std::string& path, int rank, int ranks) {
   return ranks > 1 ? absl::StrFormat("%s.rank-%d-of-%d", path, rank, ranks) : path;
+}
+
+std::optional<OtherLayout> OtherLayoutCheckpoint(const std::string& path, int ranks) {
+  std::error_code error;
+  if (std::filesystem::exists(RankCheckpointPath(path, 0, ranks), error)) return std::nullopt;
+  if (ranks > 1 && std::filesystem::exists(path, error)) return OtherLayout{path, 1};
+  const std::filesystem::path file(path);
+  const std::string prefix = RankCheckpointPath(file.filename().string(), 0, 2);
+  const std::string first = prefix.substr(0, prefix.size() - 1);  // "NAME.rank-0-of-"
+  for (auto it = std::filesystem::directory_iterator(
+           file.has_parent_path() ? file.parent_path() : ".", error);
+       !error && it != std::filesystem::directory_iterator(); it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    int n = 0;
+    if (name.rfind(first, 0) == 0 && absl::SimpleAtoi(name.substr(first.size()), &n) && n > 1 &&
+        n != ranks) {
+      return OtherLayout{it->path().string(), n};
+    }
+  }
+  return std::nullopt;
 }
 
 SolveCheckpoint::SolveCheckpoint(const GameSolveOptions& options, SolveState& state,

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -86,5 +87,14 @@ class SolveCheckpoint {
 // The checkpoint file of `rank` of `ranks` for the solve's checkpoint
 // `path`: `path` alone, else `path`.rank-R-of-N.
 std::string RankCheckpointPath(const std::string& path, int rank, int ranks);
+
+// A checkpoint file of `path` left by a solve of another number of processes
+// than `ranks` (its first rank's file, and that number), where this solve's
+// own is missing; none otherwise.
+struct OtherLayout {
+  std::string file;
+  int ranks = 1;
+};
+std::optional<OtherLayout> OtherLayoutCheckpoint(const std::string& path, int ranks);
 
 }  // namespace martiandice::solver

@@ -628,12 +628,11 @@ std::string ParseErrorMessage(const CLI::ParseError& e, const CLI::App& app,
     return absl::StrCat(message.substr(0, message.find(": ")), ": expected a value after it");
   }
   // CLI11's "--players: At Most 1 required but received 2": an option given twice.
-  if (const std::size_t at = message.find(": At Most 1 required but received ");
+  constexpr std::string_view kTwice = ": At Most 1 required but received ";
+  if (const std::size_t at = message.find(kTwice);
       dynamic_cast<const CLI::ArgumentMismatch*>(&e) != nullptr && at != std::string::npos) {
-    return absl::StrCat(
-        message.substr(0, at), ": given ",
-        message.substr(at + std::string_view(": At Most 1 required but received ").size()),
-        " times; give it once");
+    return absl::StrCat(message.substr(0, at), ": given ", message.substr(at + kTwice.size()),
+                        " times; give it once");
   }
   // review's file: "input is required".
   if (dynamic_cast<const CLI::RequiredError*>(&e) != nullptr && message == "input is required") {

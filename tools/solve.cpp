@@ -364,35 +364,16 @@ absl::Status WriteTable(solver::GameValues&& values, SolveRequest* request, solv
   return absl::OkStatus();
 }
 
-// Where this solve's own checkpoint (`checkpoint` run by `ranks` processes)
-// is missing but one of another number of processes is there: which, and how
-// it resumes (this solve starts over, leaving it be); else "".
+// A checkpoint of another number of processes than this solve's, for people:
+// which, and how it resumes (this solve starts over, leaving it be); else "".
 std::string OtherCheckpointNote(const std::string& checkpoint, int ranks) {
-  std::error_code error;
-  if (std::filesystem::exists(solver::RankCheckpointPath(checkpoint, 0, ranks), error)) return "";
-  const std::filesystem::path path(checkpoint);
-  const std::filesystem::path folder = path.has_parent_path() ? path.parent_path() : ".";
-  const std::string prefix = path.filename().string() + ".rank-0-of-";
-  std::string found;  // the first file of another layout
-  int found_ranks = 1;
-  if (ranks > 1 && std::filesystem::exists(path, error)) found = checkpoint;
-  for (auto it = std::filesystem::directory_iterator(folder, error);
-       found.empty() && !error && it != std::filesystem::directory_iterator();
-       it.increment(error)) {
-    const std::string name = it->path().filename().string();
-    int n = 0;
-    if (name.rfind(prefix, 0) == 0 && absl::SimpleAtoi(name.substr(prefix.size()), &n) && n > 1 &&
-        n != ranks) {
-      found = it->path().string();
-      found_ranks = n;
-    }
-  }
-  if (found.empty()) return "";
+  const std::optional<solver::OtherLayout> other = solver::OtherLayoutCheckpoint(checkpoint, ranks);
+  if (!other) return "";
   const std::string by =
-      found_ranks > 1 ? absl::StrCat(found_ranks, " processes (it resumes under `mpirun -np ",
-                                     found_ranks, "` only)")
-                      : std::string("one process (it resumes without mpirun only)");
-  return absl::StrCat(found, " is the checkpoint of a solve by ", by,
+      other->ranks > 1 ? absl::StrCat(other->ranks, " processes (it resumes under `mpirun -np ",
+                                      other->ranks, "` only)")
+                       : std::string("one process (it resumes without mpirun only)");
+  return absl::StrCat(other->file, " is the checkpoint of a solve by ", by,
                       ": this one starts over and leaves it be");
 }
 
@@ -409,7 +390,7 @@ absl::StatusOr<CertifyOutcome> Solve(const CommandOptions& options, const Comman
   }
   Progress progress(context.err, context.stderr_is_terminal, options.quiet || !lead,
                     SolveProgressLabel(request->players));
-  if (!request->checkpoint.empty()) {
+  if (lead && !request->checkpoint.empty()) {  // the one rank that reports looks
     if (const std::string note = OtherCheckpointNote(request->checkpoint, request->ranks);
         !note.empty()) {
       progress.Note(note);
