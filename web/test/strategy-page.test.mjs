@@ -4,8 +4,9 @@
 // the file `martiandice plot KIND --out FILE` writes, with the SVG's title as
 // its text; the distribution redrawn at other scores and seat; a bad score
 // shows its message and keeps the picture. Opened during a game against one
-// bot, the distribution is the game's position. At 375 px the pictures fit
-// the width. Screenshots: strategy-desktop.png and strategy-phone.png in
+// bot, the distribution is the game's position. At 375 px each picture is at
+// its own size, scrolling sideways in its box, and the page fits the width.
+// Screenshots: strategy-desktop.png and strategy-phone.png in
 // build-wasm/screenshots/ (or $MARTIANDICE_SCREENSHOTS).
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -19,12 +20,13 @@ const screenshots = process.env.MARTIANDICE_SCREENSHOTS ?? `${repo}build-wasm/sc
 const { missing, url, newPage } = await browserTests();
 
 // The picture shown for `kind`: the SVG text of its <img>, its text and its
-// width, and what its full-size link holds.
+// widths, and what its full-size link holds.
 async function shown(page, kind) {
   return page.$eval(`#${kind}-picture a img`, async (img) => ({
     svg: decodeURIComponent(img.src.slice(img.src.indexOf(',') + 1)),
     alt: img.alt,
     width: img.getBoundingClientRect().width,
+    inner: img.clientWidth,  // without its border
     loaded: img.complete && img.naturalWidth > 0,
     linked: await (await fetch(img.parentElement.href)).text(),
     newTab: img.parentElement.target === '_blank',
@@ -85,6 +87,7 @@ test('the strategy pictures are the command line\'s, and the distribution follow
     await checkPicture(page, 'heatmap', []);
     await checkPicture(page, 'stop', []);
     await checkPicture(page, 'distribution', []);
+    assert.ok(await page.isHidden('#strategy .phone-only'), 'no word of sideways scrolling on a desktop');
     await page.screenshot({ path: `${screenshots}/strategy-desktop.png`, fullPage: true });
 
     const old = await redraw(page, [15, 20], 1);
@@ -108,11 +111,15 @@ test('the strategy pictures are the command line\'s, and the distribution follow
     await page.close();
   });
 
-test('the strategy pictures at 375 px fit the width', { skip: missing ?? false }, async () => {
+test('the strategy pictures at 375 px: their own size, scrolling in their boxes', { skip: missing ?? false }, async () => {
   const { page, errors } = await openStrategy({ width: 375, height: 812 });
+  assert.ok(await page.isVisible('#strategy .phone-only'), 'the page says the pictures scroll');
   for (const kind of ['heatmap', 'stop', 'distribution']) {
     const picture = await checkPicture(page, kind, []);
-    assert.ok(picture.width > 300 && picture.width <= 375, `${kind} is ${picture.width} px wide`);
+    const natural = Number(/<svg[^>]* width="(\d+)"/.exec(picture.svg)[1]);
+    assert.equal(picture.inner, natural, `${kind} is ${picture.inner} px wide, not its own ${natural}`);
+    const box = await page.$eval(`#${kind}-picture`, (div) => ({ client: div.clientWidth, scroll: div.scrollWidth }));
+    assert.ok(box.client <= 375 && box.scroll > box.client, `${kind}'s box scrolls: ${JSON.stringify(box)}`);
   }
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 375, `the page is ${width} px wide in 375 px`);
