@@ -356,10 +356,9 @@ std::string DecisionText(const Goal& goal, const Decision& d) {
 }
 
 std::string ReportText(const Reviewer& reviewer, std::string_view name) {
-  std::string text =
-      absl::StrFormat("Review of %s: %s (%s); rules: %d dice, bonus %d, target %d.\n",
-                      std::string(name), reviewer.goal().Describe(), reviewer.goal().name(),
-                      reviewer.rules().dice, reviewer.rules().bonus, reviewer.rules().target);
+  std::string text = absl::StrFormat("Review of %s: %s (%s); rules: %s.\n", std::string(name),
+                                     reviewer.goal().Describe(), reviewer.goal().name(),
+                                     RulesText(reviewer.rules()));
   if (!reviewer.table_path().empty()) {
     absl::StrAppend(&text, "Values: the mover's chance to win. Table: ", reviewer.table_path(),
                     ".\n");
@@ -377,6 +376,9 @@ std::string ReportText(const Reviewer& reviewer, std::string_view name) {
       const GameContext& context = read.context->context;
       absl::StrAppend(&text, ": scores ", absl::StrJoin(context.scores, ","), ", seat ",
                       context.seat, " to move");
+      if (FinalRoundBegun(reviewer.rules(), context.scores, context.seat)) {
+        absl::StrAppend(&text, " in the final round");
+      }
       if (!turn.win.empty()) {
         absl::StrAppend(&text, ", chance to win ", Percent(turn.win[context.seat]));
       }
@@ -461,10 +463,12 @@ std::string ReportJson(const Reviewer& reviewer, std::string_view name) {
     JsonObject object;
     object.Int("turn", static_cast<int>(i) + 1).Int("line", read.line);
     if (read.context) {
-      object.Raw("scores", JsonIntArray(read.context->context.scores))
-          .Int("seat", read.context->context.seat);
+      const GameContext& context = read.context->context;
+      object.Raw("scores", JsonIntArray(context.scores))
+          .Int("seat", context.seat)
+          .Bool("final_round", FinalRoundBegun(reviewer.rules(), context.scores, context.seat));
     } else {
-      object.Null("scores").Null("seat");
+      object.Null("scores").Null("seat").Null("final_round");
     }
     if (turn.win.empty()) {
       object.Null("win_probabilities");

@@ -97,7 +97,7 @@ fallback, the expected points capped at the points still needed (capped:M);
 the review says so. A table --tables names must be there.
 JSON (--json): input, rules, objective, precision, table, fallback_reason
 (null when every turn had its table), turns [{turn, line, scores, seat,
-win_probabilities, values ("win", the objective, or the fallback's
+final_round (the target reached: the mover's last turn), win_probabilities, values ("win", the objective, or the fallback's
 "capped:M"), fallback, decisions [{line, then_line, aside, rolled, take,
 count, then, value, best_value, loss, optimal, optimal_choices [{take, count,
 then}], class}], end (stop, no_legal_take, no_dice_left), end_line, score,

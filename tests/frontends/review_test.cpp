@@ -238,6 +238,14 @@ TEST_CASE("review: the win objective reads the table, and games give scores per 
   const Json eval = cli_test::RunJson(
       {"eval", "--objective", "win", "--scores", "27,22", "--seat", "1", "--json"});
   CHECK(cli_test::Close(second["win_probabilities"].items[1].number, eval["value"].number));
+  // Seat 0 reached the target: seat 1's turn is the final round's, and says so.
+  CHECK_FALSE(game3["turns"].items[0]["final_round"].boolean);
+  CHECK(second["final_round"].boolean);
+  const cli_test::CliRun text = Review(carried, {"--objective", "win"});
+  CHECK(text.out.find("Turn 1 (line 2): scores 23,22, seat 0 to move, chance") !=
+        std::string::npos);
+  CHECK(text.out.find("Turn 2 (line 4): scores 27,22, seat 1 to move in the final round, chance") !=
+        std::string::npos);
   // Seat 1 scores 4: 27 to 26, the game is over; a third turn needs a new
   // scores line.
   const cli_test::CliRun over =
@@ -263,6 +271,7 @@ TEST_CASE("review: the win objective without a table measures by the fallback, a
   CHECK(turn["values"].text == "capped:2");
   CHECK(turn["fallback"].boolean);
   CHECK(turn["win_probabilities"].is_null());
+  CHECK_FALSE(turn["final_round"].boolean);
   const Json& stop = Decision(review, 0, 1);
   CHECK_FALSE(stop["optimal"].boolean);
   CHECK(stop["class"].is_null());

@@ -63,6 +63,8 @@ export interface ReviewAnswer {
     line: number;
     scores: number[] | null;
     seat: number | null;
+    /** Whether the target had been reached at the turn's start: the mover's last turn. */
+    final_round: boolean | null;
     win_probabilities: number[] | null;
     /** What the turn's values measure: the objective, or the fallback's "capped:M". */
     values: string;
