@@ -183,7 +183,7 @@ std::string BestChoiceJson(const RollAdvice& advice) {
 std::string OptionRow(const Goal& goal, const TakeOption& option, bool exact) {
   std::string row =
       absl::StrFormat("  %-2s %-12s %10s %10s %10s  %s\n", option.optimal ? "*" : "",
-                      TakeLabel(option.take, option.count), ValueText(goal, option.stop.approx),
+                      FaceCountText(option.take, option.count), ValueText(goal, option.stop.approx),
                       option.roll ? ValueText(goal, option.roll->approx) : "-",
                       ValueText(goal, option.value.approx), ThenName(option.then));
   if (exact) {
@@ -223,7 +223,7 @@ std::string BestVerdict(const Query& query, const Goal& goal, const RollAdvice& 
   }
   const TakeOption& best = advice.options.at(*advice.best);
   return absl::StrFormat("%s\nBest: take %s, then %s.\n%s\n", value,
-                         TakeLabel(best.take, best.count), ThenPhrase(best.then),
+                         FaceCountText(best.take, best.count), ThenPhrase(best.then),
                          NextText(query.rules, best));
 }
 
@@ -533,7 +533,7 @@ std::string WrapColumns(std::string_view text, std::size_t width) {
 
 namespace {
 
-// "  Rolling on scores 0 with chance 0.42 after 3 rays, 0.31 after 4 humans."
+// "  Rolling on scores 0 with chance 31.04% after 3 rays, 12.50% after 4 humans."
 // ("" when no take leaves dice to roll), lines of at most `width` columns.
 std::string TakeZeroChancesText(const GameAdvice& advice, std::size_t width) {
   std::vector<std::string> parts;
@@ -541,7 +541,7 @@ std::string TakeZeroChancesText(const GameAdvice& advice, std::size_t width) {
     if (!advice.take_zero_chances[i]) continue;
     const TakeOption& option = advice.takes->options[i];
     parts.push_back(absl::StrCat(Percent(*advice.take_zero_chances[i]), " after ",
-                                 TakeLabel(option.take, option.count)));
+                                 FaceCountText(option.take, option.count)));
   }
   if (parts.empty()) return "";
   std::string text = "  Rolling on scores 0 with chance";
@@ -583,7 +583,7 @@ std::string GameAdviceText(const GameAdvice& advice, std::size_t width) {
     }
     if (takes.best) {
       const TakeOption& best = takes.options.at(*takes.best);
-      absl::StrAppend(&text, "  Best: take ", TakeLabel(best.take, best.count), ", then ",
+      absl::StrAppend(&text, "  Best: take ", FaceCountText(best.take, best.count), ", then ",
                       ThenPhrase(best.then), ".\n");
     }
     absl::StrAppend(&text, TakeZeroChancesText(advice, width));
@@ -649,18 +649,14 @@ std::string ValueText(const Goal& goal, double x) {
   return IsChance(goal) ? Percent(x) : Number(x);
 }
 
-std::string TakeLabel(Face face, int count) {
-  return absl::StrCat(count, " ", std::string(FaceName(face)), count == 1 ? "" : "s");
-}
-
 bool LostToTanks(const Dice& aside) {
   return aside.earthlings() > 0 && TurnScore(Rules{}, aside) == 0;
 }
 
 std::string LostToTanksText(const Dice& aside) {
   if (!LostToTanks(aside)) return "";
-  return absl::StrCat(" (", TakeLabel(Face::kTank, aside.count(Face::kTank)), " beat ",
-                      TakeLabel(Face::kRay, aside.count(Face::kRay)), ")");
+  return absl::StrCat(" (", FaceCountText(Face::kTank, aside.count(Face::kTank)), " beat ",
+                      FaceCountText(Face::kRay, aside.count(Face::kRay)), ")");
 }
 
 }  // namespace martiandice::app

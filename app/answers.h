@@ -109,8 +109,6 @@ std::string WrapColumns(std::string_view text, std::size_t width = 80);
 bool IsChance(const Goal& goal);
 // A value of `goal` for people: Percent for chances, else Number.
 std::string ValueText(const Goal& goal, double x);
-// "4 humans", "1 ray".
-std::string TakeLabel(Face face, int count);
 // Whether a turn that ends with `aside` lost earthlings to the tanks: it
 // holds some, and scores nothing (the tanks outnumber the rays: TurnScore).
 bool LostToTanks(const Dice& aside);

@@ -137,7 +137,7 @@ absl::Status GameDriver::Take(Face face, std::optional<int> count) {
   // A face that may not be taken is refused for that (by Apply), whatever the count.
   if (take && count && state_.can_take(face) && state_.roll().count(face) != *count) {
     return absl::InvalidArgumentError(
-        absl::StrCat("the roll shows ", TakeLabel(face, state_.roll().count(face)), ", not ",
+        absl::StrCat("the roll shows ", FaceCountText(face, state_.roll().count(face)), ", not ",
                      *count, " (every die of the face is taken)"));
   }
   std::optional<GameAdvice> advice;

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "utf8.h"  // the library's internal reading of UTF-8
 
 namespace martiandice {
 namespace {
@@ -43,31 +44,15 @@ void AppendUtf8(std::string& out, std::uint32_t code) {
 
 }  // namespace
 
+// The library's one reading of UTF-8 (src/utf8.h), for the bytes past ASCII.
 std::size_t Utf8Length(const unsigned char* text, std::size_t size) {
-  const unsigned char lead = text[0];
-  std::size_t length = 0;
-  std::uint32_t code = 0;
-  if (lead >= 0xc2 && lead <= 0xdf) {
-    length = 2;
-    code = lead & 0x1f;
-  } else if (lead >= 0xe0 && lead <= 0xef) {
-    length = 3;
-    code = lead & 0x0f;
-  } else if (lead >= 0xf0 && lead <= 0xf4) {
-    length = 4;
-    code = lead & 0x07;
-  } else {
-    return 0;
-  }
-  if (size < length) return 0;
-  for (std::size_t i = 1; i < length; ++i) {
-    if ((text[i] & 0xc0) != 0x80) return 0;
-    code = (code << 6) | (text[i] & 0x3f);
-  }
-  const bool overlong = (length == 3 && code < 0x800) || (length == 4 && code < 0x10000);
-  const bool surrogate = code >= 0xd800 && code <= 0xdfff;
-  if (overlong || surrogate || code > 0x10ffff) return 0;
-  return length;
+  if (text[0] < 0x80) return 0;
+  return internal::Utf8CharLength(std::string_view(reinterpret_cast<const char*>(text), size), 0);
+}
+
+bool IsC1Control(const unsigned char* text, std::size_t length) {
+  return internal::IsC1Control(std::string_view(reinterpret_cast<const char*>(text), length), 0,
+                               length);
 }
 
 std::string_view JsonKindName(JsonKind kind) {

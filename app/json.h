@@ -29,9 +29,7 @@ std::size_t Utf8Length(const unsigned char* text, std::size_t size);
 
 // True when the well-formed `length`-byte character at text[0] is a C1
 // control (U+0080..U+009F): escaped like C0, never sent raw.
-inline bool IsC1Control(const unsigned char* text, std::size_t length) {
-  return length == 2 && text[0] == 0xc2 && text[1] < 0xa0;
-}
+bool IsC1Control(const unsigned char* text, std::size_t length);
 
 // True for the bytes a JSON string must escape (here: also DEL), and the
 // first bytes of the characters that need a look (every non-ASCII byte).

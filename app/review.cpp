@@ -60,7 +60,7 @@ struct Choice {
 };
 
 std::string ChoiceText(const Choice& choice) {
-  return absl::StrCat("take ", TakeLabel(choice.take, choice.count), ", then ",
+  return absl::StrCat("take ", FaceCountText(choice.take, choice.count), ", then ",
                       choice.then == Then::kStop ? "stop" : "roll on");
 }
 

@@ -40,13 +40,12 @@ KernelModel::KernelModel(const internal::TurnModel& model)
   law_begin_.push_back(0);
   choice_begin_.push_back(0);
   for (int level = 0; level <= dice; ++level) {
-    int laws = 0;
     for (int group : model.Level(level)) {
       level_ids_.push_back(group);
       const internal::CanonState& g = model.state(group);
       const int untaken = std::min<int>(g.untaken, 3);
       const std::int32_t* row = model.ClassRow(untaken);
-      for (int q = 0; q <= g.left; ++q, ++laws) {
+      for (int q = 0; q <= g.left; ++q) {
         kernel::Law law;
         law.index = model.LawIndex(group, q);
         law.group = group;
@@ -69,7 +68,6 @@ KernelModel::KernelModel(const internal::TurnModel& model)
     level_begin_.push_back(static_cast<std::int32_t>(level_ids_.size()));
     law_begin_.push_back(static_cast<std::int32_t>(law_items_.size()));
     choice_begin_.push_back(static_cast<std::int32_t>(choices_.size()));
-    most_items_ = std::max({most_items_, laws, static_cast<int>(model.Level(level).size())});
   }
   term_begin_.push_back(0);
   for (int id = 0; id < size; ++id) {

@@ -38,8 +38,6 @@ class KernelModel {
   bool Of(const internal::TurnModel& model) const;
   int scores() const { return scores_; }            // MaxScore() + 1
   int law_classes() const { return law_classes_; }  // LawClassCount()
-  // The levels' laws and positions, for the launch's widest phase.
-  int MostItems() const { return most_items_; }
   // Bytes of each array, for copying them to a device: the view's pointers
   // in the order of ModelView's fields.
   struct Array {
@@ -60,7 +58,6 @@ class KernelModel {
   std::vector<std::int32_t> choice_begin_;
   std::vector<kernel::ChoiceItem> choices_;
   kernel::ModelView view_;
-  int most_items_ = 0;
 };
 
 // The settling pass's plan (score_law_kernel.h) over a flattened model: each

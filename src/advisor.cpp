@@ -29,8 +29,8 @@ namespace {
 // same decisions and values as capped:M.
 absl::StatusOr<TurnSolution> FallbackTurn(Advisor& advisor, const Rules& rules,
                                           const GameContext& context) {
-  const int m = std::min(PointsNeeded(rules, context), MaxTurnScore(rules));
-  return advisor.Turn(rules, Objective::Capped(m), Precision::kDouble);
+  return advisor.Turn(rules, Objective::Capped(FallbackTurnCap(rules, context)),
+                      Precision::kDouble);
 }
 
 }  // namespace
@@ -49,6 +49,10 @@ Query DecisionQuery(const GameState& state, const Goal& goal) {
 
 Objective FallbackObjective(const Rules& rules, const GameContext& context) {
   return Objective::Capped(PointsNeeded(rules, context));
+}
+
+int FallbackTurnCap(const Rules& rules, const GameContext& context) {
+  return std::min(PointsNeeded(rules, context), MaxTurnScore(rules));
 }
 
 // ------------------------------------------------------------ the caches

@@ -61,7 +61,8 @@ std::string Printable(std::string_view text, std::vector<bool>& starts) {
   for (std::size_t i = 0; i < text.size();) {
     const std::size_t length = martiandice::internal::Utf8CharLength(text, i);
     const auto lead = static_cast<unsigned char>(text[i]);
-    if (length == 0 || lead < 0x20 || lead == 0x7f) {
+    if (length == 0 || lead < 0x20 || lead == 0x7f ||
+        martiandice::internal::IsC1Control(text, i, length)) {
       absl::StrAppend(&out, "\\x", absl::Hex(lead, absl::kZeroPad2));
       ++i;
     } else {

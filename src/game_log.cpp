@@ -58,11 +58,6 @@ void GameLog::Record(const GameState& before, const Move& move, const MoveResult
 
 namespace {
 
-// "4 humans", "1 ray".
-std::string TakeText(Face face, int count) {
-  return absl::StrCat(count, " ", std::string(FaceName(face)), count == 1 ? "" : "s");
-}
-
 // Applies `move` to `state`, recording it; collects the turn it ends.
 absl::Status Apply(GameState& state, const Move& move, GameLog* log, std::vector<TurnEnd>& ends) {
   const GameState before = state;
@@ -100,8 +95,8 @@ absl::Status ApplyAll(GameState& state, const LogMoves& moves, GameLog* log,
     if (take.count && state.can_take(take.face)) {
       const int shown = state.roll().count(take.face);
       if (shown != *take.count) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("the roll shows ", TakeText(take.face, shown), ", not ", *take.count));
+        return absl::InvalidArgumentError(absl::StrCat(
+            "the roll shows ", FaceCountText(take.face, shown), ", not ", *take.count));
       }
     }
     if (absl::Status status = Apply(state, Move::Take(take.face), log, ends); !status.ok())
@@ -187,7 +182,8 @@ absl::StatusOr<LogContext> ReadContext(const Rules& rules, std::string_view scor
 // "1 ray, 4 humans": the takes `state` (kTake) allows.
 std::string LegalTakes(const GameState& state) {
   std::vector<std::string> takes;
-  for (Face face : state.legal_takes()) takes.push_back(TakeText(face, state.roll().count(face)));
+  for (Face face : state.legal_takes())
+    takes.push_back(FaceCountText(face, state.roll().count(face)));
   return absl::StrJoin(takes, ", ");
 }
 

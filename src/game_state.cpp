@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "martiandice/rules.h"
 #include "martiandice/state_space.h"
 
 namespace martiandice {
@@ -102,9 +103,8 @@ std::vector<Face> GameState::legal_takes() const {
 std::vector<int> GameState::winners() const {
   std::vector<int> seats;
   if (!over()) return seats;
-  const int best = *std::max_element(context_.scores.begin(), context_.scores.end());
   for (int seat = 0; seat < players(); ++seat) {
-    if (context_.scores[seat] == best) seats.push_back(seat);
+    if (WinShare(context_.scores, seat) > 0.0) seats.push_back(seat);  // the rule's leaders
   }
   return seats;
 }

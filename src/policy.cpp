@@ -230,8 +230,7 @@ absl::Status Bot::CheckState(const GameState& state, Phase phase) const {
 
 const TurnSolution& Bot::Solution(const GameContext& context) const {
   if (solutions_.size() == 1) return solutions_.front();
-  const int m = std::min(PointsNeeded(rules_, context), MaxTurnScore(rules_));
-  return solutions_[m - 1];
+  return solutions_[FallbackTurnCap(rules_, context) - 1];  // capped:1.. solved in order
 }
 
 absl::StatusOr<Bot::Choice> Bot::ChooseTake(const GameState& state, DiceRng& rng) const {

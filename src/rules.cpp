@@ -15,6 +15,10 @@ std::string_view FaceName(Face face) {
   return IsFace(face) ? kNames[static_cast<int>(face)] : "?";
 }
 
+std::string FaceCountText(Face face, int count) {
+  return absl::StrFormat("%d %s%s", count, FaceName(face), count == 1 ? "" : "s");
+}
+
 std::string RulesText(const Rules& rules) {
   return absl::StrFormat("%d %s, bonus %d, target %d", rules.dice, rules.dice == 1 ? "die" : "dice",
                          rules.bonus, rules.target);

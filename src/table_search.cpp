@@ -18,6 +18,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "file_kind.h"
+#include "martiandice/rules.h"
 #include "martiandice/table.h"
 
 #if defined(__linux__)
@@ -108,9 +109,8 @@ absl::Status NotFound(const Rules& rules, int players, const std::string& looked
                     static_cast<double>(std::uint64_t{1} << 30),
                 kMaxTableBytes >> 30, processes);
   return absl::NotFoundError(absl::StrFormat(
-      "no policy table %s for %d players (dice %d, bonus %d, target %d); looked in %s. "
-      "Generate it with `%s` %s%s",
-      TableFileName(rules, players), players, rules.dice, rules.bonus, rules.target, looked,
+      "no policy table %s for %d players (%s); looked in %s. Generate it with `%s` %s%s",
+      TableFileName(rules, players), players, RulesText(rules), looked,
       TableSolveCommand(rules, players, out), how, then));
 }
 

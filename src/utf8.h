@@ -1,5 +1,6 @@
-// Internal: the one reading of UTF-8 that messages quoting the caller's text
-// share (the C API's md_last_error, dice notation's unknown letters).
+// Internal: the one reading of UTF-8 that text quoting the caller's bytes
+// shares (the C API's md_last_error, dice notation's unknown letters, and the
+// front-end layer's JSON strings and terminal text, through app/json.h).
 #pragma once
 
 #include <cstddef>
@@ -35,6 +36,13 @@ inline std::size_t Utf8CharLength(std::string_view text, std::size_t i) {
     if ((byte(i + k) & 0xc0) != 0x80) return 0;
   }
   return length;
+}
+
+// Whether the well-formed `length`-byte character at text[i] is a C1 control
+// (U+0080..U+009F): escaped like C0 controls, never passed on raw.
+inline bool IsC1Control(std::string_view text, std::size_t i, std::size_t length) {
+  return length == 2 && static_cast<unsigned char>(text[i]) == 0xc2 &&
+         static_cast<unsigned char>(text[i + 1]) < 0xa0;
 }
 
 }  // namespace martiandice::internal

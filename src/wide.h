@@ -129,13 +129,6 @@ MARTIANDICE_WIDE_HD inline int LeadingZeros(wide_detail::U128 x) {
   return high != 0 ? Clz(high) : 64 + Clz(static_cast<std::uint64_t>(x));
 }
 
-// x >> d, with any 1 shifted out or-ed into the lowest bit.
-MARTIANDICE_WIDE_HD inline wide_detail::U128 ShiftRightJam(wide_detail::U128 x, int d) {
-  if (d == 0) return x;
-  if (d >= 128) return x != 0 ? 1 : 0;
-  return (x >> d) | ((x << (128 - d)) != 0 ? 1 : 0);
-}
-
 }  // namespace wide_detail
 
 MARTIANDICE_WIDE_HD inline SoftX87::SoftX87(bool neg, std::uint64_t magnitude) {

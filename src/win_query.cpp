@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "martiandice/rules.h"
 #include "martiandice/state_space.h"
 #include "table_format.h"
 #include "take_options.h"
@@ -45,9 +46,7 @@ absl::Status CheckTableMatches(const GameTable& table, const Rules& rules, int p
   const Rules& r = table.rules();
   if (r != rules) {
     return absl::FailedPreconditionError(absl::StrFormat(
-        "the table is for other rules (dice %d, bonus %d, target %d) than the game's (dice %d, "
-        "bonus %d, target %d)",
-        r.dice, r.bonus, r.target, rules.dice, rules.bonus, rules.target));
+        "the table is for other rules (%s) than the game's (%s)", RulesText(r), RulesText(rules)));
   }
   return absl::OkStatus();
 }

@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "interrupt.h"
 #include "json.h"
+#include "martiandice/rules.h"
 #include "support.h"
 
 namespace martiandice::cli {
@@ -164,10 +165,9 @@ absl::StatusOr<CertifyOutcome> RunCertify(const CommandOptions& options,
                        .Build() +
                    "\n";
   } else {
-    outcome.text = absl::StrFormat(
-        "%s: %d players, %d dice, bonus %d, target %d; format version %d, error bound %.3g.\n%s",
-        path, table.players(), rules.dice, rules.bonus, rules.target, table.format_version(),
-        table.error_bound(), CertificationText(*report));
+    outcome.text = absl::StrFormat("%s: %d players, %s; format version %d, error bound %.3g.\n%s",
+                                   path, table.players(), RulesText(rules), table.format_version(),
+                                   table.error_bound(), CertificationText(*report));
   }
   return outcome;
 }

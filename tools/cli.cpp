@@ -173,8 +173,12 @@ void AddPlayersOption(CLI::App& command, CommandOptions& options, const std::str
   AddField(command, options.request, "players", help);
 }
 
-void AddThreadsOption(CLI::App& command, CommandOptions& options, const std::string& help) {
-  command.add_option("--threads", options.threads, help)->transform(Decimal());
+CLI::Option* AddThreadsOption(CLI::App& command, CommandOptions& options) {
+  return command
+      .add_option(
+          "--threads", options.threads,
+          absl::StrCat("Worker threads, at most ", cli::kMaxThreads, " (default 0: all cores)"))
+      ->transform(Decimal());
 }
 
 // Every field of `request_command` (an app::RequestCommand) in the request
@@ -200,7 +204,7 @@ void AddSolveOptions(CLI::App& command, CommandOptions& options) {
   command.add_flag("--quiet", options.quiet, "No progress on stderr");
   command.add_flag("--no-certify", options.no_certify,
                    "Skip certifying the table's decisions (it takes longer than the solve)");
-  AddThreadsOption(command, options, "Worker threads, at most 256 (default 0: all cores)");
+  AddThreadsOption(command, options);
   command.add_option("--checkpoint", options.checkpoint,
                      "Where Ctrl-C saves the work (default OUT.checkpoint)");
   command.add_option("--checkpoint-every", options.checkpoint_every,
@@ -218,7 +222,7 @@ void AddSolveOptions(CLI::App& command, CommandOptions& options) {
 
 void AddCertifyOptions(CLI::App& command, CommandOptions& options) {
   AddPlayersOption(command, options, "Number of players (default 2)");
-  AddThreadsOption(command, options, "Worker threads, at most 256 (default 0: all cores)");
+  AddThreadsOption(command, options);
   command.add_flag("--quiet", options.quiet, "No progress on stderr");
   AddTablesOption(command, options);
   AddRuleOptions(command, options);
@@ -231,11 +235,7 @@ void AddSimulateOptions(CLI::App& command, CommandOptions& options) {
   AddPlayersOption(command, options, "Number of players (default: number of policies)");
   options.seed = std::to_string(kDefaultSimulationSeed);
   command.add_option("--seed", options.seed, "Random seed (0..2^64-1)")->capture_default_str();
-  command
-      .add_option("--threads", options.threads,
-                  "Worker threads, at most 256 (default 0: all cores)")
-      ->capture_default_str()
-      ->transform(Decimal());
+  AddThreadsOption(command, options)->capture_default_str();
   command.add_flag("--no-alternate", options.no_alternate,
                    "Keep policy k in seat k in every game (one seating only)");
   command.add_flag("--rate", options.rate,

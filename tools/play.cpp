@@ -157,7 +157,7 @@ class TextListener : public app::GameListener {
   }
 
   void Take(int seat, Face face, int count, const Dice& aside, int left, int score) override {
-    Line(absl::StrCat("Seat ", seat, " takes ", app::TakeLabel(face, count), ": set aside ",
+    Line(absl::StrCat("Seat ", seat, " takes ", FaceCountText(face, count), ": set aside ",
                       FormatDice(aside), ", ", app::DiceCount(left), " left, ", score,
                       score == 1 ? " point" : " points", " so far."));
   }
@@ -191,7 +191,7 @@ class TextListener : public app::GameListener {
   }
 
   void Forced(int seat, Face face, int count) override {
-    Line(absl::StrCat("Seat ", seat, ": the only legal take is ", app::TakeLabel(face, count),
+    Line(absl::StrCat("Seat ", seat, ": the only legal take is ", FaceCountText(face, count),
                       ", taken for you."));
   }
 
@@ -289,7 +289,7 @@ class TextListener : public app::GameListener {
     std::string line = absl::StrCat(
         "  turn ", d.turn, ": ",
         d.aside.empty() ? std::string() : absl::StrCat("set aside ", FormatDice(d.aside), ", "),
-        "rolled ", FormatDice(d.roll), ": take ", app::TakeLabel(d.take, d.roll.count(d.take)),
+        "rolled ", FormatDice(d.roll), ": take ", FaceCountText(d.take, d.roll.count(d.take)),
         ", then ", ThenText(d.then));
     if (r.optimal) {
       absl::StrAppend(&line, ": optimal");
@@ -299,7 +299,7 @@ class TextListener : public app::GameListener {
                                : absl::StrCat(app::Percent(r.loss.approx), ", ",
                                               app::ClassName(app::ClassOf(false, r.loss.approx))));
       const std::string better =
-          absl::StrCat("(best: take ", app::TakeLabel(best.take, best.count), ", then ",
+          absl::StrCat("(best: take ", FaceCountText(best.take, best.count), ", then ",
                        best.then == Then::kEither ? "either" : ThenText(best.then), ")");
       // The better move on a line of its own where the line fits the width
       // without it but not with it (a longer line is wrapped as a whole).

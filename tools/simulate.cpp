@@ -29,6 +29,7 @@
 #include "json.h"
 #include "martiandice/game_state.h"
 #include "martiandice/policy.h"
+#include "martiandice/rules.h"
 #include "martiandice/turn_query.h"
 #include "martiandice/win_query.h"
 #include "rating.h"
@@ -174,12 +175,11 @@ struct Totals {
 // Splits the win among the seats with the highest total.
 void Score(const std::vector<int>& seated, const std::vector<int>& scores, Totals& totals) {
   const int players = static_cast<int>(scores.size());
-  const int best = *std::max_element(scores.begin(), scores.end());
-  const auto leaders = std::count(scores.begin(), scores.end(), best);
+  const int leaders = LeaderCount(scores);  // the rule's split, counted exactly
   if (leaders > 1) ++totals.tied;
   const std::int64_t share = kShareUnit / leaders;
   for (int seat = 0; seat < players; ++seat) {
-    if (scores[seat] != best) continue;
+    if (WinShare(scores, seat) == 0.0) continue;
     const int policy = seated[seat];
     totals.seat_share[seat] += share;
     totals.seat_square[seat] += share * share;

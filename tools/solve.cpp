@@ -27,6 +27,7 @@
 #include "interrupt.h"
 #include "json.h"
 #include "level_share.h"
+#include "martiandice/rules.h"
 #include "martiandice/table.h"
 #include "mpi_cluster.h"
 #include "solve_checkpoint.h"
@@ -199,7 +200,7 @@ std::string ReportText(const SolveRequest& request, const solver::GameSolveRepor
   std::vector<std::string> start;
   for (double v : report.start) start.push_back(absl::StrFormat("%.6f", v));
   return absl::StrFormat(
-      "Solved the %d-player game: %d dice, bonus %d, target %d.\n"
+      "Solved the %d-player game: %s.\n"
       "  turn-start contexts             %d\n"
       "  turn solves                     %d\n"
       "  zero-score cycles               %d (at most %d rounds)\n"
@@ -212,8 +213,8 @@ std::string ReportText(const SolveRequest& request, const solver::GameSolveRepor
       "%s"
       "  each seat wins from the start   %s\n"
       "%sWrote %s (%d bytes, format version %d).\n%s",
-      request.players, r.dice, r.bonus, r.target, report.contexts, report.turn_solves,
-      report.cycles, report.max_rounds, report.max_residual, report.error_bound,
+      request.players, RulesText(r), report.contexts, report.turn_solves, report.cycles,
+      report.max_rounds, report.max_residual, report.error_bound,
       ties_counted ? absl::StrFormat("%d (%d)", report.tied_decisions, report.kingmaking)
                    : std::string("not counted (2 players: a tie changes no value)"),
       report.mixed_cycles, report.mixing_error, report.seconds,

@@ -84,6 +84,7 @@ std::string ReviewCommand(const Rules& rules, const TableCoverage& coverage,
 // the caller refuses it (kEntryTooLong), never reads it cut.
 inline constexpr std::size_t kMaxEntryBytes = 1024;
 inline constexpr char kEntryTooLong[] = "the line is longer than 1024 bytes";
+static_assert(kMaxEntryBytes == 1024, "kEntryTooLong names kMaxEntryBytes");
 struct EntryLine {
   std::string text;
   bool too_long = false;

@@ -40,6 +40,9 @@ Query DecisionQuery(const GameState& state, const Goal& goal);
 inline constexpr std::string_view kFallbackName = "capped at the points still needed";
 // The fallback's objective at `context` (valid: else as PointsNeeded's).
 Objective FallbackObjective(const Rules& rules, const GameContext& context);
+// The cap its turn is solved at: min(M, MaxTurnScore), 1 or more (a cap past
+// the highest turn score plays as ev: the same decisions and values). Pure.
+int FallbackTurnCap(const Rules& rules, const GameContext& context);
 
 // A policy table as the advisor loaded it.
 struct LoadedTable {

@@ -41,7 +41,8 @@ absl::StatusOr<ScoreDistribution> TurnScoreDistribution(const TurnSolution& solu
 
 // The score law of the turn of the seat to move at `context`, played to win
 // (AdviseWin's decisions). Errors: InvalidArgument for an invalid context (see
-// ValidateContext). Doubles only; `exact` is empty.
+// ValidateContext); DataLoss for a corrupt block of a mapped table (AdviseWin's).
+// Doubles only; `exact` is empty.
 absl::StatusOr<ScoreDistribution> TurnScoreDistribution(const GameTable& table,
                                                         const GameContext& context);
 

@@ -38,6 +38,9 @@ class Objective {
   // One line for people: "expected score", "probability of scoring at least 10", ...
   std::string Describe() const;
 
+  // What a turn ending with `score` points (0 or more) is worth: the score
+  // (ev), 1 or 0 (reach:K), min(score, M) (capped:M), or the custom table's
+  // entry (its last entry past its end). Exactly, and as the nearest double.
   Rational ExactUtility(int score) const;
   double Utility(int score) const;
 

@@ -92,8 +92,9 @@ class Bot {
   // InvalidArgument for rules or players out of range, a kind that is none of
   // Kind's, or a kObjective spec without its objective; FailedPrecondition for
   // a table that does not match (CheckTableMatches); for win without a table
-  // and without options.fallback, why no table covers the game;
-  // Advisor::Coverage's errors.
+  // and without options.fallback, InvalidArgument saying why no table covers
+  // the game (where Advisor::Table says NotFound: a bot's caller gave a policy
+  // the game cannot have); Advisor::Coverage's errors.
   static absl::StatusOr<Bot> Create(const PolicySpec& policy, Advisor& advisor, const Rules& rules,
                                     int players, const BotOptions& options = BotOptions());
 

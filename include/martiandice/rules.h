@@ -36,6 +36,8 @@ char FaceLetter(Face face);
 // Lower-case English name used in JSON: "tank", "ray", "human", "cow",
 // "chicken" ("?" for no face).
 std::string_view FaceName(Face face);
+// A count of a face for people: "4 humans", "1 ray".
+std::string FaceCountText(Face face, int count);
 
 // Supported ranges of the rule constants. Wider ranges would need more than
 // 64-bit roll weights (6^dice) or make the solve too slow to be interactive.

@@ -23,13 +23,16 @@ struct WinAdvice {
   std::vector<double> win_probabilities;
 };
 
-// Stop-or-roll at `aside` in `context`. Errors: invalid context or position.
+// Stop-or-roll at `aside` in `context`. Errors: InvalidArgument for an
+// invalid context or position; DataLoss when a block of a mapped table that
+// the answer reads is corrupt (GameTable::Verify's message).
 absl::StatusOr<WinEval> EvaluateWin(const GameTable& table, const GameContext& context,
                                     const Dice& aside);
 // Every take from `roll` at `aside` in `context`, ranked by the mover's chance
 // to win. advice.best is the tie convention's pick among the optimal takes
 // (docs/PLAYERS.md: rays, then the earthling type showing the most dice, then
-// Human, Cow, Chicken). Errors: invalid context, position or roll.
+// Human, Cow, Chicken). Errors: InvalidArgument for an invalid context,
+// position or roll; DataLoss as EvaluateWin's.
 absl::StatusOr<WinAdvice> AdviseWin(const GameTable& table, const GameContext& context,
                                     const Dice& aside, const Dice& roll);
 

@@ -666,9 +666,9 @@ TEST_CASE("answers: rules, dice counts, numbers and takes as text") {
   CHECK_FALSE(app::IsChance(*Goal::Parse("capped:7")));
   CHECK(app::ValueText(Goal::Win(), 0.5) == "50.00%");
   CHECK(app::ValueText(*Goal::Parse("capped:7"), 0.5) == "0.500000");
-  CHECK(app::TakeLabel(Face::kHuman, 4) == "4 humans");
-  CHECK(app::TakeLabel(Face::kRay, 1) == "1 ray");
-  CHECK(app::TakeLabel(Face::kChicken, 2) == "2 chickens");
+  CHECK(FaceCountText(Face::kHuman, 4) == "4 humans");
+  CHECK(FaceCountText(Face::kRay, 1) == "1 ray");
+  CHECK(FaceCountText(Face::kChicken, 2) == "2 chickens");
   // Why a turn with earthlings scores 0: only where the tanks outnumber the rays.
   CHECK(app::LostToTanksText(D("3T 4H")) == " (3 tanks beat 0 rays)");
   CHECK(app::LostToTanksText(D("4T 3R 2C 1K")) == " (4 tanks beat 3 rays)");

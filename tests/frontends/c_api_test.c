@@ -421,6 +421,10 @@ static void TestLongErrors(md_handle* md) {
   CHECK(md_eval(md, &query, NULL, &eval) == MD_ERR_INVALID_ARGUMENT);
   CHECK(strstr(md_last_error(),
                "\\x80\\xc0\\xaf\\xed\\xa0\\x80\\x09\\x0a\\x7f\xc3\xa9\\xe2\\x82") != NULL);
+  /* A C1 control (U+009B, a terminal's CSI) is escaped as C0's are; U+00A0 is kept. */
+  query.objective = "reach:\xc2\x9b[31m\xc2\xa0";
+  CHECK(md_eval(md, &query, NULL, &eval) == MD_ERR_INVALID_ARGUMENT);
+  CHECK(strstr(md_last_error(), "\\xc2\\x9b[31m\xc2\xa0") != NULL);
 }
 
 static void TestNullArguments(md_handle* md) {

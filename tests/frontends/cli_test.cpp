@@ -33,7 +33,7 @@ using cli_test::ParseJsonOrFail;
 using cli_test::Run;
 using cli_test::RunJson;
 
-std::string TakeLabel(const std::string& face, int count) {
+std::string FaceCountText(const std::string& face, int count) {
   return std::to_string(count) + " " + face + (count == 1 ? "" : "s");
 }
 
@@ -171,7 +171,7 @@ TEST_CASE("cli stats json counts roll outcomes") {
 TEST_CASE("cli human output names the best move") {
   const Json json = RunJson(kSampleBest);
   const std::string take =
-      TakeLabel(json["best"]["take"].text, static_cast<int>(json["best"]["count"].number));
+      FaceCountText(json["best"]["take"].text, static_cast<int>(json["best"]["count"].number));
   const CliRun text = Run({"best", "--aside", "2T 4H", "--roll", "1T 2R 3C 1K"});
   CHECK(text.code == 0);
   CHECK(text.err.empty());

@@ -633,7 +633,7 @@ TEST_CASE("table: a table for other rules or players is refused by the query che
   CHECK(CheckTableMatches(three, kSmall, 3).ok());
   absl::Status rules = CheckTableMatches(three, Rules{}, 3);
   CHECK(rules.code() == absl::StatusCode::kFailedPrecondition);
-  CHECK(Contains(rules, "the table is for other rules (dice 3, bonus 0, target 5)"));
+  CHECK(Contains(rules, "the table is for other rules (3 dice, bonus 0, target 5)"));
   CHECK_FALSE(CheckTableMatches(three, Rules{3, 0, 6}, 3).ok());
   // A context of the wrong size is refused by the query itself.
   CHECK(EvaluateWin(three, GameContext{{0, 0}, 0}, Dice()).status().code() ==

@@ -5,14 +5,14 @@
 // order, which mdw_request_fields names), decoded here; its values are
 // checked by the library (ParseQuery, ParseRoll, ...). The answers are the
 // command line's `--json` objects, written by the same code (app/answers.h),
-// so the package and `martiandice eval/best --json` cannot differ. Tables are registered from bytes: checked, then kept in the
-// module's in-memory file system (TableFolder()), where the advisor finds
-// them as it finds tables in a folder given to --tables.
+// so the package and `martiandice eval/best --json` cannot differ. Tables are registered from
+// bytes: checked, then kept in the module's in-memory file system (TableFolder()), where the
+// advisor finds them as it finds tables in a folder given to --tables.
 //
 // Calling convention: every mdw_* function that can fail returns 0 on
 // success, else 1; either way mdw_result() is the text of the call's result
 // (a JSON object), kept until the next call. On failure it is
-// {"error":"message","input":"aside"|null,"code":"InvalidArgument"}.
+// {"error":"message","input":"aside"|null,"code":"INVALID_ARGUMENT"}.
 // The module is single-threaded: one call at a time.
 //
 // Built natively too, for the benchmark's figures (web/bench/native.cpp).
@@ -47,6 +47,7 @@
 #include "json.h"
 #include "martiandice/advisor.h"
 #include "martiandice/query.h"
+#include "martiandice/rules.h"
 #include "martiandice/table.h"
 #include "request.h"
 
@@ -117,9 +118,9 @@ std::shared_ptr<Advisor> advisor;
 // Where no table is registered for a game: how the package's user gives one
 // (the folder searched is the module's own, of no use to name).
 std::string MissingTable(const Rules& rules, int players) {
-  std::string message = absl::StrCat(
-      "no policy table ", TableFileName(rules, players), " for ", players, " players (dice ",
-      rules.dice, ", bonus ", rules.bonus, ", target ", rules.target, "); none registered: ");
+  std::string message =
+      absl::StrCat("no policy table ", TableFileName(rules, players), " for ", players,
+                   " players (", RulesText(rules), "); none registered: ");
   const Rules official;
   if (rules == official && (players == 2 || players == 3)) {  // OFFICIAL_TABLE_PLAYERS
     absl::StrAppend(&message, "loadTable(officialTableUrl(", players, ")) registers the package's");
