@@ -97,10 +97,11 @@ fallback, the expected points capped at the points still needed (capped:M);
 the review says so. A table --tables names must be there.
 JSON (--json): input, rules, objective, precision, table, fallback_reason
 (null when every turn had its table), turns [{turn, line, scores, seat,
-final_round (the target reached: the mover's last turn), win_probabilities, values ("win", the objective, or the fallback's
-"capped:M"), fallback, decisions [{line, then_line, aside, rolled, take,
-count, then, value, best_value, loss, optimal, optimal_choices [{take, count,
-then}], class}], end (stop, no_legal_take, no_dice_left), end_line, score,
+final_round (the target reached: the mover's last turn), win_probabilities,
+values ("win", the objective, or the fallback's "capped:M"), fallback,
+decisions [{line, then_line, aside, rolled, take, count, then, value,
+best_value, loss, optimal, optimal_choices [{take, count, then}], class}],
+end (stop, no_legal_take, no_dice_left), end_line, score,
 tanks_won (the earthlings set aside lost: the tanks outnumbered the rays),
 mistakes, loss}], decisions, mistakes, total_loss (the turns measured in the
 objective), fallback_loss (the fallback's turns, in points), ratings; with
