@@ -33,7 +33,8 @@ using cli_test::ParseJsonOrFail;
 using cli_test::Run;
 using cli_test::RunJson;
 
-std::string FaceCountText(const std::string& face, int count) {
+// "4 humans" from the JSON's face name, spelled here on its own (not the library's FaceCountText).
+std::string TakeWords(const std::string& face, int count) {
   return std::to_string(count) + " " + face + (count == 1 ? "" : "s");
 }
 
@@ -171,7 +172,7 @@ TEST_CASE("cli stats json counts roll outcomes") {
 TEST_CASE("cli human output names the best move") {
   const Json json = RunJson(kSampleBest);
   const std::string take =
-      FaceCountText(json["best"]["take"].text, static_cast<int>(json["best"]["count"].number));
+      TakeWords(json["best"]["take"].text, static_cast<int>(json["best"]["count"].number));
   const CliRun text = Run({"best", "--aside", "2T 4H", "--roll", "1T 2R 3C 1K"});
   CHECK(text.code == 0);
   CHECK(text.err.empty());
