@@ -453,10 +453,17 @@ bool IsCount(std::string_view word) {
          word.find_first_not_of("0123456789") == std::string_view::npos;
 }
 
+// Whether `word` is a number in a list, followed by more ("13,").
+bool IsListedNumber(std::string_view word) {
+  return word.size() >= 2 && word.size() <= 12 && word.back() == ',' &&
+         word.find_first_not_of("0123456789") == word.size() - 1;
+}
+
 // Where the word at `at` (not a space) ends: at the next space, or for a
 // `backquoted` or 'quoted' span at the space after its closing quote, or
-// for dice ("2T 3R 4H") at the end of their list: a roll is read whole; a
-// count and the word it counts ("3 errors") stay together too.
+// for dice ("2T 3R 4H") or numbers ("6, 13, 22") at the end of their list:
+// a roll or the totals are read whole; a count and the word it counts
+// ("3 errors") stay together too.
 std::size_t WordEnd(std::string_view line, std::size_t at) {
   std::size_t from = at;
   if (line[at] == '`' || line[at] == '\'') {
@@ -472,6 +479,12 @@ std::size_t WordEnd(std::string_view line, std::size_t at) {
   if (IsCount(line.substr(at, end - at)) && end + 1 < line.size() && line[end] == ' ' &&
       std::islower(static_cast<unsigned char>(line[end + 1]))) {
     return end_of(end + 1);
+  }
+  // A list of numbers ("Scores: 6, 13, 22.") stays together.
+  while (IsListedNumber(line.substr(at, end - at)) && end + 1 < line.size() && line[end] == ' ' &&
+         std::isdigit(static_cast<unsigned char>(line[end + 1]))) {
+    at = end + 1;
+    end = end_of(at);
   }
   // Dice groups one space apart stay together.
   while (DiceGroupOf(line.substr(at, end - at)) == DiceGroup::kGoesOn && end + 1 < line.size() &&

@@ -103,7 +103,8 @@ std::string PercentagePoints(double sum);
 // longer than `width` broken at spaces (the spaces at a break dropped, others
 // kept), its continuation lines indented two columns past its own indent. A
 // word longer than that (a path), a `command in backquotes`, a 'quoted
-// entry' and dice in the notation ("2T 3R 4H 3C 1K:") are kept whole.
+// entry', dice in the notation ("2T 3R 4H 3C 1K:") and a list of numbers
+// ("6, 13, 22.") are kept whole.
 std::string WrapColumns(std::string_view text, std::size_t width = 80);
 // Whether `goal`'s values are chances (win, reach:K) rather than points.
 bool IsChance(const Goal& goal);

@@ -824,6 +824,12 @@ TEST_CASE("answers: WrapColumns breaks long lines at spaces, keeping paths and c
         "Seat 1 " + std::string(69, 'x') + " 3T,\n  2R and 4H");
   CHECK(WrapColumns("Seat 1 " + std::string(70, 'x') + " 12 T 3R 4H") ==
         "Seat 1 " + std::string(70, 'x') + " 12\n  T 3R 4H");
+  // A list of numbers (the totals) stays on one line; a number after a comma
+  // that ends no number breaks as a word.
+  const std::string ends = "No dice left: seat 5's turn ends and scores 0 (5 tanks beat 4 rays).";
+  CHECK(WrapColumns(ends + " Scores: 6, 13, 13, 22, 11, 5.") ==
+        ends + " Scores:\n  6, 13, 13, 22, 11, 5.");
+  CHECK(WrapColumns(ends + " Scores, 6 xy") == ends + " Scores,\n  6 xy");
   // A count stays with the word it counts, opened by a parenthesis or not.
   CHECK(WrapColumns("Policy " + std::string(50, 'x') + " (54 inaccuracies, 21 errors") ==
         "Policy " + std::string(50, 'x') + " (54 inaccuracies,\n  21 errors");

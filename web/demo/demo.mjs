@@ -1,8 +1,9 @@
 // The demo page: one `best` answer from the package, shown as a table.
 import { MartianDice, officialTableUrl } from '../src/martiandice.js';
+import { percentText } from '../play/words.mjs';
 
 const status = document.getElementById('status');
-const percent = (x) => (x === null ? '–' : `${(100 * x).toFixed(2)} %`);
+const percent = (x) => (x === null ? '–' : percentText(x));
 try {
   const md = await MartianDice.create({ tables: [officialTableUrl(2)] });
   const answer = md.best({ objective: 'win', scores: [18, 22], seat: 0, aside: '3T 2R 4H 1K', roll: '1R 1H 1C' });

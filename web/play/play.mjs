@@ -18,7 +18,7 @@ import { startStrategy } from './strategy.mjs';
 import { diceRow, dieSvg, drawDice } from './dice.mjs';
 import { forgetGame, gameRecord, keptGame, replayMismatch } from './saved.mjs';
 import {
-  LETTER, adviceTable, diceCount, diceWords, formatValue, groups, noChanceWords, plural, tanksWonWords,
+  LETTER, adviceTable, diceCount, diceWords, formatValue, groups, noChanceWords, percentText, plural, tanksWonWords,
   thenWords,
 } from './words.mjs';
 
@@ -203,7 +203,7 @@ let percentValues = true;
 const value = (x) => (percentValues || x === null || x === undefined ? formatValue(x, true)
   : `${x.toFixed(2)} pts`);
 // The same, short, for the one-line hint.
-const short = (x) => (percentValues ? `${(100 * x).toFixed(1)} % to win` : `${x.toFixed(2)} points expected`);
+const short = (x) => (percentValues ? `${percentText(x, 1)} to win` : `${x.toFixed(2)} points expected`);
 const count = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 const reducedMotion = () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 
@@ -376,7 +376,7 @@ function hintLine(advice) {
     return `Best: take ${plural(b.count, b.take)}, then ${thenWords(b.then)} — ${short(advice.value)}.`;
   }
   if (advice.decision === 'roll') {
-    return percentValues ? `Your chance to win now: ${(100 * advice.value).toFixed(1)} %.`
+    return percentValues ? `Your chance to win now: ${percentText(advice.value, 1)}.`
       : `This turn is worth ${advice.value.toFixed(2)} points expected.`;
   }
   if (advice.action === 'either') return `Best: stop or roll on, as good — ${short(advice.value)}.`;

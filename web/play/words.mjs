@@ -37,9 +37,26 @@ export function diceChips(element, notation, { except = '' } = {}) {
   element.dataset.dice = notation ?? '-';
 }
 
+// A chance in percent with `decimals` decimals ("34.83 %"), as the command
+// line writes it (app/answers.h's Percent): under the last decimal (not 0),
+// 2 significant digits, written out ("0.0041 %", not "0.00 %"); short of
+// 100 % by less than the last decimal (and by more than the tie tolerance,
+// 10^-12), enough decimals to show what it lacks ("99.99959 %", not
+// "100.00 %").
+export function percentText(x, decimals = 2) {
+  const p = 100 * x;
+  const unit = 10 ** -decimals;
+  // The decimals that show `v` to 2 significant digits (4 for 0.0041), written out, not as 4.1e-3.
+  const twoDigits = (v) => 1 - Math.floor(Math.log10(Math.abs(Number(v.toPrecision(2)))));
+  if (p !== 0 && Math.abs(Number(p.toPrecision(2))) < unit) return `${p.toFixed(twoDigits(p))} %`;
+  const lack = 100 - p;
+  if (lack > 1e-10 && Number(lack.toPrecision(2)) < unit) return `${p.toFixed(Math.min(17, twoDigits(lack)))} %`;
+  return `${p.toFixed(decimals)} %`;
+}
+
 // A value of the advice: a chance to win (percent), or the fallback's expected capped score.
 export const formatValue = (x, percent) => (x === null || x === undefined ? '–'
-  : percent ? `${(100 * x).toFixed(2)} %` : x.toFixed(3));
+  : percent ? percentText(x) : x.toFixed(3));
 
 // Fills `table` (a thead and a tbody) with the advice's options: for a take
 // every take then stop / then roll on, else stop against roll on; every
@@ -49,7 +66,7 @@ export const formatValue = (x, percent) => (x === null || x === undefined ? '–
 // for the takes that leave dice to roll ("" if none does).
 function zeroChances(options) {
   const parts = options.filter((o) => o.zero_chance !== null && o.zero_chance !== undefined)
-    .map((o) => `${(100 * o.zero_chance).toFixed(1)} % after ${plural(o.count, o.take)}`);
+    .map((o) => `${percentText(o.zero_chance, 1)} after ${plural(o.count, o.take)}`);
   return parts.length > 0 ? ` Rolling on scores 0 with chance ${parts.join(', ')}.` : '';
 }
 
@@ -94,7 +111,7 @@ export function adviceTable(table, advice, value) {
   });
   if (advice.decision === 'roll') return `The position is worth ${value(advice.value)}.${noChanceWords(advice)}`;
   return `Best: ${advice.action === 'either' ? 'stop or roll on, as good' : thenWords(advice.action)} (${value(advice.value)}).` +
-    (advice.zero_chance !== null ? ` Rolling on ends the turn with 0 points with chance ${(100 * advice.zero_chance).toFixed(1)} %.` : '') +
+    (advice.zero_chance !== null ? ` Rolling on ends the turn with 0 points with chance ${percentText(advice.zero_chance, 1)}.` : '') +
     noChanceWords(advice);
 }
 

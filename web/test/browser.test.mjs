@@ -9,6 +9,7 @@ import { test } from 'node:test';
 
 import { browserTests } from './browser.mjs';
 import { repo, runCli, tableNamed } from './cli.mjs';
+import { percent } from './expected.mjs';
 
 const screenshots = process.env.MARTIANDICE_SCREENSHOTS ?? `${repo}build-wasm/screenshots`;
 const { missing, url, newPage } = await browserTests();
@@ -30,7 +31,7 @@ test('the demo page shows the CLI\'s best answer', { skip: missing ?? false }, a
     assert.equal(await page.textContent('#best'),
       `Best: take ${best.count} ${best.take}, then ${best.then} (wins with probability ${expected.value.toFixed(6)}).`);
     const rows = await page.$$eval('#options tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
-    assert.deepEqual(rows.map((r) => r[3]), expected.options.map((o) => `${(100 * o.value).toFixed(2)} %`));
+    assert.deepEqual(rows.map((r) => r[3]), expected.options.map((o) => percent(o.value)));
     await page.screenshot({ path: `${screenshots}/demo-${name}.png`, fullPage: true });
     await page.close();
   }

@@ -20,7 +20,7 @@ import { after, before, test } from 'node:test';
 
 import { browserTests } from './browser.mjs';
 import { cliPath, dataDir, repo, startServe } from './cli.mjs';
-import { choiceRows } from './expected.mjs';
+import { choiceRows, percent } from './expected.mjs';
 
 const screenshots = process.env.MARTIANDICE_SCREENSHOTS ?? `${repo}build-wasm/screenshots`;
 const { missing, url, newPage } = await browserTests();
@@ -43,7 +43,6 @@ function cliTable(target) {
   return file;
 }
 
-const percent = (x) => (x === null ? '–' : `${(100 * x).toFixed(2)} %`);
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const SETTLED = 'body[data-coach-busy="false"]';
 
@@ -108,7 +107,7 @@ function check(page, theirs) {
       plural(o.count, o.take) + (o.take === a.best.take ? ' (best)' : o.optimal ? ' (as good)' : '')));
     // Each take's chance that rolling on after it scores 0, as serve gives it.
     const chances = a.options.filter((o) => o.zero_chance !== null)
-      .map((o) => `${(100 * o.zero_chance).toFixed(1)} % after ${plural(o.count, o.take)}`);
+      .map((o) => `${percent(o.zero_chance, 1)} after ${plural(o.count, o.take)}`);
     const best = page.best.replace(/ No move can win the game from here\.$/, '');
     if (chances.length > 0) assert.ok(best.endsWith(` Rolling on scores 0 with chance ${chances.join(', ')}.`), page.best);
   } else if (a.decision === 'stop_or_roll') {

@@ -21,7 +21,7 @@ import { after, test } from 'node:test';
 
 import { browserTests } from './browser.mjs';
 import { cliPath, repo, runCli, runPlay } from './cli.mjs';
-import { choiceRows } from './expected.mjs';
+import { choiceRows, percent } from './expected.mjs';
 import { Positions } from './positions.mjs';
 
 const screenshots = process.env.MARTIANDICE_SCREENSHOTS ?? `${repo}build-wasm/screenshots`;
@@ -34,7 +34,6 @@ after(() => rmSync(folder, { recursive: true, force: true }));
 
 const SOLVE_WAIT = 10 * 60 * 1000;  // a 3-player solve on a loaded machine
 const SETTLED = 'body[data-busy="false"][data-phase^="human-"], body[data-busy="false"][data-phase="over"]';
-const percent = (x) => (x === null ? '–' : `${(100 * x).toFixed(2)} %`);
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
 

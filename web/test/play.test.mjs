@@ -18,7 +18,7 @@ import { test } from 'node:test';
 
 import { browserTests } from './browser.mjs';
 import { repo, runCli, runPlay } from './cli.mjs';
-import { choiceRows, thenWords } from './expected.mjs';
+import { choiceRows, percent, thenWords } from './expected.mjs';
 import { Positions } from './positions.mjs';
 
 const screenshots = process.env.MARTIANDICE_SCREENSHOTS ?? `${repo}build-wasm/screenshots`;
@@ -27,7 +27,6 @@ const seed = Number(process.env.MARTIANDICE_WEB_SEED ?? Date.now() % 1000000);
 console.log(`play.test: seed ${seed} (MARTIANDICE_WEB_SEED=${seed} repeats this run)`);
 const positions = new Positions(seed);
 
-const percent = (x) => (x === null ? '–' : `${(100 * x).toFixed(2)} %`);
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const SETTLED = 'body[data-busy="false"][data-phase^="human-"], body[data-busy="false"][data-phase="over"]';
 
@@ -77,7 +76,7 @@ async function checkHint(page) {
     assert.deepEqual(await page.$$eval('#controls button[data-best]', (bs) => bs.map((b) => b.dataset.face)), [best.take]);
     const line = await page.textContent('#hint-best');
     assert.ok(line.startsWith(`Best: take ${plural(best.count, best.take)}, then ${thenWords(best.then)} — ` +
-      `${(100 * cli.value).toFixed(1)} % to win.`), line);
+      `${percent(cli.value, 1)} to win.`), line);
     await checkSaidOnce(page);
     return cli;
   }
@@ -88,7 +87,7 @@ async function checkHint(page) {
   const bestMove = { stop: 'stop', roll: 'roll-on' }[cli.action] ?? null;
   assert.deepEqual(marked, bestMove ? [bestMove] : []);
   assert.ok((await page.textContent('#hint-best')).startsWith(`Best: ${bestMove === null ? 'stop or roll on, as good'
-    : bestMove === 'stop' ? 'stop' : 'roll on'} — ${(100 * cli.value).toFixed(1)} % to win`));
+    : bestMove === 'stop' ? 'stop' : 'roll on'} — ${percent(cli.value, 1)} to win`));
   await checkSaidOnce(page);
   return cli;
 }
