@@ -9,9 +9,9 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/str_split.h"
 #include "answers.h"
 #include "json.h"
+#include "log_line.h"
 #include "martiandice/context.h"
 
 namespace martiandice::app {
@@ -37,19 +37,44 @@ absl::Status Bad(std::string_view problem) {
   return absl::InvalidArgumentError(std::string(problem));
 }
 
+// The log's lines (roll DICE [take FACE], stop, scores S0,S1 [seat I]), read
+// by the log's reader (src/log_line.h), as entries.
+absl::StatusOr<Entry> LogLineEntry(const std::vector<std::string_view>& typed) {
+  absl::StatusOr<internal::LogLine> line = internal::ParseLogLine(typed);
+  if (!line.ok()) return line.status();
+  Entry entry;
+  entry.kind = Entry::Kind::kGame;
+  switch (line->kind) {
+    case internal::LogLine::Kind::kStop:
+      entry.moves.stop = true;
+      break;
+    case internal::LogLine::Kind::kRoll:
+      entry.moves.roll = line->roll;
+      entry.moves.take = line->take;
+      break;
+    case internal::LogLine::Kind::kScores: {
+      entry.kind = Entry::Kind::kScores;
+      absl::StatusOr<std::vector<int>> scores = ParseScores(line->scores);
+      if (!scores.ok()) return Bad(absl::StrCat("scores: ", scores.status().message()));
+      entry.context.scores = *std::move(scores);
+      entry.context.seat = line->seat.value_or(0);
+      entry.seat_given = line->seat.has_value();
+      break;
+    }
+    case internal::LogLine::Kind::kRules:  // not an entry: the session's rules are its own
+    case internal::LogLine::Kind::kEmpty:
+      entry.kind = Entry::Kind::kNone;
+      break;
+  }
+  return entry;
+}
+
 // `quit`: whether quit is an entry (GameSession's).
 absl::StatusOr<Entry> ReadEntry(std::string_view line, bool quit) {
   Entry entry;
-  if (const std::size_t hash = line.find('#'); hash != std::string_view::npos) {
-    line = line.substr(0, hash);
-  }
-  std::vector<std::string> words;
-  std::vector<std::string> typed;  // as typed: messages quote the dice so
-  for (absl::string_view word :
-       absl::StrSplit(std::string(line), absl::ByAnyChar(" \t\r"), absl::SkipWhitespace())) {
-    typed.push_back(Str(word));
-    words.push_back(absl::AsciiStrToLower(typed.back()));
-  }
+  const std::vector<std::string_view> typed = internal::LogWords(line);
+  std::vector<std::string> words;  // in lower case; messages quote `typed`
+  for (std::string_view word : typed) words.push_back(absl::AsciiStrToLower(std::string(word)));
   if (words.empty()) return entry;
   const std::string& first = words[0];
   const std::size_t n = words.size();
@@ -62,11 +87,6 @@ absl::StatusOr<Entry> ReadEntry(std::string_view line, bool quit) {
     return entry;
   }
   entry.kind = Entry::Kind::kGame;
-  if (first == "stop") {
-    if (n > 1) return Bad("stop takes nothing after it");
-    entry.moves.stop = true;
-    return entry;
-  }
   if (first == "score") {
     int points = 0;
     if (n != 2 || !absl::SimpleAtoi(words[1], &points) || words[1][0] == '+') {
@@ -75,52 +95,26 @@ absl::StatusOr<Entry> ReadEntry(std::string_view line, bool quit) {
     entry.moves.points = points;
     return entry;
   }
-  if (first == "scores") {
-    entry.kind = Entry::Kind::kScores;
-    if (n != 2 && !(n == 4 && words[2] == "seat")) {
-      return Bad(
-          "scores: expected every seat's total and the seat to move, e.g. 'scores 12,20 seat 1'");
-    }
-    absl::StatusOr<std::vector<int>> scores = ParseScores(words[1]);
-    if (!scores.ok()) return Bad(absl::StrCat("scores: ", scores.status().message()));
-    entry.context.scores = *std::move(scores);
-    if (n == 4) {
-      if (!absl::SimpleAtoi(words[3], &entry.context.seat) || words[3][0] == '+') {
-        return Bad(absl::StrCat("scores: bad seat '", words[3], "'"));
-      }
-      entry.seat_given = true;
-    }
+  if (first == "roll" && (n == 1 || (n == 2 && words[1] == "on"))) {
+    entry.moves.roll_on = true;
     return entry;
   }
-  std::size_t take_at = n;
-  if (first == "roll") {
-    if (n == 1 || (n == 2 && words[1] == "on")) {
-      entry.moves.roll_on = true;
-      return entry;
-    }
-    take_at = std::find(words.begin(), words.end(), "take") - words.begin();
-    if (take_at == 1) return Bad("roll: give the dice rolled before the take");
-    const std::string dice = absl::StrJoin(typed.begin() + 1, typed.begin() + take_at, " ");
-    absl::StatusOr<Dice> roll = ParseDice(dice);
-    if (!roll.ok()) return Bad(absl::StrCat("roll: ", roll.status().message()));
-    entry.moves.roll = *roll;
-    if (take_at == n) return entry;
-  } else if (first == "take") {
-    take_at = 0;
-  } else if (absl::StatusOr<TakeInput> bare = ParseTake(absl::StrJoin(words, " ")); bare.ok()) {
+  if (first == "roll" || first == "stop" || first == "scores") return LogLineEntry(typed);
+  if (first == "take") {
+    const std::string face = absl::StrJoin(words.begin() + 1, words.end(), " ");
+    if (face.empty()) return Bad(kTakeNamesNoFace);
+    absl::StatusOr<TakeInput> take = ParseTake(face);
+    if (!take.ok()) return take.status();
+    entry.moves.take = *take;
+    return entry;
+  }
+  if (absl::StatusOr<TakeInput> bare = ParseTake(absl::StrJoin(words, " ")); bare.ok()) {
     entry.moves.take = *bare;  // the bare face ("humans", "H"), as play takes it
     return entry;
-  } else {
-    return Bad(absl::StrCat("unknown entry '", Str(absl::StripAsciiWhitespace(std::string(line))),
-                            "'; the entries: ", std::string(kSessionEntries),
-                            quit ? ", quit" : ""));
   }
-  const std::string face = absl::StrJoin(words.begin() + take_at + 1, words.end(), " ");
-  if (face.empty()) return Bad(kTakeNamesNoFace);
-  absl::StatusOr<TakeInput> take = ParseTake(face);
-  if (!take.ok()) return take.status();
-  entry.moves.take = *take;
-  return entry;
+  const std::string said(line.substr(0, line.find('#')));  // without its comment
+  return Bad(absl::StrCat("unknown entry '", Str(absl::StripAsciiWhitespace(said)),
+                          "'; the entries: ", std::string(kSessionEntries), quit ? ", quit" : ""));
 }
 
 }  // namespace

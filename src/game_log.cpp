@@ -1,6 +1,8 @@
 // A game's moves as review's lines, written and read back
 // (martiandice/game_log.h): the writer, the moves a line stands for applied
-// to a GameState, and the reader's turn machine with its line-numbered errors.
+// to a GameState, a line's fields as written (src/log_line.h, also the
+// coach's entries), and the reader's turn machine with its line-numbered
+// errors.
 #include "martiandice/game_log.h"
 
 #include <algorithm>
@@ -10,6 +12,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "log_line.h"
 #include "martiandice/advisor.h"
 #include "martiandice/state_space.h"
 #include "martiandice/turn_query.h"
@@ -128,6 +131,128 @@ absl::StatusOr<std::vector<TurnEnd>> PlayMoves(GameState& state, const LogMoves&
 }
 
 // ---------------------------------------------------------------------------
+// A line as written (src/log_line.h).
+
+namespace internal {
+namespace {
+
+// Words [from, to) joined by single spaces.
+std::string Join(const std::vector<std::string_view>& words, std::size_t from, std::size_t to) {
+  std::string text;
+  for (std::size_t i = from; i < to; ++i)
+    absl::StrAppend(&text, i > from ? " " : "", std::string(words[i]));
+  return text;
+}
+
+bool IsKeyword(std::string_view word, std::string_view keyword) {
+  return absl::AsciiStrToLower(std::string(word)) == keyword;
+}
+
+absl::Status LineProblem(std::string_view message) {
+  return absl::InvalidArgumentError(std::string(message));
+}
+
+// `roll DICE... [take FACE]`: one face after `take`, alone or after its
+// count ("H", "4H", "4 humans").
+absl::StatusOr<LogLine> RollLine(const std::vector<std::string_view>& words) {
+  std::size_t take_at = words.size();
+  for (std::size_t i = 1; i < words.size() && take_at == words.size(); ++i) {
+    if (IsKeyword(words[i], "take")) take_at = i;
+  }
+  if (words.size() == 1) return LineProblem("roll: give the dice rolled");
+  if (take_at == 1) return LineProblem("roll: give the dice rolled before 'take'");
+  const std::size_t after_take = words.size() - std::min(words.size(), take_at + 1);
+  const bool counted_word =
+      after_take == 2 &&
+      std::all_of(words[take_at + 1].begin(), words[take_at + 1].end(),
+                  [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  if (take_at < words.size() && after_take != 1 && !counted_word) {
+    return LineProblem("expected 'roll DICE take FACE' (one face after 'take')");
+  }
+  LogLine line;
+  line.kind = LogLine::Kind::kRoll;
+  absl::StatusOr<Dice> roll = ParseDice(Join(words, 1, take_at));
+  if (!roll.ok()) return LineProblem(absl::StrCat("roll: ", roll.status().message()));
+  line.roll = *roll;
+  if (take_at < words.size()) {
+    absl::StatusOr<TakeInput> take = ParseTake(Join(words, take_at + 1, words.size()));
+    if (!take.ok()) return take.status();
+    line.take = *take;
+  }
+  return line;
+}
+
+// `scores S0,S1[,...] [seat I]`: the totals as written, the seat a number.
+absl::StatusOr<LogLine> ScoresLine(const std::vector<std::string_view>& words) {
+  const bool seat_given = words.size() == 4 && IsKeyword(words[2], "seat");
+  if (words.size() != 2 && !seat_given) {
+    return LineProblem("expected 'scores S0,S1[,...] [seat I]', e.g. 'scores 12,20 seat 1'");
+  }
+  LogLine line;
+  line.kind = LogLine::Kind::kScores;
+  line.scores = std::string(words[1]);
+  if (seat_given) {
+    const std::string seat(words[3]);
+    int value = 0;
+    if (!absl::SimpleAtoi(seat, &value) || seat.find('+') != std::string::npos) {
+      return LineProblem(absl::StrCat("seat: expected a number, got '", seat, "'"));
+    }
+    line.seat = value;
+  }
+  return line;
+}
+
+// `rules dice D bonus B target T`.
+absl::StatusOr<LogLine> RulesLine(const std::vector<std::string_view>& words) {
+  int values[3] = {0, 0, 0};
+  static constexpr std::string_view kNames[3] = {"dice", "bonus", "target"};
+  bool read = words.size() == 7;
+  for (int i = 0; read && i < 3; ++i) {
+    read = IsKeyword(words[1 + 2 * i], kNames[i]) &&
+           absl::SimpleAtoi(std::string(words[2 + 2 * i]), &values[i]);
+  }
+  if (!read) return LineProblem("expected 'rules dice D bonus B target T'");
+  LogLine line;
+  line.kind = LogLine::Kind::kRules;
+  line.rules = Rules{values[0], values[1], values[2]};
+  return line;
+}
+
+}  // namespace
+
+std::vector<std::string_view> LogWords(std::string_view line) {
+  if (const std::size_t hash = line.find('#'); hash != std::string_view::npos) {
+    line = line.substr(0, hash);
+  }
+  std::vector<std::string_view> words;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
+    const std::size_t start = i;
+    while (i < line.size() && !std::isspace(static_cast<unsigned char>(line[i]))) ++i;
+    if (i > start) words.push_back(line.substr(start, i - start));
+  }
+  return words;
+}
+
+absl::StatusOr<LogLine> ParseLogLine(const std::vector<std::string_view>& words) {
+  if (words.empty()) return LogLine{};
+  if (IsKeyword(words[0], "roll")) return RollLine(words);
+  if (IsKeyword(words[0], "scores")) return ScoresLine(words);
+  if (IsKeyword(words[0], "rules")) return RulesLine(words);
+  if (IsKeyword(words[0], "stop")) {
+    if (words.size() != 1) return LineProblem("'stop' takes nothing after it");
+    LogLine line;
+    line.kind = LogLine::Kind::kStop;
+    return line;
+  }
+  return LineProblem(absl::StrCat("expected 'roll', 'stop', 'scores' or 'rules', got '",
+                                  std::string(words[0]), "'"));
+}
+
+}  // namespace internal
+
+// ---------------------------------------------------------------------------
 // The reader.
 
 namespace {
@@ -138,42 +263,15 @@ absl::Status LineError(int line, std::string_view message) {
   return absl::InvalidArgumentError(absl::StrCat("line ", line, ": ", std::string(message)));
 }
 
-std::vector<std::string_view> Words(std::string_view text) {
-  std::vector<std::string_view> words;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
-    const std::size_t start = i;
-    while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i]))) ++i;
-    if (i > start) words.push_back(text.substr(start, i - start));
-  }
-  return words;
-}
-
-// Words [from, to) joined by single spaces.
-std::string Join(const std::vector<std::string_view>& words, std::size_t from, std::size_t to) {
-  std::string text;
-  for (std::size_t i = from; i < to; ++i)
-    absl::StrAppend(&text, i > from ? " " : "", std::string(words[i]));
-  return text;
-}
-
 // A `scores` line's game, checked as a win query's (ParseQuery); errors
 // name the input ("scores: ...", "seat: ...").
-absl::StatusOr<LogContext> ReadContext(const Rules& rules, std::string_view scores_text,
-                                       std::optional<std::string_view> seat_text) {
+absl::StatusOr<LogContext> ReadContext(const Rules& rules, const std::string& scores,
+                                       std::optional<int> seat) {
   QueryInput input;
   input.objective = Goal::Win().name();
   input.rules = rules;
-  input.scores = std::string(scores_text);
-  if (seat_text) {
-    const std::string seat(*seat_text);
-    int value = 0;
-    if (!absl::SimpleAtoi(seat, &value) || seat.find('+') != std::string::npos) {
-      return absl::InvalidArgumentError(absl::StrCat("seat: expected a number, got '", seat, "'"));
-    }
-    input.seat = value;
-  }
+  input.scores = scores;
+  input.seat = seat;
   absl::StatusOr<Query> query = ParseQuery(input);
   if (!query.ok()) return query.status();
   return LogContext{*std::move(query->context), query->players};
@@ -191,44 +289,6 @@ std::string_view EndWhy(TurnEndReason reason) {
   return reason == TurnEndReason::kStopped       ? "the player stopped"
          : reason == TurnEndReason::kNoLegalTake ? "no take was legal"
                                                  : "no dice were left after the take";
-}
-
-// A roll line's dice and take, as written.
-struct RollLine {
-  Dice roll;
-  std::optional<TakeInput> take;
-};
-
-// Reads `roll DICE... [take FACE]`.
-absl::StatusOr<RollLine> ReadRoll(int number, const std::vector<std::string_view>& words) {
-  std::size_t take_at = words.size();
-  for (std::size_t i = 1; i < words.size(); ++i) {
-    if (absl::AsciiStrToLower(std::string(words[i])) == "take") {
-      take_at = i;
-      break;
-    }
-  }
-  if (words.size() == 1) return LineError(number, "roll: give the dice rolled");
-  if (take_at == 1) return LineError(number, "roll: give the dice rolled before 'take'");
-  // One face after `take`, alone or after its count ("H", "4H", "4 humans").
-  const std::size_t after_take = words.size() - std::min(words.size(), take_at + 1);
-  const bool counted_word =
-      after_take == 2 &&
-      std::all_of(words[take_at + 1].begin(), words[take_at + 1].end(),
-                  [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
-  if (take_at < words.size() && after_take != 1 && !counted_word) {
-    return LineError(number, "expected 'roll DICE take FACE' (one face after 'take')");
-  }
-  RollLine line;
-  absl::StatusOr<Dice> roll = ParseDice(Join(words, 1, take_at));
-  if (!roll.ok()) return LineError(number, absl::StrCat("roll: ", Str(roll.status().message())));
-  line.roll = *roll;
-  if (take_at < words.size()) {
-    absl::StatusOr<TakeInput> take = ParseTake(Join(words, take_at + 1, words.size()));
-    if (!take.ok()) return LineError(number, Str(take.status().message()));
-    line.take = *take;
-  }
-  return line;
 }
 
 }  // namespace
@@ -263,18 +323,29 @@ absl::StatusOr<LogStep> GameLogReader::ReadLine(int number, std::string_view lin
       number == 1 && line.substr(0, kByteOrderMark.size()) == kByteOrderMark) {
     line.remove_prefix(kByteOrderMark.size());
   }
-  if (const std::size_t hash = line.find('#'); hash != std::string_view::npos) {
-    line = line.substr(0, hash);
-  }
-  const std::vector<std::string_view> words = Words(line);
+  const std::vector<std::string_view> words = internal::LogWords(line);
   if (words.empty()) return LogStep{};
-  const std::string keyword = absl::AsciiStrToLower(std::string(words[0]));
-  if (keyword == "roll") return Roll(number, words, on_turn_start);
-  if (keyword == "stop") return Stop(number, words);
-  if (keyword == "scores") return Scores(number, words);
-  if (keyword == "rules") return RulesOf(number, words);
-  return LineError(number, absl::StrCat("expected 'roll', 'stop', 'scores' or 'rules', got '",
-                                        std::string(words[0]), "'"));
+  // A game line inside a turn is refused before its fields are read.
+  if (const std::string keyword = absl::AsciiStrToLower(std::string(words[0]));
+      awaiting() && (keyword == "scores" || keyword == "rules")) {
+    return LineError(number,
+                     absl::StrCat("'", keyword, "' inside a turn: end the turn with 'stop' first"));
+  }
+  absl::StatusOr<internal::LogLine> parsed = internal::ParseLogLine(words);
+  if (!parsed.ok()) return LineError(number, Str(parsed.status().message()));
+  switch (parsed->kind) {
+    case internal::LogLine::Kind::kRoll:
+      return Roll(number, *parsed, on_turn_start);
+    case internal::LogLine::Kind::kStop:
+      return Stop(number);
+    case internal::LogLine::Kind::kScores:
+      return Scores(number, *parsed);
+    case internal::LogLine::Kind::kRules:
+      return RulesOf(number, parsed->rules);
+    case internal::LogLine::Kind::kEmpty:
+      break;
+  }
+  return LogStep{};
 }
 
 absl::Status GameLogReader::Finish(int last_line) const {
@@ -290,18 +361,8 @@ absl::Status GameLogReader::Finish(int last_line) const {
   return absl::OkStatus();
 }
 
-absl::StatusOr<LogStep> GameLogReader::Scores(int number,
-                                              const std::vector<std::string_view>& words) {
-  if (awaiting()) {
-    return LineError(number, "'scores' inside a turn: end the turn with 'stop' first");
-  }
-  std::optional<std::string_view> seat;
-  if (words.size() == 4 && absl::AsciiStrToLower(std::string(words[2])) == "seat") {
-    seat = words[3];
-  } else if (words.size() != 2) {
-    return LineError(number, "expected 'scores S0,S1[,...] [seat I]'");
-  }
-  absl::StatusOr<LogContext> context = ReadContext(rules_, words[1], seat);
+absl::StatusOr<LogStep> GameLogReader::Scores(int number, const internal::LogLine& line) {
+  absl::StatusOr<LogContext> context = ReadContext(rules_, line.scores, line.seat);
   if (!context.ok()) return LineError(number, Str(context.status().message()));
   pending_ = *std::move(context);
   pending_line_ = number;
@@ -310,20 +371,7 @@ absl::StatusOr<LogStep> GameLogReader::Scores(int number,
   return step;
 }
 
-absl::StatusOr<LogStep> GameLogReader::RulesOf(int number,
-                                               const std::vector<std::string_view>& words) {
-  if (awaiting()) {
-    return LineError(number, "'rules' inside a turn: end the turn with 'stop' first");
-  }
-  int values[3] = {0, 0, 0};
-  static constexpr std::string_view kNames[3] = {"dice", "bonus", "target"};
-  bool read = words.size() == 7;
-  for (int i = 0; read && i < 3; ++i) {
-    read = absl::AsciiStrToLower(std::string(words[1 + 2 * i])) == kNames[i] &&
-           absl::SimpleAtoi(std::string(words[2 + 2 * i]), &values[i]);
-  }
-  if (!read) return LineError(number, "expected 'rules dice D bonus B target T'");
-  const Rules logged{values[0], values[1], values[2]};
+absl::StatusOr<LogStep> GameLogReader::RulesOf(int number, const Rules& logged) {
   if (logged != rules_) {
     return LineError(number, absl::StrCat("the game was played under ", RulesText(logged),
                                           "; this log is read under ", RulesText(rules_),
@@ -334,9 +382,7 @@ absl::StatusOr<LogStep> GameLogReader::RulesOf(int number,
   return step;
 }
 
-absl::StatusOr<LogStep> GameLogReader::Stop(int number,
-                                            const std::vector<std::string_view>& words) {
-  if (words.size() != 1) return LineError(number, "'stop' takes nothing after it");
+absl::StatusOr<LogStep> GameLogReader::Stop(int number) {
   if (!awaiting()) {
     if (turns_.empty())
       return LineError(number, "'stop' before any roll (a turn starts with a roll)");
@@ -353,12 +399,10 @@ absl::StatusOr<LogStep> GameLogReader::Stop(int number,
   return step;
 }
 
-absl::StatusOr<LogStep> GameLogReader::Roll(int number, const std::vector<std::string_view>& words,
+absl::StatusOr<LogStep> GameLogReader::Roll(int number, const internal::LogLine& line,
                                             const TurnStart& on_turn_start) {
-  absl::StatusOr<RollLine> line = ReadRoll(number, words);
-  if (!line.ok()) return line.status();
-  const Dice& roll = line->roll;
-  std::optional<TakeInput>& take = line->take;
+  const Dice& roll = line.roll;
+  std::optional<TakeInput> take = line.take;
   LogStep step;
   step.kind = LogStep::Kind::kRoll;
   step.rolled_on = awaiting();

@@ -32,6 +32,10 @@
 
 namespace martiandice {
 
+namespace internal {
+struct LogLine;  // src/log_line.h: a line's fields, read as written
+}  // namespace internal
+
 // The lines of one game. A value type; not synchronised.
 class GameLog {
  public:
@@ -162,10 +166,10 @@ class GameLogReader {
                                    const TurnStart& on_turn_start);
   absl::Status AfterError(int number) const;
   absl::Status OutOfOrder(int number) const;
-  absl::StatusOr<LogStep> Scores(int number, const std::vector<std::string_view>& words);
-  absl::StatusOr<LogStep> Stop(int number, const std::vector<std::string_view>& words);
-  absl::StatusOr<LogStep> RulesOf(int number, const std::vector<std::string_view>& words);
-  absl::StatusOr<LogStep> Roll(int number, const std::vector<std::string_view>& words,
+  absl::StatusOr<LogStep> Scores(int number, const internal::LogLine& line);
+  absl::StatusOr<LogStep> Stop(int number);
+  absl::StatusOr<LogStep> RulesOf(int number, const Rules& logged);
+  absl::StatusOr<LogStep> Roll(int number, const internal::LogLine& line,
                                const TurnStart& on_turn_start);
   absl::Status CheckTake(int number, const GameState& rolled,
                          const std::optional<TakeInput>& take) const;

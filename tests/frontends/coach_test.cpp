@@ -283,7 +283,7 @@ TEST_CASE("coach: every kind of bad entry gets one line and changes nothing") {
         {"roll 12R", "12"},
         {"roll 2X 11R", "roll: "},
         {"roll", "cannot roll on now"},
-        {"roll take H", "roll: give the dice rolled before the take"},
+        {"roll take H", "roll: give the dice rolled before 'take'"},
         {"score 17", "17 points is not a score a turn can have"},
         {"score -1", "not a score a turn can have"},
         {"score x", "score: expected the whole turn's points"},
@@ -307,7 +307,7 @@ TEST_CASE("coach: every kind of bad entry gets one line and changes nothing") {
        {{"take R", "cannot take now"},
         {"roll 8R", "8"},
         {"roll 1T 2R 3H 1K take H", "humans are already set aside"},
-        {"stop now", "stop takes nothing after it"}}},
+        {"stop now", "'stop' takes nothing after it"}}},
   };
   std::string input;
   std::vector<Bad> expected;

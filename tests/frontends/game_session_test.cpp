@@ -285,17 +285,16 @@ TEST_CASE("game session: bad entries name the problem in one line and change not
     CheckRefused(session, "score 17",
                  "17 points is not a score a turn can have (0 to 13, or 6 to 16 with the bonus)");
     CheckRefused(session, "scores 1,2,3", "scores: 3 totals for 2 players");
-    CheckRefused(session, "scores 1,2 seat x", "scores: bad seat 'x'");
+    CheckRefused(session, "scores 1,2 seat x", "seat: expected a number, got 'x'");
     CheckRefused(session, "scores 1,2 at 1",
-                 "scores: expected every seat's total and the seat to move, e.g. 'scores 12,20 "
-                 "seat 1'");
+                 "expected 'scores S0,S1[,...] [seat I]', e.g. 'scores 12,20 seat 1'");
     CheckRefused(session, "scores 30,30", "scores: ", true);
-    CheckRefused(session, "roll take H", "roll: give the dice rolled before the take");
+    CheckRefused(session, "roll take H", "roll: give the dice rolled before 'take'");
     CheckRefused(session, "roll 2Z", "roll: bad dice \"2Z\"", true);  // quoted as typed
     CheckRefused(session, "ROLL 3t 2x", "roll: bad dice \"3t 2x\"", true);
     CheckRefused(session, "roll 12R", "", true);  // 12 of the 13 dice
     CheckRefused(session, "take", "take: name the face, e.g. 'take humans' or 'take H'");
-    CheckRefused(session, "stop now", "stop takes nothing after it");
+    CheckRefused(session, "stop now", "'stop' takes nothing after it");
     CheckRefused(session, "stop",
                  "cannot stop now: the game waits for seat 0 to roll (a turn starts with a roll)");
   }
