@@ -51,4 +51,14 @@ absl::StatusOr<std::shared_ptr<const LoadedTable>> LoadTable(
   return table;
 }
 
+absl::StatusOr<TableCoverage> GameCoverage(Advisor& advisor, const Rules& rules, int players,
+                                           const std::optional<std::string>& tables) {
+  absl::StatusOr<TableCoverage> coverage = advisor.Coverage(rules, players, tables);
+  if (!coverage.ok()) return TableError(rules, players, coverage.status());
+  if (tables && !coverage->table) {  // a named table is not there
+    return TableError(rules, players, absl::NotFoundError(coverage->reason));
+  }
+  return coverage;
+}
+
 }  // namespace martiandice::app

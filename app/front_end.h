@@ -40,5 +40,11 @@ absl::Status TableError(const Rules& rules, int players, const absl::Status& sta
 // else the search). Errors: TableError's.
 absl::StatusOr<std::shared_ptr<const LoadedTable>> LoadTable(
     Advisor& advisor, const Rules& rules, int players, const std::optional<std::string>& tables);
+// The table a game is played with (Advisor::Coverage): none found is the
+// fallback's answer (TableCoverage::reason), but a table that `tables` names
+// (--tables, a request's "tables") must be there, as for eval and best.
+// Errors: TableError's.
+absl::StatusOr<TableCoverage> GameCoverage(Advisor& advisor, const Rules& rules, int players,
+                                           const std::optional<std::string>& tables);
 
 }  // namespace martiandice::app

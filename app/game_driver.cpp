@@ -88,8 +88,9 @@ absl::StatusOr<GameSetup> ReadGameSetup(const GameOptions& options, Advisor& adv
   setup.hints = options.hints;
   setup.forced_takes = options.forced_takes;
   setup.tables = options.tables;
-  absl::StatusOr<TableCoverage> coverage = advisor.Coverage(setup.rules, players, setup.tables);
-  if (!coverage.ok()) return TableError(setup.rules, players, coverage.status());
+  absl::StatusOr<TableCoverage> coverage =
+      GameCoverage(advisor, setup.rules, players, setup.tables);
+  if (!coverage.ok()) return coverage.status();
   setup.coverage = *std::move(coverage);
   BotOptions bot_options;
   bot_options.tables = setup.tables;

@@ -38,7 +38,7 @@ struct GameSetup {
   // A human's take with one legal choice is made for them (Forced, then
   // Take), rather than prompted.
   bool forced_takes = false;
-  std::optional<std::string> tables;  // where tables are searched first
+  std::optional<std::string> tables;  // the table named (--tables), else the search
   TableCoverage coverage;
   int humans = 0;
 };

@@ -180,6 +180,10 @@ absl::StatusOr<SessionStep> GameSession::Enter(std::string_view line) {
     case Entry::Kind::kGame:
       break;
   }
+  // A bare roll (on) where the dice rolled are awaited: they are what to enter.
+  if (entry.moves.roll_on && state_.phase() == Phase::kRoll && !state_.over()) {
+    return Bad(absl::StrCat("enter the dice rolled: ", EntriesNow()));
+  }
   // The moves, applied to a copy (the log's records undone on failure).
   GameState next = state_;
   const GameLog::Checkpoint mark = log_.checkpoint();
@@ -187,6 +191,10 @@ absl::StatusOr<SessionStep> GameSession::Enter(std::string_view line) {
   if (!ends.ok()) {
     if (state_.over()) {
       return Bad(absl::StrCat(ends.status().message(), " (undo takes back the last entry)"));
+    }
+    // A roll entered again where a take is awaited: the first may be mistyped.
+    if (entry.moves.roll && state_.phase() == Phase::kTake && !undo_.empty()) {
+      return Bad(absl::StrCat(ends.status().message(), "; undo takes back the roll entered"));
     }
     return ends.status();
   }

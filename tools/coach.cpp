@@ -69,8 +69,9 @@ absl::StatusOr<Setup> ReadSetup(const CommandOptions& options, Advisor& advisor)
     if (!path.ok()) return AsLogError(path.status());
     setup.log_path = *path;
   }
-  absl::StatusOr<TableCoverage> coverage = advisor.Coverage(setup.rules, players, setup.tables);
-  if (!coverage.ok()) return app::TableError(setup.rules, players, coverage.status());
+  absl::StatusOr<TableCoverage> coverage =
+      app::GameCoverage(advisor, setup.rules, players, setup.tables);
+  if (!coverage.ok()) return coverage.status();
   setup.coverage = *std::move(coverage);
   return setup;
 }
@@ -406,9 +407,9 @@ decision: each take from a roll (best's table: every take's value, then stop
 or roll on, and the chance that rolling on after it scores 0) and each stop or
 roll on, with the chance that rolling on ends the turn with 0 points. Values
 are the mover's chance to win from the policy table; where no table covers the
-game (5 and 6 players, or 4 until its table is made) the program says so once
-and gives the fallback's values: the expected points capped at the points
-still needed.
+game (5 and 6 players; 4 players or house rules until their table is made) the
+program says so once and gives the fallback's values: the expected points
+capped at the points still needed. A table named by --tables must be there.
 The game starts at --scores (every seat's total, default all 0; --players
 otherwise, default 2) with --seat to move (default 0). Entries, one a line,
 in the lines `martiandice review` reads (case does not matter; # starts a

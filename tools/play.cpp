@@ -512,9 +512,10 @@ seed replays the same game; without --seed it picks one and prints it.
 Policies (as `martiandice simulate --help` describes them): win (optimal play
 to win; where no table covers the game, the fallback below), ev, capped (at
 the points still needed), capped:M, reach:K, random, stop:K, cautious, bold.
-Where no policy table covers the game (5 and 6 players, or 4 until its table
-is made) the program says so once, and the win bots, hints and review play
-the fallback: capped at the points still needed.
+Where no policy table covers the game (5 and 6 players; 4 players or house
+rules until their table is made) the program says so once, and the win bots,
+hints and review play the fallback: capped at the points still needed. A
+table named by --tables must be there.
 Human moves, one a line (case does not matter):
   take FACE   take a face: ray, human, cow or chicken (plurals and the
               letters R, H, C, K too; a count may be given: take 4 humans);

@@ -449,15 +449,14 @@ class Service {
   std::map<int, Game> games_;
   int last_game_ = 0;
 
-  // The table for (rules, players, tables), as Advisor::Coverage finds it
-  // (none found is no error): refused by name outside the roots; a file
-  // refused for its content is not read again while unchanged (the advisor's).
+  // The table for (rules, players, tables), as app::GameCoverage finds it
+  // (none found is no error unless `tables` names it): refused by name
+  // outside the roots; a file refused for its content is not read again
+  // while unchanged (the advisor's).
   absl::StatusOr<TableCoverage> Coverage(const Rules& rules, int players,
                                          const std::optional<std::string>& tables) {
     if (tables && !roots_.Allows(*tables)) return OutsideRoots(*tables, players);
-    absl::StatusOr<TableCoverage> coverage = advisor_.Coverage(rules, players, tables);
-    if (coverage.ok()) return coverage;
-    return app::TableError(rules, players, coverage.status());
+    return app::GameCoverage(advisor_, rules, players, tables);
   }
 
   const TableRoots roots_;

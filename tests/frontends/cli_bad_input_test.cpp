@@ -363,6 +363,9 @@ TEST_CASE("cli bad input table: policy tables and files") {
       {Win({"best", "--roll", "2T 3R 4H 3C 1K", "--tables", "/etc/passwd"}, "1,2"),
        "not a martiandice policy table"},
       {{"export", "--tables", "/nonexistent"}, "no such file"},
+      // A game's table named by --tables must be there too (not the fallback).
+      {{"coach", "--target", "15", "--tables", "/nonexistent"}, "no such file"},
+      {{"play", "--players", "5", "--tables", dir}, "no martiandice-p5-d13-b3-t25.mdt there"},
       {{"export", "--tables", "/etc/passwd"}, "not a martiandice policy table"},
       {{"export", "--tables", dir}, "no martiandice-p2-d13-b3-t25.mdt there"},
       {Win({"eval", "--tables", ""}, "1,2"),

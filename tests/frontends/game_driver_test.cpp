@@ -523,6 +523,11 @@ TEST_CASE("game driver: the setup from play's options") {
 
   GameOptions mixed = Options(4, "0,2", "18446744073709551615");
   mixed.bots = "ev,random";
+  // A folder named (--tables) must hold the game's table; unnamed, the
+  // search finds none and the game plays the fallback.
+  CHECK(SetupError(mixed, std::nullopt).find("no martiandice-p4-d13-b3-t25.mdt there") !=
+        std::string::npos);
+  mixed.tables.reset();
   const GameSetup four = Setup(advisor, mixed);
   CHECK(four.seed == UINT64_MAX);
   std::vector<std::string> names;
@@ -533,7 +538,9 @@ TEST_CASE("game driver: the setup from play's options") {
   CHECK(four.coverage.reason.find("martiandice solve --players 4") != std::string::npos);
 
   // 6 players: no table (one takes a cluster), the win bots play the fallback.
-  const GameSetup six = Setup(advisor, Options(6, "none", "1"));
+  GameOptions six_options = Options(6, "none", "1");
+  six_options.tables.reset();
+  const GameSetup six = Setup(advisor, six_options);
   CHECK(six.coverage.table == nullptr);
   CHECK(six.coverage.reason.find("mpirun -np 5 martiandice solve --players 6") !=
         std::string::npos);

@@ -297,9 +297,17 @@ TEST_CASE("game session: bad entries name the problem in one line and change not
     CheckRefused(session, "stop now", "'stop' takes nothing after it");
     CheckRefused(session, "stop",
                  "cannot stop now: the game waits for seat 0 to roll (a turn starts with a roll)");
+    // A bare roll where the dice rolled are awaited says to enter them.
+    CheckRefused(session, "roll",
+                 "enter the dice rolled: roll DICE (the 13 dice rolled), or score N (the whole "
+                 "turn), or scores S0,S1 seat I");
   }
   SUBCASE("mid turn: a failing entry's first moves are not kept either") {
     Entered(session, "roll 2T 3R 4H 3C 1K");
+    // A roll entered again: the first may be mistyped, and undo takes it back.
+    CheckRefused(session, "roll 2T 3R 4H 2C 2K",
+                 "cannot roll now: the game waits for seat 0 to take from the roll 2T 3R 4H 3C 1K "
+                 "(legal: ray, human, cow, chicken); undo takes back the roll entered");
     CheckRefused(session, "take tanks", "tanks are set aside automatically; take R, H, C or K");
     CheckRefused(session, "take 3H", "the roll shows 4 humans, not 3");
     CheckRefused(session, "take H C", "take one face (R, H, C or K), not 'h c'");
@@ -308,6 +316,9 @@ TEST_CASE("game session: bad entries name the problem in one line and change not
     Entered(session, "take H");
     CheckRefused(session, "take R",
                  "cannot take now: the game waits for seat 0 to stop or roll on");
+    Entered(session, "roll");  // rolled on
+    CheckRefused(session, "roll on", "enter the dice rolled: roll DICE (the 7 dice rolled)");
+    Entered(session, "undo");
     CheckRefused(session, "R", "cannot take now: the game waits for seat 0 to stop or roll on");
     CheckRefused(session, "scores 1,2",
                  "scores: only at a turn's start; seat 0's turn is in progress");

@@ -287,6 +287,9 @@ TEST_CASE("serve: bad requests get one error line each and the service goes on")
       {R"({"id":29,"command":"eval","objective":"win","scores":[1,2],"dice":6,"tables":")" MARTIANDICE_DATA_DIR
        R"("})",
        "29", "martiandice solve"},
+      // A game's named table must be there too (unnamed, the game plays the fallback).
+      {R"({"id":291,"command":"open","dice":6,"tables":")" MARTIANDICE_DATA_DIR R"("})", "291",
+       "martiandice solve"},
       {R"({"id":30,"command":"stats","dice":21})", "30", "invalid rules"},
       {"{\"id\":31,\"command\":\"eval\",\"aside\":\"" + long_string + "\"}", "31", "aside: "},
       {R"({"id":32,"command":"eval","objective":"win","scores":[1,2],"players":3})", "32",
