@@ -219,8 +219,9 @@ absl::StatusOr<MoveResult> GameState::EndTurn(int points) {
   if (!IsTurnScore(rules_, points)) {
     std::string scores = absl::StrCat("0 to ", rules_.dice);
     if (rules_.bonus > 0 && rules_.dice >= 3) {  // the bonus needs three earthlings
-      absl::StrAppend(&scores, ", or ", 3 + rules_.bonus, " to ", rules_.dice + rules_.bonus,
-                      " with the bonus");
+      absl::StrAppend(&scores, ", or ", 3 + rules_.bonus);
+      if (rules_.dice > 3) absl::StrAppend(&scores, " to ", rules_.dice + rules_.bonus);
+      absl::StrAppend(&scores, " with the bonus");
     }
     return absl::InvalidArgumentError(
         absl::StrCat(points, " points is not a score a turn can have (", scores, ")"));

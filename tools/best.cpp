@@ -11,6 +11,7 @@ the roll are set aside automatically.
 Output fields per option (same names in --json "options"):
   take      face to set aside: "ray", "human", "cow" or "chicken" (all dice of
             it); count is how many dice that is
+  aside_after  the set-aside after the take (JSON only)
   stop      value if you take it and then stop
   roll      value if you take it and then roll on, playing optimally after
             (null if no dice are left after the take)
@@ -24,8 +25,9 @@ pick among them (docs/PLAYERS.md: rays, then the earthling type showing the
 most dice, then human, cow, chicken); value = value of this roll under optimal
 play, turn_over = true when no take is legal (the turn ends and scores
 turn_over_score), aside, rolled, aside_after_tanks (set-aside plus this roll's
-tanks), objective, precision, rules. With --exact, every value, stop and roll field also comes as
-value_exact / stop_exact / roll_exact: an exact "p/q" string, or null.
+tanks), objective, precision, rules. With --exact, every value, stop and roll
+field also comes as value_exact / stop_exact / roll_exact: an exact "p/q"
+string, or null.
 With --objective win, values are the mover's probability of winning the game
 (in percent in the text) and JSON adds players, seat, scores, final_round,
 win_probabilities, table, error_bound, values, fallback and fallback_reason;

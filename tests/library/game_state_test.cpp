@@ -351,6 +351,11 @@ TEST_CASE("game state: every kind of bad move is refused and changes nothing") {
   // Two dice never show three earthlings: no bonus range is named.
   GameState two = NewGame(2, Rules{2, 3, 5});
   CheckRefused(two, Move::EndTurn(3), "3 points is not a score a turn can have (0 to 2)");
+  // Three dice: the bonus makes one score only.
+  GameState three = NewGame(2, Rules{3, 1, 5});
+  CheckRefused(three, Move::EndTurn(5),
+               "5 points is not a score a turn can have (0 to 3, or 4 with the bonus)");
+  Ok(three.EndTurn(4));
 }
 
 TEST_CASE("game state: Apply plays the move it stands for") {
