@@ -440,7 +440,7 @@ TEST_CASE("environment: --out never overwrites the input table") {
 // only a table replaces a table, and nothing replaces a checkpoint.
 TEST_CASE("environment: a log, an export or a picture never replaces a table or a checkpoint") {
   TempDir dir;
-  const std::string table = dir.File("mine.mdt");
+  const std::string table = dir.File("martiandice-p2-d13-b3-t25.mdt");  // found in the folder
   fs::copy_file(kData + "/martiandice-p2-d13-b3-t25.mdt", table);
   const std::string checkpoint = dir.File("solve.ckpt");
   test_util::WriteFile(checkpoint, std::string("MDNCKPT\0", 8) + "the rest of a checkpoint");
