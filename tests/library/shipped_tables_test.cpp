@@ -1,9 +1,10 @@
 // Shipped data: the official 2- and 3-player tables in data/ are what the
 // solver produces, bit for bit, read back through the public reader,
-// every decision they imply is certified, and data/SHA256SUMS lists them with
-// their checksums.
+// every decision they imply is certified, their final turns are the rules'
+// (a turn solve), and data/SHA256SUMS lists them with their checksums.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -15,6 +16,10 @@
 
 #include "certify.h"
 #include "game_solver.h"
+#include "martiandice/advisor.h"
+#include "martiandice/objective.h"
+#include "martiandice/query.h"
+#include "martiandice/state_space.h"
 #include "martiandice/win_query.h"
 #include "test_util.h"
 
@@ -187,6 +192,67 @@ TEST_CASE("data: the shipped 3-player table is regenerated bit for bit" *
   MESSAGE("3-player solve: " << report.seconds << " s, " << report.turn_solves << " turn solves, "
                              << report.settle_reused << " of " << report.settle_passes
                              << " settling passes reused");
+}
+
+// The last seat's final turn ends the game: its chance to win is the turn's
+// chance to pass the leader's total L, a tie with k others at L counting
+// 1/(k+1) (the duel, docs/RULES.md). That utility, written here from the
+// rules and solved as a turn objective (the turn solver, not the game
+// solver), gives the shipped tables' stop and roll values at every
+// stop-or-roll position of sampled final turns: the tables' final-round
+// outcomes and tie shares are the rules'.
+TEST_CASE("data: the last seat's final turn in the shipped tables is the turn solve of the rules") {
+  Advisor advisor;
+  const absl::StatusOr<std::vector<Dice>> asides = ReachablePositions(Rules{});
+  REQUIRE(asides.ok());
+  std::vector<std::vector<int>> games;  // every seat's total, the mover (the last seat) last
+  for (int own : {0, 9, 17, 24}) {
+    for (int leader : {25, 28, 33, 40}) {
+      games.push_back({leader, own});
+      games.push_back({leader, leader, own});      // two leaders: a tie is a three-way duel
+      games.push_back({leader - 6, leader, own});  // one leader
+    }
+  }
+  double largest_gap = 0;
+  long decisions = 0;
+  for (const std::vector<int>& scores : games) {
+    const int players = static_cast<int>(scores.size());
+    const int own = scores.back();
+    const int leader = *std::max_element(scores.begin(), scores.end() - 1);
+    const int leaders = static_cast<int>(std::count(scores.begin(), scores.end() - 1, leader));
+    const int pass = leader + 1 - own;  // the points that pass the leader
+    std::vector<Rational> utility(pass + 1, 0);
+    utility[pass - 1] = Rational(1, leaders + 1);
+    utility[pass] = 1;
+    const absl::StatusOr<Objective> chance = Objective::Custom("pass the leader", utility);
+    REQUIRE(chance.ok());
+    for (const Dice& aside : *asides) {
+      if (aside.empty() || aside.total() == Rules{}.dice) continue;  // no stop, or no roll
+      Query win;
+      win.goal = Goal::Win();
+      win.aside = aside;
+      win.context = GameContext{scores, players - 1};
+      win.players = players;
+      win.tables = MARTIANDICE_DATA_DIR;
+      const absl::StatusOr<EvalAnswer> table = advisor.Evaluate(win);
+      REQUIRE_MESSAGE(table.ok(), table.status());
+      Query turn;
+      turn.goal = Goal::ForTurn(*chance);
+      turn.aside = aside;
+      const absl::StatusOr<EvalAnswer> solved = advisor.Evaluate(turn);
+      REQUIRE_MESSAGE(solved.ok(), solved.status());
+      const PositionEval& a = table->eval;
+      const PositionEval& b = solved->eval;
+      REQUIRE((a.stop && a.roll && b.stop && b.roll));
+      largest_gap = std::max({largest_gap, std::abs(a.stop->approx - b.stop->approx),
+                              std::abs(a.roll->approx - b.roll->approx)});
+      if (std::abs(a.stop->approx - a.roll->approx) > 1e-9) CHECK(a.action == b.action);
+      ++decisions;
+    }
+  }
+  CHECK(largest_gap < 1e-12);
+  MESSAGE(decisions << " stop-or-roll decisions of final turns: largest gap to the tables "
+                    << largest_gap);
 }
 
 // The shipped 3-player table (format version 3, values only), read with the
