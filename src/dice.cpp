@@ -169,8 +169,11 @@ std::optional<Face> ParseFace(std::string_view word) {
 absl::StatusOr<TakeInput> ParseTake(std::string_view text) {
   constexpr char kTanks[] = "tanks are set aside automatically; take R, H, C or K";
   absl::StatusOr<Dice> dice = ParseDice(text);
-  if (!dice.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("take: ", std::string(dice.status().message())));
+  if (!dice.ok()) {  // the notation's detail would offer tanks: the faces a take names instead
+    return absl::InvalidArgumentError(
+        absl::StrCat("take: expected a face: ray, human, cow or chicken (R, H, C, K), its count "
+                     "before it if you like (4H, 4 humans); got '",
+                     std::string(text), "'"));
   }
   int faces = 0;
   Face face = Face::kRay;

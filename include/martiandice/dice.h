@@ -76,7 +76,8 @@ struct TakeInput {
 };
 // Errors (InvalidArgument): tanks ("tanks are set aside automatically; take R,
 // H, C or K"), more than one face ("take one face (R, H, C or K), not ..."),
-// and ParseDice's, prefixed "take: ".
+// and text that is no face nor dice ("take: expected a face: ray, human, cow
+// or chicken (R, H, C, K), ...; got '...'").
 absl::StatusOr<TakeInput> ParseTake(std::string_view text);
 
 // Prints the canonical form, faces in T R H C K order: "2T 3R 4H", or "-" if empty.

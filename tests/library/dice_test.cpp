@@ -144,5 +144,8 @@ TEST_CASE("notation: a face and a take as people type them") {
   CHECK(Contains(message("2 tanks"), "tanks are set aside automatically"));
   CHECK(Contains(message("HC"), "take one face (R, H, C or K), not 'HC'"));
   CHECK(Contains(message("-"), "take one face"));
-  CHECK(Contains(message("Q"), "take: bad dice"));
+  CHECK(message("Q") ==
+        "take: expected a face: ray, human, cow or chicken (R, H, C, K), its count before it if "
+        "you like (4H, 4 humans); got 'Q'");
+  CHECK(Contains(message("4 dragons"), "got '4 dragons'"));
 }

@@ -170,7 +170,7 @@ describe('moves', () => {
     }
     // The library's refusals of a roll or a take name their input.
     assert.throws(() => game.roll('3T'), { input: 'roll', message: 'roll: 3T shows 3 dice, not the 13 left to roll' });
-    assert.throws(() => game.take('dragon'), { input: 'take', message: /^take: bad dice "dragon"/ });
+    assert.throws(() => game.take('dragon'), { input: 'take', message: /^take: expected a face: ray, human, cow or chicken .*; got 'dragon'$/ });
     assert.throws(() => game.roll('3T 2R\0 4H 1C 3K'), /NUL/);
     assert.throws(() => game.roll('T'.repeat(2 ** 20 + 1)), /at most 1048576 are read/);
     assert.equal(game.state.phase, 'roll');  // nothing was rolled
