@@ -126,9 +126,9 @@ std::string GameText(const Query& query, const std::vector<double>& win, const L
   if (fallback != nullptr) {
     absl::StrAppend(&text, "No exact table for ", query.players, " players: ", fallback->reason,
                     ".\n");
-    absl::StrAppend(&text, "Values below: the fallback, ", std::string(kFallbackName), ": ",
-                    fallback->query.goal.Describe(), " (", fallback->query.goal.name(),
-                    "), in points: this advice maximises the points the mover still needs.\n");
+    absl::StrAppend(&text, "Values below: the fallback's ", fallback->query.goal.Describe(), " (",
+                    fallback->query.goal.name(), "), ",
+                    IsChance(fallback->query.goal) ? "a chance" : "in points", ".\n");
     return text;
   }
   absl::StrAppend(&text, "Win probabilities at the start of this turn: ",
@@ -417,7 +417,7 @@ std::string TableValuesLines(const std::string& path) {
 
 std::string AdviceValuesText(const GameAdvice& advice) {
   if (!advice.fallback) return "the mover's chance to win";
-  return absl::StrCat("the fallback, ", std::string(kFallbackName), ": ", advice.goal.Describe());
+  return absl::StrCat("the fallback's ", advice.goal.Describe());
 }
 
 namespace {
@@ -570,10 +570,11 @@ std::string TakeZeroChancesText(const GameAdvice& advice, std::size_t width) {
   return text + "\n";
 }
 
-// A win advice where no option has any chance left (a final turn that
-// cannot catch the leader): said in words, not only as a table of 0.00%.
+// A win advice, or the fallback's in the final round, where no option has
+// any chance left (a final turn that cannot catch the leader): said in
+// words, not only as a table of 0.00%.
 bool NoChanceLeft(const GameAdvice& advice) {
-  if (advice.fallback || !advice.goal.is_win()) return false;
+  if (!IsChance(advice.goal)) return false;
   if (advice.takes) {
     return std::all_of(advice.takes->options.begin(), advice.takes->options.end(),
                        [](const TakeOption& option) { return option.value.approx == 0; });
@@ -656,7 +657,7 @@ std::string PercentagePoints(double sum) {
   return text + " percentage points";
 }
 
-bool IsChance(const Goal& goal) { return goal.is_win() || absl::StartsWith(goal.name(), "reach:"); }
+bool IsChance(const Goal& goal) { return goal.is_win() || goal.objective().is_chance(); }
 
 std::string ValueText(const Goal& goal, double x) {
   return IsChance(goal) ? Percent(x) : Number(x);

@@ -80,7 +80,7 @@ std::string GameAdviceText(const GameAdvice& advice, std::size_t width = 80);
 // line of its own (never broken: the lines after it do not move with it).
 std::string TableValuesLines(const std::string& path);
 // What the values of `advice` measure: "the mover's chance to win", or "the
-// fallback, capped at the points still needed: expected min(score, 15)".
+// fallback's expected min(score, 15)".
 std::string AdviceValuesText(const GameAdvice& advice);
 
 // ["ray","human"]: the faces' names as a JSON array (legal takes).
@@ -106,7 +106,8 @@ std::string PercentagePoints(double sum);
 // entry', dice in the notation ("2T 3R 4H 3C 1K:") and a list of numbers
 // ("6, 13, 22.") are kept whole.
 std::string WrapColumns(std::string_view text, std::size_t width = 80);
-// Whether `goal`'s values are chances (win, reach:K) rather than points.
+// Whether `goal`'s values are chances (win, reach:K, final:M/K: Objective::is_chance)
+// rather than points.
 bool IsChance(const Goal& goal);
 // A value of `goal` for people: Percent for chances, else Number.
 std::string ValueText(const Goal& goal, double x);

@@ -272,6 +272,7 @@ void GameDriver::Decide(const GameState& before, const GameAdvice& advice, Face 
   decision.roll = before.roll();
   decision.advice = *advice.takes;
   decision.values = advice.goal.name();
+  decision.chance = IsChance(advice.goal);
   decision.take = take;
   pending_ = std::move(decision);
 }
@@ -298,7 +299,8 @@ void GameDriver::End() {
       if (d.seat != seat) continue;
       review.decisions.push_back(&d);
       review.mistakes += d.review.optimal ? 0 : 1;
-      review.total_loss += d.review.loss.approx;
+      (setup_.coverage.table || !d.chance ? review.total_loss : review.fallback_final_loss) +=
+          d.review.loss.approx;
       if (review.rating) review.rating->Add(d.review.optimal, d.review.loss.approx);
     }
     listener_.Review(review);
@@ -438,6 +440,7 @@ void JsonGameListener::Review(const SeatReview& review) {
       .Raw("decisions", JsonArray(items))
       .Int("mistakes", review.mistakes)
       .Double("total_loss", review.total_loss)
+      .Double("fallback_final_loss", review.fallback_final_loss)
       .Raw("rating", review.rating ? RatingJson(*review.rating) : "null");
   emit_(JsonEvent("review", std::move(fields)));
 }

@@ -66,7 +66,8 @@ struct Decision {
   Dice aside;  // before the roll
   Dice roll;
   RollAdvice advice;
-  std::string values;  // the advice's goal: "win", or the fallback's "capped:15"
+  std::string values;  // the advice's goal: "win", or the fallback's "capped:15", "final:3/1"
+  bool chance = true;  // the values are chances (win, final:M/K), not points (capped:M)
   Face take = Face::kRay;
   Then then = Then::kStop;
   ChoiceReview review;
@@ -77,7 +78,11 @@ struct SeatReview {
   int seat = 0;
   std::vector<const Decision*> decisions;
   int mistakes = 0;  // decisions not optimal
+  // The losses: in chances to win with a table; without one, the fallback's
+  // points (capped:M) in total_loss and its final round's chances
+  // (final:M/K) in fallback_final_loss, never added to each other.
   double total_loss = 0;
+  double fallback_final_loss = 0;
   // The decisions rated (app/rating.h): set where the values are chances to
   // win, from a table; unset under the fallback (its values are points).
   std::optional<RatingTally> rating;

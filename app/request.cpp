@@ -21,7 +21,7 @@ constexpr std::array<RequestField, 19> kFields = {{
      "Dice set aside so far, e.g. '2T 4H' (default: start of the turn)",
      [](Request& r) -> FieldSlot { return &r.query.aside; }},
     {"objective", FieldKind::kText, kQuery | kReviewRequest, 0, "",
-     "ev | reach:K | capped:M | win (default: win with --scores, else ev)",
+     "ev | reach:K | capped:M | final:M/K | win (default: win with --scores, else ev)",
      [](Request& r) -> FieldSlot { return &r.query.objective; }},
     {"exact", FieldKind::kFlag, kQuery | kReviewRequest, 0, "",
      "Solve in exact fractions (also prints p/q)",

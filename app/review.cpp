@@ -301,8 +301,12 @@ struct Totals {
   int mistakes = 0;
   double loss = 0;  // in the goal's values
   std::optional<Rational> loss_exact;
-  double fallback_loss = 0;  // in the fallback's points (turns no table covers)
+  // Turns no table covers, in the fallback's values: points before the final
+  // round (capped:M), chances in it (final:M/K). Never added to each other.
+  double fallback_loss = 0;
+  double fallback_final_loss = 0;
   bool any_fallback = false;
+  bool any_fallback_final = false;
   bool all_fallback = true;
 };
 
@@ -326,8 +330,12 @@ Totals Total(const Reviewer& reviewer) {
   for (const Turn& turn : reviewer.turns()) {
     totals.decisions += static_cast<int>(turn.decisions.size());
     totals.mistakes += turn.mistakes;
-    (turn.fallback ? totals.fallback_loss : totals.loss) += turn.loss;
-    totals.any_fallback |= turn.fallback.has_value();
+    const bool final_round = turn.fallback && IsChance(*turn.fallback);
+    (!turn.fallback ? totals.loss
+     : final_round  ? totals.fallback_final_loss
+                    : totals.fallback_loss) += turn.loss;
+    totals.any_fallback |= turn.fallback && !final_round;
+    totals.any_fallback_final |= final_round;
     totals.all_fallback &= turn.fallback.has_value();
     if (totals.loss_exact) *totals.loss_exact += *turn.loss_exact;
   }
@@ -366,7 +374,7 @@ std::string ReportText(const Reviewer& reviewer, std::string_view name) {
   if (!reviewer.fallback_reason().empty()) {
     absl::StrAppend(&text, "Where no table covers the game (", reviewer.fallback_reason(),
                     "), values are the fallback's, as play and coach advise: ",
-                    std::string(kFallbackName), " (capped:M, points).\n");
+                    std::string(kFallbackName), " (capped:M, points; final:M/K, chances).\n");
   }
   for (std::size_t i = 0; i < reviewer.turns().size(); ++i) {
     const Turn& turn = reviewer.turns()[i];
@@ -397,11 +405,18 @@ std::string ReportText(const Reviewer& reviewer, std::string_view name) {
   std::string total = reviewer.goal().is_win()
                           ? PercentagePoints(totals.loss) + " of chance to win"
                           : LossText(reviewer.goal(), totals.loss, totals.loss_exact);
-  if (totals.all_fallback) {
-    total = absl::StrCat(Number(totals.fallback_loss), " in the fallback's points");
-  } else if (totals.any_fallback) {
-    absl::StrAppend(&total, ", and ", Number(totals.fallback_loss), " in the fallback's points");
+  // Each unit its own total: the goal's, the fallback's points, its final round's chances.
+  std::vector<std::string> totals_text;
+  if (!totals.all_fallback) totals_text.push_back(total);
+  if (totals.any_fallback) {
+    totals_text.push_back(absl::StrCat(Number(totals.fallback_loss), " in the fallback's points"));
   }
+  if (totals.any_fallback_final) {
+    totals_text.push_back(absl::StrCat(PercentagePoints(totals.fallback_final_loss),
+                                       " of chance in the fallback's final round"));
+  }
+  if (totals_text.empty()) totals_text.push_back(total);  // no turn
+  total = absl::StrJoin(totals_text, ", and ");
   absl::StrAppend(&text, "Summary: ", Plural(static_cast<int>(reviewer.turns().size()), "turn"),
                   ", ", Plural(totals.decisions, "decision"), ", ",
                   Plural(totals.mistakes, "mistake"), ", total loss ", total, ".\n");
@@ -510,7 +525,8 @@ std::string ReportJson(const Reviewer& reviewer, std::string_view name) {
       .Int("decisions", totals.decisions)
       .Int("mistakes", totals.mistakes);
   AddValue(object, "total_loss", totals.loss, totals.loss_exact);
-  object.Double("fallback_loss", totals.fallback_loss);
+  object.Double("fallback_loss", totals.fallback_loss)
+      .Double("fallback_final_loss", totals.fallback_final_loss);
   if (reviewer.goal().is_win()) {
     std::vector<std::string> ratings;
     const std::vector<RatingTally> seats = SeatRatings(reviewer);

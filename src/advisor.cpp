@@ -25,12 +25,23 @@
 namespace martiandice {
 namespace {
 
-// The fallback's solved turn: capped at min(M, the highest turn score), the
-// same decisions and values as capped:M.
+// The fallback's solved turn, at FallbackTurnObjective.
 absl::StatusOr<TurnSolution> FallbackTurn(Advisor& advisor, const Rules& rules,
                                           const GameContext& context) {
-  return advisor.Turn(rules, Objective::Capped(FallbackTurnCap(rules, context)),
-                      Precision::kDouble);
+  return advisor.Turn(rules, FallbackTurnObjective(rules, context), Precision::kDouble);
+}
+
+// The other seats level with the leader of the final round at `context`.
+int LevelWithLeader(const GameContext& context) {
+  int leader = -1;
+  int level = 0;
+  for (int seat = 0; seat < static_cast<int>(context.scores.size()); ++seat) {
+    if (seat == context.seat) continue;
+    if (context.scores[seat] > leader) level = 0;
+    leader = std::max(leader, context.scores[seat]);
+    if (context.scores[seat] == leader) ++level;
+  }
+  return std::max(level, 1);
 }
 
 }  // namespace
@@ -48,11 +59,18 @@ Query DecisionQuery(const GameState& state, const Goal& goal) {
 }
 
 Objective FallbackObjective(const Rules& rules, const GameContext& context) {
-  return Objective::Capped(PointsNeeded(rules, context));
+  const int needed = PointsNeeded(rules, context);
+  if (!FinalRoundBegun(rules, context.scores, context.seat)) return Objective::Capped(needed);
+  return Objective::FinalRound(needed, LevelWithLeader(context));
 }
 
-int FallbackTurnCap(const Rules& rules, const GameContext& context) {
-  return std::min(PointsNeeded(rules, context), MaxTurnScore(rules));
+Objective FallbackTurnObjective(const Rules& rules, const GameContext& context) {
+  const int needed = PointsNeeded(rules, context);
+  const int most = MaxTurnScore(rules);
+  if (!FinalRoundBegun(rules, context.scores, context.seat)) {
+    return Objective::Capped(std::min(needed, most));
+  }
+  return Objective::FinalRound(std::min(needed, most + 2), LevelWithLeader(context));
 }
 
 // ------------------------------------------------------------ the caches

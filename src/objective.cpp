@@ -12,10 +12,11 @@ namespace {
 
 constexpr int kMaxObjectiveParam = 1000;
 
-absl::StatusOr<int> ParseParam(std::string_view spec, std::string_view number) {
+absl::StatusOr<int> ParseParam(std::string_view spec, std::string_view number,
+                               std::string_view example) {
   if (number.empty()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("\"", std::string(spec), "\" is missing its number (e.g. reach:10)"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "\"", std::string(spec), "\" is missing its number (e.g. ", std::string(example), ")"));
   }
   int value = 0;
   // Digits only: from_chars alone takes "-0".
@@ -27,6 +28,25 @@ absl::StatusOr<int> ParseParam(std::string_view spec, std::string_view number) {
                         std::string(number), kMaxObjectiveParam));
   }
   return value;
+}
+
+// final:M/K's "M/K".
+absl::StatusOr<Objective> ParseFinal(std::string_view spec, std::string_view numbers) {
+  const size_t slash = numbers.find('/');
+  if (slash == std::string_view::npos) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("\"", std::string(spec),
+                     "\" is missing the seats level with the leader, /K (e.g. final:7/1)"));
+  }
+  absl::StatusOr<int> m = ParseParam(spec, numbers.substr(0, slash), "final:7/1");
+  if (!m.ok()) return m.status();
+  absl::StatusOr<int> k = ParseParam(spec, numbers.substr(slash + 1), "final:7/1");
+  if (!k.ok()) return k.status();
+  if (*k == 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "in \"", std::string(spec), "\", the seats level with the leader are 1 or more"));
+  }
+  return Objective::FinalRound(*m, *k);
 }
 
 }  // namespace
@@ -41,6 +61,10 @@ Objective Objective::Capped(int m) {
   return Objective(Kind::kCapped, m, absl::StrCat("capped:", m));
 }
 
+Objective Objective::FinalRound(int m, int k) {
+  return Objective(Kind::kFinal, m, absl::StrCat("final:", m, "/", k), k);
+}
+
 absl::StatusOr<Objective> Objective::Custom(std::string name, std::vector<Rational> utility) {
   if (utility.empty())
     return absl::InvalidArgumentError("custom objective has an empty utility table");
@@ -51,7 +75,7 @@ absl::StatusOr<Objective> Objective::Custom(std::string name, std::vector<Ration
 
 std::string Objective::key() const {
   if (kind_ != Kind::kCustom) return name_;  // the name fixes a built-in's utility
-  // Built-in keys are "ev", "reach:K" and "capped:M": none starts "custom ".
+  // Built-in keys are "ev", "reach:K", "capped:M" and "final:M/K": none starts "custom ".
   std::string key = absl::StrCat("custom ", name_.size(), ":", name_);
   for (const Rational& u : table_) absl::StrAppend(&key, ",", FormatRational(u));
   return key;
@@ -63,12 +87,13 @@ absl::StatusOr<Objective> Objective::Parse(std::string_view spec) {
   std::string_view head = spec.substr(0, colon);
   std::string_view number = colon == std::string_view::npos ? "" : spec.substr(colon + 1);
   if (head == "reach" || head == "capped") {
-    absl::StatusOr<int> param = ParseParam(spec, number);
+    absl::StatusOr<int> param = ParseParam(spec, number, "reach:10");
     if (!param.ok()) return param.status();
     return head == "reach" ? ReachAtLeast(*param) : Capped(*param);
   }
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown objective \"", std::string(spec), "\" (use ev, reach:K or capped:M)"));
+  if (head == "final") return ParseFinal(spec, number);
+  return absl::InvalidArgumentError(absl::StrCat("unknown objective \"", std::string(spec),
+                                                 "\" (use ev, reach:K, capped:M or final:M/K)"));
 }
 
 std::string Objective::Describe() const {
@@ -79,6 +104,10 @@ std::string Objective::Describe() const {
       return absl::StrCat("probability of scoring at least ", param_);
     case Kind::kCapped:
       return absl::StrCat("expected min(score, ", param_, ")");
+    case Kind::kFinal:
+      return absl::StrCat("chance to win the final round: scoring at least ", param_,
+                          ", or a tie at ", param_ - 1, " shared with ", tied_,
+                          tied_ == 1 ? " other seat" : " other seats");
     case Kind::kCustom:
       return absl::StrCat("custom utility \"", name_, "\"");
   }
@@ -93,6 +122,10 @@ Rational Objective::ExactUtility(int score) const {
       return score >= param_ ? 1 : 0;
     case Kind::kCapped:
       return std::min(score, param_);
+    case Kind::kFinal:
+      return score >= param_       ? Rational(1)
+             : score == param_ - 1 ? Rational(1, tied_ + 1)
+                                   : Rational(0);
     case Kind::kCustom:
       return table_[std::min<size_t>(score, table_.size() - 1)];
   }
@@ -107,6 +140,8 @@ double Objective::Utility(int score) const {
       return score >= param_ ? 1.0 : 0.0;
     case Kind::kCapped:
       return std::min(score, param_);
+    case Kind::kFinal:
+      return score >= param_ ? 1.0 : score == param_ - 1 ? 1.0 / (tied_ + 1) : 0.0;
     case Kind::kCustom:
       break;
   }

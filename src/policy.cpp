@@ -17,7 +17,7 @@ namespace martiandice {
 namespace {
 
 constexpr char kPolicyList[] =
-    "win, ev, capped, capped:M, reach:K, random, stop:K, cautious or bold";
+    "win, ev, capped, capped:M, fallback, reach:K, random, stop:K, cautious or bold";
 // cautious stops at this score or more, bold rolls on below this one.
 constexpr int kCautiousStop = 5;
 constexpr int kBoldStop = 10;
@@ -114,6 +114,7 @@ absl::StatusOr<PolicySpec> ParsePolicy(std::string_view spec) {
   policy.name = std::string(spec);
   const std::pair<std::string_view, PolicySpec::Kind> named[] = {
       {"capped", PolicySpec::Kind::kCappedNeeded},
+      {"fallback", PolicySpec::Kind::kFallback},
       {"random", PolicySpec::Kind::kRandom},
       {"cautious", PolicySpec::Kind::kCautious},
       {"bold", PolicySpec::Kind::kBold}};
@@ -171,7 +172,9 @@ absl::StatusOr<Bot> Bot::Create(const PolicySpec& policy, Advisor& advisor, cons
   bot.policy_ = policy;
   bot.rules_ = rules;
   bot.players_ = players;
-  bool capped = policy.kind == PolicySpec::Kind::kCappedNeeded;
+  bool capped =
+      policy.kind == PolicySpec::Kind::kCappedNeeded || policy.kind == PolicySpec::Kind::kFallback;
+  bool final_round = policy.kind == PolicySpec::Kind::kFallback;
   if (policy.kind == PolicySpec::Kind::kWin) {
     if (options.table) {
       if (absl::Status status = CheckTableMatches(*options.table, rules, players); !status.ok()) {
@@ -187,7 +190,7 @@ absl::StatusOr<Bot> Bot::Create(const PolicySpec& policy, Advisor& advisor, cons
       } else if (options.fallback) {
         bot.fallback_ = true;
         bot.fallback_reason_ = std::move(coverage->reason);
-        capped = true;
+        capped = final_round = true;
       } else {
         return absl::InvalidArgumentError(coverage->reason);
       }
@@ -203,12 +206,25 @@ absl::StatusOr<Bot> Bot::Create(const PolicySpec& policy, Advisor& advisor, cons
     if (!solution.ok()) return solution.status();
     bot.solutions_.push_back(*std::move(solution));
   }
-  if (capped) {
-    for (int m = 1; m <= MaxTurnScore(rules); ++m) {
-      absl::StatusOr<TurnSolution> solution =
-          advisor.Turn(rules, Objective::Capped(m), Precision::kDouble);
-      if (!solution.ok()) return solution.status();
-      bot.solutions_.push_back(*std::move(solution));
+  auto add = [&bot](absl::StatusOr<TurnSolution> solution) {
+    if (!solution.ok()) return solution.status();
+    bot.turn_index_[solution->objective().key()] = static_cast<int>(bot.solutions_.size());
+    bot.solutions_.push_back(*std::move(solution));
+    return absl::OkStatus();
+  };
+  for (int m = 1; capped && m <= MaxTurnScore(rules); ++m) {
+    if (absl::Status s = add(advisor.Turn(rules, Objective::Capped(m), Precision::kDouble));
+        !s.ok()) {
+      return s;
+    }
+  }
+  // Every final:M/K FallbackTurnObjective gives: M up to MaxTurnScore + 2, K
+  // up to the other seats.
+  for (int m = 1; final_round && m <= MaxTurnScore(rules) + 2; ++m) {
+    for (int k = 1; k < players; ++k) {
+      absl::Status s =
+          add(TurnSolution::Solve(rules, Objective::FinalRound(m, k), Precision::kDouble));
+      if (!s.ok()) return s;
     }
   }
   return bot;
@@ -230,7 +246,11 @@ absl::Status Bot::CheckState(const GameState& state, Phase phase) const {
 
 const TurnSolution& Bot::Solution(const GameContext& context) const {
   if (solutions_.size() == 1) return solutions_.front();
-  return solutions_[FallbackTurnCap(rules_, context) - 1];  // capped:1.. solved in order
+  const Objective objective =
+      policy_.kind == PolicySpec::Kind::kCappedNeeded
+          ? Objective::Capped(std::min(PointsNeeded(rules_, context), MaxTurnScore(rules_)))
+          : FallbackTurnObjective(rules_, context);
+  return solutions_[turn_index_.at(objective.key())];  // Create solved every one
 }
 
 absl::StatusOr<Bot::Choice> Bot::ChooseTake(const GameState& state, DiceRng& rng) const {
@@ -248,7 +268,8 @@ absl::StatusOr<Bot::Choice> Bot::ChooseTake(const GameState& state, DiceRng& rng
       }
       [[fallthrough]];
     case PolicySpec::Kind::kObjective:
-    case PolicySpec::Kind::kCappedNeeded: {
+    case PolicySpec::Kind::kCappedNeeded:
+    case PolicySpec::Kind::kFallback: {
       absl::StatusOr<RollAdvice> advice = AdviseRoll(Solution(state.context()), before, roll);
       if (!advice.ok()) return advice.status();
       return FromAdvice(*advice, legal);
@@ -287,7 +308,8 @@ absl::StatusOr<bool> Bot::ChooseStop(const GameState& state, DiceRng& rng) const
       }
       [[fallthrough]];
     case PolicySpec::Kind::kObjective:
-    case PolicySpec::Kind::kCappedNeeded: {
+    case PolicySpec::Kind::kCappedNeeded:
+    case PolicySpec::Kind::kFallback: {
       absl::StatusOr<PositionEval> eval =
           EvaluatePosition(Solution(state.context()), state.aside());
       if (!eval.ok()) return eval.status();

@@ -409,7 +409,9 @@ roll on, with the chance that rolling on ends the turn with 0 points. Values
 are the mover's chance to win from the policy table; where no table covers the
 game (5 and 6 players; 4 players or house rules until their table is made) the
 program says so once and gives the fallback's values: the expected points
-capped at the points still needed. A table named by --tables must be there.
+capped at the points still needed, and in the final round the chance to pass
+the leader (a tie counting its share). A table named by --tables must be
+there.
 The game starts at --scores (every seat's total, default all 0; --players
 otherwise, default 2) with --seat to move (default 0). Entries, one a line,
 in the lines `martiandice review` reads (case does not matter; # starts a

@@ -235,8 +235,7 @@ class TextListener : public app::GameListener {
       Line(absl::StrCat(
           who, n - review.mistakes, " of ", n,
           n == 1 ? " decision optimal, " : " decisions optimal, ",
-          fallback ? absl::StrCat("lost ", app::Number(review.total_loss),
-                                  " in the fallback's values (points capped at what was needed).")
+          fallback ? FallbackLossText(review)
                    : absl::StrCat("their losses adding up to ",
                                   app::PercentagePoints(review.total_loss), " of chance to win.")));
     }
@@ -283,6 +282,21 @@ class TextListener : public app::GameListener {
                         app::Percent(tally.MeanLoss()), " a decision (docs/RATING.md).");
   }
 
+  // The fallback's losses, each unit its own: points before the final round,
+  // chances in it.
+  static std::string FallbackLossText(const app::SeatReview& review) {
+    std::vector<std::string> parts;
+    if (review.total_loss > 0 || review.fallback_final_loss == 0) {
+      parts.push_back(absl::StrCat(app::Number(review.total_loss),
+                                   " in the fallback's points (capped at what was needed)"));
+    }
+    if (review.fallback_final_loss > 0) {
+      parts.push_back(absl::StrCat(app::PercentagePoints(review.fallback_final_loss),
+                                   " of chance in the final round"));
+    }
+    return absl::StrCat("lost ", absl::StrJoin(parts, ", and "), ".");
+  }
+
   std::string DecisionText(const app::Decision& d, bool fallback) const {
     const ChoiceReview& r = d.review;
     const TakeOption& best = d.advice.options.at(*d.advice.best);
@@ -295,9 +309,10 @@ class TextListener : public app::GameListener {
       absl::StrAppend(&line, ": optimal");
     } else {
       absl::StrAppend(&line, ": lost ",
-                      fallback ? app::Number(r.loss.approx)
-                               : absl::StrCat(app::Percent(r.loss.approx), ", ",
-                                              app::ClassName(app::ClassOf(false, r.loss.approx))));
+                      !fallback  ? absl::StrCat(app::Percent(r.loss.approx), ", ",
+                                                app::ClassName(app::ClassOf(false, r.loss.approx)))
+                      : d.chance ? app::Percent(r.loss.approx)
+                                 : app::Number(r.loss.approx));
       const std::string better =
           absl::StrCat("(best: take ", FaceCountText(best.take, best.count), ", then ",
                        best.then == Then::kEither ? "either" : ThenText(best.then), ")");
@@ -511,11 +526,14 @@ one per bot seat in seat order). The program rolls the dice from --seed, so a
 seed replays the same game; without --seed it picks one and prints it.
 Policies (as `martiandice simulate --help` describes them): win (optimal play
 to win; where no table covers the game, the fallback below), ev, capped (at
-the points still needed), capped:M, reach:K, random, stop:K, cautious, bold.
+the points still needed), capped:M, fallback, reach:K, random, stop:K,
+cautious, bold.
 Where no policy table covers the game (5 and 6 players; 4 players or house
 rules until their table is made) the program says so once, and the win bots,
-hints and review play the fallback: capped at the points still needed. A
-table named by --tables must be there.
+hints and review play the fallback: capped at the points still needed, and
+in the final round the chance to pass the leader (a tie counting its share);
+its losses are points, and chances in the final round, summed apart. A table
+named by --tables must be there.
 Human moves, one a line (case does not matter):
   take FACE   take a face: ray, human, cow or chicken (plurals and the
               letters R, H, C, K too; a count may be given: take 4 humans);
@@ -538,8 +556,9 @@ and with --print-log on stdout (both may be given).
 "seed" a decimal string, exact past 2^53), turn, roll, take, roll_on,
 turn_end ("tanks_won": the tanks outnumbered the rays, so the earthlings set
 aside scored nothing), prompt, hint, forced, refused, help, game_over,
-review (with "rating", null under the fallback, and each decision's
-"class"), log (always), abandoned.
+review (with "rating", null under the fallback, each decision's "values"
+and "class", total_loss, and fallback_final_loss: the fallback's final-round
+losses, chances), log (always), abandoned.
 The text is wrapped to 80 columns, or to a narrower terminal's width (the
 advice's table takes 58).
 Exit status: 0 the game ended; 4 the input ended (or quit came) first: the

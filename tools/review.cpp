@@ -93,18 +93,20 @@ are named. Bad input (notation, a roll that does not show the dice left, an
 illegal take, an impossible sequence) is refused with its line number.
 With --objective win and no --tables, a turn whose game no table covers (4
 to 6 players, other rules) is measured as play and coach advise it: by the
-fallback, the expected points capped at the points still needed (capped:M);
-the review says so. A table --tables names must be there.
+fallback, the expected points capped at the points still needed (capped:M),
+in the final round the chance to pass the leader (final:M/K); the review says
+so. A table --tables names must be there.
 JSON (--json): input, rules, objective, precision, table, fallback_reason
 (null when every turn had its table), turns [{turn, line, scores, seat,
 final_round (the target reached: the mover's last turn), win_probabilities,
-values ("win", the objective, or the fallback's "capped:M"), fallback,
-decisions [{line, then_line, aside, rolled, take, count, then, value,
+values ("win", the objective, or the fallback's "capped:M" or "final:M/K"),
+fallback, decisions [{line, then_line, aside, rolled, take, count, then, value,
 best_value, loss, optimal, optimal_choices [{take, count, then}], class}],
 end (stop, no_legal_take, no_dice_left), end_line, score,
 tanks_won (the earthlings set aside lost: the tanks outnumbered the rays),
 mistakes, loss}], decisions, mistakes, total_loss (the turns measured in the
-objective), fallback_loss (the fallback's turns, in points), ratings; with
+objective), fallback_loss (the fallback's turns before the final round, in
+points), fallback_final_loss (its final-round turns, in chances), ratings; with
 --exact also value_exact, best_value_exact, loss_exact, total_loss_exact
 ("p/q").
 With --objective win each seat's decisions are rated (docs/RATING.md): a

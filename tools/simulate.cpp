@@ -599,8 +599,10 @@ comma-separated):
   ev         maximise the expected turn score
   capped:M   maximise the expected min(turn score, M)
   capped     capped:M with M the points the mover still needs: to reach the
-             target, or in the final round to overtake the leader (the
-             fallback where no table covers the game)
+             target, or in the final round to overtake the leader
+  fallback   what win plays where no table covers the game: capped, but in
+             the final round final:M/K, the chance to pass the leader (a
+             tie with K seats at its total counting 1/(K+1))
   reach:K    maximise the chance to score at least K this turn
   random     a uniformly random legal take, then stop or roll with chance 1/2
   stop:K     take the biggest group (ties: rays when tanks outnumber rays,

@@ -33,16 +33,21 @@ namespace martiandice {
 // turn's context and players (no table source: the advisor's).
 Query DecisionQuery(const GameState& state, const Goal& goal);
 
-// Where no policy table covers a game, the advice plays "capped at the points
-// still needed": the turn objective capped:M, M = PointsNeeded (a turn
-// scoring more than the highest turn score plays as ev). Its policy name
-// (policy.h) is "capped".
-inline constexpr std::string_view kFallbackName = "capped at the points still needed";
+// Where no policy table covers a game, the advice plays the fallback
+// (kFallbackName). Before the final round: the turn objective capped:M, M the
+// points to reach the target (PointsNeeded). In the final round: final:M/K,
+// the chance to pass the leader, M the points that pass it (PointsNeeded), a
+// tie with the K other seats at the leader's total counting 1/(K+1); at the
+// last seat's turn that is the chance to win the game, so the fallback plays
+// it exactly (as a table would). Its policy name (policy.h) is "fallback".
+inline constexpr std::string_view kFallbackName =
+    "the points still needed; in the final round, the chance to pass the leader";
 // The fallback's objective at `context` (valid: else as PointsNeeded's).
 Objective FallbackObjective(const Rules& rules, const GameContext& context);
-// The cap its turn is solved at: min(M, MaxTurnScore), 1 or more (a cap past
-// the highest turn score plays as ev: the same decisions and values). Pure.
-int FallbackTurnCap(const Rules& rules, const GameContext& context);
+// The objective its turn is solved at: FallbackObjective with M cut to what a
+// turn can score (capped: MaxTurnScore, as ev; final: MaxTurnScore + 2, where
+// every score is worth 0), the same decisions and values. Pure.
+Objective FallbackTurnObjective(const Rules& rules, const GameContext& context);
 
 // A policy table as the advisor loaded it.
 struct LoadedTable {
@@ -63,8 +68,9 @@ struct TableCoverage {
 struct GameAdvice {
   Phase phase = Phase::kRoll;
   // How the values are measured: the win goal (the mover's chance to win,
-  // from a policy table), or the fallback's turn objective capped:M where no
-  // table covers the game (`fallback` set, `fallback_reason` saying why).
+  // from a policy table), or the fallback's turn objective (capped:M, or
+  // final:M/K in the final round) where no table covers the game (`fallback`
+  // set, `fallback_reason` saying why).
   Goal goal = Goal::Win();
   bool fallback = false;
   std::string fallback_reason;

@@ -92,8 +92,10 @@ typedef struct md_rules {
 typedef struct md_query {
   md_rules rules;
   /* "ev" (expected score), "reach:K" (probability of scoring at least K),
-   * "capped:M" (expected min(score, M)), K and M in 0..1000, or "win" (the
-   * mover's probability of winning the game, from a policy table). */
+   * "capped:M" (expected min(score, M)), "final:M/K" (1 for M or more, 1/(K+1)
+   * for M - 1, else 0: the final round's chance to pass the leader), K and M
+   * in 0..1000 (final's K 1 or more), or "win" (the mover's probability of
+   * winning the game, from a policy table). */
   const char* objective;
   /* "win" only (else NULL and 0): every seat's game total, seat 0 first,
    * `players` entries (2..MD_MAX_PLAYERS), and the seat to move (0-based). */
@@ -199,9 +201,11 @@ MD_API md_status md_table_path(md_handle* handle, const md_query* query, char* b
 
 /* The turn objective that `martiandice play`, the coach and the page play by
  * where no policy table covers a win query's game (4 to 6 players, house
- * rules: md_eval and md_best answer MD_ERR_NOT_FOUND): "capped:M", M the
- * points the mover still needs (to reach the target, or in the final round
- * to overtake the leader; an M no turn scores plays as "ev"). Ask it as the
+ * rules: md_eval and md_best answer MD_ERR_NOT_FOUND): before the final
+ * round "capped:M", M the points the mover still needs to reach the target
+ * (an M no turn scores plays as "ev"); in the final round "final:M/K", the
+ * chance to pass the leader (M points) or tie with the K seats at its total
+ * (M - 1 points, worth 1/(K+1)), a chance rather than points. Ask it as the
  * objective of a query of the same rules with scores NULL, players 0 and
  * seat 0. Copied with its NUL into `buffer` of `size` bytes (16 always
  * suffice). Reads no table. Errors: MD_ERR_INVALID_ARGUMENT (NULL argument,

@@ -10,7 +10,10 @@
 //   ev         maximises the expected turn score
 //   capped:M   maximises the expected min(turn score, M)
 //   capped     capped:M with M the points the mover still needs
-//              (PointsNeeded): the fallback where no table covers the game
+//              (PointsNeeded), in the final round too
+//   fallback   the advisor's fallback where no table covers the game
+//              (advisor.h): capped, but in the final round final:M/K, the
+//              chance to pass the leader
 //   reach:K    maximises the chance to score at least K this turn
 //   random     a uniformly random legal take, then stops or rolls on with
 //              chance 1/2 each
@@ -23,13 +26,14 @@
 //   bold       takes the biggest new earthling group whenever there is one,
 //              rays otherwise; rolls on until the turn scores 10 or more
 // Ties between earthling groups go to human, cow, chicken in that order. The
-// solved turn policies (ev, capped, reach) play the advice's first optimal
+// solved turn policies (ev, capped, fallback, reach) play the advice's first optimal
 // take; win plays the tie convention's pick among the optimal takes
 // (docs/PLAYERS.md: rays, then the earthling type showing the most dice,
 // then human, cow, chicken). All of them stop when stopping is worth as much
 // as rolling on.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -51,6 +55,7 @@ struct PolicySpec {
     kWin,           // `win`
     kObjective,     // `ev`, `capped:M`, `reach:K`: optimal for that turn objective
     kCappedNeeded,  // `capped`
+    kFallback,      // `fallback`
     kRandom,        // `random`
     kStopAt,        // `stop:K`
     kCautious,      // `cautious`
@@ -63,7 +68,7 @@ struct PolicySpec {
 };
 
 // Parses one policy spec: a goal (Goal::Parse: win or a turn objective), or
-// capped, random, stop:K, cautious or bold. Errors (InvalidArgument) name
+// capped, fallback, random, stop:K, cautious or bold. Errors (InvalidArgument) name
 // the bad spec and the policies there are.
 absl::StatusOr<PolicySpec> ParsePolicy(std::string_view spec);
 // Parses "A,B[,...]" (at least one policy).
@@ -77,7 +82,7 @@ struct BotOptions {
   // win: where the advisor looks for the table (Advisor::Coverage).
   std::optional<std::string> tables;
   // win where no table covers the game (none is found): play the
-  // fallback (`capped`) rather than fail.
+  // fallback (`fallback`) rather than fail.
   bool fallback = false;
 };
 
@@ -88,7 +93,9 @@ struct BotOptions {
 class Bot {
  public:
   // Prepares `policy` for games of `rules` and `players`: the table (win) and
-  // the solved turns (ev, capped, reach) from `advisor`. Errors:
+  // the solved turns (ev, capped, reach from `advisor`; the fallback's
+  // final-round turns solved here, about 0.1 ms each at the official rules,
+  // so as not to crowd the advisor's cache). Errors:
   // InvalidArgument for rules or players out of range, a kind that is none of
   // Kind's, or a kObjective spec without its objective; FailedPrecondition for
   // a table that does not match (CheckTableMatches); for win without a table
@@ -150,9 +157,11 @@ class Bot {
   std::string table_path_;
   bool fallback_ = false;
   std::string fallback_reason_;
-  // ev, capped:M, reach:K: one; capped (and win's fallback): capped:1 to
-  // capped:MaxTurnScore, index M - 1.
+  // ev, capped:M, reach:K: one; capped: capped:1 to capped:MaxTurnScore;
+  // fallback (and win's): those and every final:M/K the fallback plays
+  // (FallbackTurnObjective), by objective key in `turn_index_`.
   std::vector<TurnSolution> solutions_;
+  std::map<std::string, int> turn_index_;
 };
 
 }  // namespace martiandice

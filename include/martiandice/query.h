@@ -28,7 +28,7 @@ class Goal {
   static Goal Win();
   // A turn objective.
   static Goal ForTurn(Objective objective);
-  // "ev", "reach:K", "capped:M" (Objective::Parse) or "win". Error
+  // "ev", "reach:K", "capped:M", "final:M/K" (Objective::Parse) or "win". Error
   // (InvalidArgument): the spec is none of these; the message says what is.
   static absl::StatusOr<Goal> Parse(std::string_view spec);
 

@@ -254,7 +254,7 @@ static void TestWin(md_handle* md) {
 
 /* Four players: no table (MD_ERR_NOT_FOUND), then the fallback's objective,
  * M worked out by hand from the rules: the points to the target, in the final
- * round one past the leader. */
+ * round one past the leader (and K the seats at the leader's total). */
 static void TestFallback(md_handle* md) {
   md_query query;
   md_best_result best;
@@ -274,11 +274,21 @@ static void TestFallback(md_handle* md) {
   InitWin(&query, final_round, 4);
   query.seat = 1;
   CHECK(md_fallback_objective(&query, objective, sizeof objective) == MD_OK);
-  CHECK(strcmp(objective, "capped:7") == 0); /* 26 + 1 - 20 */
-  /* Seat 2 needs 24, more than a turn scores (16): capped:24 plays as ev. */
+  CHECK(strcmp(objective, "final:7/1") == 0); /* 26 + 1 - 20 passes, one seat at 26 */
+  /* Asked as an objective: a chance, 0 where nothing is set aside yet to stop on. */
+  fallback.objective = objective;
+  md_eval_result eval;
+  CHECK(md_eval(md, &fallback, "2T 3R", &eval) == MD_OK);
+  CHECK(eval.stop == 0.0 && eval.roll > 0.0 && eval.roll < 1.0);
+  /* Seat 2 needs 24, more than a turn scores (16): every turn is worth 0. */
   query.seat = 2;
   CHECK(md_fallback_objective(&query, objective, sizeof objective) == MD_OK);
-  CHECK(strcmp(objective, "capped:24") == 0);
+  CHECK(strcmp(objective, "final:24/1") == 0);
+  const int two_leaders[4] = {26, 26, 20, 0};
+  InitWin(&query, two_leaders, 4);
+  query.seat = 2;
+  CHECK(md_fallback_objective(&query, objective, sizeof objective) == MD_OK);
+  CHECK(strcmp(objective, "final:7/2") == 0);
   query.seat = 0; /* seat 0 reached 26 in an earlier round: the game is over */
   EXPECT_ERROR(md_fallback_objective(&query, objective, sizeof objective), MD_ERR_INVALID_ARGUMENT,
                "over");

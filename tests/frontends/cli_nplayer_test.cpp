@@ -388,8 +388,8 @@ TEST_CASE("cli: 6 players without a table: the fallback, and the command a clust
   CHECK(text.code == 0);
   CHECK(text.out.find("No exact table for 6 players: no policy table martiandice-p6") !=
         std::string::npos);
-  CHECK(text.out.find("Values below: the fallback, capped at the points still needed") !=
-        std::string::npos);
+  CHECK(text.out.find("Values below: the fallback's expected min(score, 25) (capped:25), in "
+                      "points.") != std::string::npos);
   const CliRun simulate = Run({"simulate", "--games", "1", "--policies", "win,ev,ev,ev,ev,ev"});
   CHECK(simulate.code == 2);
   CHECK(simulate.err.find("no policy table martiandice-p6-d13-b3-t25.mdt") != std::string::npos);

@@ -387,13 +387,37 @@ TEST_CASE("coach: where no table covers the game, the fallback's expected points
   REQUIRE(run.code == 0);
   CHECK(run.out.find("No policy table covers this game: no policy table martiandice-p6") !=
         std::string::npos);
-  CHECK(run.out.find("capped at the points still needed") != std::string::npos);
+  CHECK(run.out.find("The advice plays the fallback: the points still needed;") !=
+        std::string::npos);
   CHECK(run.out.find("mpirun -np 5 martiandice solve --players 6") != std::string::npos);
   const CliRun json = Coach({"--players", "6", "--json"}, "roll 2T 3R 4H 3C 1K\ntake H\n");
   REQUIRE(json.code == 0);
   for (const Json& event : Named(Events(json), "applied")) {
     CHECK(event["advice"]["fallback"].boolean);
     CHECK(event["advice"]["values"].text == "capped:25");
+  }
+}
+
+// The audit's stop: 9 points short of the leader's 25 in the final round lose
+// whatever is kept, so the fallback rolls on, in chances (capped:11 stopped).
+TEST_CASE("coach: in the final round the fallback plays to pass the leader, in chances") {
+  const CliRun run = Coach({"--players", "4", "--scores", "10,25,20,14", "--seat", "3"},
+                           "roll 1T 1R 6H 3C 2K\ntake H\nroll on\nroll 1R 2C 3K\ntake R\n"
+                           "roll on\nroll 3C 2K\ntake C\n");
+  REQUIRE(run.code == 0);
+  CHECK(run.out.find("Values: the fallback's chance to win the final round: scoring at least 12, "
+                     "or\n    a tie at 11 shared with 1 other seat.") != std::string::npos);
+  CHECK(run.out.find("Seat 3: set aside 1T 1R 6H 3C, 2 dice left, 9 points so far.\n"
+                     "  stop 0.00%, roll on ") != std::string::npos);
+  CHECK(run.out.rfind(": best roll on.") > run.out.find("9 points so far"));
+  const CliRun json = Coach({"--players", "4", "--scores", "10,25,20,14", "--seat", "3", "--json"},
+                            "roll 1T 1R 6H 3C 2K\n");
+  REQUIRE(json.code == 0);
+  const std::vector<Json> applied = Named(Events(json), "applied");
+  REQUIRE_FALSE(applied.empty());
+  for (const Json& event : applied) {
+    CHECK(event["advice"]["fallback"].boolean);
+    CHECK(event["advice"]["values"].text == "final:12/1");
   }
 }
 

@@ -426,7 +426,8 @@ TEST_CASE("play: where no table covers the game, the fallback, said once") {
   for (std::size_t at; (at = joined.find("\n  ")) != std::string::npos;) {
     joined.replace(at, joined.find_first_not_of(' ', at + 1) - at, " ");
   }
-  CHECK(joined.find("play the fallback: capped at the points still needed.") != std::string::npos);
+  CHECK(joined.find("play the fallback: the points still needed; in the final round, the chance "
+                    "to pass the leader.") != std::string::npos);
   CHECK(run.out.find("mpirun -np 5 martiandice solve --players 6") != std::string::npos);
   // Hints for a human in the fallback, and the review in its values.
   const CliRun human =
@@ -438,7 +439,8 @@ TEST_CASE("play: where no table covers the game, the fallback, said once") {
   CHECK(start["seats"].items[1]["fallback"].boolean);
   for (const Json& hint : Named(events, "hint")) {
     CHECK(hint["fallback"].boolean);
-    CHECK(hint["values"].text.rfind("capped:", 0) == 0);
+    const std::string& values = hint["values"].text;
+    CHECK((values.rfind("capped:", 0) == 0 || values.rfind("final:", 0) == 0));
   }
   const std::vector<Json> reviews = Named(events, "review");
   REQUIRE(reviews.size() == 1);
@@ -453,11 +455,27 @@ TEST_CASE("play: where no table covers the game, the fallback, said once") {
   CHECK(replayed["total_loss"].number == 0);
   CHECK(replayed["ratings"].items.empty());
   CHECK(replayed["mistakes"].number == reviews[0]["mistakes"].number);
+  // Points before the final round, chances in it: two totals, each the play review's.
   CHECK(replayed["fallback_loss"].number == doctest::Approx(reviews[0]["total_loss"].number));
+  CHECK(replayed["fallback_final_loss"].number ==
+        doctest::Approx(reviews[0]["fallback_final_loss"].number));
+  int final_turns = 0;
   for (const Json& turn : replayed["turns"].items) {
     CHECK(turn["fallback"].boolean);
-    CHECK(turn["values"].text.rfind("capped:", 0) == 0);
+    const bool final_round = turn["final_round"].boolean;
+    CHECK(turn["values"].text.rfind(final_round ? "final:" : "capped:", 0) == 0);
+    final_turns += final_round;
   }
+  CHECK(final_turns > 0);
+  // The text's summary names both totals, each in its unit.
+  std::istringstream log(LogText(events));
+  martiandice::CliEnvironment environment;
+  environment.in = &log;
+  const CliRun text = cli_test::Run({"review", "-", "--objective", "win"}, environment);
+  REQUIRE(text.code == 0);
+  CHECK(text.out.find(" in the fallback's points, and ") != std::string::npos);
+  CHECK(text.out.find(" percentage points of chance in the fallback's final round.\n") !=
+        std::string::npos);
 }
 
 // The longest line of `text`, in characters (UTF-8).
@@ -558,7 +576,7 @@ TEST_CASE("play: bad options are refused before the game, exit 2") {
   cli_test::CheckUsageError({"play", "--players", "7"}, "--players");
   cli_test::CheckUsageError(
       {"play", "--bots", "bogus"},
-      "--bots: unknown policy 'bogus' (use win, ev, capped, capped:M, reach:K, "
+      "--bots: unknown policy 'bogus' (use win, ev, capped, capped:M, fallback, reach:K, "
       "random, stop:K, cautious or bold)\n");
   cli_test::CheckUsageError({"play", "--bots", "reach:x"},
                             "--bots: unknown policy 'reach:x' (use ");

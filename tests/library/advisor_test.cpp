@@ -885,6 +885,61 @@ TEST_CASE("advisor: where no table covers the game, the advice plays the fallbac
   CHECK(four->fallback_reason.find("martiandice solve --players 4") != std::string::npos);
 }
 
+// In the final round, ending below the leader loses whatever the points: the
+// fallback plays the chance to pass the leader (a tie with K leaders worth
+// 1/(K+1)), in chances, its turn solved with M cut where no score reaches it.
+TEST_CASE("advisor: in the final round the fallback plays the chance to pass the leader") {
+  Advisor advisor;
+  const Rules rules;
+  // Seat 3 of 4, two seats at 26: 8 points pass them, 7 tie with both.
+  GameState state = Game(4, GameContext{{26, 20, 26, 19}, 3});
+  CHECK(FallbackObjective(rules, state.context()).name() == "final:8/2");
+  CHECK(FallbackTurnObjective(rules, state.context()).name() == "final:8/2");
+  const absl::StatusOr<GameAdvice> start = advisor.Advise(state, kData);
+  REQUIRE_MESSAGE(start.ok(), start.status());
+  CHECK(start->fallback);
+  CHECK(start->goal.name() == "final:8/2");
+  const absl::StatusOr<EvalAnswer> eval = advisor.Evaluate(Parsed(Turn("final:8/2")));
+  REQUIRE(eval.ok());
+  CHECK(start->position->value.approx == eval->eval.value.approx);
+  CHECK(start->position->value.approx > 0);
+  CHECK(start->position->value.approx < 1);
+  // The stop the audit found: 9 points set aside, 1 short of the tie: capped
+  // stops, the final round rolls on.
+  GameState audit = Game(4, GameContext{{10, 25, 20, 14}, 3});
+  CHECK(FallbackObjective(rules, audit.context()).name() == "final:12/1");
+  const Move moves[] = {
+      Move::Roll(*ParseDice("1T 1R 6H 3C 2K")), Move::Take(Face::kHuman), Move::RollOn(),
+      Move::Roll(*ParseDice("1R 2C 3K")),       Move::Take(Face::kRay),   Move::RollOn(),
+      Move::Roll(*ParseDice("3C 2K")),          Move::Take(Face::kCow)};
+  for (const Move& move : moves) Play(audit, move);
+  REQUIRE(audit.aside_before_roll() == *ParseDice("1T 1R 6H 3C"));
+  const absl::StatusOr<GameAdvice> stop = advisor.Advise(audit, kData);
+  REQUIRE_MESSAGE(stop.ok(), stop.status());
+  REQUIRE(stop->position);
+  CHECK(stop->position->stop->approx == 0);
+  CHECK(stop->position->action == Then::kRoll);
+  const absl::StatusOr<TurnSolution> capped =
+      advisor.Turn(rules, Objective::Capped(11), Precision::kDouble);
+  REQUIRE(capped.ok());
+  const absl::StatusOr<PositionEval> old = EvaluatePosition(*capped, audit.aside_before_roll());
+  REQUIRE(old.ok());
+  CHECK(old->action == Then::kStop);
+  // Out of reach: named as needed, solved at MaxTurnScore + 2, worth 0.
+  const GameContext far{{30, 20, 26, 5}, 3};
+  CHECK(FallbackObjective(rules, far).name() == "final:26/1");
+  CHECK(FallbackTurnObjective(rules, far).name() == "final:18/1");
+  const absl::StatusOr<GameAdvice> lost = advisor.Advise(Game(4, far), kData);
+  REQUIRE(lost.ok());
+  CHECK(lost->goal.name() == "final:26/1");
+  CHECK(lost->position->value.approx == 0);
+  // Before the final round: capped, cut at MaxTurnScore.
+  CHECK(FallbackObjective(rules, GameContext{{24, 0, 3}, 1}).name() == "capped:25");
+  CHECK(FallbackTurnObjective(rules, GameContext{{24, 0, 3}, 1}).name() == "capped:16");
+  // An earlier seat of the final round counts the leaders before it.
+  CHECK(FallbackObjective(rules, GameContext{{27, 10, 20}, 1}).name() == "final:18/1");
+}
+
 TEST_CASE("advisor: the solved-turn cache drops its least recently used turn") {
   Advisor::Options options;
   options.max_turns = 2;

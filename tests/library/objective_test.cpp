@@ -47,3 +47,45 @@ TEST_CASE("objective: custom utility tables") {
   CHECK(custom->ExactUtility(9) == Rational(1, 2));  // past the end: last entry
   CHECK(custom->Utility(0) == 0.0);
 }
+
+// final:M/K, the fallback's final round: 1 past the leader, 1/(K+1) level
+// with K leaders, 0 below, exactly and as doubles.
+TEST_CASE("objective: final:M/K is the final round's chance to win") {
+  const absl::StatusOr<Objective> two = Objective::Parse("final:7/2");
+  REQUIRE(two.ok());
+  CHECK(two->name() == "final:7/2");
+  CHECK(two->key() == Objective::FinalRound(7, 2).key());
+  for (int score = 0; score <= 20; ++score) {
+    INFO(score);
+    const Rational want = score >= 7 ? Rational(1) : score == 6 ? Rational(1, 3) : Rational(0);
+    CHECK(two->ExactUtility(score) == want);
+    CHECK(two->Utility(score) == want.convert_to<double>());
+  }
+  CHECK(Objective::FinalRound(1, 1).ExactUtility(0) == Rational(1, 2));
+  CHECK(Objective::FinalRound(0, 1).ExactUtility(0) == 1);
+  CHECK(two->Describe() ==
+        "chance to win the final round: scoring at least 7, or a tie at 6 "
+        "shared with 2 other seats");
+  CHECK(two->is_chance());
+  CHECK(Objective::ReachAtLeast(3).is_chance());
+  CHECK_FALSE(Objective::ExpectedScore().is_chance());
+  CHECK_FALSE(Objective::Capped(3).is_chance());
+  CHECK_FALSE(Objective::Custom("half", {Rational(1, 2)})->is_chance());
+}
+
+TEST_CASE("objective: final:M/K's errors name the problem") {
+  const auto message = [](const char* spec) {
+    return std::string(Objective::Parse(spec).status().message());
+  };
+  CHECK(message("final") ==
+        "\"final\" is missing the seats level with the leader, /K (e.g. "
+        "final:7/1)");
+  CHECK(message("final:7").find("missing the seats level with the leader") != std::string::npos);
+  CHECK(message("final:/1") == "\"final:/1\" is missing its number (e.g. final:7/1)");
+  CHECK(message("final:7/") == "\"final:7/\" is missing its number (e.g. final:7/1)");
+  CHECK(message("final:7/0") == "in \"final:7/0\", the seats level with the leader are 1 or more");
+  CHECK(message("final:x/1") == "in \"final:x/1\", \"x\" is not a whole number in 0..1000");
+  CHECK(message("final:7/1/2") == "in \"final:7/1/2\", \"1/2\" is not a whole number in 0..1000");
+  CHECK(message("final:1001/1").find("not a whole number in 0..1000") != std::string::npos);
+  CHECK(message("nope").find("(use ev, reach:K, capped:M or final:M/K)") != std::string::npos);
+}

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "certify.h"
 #include "game_solver.h"
 #include "martiandice/advisor.h"
@@ -200,7 +201,8 @@ TEST_CASE("data: the shipped 3-player table is regenerated bit for bit" *
 // rules and solved as a turn objective (the turn solver, not the game
 // solver), gives the shipped tables' stop and roll values at every
 // stop-or-roll position of sampled final turns: the tables' final-round
-// outcomes and tie shares are the rules'.
+// outcomes and tie shares are the rules'. The fallback's final:M/K plays them
+// alike.
 TEST_CASE("data: the last seat's final turn in the shipped tables is the turn solve of the rules") {
   Advisor advisor;
   const absl::StatusOr<std::vector<Dice>> asides = ReachablePositions(Rules{});
@@ -226,6 +228,11 @@ TEST_CASE("data: the last seat's final turn in the shipped tables is the turn so
     utility[pass] = 1;
     const absl::StatusOr<Objective> chance = Objective::Custom("pass the leader", utility);
     REQUIRE(chance.ok());
+    // The fallback (advisor.h), where no table covers a game, plays this turn
+    // as the table does.
+    const Objective fallback = FallbackTurnObjective(Rules{}, GameContext{scores, players - 1});
+    CHECK(FallbackObjective(Rules{}, GameContext{scores, players - 1}).name() ==
+          absl::StrCat("final:", pass, "/", leaders));
     for (const Dice& aside : *asides) {
       if (aside.empty() || aside.total() == Rules{}.dice) continue;  // no stop, or no roll
       Query win;
@@ -241,12 +248,16 @@ TEST_CASE("data: the last seat's final turn in the shipped tables is the turn so
       turn.aside = aside;
       const absl::StatusOr<EvalAnswer> solved = advisor.Evaluate(turn);
       REQUIRE_MESSAGE(solved.ok(), solved.status());
+      turn.goal = Goal::ForTurn(fallback);
+      const absl::StatusOr<EvalAnswer> played = advisor.Evaluate(turn);
+      REQUIRE_MESSAGE(played.ok(), played.status());
       const PositionEval& a = table->eval;
-      const PositionEval& b = solved->eval;
-      REQUIRE((a.stop && a.roll && b.stop && b.roll));
-      largest_gap = std::max({largest_gap, std::abs(a.stop->approx - b.stop->approx),
-                              std::abs(a.roll->approx - b.roll->approx)});
-      if (std::abs(a.stop->approx - a.roll->approx) > 1e-9) CHECK(a.action == b.action);
+      for (const PositionEval* b : {&solved->eval, &played->eval}) {
+        REQUIRE((a.stop && a.roll && b->stop && b->roll));
+        largest_gap = std::max({largest_gap, std::abs(a.stop->approx - b->stop->approx),
+                                std::abs(a.roll->approx - b->roll->approx)});
+        if (std::abs(a.stop->approx - a.roll->approx) > 1e-9) CHECK(a.action == b->action);
+      }
       ++decisions;
     }
   }

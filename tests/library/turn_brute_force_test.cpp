@@ -13,15 +13,16 @@
 #include <sstream>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "martiandice/dice.h"
 #include "martiandice/exact.h"
 #include "martiandice/objective.h"
-#include "martiandice/turn_query.h"
 #include "martiandice/rules.h"
-#include "martiandice/turn_solver.h"
 #include "martiandice/state_space.h"
+#include "martiandice/turn_query.h"
+#include "martiandice/turn_solver.h"
 
 namespace {
 
@@ -265,6 +266,12 @@ std::vector<NamedObjective> ObjectivesFor(int max_score) {
   }
   for (int m : {0, 1, 3, 6}) {
     out.push_back({Objective::Capped(m), [m](int s) { return Rational(std::min(s, m)); }});
+  }
+  // The final round's: 1 past the leader, 1/(k+1) level with k leaders.
+  for (auto [m, k] : {std::pair{1, 1}, std::pair{3, 2}, std::pair{5, 1}}) {
+    out.push_back({Objective::FinalRound(m, k), [m, k](int s) {
+                     return s >= m ? Rational(1) : s == m - 1 ? Rational(1, k + 1) : Rational(0);
+                   }});
   }
   // Square of the score, table long enough for every score.
   std::vector<Rational> squares;

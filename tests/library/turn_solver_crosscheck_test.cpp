@@ -69,6 +69,7 @@ std::vector<Objective> AllObjectives() {
   std::vector<Objective> out = {Objective::ExpectedScore()};
   for (int k = 1; k <= 16; ++k) out.push_back(Objective::ReachAtLeast(k));
   for (int m : {2, 5, 10, 16}) out.push_back(Objective::Capped(m));
+  for (int m : {4, 12, 17}) out.push_back(Objective::FinalRound(m, m % 3 + 1));
   return out;
 }
 

@@ -8,7 +8,7 @@
 // The game's entries are kept in this browser and replayed after a reload
 // (saved.mjs).
 import {
-  FACE, LETTER, adviceBox, diceChips, diceCount, diceWords, formatValue, plural, tanksWonWords,
+  FACE, LETTER, adviceBox, diceChips, diceCount, diceWords, formatValue, isChance, plural, tanksWonWords,
 } from './words.mjs';
 import { ownTables } from './own-table.mjs';
 import { forgetGame, gameRecord, keptGame, replayMismatch } from './saved.mjs';
@@ -25,7 +25,6 @@ const REASONS = {
 let engine;
 let busy = false;
 let answer = null;  // the last answer: serve's open or enter object
-let percent = true;
 let setBusy = () => {};
 let record = null;  // the game's entries, kept in this browser as they are made (saved.mjs)
 const seatName = (seat) => `Seat ${seat}`;
@@ -101,7 +100,6 @@ function takenOver() {
 
 // The game of `options` shown from its opening (`opened`: coach.open's answer).
 function begin(options, opened) {
-  percent = opened.answer.table !== null;
   $('coach-scores-caption').textContent = `Scores (target ${options.rules.target})`;
   $('coach-entries').replaceChildren();
   $('coach-result').hidden = true;
@@ -220,7 +218,8 @@ function renderAdvice(advice, s) {
     box.hidden = true;
     return null;
   }
-  percent = !advice.fallback;
+  // Chances with a table, and the fallback's in the final round; else the fallback's points.
+  const percent = isChance(advice.values);
   $('advice-title').textContent = `Advice for ${seatName(s.seat)}`;
   return adviceBox('advice', advice, s, (x) => formatValue(x, percent), 'the points still needed');
 }

@@ -18,8 +18,8 @@ import { startStrategy } from './strategy.mjs';
 import { diceRow, dieSvg, drawDice } from './dice.mjs';
 import { forgetGame, gameRecord, keptGame, replayMismatch } from './saved.mjs';
 import {
-  LETTER, adviceTable, diceCount, diceWords, formatValue, groups, noChanceWords, percentText, plural, tanksWonWords,
-  thenWords,
+  LETTER, adviceTable, diceCount, diceWords, fallbackSummary, finalRoundWords, formatValue, groups, isChance,
+  noChanceWords, percentText, plural, tanksWonWords, thenWords,
 } from './words.mjs';
 
 const params = new URLSearchParams(location.search);
@@ -153,7 +153,8 @@ function tableWords(start, table) {
     const why = table.reason === 'size'
       ? ` (its exact table for ${gameWords(players, rules)} would take ${Math.floor(table.size / 2 ** 20)} MiB: too large to solve in a page)`
       : isOfficial(rules) ? '' : ' (the page solves exact tables for 2 and 3 players)';
-    return `no table: the bots play the fallback, which maximises the points still needed${why}`;
+    return 'no table: the bots play the fallback, which maximises the points still needed, and in the final ' +
+      `round the chance to pass the leader${why}`;
   }
   const from = {
     file: 'from your file',
@@ -198,12 +199,16 @@ function describe(e) {
   }
 }
 
-// A value of the advice: a chance to win, or (the fallback) expected points.
-let percentValues = true;
-const value = (x) => (percentValues || x === null || x === undefined ? formatValue(x, true)
+// A value in `values`' unit (an advice's, a reviewed decision's): a chance, or (the fallback before the final round) points.
+const valueIn = (values, x) => (isChance(values) || x === null || x === undefined ? formatValue(x, true)
   : `${x.toFixed(2)} pts`);
+// The values of the advice shown: "win", or the fallback's ("capped:15"; in the final round "final:12/1").
+let shownValues = 'win';
+const value = (x) => valueIn(shownValues, x);
+// What its chances are of: winning, or (the fallback's final round) passing the leader.
+const chanceOf = () => (shownValues.startsWith('final:') ? 'to pass the leader' : 'to win');
 // The same, short, for the one-line hint.
-const short = (x) => (percentValues ? `${percentText(x, 1)} to win` : `${x.toFixed(2)} points expected`);
+const short = (x) => (isChance(shownValues) ? `${percentText(x, 1)} ${chanceOf()}` : `${x.toFixed(2)} points expected`);
 const count = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 const reducedMotion = () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 
@@ -376,25 +381,31 @@ function hintLine(advice) {
     return `Best: take ${plural(b.count, b.take)}, then ${thenWords(b.then)} — ${short(advice.value)}.`;
   }
   if (advice.decision === 'roll') {
-    return percentValues ? `Your chance to win now: ${percentText(advice.value, 1)}.`
+    return isChance(shownValues) ? `Your chance ${chanceOf()} now: ${percentText(advice.value, 1)}.`
       : `This turn is worth ${advice.value.toFixed(2)} points expected.`;
   }
   if (advice.action === 'either') return `Best: stop or roll on, as good — ${short(advice.value)}.`;
   const [best, other, otherValue] = advice.action === 'stop' ? ['stop', 'rolling on', advice.roll]
     : ['roll on', 'stopping', advice.stop];
-  return `Best: ${best} — ${short(advice.value)}; ${other}: ${short(otherValue).replace(/ (to win|expected)$/, '')}.`;
+  return `Best: ${best} — ${short(advice.value)}; ${other}: ${short(otherValue).replace(/ (to win|to pass the leader|expected)$/, '')}.`;
 }
 
-// What the values are: chances to win, or (no table) the fallback's points.
+// What the values are: chances to win, or (no table) the fallback's points,
+// in the final round its chances to pass the leader.
 function valuesWords(advice) {
   if (!advice.fallback) return 'Each option\'s chance to win the game, playing on perfectly.';
+  const final = finalRoundWords(advice.values);
+  if (final) {
+    return `No exact table for ${noTableName()}: in the final round this advice plays for ${final}. ` +
+      'Its values are chances.';
+  }
   const cap = /^capped:(\d+)$/.exec(advice.values ?? '');
   return `No exact table for ${noTableName()}: this advice maximises the points you still need` +
     `${cap ? ` (the turn's expected points, counted up to ${cap[1]})` : ''}. Its values are points, not chances to win.`;
 }
 
 function renderHint(advice) {
-  percentValues = !advice.fallback;
+  shownValues = advice.values;
   const box = $('hint');
   Object.assign(box.dataset, {
     scores: state.scores.join(','), aside: state.aside_before_roll, roll: state.roll,
@@ -504,29 +515,24 @@ function paragraph(id, className, text) {
 // The review's summary: decisions played optimally and what the others gave away.
 function summaryWords(review) {
   const r = review.rating;
-  const n = review.decisions.length;
-  if (!r) {
-    const optimal = review.decisions.filter((d) => d.optimal).length;
-    return `You played ${optimal} of ${plural(n, 'decision')} as the fallback advises; ` +
-      `${optimal === 0 ? 'they' : 'the others'} gave away ${value(review.total_loss)} of its expected points, summed.`;
-  }
+  if (!r) return fallbackSummary(review);
   if (r.decisions > 0 && r.optimal === r.decisions) {
     return `You played ${r.decisions === 1 ? 'your one decision' : `all ${r.decisions} decisions`} optimally: ` +
       'nothing given away.';
   }
   const share = r.decisions > 0 ? ` (${Math.round((100 * r.optimal) / r.decisions)}%)` : '';
   return `You played ${r.optimal} of ${plural(r.decisions, 'decision')} optimally${share} and gave away ` +
-    `${value(r.total_loss)} chance to win, summed over them (${value(r.mean_loss)} a decision): ` +
+    `${formatValue(r.total_loss, true)} chance to win, summed over them (${formatValue(r.mean_loss, true)} a decision): ` +
     `${count(r.inaccuracies, 'inaccuracy', 'inaccuracies')}, ${plural(r.errors, 'error')}, ${plural(r.blunders, 'blunder')}.`;
 }
 
-// A costly decision in words, with the better move.
+// A costly decision in words, with the better move; its cost in its own values' unit.
 function decisionWords(d) {
   const b = d.best;
   const aside = d.aside === '-' ? '' : ` with ${diceWords(d.aside)} set aside`;
   return `Turn ${d.turn}: rolled ${diceWords(d.rolled)}${aside}. You took ${plural(d.count, d.take)}, then ` +
     `${d.then === 'roll' ? 'rolled on' : 'stopped'}; better: take ${plural(b.count, b.take)}, then ` +
-    `${thenWords(b.then)}. Cost ${value(d.loss)}${d.class ? ` (${d.class})` : ''}.`;
+    `${thenWords(b.then)}. Cost ${valueIn(d.values, d.loss)}${d.class ? ` (${d.class})` : ''}.`;
 }
 
 // The three costliest decisions, costliest first (the review's order among equals).
@@ -545,8 +551,11 @@ function renderReview(events) {
     Object.assign(rating.dataset, { score: String(r.score), band: r.band });
     box.append(rating);
   } else {
+    // The fallback's final round (final:M/K) plays for chances to pass the leader: not to win either.
+    const final = review.decisions.some((d) => finalRoundWords(d.values) !== null)
+      ? ' (in the final round, chances to pass the leader)' : '';
     box.append(paragraph('rating', 'rating none', `No rating for this game: there is no exact table for ` +
-      `${noTableName()}, so the advice's values are points, not chances to win, and what a decision ` +
+      `${noTableName()}, so the advice's values are points${final}, not chances to win, and what a decision ` +
       'gives away cannot be rated as a chance.'));
   }
   box.append(paragraph('review-summary', '', summaryWords(review)));
@@ -691,7 +700,6 @@ async function startGame(options, kept = null) {
         'this game\'s moves are no longer kept for a reload.';
     });
     record.keep(answer.state);
-    percentValues = start.table !== null;
     $('log').replaceChildren();
     $('last').textContent = '';
     $('result').hidden = true;

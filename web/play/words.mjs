@@ -54,9 +54,34 @@ export function percentText(x, decimals = 2) {
   return `${p.toFixed(decimals)} %`;
 }
 
-// A value of the advice: a chance to win (percent), or the fallback's expected capped score.
+// Whether values (an advice's or a reviewed decision's `values`) are chances,
+// shown in percent: "win", "reach:K" and the fallback's final round
+// ("final:M/K"); else points ("ev", the fallback's "capped:M" before it).
+export const isChance = (values) => /^(win$|reach:|final:)/.test(String(values));
+
+// A value of the advice: a chance (percent), or the fallback's expected capped score.
 export const formatValue = (x, percent) => (x === null || x === undefined ? '–'
   : percent ? percentText(x) : x.toFixed(3));
+
+// A sum of chances in percentage points ("1.25 percentage points"), as the
+// command line's review says it (app/answers.h's PercentagePoints).
+export const percentagePoints = (x) => percentText(x).replace(/ %$/, ' percentage points');
+
+// A review without a table (no rating, play's review event): the decisions
+// played as the fallback advises, and what the others gave away: its points
+// (capped:M, `total_loss`) and, apart, its final round's chances (final:M/K,
+// `fallback_final_loss`), never added (other units). As the command line's
+// review: the points unless only chances were lost.
+export function fallbackSummary(review) {
+  const n = review.decisions.length;
+  const optimal = review.decisions.filter((d) => d.optimal).length;
+  const chances = review.fallback_final_loss ?? 0;
+  const parts = [];
+  if (review.total_loss > 0 || chances === 0) parts.push(`${review.total_loss.toFixed(2)} pts of its expected points`);
+  if (chances > 0) parts.push(`${percentagePoints(chances)} of its chance to pass the leader in the final round`);
+  return `You played ${optimal} of ${plural(n, 'decision')} as the fallback advises; ` +
+    `${optimal === 0 ? 'they' : 'the others'} gave away ${parts.join(', and ')}, summed.`;
+}
 
 // Fills `table` (a thead and a tbody) with the advice's options: for a take
 // every take then stop / then roll on, else stop against roll on; every
@@ -70,10 +95,11 @@ function zeroChances(options) {
   return parts.length > 0 ? ` Rolling on scores 0 with chance ${parts.join(', ')}.` : '';
 }
 
-// " No move can win the game from here." where the best chance to win is 0
-// (a final turn that cannot catch the leader), else "".
+// " No move can win the game from here." where the best chance to win, or
+// the fallback's in the final round, is 0 (a final turn that cannot catch
+// the leader), else "".
 export const noChanceWords = (advice) =>
-  (!advice.fallback && advice.value === 0 ? ' No move can win the game from here.' : '');
+  (isChance(advice.values) && advice.value === 0 ? ' No move can win the game from here.' : '');
 
 export function adviceTable(table, advice, value) {
   const head = table.tHead;
@@ -115,17 +141,32 @@ export function adviceTable(table, advice, value) {
     noChanceWords(advice);
 }
 
+// The fallback's final-round values ("final:M/K") in words: "the chance to
+// pass the leader (scoring at least M; a tie at M - 1 with the leader counts
+// its share)"; null for other values.
+export function finalRoundWords(values) {
+  const final = /^final:(\d+)\/(\d+)$/.exec(values);
+  if (!final) return null;
+  const [m, k] = [Number(final[1]), Number(final[2])];
+  return `the chance to pass the leader (scoring at least ${m}; a tie at ${m - 1} with the ` +
+    `${k === 1 ? 'leader' : `${k} leaders`} counts its share)`;
+}
+
 // Fills the advice box `id` (with its parts `${id}-values`, `${id}-table` and
 // `${id}-best`) for the mover at state `s`: what the values are (a chance to
-// win, or the fallback's; `needed` says whose points it caps), every option's
+// win, or the fallback's: `needed` says whose points it caps, and in the
+// final round it plays for the chance to pass the leader), every option's
 // row and the best. Returns the line saying the best.
 export function adviceBox(id, advice, s, value, needed) {
   const box = document.getElementById(id);
   box.dataset.seat = String(s.seat);
   box.dataset.decision = advice.decision;
-  document.getElementById(`${id}-values`).textContent = advice.fallback
-    ? `No table for ${s.scores.length} players: the fallback's values (expected score capped at ${needed}, ${advice.values}).`
-    : 'Each option\'s chance to win the game, playing on perfectly.';
+  const final = finalRoundWords(advice.values);
+  document.getElementById(`${id}-values`).textContent = !advice.fallback
+    ? 'Each option\'s chance to win the game, playing on perfectly.'
+    : final ? `No table for ${s.scores.length} players: in the final round the fallback plays for ${final}: ` +
+      `its values are chances (${advice.values}).`
+      : `No table for ${s.scores.length} players: the fallback's values (expected score capped at ${needed}, ${advice.values}).`;
   const best = adviceTable(document.getElementById(`${id}-table`), advice, value);
   document.getElementById(`${id}-best`).textContent = best;
   box.hidden = false;

@@ -166,7 +166,8 @@ export class Game {
 
   /**
    * The advice at the decision now (`play --hints`'s hint event): every
-   * option's chance to win from the table, or the fallback's values.
+   * option's chance to win from the table, or the fallback's values (its
+   * `values`: "capped:M", points; in the final round "final:M/K", chances).
    */
   advice() {
     return JSON.parse(this.#core.call('game_advice', this.#id));

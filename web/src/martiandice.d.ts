@@ -66,7 +66,10 @@ export interface ReviewAnswer {
     /** Whether the target had been reached at the turn's start: the mover's last turn. */
     final_round: boolean | null;
     win_probabilities: number[] | null;
-    /** What the turn's values measure: the objective, or the fallback's "capped:M". */
+    /**
+     * What the turn's values measure: the objective, or the fallback's "capped:M" (points; in
+     * the final round "final:M/K", chances).
+     */
     values: string;
     fallback: boolean;
     decisions: ReviewDecision[];
@@ -84,14 +87,16 @@ export interface ReviewAnswer {
   /** The losses of the turns measured in the objective. */
   total_loss: number;
   total_loss_exact?: string;
-  /** The losses of the fallback's turns, in points. */
+  /** The losses of the fallback's turns before the final round (capped:M), in points. */
   fallback_loss: number;
+  /** The losses of the fallback's final-round turns (final:M/K), in chances: never added to fallback_loss. */
+  fallback_final_loss: number;
   /** With the win objective, each seat's rating (fallback turns unrated); else null. */
   ratings: { seat: number; rating: Rating }[] | null;
 }
 
 export interface EvalQuery {
-  /** "ev" (default), "reach:K", "capped:M" or "win". */
+  /** "ev" (default), "reach:K", "capped:M", "final:M/K" or "win". */
   objective?: string;
   /** Exact rational values too (turn objectives only). */
   exact?: boolean;
@@ -135,7 +140,10 @@ export interface AnswerHeader {
   table?: string | null;
   /** The table's bound on the error of every value; null with the fallback. */
   error_bound?: number | null;
-  /** What the values measure: "win", or where no table covers the game the fallback's "capped:M". */
+  /**
+   * What the values measure: "win", or where no table covers the game the fallback's: "capped:M"
+   * (points), in the final round "final:M/K" (chances).
+   */
   values?: string;
   /** Whether the fallback answered (no table covers the game and none was named). */
   fallback?: boolean;
@@ -250,7 +258,10 @@ export interface GameOptions {
   players?: number;
   /** The human seats ([0] by default), or "none" (bots only). */
   humans?: number[] | 'none' | string;
-  /** One policy for every bot ("win" by default) or one per bot seat: win, ev, capped, capped:M, reach:K, random, stop:K, cautious, bold. */
+  /**
+   * One policy for every bot ("win" by default) or one per bot seat: win, ev, capped, capped:M,
+   * fallback (what win plays where no table covers the game), reach:K, random, stop:K, cautious, bold.
+   */
   bots?: string | string[];
   /**
    * The dice's seed, 0..2^64-1 (random by default): `play --seed` rolls the same dice. A Number
@@ -294,7 +305,10 @@ export interface GameAdvice {
   event: 'hint';
   seat: number;
   decision: 'take' | 'stop_or_roll' | 'roll';
-  /** "win", or the fallback's objective ("capped:15") where no table covers the game. */
+  /**
+   * "win", or where no table covers the game the fallback's objective: "capped:15" (points),
+   * in the final round "final:12/1" (chances: passing the leader, a tie counting its share).
+   */
   values: string;
   fallback: boolean;
   fallback_reason: string | null;
@@ -358,7 +372,9 @@ export class Game {
   readonly finishedLog: string;
   /** Once over: the game_over event ({turns, scores, winners}); else null. */
   readonly result: GameEvent | null;
-  /** Once over: each human seat's review event ({seat, decisions, mistakes, total_loss,
+  /** Once over: each human seat's review event ({seat, decisions (each with its `values`),
+   *  mistakes, total_loss (chances to win with a table; without one the fallback's points),
+   *  fallback_final_loss (the fallback's final-round chances, apart; 0 with a table),
    *  rating}: a Rating, or null under the fallback). */
   readonly reviews: GameEvent[];
   /** Frees the game in the module. */

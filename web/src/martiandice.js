@@ -1,8 +1,8 @@
 // martiandice for JavaScript: the library compiled to WebAssembly, answering
 // the command line's `eval` and `best` queries with the same JSON objects as
 // `martiandice eval --json` and `martiandice best --json`, for every
-// objective: ev, reach:K, capped:M (double or exact) and win, from policy
-// tables given as bytes or a URL. Works in Node and in browsers.
+// objective: ev, reach:K, capped:M, final:M/K (double or exact) and win, from
+// policy tables given as bytes or a URL. Works in Node and in browsers.
 import { Coach } from './coach.js';
 import { Game } from './game.js';
 import { MartianDiceError, distUrl, fetchBytes, isInt32, loadWasm, shown } from './wasm.js';
@@ -277,8 +277,8 @@ export class MartianDice {
   /**
    * Stop or roll on at a position: `martiandice eval --json`'s object.
    * Query fields (all optional), as the command's options: objective ("ev",
-   * "reach:K", "capped:M", "win"), exact, aside (dice notation), scores
-   * (array or "S0,S1"), seat, players, dice, bonus, target.
+   * "reach:K", "capped:M", "final:M/K", "win"), exact, aside (dice
+   * notation), scores (array or "S0,S1"), seat, players, dice, bonus, target.
    */
   eval(query = {}) {
     return JSON.parse(this.evalJson(query));

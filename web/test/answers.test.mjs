@@ -2,9 +2,9 @@
 // `eval` and `best`, byte for byte (but for the table's path), on the
 // rulebook's sample turn (one-shot `martiandice ... --json` runs) and on
 // random positions of every objective (through `martiandice serve`, which
-// writes the same objects): ev, reach:K, capped:M, each in double and exact
-// precision and under varied rules, and win for 2 and 3 players with the
-// shipped tables. Also the messages of bad inputs, and the package's own
+// writes the same objects): ev, reach:K, capped:M, final:M/K, each in double
+// and exact precision and under varied rules, and win for 2 and 3 players
+// with the shipped tables. Also the messages of bad inputs, and the package's own
 // checks. Seeded: $MARTIANDICE_WEB_SEED (printed) picks the positions.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -56,6 +56,7 @@ describe('the rulebook sample turn, against one-shot CLI runs', () => {
     { exact: true },
     { objective: 'reach:8' },
     { objective: 'capped:6', exact: true },
+    { objective: 'final:7/2', exact: true },
     { objective: 'win', scores: [18, 22] },
     { objective: 'win', scores: [25, 21], seat: 1 },
     { objective: 'win', scores: [10, 20, 5], seat: 2 },
@@ -94,6 +95,8 @@ describe('random positions, against martiandice serve', () => {
     { objective: 'ev', exact: true },
     { objective: `reach:${between(1, 16)}`, exact: true },
     { objective: `capped:${between(1, 16)}`, exact: true },
+    { objective: `final:${between(1, 18)}/${between(1, 3)}` },
+    { objective: `final:${between(1, 18)}/${between(1, 3)}`, exact: true },
   ];
   test('turn objectives, official rules', async () => {
     for (const goal of turnGoals()) await sameOnPositions(randomPositions(md, {}, 150), goal);
@@ -120,6 +123,8 @@ describe('bad inputs', () => {
     ['eval', { aside: '14T' }],
     ['eval', { objective: 'reach:x' }],
     ['eval', { objective: 'bogus' }],
+    ['eval', { objective: 'final:7' }],
+    ['eval', { objective: 'final:7/0' }],
     ['eval', { dice: 0 }],
     ['eval', { exact: true, objective: 'win', scores: [1, 2] }],
     ['eval', { objective: 'win', scores: [30, 2] }],

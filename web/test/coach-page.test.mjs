@@ -5,10 +5,11 @@
 // fed the same entries (every option's chance to win, the best marked), and
 // the turn's total; a bad dice entry shows its message and changes nothing;
 // another player's whole turn (score N) and undo; a 3-player game from given
-// scores at phone width (375 px); table files given to the page (one of
-// house rules, the shipped 3-player one: the page then fetches none) and a
-// house-rules table solved in the page advise as serve does from the CLI's
-// files. Screenshots: coach-desktop.png, coach-phone.png,
+// scores at phone width (375 px); 4 players without a table, the fallback's
+// points and in the final round its chances (percent); table files given to
+// the page (one of house rules, the shipped 3-player one: the page then
+// fetches none) and a house-rules table solved in the page advise as serve
+// does from the CLI's files. Screenshots: coach-desktop.png, coach-phone.png,
 // coach-own-table-setup.png and coach-own-table.png in build-wasm/screenshots/ (or
 // $MARTIANDICE_SCREENSHOTS).
 import assert from 'node:assert/strict';
@@ -89,8 +90,9 @@ async function shown(page) {
   }));
 }
 
-// The page's state and advice against serve's answer.
-function check(page, theirs) {
+// The page's state and advice against serve's answer, its values through
+// `format`: percent for chances, another for the fallback's points.
+function check(page, theirs, format = percent) {
   const s = theirs.state;
   assert.equal(page.phase, s.phase);
   assert.equal(page.aside, s.aside, 'the set-aside (after the roll\'s tanks)');
@@ -102,7 +104,7 @@ function check(page, theirs) {
   if (!a) return;
   if (a.decision === 'take') {
     assert.deepEqual(page.advice.map((r) => r.slice(1)),
-      a.options.map((o) => [percent(o.stop), percent(o.roll), percent(o.value)]));
+      a.options.map((o) => [format(o.stop), format(o.roll), format(o.value)]));
     assert.deepEqual(page.advice.map((r) => r[0]), a.options.map((o) =>
       plural(o.count, o.take) + (o.take === a.best.take ? ' (best)' : o.optimal ? ' (as good)' : '')));
     // Each take's chance that rolling on after it scores 0, as serve gives it.
@@ -111,9 +113,9 @@ function check(page, theirs) {
     const best = page.best.replace(/ No move can win the game from here\.$/, '');
     if (chances.length > 0) assert.ok(best.endsWith(` Rolling on scores 0 with chance ${chances.join(', ')}.`), page.best);
   } else if (a.decision === 'stop_or_roll') {
-    assert.deepEqual(page.advice, choiceRows(a, percent));
+    assert.deepEqual(page.advice, choiceRows(a, format));
   } else {
-    assert.deepEqual(page.advice, [['roll', percent(a.roll)]]);
+    assert.deepEqual(page.advice, [['roll', format(a.roll)]]);
   }
 }
 
@@ -125,15 +127,15 @@ async function roll(page, notation) {
   await page.click('#enter-roll');
 }
 
-// One entry on the page and in serve; the page then shows serve's answer.
-async function entry(page, game, line, act) {
+// One entry on the page and in serve; the page then shows serve's answer (its values through `format`).
+async function entry(page, game, line, act, format = percent) {
   await act();
   await page.waitForSelector(SETTLED);
   const theirs = JSON.parse(await serve.ask('enter', { game, entry: line }));
   assert.equal(theirs.error, undefined, `serve takes ${line}`);
   const now = await shown(page);
   assert.equal(now.error, '', `the page takes ${line}`);
-  check(now, theirs);
+  check(now, theirs, format);
   return theirs;
 }
 
@@ -243,6 +245,48 @@ test('the coach mode says when no move can win any more (a final turn that canno
     await start(other.page, { players: 2, scores: [20, 0], seat: 1 });
     assert.doesNotMatch(await other.page.textContent('#advice-best'), /No move can win/);
     await other.page.close();
+  });
+
+test('the coach mode with 4 players: the fallback\'s points, and in the final round its chances, as serve gives them',
+  { skip: missing ?? false }, async () => {
+    const { page, errors } = await openPage({ width: 1280, height: 900 });
+    const game = await start(page, { players: 4, scores: [22, 20, 12, 10], seat: 0 });
+    // Before the final round: points (3 decimals, no unit), capped at the 3 points seat 0 still needs.
+    const points = (x) => (x === null ? '–' : x.toFixed(3));
+    const opened = JSON.parse(await serve.ask('enter', { game, entry: 'state' }));
+    assert.equal(opened.advice.values, 'capped:3');
+    assert.equal(await page.textContent('#advice-values'),
+      'No table for 4 players: the fallback\'s values (expected score capped at the points still needed, capped:3).');
+    check(await shown(page), opened, points);
+    assert.ok(opened.advice.roll > 1, 'points, not a chance');
+    // Seat 0 reaches 27: seat 1's turn is the final round's, its values chances to pass the leader
+    // (check compares them in percent with serve's).
+    const values = () => page.textContent('#advice-values');
+    const finalWords = 'No table for 4 players: in the final round the fallback plays for the chance to pass the ' +
+      'leader (scoring at least 8; a tie at 7 with the leader counts its share): its values are chances (final:8/1).';
+    await page.fill('#turn-points', '5');
+    let theirs = await entry(page, game, 'score 5', () => page.click('#enter-score'));
+    assert.equal(theirs.advice.values, 'final:8/1');
+    assert.equal(await values(), finalWords);
+    assert.ok(theirs.advice.value > 0 && theirs.advice.value < 1);
+    theirs = await entry(page, game, 'roll 2T 3R 4H 3C 1K', () => roll(page, '2T 3R 4H 3C 1K'));
+    assert.equal(theirs.advice.decision, 'take');
+    const cells = await page.$$eval('#advice-table tbody td:not(:first-child)', (tds) => tds.map((td) => td.textContent));
+    assert.ok(cells.length > 0 && cells.every((c) => / %$|^–$/.test(c)), cells.join(' | '));
+    assert.match(await page.textContent('#advice-best'), /^Best: take .* \(\d+\.\d\d %\)\./);
+    assert.doesNotMatch(await page.textContent('#advice-best'), /No move can win/);
+    await entry(page, game, 'take human', () => page.click('#coach-takes button[data-face="human"]'));
+    assert.equal(await values(), finalWords);
+    // Seat 0 at 37 instead: no turn of seat 1 scores the 18 that pass it (16 at most), a certain loss said in words.
+    for (let i = 0; i < 3; ++i) await entry(page, game, 'undo', () => page.click('#coach-undo'), i < 2 ? percent : points);
+    await page.fill('#turn-points', '15');
+    theirs = await entry(page, game, 'score 15', () => page.click('#enter-score'));
+    assert.equal(theirs.advice.values, 'final:18/1');
+    assert.equal(theirs.advice.value, 0);
+    assert.equal(await page.textContent('#advice-best'), 'The position is worth 0.00 %. No move can win the game from here.');
+    await serve.ask('close', { game });
+    assert.deepEqual(errors, []);
+    await page.close();
   });
 
 test('the coach mode at 375 px: 3 players from given scores, played to the end of the game',

@@ -5,8 +5,10 @@
 // in-memory file system against data/, and where the table search looked). Bots-only games of 2 and 3 players
 // with the shipped tables and of 4 with the fallback, mixed policies, and
 // games with a human seat playing random legal moves (with hints, so every
-// decision's advice is compared too). Also: dice given (a coach's real dice),
-// refused moves that change nothing. Seeded: $MARTIANDICE_WEB_SEED (printed).
+// decision's advice is compared too), one at the last of 4 seats playing the
+// fallback's final round (its chances kept apart from its points in the
+// review). Also: dice given (a coach's real dice), refused moves that change
+// nothing. Seeded: $MARTIANDICE_WEB_SEED (printed).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { before, describe, test } from 'node:test';
@@ -81,6 +83,7 @@ describe('games equal martiandice play --json', () => {
   const bots = [
     { players: 2 }, { players: 3 }, { players: 2, bots: 'win,ev' },
     { players: 3, bots: 'cautious,random,win' }, { players: 4, bots: 'win' },
+    { players: 4, bots: 'fallback,capped,win,ev' },
   ];
   for (const setup of bots) {
     test(`bots only: ${JSON.stringify(setup)}`, () => {
@@ -111,6 +114,45 @@ describe('games equal martiandice play --json', () => {
       assert.ok(events.some((e) => e.event === 'hint'));
     });
   }
+});
+
+describe('the fallback\'s final round', () => {
+  // A human at the last of 4 seats plays it whenever a seat before has
+  // reached 25: games are played until one has such a decision.
+  test('a human at the last of 4 seats: its hints are chances, its review keeps them apart from the points', () => {
+    for (let tries = 1; ; ++tries) {
+      assert.ok(tries <= 25, 'a game with a decision in the final round');
+      const options = { players: 4, humans: [3], hints: true, seed: gameSeed() };
+      const { events, input } = playThrough(options);
+      const review = events.find((e) => e.event === 'review');
+      const final = review.decisions.filter((d) => /^final:\d+\/\d+$/.test(d.values));
+      if (final.length === 0) continue;
+      const cli = runPlay(cliArgs({ ...options, humans: '3' }), input);
+      assert.deepEqual(named(events), named(cli), `seed ${options.seed}`);
+      // Its hints: the fallback's chances to pass the leader, 0 to 1.
+      const hints = events.filter((e) => e.event === 'hint' && e.values.startsWith('final:'));
+      assert.ok(hints.length >= final.length);
+      assert.ok(hints.every((h) => h.fallback && h.value >= 0 && h.value <= 1), JSON.stringify(hints));
+      // The points (capped:M) in total_loss, the chances (final:M/K) in fallback_final_loss: never added.
+      const points = review.decisions.filter((d) => /^capped:\d+$/.test(d.values));
+      assert.equal(points.length + final.length, review.decisions.length);
+      const sum = (decisions) => decisions.reduce((total, d) => total + d.loss, 0);
+      assert.ok(Math.abs(review.total_loss - sum(points)) < 1e-9, `${review.total_loss} points, seed ${options.seed}`);
+      assert.ok(Math.abs(review.fallback_final_loss - sum(final)) < 1e-9,
+        `${review.fallback_final_loss} chances, seed ${options.seed}`);
+      assert.ok(final.every((d) => d.loss >= 0 && d.loss <= 1 && d.class === null));
+      assert.equal(review.rating, null);
+      console.log(`game.test: decisions in the final round: ${final.length}, in game ${tries} (seed ${options.seed})`);
+      return;
+    }
+  });
+
+  test('a game with a table has no fallback_final_loss', () => {
+    const options = { players: 2, humans: [0], seed: gameSeed() };
+    const review = playThrough(options).events.find((e) => e.event === 'review');
+    assert.equal(review.fallback_final_loss, 0);
+    assert.ok(review.decisions.every((d) => d.values === 'win'));
+  });
 });
 
 describe('moves', () => {

@@ -344,6 +344,13 @@ test('with 4 players the page plays the fallback, as the CLI does', { skip: miss
   const review = cli.find((e) => e.event === 'review');
   assert.equal(review.rating, null);
   assert.match(await page.textContent('#rating'), /^No rating for this game: there is no exact table for 4 players, so the advice's values are points, not chances to win/);
+  // Seat 0 moves first in every round, never in the final round: every value is the fallback's points.
+  assert.ok(review.decisions.every((d) => /^capped:\d+$/.test(d.values)), review.decisions.map((d) => d.values).join());
+  assert.equal(review.fallback_final_loss, 0);
+  const optimal = review.decisions.filter((d) => d.optimal).length;
+  assert.equal(await page.textContent('#review-summary'), `You played ${optimal} of ${plural(review.decisions.length, 'decision')} ` +
+    `as the fallback advises; ${optimal === 0 ? 'they' : 'the others'} gave away ${review.total_loss.toFixed(2)} pts ` +
+    'of its expected points, summed.');
   assert.deepEqual(await page.$$eval('#costly li', (lis) => lis.map((li) => li.textContent)),
     costliestWords(review.decisions, (x) => `${x.toFixed(2)} pts`));
   assert.equal(await page.evaluate(() => localStorage.getItem('martiandice.ratings')), null);
