@@ -112,6 +112,26 @@ std::string WinProbabilitiesText(const std::vector<double>& win, int mover) {
   return absl::StrJoin(seats, ", ");
 }
 
+// The fallback's values: "the fallback's capped:7, in points: expected min(score, 7)".
+std::string FallbackValuesText(const Goal& goal) {
+  return absl::StrCat("the fallback's ", goal.name(),
+                      IsChance(goal) ? ", as chances: " : ", in points: ", goal.Describe());
+}
+
+// In the final round before its last seat, the seats that still play after
+// the mover: the fallback's chance to pass the leader is not yet the win.
+std::string NotYetTheWin(const Rules& rules, const GameContext& context) {
+  const int players = static_cast<int>(context.scores.size());
+  if (!FinalRoundBegun(rules, context.scores, context.seat) || context.seat + 1 >= players) {
+    return "";
+  }
+  std::vector<int> after;
+  for (int seat = context.seat + 1; seat < players; ++seat) after.push_back(seat);
+  return absl::StrCat("; seat", after.size() == 1 ? " " : "s ", absl::StrJoin(after, ", "),
+                      after.size() == 1 ? " plays" : " play",
+                      " after this turn, so it is not yet the chance to win");
+}
+
 // The win goal's lines: the context and every seat's chances, or the fallback named.
 std::string GameText(const Query& query, const std::vector<double>& win, const LoadedTable* table,
                      const Fallback* fallback) {
@@ -126,9 +146,8 @@ std::string GameText(const Query& query, const std::vector<double>& win, const L
   if (fallback != nullptr) {
     absl::StrAppend(&text, "No exact table for ", query.players, " players: ", fallback->reason,
                     ".\n");
-    absl::StrAppend(&text, "Values below: the fallback's ", fallback->query.goal.Describe(), " (",
-                    fallback->query.goal.name(), "), ",
-                    IsChance(fallback->query.goal) ? "a chance" : "in points", ".\n");
+    absl::StrAppend(&text, "Values below: ", FallbackValuesText(fallback->query.goal),
+                    NotYetTheWin(query.rules, context), ".\n");
     return text;
   }
   absl::StrAppend(&text, "Win probabilities at the start of this turn: ",
@@ -417,7 +436,7 @@ std::string TableValuesLines(const std::string& path) {
 
 std::string AdviceValuesText(const GameAdvice& advice) {
   if (!advice.fallback) return "the mover's chance to win";
-  return absl::StrCat("the fallback's ", advice.goal.Describe());
+  return FallbackValuesText(advice.goal);
 }
 
 namespace {

@@ -80,7 +80,8 @@ std::string GameAdviceText(const GameAdvice& advice, std::size_t width = 80);
 // line of its own (never broken: the lines after it do not move with it).
 std::string TableValuesLines(const std::string& path);
 // What the values of `advice` measure: "the mover's chance to win", or "the
-// fallback's expected min(score, 15)".
+// fallback's capped:15, in points: expected min(score, 15)" (final:M/K: "as
+// chances").
 std::string AdviceValuesText(const GameAdvice& advice);
 
 // ["ray","human"]: the faces' names as a JSON array (legal takes).

@@ -299,8 +299,9 @@ void GameDriver::End() {
       if (d.seat != seat) continue;
       review.decisions.push_back(&d);
       review.mistakes += d.review.optimal ? 0 : 1;
-      (setup_.coverage.table || !d.chance ? review.total_loss : review.fallback_final_loss) +=
-          d.review.loss.approx;
+      (setup_.coverage.table ? review.total_loss
+       : d.chance            ? review.fallback_final_loss
+                             : review.fallback_loss) += d.review.loss.approx;
       if (review.rating) review.rating->Add(d.review.optimal, d.review.loss.approx);
     }
     listener_.Review(review);
@@ -440,6 +441,7 @@ void JsonGameListener::Review(const SeatReview& review) {
       .Raw("decisions", JsonArray(items))
       .Int("mistakes", review.mistakes)
       .Double("total_loss", review.total_loss)
+      .Double("fallback_loss", review.fallback_loss)
       .Double("fallback_final_loss", review.fallback_final_loss)
       .Raw("rating", review.rating ? RatingJson(*review.rating) : "null");
   emit_(JsonEvent("review", std::move(fields)));

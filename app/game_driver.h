@@ -78,10 +78,12 @@ struct SeatReview {
   int seat = 0;
   std::vector<const Decision*> decisions;
   int mistakes = 0;  // decisions not optimal
-  // The losses: in chances to win with a table; without one, the fallback's
-  // points (capped:M) in total_loss and its final round's chances
-  // (final:M/K) in fallback_final_loss, never added to each other.
+  // The losses, as review's totals: in chances to win with a table
+  // (total_loss); without one, the fallback's points (capped:M, fallback_loss)
+  // and its final round's chances (final:M/K, fallback_final_loss), never
+  // added to each other.
   double total_loss = 0;
+  double fallback_loss = 0;
   double fallback_final_loss = 0;
   // The decisions rated (app/rating.h): set where the values are chances to
   // win, from a table; unset under the fallback (its values are points).

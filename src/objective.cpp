@@ -6,17 +6,17 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "martiandice/context.h"
 
 namespace martiandice {
 namespace {
 
 constexpr int kMaxObjectiveParam = 1000;
 
-absl::StatusOr<int> ParseParam(std::string_view spec, std::string_view number,
-                               std::string_view example) {
+absl::StatusOr<int> ParseParam(std::string_view spec, std::string_view number) {
   if (number.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "\"", std::string(spec), "\" is missing its number (e.g. ", std::string(example), ")"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("\"", std::string(spec), "\" is missing its number (e.g. reach:10)"));
   }
   int value = 0;
   // Digits only: from_chars alone takes "-0".
@@ -30,22 +30,35 @@ absl::StatusOr<int> ParseParam(std::string_view spec, std::string_view number,
   return value;
 }
 
+// final:M/K's M (1..1000) or K (1..kMaxPlayers - 1), `what` naming it.
+absl::StatusOr<int> ParseFinalPart(std::string_view spec, std::string_view text,
+                                   std::string_view what, int most) {
+  int value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || text.front() == '-' || ec != std::errc() ||
+      end != text.data() + text.size() || value < 1 || value > most) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("in \"%s\", %s is a whole number in 1..%d, not \"%s\" (e.g. final:7/1)",
+                        std::string(spec), std::string(what), most, std::string(text)));
+  }
+  return value;
+}
+
 // final:M/K's "M/K".
 absl::StatusOr<Objective> ParseFinal(std::string_view spec, std::string_view numbers) {
   const size_t slash = numbers.find('/');
+  absl::StatusOr<int> m = ParseFinalPart(spec, numbers.substr(0, slash),
+                                         "M (the points that pass the leader)", kMaxObjectiveParam);
+  if (!m.ok()) return m.status();
   if (slash == std::string_view::npos) {
     return absl::InvalidArgumentError(
         absl::StrCat("\"", std::string(spec),
-                     "\" is missing the seats level with the leader, /K (e.g. final:7/1)"));
+                     "\" is missing /K, the other seats level with the leader (e.g. final:7/1)"));
   }
-  absl::StatusOr<int> m = ParseParam(spec, numbers.substr(0, slash), "final:7/1");
-  if (!m.ok()) return m.status();
-  absl::StatusOr<int> k = ParseParam(spec, numbers.substr(slash + 1), "final:7/1");
+  absl::StatusOr<int> k =
+      ParseFinalPart(spec, numbers.substr(slash + 1), "K (the other seats level with the leader)",
+                     kMaxPlayers - 1);
   if (!k.ok()) return k.status();
-  if (*k == 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "in \"", std::string(spec), "\", the seats level with the leader are 1 or more"));
-  }
   return Objective::FinalRound(*m, *k);
 }
 
@@ -87,7 +100,7 @@ absl::StatusOr<Objective> Objective::Parse(std::string_view spec) {
   std::string_view head = spec.substr(0, colon);
   std::string_view number = colon == std::string_view::npos ? "" : spec.substr(colon + 1);
   if (head == "reach" || head == "capped") {
-    absl::StatusOr<int> param = ParseParam(spec, number, "reach:10");
+    absl::StatusOr<int> param = ParseParam(spec, number);
     if (!param.ok()) return param.status();
     return head == "reach" ? ReachAtLeast(*param) : Capped(*param);
   }
@@ -105,9 +118,9 @@ std::string Objective::Describe() const {
     case Kind::kCapped:
       return absl::StrCat("expected min(score, ", param_, ")");
     case Kind::kFinal:
-      return absl::StrCat("chance to win the final round: scoring at least ", param_,
-                          ", or a tie at ", param_ - 1, " shared with ", tied_,
-                          tied_ == 1 ? " other seat" : " other seats");
+      return absl::StrCat("chance to score at least ", param_, " and pass the leader (a tie at ",
+                          param_ - 1, " with ", tied_, tied_ == 1 ? " seat" : " seats",
+                          " counts 1/", tied_ + 1, ")");
     case Kind::kCustom:
       return absl::StrCat("custom utility \"", name_, "\"");
   }

@@ -59,15 +59,16 @@ optionally preceded by a count: "2T 3R 4H", "TTRRRHHHH", "2t3r4h",
 Objectives (--objective): "ev" maximises the expected turn score; "reach:K"
 maximises the probability of scoring at least K this turn; "capped:M"
 maximises the expected value of min(score, M); "final:M/K" maximises the
-chance to win a final-round turn M points short of passing the leader, a tie
-(M - 1) shared with K seats counting 1/(K+1); "win" maximises the mover's
-probability of winning the game, given every seat's total (--scores) and the
-seat to move (--seat), from a policy table made by `martiandice solve`.
---scores without --objective plays to win; the default is otherwise "ev".
+chance to score at least M and so pass the final round's leader, a tie (M - 1)
+with the K seats at the leader's total counting 1/(K+1); "win" maximises the
+mover's probability of winning the game, given every seat's total (--scores)
+and the seat to move (--seat), from a policy table made by `martiandice
+solve`. --scores without --objective plays to win; the default is otherwise
+"ev".
 
 Values are measured in the objective: points for ev and capped:M, a
-probability for reach:K, final:M/K and win. With --exact (turn objectives only) every
-value is also given as an exact fraction p/q. Run `martiandice eval --help`
+probability for reach:K, final:M/K and win. With --exact (turn objectives
+only) every value is also given as an exact fraction p/q. Run `martiandice eval --help`
 or `martiandice best --help` for the meaning of each output field.
 
 Policy tables: `martiandice solve --players 2 --out DIR` writes the table for

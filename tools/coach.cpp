@@ -176,8 +176,7 @@ class Coach {
         PathLine(app::TableValuesLines(setup_.coverage.table->path));
       } else {
         Line(absl::StrCat("No policy table covers this game: ", setup_.coverage.reason, "."));
-        Line(absl::StrCat("The advice plays the fallback: ", std::string(kFallbackName),
-                          " (values: expected points, capped)."));
+        Line(absl::StrCat("The advice plays the fallback: ", std::string(kFallbackName), "."));
       }
       Line(
           "Enter what happens, one a line: roll DICE, take FACE, stop, score N (a whole turn), "
@@ -253,9 +252,11 @@ class Coach {
                                             : "",
             "."));
       }
-      if ((*advice)->fallback && !fallback_said_) {
+      // The fallback's values said again whenever they change (their unit may), and on `state`.
+      const std::string values = (*advice)->goal.name();
+      if ((*advice)->fallback && (values != values_said_ || event == "state")) {
         Line(absl::StrCat("  Values: ", app::AdviceValuesText(**advice), "."));
-        fallback_said_ = true;
+        values_said_ = values;
       }
       out_ << app::GameAdviceText(**advice, columns_);
     }
@@ -396,7 +397,7 @@ class Coach {
   const std::atomic<bool>* stop_;  // Ctrl-C: the session ends, its log kept
   app::GameSession session_;
   bool quit_ = false;
-  bool fallback_said_ = false;
+  std::string values_said_;  // the fallback's values last said (a goal's name)
 };
 
 }  // namespace
@@ -407,11 +408,11 @@ decision: each take from a roll (best's table: every take's value, then stop
 or roll on, and the chance that rolling on after it scores 0) and each stop or
 roll on, with the chance that rolling on ends the turn with 0 points. Values
 are the mover's chance to win from the policy table; where no table covers the
-game (5 and 6 players; 4 players or house rules until their table is made) the
-program says so once and gives the fallback's values: the expected points
-capped at the points still needed, and in the final round the chance to pass
-the leader (a tie counting its share). A table named by --tables must be
-there.
+game (4 and 5 players and house rules until their table is made; 6 players
+need a cluster) the program says so once and gives the fallback's values: the
+expected points capped at the points still needed, and in the final round the
+chance to pass the leader (a tie counting its share), said again whenever
+they change. A table named by --tables must be there.
 The game starts at --scores (every seat's total, default all 0; --players
 otherwise, default 2) with --seat to move (default 0). Entries, one a line,
 in the lines `martiandice review` reads (case does not matter; # starts a

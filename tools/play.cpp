@@ -253,7 +253,10 @@ class TextListener : public app::GameListener {
     for (const app::Decision* d : review.decisions) {
       if (!d->review.optimal) mistakes.push_back(d);
     }
+    // Costliest first, each unit apart: under the fallback its final round's
+    // chances (the game itself) before its points.
     std::stable_sort(mistakes.begin(), mistakes.end(), [](const auto* a, const auto* b) {
+      if (a->chance != b->chance) return a->chance;
       return a->review.loss.approx > b->review.loss.approx;
     });
     if (mistakes.size() > 3) mistakes.resize(3);
@@ -286,8 +289,8 @@ class TextListener : public app::GameListener {
   // chances in it.
   static std::string FallbackLossText(const app::SeatReview& review) {
     std::vector<std::string> parts;
-    if (review.total_loss > 0 || review.fallback_final_loss == 0) {
-      parts.push_back(absl::StrCat(app::Number(review.total_loss),
+    if (review.fallback_loss > 0 || review.fallback_final_loss == 0) {
+      parts.push_back(absl::StrCat(app::Number(review.fallback_loss),
                                    " in the fallback's points (capped at what was needed)"));
     }
     if (review.fallback_final_loss > 0) {
@@ -528,12 +531,12 @@ Policies (as `martiandice simulate --help` describes them): win (optimal play
 to win; where no table covers the game, the fallback below), ev, capped (at
 the points still needed), capped:M, fallback, reach:K, random, stop:K,
 cautious, bold.
-Where no policy table covers the game (5 and 6 players; 4 players or house
-rules until their table is made) the program says so once, and the win bots,
-hints and review play the fallback: capped at the points still needed, and
-in the final round the chance to pass the leader (a tie counting its share);
-its losses are points, and chances in the final round, summed apart. A table
-named by --tables must be there.
+Where no policy table covers the game (4 and 5 players and house rules until
+their table is made; 6 players need a cluster) the program says so once, and
+the win bots, hints and review play the fallback: capped at the points still
+needed, and in the final round the chance to pass the leader (a tie counting
+its share); its losses are points, and chances in the final round, summed
+apart. A table named by --tables must be there.
 Human moves, one a line (case does not matter):
   take FACE   take a face: ray, human, cow or chicken (plurals and the
               letters R, H, C, K too; a count may be given: take 4 humans);
@@ -557,8 +560,9 @@ and with --print-log on stdout (both may be given).
 turn_end ("tanks_won": the tanks outnumbered the rays, so the earthlings set
 aside scored nothing), prompt, hint, forced, refused, help, game_over,
 review (with "rating", null under the fallback, each decision's "values"
-and "class", total_loss, and fallback_final_loss: the fallback's final-round
-losses, chances), log (always), abandoned.
+and "class", and the losses summed as review's: total_loss in chances to win
+from the table, fallback_loss in the fallback's points, fallback_final_loss
+in its final round's chances), log (always), abandoned.
 The text is wrapped to 80 columns, or to a narrower terminal's width (the
 advice's table takes 58).
 Exit status: 0 the game ended; 4 the input ended (or quit came) first: the

@@ -41,7 +41,8 @@ Query DecisionQuery(const GameState& state, const Goal& goal);
 // last seat's turn that is the chance to win the game, so the fallback plays
 // it exactly (as a table would). Its policy name (policy.h) is "fallback".
 inline constexpr std::string_view kFallbackName =
-    "the points still needed; in the final round, the chance to pass the leader";
+    "the expected turn score capped at the points still needed to reach the target; in the "
+    "final round, the chance to pass the leader (a tie counting its share)";
 // The fallback's objective at `context` (valid: else as PointsNeeded's).
 Objective FallbackObjective(const Rules& rules, const GameContext& context);
 // The objective its turn is solved at: FallbackObjective with M cut to what a

@@ -94,8 +94,8 @@ typedef struct md_query {
   /* "ev" (expected score), "reach:K" (probability of scoring at least K),
    * "capped:M" (expected min(score, M)), "final:M/K" (1 for M or more, 1/(K+1)
    * for M - 1, else 0: the final round's chance to pass the leader), K and M
-   * in 0..1000 (final's K 1 or more), or "win" (the mover's probability of
-   * winning the game, from a policy table). */
+   * in 0..1000 (final's M in 1..1000, its K in 1..5), or "win" (the mover's
+   * probability of winning the game, from a policy table). */
   const char* objective;
   /* "win" only (else NULL and 0): every seat's game total, seat 0 first,
    * `players` entries (2..MD_MAX_PLAYERS), and the seat to move (0-based). */

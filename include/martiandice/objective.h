@@ -30,9 +30,9 @@ class Objective {
   // Any utility: `utility[s]` for final score s; scores past the end use the last
   // entry. Error if the table is empty.
   static absl::StatusOr<Objective> Custom(std::string name, std::vector<Rational> utility);
-  // Parses "ev", "reach:K", "capped:M" or "final:M/K" (integers in 0..1000,
-  // final's K 1 or more). Errors name the problem (unknown objective, missing
-  // or bad number).
+  // Parses "ev", "reach:K", "capped:M" or "final:M/K" (integers in 0..1000;
+  // final's M in 1..1000, its K in 1..kMaxPlayers - 1). Errors name the
+  // problem (unknown objective, missing or bad number).
   static absl::StatusOr<Objective> Parse(std::string_view spec);
 
   // The spec string ("ev", "reach:10", "final:7/1", or the custom name).

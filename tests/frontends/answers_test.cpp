@@ -623,7 +623,8 @@ TEST_CASE("answers: the fallback's advice says so, in JSON and text") {
         std::string::npos);
   CHECK(json["win_probabilities"].is_null());
   CHECK(Same(json["zero_chance"].number, *advice.zero_chance));
-  CHECK(app::AdviceValuesText(advice) == "the fallback's expected min(score, 15)");
+  CHECK(app::AdviceValuesText(advice) ==
+        "the fallback's capped:15, in points: expected min(score, 15)");
   // The values are capped:15's own at 2T 3R (eval's).
   const Query capped = Parsed(Turn("capped:15", "2T 3R"));
   const absl::StatusOr<PositionEval> direct = EvaluatePosition(Solved(capped), capped.aside);
@@ -713,7 +714,7 @@ TEST_CASE("answers: a win query no table covers is answered by the fallback, nam
   const std::vector<std::string> lines = Lines(*text);
   REQUIRE(lines.size() == 9);
   CHECK(lines[3].rfind("No exact table for 4 players: no policy table", 0) == 0);
-  CHECK(lines[4] == "Values below: the fallback's expected min(score, 7) (capped:7), in points.");
+  CHECK(lines[4] == "Values below: the fallback's capped:7, in points: expected min(score, 7).");
   CHECK(lines[5] == "  stop   " + Six(direct->stop->approx));
   // best: capped:7's ranking of the takes.
   request.roll = "1T 2R 3C 1K";

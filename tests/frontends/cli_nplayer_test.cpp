@@ -388,8 +388,18 @@ TEST_CASE("cli: 6 players without a table: the fallback, and the command a clust
   CHECK(text.code == 0);
   CHECK(text.out.find("No exact table for 6 players: no policy table martiandice-p6") !=
         std::string::npos);
-  CHECK(text.out.find("Values below: the fallback's expected min(score, 25) (capped:25), in "
-                      "points.") != std::string::npos);
+  CHECK(text.out.find("Values below: the fallback's capped:25, in points: expected min(score, "
+                      "25).") != std::string::npos);
+  // In the final round, chances; before its last seat, not yet the chance to win.
+  const CliRun early = Run({"eval", "--scores", "26,20,10,3,0,0", "--seat", "1"});
+  CHECK(early.out.find("Values below: the fallback's final:7/1, as chances: chance to score at "
+                       "least 7 and pass the leader (a tie at 6 with 1 seat counts 1/2); seats "
+                       "2, 3, 4, 5 play after this turn, so it is not yet the chance to win.\n") !=
+        std::string::npos);
+  const CliRun last = Run({"eval", "--scores", "26,20,10,3,0,0", "--seat", "5"});
+  CHECK(last.out.find("Values below: the fallback's final:27/1, as chances: chance to score at "
+                      "least 27 and pass the leader (a tie at 26 with 1 seat counts 1/2).\n") !=
+        std::string::npos);
   const CliRun simulate = Run({"simulate", "--games", "1", "--policies", "win,ev,ev,ev,ev,ev"});
   CHECK(simulate.code == 2);
   CHECK(simulate.err.find("no policy table martiandice-p6-d13-b3-t25.mdt") != std::string::npos);

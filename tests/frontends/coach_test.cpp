@@ -387,8 +387,9 @@ TEST_CASE("coach: where no table covers the game, the fallback's expected points
   REQUIRE(run.code == 0);
   CHECK(run.out.find("No policy table covers this game: no policy table martiandice-p6") !=
         std::string::npos);
-  CHECK(run.out.find("The advice plays the fallback: the points still needed;") !=
-        std::string::npos);
+  CHECK(run.out.find("The advice plays the fallback: the expected turn score capped at the points\n"
+                     "  still needed to reach the target; in the final round, the chance to pass "
+                     "the\n  leader (a tie counting its share).") != std::string::npos);
   CHECK(run.out.find("mpirun -np 5 martiandice solve --players 6") != std::string::npos);
   const CliRun json = Coach({"--players", "6", "--json"}, "roll 2T 3R 4H 3C 1K\ntake H\n");
   REQUIRE(json.code == 0);
@@ -405,8 +406,9 @@ TEST_CASE("coach: in the final round the fallback plays to pass the leader, in c
                            "roll 1T 1R 6H 3C 2K\ntake H\nroll on\nroll 1R 2C 3K\ntake R\n"
                            "roll on\nroll 3C 2K\ntake C\n");
   REQUIRE(run.code == 0);
-  CHECK(run.out.find("Values: the fallback's chance to win the final round: scoring at least 12, "
-                     "or\n    a tie at 11 shared with 1 other seat.") != std::string::npos);
+  CHECK(run.out.find("Values: the fallback's final:12/1, as chances: chance to score at least 12 "
+                     "and\n    pass the leader (a tie at 11 with 1 seat counts 1/2).") !=
+        std::string::npos);
   CHECK(run.out.find("Seat 3: set aside 1T 1R 6H 3C, 2 dice left, 9 points so far.\n"
                      "  stop 0.00%, roll on ") != std::string::npos);
   CHECK(run.out.rfind(": best roll on.") > run.out.find("9 points so far"));
@@ -419,6 +421,26 @@ TEST_CASE("coach: in the final round the fallback plays to pass the leader, in c
     CHECK(event["advice"]["fallback"].boolean);
     CHECK(event["advice"]["values"].text == "final:12/1");
   }
+}
+
+// The fallback's values are said again whenever they change: from points
+// (capped:M) to chances once the final round begins, and on `state`.
+TEST_CASE("coach: the fallback's values are said again when they change") {
+  const std::string roll = "roll 2T 3R 4H 3C 1K\n";
+  const CliRun run = Coach({"--players", "4", "--scores", "24,20,10,14"},
+                           roll + "undo\nscore 5\n" + roll + "undo\nscore 3\n" + roll + "state\n");
+  REQUIRE(run.code == 0);
+  const auto at = [&](const std::string& text) { return run.out.find(text); };
+  const std::size_t capped = at("Values: the fallback's capped:1, in points:");
+  const std::size_t final = at("Values: the fallback's final:10/1, as chances:");
+  const std::size_t again = at("Values: the fallback's final:20/1, as chances:");
+  REQUIRE(capped != std::string::npos);
+  REQUIRE(final != std::string::npos);
+  REQUIRE(again != std::string::npos);
+  CHECK(capped < final);
+  CHECK(final < again);
+  // `state` says them once more.
+  CHECK(run.out.find("Values: the fallback's final:20/1", again + 1) != std::string::npos);
 }
 
 TEST_CASE("coach: bad options are refused before the game, exit 2") {

@@ -426,8 +426,9 @@ TEST_CASE("play: where no table covers the game, the fallback, said once") {
   for (std::size_t at; (at = joined.find("\n  ")) != std::string::npos;) {
     joined.replace(at, joined.find_first_not_of(' ', at + 1) - at, " ");
   }
-  CHECK(joined.find("play the fallback: the points still needed; in the final round, the chance "
-                    "to pass the leader.") != std::string::npos);
+  CHECK(joined.find("play the fallback: the expected turn score capped at the points still needed "
+                    "to reach the target; in the final round, the chance to pass the leader (a tie "
+                    "counting its share).") != std::string::npos);
   CHECK(run.out.find("mpirun -np 5 martiandice solve --players 6") != std::string::npos);
   // Hints for a human in the fallback, and the review in its values.
   const CliRun human =
@@ -453,10 +454,12 @@ TEST_CASE("play: where no table covers the game, the fallback, said once") {
   CHECK(replayed["fallback_reason"].text.find("no policy table martiandice-p6") !=
         std::string::npos);
   CHECK(replayed["total_loss"].number == 0);
+  CHECK(reviews[0]["total_loss"].number == 0);  // no table: no chance to win measured
   CHECK(replayed["ratings"].items.empty());
   CHECK(replayed["mistakes"].number == reviews[0]["mistakes"].number);
   // Points before the final round, chances in it: two totals, each the play review's.
-  CHECK(replayed["fallback_loss"].number == doctest::Approx(reviews[0]["total_loss"].number));
+  CHECK(replayed["fallback_loss"].number == doctest::Approx(reviews[0]["fallback_loss"].number));
+  CHECK(reviews[0]["fallback_loss"].number > 0);
   CHECK(replayed["fallback_final_loss"].number ==
         doctest::Approx(reviews[0]["fallback_final_loss"].number));
   int final_turns = 0;
@@ -476,6 +479,28 @@ TEST_CASE("play: where no table covers the game, the fallback, said once") {
   CHECK(text.out.find(" in the fallback's points, and ") != std::string::npos);
   CHECK(text.out.find(" percentage points of chance in the fallback's final round.\n") !=
         std::string::npos);
+}
+
+// Under the fallback the costliest decisions rank each unit apart: a final
+// round's chance lost (the game itself) before points.
+TEST_CASE("play: the fallback's costliest decisions put final-round chances first") {
+  std::string input;
+  for (int i = 0; i < 3000; ++i) input += "take h\ntake c\ntake k\ntake r\nstop\n";
+  const CliRun run = Play({"--players", "4", "--humans", "0,1,2,3", "--seed", "37"}, input);
+  REQUIRE(run.code == 0);
+  const std::size_t seat = run.out.find("Review of seat 2 (human): ");
+  REQUIRE(seat != std::string::npos);
+  const std::string review = run.out.substr(seat, run.out.find("Review of seat 3") - seat);
+  CHECK(review.find(" in the\n  fallback's points (capped at what was needed), and ") !=
+        std::string::npos);
+  CHECK(review.find("percentage points of\n  chance in the final round.") != std::string::npos);
+  const std::size_t costliest = review.find("The costliest decisions:\n  turn ");
+  REQUIRE(costliest != std::string::npos);
+  const std::size_t first_final = review.find("[final:", costliest);
+  const std::size_t first_points = review.find("[capped:", costliest);
+  REQUIRE(first_final != std::string::npos);
+  REQUIRE(first_points != std::string::npos);
+  CHECK(first_final < first_points);
 }
 
 // The longest line of `text`, in characters (UTF-8).

@@ -64,8 +64,9 @@ TEST_CASE("objective: final:M/K is the final round's chance to win") {
   CHECK(Objective::FinalRound(1, 1).ExactUtility(0) == Rational(1, 2));
   CHECK(Objective::FinalRound(0, 1).ExactUtility(0) == 1);
   CHECK(two->Describe() ==
-        "chance to win the final round: scoring at least 7, or a tie at 6 "
-        "shared with 2 other seats");
+        "chance to score at least 7 and pass the leader (a tie at 6 with 2 seats counts 1/3)");
+  CHECK(Objective::FinalRound(12, 1).Describe() ==
+        "chance to score at least 12 and pass the leader (a tie at 11 with 1 seat counts 1/2)");
   CHECK(two->is_chance());
   CHECK(Objective::ReachAtLeast(3).is_chance());
   CHECK_FALSE(Objective::ExpectedScore().is_chance());
@@ -77,15 +78,21 @@ TEST_CASE("objective: final:M/K's errors name the problem") {
   const auto message = [](const char* spec) {
     return std::string(Objective::Parse(spec).status().message());
   };
-  CHECK(message("final") ==
-        "\"final\" is missing the seats level with the leader, /K (e.g. "
-        "final:7/1)");
-  CHECK(message("final:7").find("missing the seats level with the leader") != std::string::npos);
-  CHECK(message("final:/1") == "\"final:/1\" is missing its number (e.g. final:7/1)");
-  CHECK(message("final:7/") == "\"final:7/\" is missing its number (e.g. final:7/1)");
-  CHECK(message("final:7/0") == "in \"final:7/0\", the seats level with the leader are 1 or more");
-  CHECK(message("final:x/1") == "in \"final:x/1\", \"x\" is not a whole number in 0..1000");
-  CHECK(message("final:7/1/2") == "in \"final:7/1/2\", \"1/2\" is not a whole number in 0..1000");
-  CHECK(message("final:1001/1").find("not a whole number in 0..1000") != std::string::npos);
+  const std::string m = "M (the points that pass the leader) is a whole number in 1..1000";
+  const std::string k = "K (the other seats level with the leader) is a whole number in 1..5";
+  CHECK(message("final") == "in \"final\", " + m + ", not \"\" (e.g. final:7/1)");
+  CHECK(message("final:7") ==
+        "\"final:7\" is missing /K, the other seats level with the leader (e.g. final:7/1)");
+  CHECK(message("final:abc") == "in \"final:abc\", " + m + ", not \"abc\" (e.g. final:7/1)");
+  CHECK(message("final:/1") == "in \"final:/1\", " + m + ", not \"\" (e.g. final:7/1)");
+  CHECK(message("final:0/1") == "in \"final:0/1\", " + m + ", not \"0\" (e.g. final:7/1)");
+  CHECK(message("final:7/") == "in \"final:7/\", " + k + ", not \"\" (e.g. final:7/1)");
+  CHECK(message("final:7/0") == "in \"final:7/0\", " + k + ", not \"0\" (e.g. final:7/1)");
+  CHECK(message("final:7/6") == "in \"final:7/6\", " + k + ", not \"6\" (e.g. final:7/1)");
+  CHECK(message("final:7/-1") == "in \"final:7/-1\", " + k + ", not \"-1\" (e.g. final:7/1)");
+  CHECK(message("final:7/1/2") == "in \"final:7/1/2\", " + k + ", not \"1/2\" (e.g. final:7/1)");
+  CHECK(message("final:1001/1").find(m + ", not \"1001\"") != std::string::npos);
+  CHECK(message("final:99999999999999999999/1").find(m) != std::string::npos);
+  CHECK(Objective::Parse("final:1000/5").ok());
   CHECK(message("nope").find("(use ev, reach:K, capped:M or final:M/K)") != std::string::npos);
 }

@@ -1,4 +1,5 @@
-// The page: a game of Martian Dice against the bots, you at seat 0. The game
+// The page: a game of Martian Dice against the bots, you at the seat you
+// choose ("Your seat": first, seat 0, by default). The game
 // is the package's (web/src/game.js: the library's GameState, bots, advice,
 // log and review), run in a Web Worker (worker.mjs) or, where module workers
 // fail, on this thread; this file only shows its events and state (one
@@ -168,9 +169,10 @@ function tableWords(start, table) {
 // ---------------------------------------------------------------------------
 // Words.
 
-let seats = [];  // 'You', 'Bot 1', ...
+let you = 0;      // your seat: the game's one human seat
+let seats = [];  // 'Bot 1', 'You', 'Bot 2', ...
 const who = (seat) => seats[seat];
-const name = (seat) => (seat === 0 ? 'you' : who(seat));
+const name = (seat) => (seat === you ? 'you' : who(seat));
 
 function describe(e) {
   const w = who(e.seat);
@@ -266,7 +268,8 @@ function renderScores(s) {
   s.scores.forEach((score, seat) => {
     const item = document.createElement('li');
     const mover = !s.over && seat === s.seat;
-    item.className = ['seat', mover ? 'mover' : '', s.over && s.winners.includes(seat) ? 'winner' : ''].join(' ').trim();
+    item.className = ['seat', mover ? 'mover' : '', s.over && s.winners.includes(seat) ? 'winner' : '',
+      seat === you ? 'you' : ''].join(' ').trim();
     item.dataset.seat = String(seat);
     item.dataset.score = String(score);
     const bar = `<span class="bar" aria-hidden="true"><span style="width:${Math.min(100, (100 * score) / rules.target)}%"></span></span>`;
@@ -278,6 +281,9 @@ function renderScores(s) {
   });
 }
 
+// The turn's number: a turn's first roll starts it (the state's turn is then still the one before).
+const turnNumber = (s) => (s.phase === 'roll' && s.aside === '-' ? s.turn + 1 : s.turn);
+
 // The turn: the set-aside (grouped), the roll's dice to choose from (its
 // tanks have gone to the set-aside), the turn score and the dice left.
 function renderTurn(s) {
@@ -288,7 +294,7 @@ function renderTurn(s) {
   $('turn-score-unit').textContent = s.turn_score === 1 ? 'point' : 'points';
   $('dice-left').textContent = String(s.dice_left);
   $('dice-left-unit').textContent = s.dice_left === 1 ? 'die left' : 'dice left';
-  $('turn-title').textContent = `Turn ${Math.max(s.turn, 1)} · ${who(s.seat)}`;
+  $('turn-title').textContent = `Turn ${turnNumber(s)} · ${who(s.seat)}`;
   $('turn').hidden = s.over;
   if (take) slideTanks(s);
 }
@@ -451,7 +457,7 @@ function renderResult() {
   const over = state;
   const winners = over.winners;
   let text;
-  if (winners.length === 1) text = winners[0] === 0 ? 'You win!' : `${who(winners[0])} wins.`;
+  if (winners.length === 1) text = winners[0] === you ? 'You win!' : `${who(winners[0])} wins.`;
   else text = `${winners.map(who).join(' and ')} tie with ${over.scores[winners[0]]} and share the win.`;
   $('result-text').textContent = `${text} Final scores: ${over.scores.map((s, i) => `${who(i)} ${s}`).join(', ')}.`;
   $('result').hidden = false;
@@ -535,12 +541,13 @@ function decisionWords(d) {
     `${thenWords(b.then)}. Cost ${valueIn(d.values, d.loss)}${d.class ? ` (${d.class})` : ''}.`;
 }
 
-// The three costliest decisions, costliest first (the review's order among equals).
-const costliest = (decisions) =>
-  decisions.filter((d) => !d.optimal && d.loss > 0).sort((a, b) => b.loss - a.loss).slice(0, 3);
+// The three costliest decisions, costliest first (the review's order among equals), each unit
+// apart as the command line's: the fallback's final-round chances (the game itself) before its points.
+const costliest = (decisions) => decisions.filter((d) => !d.optimal && d.loss > 0)
+  .sort((a, b) => Number(isChance(b.values)) - Number(isChance(a.values)) || b.loss - a.loss).slice(0, 3);
 
 function renderReview(events) {
-  const review = events.find((e) => e.event === 'review' && e.seat === 0);
+  const review = events.find((e) => e.event === 'review' && e.seat === you);
   const box = $('review');
   box.replaceChildren();
   if (!review) return;
@@ -628,17 +635,37 @@ async function move(op, ...args) {
   }
 }
 
-// The form's game: players, rules, bots and seed (none: a random one).
+// The form's game: players, your seat, rules, bots and seed (none: a random one).
 function formGame() {
-  const options = { players: Number($('players').value), ...readRules(), humans: [0], bots: $('bots').value, hints: false };
+  const options = {
+    players: Number($('players').value), ...readRules(), humans: [Number($('seat').value)], bots: $('bots').value,
+    hints: false,
+  };
   const seed = $('seed').value.trim();
   if (seed) options.seed = seed;
   return options;
 }
 
+// The seat choice's words: "first (seat 0)", "second (seat 1)", ..., "last (seat N-1)".
+const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth'];
+const seatWords = (seat, n) => `${seat === n - 1 ? 'last' : ORDINALS[seat]} (seat ${seat})`;
+
+// The seat choice follows the players count: a seat each, the chosen one kept (or the last, when fewer).
+function renderSeats() {
+  const n = Number($('players').value);
+  const chosen = Math.min(Number($('seat').value || 0), n - 1);
+  $('seat').replaceChildren(...Array.from({ length: n }, (_, i) => new Option(seatWords(i, n), String(i))));
+  $('seat').value = String(chosen);
+}
+
+// A game's human seat: a record kept before the seat choice says [0], or nothing (the engine's seat 0).
+const humanSeat = (options) => (Array.isArray(options.humans) ? options.humans[0] : 0);
+
 // The form set to a resumed game's settings, so that "Play again" plays them.
 function setForm(options, hints) {
   $('players').value = String(options.players);
+  renderSeats();
+  $('seat').value = String(humanSeat(options));
   for (const name of ['dice', 'bonus', 'target']) $(name).value = String(options[name]);
   $('bots').value = options.bots;
   $('hints').checked = hints;
@@ -679,7 +706,9 @@ async function replay(kept, answer) {
 async function startGame(options, kept = null) {
   players = options.players;
   rules = { dice: options.dice, bonus: options.bonus, target: options.target };
-  seats = Array.from({ length: players }, (_, i) => (i === 0 ? 'You' : `Bot ${i}`));
+  you = humanSeat(options);
+  // The bots numbered 1, 2, ... in seat order, your seat skipped.
+  seats = Array.from({ length: players }, (_, i) => (i === you ? 'You' : `Bot ${i < you ? i + 1 : i}`));
   setBusy(true);
   $('new-game').disabled = true;
   try {
@@ -716,6 +745,7 @@ async function startGame(options, kept = null) {
     if (kept) {
       forgetGame('play');
       $('setup-form').reset();  // not the damaged record's settings
+      renderSeats();
       $('status').textContent = `Your unfinished game could not be resumed (${error.message}): start a new one.`;
     } else {
       $('status').textContent = `Cannot start: ${error.message}`;
@@ -734,11 +764,14 @@ async function ownTable() {
   if (busy || !own) return;
   const table = await own.use();
   if (!table) return;
+  renderSeats();  // the table's players count
   $('status').textContent = `Your table for ${gameWords(table.players, table.rules)} is ready: ` +
     `start, and the bots and hints play from it${table.kept ? ' (kept in this browser for the next visits)' : ''}.`;
 }
 
 $('setup-form').addEventListener('submit', newGame);
+$('players').addEventListener('change', renderSeats);
+renderSeats();
 $('table-file').addEventListener('change', ownTable);
 $('roll').addEventListener('click', () => move('roll'));
 $('stop').addEventListener('click', () => move('stop'));
@@ -799,7 +832,7 @@ try {
   engine = await startEngine();
   $('version').textContent = `martiandice ${engine.version}.`;
   $('thread').textContent = engine.thread;
-  $('status').textContent = 'Ready: choose the players and start.';
+  $('status').textContent = 'Ready: choose the players and your seat, and start.';
   $('new-game').disabled = false;
   document.body.dataset.ready = 'true';
   document.body.dataset.thread = engine.thread.includes('Worker') ? 'worker' : 'page';

@@ -69,7 +69,7 @@ export const percentagePoints = (x) => percentText(x).replace(/ %$/, ' percentag
 
 // A review without a table (no rating, play's review event): the decisions
 // played as the fallback advises, and what the others gave away: its points
-// (capped:M, `total_loss`) and, apart, its final round's chances (final:M/K,
+// (capped:M, `fallback_loss`) and, apart, its final round's chances (final:M/K,
 // `fallback_final_loss`), never added (other units). As the command line's
 // review: the points unless only chances were lost.
 export function fallbackSummary(review) {
@@ -77,7 +77,8 @@ export function fallbackSummary(review) {
   const optimal = review.decisions.filter((d) => d.optimal).length;
   const chances = review.fallback_final_loss ?? 0;
   const parts = [];
-  if (review.total_loss > 0 || chances === 0) parts.push(`${review.total_loss.toFixed(2)} pts of its expected points`);
+  const points = review.fallback_loss ?? 0;
+  if (points > 0 || chances === 0) parts.push(`${points.toFixed(2)} pts of its expected points`);
   if (chances > 0) parts.push(`${percentagePoints(chances)} of its chance to pass the leader in the final round`);
   return `You played ${optimal} of ${plural(n, 'decision')} as the fallback advises; ` +
     `${optimal === 0 ? 'they' : 'the others'} gave away ${parts.join(', and ')}, summed.`;

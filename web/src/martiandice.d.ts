@@ -373,8 +373,9 @@ export class Game {
   /** Once over: the game_over event ({turns, scores, winners}); else null. */
   readonly result: GameEvent | null;
   /** Once over: each human seat's review event ({seat, decisions (each with its `values`),
-   *  mistakes, total_loss (chances to win with a table; without one the fallback's points),
-   *  fallback_final_loss (the fallback's final-round chances, apart; 0 with a table),
+   *  mistakes, total_loss (chances to win from the table; 0 without one), fallback_loss
+   *  (the fallback's points), fallback_final_loss (the fallback's final-round chances), each
+   *  summed apart as review's totals,
    *  rating}: a Rating, or null under the fallback). */
   readonly reviews: GameEvent[];
   /** Frees the game in the module. */

@@ -133,11 +133,12 @@ describe('the fallback\'s final round', () => {
       const hints = events.filter((e) => e.event === 'hint' && e.values.startsWith('final:'));
       assert.ok(hints.length >= final.length);
       assert.ok(hints.every((h) => h.fallback && h.value >= 0 && h.value <= 1), JSON.stringify(hints));
-      // The points (capped:M) in total_loss, the chances (final:M/K) in fallback_final_loss: never added.
+      // The points (capped:M) in fallback_loss, the chances (final:M/K) in fallback_final_loss: never added.
       const points = review.decisions.filter((d) => /^capped:\d+$/.test(d.values));
       assert.equal(points.length + final.length, review.decisions.length);
       const sum = (decisions) => decisions.reduce((total, d) => total + d.loss, 0);
-      assert.ok(Math.abs(review.total_loss - sum(points)) < 1e-9, `${review.total_loss} points, seed ${options.seed}`);
+      assert.ok(Math.abs(review.fallback_loss - sum(points)) < 1e-9, `${review.fallback_loss} points, seed ${options.seed}`);
+      assert.equal(review.total_loss, 0);
       assert.ok(Math.abs(review.fallback_final_loss - sum(final)) < 1e-9,
         `${review.fallback_final_loss} chances, seed ${options.seed}`);
       assert.ok(final.every((d) => d.loss >= 0 && d.loss <= 1 && d.class === null));
@@ -151,6 +152,7 @@ describe('the fallback\'s final round', () => {
     const options = { players: 2, humans: [0], seed: gameSeed() };
     const review = playThrough(options).events.find((e) => e.event === 'review');
     assert.equal(review.fallback_final_loss, 0);
+    assert.equal(review.fallback_loss, 0);
     assert.ok(review.decisions.every((d) => d.values === 'win'));
   });
 });

@@ -11,7 +11,11 @@
 // on the focused button, the page's keys R and H C K). Screenshots (start,
 // how-to-play, a decision with its hint, the end) go to
 // build-wasm/screenshots/ (or $MARTIANDICE_SCREENSHOTS). A 4-player game (no
-// table: the fallback) too. Seeded: $MARTIANDICE_WEB_SEED (printed).
+// table: the fallback) too. "Your seat": a game at the last of 2 seats (the
+// bot moves first; a final-round decision; the review of your seat; a reload
+// keeps the seat), the seat choice following the players count, other seats'
+// names, and a game kept before the choice resuming at seat 0. Seeded:
+// $MARTIANDICE_WEB_SEED (printed).
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { test } from 'node:test';
@@ -123,7 +127,8 @@ async function shownGame(page) {
     log: [...document.querySelectorAll('#log li')].map((li) => li.textContent),
     controls: [...document.querySelectorAll('#controls button')].filter((b) => !b.hidden).map((b) => b.textContent),
     hint: document.getElementById('hint').hidden ? null : document.getElementById('hint-best').textContent,
-    form: ['players', 'bots', 'dice', 'bonus', 'target'].map((id) => document.getElementById(id).value),
+    form: ['players', 'seat', 'bots', 'dice', 'bonus', 'target'].map((id) => document.getElementById(id).value),
+    names: [...document.querySelectorAll('#scores li')].map((li) => li.firstElementChild.firstChild.textContent),
   }));
 }
 
@@ -250,21 +255,29 @@ function summaryWords(review) {
     `${plural(r.blunders, 'blunder')}.`;
 }
 function costliestWords(decisions, value) {
-  return decisions.filter((d) => !d.optimal && d.loss > 0).sort((a, b) => b.loss - a.loss).slice(0, 3).map((d) =>
+  // Chances (win, final:M/K) before points (capped:M), each by loss.
+  const chance = (d) => (/^(win|final:)/.test(d.values) ? 1 : 0);
+  return decisions.filter((d) => !d.optimal && d.loss > 0)
+    .sort((a, b) => chance(b) - chance(a) || b.loss - a.loss).slice(0, 3).map((d) =>
     `Turn ${d.turn}: rolled ${diceWords(d.rolled)}${d.aside === '-' ? '' : ` with ${diceWords(d.aside)} set aside`}. ` +
     `You took ${plural(d.count, d.take)}, then ${d.then === 'roll' ? 'rolled on' : 'stopped'}; better: take ` +
     `${plural(d.best.count, d.best.take)}, then ${thenWords(d.best.then)}. ` +
     `Cost ${value(d.loss)}${d.class ? ` (${d.class})` : ''}.`);
 }
 
+// A bot's name: the bots are numbered 1, 2, ... in seat order, your seat skipped.
+const botName = (bot, seat) => `Bot ${bot < seat ? bot + 1 : bot}`;
+const seatNames = (players, seat) => Array.from({ length: players }, (_, i) => (i === seat ? 'You' : botName(i, seat)));
+
 // The end of a game against the CLI's replay: scores, winner, review, rating,
 // the costliest decisions; the rating kept (`games` in storage) and charted.
-async function checkEnd(page, { gameSeed, input, players, games }) {
-  const cli = runPlay(['--players', String(players), '--humans', '0', '--seed', gameSeed], input);
+async function checkEnd(page, { gameSeed, input, players, games, seat = 0 }) {
+  const cli = runPlay(['--players', String(players), '--humans', String(seat), '--seed', gameSeed], input);
   const over = cli.find((e) => e.event === 'game_over');
   const shown = await page.$$eval('#scores li', (lis) => lis.map((li) => Number(li.dataset.score)));
   assert.deepEqual(shown, over.scores, `seed ${gameSeed}, moves ${JSON.stringify(input)}`);
   const review = cli.find((e) => e.event === 'review');
+  assert.equal(review.seat, seat, 'the review is of your seat');
   assert.ok(review.rating, 'a table game has a rating');
   assert.equal(await page.textContent('#review-summary'), summaryWords(review));
   const rating = await page.$eval('#rating', (p) => ({ text: p.textContent, ...p.dataset }));
@@ -279,7 +292,7 @@ async function checkEnd(page, { gameSeed, input, players, games }) {
   assert.equal(await page.$$eval('#rating-chart circle', (cs) => cs.length), games, 'a point a game');
   const result = await page.textContent('#result-text');
   if (over.winners.length === 1) {
-    assert.ok(result.startsWith(over.winners[0] === 0 ? 'You win!' : `Bot ${over.winners[0]} wins.`), result);
+    assert.ok(result.startsWith(over.winners[0] === seat ? 'You win!' : `${botName(over.winners[0], seat)} wins.`), result);
   } else {
     assert.match(result, /share the win/);
   }
@@ -349,7 +362,7 @@ test('with 4 players the page plays the fallback, as the CLI does', { skip: miss
   assert.equal(review.fallback_final_loss, 0);
   const optimal = review.decisions.filter((d) => d.optimal).length;
   assert.equal(await page.textContent('#review-summary'), `You played ${optimal} of ${plural(review.decisions.length, 'decision')} ` +
-    `as the fallback advises; ${optimal === 0 ? 'they' : 'the others'} gave away ${review.total_loss.toFixed(2)} pts ` +
+    `as the fallback advises; ${optimal === 0 ? 'they' : 'the others'} gave away ${review.fallback_loss.toFixed(2)} pts ` +
     'of its expected points, summed.');
   assert.deepEqual(await page.$$eval('#costly li', (lis) => lis.map((li) => li.textContent)),
     costliestWords(review.decisions, (x) => `${x.toFixed(2)} pts`));
@@ -437,5 +450,152 @@ test('without a worker (?worker=0) the page runs the package on its thread', { s
   await page.waitForSelector(SETTLED);
   if (await page.getAttribute('body', 'data-phase') === 'human-take') await checkHint(page);
   assert.deepEqual(errors, []);
+  await page.close();
+});
+
+// The seat choice's options: [value, text] each, and the one chosen.
+const seatChoice = (page) => page.$eval('#seat', (select) => ({
+  options: [...select.options].map((o) => [o.value, o.textContent]), value: select.value,
+}));
+
+test('the seat choice follows the players count', { skip: missing ?? false }, async () => {
+  const page = await newPage({ viewport: { width: 800, height: 900 } });
+  await page.goto(url(`play/index.html?delay=0`));
+  await page.waitForSelector('body[data-ready="true"]');
+  assert.deepEqual(await seatChoice(page), { options: [['0', 'first (seat 0)'], ['1', 'last (seat 1)']], value: '0' });
+  await page.selectOption('#players', '6');
+  assert.deepEqual(await seatChoice(page), { value: '0', options: [['0', 'first (seat 0)'], ['1', 'second (seat 1)'],
+    ['2', 'third (seat 2)'], ['3', 'fourth (seat 3)'], ['4', 'fifth (seat 4)'], ['5', 'last (seat 5)']] });
+  await page.selectOption('#seat', '5');
+  await page.selectOption('#players', '4');
+  assert.deepEqual(await seatChoice(page), { value: '3', options: [['0', 'first (seat 0)'], ['1', 'second (seat 1)'],
+    ['2', 'third (seat 2)'], ['3', 'last (seat 3)']] }, 'clamped to the last seat');
+  await page.selectOption('#seat', '1');
+  await page.selectOption('#players', '3');
+  assert.equal((await seatChoice(page)).value, '1', 'a seat that is still there stays chosen');
+  await page.close();
+});
+
+test('at the last of 2 seats the bot moves first, and you play the final round', { skip: missing ?? false }, async () => {
+  // Seed 65 with the best moves: the bot reaches 25 first (25-24), and your turn is the final round's.
+  const gameSeed = '65';
+  const page = await newPage({ viewport: { width: 800, height: 900 } });
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(url(`play/index.html?delay=0`));
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.selectOption('#seat', '1');
+  await page.check('#hints');
+  await page.fill('#seed', gameSeed);
+  await page.click('#new-game');
+  await page.waitForSelector(SETTLED);
+  // The bot's whole first turn is played before yours.
+  const log = await page.$$eval('#log li', (lis) => lis.map((li) => li.textContent));
+  assert.equal(log[0], 'Turn 1 (round 1): Bot 1 to move.');
+  assert.ok(log.length > 2 && log.slice(1).every((line) => /^(Bot 1|No .*: Bot 1) /.test(line)), log.join(' | '));
+  assert.match(log.at(-1), /^(Bot 1 stopped and|No .*: Bot 1) scored \d+ points?/);
+  assert.equal(await page.getAttribute('body', 'data-phase'), 'human-roll');
+  assert.equal(await page.textContent('#turn-title'), 'Turn 2 · You');
+  assert.deepEqual((await shownGame(page)).names, seatNames(2, 1));
+  assert.deepEqual(await page.$$eval('#scores li.you', (lis) => lis.map((li) => li.dataset.seat)), ['1']);
+  assert.equal(await page.getAttribute('#hint', 'data-seat'), '1');
+  assert.match(await page.textContent('#announce'), /Your turn: roll\. Hint: Your chance to win now: \d+\.\d %\./);
+  const kept = await page.evaluate(() => JSON.parse(localStorage.getItem('martiandice.game.play')));
+  assert.deepEqual(kept.options.humans, [1], 'the kept game has your seat');
+  // Your moves: the hint's best, each hint checked against the CLI's at your seat.
+  const lines = [];
+  const finalDecisions = [];
+  for (let moves = 0; ; ++moves) {
+    assert.ok(moves < 500, 'the game ends');
+    await page.waitForSelector(SETTLED);
+    const phase = await page.getAttribute('body', 'data-phase');
+    if (phase === 'over') break;
+    if (moves === 3) await reloadGame(page);
+    assert.equal(await page.getAttribute('#hint', 'data-seat'), '1');
+    const finalRound = await page.isVisible('#final-round');
+    if (phase === 'human-roll') {
+      if (finalRound) {
+        // Your chance to win at the start of the final round's turn, as the CLI says.
+        const scores = await page.getAttribute('#hint', 'data-scores');
+        const cli = JSON.parse(runCli('eval', { objective: 'win', scores, seat: 1 }));
+        assert.ok(cli.value > 0 && cli.value < 1, `a chance to win at ${scores}: ${cli.value}`);
+        assert.ok((await page.textContent('#hint-best')).startsWith(`Your chance to win now: ${percent(cli.value, 1)}.`));
+        finalDecisions.push('roll');
+      }
+      await page.click('#roll');
+      if (moves === 0) {
+        await page.waitForSelector(SETTLED);
+        assert.ok((await page.$$eval('#log li', (lis) => lis.map((li) => li.textContent)))
+          .includes('Turn 2 (round 1): you to move.'), 'your turn is the second');
+      }
+      continue;
+    }
+    await checkHint(page);
+    if (finalRound) finalDecisions.push(phase);
+    if (phase === 'human-take') {
+      const face = await page.$eval('#hint-table tr.best', (tr) => tr.dataset.face);
+      lines.push(`take ${face}`);
+      await page.click(`#takes button[data-face="${face}"]`);
+    } else {
+      const stop = await page.$eval('#hint-table tr.best', (tr) => tr.dataset.move) === 'stop';
+      lines.push(stop ? 'stop' : 'roll');
+      await page.click(stop ? '#stop' : '#roll-on');
+    }
+  }
+  assert.ok(finalDecisions.length >= 2 && finalDecisions[0] === 'roll', `final-round decisions: ${finalDecisions}`);
+  const input = lines.map((l) => `${l}\n`).join('');
+  const cli = runPlay(['--players', '2', '--humans', '1', '--seed', gameSeed], input);
+  const over = cli.find((e) => e.event === 'game_over');
+  const turns = cli.filter((e) => e.event === 'turn');
+  assert.deepEqual(turns.at(-1), { ...turns.at(-1), seat: 1, final_round: true }, 'the last turn is yours, in the final round');
+  const review = cli.find((e) => e.event === 'review');
+  assert.ok(review.decisions.some((d) => d.turn === over.turns), 'the review has your final-round decisions');
+  await checkEnd(page, { gameSeed, input, players: 2, games: 1, seat: 1 });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('other seats: the names, the first turn and "Play again" follow the seat', { skip: missing ?? false }, async () => {
+  const page = await newPage({ viewport: { width: 800, height: 900 } });
+  await page.goto(url(`play/index.html?delay=0`));
+  await page.waitForSelector('body[data-ready="true"]');
+  for (const [players, seat] of [[3, 1], [6, 5]]) {
+    await page.selectOption('#players', String(players));
+    await page.selectOption('#seat', String(seat));
+    await page.fill('#seed', '7');
+    await page.click('#new-game');
+    await page.waitForSelector(`${SETTLED}[data-phase="human-roll"]`);
+    const shown = await shownGame(page);
+    assert.deepEqual(shown.names, seatNames(players, seat));
+    assert.equal(shown.turn, `Turn ${seat + 1} · You`, 'the seats before yours moved first');
+    assert.deepEqual(await page.$$eval('#scores li.you', (lis) => lis.map((li) => li.dataset.seat)), [String(seat)]);
+  }
+  // Another game with the same settings: the same seat.
+  await page.evaluate(() => {
+    document.getElementById('again').hidden = false;  // as at a game's end
+    document.getElementById('result').hidden = false;
+  });
+  await page.click('#again');
+  await page.waitForSelector(`${SETTLED}[data-phase="human-roll"]`);
+  assert.equal((await shownGame(page)).turn, 'Turn 6 · You');
+  await page.close();
+});
+
+test('a game kept before the seat choice (no seat in its record) resumes at seat 0', { skip: missing ?? false }, async () => {
+  const page = await newPage({ viewport: { width: 800, height: 900 } });
+  await startAndRoll(page, 77);
+  const kept = await page.evaluate(() => JSON.parse(localStorage.getItem('martiandice.game.play')));
+  assert.deepEqual(kept.options.humans, [0]);
+  delete kept.options.humans;
+  await page.evaluate((record) => localStorage.setItem('martiandice.game.play', JSON.stringify(record)), kept);
+  await page.selectOption('#players', '3');  // the form is the record's after the reload
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.waitForSelector(`${SETTLED}[data-seed="77"]`);
+  const shown = await shownGame(page);
+  assert.deepEqual(shown.names, ['You', 'Bot 1']);
+  assert.deepEqual(shown.form.slice(0, 2), ['2', '0']);
+  assert.equal(shown.turn, 'Turn 1 · You');
+  assert.match(await page.textContent('#status'), /^Resumed your game with seed 77/);
   await page.close();
 });

@@ -65,7 +65,7 @@ test('values are chances for win, reach:K and the fallback\'s final round; point
 test('a review without a table gives its points and its final round\'s chances apart, never added', () => {
   const decision = (values, loss) => ({ values, loss, optimal: loss === 0 });
   const review = (decisions, totalLoss, finalLoss) => ({
-    decisions, total_loss: totalLoss, fallback_final_loss: finalLoss, rating: null,
+    decisions, total_loss: 0, fallback_loss: totalLoss, fallback_final_loss: finalLoss, rating: null,
   });
   assert.equal(fallbackSummary(review([decision('capped:15', 0), decision('capped:9', 1.25)], 1.25, 0)),
     'You played 1 of 2 decisions as the fallback advises; the others gave away 1.25 pts of its expected points, summed.');
