@@ -658,7 +658,7 @@ function renderSeats() {
   $('seat').value = String(chosen);
 }
 
-// A game's human seat: a record kept before the seat choice says [0], or nothing (the engine's seat 0).
+// A game's human seat: its options' `humans`, else seat 0 (the engine's default).
 const humanSeat = (options) => (Array.isArray(options.humans) ? options.humans[0] : 0);
 
 // The form set to a resumed game's settings, so that "Play again" plays them.
