@@ -169,6 +169,14 @@ std::string EvalLine(const Goal& goal, std::string_view label, const std::option
                          ExactText(value));
 }
 
+// After an answer whose best value is a chance of exactly 0 (so is every
+// option's): that no move changes anything.
+std::string NoChanceText(const Query& query, const Goal& goal, double best) {
+  if (!IsChance(goal) || best != 0) return "";
+  return query.goal.is_win() ? "No move can win the game from here.\n"
+                             : "No move has any chance here: every option is worth 0%.\n";
+}
+
 std::string EvalDecision(const PositionEval& eval) {
   if (!eval.stop)
     return "Decision: roll (a turn starts with a roll; stopping is not allowed yet).\n";
@@ -241,9 +249,10 @@ std::string BestVerdict(const Query& query, const Goal& goal, const RollAdvice& 
                            advice.turn_over_score);
   }
   const TakeOption& best = advice.options.at(*advice.best);
-  return absl::StrFormat("%s\nBest: take %s, then %s.\n%s\n", value,
+  return absl::StrFormat("%s\nBest: take %s, then %s.\n%s\n%s", value,
                          FaceCountText(best.take, best.count), ThenPhrase(best.then),
-                         NextText(query.rules, best));
+                         NextText(query.rules, best),
+                         NoChanceText(query, goal, advice.value.approx));
 }
 
 // For the win goal: the table, loaded with front_end.h's errors.
@@ -360,7 +369,7 @@ std::string EvalText(const Query& query, const EvalAnswer& answer, const Fallbac
                   EvalLine(goal, "stop", eval.stop, "not allowed before the first roll", exact));
   absl::StrAppend(&text, EvalLine(goal, "roll", eval.roll, "not possible: no dice left", exact));
   absl::StrAppend(&text, EvalLine(goal, "value", eval.value, "", exact));
-  absl::StrAppend(&text, EvalDecision(eval));
+  absl::StrAppend(&text, EvalDecision(eval), NoChanceText(query, goal, eval.value.approx));
   return text;
 }
 

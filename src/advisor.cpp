@@ -17,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "fallback_turn.h"
 #include "file_kind.h"
 #include "martiandice/state_space.h"
 #include "martiandice/win_query.h"
@@ -29,19 +30,6 @@ namespace {
 absl::StatusOr<TurnSolution> FallbackTurn(Advisor& advisor, const Rules& rules,
                                           const GameContext& context) {
   return advisor.Turn(rules, FallbackTurnObjective(rules, context), Precision::kDouble);
-}
-
-// The other seats level with the leader of the final round at `context`.
-int LevelWithLeader(const GameContext& context) {
-  int leader = -1;
-  int level = 0;
-  for (int seat = 0; seat < static_cast<int>(context.scores.size()); ++seat) {
-    if (seat == context.seat) continue;
-    if (context.scores[seat] > leader) level = 0;
-    leader = std::max(leader, context.scores[seat]);
-    if (context.scores[seat] == leader) ++level;
-  }
-  return std::max(level, 1);
 }
 
 }  // namespace
@@ -59,18 +47,16 @@ Query DecisionQuery(const GameState& state, const Goal& goal) {
 }
 
 Objective FallbackObjective(const Rules& rules, const GameContext& context) {
-  const int needed = PointsNeeded(rules, context);
-  if (!FinalRoundBegun(rules, context.scores, context.seat)) return Objective::Capped(needed);
-  return Objective::FinalRound(needed, LevelWithLeader(context));
+  const internal::FallbackTurnSpec spec = internal::FallbackTurnAt(rules, context);
+  return spec.final_round ? Objective::FinalRound(spec.needed, spec.level)
+                          : Objective::Capped(spec.needed);
 }
 
 Objective FallbackTurnObjective(const Rules& rules, const GameContext& context) {
-  const int needed = PointsNeeded(rules, context);
+  const internal::FallbackTurnSpec spec = internal::FallbackTurnAt(rules, context);
   const int most = MaxTurnScore(rules);
-  if (!FinalRoundBegun(rules, context.scores, context.seat)) {
-    return Objective::Capped(std::min(needed, most));
-  }
-  return Objective::FinalRound(std::min(needed, most + 2), LevelWithLeader(context));
+  return spec.final_round ? Objective::FinalRound(std::min(spec.needed, most + 2), spec.level)
+                          : Objective::Capped(std::min(spec.needed, most));
 }
 
 // ------------------------------------------------------------ the caches
@@ -248,7 +234,10 @@ absl::StatusOr<std::shared_ptr<const LoadedTable>> Advisor::Table(
       [&]() -> absl::StatusOr<std::shared_ptr<const LoadedTable>> {
         absl::StatusOr<std::string> path = LocateTable(rules, players, source);
         if (absl::IsNotFound(path.status()) && options_.missing_table) {
-          return absl::NotFoundError(options_.missing_table(rules, players));
+          path = absl::NotFoundError(options_.missing_table(rules, players));
+        }
+        if (absl::IsNotFound(path.status()) && options_.make_table && !source) {
+          path = options_.make_table(rules, players, path.status());
         }
         if (!path.ok()) return path.status();
         return caches_->Load(*path, rules, players);

@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "fallback_turn.h"
 #include "martiandice/rules.h"
 #include "martiandice/state_space.h"
 
@@ -277,14 +278,7 @@ Dice RollDice(int dice, DiceRng& rng) {
 }
 
 int PointsNeeded(const Rules& rules, const GameContext& context) {
-  const bool seated = context.seat >= 0 && context.seat < static_cast<int>(context.scores.size());
-  const int own = seated ? context.scores[context.seat] : 0;  // invalid: unspecified, defined
-  int leader = 0;
-  for (int seat = 0; seat < static_cast<int>(context.scores.size()); ++seat) {
-    if (seat != context.seat) leader = std::max(leader, context.scores[seat]);
-  }
-  const bool final_round = FinalRoundBegun(rules, context.scores, context.seat);
-  return std::max(1, final_round ? leader + 1 - own : rules.target - own);
+  return internal::FallbackTurnAt(rules, context).needed;
 }
 
 }  // namespace martiandice

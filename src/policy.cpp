@@ -10,6 +10,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "fallback_turn.h"
 #include "martiandice/turn_query.h"
 #include "martiandice/win_query.h"
 
@@ -208,7 +209,6 @@ absl::StatusOr<Bot> Bot::Create(const PolicySpec& policy, Advisor& advisor, cons
   }
   auto add = [&bot](absl::StatusOr<TurnSolution> solution) {
     if (!solution.ok()) return solution.status();
-    bot.turn_index_[solution->objective().key()] = static_cast<int>(bot.solutions_.size());
     bot.solutions_.push_back(*std::move(solution));
     return absl::OkStatus();
   };
@@ -246,11 +246,13 @@ absl::Status Bot::CheckState(const GameState& state, Phase phase) const {
 
 const TurnSolution& Bot::Solution(const GameContext& context) const {
   if (solutions_.size() == 1) return solutions_.front();
-  const Objective objective =
-      policy_.kind == PolicySpec::Kind::kCappedNeeded
-          ? Objective::Capped(std::min(PointsNeeded(rules_, context), MaxTurnScore(rules_)))
-          : FallbackTurnObjective(rules_, context);
-  return solutions_[turn_index_.at(objective.key())];  // Create solved every one
+  // Create solved every turn indexed here, in this order (see solutions_).
+  const internal::FallbackTurnSpec spec = internal::FallbackTurnAt(rules_, context);
+  const int most = MaxTurnScore(rules_);
+  if (policy_.kind == PolicySpec::Kind::kCappedNeeded || !spec.final_round) {
+    return solutions_[std::min(spec.needed, most) - 1];
+  }
+  return solutions_[most + (std::min(spec.needed, most + 2) - 1) * (players_ - 1) + spec.level - 1];
 }
 
 absl::StatusOr<Bot::Choice> Bot::ChooseTake(const GameState& state, DiceRng& rng) const {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <istream>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -26,6 +27,10 @@ struct CliEnvironment {
   // Where `serve` reads its requests, `review -` its input, `play` the
   // human moves and `coach` its entries (std::cin in the executable); null reads as an empty input.
   std::istream* in = nullptr;
+  // Where the commands keep the tables they solve for small games no table
+  // covers (table_cache.h; the executable's: TableCacheFolder()); unset: none
+  // is made, the fallback plays those games.
+  std::optional<std::string> table_cache;
 };
 
 // Runs the command line `args` (argv without the program name). Results go to

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli.h"
+#include "table_cache.h"
 
 namespace {
 
@@ -51,5 +52,6 @@ int main(int argc, char** argv) {
   environment.stderr_is_terminal = isatty(STDERR_FILENO) != 0;
   environment.columns = TextColumns();
   environment.in = &std::cin;
+  environment.table_cache = martiandice::cli::TableCacheFolder();
   return martiandice::RunCli(args, std::cout, std::cerr, environment);
 }

@@ -86,13 +86,20 @@ absl::Status PrepareTable(const SimulationOptions& options, Advisor& advisor, Se
     return absl::OkStatus();
   }
   absl::StatusOr<std::shared_ptr<const LoadedTable>> loaded =
-      app::LoadTable(advisor, setup.rules, setup.players, options.tables_path);
-  if (!loaded.ok() && !NeedsTable(options.policies)) {
-    return absl::Status(
-        loaded.status().code(),
-        absl::StrCat("--rate reviews decisions against a table: ", loaded.status().message()));
+      advisor.Table(setup.rules, setup.players, options.tables_path);
+  if (!loaded.ok()) {
+    const absl::Status error = app::TableError(setup.rules, setup.players, loaded.status());
+    if (!NeedsTable(options.policies)) {
+      return absl::Status(error.code(), absl::StrCat("--rate reviews decisions against a table: ",
+                                                     error.message()));
+    }
+    if (!absl::IsNotFound(loaded.status())) return error;
+    // None found: the fallback bot plays without one.
+    return absl::Status(error.code(), absl::StrCat(error.message(),
+                                                   "; or play the policy fallback in the place of "
+                                                   "win (what win advises where no table covers "
+                                                   "the game)"));
   }
-  if (!loaded.ok()) return loaded.status();
   setup.table = (*loaded)->table;
   result.table_path = (*loaded)->path;
   return absl::OkStatus();

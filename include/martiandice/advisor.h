@@ -136,6 +136,18 @@ class Advisor {
     // TableCoverage::reason), for a front end whose users give tables in
     // their own way. Unset: LocateTable's (its `martiandice solve` command).
     std::function<std::string(const Rules& rules, int players)> missing_table;
+    // Where the default search (no `tables` here or in the call) finds no
+    // table for a game (`searched`: its NotFound, missing_table's message if
+    // set): a front end that can make one (the command line solves small
+    // games, tools/table_cache.h) returns the path of the table file it
+    // made, then read as a table found; or NotFound, whose message becomes
+    // the reason the game has no table (the fallback plays it); any other
+    // error is the call's. Called without the advisor's lock, by each thread
+    // that misses the table (it serialises itself if it must), and again at
+    // the next miss after an error. Unset: no table is made.
+    std::function<absl::StatusOr<std::string>(const Rules& rules, int players,
+                                              const absl::Status& searched)>
+        make_table;
   };
   Advisor();
   explicit Advisor(Options options);
@@ -160,13 +172,13 @@ class Advisor {
                                     Precision precision);
   // The policy table for `rules` and `players` from `tables` (a file or
   // folder; unset: the advisor's, else the default search), from the cache
-  // or located (LocateTable), read (or shared, where another source holds
-  // the same file) and checked against the rules and players now, whatever its size (one over
-  // kMaxTableBytes, made on a cluster, is mapped like any over kEagerTableBytes). A file
-  // refused for its content (DataLoss: damaged; FailedPrecondition: another format, or
-  // other rules or players) is not read again for the same game while it is the same file
-  // (device, inode, size and modification time): the same error comes back at once. Errors:
-  // LocateTable's (NotFound with Options::missing_table's message where set),
+  // or located (LocateTable; else made by Options::make_table), read (or
+  // shared, where another source holds the same file) and checked against the rules and players
+  // now, whatever its size (one over kMaxTableBytes, made on a cluster, is mapped like any over
+  // kEagerTableBytes). A file refused for its content (DataLoss: damaged; FailedPrecondition:
+  // another format, or other rules or players) is not read again for the same game while it is the
+  // same file (device, inode, size and modification time): the same error comes back at once.
+  // Errors: LocateTable's (NotFound with Options::missing_table's message where set),
   // GameTable::Open's, and CheckTableMatches's (prefixed with the file).
   absl::StatusOr<std::shared_ptr<const LoadedTable>> Table(
       const Rules& rules, int players, const std::optional<std::string>& tables = std::nullopt);

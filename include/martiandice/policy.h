@@ -33,7 +33,6 @@
 // as rolling on.
 #pragma once
 
-#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -157,11 +156,11 @@ class Bot {
   std::string table_path_;
   bool fallback_ = false;
   std::string fallback_reason_;
-  // ev, capped:M, reach:K: one; capped: capped:1 to capped:MaxTurnScore;
-  // fallback (and win's): those and every final:M/K the fallback plays
-  // (FallbackTurnObjective), by objective key in `turn_index_`.
+  // ev, capped:M, reach:K: one; capped: capped:M at M - 1, M from 1 to
+  // MaxTurnScore; fallback (and win's): those, then every final:M/K the
+  // fallback plays (FallbackTurnObjective) at MaxTurnScore + (M - 1) *
+  // (players - 1) + K - 1, M from 1 to MaxTurnScore + 2, K from 1 to players - 1.
   std::vector<TurnSolution> solutions_;
-  std::map<std::string, int> turn_index_;
 };
 
 }  // namespace martiandice

@@ -602,6 +602,39 @@ TEST_CASE("answers: a final turn that cannot win says so in words") {
   CHECK(app::GameAdviceText(AdviceAt(advisor, *open)).find("No move") == std::string::npos);
 }
 
+TEST_CASE("answers: eval and best where no move has a chance say so in words") {
+  Advisor advisor;
+  // Seat 0 ended at 26; seat 1 at 0 can score 16 at most: from the table.
+  const Query lost = Parsed(Win("26,0", 1, ""));
+  CHECK(Lines(app::EvalText(lost, EvalOf(advisor, lost))).back() ==
+        "No move can win the game from here.");
+  const Dice roll = D("1T 3R 4H 3C 2K");
+  CHECK(Lines(app::BestText(lost, roll, BestOf(advisor, lost, roll))).back() ==
+        "No move can win the game from here.");
+  // From the fallback: 4 players, seat 1 needs 16 with 3 tanks to 2 rays.
+  app::Request request;
+  request.query.objective = "win";
+  request.query.scores = "25,10,20,14";
+  request.query.seat = 1;
+  request.query.aside = "3T 2R 2H";
+  const absl::StatusOr<std::string> text =
+      app::AnswerQuery(advisor, request, app::kEvalRequest, app::AnswerFormat::kText);
+  REQUIRE(text.ok());
+  const std::vector<std::string> lines = Lines(*text);
+  REQUIRE(lines.size() == 10);
+  CHECK(lines[4].rfind("Values below: the fallback's final:16/1", 0) == 0);
+  CHECK(lines.back() == "No move can win the game from here.");
+  // A turn objective: a ray must come first, then 2 + 5 earthlings and the bonus: never 14.
+  const Query reach = Parsed(Turn("reach:14", "3T 2R 2H"));
+  CHECK(Lines(app::EvalText(reach, EvalOf(advisor, reach))).back() ==
+        "No move has any chance here: every option is worth 0%.");
+  // Where a chance is left (reach:8: a ray, then earthlings), or values are points, none.
+  for (const char* objective : {"reach:8", "ev"}) {
+    const Query open = Parsed(Turn(objective, "3T 2R 2H"));
+    CHECK(app::EvalText(open, EvalOf(advisor, open)).find("No move") == std::string::npos);
+  }
+}
+
 TEST_CASE("answers: the fallback's advice says so, in JSON and text") {
   Advisor advisor;
   // 6 players: no table (one takes a cluster); seat 2 at 10 plays capped:15.

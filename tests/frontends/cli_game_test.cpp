@@ -3,7 +3,6 @@
 // `solve` subcommand (atomic write, report, progress) and `simulate`, and
 // their error paths.
 #include <doctest/doctest.h>
-#include <stdlib.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -36,6 +35,7 @@ using cli_test::Json;
 using cli_test::ParseJsonOrFail;
 using cli_test::Run;
 using cli_test::RunJson;
+using test_util::ScopedEnv;
 using test_util::TempDir;
 
 // Small rules: 4 dice (turns score 0..7), target 8; the 2-player table is tiny.
@@ -100,26 +100,6 @@ void CheckGameFields(const Json& json, const std::vector<int>& scores, int seat)
 std::string ScoresText(const std::vector<int>& scores) {
   return std::to_string(scores[0]) + "," + std::to_string(scores[1]);
 }
-
-// Restores an environment variable when it goes out of scope.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const std::string& value) : name_(name) {
-    if (const char* old = getenv(name)) old_ = old;
-    setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (old_) {
-      setenv(name_, old_->c_str(), 1);
-    } else {
-      unsetenv(name_);
-    }
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
 
 }  // namespace
 

@@ -404,6 +404,8 @@ TEST_CASE("cli: 6 players without a table: the fallback, and the command a clust
   CHECK(simulate.code == 2);
   CHECK(simulate.err.find("no policy table martiandice-p6-d13-b3-t25.mdt") != std::string::npos);
   CHECK(simulate.err.find("mpirun -np 5 martiandice solve --players 6") != std::string::npos);
+  CHECK(simulate.err.find("; or play the policy fallback in the place of win") !=
+        std::string::npos);
   // The fallback's values are the turn objective's own (its own solve).
   const Json fallback = RunJson({"eval", "--objective", "capped:25", "--json"});
   CHECK(fallback["objective"].text == "capped:25");

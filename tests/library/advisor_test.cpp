@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <latch>
 #include <memory>
 #include <optional>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "answer_equality.h"
+#include "game_solver.h"
 #include "martiandice/dice.h"
 #include "martiandice/distribution.h"
 #include "martiandice/game_state.h"
@@ -470,6 +472,59 @@ TEST_CASE("advisor: Options::missing_table words a table not found, and only tha
   const absl::Status damaged = advisor.Coverage(Rules{}, 3, kTable2).status();
   CHECK_FALSE(damaged.ok());
   CHECK(std::string(damaged.message()).find("none for") == std::string::npos);
+}
+
+// A front end that can make tables (the command line solves small games).
+TEST_CASE("advisor: Options::make_table makes what the default search misses, and only that") {
+  test_util::TempDir dir;
+  int calls = 0;
+  Advisor::Options options;
+  options.make_table = [&](const Rules& rules, int players,
+                           const absl::Status& searched) -> absl::StatusOr<std::string> {
+    ++calls;
+    CHECK(absl::IsNotFound(searched));
+    CHECK(std::string(searched.message()).find("no policy table") == 0);
+    if (players != 2) return absl::NotFoundError(absl::StrCat("not making ", players, " players"));
+    solver::GameSolveOptions solve;
+    solve.rules = rules;
+    solve.players = players;
+    solver::GameSolveReport report;
+    const absl::StatusOr<std::string> bytes = solver::SolveGameTable(solve, &report);
+    REQUIRE(bytes.ok());
+    const std::string path = dir.File(TableFileName(rules, players));
+    std::ofstream(path, std::ios::binary) << *bytes;
+    return path;
+  };
+  Advisor advisor(options);
+  const Rules twenty{13, 3, 20};
+  const absl::StatusOr<TableCoverage> made = advisor.Coverage(twenty, 2);
+  REQUIRE(made.ok());
+  REQUIRE(made->table != nullptr);
+  CHECK(made->table->path == dir.File(TableFileName(twenty, 2)));
+  CHECK(calls == 1);
+  // Kept as any table found: not made again.
+  CHECK(advisor.Coverage(twenty, 2)->table == made->table);
+  CHECK(calls == 1);
+  // Declined: the hook's reason, and the fallback; asked again at the next miss.
+  const absl::StatusOr<TableCoverage> three = advisor.Coverage(twenty, 3);
+  REQUIRE(three.ok());
+  CHECK(three->table == nullptr);
+  CHECK(three->reason == "not making 3 players");
+  CHECK(advisor.Coverage(twenty, 3)->reason == "not making 3 players");
+  CHECK(calls == 3);
+  // A table the search finds, or a source named, never calls it.
+  CHECK(advisor.Coverage(Rules{}, 2)->table != nullptr);
+  const absl::StatusOr<TableCoverage> named = advisor.Coverage(Rules{13, 3, 15}, 2, dir.str());
+  REQUIRE(named.ok());
+  CHECK(named->table == nullptr);
+  CHECK(calls == 3);
+  // Another error is the call's.
+  Advisor::Options refusing;
+  refusing.make_table = [](const Rules&, int, const absl::Status&) -> absl::StatusOr<std::string> {
+    return absl::PermissionDeniedError("no writing here");
+  };
+  Advisor denied(refusing);
+  CHECK(denied.Coverage(twenty, 2).status().code() == absl::StatusCode::kPermissionDenied);
 }
 
 TEST_CASE("advisor: a table over 64 GiB, as a cluster makes it, is found and answers") {
