@@ -1075,8 +1075,14 @@ TEST_CASE("table: file names and the search for a table") {
   const absl::Status unset = LocateTable(Rules{7, 1, 9}, 5, std::nullopt).status();
   CHECK(Contains(unset, "$MARTIANDICE_DATA (unset)"));
   CHECK(Contains(unset,
-                 "--out martiandice-p5-d7-b1-t9.mdt` (takes a while) and give its path "
+                 "--out martiandice-p5-d7-b1-t9.mdt` (a table of 58.4 MiB: minutes) and give its "
+                 "path "
                  "(the command line's --tables) or set $MARTIANDICE_DATA to it"));
+  // The size says how long the solve takes: seconds, minutes, hours.
+  CHECK(Contains(LocateTable(Rules{6, 3, 25}, 2, std::nullopt).status(),
+                 "(a table of 23 KiB: seconds)"));
+  CHECK(Contains(LocateTable(Rules{}, 4, std::nullopt).status(), "(a table of 116 MiB: minutes)"));
+  CHECK(Contains(LocateTable(Rules{}, 5, std::nullopt).status(), "(a table of 6.2 GiB: hours)"));
   if (saved) ::setenv("MARTIANDICE_DATA", saved_value.c_str(), 1);
 }
 
