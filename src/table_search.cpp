@@ -98,7 +98,8 @@ std::string SizeText(std::uint64_t bytes) {
   const double kib = static_cast<double>(bytes) / 1024;
   if (kib < 1024) return absl::StrFormat("%.0f KiB", std::max(1.0, kib));
   const double mib = kib / 1024;
-  if (mib < 1024) return absl::StrFormat(mib < 100 ? "%.1f MiB" : "%.0f MiB", mib);
+  if (mib < 100) return absl::StrFormat("%.1f MiB", mib);
+  if (mib < 1024) return absl::StrFormat("%.0f MiB", mib);
   return absl::StrFormat("%.1f GiB", mib / 1024);
 }
 
