@@ -45,7 +45,7 @@ bool IsExact(const Query& query) { return query.precision == Precision::kExact; 
 // The win goal's fields: the context, every seat's chances, the table; what
 // the values measure ("win", or the fallback's objective) and why the fallback.
 void AddGameJson(JsonObject& object, const Query& query, const std::vector<double>& win,
-                 const LoadedTable* table, const Fallback* fallback) {
+                 const LoadedTable* table, WinSource source, const Fallback* fallback) {
   if (!query.goal.is_win()) return;
   const GameContext& context = *query.context;
   object.Int("players", query.players)
@@ -55,25 +55,32 @@ void AddGameJson(JsonObject& object, const Query& query, const std::vector<doubl
   if (fallback != nullptr) {
     object.Null("win_probabilities").Null("table").Null("error_bound");
     object.Str("values", fallback->query.goal.name())
+        .Str("source", "fallback")
         .Bool("fallback", true)
         .Str("fallback_reason", fallback->reason);
     return;
   }
-  object.Raw("win_probabilities", JsonDoubleArray(win))
-      .Str("table", table->path)
-      .Raw("error_bound", JsonDouble(table->table.error_bound()));
-  object.Str("values", query.goal.name()).Bool("fallback", false).Null("fallback_reason");
+  object.Raw("win_probabilities", JsonDoubleArray(win));
+  if (source == WinSource::kFinalRound) {
+    object.Null("table").Null("error_bound");
+  } else {
+    object.Str("table", table->path).Raw("error_bound", JsonDouble(table->table.error_bound()));
+  }
+  object.Str("values", query.goal.name())
+      .Str("source", source == WinSource::kFinalRound ? "final_round" : "table")
+      .Bool("fallback", false)
+      .Null("fallback_reason");
 }
 
 // Fields every eval/best object starts with.
 JsonObject QueryHeaderJson(const Query& query, const std::vector<double>& win,
-                           const LoadedTable* table, const Fallback* fallback) {
+                           const LoadedTable* table, WinSource source, const Fallback* fallback) {
   JsonObject object(2048);  // the whole eval/best object, with room to spare
   object.Raw("rules", RulesJson(query.rules))
       .Str("objective", query.goal.name())
       .Str("precision", IsExact(query) ? "exact" : "double")
       .Str("aside", FormatDice(query.aside));
-  AddGameJson(object, query, win, table, fallback);
+  AddGameJson(object, query, win, table, source, fallback);
   return object;
 }
 
@@ -134,7 +141,7 @@ std::string NotYetTheWin(const Rules& rules, const GameContext& context) {
 
 // The win goal's lines: the context and every seat's chances, or the fallback named.
 std::string GameText(const Query& query, const std::vector<double>& win, const LoadedTable* table,
-                     const Fallback* fallback) {
+                     WinSource source, const Fallback* fallback) {
   if (!query.goal.is_win()) return "";
   const GameContext& context = *query.context;
   std::string text =
@@ -152,6 +159,13 @@ std::string GameText(const Query& query, const std::vector<double>& win, const L
   }
   absl::StrAppend(&text, "Win probabilities at the start of this turn: ",
                   WinProbabilitiesText(win, context.seat), ".\n");
+  if (source == WinSource::kFinalRound) {
+    absl::StrAppend(&text,
+                    "Values below: the mover's chance to win, solved for this final round (no "
+                    "table for ",
+                    query.players, " players is needed once the target is reached).\n");
+    return text;
+  }
   absl::StrAppend(&text, "Values below: the mover's chance to win. Table: ", table->path, ".\n");
   return text;
 }
@@ -258,6 +272,9 @@ std::string BestVerdict(const Query& query, const Goal& goal, const RollAdvice& 
 // For the win goal: the table, loaded with front_end.h's errors.
 absl::Status LoadQueryTable(Advisor& advisor, const Query& query) {
   if (!query.goal.is_win()) return absl::OkStatus();
+  absl::StatusOr<bool> solved = advisor.SolvesFinalRound(query);
+  if (!solved.ok()) return TableError(query.rules, query.players, solved.status());
+  if (*solved) return absl::OkStatus();  // no table: the final round is solved
   return LoadTable(advisor, query.rules, query.players, query.tables).status();
 }
 
@@ -300,7 +317,11 @@ absl::StatusOr<std::string> AnswerQuery(Advisor& advisor, const Request& request
     if (!parsed.ok()) return parsed.status();
     roll = *parsed;
   }
-  absl::StatusOr<std::optional<Fallback>> fallback = FallbackFor(advisor, *query);
+  // No table, a final round: the advisor solves it; else maybe the fallback.
+  absl::StatusOr<bool> solved = advisor.SolvesFinalRound(*query);
+  if (!solved.ok()) return TableError(query->rules, query->players, solved.status());
+  absl::StatusOr<std::optional<Fallback>> fallback =
+      *solved ? std::optional<Fallback>() : FallbackFor(advisor, *query);
   if (!fallback.ok()) return fallback.status();
   const Fallback* used = fallback->has_value() ? &**fallback : nullptr;
   const Query& asked = used != nullptr ? used->query : *query;
@@ -318,7 +339,7 @@ std::string EvalJson(const Query& query, const EvalAnswer& answer, const Fallbac
   const PositionEval& eval = answer.eval;
   const bool exact = IsExact(query);
   JsonObject object =
-      QueryHeaderJson(query, answer.win_probabilities, answer.table.get(), fallback);
+      QueryHeaderJson(query, answer.win_probabilities, answer.table.get(), answer.source, fallback);
   object.Int("dice_left", eval.dice_left);
   AddValue(object, "value", eval.value, exact);
   AddValue(object, "stop", eval.stop, exact);
@@ -332,7 +353,7 @@ std::string BestJson(const Query& query, const Dice& roll, const BestAnswer& ans
   const RollAdvice& advice = answer.advice;
   const bool exact = IsExact(query);
   JsonObject object =
-      QueryHeaderJson(query, answer.win_probabilities, answer.table.get(), fallback);
+      QueryHeaderJson(query, answer.win_probabilities, answer.table.get(), answer.source, fallback);
   object.Str("rolled", FormatDice(roll));
   object.Str("aside_after_tanks", FormatDice(advice.aside_after_tanks));
   object.Bool("turn_over", advice.turn_over);
@@ -363,8 +384,9 @@ std::string EvalText(const Query& query, const EvalAnswer& answer, const Fallbac
           ? absl::StrFormat("Position: start of the turn, %s to roll.\n", DiceCount(eval.dice_left))
           : absl::StrFormat("Position: set aside %s, %s left to roll.\n", FormatDice(eval.aside),
                             DiceCount(eval.dice_left));
-  absl::StrAppend(&text, RulesLine(query),
-                  GameText(query, answer.win_probabilities, answer.table.get(), fallback));
+  absl::StrAppend(
+      &text, RulesLine(query),
+      GameText(query, answer.win_probabilities, answer.table.get(), answer.source, fallback));
   absl::StrAppend(&text,
                   EvalLine(goal, "stop", eval.stop, "not allowed before the first roll", exact));
   absl::StrAppend(&text, EvalLine(goal, "roll", eval.roll, "not possible: no dice left", exact));
@@ -385,8 +407,9 @@ std::string BestText(const Query& query, const Dice& roll, const BestAnswer& ans
                     FormatDice(advice.aside_after_tanks), ")");
   }
   absl::StrAppend(&text, ".\n");
-  absl::StrAppend(&text, RulesLine(query),
-                  GameText(query, answer.win_probabilities, answer.table.get(), fallback));
+  absl::StrAppend(
+      &text, RulesLine(query),
+      GameText(query, answer.win_probabilities, answer.table.get(), answer.source, fallback));
   if (!advice.options.empty()) {
     absl::StrAppend(&text, absl::StrFormat("\n  %-2s %-12s %10s %10s %10s  %s\n", "", "take",
                                            "stop", "roll", "value", "then"));

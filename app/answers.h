@@ -22,14 +22,16 @@ namespace martiandice::app {
 
 // The answers, through the advisor. For the win goal the table is loaded
 // first (front_end.h's LoadTable), so that a missing or damaged table is bad
-// input with the command that generates it.
+// input with the command that generates it; where the advisor solves the
+// final round instead (Advisor::SolvesFinalRound), none is needed.
 absl::StatusOr<EvalAnswer> Evaluate(Advisor& advisor, const Query& query);
 absl::StatusOr<BestAnswer> Best(Advisor& advisor, const Query& query, const Dice& roll);
 
 // A win query that names no table (no --tables) for a game no table covers
-// (the search finds none) is answered as `play` advises:
-// by the fallback (kFallbackName), the turn objective FallbackObjective at
-// the query's context.
+// (the search finds none) is answered as `play` advises: by the fallback
+// (kFallbackName), the turn objective FallbackObjective at the query's
+// context; eval and best (AnswerQuery) solve the final round instead where
+// the advisor does (Advisor::SolvesFinalRound).
 struct Fallback {
   Query query;         // the query answered: the fallback's objective, same position
   std::string reason;  // why no table covers the game (TableCoverage::reason)

@@ -97,8 +97,14 @@ struct Advisor::Caches {
   using ZeroEntry = std::pair<std::shared_ptr<const LoadedTable>, Zero>;
   // The turns of the games a front end follows at once (serve's sessions).
   static constexpr std::size_t kZeroTurns = 16;
+  using GameKey = std::tuple<int, int, int, int>;  // rules and players
+  static constexpr std::size_t kFinalRounds = 4;
   Caches(std::size_t turns, std::size_t tables)
-      : turns(turns), tables(tables), zero_chances(kZeroTurns), fallback_zero_chances(kZeroTurns) {}
+      : turns(turns),
+        tables(tables),
+        zero_chances(kZeroTurns),
+        fallback_zero_chances(kZeroTurns),
+        final_rounds(kFinalRounds) {}
 
   // The entry of `cache` at `key`, else `make()`'s (a StatusOr), added. Made
   // outside the lock: two threads missing the same key may both make it.
@@ -200,6 +206,7 @@ struct Advisor::Caches {
   RecentlyUsed<TableKey, std::shared_ptr<const LoadedTable>> tables;
   RecentlyUsed<ZeroKey, ZeroEntry> zero_chances;
   RecentlyUsed<TurnKey, Zero> fallback_zero_chances;  // by the solved turn's key
+  RecentlyUsed<GameKey, FinalRoundSolver> final_rounds;
   // The tables held, by file: another spelling of a held table's path (a
   // folder and the file in it, "./data") shares it rather than reading it again.
   std::map<internal::FileIdentity, std::weak_ptr<const LoadedTable>> files;
@@ -257,7 +264,39 @@ absl::StatusOr<TableCoverage> Advisor::Coverage(const Rules& rules, int players,
   return coverage;
 }
 
+absl::StatusOr<FinalRoundSolver> Advisor::FinalRound(const Rules& rules, int players) {
+  return caches_->FindOrMake(
+      caches_->final_rounds, Caches::GameKey{rules.dice, rules.bonus, rules.target, players},
+      [&] { return FinalRoundSolver::Create(rules, players, options_.final_round); });
+}
+
+absl::StatusOr<bool> Advisor::SolvesFinalRound(const Query& query) {
+  if (!options_.solve_final_round || !query.goal.is_win() || !query.context || query.tables ||
+      !ValidateRules(query.rules).ok() ||
+      !ValidateContext(query.rules, query.players, *query.context).ok() ||
+      !FinalRoundBegun(query.rules, query.context->scores, query.context->seat)) {
+    return false;
+  }
+  absl::StatusOr<TableCoverage> coverage = Coverage(query.rules, query.players);
+  if (!coverage.ok()) return coverage.status();
+  if (coverage->table) return false;
+  absl::StatusOr<FinalRoundSolver> round = FinalRound(query.rules, query.players);
+  // Within the work bound: its values, kept for the answer.
+  return round.ok() && round->WinProbabilities(*query.context).ok();
+}
+
 namespace {
+
+// Where no table answers a win query (`missing`: NotFound), the solved final
+// round where it answers instead; else `missing`.
+absl::StatusOr<FinalRoundSolver> InsteadOfTable(Advisor& advisor, const Query& query,
+                                                const absl::Status& missing) {
+  if (!absl::IsNotFound(missing)) return missing;
+  absl::StatusOr<bool> solves = advisor.SolvesFinalRound(query);
+  if (!solves.ok()) return solves.status();
+  if (!*solves) return missing;
+  return advisor.FinalRound(query.rules, query.players);
+}
 
 // GameAdvice::take_zero_chances: `zero_after(aside after the take)` for every
 // take that leaves dice to roll.
@@ -387,7 +426,16 @@ absl::StatusOr<EvalAnswer> Advisor::Evaluate(const Query& query) {
   if (query.goal.is_win()) {
     absl::StatusOr<std::shared_ptr<const LoadedTable>> table =
         Table(query.rules, query.players, query.tables);
-    if (!table.ok()) return table.status();
+    if (!table.ok()) {
+      absl::StatusOr<FinalRoundSolver> round = InsteadOfTable(*this, query, table.status());
+      if (!round.ok()) return round.status();
+      absl::StatusOr<WinEval> win = round->Evaluate(*query.context, query.aside);
+      if (!win.ok()) return win.status();
+      answer.eval = std::move(win->position);
+      answer.win_probabilities = std::move(win->win_probabilities);
+      answer.source = WinSource::kFinalRound;
+      return answer;
+    }
     absl::StatusOr<WinEval> win = EvaluateWin((*table)->table, *query.context, query.aside);
     if (!win.ok()) return win.status();
     answer.eval = std::move(win->position);
@@ -409,7 +457,16 @@ absl::StatusOr<BestAnswer> Advisor::Best(const Query& query, const Dice& roll) {
   if (query.goal.is_win()) {
     absl::StatusOr<std::shared_ptr<const LoadedTable>> table =
         Table(query.rules, query.players, query.tables);
-    if (!table.ok()) return table.status();
+    if (!table.ok()) {
+      absl::StatusOr<FinalRoundSolver> round = InsteadOfTable(*this, query, table.status());
+      if (!round.ok()) return round.status();
+      absl::StatusOr<WinAdvice> win = round->Advise(*query.context, query.aside, roll);
+      if (!win.ok()) return win.status();
+      answer.advice = std::move(win->advice);
+      answer.win_probabilities = std::move(win->win_probabilities);
+      answer.source = WinSource::kFinalRound;
+      return answer;
+    }
     absl::StatusOr<WinAdvice> win = AdviseWin((*table)->table, *query.context, query.aside, roll);
     if (!win.ok()) return win.status();
     answer.advice = std::move(win->advice);

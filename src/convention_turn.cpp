@@ -382,15 +382,19 @@ void Solve(const TurnModel& model, const std::vector<double>& utility,
 }  // namespace
 
 void SolveConventionRolls(const TurnModel& model, const std::vector<double>& utility,
-                          Arithmetic arithmetic, std::vector<double>* roll) {
+                          Arithmetic arithmetic, std::vector<double>* roll,
+                          ConventionPolicy* policy) {
   roll->resize(static_cast<size_t>(model.size()));
   ConventionTurn out;  // records of the mover's value alone: nothing carried
+  if (policy != nullptr) policy->zero_lane = -1;  // no lane to keep a range by
   if (arithmetic == Arithmetic::kExtended) {
     thread_local std::vector<Wide> node, law, stop;
-    ConventionSolver<Wide, 1>(model, utility, {}, 0, &out, node, law, stop, roll->data()).Run();
+    ConventionSolver<Wide, 1>(model, utility, {}, 0, &out, node, law, stop, roll->data(), policy)
+        .Run();
   } else {
     thread_local std::vector<double> node, law, stop;
-    ConventionSolver<double, 1>(model, utility, {}, 0, &out, node, law, stop, roll->data()).Run();
+    ConventionSolver<double, 1>(model, utility, {}, 0, &out, node, law, stop, roll->data(), policy)
+        .Run();
   }
 }
 

@@ -78,8 +78,11 @@ void PolicyScoreLaw(const TurnModel& model, const ConventionPolicy& policy, std:
 // The same solve for the mover's `utility` alone, keeping every position's
 // roll value: (*roll)[id] is the mover's expected utility of rolling on from
 // position `id` (TurnModel numbering) and playing on by the convention; NaN
-// with no dice left. Resizes *roll to model.size(). Thread-safe.
+// with no dice left. Resizes *roll to model.size(). With `policy`, also
+// records the actions chosen, the same as SolveConvention's for `utility`
+// (no range: zero_lane is set to -1). Thread-safe.
 void SolveConventionRolls(const TurnModel& model, const std::vector<double>& utility,
-                          Arithmetic arithmetic, std::vector<double>* roll);
+                          Arithmetic arithmetic, std::vector<double>* roll,
+                          ConventionPolicy* policy = nullptr);
 
 }  // namespace martiandice::internal

@@ -7,18 +7,19 @@
 
 namespace martiandice::internal {
 
-TurnCache::TurnCache(const Rules& rules, std::int64_t contexts) : model_(TurnModel::Get(rules)) {
+TurnCache::TurnCache(const Rules& rules, std::int64_t contexts, std::size_t max_bytes)
+    : model_(TurnModel::Get(rules)) {
   const std::size_t entry_bytes =
       sizeof(double) * static_cast<std::size_t>(model_->size()) + kEntryOverheadBytes;
   // Slots are held for every context, filled or not.
   const std::size_t slot_bytes = entry_bytes + sizeof(std::atomic<const std::vector<double>*>);
-  if (contexts > 0 && static_cast<std::size_t>(contexts) <= kMaxBytes / slot_bytes) {
+  if (contexts > 0 && static_cast<std::size_t>(contexts) <= max_bytes / slot_bytes) {
     slot_count_ = contexts;
     slots_ = std::make_unique<std::atomic<const std::vector<double>*>[]>(contexts);
     for (std::int64_t c = 0; c < contexts; ++c) slots_[c].store(nullptr);
   }
   per_shard_ = static_cast<int>(
-      std::clamp<std::size_t>(kMaxBytes / kShards / entry_bytes, 1, kMaxEntriesPerShard));
+      std::clamp<std::size_t>(max_bytes / kShards / entry_bytes, 1, kMaxEntriesPerShard));
 }
 
 TurnCache::~TurnCache() {

@@ -32,8 +32,9 @@ class TurnCache {
   // Most entries per shard (small dice counts: many tiny entries).
   static constexpr int kMaxEntriesPerShard = 4096;
 
-  // A cache for `contexts` contexts of a table under `rules`.
-  TurnCache(const Rules& rules, std::int64_t contexts);
+  // A cache for `contexts` contexts of a table under `rules`, holding at most
+  // `max_bytes`.
+  TurnCache(const Rules& rules, std::int64_t contexts, std::size_t max_bytes = kMaxBytes);
   ~TurnCache();
 
   const TurnModel& model() const { return *model_; }

@@ -17,7 +17,6 @@
 namespace martiandice {
 namespace {
 
-using internal::Canon;
 using internal::TableAccess;
 using internal::TableData;
 using internal::WinCompare;
@@ -58,19 +57,8 @@ absl::StatusOr<WinEval> EvaluateWin(const GameTable& table, const GameContext& c
   const TableData& d = TableAccess::Data(table);
   const WinValues values(d, context);
   if (absl::Status s = values.Verify(); !s.ok()) return s;
-  const Canon c = internal::Canonicalize(d.rules, aside);
   WinEval result;
-  PositionEval& eval = result.position;
-  eval.aside = aside;
-  eval.dice_left = c.left;
-  if (std::optional<double> r = values.Roll(c)) eval.roll = Value{*r, std::nullopt};
-  if (aside.empty()) {
-    eval.value = *eval.roll;
-    eval.action = Then::kRoll;
-  } else {
-    values.Stop(c.score, eval.stop.emplace());
-    eval.action = internal::Decide(WinCompare{d.tie_tolerance}, *eval.stop, eval.roll, eval.value);
-  }
+  result.position = internal::EvaluateWinAt(d.rules, values, WinCompare{d.tie_tolerance}, aside);
   result.win_probabilities = values.WinProbabilities();
   return result;
 }

@@ -163,6 +163,26 @@ void PickByConvention(Advice& advice) {
   if (pick) advice.best = pick;
 }
 
+// Stop or roll at `aside` (valid) from a turn's win values (WinValues, or the
+// final round's when solved without a table): what EvaluateWin answers.
+template <typename Values>
+PositionEval EvaluateWinAt(const Rules& rules, const Values& values, WinCompare compare,
+                           const Dice& aside) {
+  const Canon c = Canonicalize(rules, aside);
+  PositionEval eval;
+  eval.aside = aside;
+  eval.dice_left = c.left;
+  if (std::optional<double> r = values.Roll(c)) eval.roll = Value{*r, std::nullopt};
+  if (aside.empty()) {
+    eval.value = *eval.roll;
+    eval.action = Then::kRoll;
+  } else {
+    values.Stop(c.score, eval.stop.emplace());
+    eval.action = Decide(compare, *eval.stop, eval.roll, eval.value);
+  }
+  return eval;
+}
+
 // The win policy's advice from `roll` at `aside` (both valid) at `values`'
 // context: the ranked takes and the convention's pick, as AdviseWin gives
 // (as an ApproxAdvice: the same picks).

@@ -60,6 +60,7 @@
 #include "martiandice/advisor.h"
 #include "martiandice/dice.h"
 #include "martiandice/exact.h"
+#include "martiandice/final_round.h"
 #include "martiandice/game_state.h"
 #include "martiandice/objective.h"
 #include "martiandice/rules.h"
@@ -433,6 +434,45 @@ int BatchShapeBench(int players, int target, const std::vector<int>& cycles, boo
     }
   }
   return same ? 0 : 1;
+}
+
+// (4d) The final round without a table (FinalRoundSolver), 4 to 6 players,
+// seat 1 to move, the leader at 25..30 and the others at 10..24: cold (a
+// fresh solver per context: every state of its round solved), then warm
+// (the same context again), with the turn solves a cold context takes.
+void FinalRoundFigures(bool quick, const std::function<void(Figure)>& run) {
+  const md::Rules rules;
+  std::mt19937_64 rng(11);
+  auto uniform = [&](int a, int b) { return std::uniform_int_distribution<int>(a, b)(rng); };
+  for (int players = 4; players <= 6; ++players) {
+    std::vector<md::GameContext> contexts;
+    for (int i = 0; i < 200; ++i) {
+      std::vector<int> scores(players);
+      scores[0] = uniform(25, 30);
+      for (int j = 1; j < players; ++j) scores[j] = uniform(10, 24);
+      contexts.push_back({scores, 1});
+    }
+    std::size_t next = 0;
+    std::int64_t solves = 0, most = 0;
+    const std::string name = "final round p" + std::to_string(players) + " seat 1, ";
+    run(Measure(name + "cold (fresh solver)", quick ? 3 : 5, 40, 50e-3, [&] {
+      auto solver = OrDie(md::FinalRoundSolver::Create(rules, players), "final round");
+      auto chances = solver.WinProbabilities(contexts[next++ % contexts.size()]);
+      DoNotOptimize(chances);
+      solves += solver.stats().turn_solves;
+      most = std::max(most, solver.stats().turn_solves);
+    }));
+    std::printf("  (%.1f turn solves a cold context on average, %lld at most)\n",
+                static_cast<double>(solves) / static_cast<double>(next),
+                static_cast<long long>(most));
+    auto warm = OrDie(md::FinalRoundSolver::Create(rules, players), "final round");
+    const md::GameContext& context = contexts.front();
+    run(Measure(name + "warm (the same context)", quick ? 3 : 11, quick ? 20000 : 200000, 5e-6,
+                [&] {
+                  auto chances = warm.WinProbabilities(context);
+                  DoNotOptimize(chances);
+                }));
+  }
 }
 
 // *out = `text` as --`name`'s value if it is an integer in [lo, hi]; else
@@ -914,6 +954,8 @@ int main(int argc, char** argv) {
       g_sink = *a->zero_chance;
     }));
   }
+
+  FinalRoundFigures(quick, run);
 
   // (5) The full official 2-player game solve as `martiandice solve` runs it
   // (the pair kernel; table bytes serialized, not written), on 1 and 2 threads.

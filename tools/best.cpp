@@ -30,9 +30,9 @@ field also comes as value_exact / stop_exact / roll_exact: an exact "p/q"
 string, or null.
 With --objective win, values are the mover's probability of winning the game
 (in percent in the text) and JSON adds players, seat, scores, final_round,
-win_probabilities, table, error_bound, values, fallback and fallback_reason;
-where no table covers the game, the fallback answers (see `martiandice eval
---help`).
+win_probabilities, table, error_bound, values, source, fallback and
+fallback_reason; where no table covers the game, the final round is solved
+and the fallback answers before it (see `martiandice eval --help`).
 The text output ends with the move to play and what it leaves, e.g. "Best:
 take 4 humans, then roll on." and "Next: 2T 4H set aside, roll 7 dice.", or
 "Turn over: no legal take; the turn scores 5."

@@ -24,16 +24,19 @@ With --objective win, values are the mover's probability of winning the game
 seat before the mover has reached the target), win_probabilities (every
 seat's chance at the start of this turn, seat 0 first), table (the file used),
 error_bound (the table's bound on every value's error), values ("win"),
-fallback (false) and fallback_reason (null). Where no table covers the game
-and --tables names none (4 and 5 players and house rules until their table is
-made; 6 players need a cluster), the fallback answers: values are the turn
-objective capped at the points the mover still needs (values "capped:M",
-points), or in the final round the chance to pass the leader, a tie with the K
-seats at its total counting 1/(K+1) (values "final:M/K", a chance), fallback
-is true, fallback_reason says why (with the command that makes the table; over
-64 GiB, as for 6 players, one that runs on a cluster: mpirun), and
-win_probabilities, table and error_bound are null. With --tables, a table that
-is not there is an error.
+source ("table"), fallback (false) and fallback_reason (null). Where no table
+covers the game and --tables names none (4 and 5 players and house rules
+until their table is made; 6 players need a cluster): in the final round, the
+round is solved (every seat still to move plays to win; source "final_round",
+values "win", table and error_bound null); before it, the fallback answers:
+values are the turn objective capped at the points the mover still needs
+(values "capped:M", points), source "fallback", fallback true,
+fallback_reason says why (with the command that makes the table; over 64 GiB,
+as for 6 players, one that runs on a cluster: mpirun), and win_probabilities,
+table and error_bound are null. (A final round too large to solve in 0.7 s
+gets the fallback's final:M/K: the chance to pass the leader, a tie with the
+K seats at its total counting 1/(K+1).) With --tables, a table that is not
+there is an error.
 )";
 
 absl::StatusOr<std::string> RunEval(const CommandOptions& options, const CommandContext& context) {

@@ -17,6 +17,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "martiandice/dice.h"
+#include "martiandice/final_round.h"
 #include "martiandice/game_state.h"
 #include "martiandice/objective.h"
 #include "martiandice/query.h"
@@ -95,18 +96,25 @@ struct GameAdvice {
   std::shared_ptr<const LoadedTable> table;
 };
 
+// Where the win goal's values come from: a policy table, or the final round
+// solved without one (FinalRoundSolver: no table covers the game).
+enum class WinSource { kTable, kFinalRound };
+
 // An answer at a position: its decision and values, and for the win goal
-// every seat's win probability at the turn's start and the table used.
+// every seat's win probability at the turn's start and the table used (null
+// for the final round solved without one).
 struct EvalAnswer {
   PositionEval eval;
   std::vector<double> win_probabilities;     // win goal only
   std::shared_ptr<const LoadedTable> table;  // win goal only
+  WinSource source = WinSource::kTable;      // win goal only
 };
 // Every take from a roll, ranked (RollAdvice), with the same extras.
 struct BestAnswer {
   RollAdvice advice;
   std::vector<double> win_probabilities;
   std::shared_ptr<const LoadedTable> table;
+  WinSource source = WinSource::kTable;
 };
 
 // Answers queries from bounded caches, each dropping its least recently used
@@ -148,6 +156,11 @@ class Advisor {
     std::function<absl::StatusOr<std::string>(const Rules& rules, int players,
                                               const absl::Status& searched)>
         make_table;
+    // Where no table covers a game and a query names none, win queries in
+    // its final round are answered by solving that round (FinalRoundSolver, with
+    // these options; 4 solvers kept, by rules and players), unless false.
+    bool solve_final_round = true;
+    FinalRoundSolver::Options final_round;
   };
   Advisor();
   explicit Advisor(Options options);
@@ -155,12 +168,13 @@ class Advisor {
   Advisor(const Advisor&) = delete;
   Advisor& operator=(const Advisor&) = delete;
 
-  // Stop-or-roll at query.aside. Errors (InvalidArgument unless said):
-  // rules out of range; for the win goal a precision other than kDouble
-  // (named "exact") or a missing or invalid context (named "scores", see
-  // InputError; ValidateContext); a position the rules cannot
-  // produce (named "aside"); for the win goal, the table's (Table; DataLoss
-  // for a corrupt block the answer reads).
+  // Stop-or-roll at query.aside. For the win goal, from the table (Table),
+  // or where SolvesFinalRound from the solved final round. Errors
+  // (InvalidArgument unless said): rules out of range; for the win goal a
+  // precision other than kDouble (named "exact") or a missing or invalid
+  // context (named "scores", see InputError; ValidateContext); a position the
+  // rules cannot produce (named "aside"); for the win goal, the table's
+  // (Table; DataLoss for a corrupt block the answer reads).
   absl::StatusOr<EvalAnswer> Evaluate(const Query& query);
   // Every take from `roll` (see ParseRoll) at query.aside, ranked. Errors: as
   // Evaluate's, and a roll that does not fit (named "roll").
@@ -187,6 +201,16 @@ class Advisor {
   // but unusable (unreadable, damaged, another version or rules): Table's.
   absl::StatusOr<TableCoverage> Coverage(const Rules& rules, int players,
                                          const std::optional<std::string>& tables = std::nullopt);
+
+  // The final round's solver for `rules` and `players`, kept or made.
+  // Errors: FinalRoundSolver::Create's.
+  absl::StatusOr<FinalRoundSolver> FinalRound(const Rules& rules, int players);
+  // Whether Evaluate and Best answer the win query `query` from the solved
+  // final round: Options::solve_final_round, no table named by the query
+  // (query.tables), none found (Coverage: Options::tables, else the search),
+  // a context in the final round and within Options::final_round.max_work. Where a table covers the
+  // game, or the query is not a valid win query, false. Errors: Coverage's.
+  absl::StatusOr<bool> SolvesFinalRound(const Query& query);
 
   // The advice at `state`'s decision, for its mover playing to win: every
   // option's chance to win from the table (Coverage), or where no table

@@ -179,10 +179,14 @@ MD_API void md_close(md_handle* handle);
 MD_API void md_query_init(md_query* query);
 
 /* Stop-or-roll values at `aside` (what is set aside this turn; NULL, "" or
- * "-" for a fresh turn). Errors: MD_ERR_INVALID_ARGUMENT (NULL handle, query
- * or out; bad query; bad notation; a position the rules cannot produce);
- * for "win": MD_ERR_NOT_FOUND, MD_ERR_TABLE, MD_ERR_DATA_LOSS (the table), and
- * MD_ERR_INVALID_ARGUMENT for a table's place that holds no file. */
+ * "-" for a fresh turn). For "win" where no table covers the game and none
+ * is named (md_open's `tables` NULL), a final-round context is answered by
+ * solving that round (every seat still to move playing to win; md_table_path
+ * still answers MD_ERR_NOT_FOUND). Errors: MD_ERR_INVALID_ARGUMENT (NULL
+ * handle, query or out; bad query; bad notation; a position the rules cannot
+ * produce); for "win": MD_ERR_NOT_FOUND (no table, before the final round),
+ * MD_ERR_TABLE, MD_ERR_DATA_LOSS (the table), and MD_ERR_INVALID_ARGUMENT for
+ * a table's place that holds no file. */
 MD_API md_status md_eval(md_handle* handle, const md_query* query, const char* aside,
                          md_eval_result* out);
 
@@ -201,9 +205,10 @@ MD_API md_status md_table_path(md_handle* handle, const md_query* query, char* b
 
 /* The turn objective that `martiandice play`, the coach and the page play by
  * where no policy table covers a win query's game (4 to 6 players, house
- * rules: md_eval and md_best answer MD_ERR_NOT_FOUND): before the final
- * round "capped:M", M the points the mover still needs to reach the target
- * (an M no turn scores plays as "ev"); in the final round "final:M/K", the
+ * rules; before the final round md_eval and md_best answer MD_ERR_NOT_FOUND
+ * there): before the final round "capped:M", M the points the mover still
+ * needs to reach the target (an M no turn scores plays as "ev"); in the
+ * final round (which md_eval solves exactly instead) "final:M/K", the
  * chance to pass the leader (M points) or tie with the K seats at its total
  * (M - 1 points, worth 1/(K+1)), a chance rather than points. Ask it as the
  * objective of a query of the same rules with scores NULL, players 0 and

@@ -324,12 +324,14 @@ TEST_CASE("answers: the win goal's fields are the table's win query, bit for bit
     const absl::StatusOr<WinEval> direct = EvaluateWin(table, *query.context, query.aside);
     REQUIRE(direct.ok());
     const Json json = Line(app::EvalJson(query, answer));
-    CHECK(json.keys == std::vector<std::string>{"rules", "objective", "precision", "aside",
-                                                "players", "seat", "scores", "final_round",
-                                                "win_probabilities", "table", "error_bound",
-                                                "values", "fallback", "fallback_reason",
-                                                "dice_left", "value", "stop", "roll", "action"});
+    CHECK(json.keys ==
+          std::vector<std::string>{
+              "rules",  "objective",   "precision",         "aside",     "players",     "seat",
+              "scores", "final_round", "win_probabilities", "table",     "error_bound", "values",
+              "source", "fallback",    "fallback_reason",   "dice_left", "value",       "stop",
+              "roll",   "action"});
     CHECK(json["values"].text == "win");
+    CHECK(json["source"].text == "table");
     CHECK_FALSE(json["fallback"].boolean);
     CHECK(json["fallback_reason"].is_null());
     CHECK(json["objective"].text == "win");
@@ -611,19 +613,29 @@ TEST_CASE("answers: eval and best where no move has a chance say so in words") {
   const Dice roll = D("1T 3R 4H 3C 2K");
   CHECK(Lines(app::BestText(lost, roll, BestOf(advisor, lost, roll))).back() ==
         "No move can win the game from here.");
-  // From the fallback: 4 players, seat 1 needs 16 with 3 tanks to 2 rays.
+  // 4 players, seat 1 needs 16 with 3 tanks to 2 rays: from the solved final
+  // round, and from the fallback's final:16/1 where the advisor does not solve it.
   app::Request request;
   request.query.objective = "win";
   request.query.scores = "25,10,20,14";
   request.query.seat = 1;
   request.query.aside = "3T 2R 2H";
-  const absl::StatusOr<std::string> text =
-      app::AnswerQuery(advisor, request, app::kEvalRequest, app::AnswerFormat::kText);
-  REQUIRE(text.ok());
-  const std::vector<std::string> lines = Lines(*text);
-  REQUIRE(lines.size() == 10);
-  CHECK(lines[4].rfind("Values below: the fallback's final:16/1", 0) == 0);
-  CHECK(lines.back() == "No move can win the game from here.");
+  Advisor::Options approximate;
+  approximate.solve_final_round = false;
+  Advisor fallback(approximate);
+  for (Advisor* which : {&advisor, &fallback}) {
+    const absl::StatusOr<std::string> text =
+        app::AnswerQuery(*which, request, app::kEvalRequest, app::AnswerFormat::kText);
+    REQUIRE(text.ok());
+    const std::vector<std::string> lines = Lines(*text);
+    REQUIRE(lines.size() == 10);
+    CHECK(
+        lines[4].rfind(which == &advisor
+                           ? "Values below: the mover's chance to win, solved for this final round"
+                           : "Values below: the fallback's final:16/1",
+                       0) == 0);
+    CHECK(lines.back() == "No move can win the game from here.");
+  }
   // A turn objective: a ray must come first, then 2 + 5 earthlings and the bonus: never 14.
   const Query reach = Parsed(Turn("reach:14", "3T 2R 2H"));
   CHECK(Lines(app::EvalText(reach, EvalOf(advisor, reach))).back() ==
@@ -763,6 +775,80 @@ TEST_CASE("answers: a win query no table covers is answered by the fallback, nam
   CHECK(app::AnswerQuery(advisor, request, app::kEvalRequest, app::AnswerFormat::kJson)
             .status()
             .code() == absl::StatusCode::kInvalidArgument);
+}
+
+TEST_CASE("answers: a final round no table covers is solved, bit for bit the solver's") {
+  Advisor advisor;
+  app::Request request;
+  request.query.objective = "win";
+  request.query.scores = "26,20,22,24";
+  request.query.seat = 1;
+  request.query.aside = "2T 4H";
+  const absl::StatusOr<FinalRoundSolver> solver = FinalRoundSolver::Create(Rules{}, 4);
+  REQUIRE(solver.ok());
+  const GameContext context{{26, 20, 22, 24}, 1};
+  const absl::StatusOr<WinEval> direct = solver->Evaluate(context, D("2T 4H"));
+  REQUIRE(direct.ok());
+  const absl::StatusOr<std::string> eval =
+      app::AnswerQuery(advisor, request, app::kEvalRequest, app::AnswerFormat::kJson);
+  REQUIRE(eval.ok());
+  const Json json = Line(*eval);
+  CHECK(json.keys == Line(app::EvalJson(Parsed(Win("18,22", 0, "2T 4H")),
+                                        EvalOf(advisor, Parsed(Win("18,22", 0, "2T 4H")))))
+                         .keys);
+  CHECK(json["values"].text == "win");
+  CHECK(json["source"].text == "final_round");
+  CHECK_FALSE(json["fallback"].boolean);
+  CHECK(json["fallback_reason"].is_null());
+  CHECK(json["table"].is_null());
+  CHECK(json["error_bound"].is_null());
+  CHECK(Same(Numbers(json["win_probabilities"]), direct->win_probabilities));
+  CheckValue(json, "value", direct->position.value, false);
+  CheckValue(json, "stop", direct->position.stop, false);
+  CheckValue(json, "roll", direct->position.roll, false);
+  request.roll = "1T 2R 3C 1K";
+  const absl::StatusOr<std::string> best =
+      app::AnswerQuery(advisor, request, app::kBestRequest, app::AnswerFormat::kJson);
+  REQUIRE(best.ok());
+  const absl::StatusOr<WinAdvice> takes = solver->Advise(context, D("2T 4H"), D("1T 2R 3C 1K"));
+  REQUIRE(takes.ok());
+  CHECK(Line(*best)["source"].text == "final_round");
+  CheckBestJson(Line(*best), D("1T 2R 3C 1K"), takes->advice, false);
+  // Before the final round, and past the work bound, the fallback plays.
+  request.roll.reset();
+  request.query.scores = "20,20,22,24";
+  const absl::StatusOr<std::string> open =
+      app::AnswerQuery(advisor, request, app::kEvalRequest, app::AnswerFormat::kJson);
+  REQUIRE(open.ok());
+  CHECK(Line(*open)["source"].text == "fallback");
+  CHECK(Line(*open)["values"].text == "capped:5");
+  Advisor::Options little;
+  little.final_round.max_work = 1;
+  Advisor bounded(little);
+  request.query.scores = "26,20,22,24";
+  const absl::StatusOr<std::string> over =
+      app::AnswerQuery(bounded, request, app::kEvalRequest, app::AnswerFormat::kJson);
+  REQUIRE(over.ok());
+  CHECK(Line(*over)["source"].text == "fallback");
+  CHECK(Line(*over)["values"].text == "final:7/1");
+  // The library's own answer: no table, the solved round's values.
+  auto searched = [](QueryInput input) {  // the default search, no table named
+    input.tables.reset();
+    return Parsed(input);
+  };
+  const absl::StatusOr<EvalAnswer> answer =
+      advisor.Evaluate(searched(Win("26,20,22,24", 1, "2T 4H")));
+  REQUIRE(answer.ok());
+  CHECK(answer->source == WinSource::kFinalRound);
+  CHECK(answer->table == nullptr);
+  CHECK(answer->win_probabilities == direct->win_probabilities);
+  // A named table must be there: no solved round instead.
+  QueryInput named = Win("26,20,22,24", 1, "2T 4H");
+  named.tables = "/nonexistent/martiandice-tables";
+  CHECK(advisor.Evaluate(Parsed(named)).status().code() == absl::StatusCode::kNotFound);
+  CHECK(*advisor.SolvesFinalRound(searched(Win("26,20,22,24", 1, "2T 4H"))));
+  CHECK_FALSE(*bounded.SolvesFinalRound(searched(Win("26,20,22,24", 1, "2T 4H"))));
+  CHECK_FALSE(*advisor.SolvesFinalRound(searched(Win("25,21", 1, ""))));  // a table covers it
 }
 
 TEST_CASE("answers: a win query without its table is bad input naming the command") {

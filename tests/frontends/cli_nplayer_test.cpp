@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "cli_test_util.h"
 #include "gpu_batch.h"
+#include "martiandice/final_round.h"
 #include "martiandice/win_query.h"
 #include "nplayer_naive.h"
 #include "table_builder.h"
@@ -390,16 +391,28 @@ TEST_CASE("cli: 6 players without a table: the fallback, and the command a clust
         std::string::npos);
   CHECK(text.out.find("Values below: the fallback's capped:25, in points: expected min(score, "
                       "25).") != std::string::npos);
-  // In the final round, chances; before its last seat, not yet the chance to win.
-  const CliRun early = Run({"eval", "--scores", "26,20,10,3,0,0", "--seat", "1"});
-  CHECK(early.out.find("Values below: the fallback's final:7/1, as chances: chance to score at "
-                       "least 7 and pass the leader (a tie at 6 with 1 seat counts 1/2); seats "
-                       "2, 3, 4, 5 play after this turn, so it is not yet the chance to win.\n") !=
-        std::string::npos);
-  const CliRun last = Run({"eval", "--scores", "26,20,10,3,0,0", "--seat", "5"});
-  CHECK(last.out.find("Values below: the fallback's final:27/1, as chances: chance to score at "
-                      "least 27 and pass the leader (a tie at 26 with 1 seat counts 1/2).\n") !=
-        std::string::npos);
+  // In the final round, no table is needed: the round is solved, every seat
+  // still to move playing to win.
+  for (const char* seat : {"1", "5"}) {
+    const CliRun final_round = Run({"eval", "--scores", "26,20,10,3,0,0", "--seat", seat});
+    CHECK(final_round.code == 0);
+    CHECK(final_round.out.find("Values below: the mover's chance to win, solved for this final "
+                               "round (no table for 6 players is needed once the target is "
+                               "reached).\n") != std::string::npos);
+    CHECK(final_round.out.find("fallback") == std::string::npos);
+  }
+  // Its chances are the solver's, bit for bit.
+  const Json early =
+      ParseJsonOrFail(Run({"eval", "--scores", "26,20,10,3,0,0", "--seat", "1", "--json"}).out);
+  CHECK(early["source"].text == "final_round");
+  auto solver = martiandice::FinalRoundSolver::Create(martiandice::Rules{}, 6);
+  REQUIRE(solver.ok());
+  auto chances = solver->WinProbabilities({{26, 20, 10, 3, 0, 0}, 1});
+  REQUIRE(chances.ok());
+  REQUIRE(early["win_probabilities"].items.size() == 6);
+  for (int seat = 0; seat < 6; ++seat) {
+    CHECK(early["win_probabilities"].items[seat].number == (*chances)[seat]);
+  }
   const CliRun simulate = Run({"simulate", "--games", "1", "--policies", "win,ev,ev,ev,ev,ev"});
   CHECK(simulate.code == 2);
   CHECK(simulate.err.find("no policy table martiandice-p6-d13-b3-t25.mdt") != std::string::npos);

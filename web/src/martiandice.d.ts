@@ -136,15 +136,20 @@ export interface AnswerHeader {
   final_round?: boolean;
   /** Every seat's chance to win at the start of this turn, seat 0 first; null with the fallback. */
   win_probabilities?: number[] | null;
-  /** The table used: its path in the module's file system ("/tables/<name>.mdt"); null with the fallback. */
+  /** The table used: its path in the module's file system ("/tables/<name>.mdt"); null with the fallback or the solved final round. */
   table?: string | null;
-  /** The table's bound on the error of every value; null with the fallback. */
+  /** The table's bound on the error of every value; null with the fallback or the solved final round. */
   error_bound?: number | null;
   /**
    * What the values measure: "win", or where no table covers the game the fallback's: "capped:M"
-   * (points), in the final round "final:M/K" (chances).
+   * (points), in a final round too large to solve "final:M/K" (chances).
    */
   values?: string;
+  /**
+   * Where the values come from: a table, the final round solved without one (values "win"), or
+   * the fallback.
+   */
+  source?: 'table' | 'final_round' | 'fallback';
   /** Whether the fallback answered (no table covers the game and none was named). */
   fallback?: boolean;
   /** Why no table covers the game; null with a table. */
