@@ -514,7 +514,7 @@ bool IsListedNumber(std::string_view word) {
 // `backquoted` or 'quoted' span at the space after its closing quote, or
 // for dice ("2T 3R 4H") or numbers ("6, 13, 22") at the end of their list:
 // a roll or the totals are read whole; a count and the word it counts
-// ("3 errors") stay together too.
+// ("3 errors"), and a seed and its number, stay together too.
 std::size_t WordEnd(std::string_view line, std::size_t at) {
   std::size_t from = at;
   if (line[at] == '`' || line[at] == '\'') {
@@ -529,6 +529,11 @@ std::size_t WordEnd(std::string_view line, std::size_t at) {
   if (from != at) return end;  // a quoted span
   if (IsCount(line.substr(at, end - at)) && end + 1 < line.size() && line[end] == ' ' &&
       std::islower(static_cast<unsigned char>(line[end + 1]))) {
+    return end_of(end + 1);
+  }
+  // A seed and its number ("seed 1539305762793695715.") stay together.
+  if (line.substr(at, end - at) == "seed" && end + 1 < line.size() && line[end] == ' ' &&
+      std::isdigit(static_cast<unsigned char>(line[end + 1]))) {
     return end_of(end + 1);
   }
   // A list of numbers ("Scores: 6, 13, 22.") stays together.

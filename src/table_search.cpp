@@ -107,7 +107,7 @@ std::string SizeText(std::uint64_t bytes) {
 // MiB on 2 cores: 3 players to 20 in 5 s, to 43 in 41 s, 4 players to 25 in
 // 413 s): "seconds" up to 8 MiB, "minutes" up to 256 MiB, else "hours".
 const char* SolveTimeWord(std::uint64_t bytes) {
-  if (bytes <= (std::uint64_t{8} << 20)) return "seconds";
+  if (bytes <= kQuickTableBytes) return "seconds";
   return bytes <= (std::uint64_t{256} << 20) ? "minutes" : "hours";
 }
 

@@ -4,6 +4,7 @@
 #include "table_cache.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -63,6 +64,26 @@ absl::Status SolveInto(const std::string& path, const Rules& rules, int players,
   });
 }
 
+// A solve's temporary (solver/atomic_file.cpp: "FILE.tmp.XXXXXX") not written
+// for this long was left by a run stopped before its rename (Ctrl-C): a made
+// table's solve and write take under a minute.
+constexpr auto kStaleTemporary = std::chrono::minutes(10);
+
+// Removes the stale temporaries of `path` from its folder; errors ignored (a
+// file that stays costs its bytes only).
+void RemoveStaleTemporaries(const std::string& path) {
+  const std::filesystem::path file(path);
+  const std::string prefix = file.filename().string() + ".tmp.";
+  std::error_code error;
+  const auto now = std::filesystem::file_time_type::clock::now();
+  for (const auto& entry : std::filesystem::directory_iterator(file.parent_path(), error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(prefix, 0) != 0 || !entry.is_regular_file(error)) continue;
+    const auto written = entry.last_write_time(error);
+    if (!error && now - written > kStaleTemporary) std::filesystem::remove(entry.path(), error);
+  }
+}
+
 class Maker {
  public:
   Maker(std::string folder, std::ostream& err, bool terminal)
@@ -77,6 +98,7 @@ class Maker {
         (std::filesystem::path(folder_) / TableFileName(rules, players)).string();
     std::error_code ignored;
     if (std::filesystem::exists(path, ignored) && ReadsBack(path, rules, players).ok()) return path;
+    RemoveStaleTemporaries(path);
     Progress progress(err_, terminal_, false, SolveProgressLabel(players));
     progress.Note(
         absl::StrFormat("no table for %d players (%s) yet: solving it", players, RulesText(rules)));

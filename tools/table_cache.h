@@ -15,11 +15,12 @@
 
 #include "absl/status/statusor.h"
 #include "martiandice/rules.h"
+#include "martiandice/table.h"
 
 namespace martiandice::cli {
 
-// The largest table made on demand (41 s on 2 cores: 3 players to target 43).
-inline constexpr std::uint64_t kMaxMadeTableBytes = std::uint64_t{8} << 20;
+// The largest table made on demand: one that solves in seconds.
+inline constexpr std::uint64_t kMaxMadeTableBytes = kQuickTableBytes;
 
 // The table cache folder from the environment: $MARTIANDICE_CACHE, else
 // $XDG_CACHE_HOME/martiandice/tables, else $HOME/.cache/martiandice/tables;

@@ -194,6 +194,24 @@ EvalAnswer EvalOf(Advisor& advisor, const Query& query) {
   return *std::move(answer);
 }
 
+// A win request as eval and best take it, naming no table (the default search).
+app::Request WinRequest(const std::string& scores, int seat, const std::string& aside) {
+  app::Request request;
+  request.query.objective = "win";
+  request.query.scores = scores;
+  request.query.seat = seat;
+  request.query.aside = aside;
+  return request;
+}
+
+// AnswerQuery's JSON answer to `request`, parsed.
+Json Answered(Advisor& advisor, const app::Request& request, unsigned command) {
+  const absl::StatusOr<std::string> answer =
+      app::AnswerQuery(advisor, request, command, app::AnswerFormat::kJson);
+  REQUIRE_MESSAGE(answer.ok(), answer.status());
+  return Line(*answer);
+}
+
 BestAnswer BestOf(Advisor& advisor, const Query& query, const Dice& roll) {
   absl::StatusOr<BestAnswer> answer = app::Best(advisor, query, roll);
   REQUIRE_MESSAGE(answer.ok(), answer.status());
@@ -615,11 +633,7 @@ TEST_CASE("answers: eval and best where no move has a chance say so in words") {
         "No move can win the game from here.");
   // 4 players, seat 1 needs 16 with 3 tanks to 2 rays: from the solved final
   // round, and from the fallback's final:16/1 where the advisor does not solve it.
-  app::Request request;
-  request.query.objective = "win";
-  request.query.scores = "25,10,20,14";
-  request.query.seat = 1;
-  request.query.aside = "3T 2R 2H";
+  const app::Request request = WinRequest("25,10,20,14", 1, "3T 2R 2H");
   Advisor::Options approximate;
   approximate.solve_final_round = false;
   Advisor fallback(approximate);
@@ -726,10 +740,7 @@ TEST_CASE("answers: rules, dice counts, numbers and takes as text") {
 // finds none; seat 0 at 18 needs 7 points (25 - 18): capped:7 answers.
 TEST_CASE("answers: a win query no table covers is answered by the fallback, named") {
   Advisor advisor;
-  app::Request request;
-  request.query.objective = "win";
-  request.query.scores = "18,22,10,5";
-  request.query.aside = "2T 4H";
+  app::Request request = WinRequest("18,22,10,5", 0, "2T 4H");
   const Query capped = Parsed(Turn("capped:7", "2T 4H"));
   const absl::StatusOr<PositionEval> direct = EvaluatePosition(Solved(capped), capped.aside);
   REQUIRE(direct.ok());
@@ -779,20 +790,13 @@ TEST_CASE("answers: a win query no table covers is answered by the fallback, nam
 
 TEST_CASE("answers: a final round no table covers is solved, bit for bit the solver's") {
   Advisor advisor;
-  app::Request request;
-  request.query.objective = "win";
-  request.query.scores = "26,20,22,24";
-  request.query.seat = 1;
-  request.query.aside = "2T 4H";
+  app::Request request = WinRequest("26,20,22,24", 1, "2T 4H");
   const absl::StatusOr<FinalRoundSolver> solver = FinalRoundSolver::Create(Rules{}, 4);
   REQUIRE(solver.ok());
   const GameContext context{{26, 20, 22, 24}, 1};
   const absl::StatusOr<WinEval> direct = solver->Evaluate(context, D("2T 4H"));
   REQUIRE(direct.ok());
-  const absl::StatusOr<std::string> eval =
-      app::AnswerQuery(advisor, request, app::kEvalRequest, app::AnswerFormat::kJson);
-  REQUIRE(eval.ok());
-  const Json json = Line(*eval);
+  const Json json = Answered(advisor, request, app::kEvalRequest);
   CHECK(json.keys == Line(app::EvalJson(Parsed(Win("18,22", 0, "2T 4H")),
                                         EvalOf(advisor, Parsed(Win("18,22", 0, "2T 4H")))))
                          .keys);
@@ -807,30 +811,21 @@ TEST_CASE("answers: a final round no table covers is solved, bit for bit the sol
   CheckValue(json, "stop", direct->position.stop, false);
   CheckValue(json, "roll", direct->position.roll, false);
   request.roll = "1T 2R 3C 1K";
-  const absl::StatusOr<std::string> best =
-      app::AnswerQuery(advisor, request, app::kBestRequest, app::AnswerFormat::kJson);
-  REQUIRE(best.ok());
+  const Json best = Answered(advisor, request, app::kBestRequest);
   const absl::StatusOr<WinAdvice> takes = solver->Advise(context, D("2T 4H"), D("1T 2R 3C 1K"));
   REQUIRE(takes.ok());
-  CHECK(Line(*best)["source"].text == "final_round");
-  CheckBestJson(Line(*best), D("1T 2R 3C 1K"), takes->advice, false);
+  CHECK(best["source"].text == "final_round");
+  CheckBestJson(best, D("1T 2R 3C 1K"), takes->advice, false);
   // Before the final round, and past the work bound, the fallback plays.
-  request.roll.reset();
-  request.query.scores = "20,20,22,24";
-  const absl::StatusOr<std::string> open =
-      app::AnswerQuery(advisor, request, app::kEvalRequest, app::AnswerFormat::kJson);
-  REQUIRE(open.ok());
-  CHECK(Line(*open)["source"].text == "fallback");
-  CHECK(Line(*open)["values"].text == "capped:5");
+  const Json open = Answered(advisor, WinRequest("20,20,22,24", 1, "2T 4H"), app::kEvalRequest);
+  CHECK(open["source"].text == "fallback");
+  CHECK(open["values"].text == "capped:5");
   Advisor::Options little;
   little.final_round.max_work = 1;
   Advisor bounded(little);
-  request.query.scores = "26,20,22,24";
-  const absl::StatusOr<std::string> over =
-      app::AnswerQuery(bounded, request, app::kEvalRequest, app::AnswerFormat::kJson);
-  REQUIRE(over.ok());
-  CHECK(Line(*over)["source"].text == "fallback");
-  CHECK(Line(*over)["values"].text == "final:7/1");
+  const Json over = Answered(bounded, WinRequest("26,20,22,24", 1, "2T 4H"), app::kEvalRequest);
+  CHECK(over["source"].text == "fallback");
+  CHECK(over["values"].text == "final:7/1");
   // The library's own answer: no table, the solved round's values.
   auto searched = [](QueryInput input) {  // the default search, no table named
     input.tables.reset();
@@ -919,6 +914,11 @@ TEST_CASE("answers: WrapColumns breaks long lines at spaces, keeping paths and c
   const std::string path = "/" + std::string(90, 'p');
   CHECK(WrapColumns("Game log written to " + path + " now.") ==
         "Game log written to\n  " + path + "\n  now.");
+  // A seed stays with its number (play's first line under long rules).
+  CHECK(WrapColumns("Martian Dice: 5 players (17 dice, bonus 100, target 150), seed "
+                    "1539305762793695715.") ==
+        "Martian Dice: 5 players (17 dice, bonus 100, target 150),\n  seed "
+        "1539305762793695715.");
   // A `command` is one word.
   const std::string text =
       "Generate it with `mpirun -np 5 martiandice solve --players 6 --out "

@@ -8,6 +8,7 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -73,6 +74,12 @@ TEST_CASE("table cache: a small game is solved once, as `solve` makes it, then r
   CHECK(again.err.empty());
   CHECK(again.out == made.out);
   CHECK(fs::last_write_time(file) == written);
+  // A run stopped before its rename left a temporary: the next solve removes
+  // it once stale (10 minutes unwritten), and never another run's fresh one.
+  const std::string stale = file + ".tmp.abc123", fresh = file + ".tmp.def456";
+  std::ofstream(stale) << "partial";
+  std::ofstream(fresh) << "partial";
+  fs::last_write_time(stale, fs::file_time_type::clock::now() - std::chrono::minutes(11));
   // A damaged file is solved again, the same bytes back.
   std::string bytes = ReadFile(file);
   bytes[bytes.size() / 2] ^= 0x10;
@@ -82,6 +89,8 @@ TEST_CASE("table cache: a small game is solved once, as `solve` makes it, then r
   CHECK(repaired.err.find("solving it") != std::string::npos);
   CHECK(repaired.out == made.out);
   CHECK(ReadFile(file) == ReadFile(out));
+  CHECK_FALSE(fs::exists(stale));
+  CHECK(fs::exists(fresh));
 }
 
 TEST_CASE("table cache: large games and unwritable caches play the fallback, saying why") {

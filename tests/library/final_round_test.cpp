@@ -15,6 +15,7 @@
 
 #include "convention_turn.h"
 #include "game_solver.h"
+#include "martiandice/game_state.h"
 #include "martiandice/table.h"
 #include "nplayer_naive.h"
 #include "test_util.h"
@@ -358,4 +359,53 @@ TEST_CASE("final round: stop, roll and take answers are the 3-player table's") {
         absl::StatusCode::kInvalidArgument);
   CHECK(solver.Evaluate({{20, 20, 3}, 1}, md::Dice()).status().code() ==
         absl::StatusCode::kInvalidArgument);
+}
+
+// Plays `rounds` final rounds from `context`, every seat still to move taking
+// the solver's best take and stopping where it says (stop when tied), and
+// compares each seat's share of the wins with the solver's chances.
+static void SimulateFinalRounds(const md::GameContext& context, int rounds) {
+  const md::Rules rules;
+  const int players = static_cast<int>(context.scores.size());
+  const md::FinalRoundSolver solver = Solver(rules, players);
+  auto predicted = solver.WinProbabilities(context);
+  REQUIRE(predicted.ok());
+  std::vector<double> wins(players, 0.0);
+  for (int round = 0; round < rounds; ++round) {
+    md::DiceRng rng = md::SeededRng(17, round);
+    auto start = md::GameState::AtTurnStart(rules, players, context);
+    REQUIRE(start.ok());
+    md::GameState state = *std::move(start);
+    while (!state.over()) {
+      absl::StatusOr<md::MoveResult> moved;
+      if (state.phase() == md::Phase::kRoll) {
+        moved = state.Roll(md::RollDice(state.dice_left(), rng));
+      } else if (state.phase() == md::Phase::kTake) {
+        auto advice = solver.Advise(state.context(), state.aside_before_roll(), state.roll());
+        REQUIRE(advice.ok());
+        REQUIRE(advice->advice.best.has_value());
+        moved = state.Take(advice->advice.options[*advice->advice.best].take);
+      } else {
+        auto eval = solver.Evaluate(state.context(), state.aside());
+        REQUIRE(eval.ok());
+        moved = eval->position.action == md::Then::kRoll ? state.RollOn() : state.Stop();
+      }
+      REQUIRE(moved.ok());
+    }
+    const std::vector<int> winners = state.winners();
+    for (int seat : winners) wins[seat] += 1.0 / static_cast<double>(winners.size());
+  }
+  for (int seat = 0; seat < players; ++seat) {
+    const double p = (*predicted)[seat], share = wins[seat] / rounds;
+    const double sigma = std::sqrt(std::max(p * (1 - p), 1.0 / rounds) / rounds);
+    CAPTURE(seat);
+    CAPTURE(p);
+    CAPTURE(share);
+    CHECK(std::abs(share - p) <= 4.5 * sigma);
+  }
+}
+
+TEST_CASE("final round: simulated rounds win as often as the solver predicts") {
+  SimulateFinalRounds({{25, 23, 24, 22}, 1}, 20'000);
+  SimulateFinalRounds({{26, 12, 24, 24, 23}, 2}, 20'000);
 }
