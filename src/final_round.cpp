@@ -132,6 +132,9 @@ struct FinalRoundSolver::Impl {
   std::vector<double> Utility(const State& state, std::vector<Values>* next) const;
   Values Solve(const State& state) const;
   absl::StatusOr<State> Start(const GameContext& context) const;
+  // Every seat's chance at `context`, whose state and values these are.
+  std::vector<double> Chances(const GameContext& context, const State& state,
+                              const Values& values) const;
   class MoverValues;  // the mover's stop and roll values at one state
 
   const Rules rules;
@@ -235,10 +238,10 @@ absl::StatusOr<State> FinalRoundSolver::Impl::Start(const GameContext& context) 
 // table's (the interface internal::AdviseTakes uses).
 class FinalRoundSolver::Impl::MoverValues {
  public:
-  MoverValues(const Impl& impl, const State& state) : impl_(impl) {
+  // `start`: the mover's chance at the turn's start (the state's values[1]).
+  MoverValues(const Impl& impl, const State& state, double start) : impl_(impl), start_(start) {
     std::vector<Values> next;
     utility_ = impl.Utility(state, &next);
-    start_ = impl.Solve(state)[1];
     // A bijection of the key spreads neighbouring states over the shards.
     const auto key = static_cast<std::int64_t>(state.Key() * 0x9E3779B97F4A7C15ull);
     turn_ = impl.turns.Rolls(key, [this](std::vector<double>* u) { *u = utility_; });
@@ -263,8 +266,8 @@ class FinalRoundSolver::Impl::MoverValues {
 
  private:
   const Impl& impl_;
+  const double start_;
   std::vector<double> utility_;
-  double start_ = 0;
   internal::TurnCache::Turn turn_;
 };
 
@@ -276,27 +279,41 @@ constexpr internal::WinCompare kCompare{internal::kConventionTie};
 
 absl::StatusOr<WinEval> FinalRoundSolver::Evaluate(const GameContext& context,
                                                    const Dice& aside) const {
-  absl::StatusOr<std::vector<double>> chances = WinProbabilities(context);
-  if (!chances.ok()) return chances.status();
+  absl::StatusOr<State> state = impl_->Start(context);
+  if (!state.ok()) return state.status();
   if (absl::Status s = ValidateAside(impl_->rules, aside); !s.ok()) return s;
-  const Impl::MoverValues values(*impl_, *impl_->Start(context));
+  const Values solved = impl_->Solve(*state);
+  const Impl::MoverValues values(*impl_, *state, solved[1]);
   WinEval result;
   result.position = internal::EvaluateWinAt(impl_->rules, values, kCompare, aside);
-  result.win_probabilities = *std::move(chances);
+  result.win_probabilities = impl_->Chances(context, *state, solved);
   return result;
 }
 
 absl::StatusOr<WinAdvice> FinalRoundSolver::Advise(const GameContext& context, const Dice& aside,
                                                    const Dice& roll) const {
-  absl::StatusOr<std::vector<double>> chances = WinProbabilities(context);
-  if (!chances.ok()) return chances.status();
+  absl::StatusOr<State> state = impl_->Start(context);
+  if (!state.ok()) return state.status();
   if (absl::Status s = ValidateRoll(impl_->rules, aside, roll); !s.ok()) return s;
-  const Impl::MoverValues values(*impl_, *impl_->Start(context));
+  const Values solved = impl_->Solve(*state);
+  const Impl::MoverValues values(*impl_, *state, solved[1]);
   WinAdvice result;
   result.advice = internal::AdviseTakes<RollAdvice>(impl_->rules, aside, roll, kCompare, values);
   internal::PickByConvention(result.advice);
-  result.win_probabilities = *std::move(chances);
+  result.win_probabilities = impl_->Chances(context, *state, solved);
   return result;
+}
+
+std::vector<double> FinalRoundSolver::Impl::Chances(const GameContext& context, const State& state,
+                                                    const Values& values) const {
+  const auto first = context.scores.begin();
+  const int leader = *std::max_element(first, first + context.seat);
+  std::vector<double> chances(static_cast<size_t>(players), 0.0);
+  for (int j = 0; j < context.seat; ++j) {
+    if (context.scores[j] == leader) chances[j] = values[0];
+  }
+  for (int i = 0; i < state.r; ++i) chances[context.seat + i] = values[1 + i];
+  return chances;
 }
 
 absl::StatusOr<FinalRoundSolver> FinalRoundSolver::Create(const Rules& rules, int players,
@@ -313,15 +330,7 @@ absl::StatusOr<std::vector<double>> FinalRoundSolver::WinProbabilities(
     const GameContext& context) const {
   absl::StatusOr<State> state = impl_->Start(context);
   if (!state.ok()) return state.status();
-  const Values values = impl_->Solve(*state);
-  const auto first = context.scores.begin();
-  const int leader = *std::max_element(first, first + context.seat);
-  std::vector<double> chances(static_cast<size_t>(impl_->players), 0.0);
-  for (int j = 0; j < context.seat; ++j) {
-    if (context.scores[j] == leader) chances[j] = values[0];
-  }
-  for (int i = 0; i < state->r; ++i) chances[context.seat + i] = values[1 + i];
-  return chances;
+  return impl_->Chances(context, *state, impl_->Solve(*state));
 }
 
 absl::StatusOr<std::vector<double>> FinalRoundSolver::MoverUtility(

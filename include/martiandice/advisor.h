@@ -121,13 +121,14 @@ struct BestAnswer {
 // entry when full: solved turns (by rules, objective and precision), loaded
 // tables (by rules, players and source: a source that finds a file already
 // held, by another entry or by a caller, shares its table rather than reading
-// it again) and the zero chances (GameAdvice) of the 16 game turns last
-// advised, and of the 16 fallback turns (a turn's first Advise computes them
+// it again), the zero chances (GameAdvice) of the 16 game turns last
+// advised and of the 16 fallback turns (a turn's first Advise computes them
 // for every position of the turn: under 1 ms and 0.04 MiB at the official
-// rules). The turn models the solves use (one per
-// dice count and bonus, shared by the whole program) are kept while in use
-// and the 4 last used besides, so memory stays bounded however many rule
-// sets are asked for.
+// rules), and the final rounds of the 4 games last solved without a table
+// (FinalRoundSolver, Options::final_round's bounds). The turn models the
+// solves use (one per dice count and bonus, shared by the whole program) are
+// kept while in use and the 4 last used besides, so memory stays bounded
+// however many rule sets are asked for.
 // Thread-safe: any number of threads may share one advisor (solves and loads
 // happen outside its lock; two threads missing the same entry may both
 // compute it).
@@ -208,8 +209,9 @@ class Advisor {
   // Whether Evaluate and Best answer the win query `query` from the solved
   // final round: Options::solve_final_round, no table named by the query
   // (query.tables), none found (Coverage: Options::tables, else the search),
-  // a context in the final round and within Options::final_round.max_work. Where a table covers the
-  // game, or the query is not a valid win query, false. Errors: Coverage's.
+  // a context in the final round and within Options::final_round.max_work.
+  // Where a table covers the game, or the query is not a valid win query,
+  // false. Errors: Coverage's.
   absl::StatusOr<bool> SolvesFinalRound(const Query& query);
 
   // The advice at `state`'s decision, for its mover playing to win: every
